@@ -1,0 +1,111 @@
+# aiperf: the only build file. Targets: all check test lint fuzz demo install clean.
+include config.mk
+
+ifdef DEVELOPER
+CFLAGS += -Werror
+endif
+ifdef SANITIZE
+CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZE)
+OPT = -O1 -g
+endif
+ifdef COVERAGE
+CFLAGS += --coverage
+LDFLAGS += --coverage
+endif
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+endif
+
+LIB_SRC  = $(sort $(wildcard lib/*.c))
+LIB_OBJ  = $(LIB_SRC:%.c=build/%.o)
+TOOLS    = $(sort $(notdir $(wildcard cmd/aiperf-*)))
+BINS     = $(TOOLS:%=bin/%) $(if $(wildcard aiperf),bin/aiperf)
+UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
+UNITS    = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
+FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz-*.c))
+MANS     = $(sort $(wildcard man/*.[157]))
+
+all: $(BINS)
+
+build/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+build/libaiperf.a: $(LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# Each tool is cmd/<tool>/*.c linked against the library.
+define tool_rule
+$(1)_OBJ = $$(patsubst %.c,build/%.o,$$(sort $$(wildcard cmd/$(1)/*.c)))
+bin/$(1): $$($(1)_OBJ) build/libaiperf.a
+	@mkdir -p bin
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJ) build/libaiperf.a $$(LDLIBS)
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+
+bin/aiperf: aiperf
+	@mkdir -p bin
+	$(Q)cp aiperf $@ && chmod +x $@
+
+build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< build/libaiperf.a $(LDLIBS)
+
+units: $(UNITS)
+
+test: all units
+	@sh tests/run.sh
+
+check: test
+
+lint:
+	mandoc -Tlint -Wwarning $(MANS)
+	shellcheck -x aiperf tests/*.sh tests/cli/*.sh bench/*.sh scripts/*.sh .ci/run
+	cppcheck --std=c11 --enable=warning,performance,portability --error-exitcode=1 \
+		--inline-suppr -q -Ilib lib cmd
+
+FUZZ_CC = clang
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined
+FUZZTIME ?= 10
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -std=c17 $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LDLIBS)
+
+fuzz-build: $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+
+# Replays each committed corpus, then fuzzes each target for FUZZTIME seconds.
+fuzz: fuzz-build
+	@for f in $(FUZZ_SRC:tests/fuzz/%.c=%); do \
+		mkdir -p tests/fuzz/corpus/$$f build/fuzz/new-$$f; \
+		echo "fuzz $$f"; \
+		build/fuzz/$$f -runs=0 tests/fuzz/corpus/$$f >/dev/null 2>&1 || exit 1; \
+		build/fuzz/$$f -max_total_time=$(FUZZTIME) build/fuzz/new-$$f tests/fuzz/corpus/$$f \
+			>build/fuzz/$$f.log 2>&1 || { tail -30 build/fuzz/$$f.log; exit 1; }; \
+	done
+
+demo: all
+	@sh scripts/demo.sh
+
+deps:
+	@sh scripts/install-deps.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANPREFIX)/man1 \
+		$(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	cp -R data/. $(DESTDIR)$(DATADIR)
+	for m in $(MANS); do s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANPREFIX)/man$$s; done
+
+clean:
+	rm -rf build bin
+
+.PHONY: all units test check lint fuzz fuzz-build demo deps install clean
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Monotonic and wall-clock time in nanoseconds, with a fake clock for tests. */
+#ifndef AIPERF_CLOCK_H
+#define AIPERF_CLOCK_H
+
+#include <stdint.h>
+
+/*
+ * clock_now_ns() is CLOCK_MONOTONIC (latencies are differences of it);
+ * clock_wall_ns() is CLOCK_REALTIME (epoch anchors in records). When the
+ * environment has AIPERF_FAKE_CLOCK=START[:STEP] (ns), both return START,
+ * START+STEP, ... from one shared counter, so tool output is reproducible.
+ */
+int64_t clock_now_ns(void);
+int64_t clock_wall_ns(void);
+/* Format epoch ns as naive local ISO-8601 "YYYY-MM-DDTHH:MM:SS.ffffff". */
+void clock_iso_local(int64_t epoch_ns, char out[64]);
+
+#endif

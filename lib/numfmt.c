@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Number text exactly as the Python original prints it. */
+#include "numfmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Shortest round-trip digits: the smallest precision whose %.*e text reads
+ * back as v. Round-tripping is monotone in the precision, so a binary
+ * search over 1..17 finds it in at most five tries. Returns the digit
+ * count; *exp10 is the decimal exponent of the first digit.
+ */
+static int
+shortest(double v, char *digits, int *exp10)
+{
+	char tmp[40];
+	int lo = 1, hi = 17, n = 0;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		snprintf(tmp, sizeof(tmp), "%.*e", mid - 1, v);
+		if (strtod(tmp, NULL) == v)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	snprintf(tmp, sizeof(tmp), "%.*e", lo - 1, v);
+	char *p = tmp, *e = strchr(tmp, 'e');
+	if (*p == '-')
+		p++;
+	for (; p < e; p++)
+		if (*p != '.')
+			digits[n++] = *p;
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	digits[n] = '\0';
+	*exp10 = (int)strtol(e + 1, NULL, 10);
+	return n;
+}
+
+static size_t
+nonfinite(char *out, double v, enum numfmt_style style)
+{
+	const char *s = "null";
+
+	if (style == NUMFMT_PYREPR)
+		s = isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+	memcpy(out, s, strlen(s) + 1);
+	return strlen(s);
+}
+
+static size_t
+scientific(char *o, const char *digits, int n, int exp10,
+	   enum numfmt_style style)
+{
+	size_t k = 0;
+
+	o[k++] = digits[0];
+	if (n > 1) {
+		o[k++] = '.';
+		memcpy(o + k, digits + 1, (size_t)n - 1);
+		k += (size_t)n - 1;
+	}
+	if (style == NUMFMT_ORJSON)
+		k += (size_t)snprintf(o + k, 12, "e%d", exp10);
+	else if (style == NUMFMT_PYDANTIC)
+		k += (size_t)snprintf(o + k, 12, "e%s%d", exp10 < 0 ? "" : "+", exp10);
+	else
+		k += (size_t)snprintf(o + k, 12, "e%c%02d", exp10 < 0 ? '-' : '+',
+				      exp10 < 0 ? -exp10 : exp10);
+	o[k] = '\0';
+	return k;
+}
+
+static size_t
+decimal(char *o, const char *digits, int n, int exp10)
+{
+	size_t k = 0;
+
+	if (exp10 < 0) {
+		o[k++] = '0';
+		o[k++] = '.';
+		for (int i = -1; i > exp10; i--)
+			o[k++] = '0';
+		memcpy(o + k, digits, (size_t)n);
+		k += (size_t)n;
+	} else {
+		for (int i = 0; i <= exp10; i++)
+			o[k++] = i < n ? digits[i] : '0';
+		o[k++] = '.';
+		if (n > exp10 + 1) {
+			memcpy(o + k, digits + exp10 + 1, (size_t)(n - exp10 - 1));
+			k += (size_t)(n - exp10 - 1);
+		} else {
+			o[k++] = '0';
+		}
+	}
+	o[k] = '\0';
+	return k;
+}
+
+size_t
+numfmt_repr(char *out, double v, enum numfmt_style style)
+{
+	char digits[24];
+	int exp10, n;
+	size_t k = 0;
+
+	if (!isfinite(v))
+		return nonfinite(out, v, style);
+	if (signbit(v)) {
+		out[k++] = '-';
+		v = -v;
+	}
+	if (v == 0) {
+		memcpy(out + k, "0.0", 4);
+		return k + 3;
+	}
+	n = shortest(v, digits, &exp10);
+	int lowest = style == NUMFMT_PYREPR ? -4 : -5;
+	if (exp10 < lowest || exp10 >= 16)
+		return k + scientific(out + k, digits, n, exp10, style);
+	return k + decimal(out + k, digits, n, exp10);
+}
+
+static size_t
+group(char *out, const char *intpart, const char *rest)
+{
+	size_t k = 0, n = strlen(intpart);
+
+	for (size_t i = 0; i < n; i++) {
+		out[k++] = intpart[i];
+		if ((n - i - 1) % 3 == 0 && i + 1 < n)
+			out[k++] = ',';
+	}
+	size_t r = strlen(rest);
+	memcpy(out + k, rest, r + 1);
+	return k + r;
+}
+
+size_t
+numfmt_commas2(char *out, double v)
+{
+	char tmp[400], *dot;
+	size_t k = 0;
+
+	if (!isfinite(v))
+		return nonfinite(out, v, NUMFMT_PYREPR);
+	snprintf(tmp, sizeof(tmp), "%.2f", v);
+	char *p = tmp;
+	if (*p == '-') {
+		out[k++] = '-';
+		p++;
+	}
+	dot = strchr(p, '.');
+	char rest[8];
+	snprintf(rest, sizeof(rest), "%s", dot);
+	*dot = '\0';
+	return k + group(out + k, p, rest);
+}
+
+size_t
+numfmt_commas_int(char *out, long long v)
+{
+	char tmp[32];
+	size_t k = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
+				     : (unsigned long long)v;
+
+	if (v < 0)
+		out[k++] = '-';
+	snprintf(tmp, sizeof(tmp), "%llu", u);
+	return k + group(out + k, tmp, "");
+}
+
+size_t
+numfmt_fixed2(char *out, size_t size, double v)
+{
+	int n;
+
+	if (!isfinite(v))
+		return nonfinite(out, v, NUMFMT_PYREPR);
+	n = snprintf(out, size, "%.2f", v);
+	return n < 0 ? 0 : (size_t)n;
+}

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Process-level helpers: messages, dying, checked allocation, number parsing. */
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+const char *argv0 = "aiperf";
+
+void
+util_setprogname(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	argv0 = slash ? slash + 1 : name;
+}
+
+static void
+vmsg(const char *fmt, va_list ap)
+{
+	int saved = errno;
+	size_t n = strlen(fmt);
+
+	fprintf(stderr, "%s: ", argv0);
+	vfprintf(stderr, fmt, ap);
+	if (n && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(saved));
+	fputc('\n', stderr);
+}
+
+void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", argv0);
+	exit(2);
+}
+
+void
+warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+int
+error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static _Noreturn void
+oom(size_t n)
+{
+	fprintf(stderr, "%s: out of memory allocating %zu bytes\n", argv0, n);
+	abort();
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *
+xreallocarray(void *p, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	return xrealloc(p, nmemb * size);
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+int
+util_strtonum(const char *s, long long min, long long max, long long *out,
+	      const char **why)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	if (!*s || (*s != '-' && *s != '+' && (*s < '0' || *s > '9'))) {
+		*why = "invalid";
+		return -1;
+	}
+	v = strtoll(s, &end, 10);
+	if (*end) {
+		*why = "invalid";
+		return -1;
+	}
+	if ((errno == ERANGE && v == LLONG_MIN) || v < min) {
+		*why = "too small";
+		return -1;
+	}
+	if ((errno == ERANGE && v == LLONG_MAX) || v > max) {
+		*why = "too large";
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+util_strtod(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*s || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+long long
+opt_int(const char *opt, const char *arg, long long min, long long max)
+{
+	long long v;
+	const char *why;
+
+	if (util_strtonum(arg, min, max, &v, &why) < 0)
+		die_usage("invalid value for %s: '%s': %s (allowed %lld..%lld)",
+			  opt, arg, why, min, max);
+	return v;
+}
+
+double
+opt_double(const char *opt, const char *arg, double min, double max)
+{
+	double v;
+
+	if (util_strtod(arg, &v) < 0)
+		die_usage("invalid value for %s: '%s': not a number", opt, arg);
+	if (v < min || v > max)
+		die_usage("invalid value for %s: '%s': out of range (%g..%g)",
+			  opt, arg, min, max);
+	return v;
+}
+
+int
+util_fshut(FILE *f, const char *name)
+{
+	int ret = 0;
+
+	if (fflush(f) == EOF && errno != EPIPE)
+		ret = error("write error on '%s':", name);
+	if (fclose(f) == EOF && errno != EPIPE && !ret)
+		ret = error("cannot close '%s':", name);
+	return ret;
+}
+
+static char *
+zstd_inflate(char *src, size_t n, size_t max, size_t *len)
+{
+	ZSTD_DStream *z = ZSTD_createDStream();
+	size_t cap = 1 << 20, used = 0, r = 1;
+	char *dst = xmalloc(cap);
+	ZSTD_inBuffer in = { src, n, 0 };
+
+	ZSTD_initDStream(z);
+	while (in.pos < in.size || r != 0) {
+		if (used + 1 >= cap) {
+			if (cap >= max + 1)
+				goto toobig;
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			dst = xrealloc(dst, cap);
+		}
+		ZSTD_outBuffer out = { dst, cap - 1, used };
+		size_t before = in.pos;
+		r = ZSTD_decompressStream(z, &out, &in);
+		if (ZSTD_isError(r) || (r && in.pos == before && out.pos == used
+					&& in.pos == in.size)) {
+			errno = EILSEQ;
+			goto fail;
+		}
+		used = out.pos;
+	}
+	ZSTD_freeDStream(z);
+	dst[used] = '\0';
+	*len = used;
+	return dst;
+toobig:
+	errno = EFBIG;
+fail:
+	ZSTD_freeDStream(z);
+	free(dst);
+	return NULL;
+}
+
+char *
+util_readfile(const char *path, size_t max, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, used = 0, n, plen = strlen(path);
+	char *buf, *out;
+
+	if (!f)
+		return NULL;
+	buf = xmalloc(cap);
+	while ((n = fread(buf + used, 1, cap - used - 1, f)) > 0) {
+		used += n;
+		if (used + 1 == cap) {
+			if (cap > max + 1) {
+				fclose(f);
+				free(buf);
+				errno = EFBIG;
+				return NULL;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+	}
+	if (ferror(f)) {
+		int e = errno;
+		fclose(f);
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	fclose(f);
+	buf[used] = '\0';
+	if (plen > 4 && !strcmp(path + plen - 4, ".zst")) {
+		out = zstd_inflate(buf, used, max, len);
+		free(buf);
+		return out;
+	}
+	if (used > max) {
+		free(buf);
+		errno = EFBIG;
+		return NULL;
+	}
+	*len = used;
+	return buf;
+}

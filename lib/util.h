@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Process-level helpers for the tools: messages, dying, checked allocation, number parsing. */
+#ifndef AIPERF_UTIL_H
+#define AIPERF_UTIL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/*
+ * Messages go to stderr prefixed with "argv0: ". A format ending in ':'
+ * appends ": strerror(errno)". die() exits 1, usage errors exit 2 through
+ * die_usage(). error() prints and returns -1 so "return error(...)" works.
+ * The x* allocators abort on out-of-memory and on size overflow, so call
+ * sites never check for NULL.
+ */
+extern const char *argv0;
+
+#define FMT(a, b) __attribute__((format(printf, a, b)))
+
+void util_setprogname(const char *name);
+_Noreturn void die(const char *fmt, ...) FMT(1, 2);
+_Noreturn void die_usage(const char *fmt, ...) FMT(1, 2);
+void warn(const char *fmt, ...) FMT(1, 2);
+int error(const char *fmt, ...) FMT(1, 2);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/*
+ * Parse a whole string as a base-10 integer in [min, max]. Returns 0 and
+ * stores the value, or -1 with *why set to "invalid", "too small" or
+ * "too large" (sbase estrtonum).
+ */
+int util_strtonum(const char *s, long long min, long long max, long long *out,
+		  const char **why);
+
+/* Parse a whole string as a finite double. Returns 0 or -1. */
+int util_strtod(const char *s, double *out);
+
+/* Option helpers for cmd/: die_usage with "invalid value for --opt" on failure. */
+long long opt_int(const char *opt, const char *arg, long long min, long long max);
+double opt_double(const char *opt, const char *arg, double min, double max);
+
+/*
+ * Checked close of a stream (sbase fshut): flushes, reports write errors
+ * with name, and returns 0 or -1. EPIPE on stdout counts as success:
+ * downstream is done reading.
+ */
+int util_fshut(FILE *f, const char *name);
+
+/* Read a whole file (max bytes at most); transparently zstd-decompresses
+ * names ending in ".zst". Returns a NUL-terminated malloc'd buffer owned by
+ * the caller, or NULL with errno set (EFBIG past max, EILSEQ on bad zstd). */
+char *util_readfile(const char *path, size_t max, size_t *len);
+
+#include "banned.h"
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests for lib/json: strict parsing, exact integers, deterministic writing. */
+#include <stdint.h>
+#include <string.h>
+
+#include "json.h"
+#include "test.h"
+
+static struct json_doc *d;
+static char err[128];
+
+static struct json *
+P(const char *s)
+{
+	return json_parse(d, s, strlen(s), err, sizeof(err));
+}
+
+static const char *
+W(const char *s, int indent)
+{
+	static struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+	struct json *v = P(s);
+
+	buf_reset(&b);
+	if (!v)
+		return err;
+	jw_init(&w, &b, indent);
+	jw_value(&w, v);
+	return buf_str(&b);
+}
+
+int
+main(void)
+{
+	int64_t i;
+	struct json *v;
+
+	d = json_doc_new();
+	v = P("{\"a\":1759813207532900363,\"b\":[1,2.5,\"x\"],\"a\":3}");
+	TEST("parse object", v && v->type == JSON_OBJECT && v->len == 3);
+	TEST("duplicate key: last wins", json_int64(json_get(v, "a"), &i) == 0 && i == 3);
+	v = P("{\"t\":1759813207532900363}");
+	TEST("int64 exact", json_int64(json_get(v, "t"), &i) == 0 &&
+	     i == INT64_C(1759813207532900363));
+	TEST("not integral", json_int64(json_at(json_get(P("{\"b\":[2.5]}"), "b"), 0), &i) == -1);
+	TEST("1.0 is integral", json_int64(P("1.0"), &i) == 0 && i == 1);
+	TEST_STR("path", json_str_or(json_path(P("{\"u\":{\"v\":\"w\"}}"), "u.v"), ""), "w");
+	TEST_STR("unicode escapes", json_str_or(P("\"\\u00e9\\ud83d\\ude00\""), ""), "\xc3\xa9\xf0\x9f\x98\x80");
+	TEST_STR("lone surrogate", json_str_or(P("\"\\ud800x\""), ""), "\xef\xbf\xbdx");
+	TEST("embedded NUL keeps length", P("\"a\\u0000b\"")->len == 3);
+	TEST("reject trailing", P("{} x") == NULL && strstr(err, "trailing"));
+	TEST("reject bad number", P("01") == NULL);
+	TEST("reject leading plus", P("+1") == NULL);
+	TEST("reject unterminated", P("\"abc") == NULL);
+	TEST("reject control char", P("\"a\nb\"") == NULL);
+	TEST("reject bad escape", P("\"\\x\"") == NULL);
+	TEST("reject missing colon", P("{\"a\" 1}") == NULL && strstr(err, "':'"));
+	TEST("reject empty", P("") == NULL);
+	TEST("reject nan", P("NaN") == NULL);
+	char deep[2000];
+	memset(deep, '[', sizeof(deep) - 1);
+	deep[sizeof(deep) - 1] = '\0';
+	TEST("reject deep nesting", P(deep) == NULL && strstr(err, "deep"));
+	TEST_STR("compact rewrite", W(" { \"a\" : [ 1 , 2e3 , true , null ] , \"b\" : \"\\/\" } ", 0),
+		 "{\"a\":[1,2e3,true,null],\"b\":\"/\"}");
+	TEST_STR("escape like orjson", W("\"\\u0001\\t\\\"\\u00e9\\u007f\"", 0),
+		 "\"\\u0001\\t\\\"\xc3\xa9\x7f\"");
+	TEST_STR("indent 2", W("{\"a\":[1,{}],\"b\":[]}", 2),
+		 "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}");
+
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+	jw_init(&w, &b, 0);
+	jw_obj(&w);
+	jw_key(&w, "x");
+	jw_double(&w, 1e16);
+	jw_key(&w, "y");
+	jw_double_py(&w, 1e16);
+	jw_key(&w, "z");
+	jw_int(&w, -5);
+	jw_obj_end(&w);
+	TEST_STR("writer numbers", buf_str(&b), "{\"x\":1e16,\"y\":1e+16,\"z\":-5}");
+	buf_release(&b);
+	json_doc_free(d);
+	return TEST_DONE();
+}

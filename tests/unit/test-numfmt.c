@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests for lib/numfmt: Python, orjson and pydantic number text. */
+#include "numfmt.h"
+#include "test.h"
+
+static const char *
+r(double v, enum numfmt_style st)
+{
+	static char out[8][64];
+	static int i;
+
+	i = (i + 1) % 8;
+	numfmt_repr(out[i], v, st);
+	return out[i];
+}
+
+static const char *
+c2(double v)
+{
+	static char out[420];
+
+	numfmt_commas2(out, v);
+	return out;
+}
+
+int
+main(void)
+{
+	char b[32];
+
+	TEST_STR("integral float", r(10, NUMFMT_ORJSON), "10.0");
+	TEST_STR("zero", r(0, NUMFMT_ORJSON), "0.0");
+	TEST_STR("negative zero", r(-0.0, NUMFMT_ORJSON), "-0.0");
+	TEST_STR("shortest 0.1", r(0.1, NUMFMT_ORJSON), "0.1");
+	TEST_STR("shortest 1/3", r(1.0 / 3, NUMFMT_ORJSON), "0.3333333333333333");
+	TEST_STR("std example", r(409.59999999999997, NUMFMT_ORJSON), "409.59999999999997");
+	TEST_STR("1e-5 stays decimal", r(1e-5, NUMFMT_ORJSON), "0.00001");
+	TEST_STR("below 1e-5 is scientific", r(1e-6, NUMFMT_ORJSON), "1e-6");
+	TEST_STR("2.5e-6 orjson", r(2.5e-6, NUMFMT_ORJSON), "2.5e-6");
+	TEST_STR("1e16 orjson", r(1e16, NUMFMT_ORJSON), "1e16");
+	TEST_STR("1e16 pydantic", r(1e16, NUMFMT_PYDANTIC), "1e+16");
+	TEST_STR("1e-7 pydantic", r(1e-7, NUMFMT_PYDANTIC), "1e-7");
+	TEST_STR("big pydantic", r(1.2345678901234568e+16, NUMFMT_PYDANTIC), "1.2345678901234568e+16");
+	TEST_STR("just below 1e16", r(9999999999999998.0, NUMFMT_ORJSON), "9999999999999998.0");
+	TEST_STR("python repr 1e-05", r(1e-5, NUMFMT_PYREPR), "1e-05");
+	TEST_STR("python repr 0.0001", r(1e-4, NUMFMT_PYREPR), "0.0001");
+	TEST_STR("python repr inf", r(1.0 / 0.0, NUMFMT_PYREPR), "inf");
+	TEST_STR("orjson nan", r(0.0 / 0.0, NUMFMT_ORJSON), "null");
+	TEST_STR("ms value", r(255.886568, NUMFMT_ORJSON), "255.886568");
+	TEST_STR("commas", c2(1234567.891), "1,234,567.89");
+	TEST_STR("commas small", c2(7.5), "7.50");
+	TEST_STR("commas negative", c2(-1234.5), "-1,234.50");
+	TEST_STR("commas three digits", c2(999.999), "1,000.00");
+	numfmt_commas_int(b, 1234567);
+	TEST_STR("commas int", b, "1,234,567");
+	numfmt_commas_int(b, -12);
+	TEST_STR("commas int negative", b, "-12");
+	return TEST_DONE();
+}
