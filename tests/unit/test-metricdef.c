@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests for lib/metricdef: lookups and table invariants. */
+#include <string.h>
+
+#include "metricdef.h"
+#include "test.h"
+
+int
+main(void)
+{
+	const struct metricdef *m = metricdef_find("time_to_first_token");
+	int dup = 0, units = 1;
+
+	TEST("find ttft", m && !strcmp(m->display, "ms") && m->order == 100);
+	TEST("ns to ms factor", m && m->factor == 1e-6);
+	TEST("benchmark duration in sec", metricdef_find("benchmark_duration")->factor == 1e-9);
+	TEST("unknown tag", metricdef_find("nope") == NULL);
+	for (size_t i = 0; i < metricdefs_len; i++) {
+		for (size_t j = i + 1; j < metricdefs_len; j++)
+			dup |= !strcmp(metricdefs[i].tag, metricdefs[j].tag);
+		units &= metricdefs[i].factor > 0;
+	}
+	TEST("tags unique", !dup);
+	TEST("factors positive", units);
+	return TEST_DONE();
+}
