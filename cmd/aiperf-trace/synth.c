@@ -76,6 +76,8 @@ static int64_t apply_multipliers(struct synth *s, const struct trace_line *l,
 	double pm = s->o.prefix_mult;
 
 	s->nids = 0;
+	if (l->n_hash == 0)
+		return l->input_length;
 	while ((size_t)plen < l->n_hash && is_shared(s, l->hash_ids[plen]))
 		plen++;
 	prefix_len = plen * B;
@@ -251,8 +253,6 @@ static void run(struct synth *s)
 		const struct trace_line *l = reparse(s, k);
 		int64_t isl = apply_multipliers(s, l, k);
 
-		if (l->n_hash == 0)
-			s->nids = 0;
 		if (s->nids && s->o.root_mult > 1) {
 			int64_t tree = rng_randint(&s->rng, 0, s->o.root_mult - 1);
 
