@@ -61,6 +61,24 @@ static int get_num(const struct json *o, const char *key, double *out,
 	return 0;
 }
 
+/* Plain non-negative integers up to 18 digits, the common case; else -1. */
+static int fast_int(const struct json *v, int64_t *out)
+{
+	int64_t x = 0;
+
+	if (v->type != JSON_NUMBER || v->len == 0 || v->len > 18)
+		return -1;
+	for (size_t i = 0; i < v->len; i++) {
+		unsigned d = (unsigned char)v->str[i] - '0';
+
+		if (d > 9)
+			return -1;
+		x = x * 10 + d;
+	}
+	*out = x;
+	return 0;
+}
+
 static int get_hash_ids(struct trace_parser *p, const struct json *o,
 			char *err, size_t errlen)
 {
@@ -81,10 +99,13 @@ static int get_hash_ids(struct trace_parser *p, const struct json *o,
 		l->hash_ids = xreallocarray(l->hash_ids, p->cap_hash,
 					    sizeof(*l->hash_ids));
 	}
-	for (e = v->child; e; e = e->next)
-		if (json_int64(e, &l->hash_ids[l->n_hash++]) < 0)
+	for (e = v->child; e; e = e->next) {
+		int64_t *slot = &l->hash_ids[l->n_hash++];
+
+		if (fast_int(e, slot) < 0 && json_int64(e, slot) < 0)
 			return fail(err, errlen, "hash_ids",
 				    "expected a list of integers");
+	}
 	if (l->n_hash)
 		l->has |= TRACE_HASH_IDS;
 	return 0;

@@ -61,6 +61,18 @@ static uint64_t new_node(struct analysis *an, uint64_t parent, int64_t h)
 	return an->nnodes;
 }
 
+/* Issue the loads of the position and seen slots ahead of their use. */
+static void prefetch(const struct analysis *an, const struct trace_line *l,
+		     size_t from)
+{
+	size_t to = from + 32 < l->n_hash ? from + 32 : l->n_hash;
+
+	for (size_t i = from; i < to; i++) {
+		hmap_prefetch(&an->pos, i, (uint64_t)l->hash_ids[i]);
+		hmap_prefetch(&an->seen, (uint64_t)l->hash_ids[i], 0);
+	}
+}
+
 static void add_hashes(struct analysis *an, const struct trace_line *l)
 {
 	uint64_t node = 0, first = l->n_hash;
@@ -68,8 +80,11 @@ static void add_hashes(struct analysis *an, const struct trace_line *l)
 
 	for (size_t i = 0; i < l->n_hash; i++) {
 		uint64_t h = (uint64_t)l->hash_ids[i];
-		uint64_t *slot = put(&an->prefix, node, h, &created);
+		uint64_t *slot;
 
+		if (i % 32 == 0)
+			prefetch(an, l, i);
+		slot = put(&an->prefix, node, h, &created);
 		if (created)
 			*slot = new_node(an, node, l->hash_ids[i]);
 		node = *slot;
