@@ -388,10 +388,7 @@ static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
 
-	if (!f)
-		die("cannot open '%s':", path);
-	fputs(text, f);
-	if (fclose(f) != 0)
+	if (!f || fputs(text, f) == EOF || fclose(f) != 0)
 		die("cannot write '%s':", path);
 }
 

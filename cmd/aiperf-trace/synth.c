@@ -215,9 +215,10 @@ static void on_line(void *ctx, const char *name, size_t lineno, const char *line
 		int created;
 		uint64_t *c = hmap_put(&s->count, (uint64_t)l->hash_ids[i], 0, &created);
 
-		if (!c)
+		if (c)
+			++*c;
+		else
 			die("too many distinct hash ids");
-		++*c;
 	}
 	keep_line(s, name, lineno, line, len);
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # aiperf-trace against the independent Python reference (tests/trace/ref.py)
 # on the real mooncake traces: analyze field by field, synthesize byte by byte.
+# shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 REF="$TOP/tests/trace/ref.py"
 DATA="$SHARED/data/mooncake"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # aiperf-trace on hostile input: huge lines, CRLF, bad files, usage errors.
+# shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'a hash_ids list of a million ids' "
