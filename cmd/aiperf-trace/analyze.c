@@ -15,14 +15,20 @@
  * which needs the final (position, hash id) counts, is computed at the end
  * once per distinct (leaf node, input_length).
  */
+/* A trie node: one distinct prefix. child caches the last child taken, so
+ * a walk along a known path skips the map (one cache line a step). */
+struct tnode {
+	uint64_t count, parent, depth, child;
+	int64_t hash, child_hash;
+};
+
 struct analysis {
 	int64_t block;
 	uint64_t total;
 	struct hmap prefix;	/* (parent, hash) -> node id (1-based) */
-	uint64_t *ncount, *nparent;
-	int64_t *nhash;
+	struct tnode *node;	/* [0] is the root */
 	size_t nnodes, ncap;
-	struct hmap pos;	/* (position, hash) -> count */
+	struct hmap pos;	/* (position, hash) -> count, made at the end */
 	struct hmap seen;	/* (hash, 0) -> 1 */
 	struct hmap leaf;	/* (leaf node, isl) -> count */
 	struct hmap isl, osl, ctx, uniq;	/* (value, 0) -> count */
@@ -46,53 +52,59 @@ static void bump(struct hmap *m, uint64_t a, uint64_t b, uint64_t n)
 	*put(m, a, b, &created) += n;
 }
 
-static uint64_t new_node(struct analysis *an, uint64_t parent, int64_t h)
+static uint64_t new_node(struct analysis *an, uint64_t parent, int64_t h,
+			 size_t depth)
 {
 	if (an->nnodes + 1 >= an->ncap) {
 		an->ncap = an->ncap ? an->ncap * 2 : 1024;
-		an->ncount = xreallocarray(an->ncount, an->ncap, sizeof(uint64_t));
-		an->nparent = xreallocarray(an->nparent, an->ncap, sizeof(uint64_t));
-		an->nhash = xreallocarray(an->nhash, an->ncap, sizeof(int64_t));
+		an->node = xreallocarray(an->node, an->ncap, sizeof(*an->node));
 	}
 	an->nnodes++;
-	an->ncount[an->nnodes] = 0;
-	an->nparent[an->nnodes] = parent;
-	an->nhash[an->nnodes] = h;
+	an->node[an->nnodes] = (struct tnode){ .parent = parent, .depth = depth,
+					       .hash = h };
 	return an->nnodes;
 }
 
-/* Issue the loads of the position and seen slots ahead of their use. */
-static void prefetch(const struct analysis *an, const struct trace_line *l,
-		     size_t from)
+/*
+ * Walk the trie along the line's ids. Only ids on nodes this line creates
+ * can be new to the seen set: a node that exists was made by an earlier
+ * line, which put all ids of its path in the set. So the set is touched
+ * once per new node, and a repeated line costs one lookup per id.
+ */
+/* The child of node for id h, created when new (*fresh set). */
+static uint64_t child(struct analysis *an, uint64_t node, int64_t h, size_t depth,
+		      int *fresh)
 {
-	size_t to = from + 32 < l->n_hash ? from + 32 : l->n_hash;
+	struct tnode *p = &an->node[node];
+	uint64_t *slot, next;
+	int created;
 
-	for (size_t i = from; i < to; i++) {
-		hmap_prefetch(&an->pos, i, (uint64_t)l->hash_ids[i]);
-		hmap_prefetch(&an->seen, (uint64_t)l->hash_ids[i], 0);
+	if (p->child && p->child_hash == h)
+		return p->child;
+	slot = put(&an->prefix, node, (uint64_t)h, &created);
+	if (created) {
+		*slot = new_node(an, node, h, depth);
+		*fresh = 1;
 	}
+	next = *slot;
+	an->node[node].child = next;
+	an->node[node].child_hash = h;
+	return next;
 }
 
 static void add_hashes(struct analysis *an, const struct trace_line *l)
 {
 	uint64_t node = 0, first = l->n_hash;
-	int created;
+	int created, fresh = 0;
 
 	for (size_t i = 0; i < l->n_hash; i++) {
-		uint64_t h = (uint64_t)l->hash_ids[i];
-		uint64_t *slot;
-
-		if (i % 32 == 0)
-			prefetch(an, l, i);
-		slot = put(&an->prefix, node, h, &created);
-		if (created)
-			*slot = new_node(an, node, l->hash_ids[i]);
-		node = *slot;
-		an->ncount[node]++;
-		bump(&an->pos, i, h, 1);
-		put(&an->seen, h, 0, &created);
-		if (created && first == l->n_hash)
-			first = i;
+		node = child(an, node, l->hash_ids[i], i, &fresh);
+		an->node[node].count++;
+		if (fresh) {
+			put(&an->seen, (uint64_t)l->hash_ids[i], 0, &created);
+			if (created && first == l->n_hash)
+				first = i;
+		}
 	}
 	bump(&an->hit, first, l->n_hash, 1);
 	bump(&an->leaf, node, (uint64_t)l->input_length, 1);
@@ -126,12 +138,10 @@ static int64_t context_len(const struct analysis *an, uint64_t node, int64_t isl
 {
 	int64_t repeated = 0;
 	int all = 1;
-	uint64_t depth = 0;
 
-	for (uint64_t n = node; n; n = an->nparent[n])
-		depth++;
-	for (uint64_t n = node; n; n = an->nparent[n]) {
-		const uint64_t *c = hmap_find(&an->pos, --depth, (uint64_t)an->nhash[n]);
+	for (uint64_t n = node; n; n = an->node[n].parent) {
+		const uint64_t *c = hmap_find(&an->pos, an->node[n].depth,
+					      (uint64_t)an->node[n].hash);
 
 		if (c && *c > 1)
 			repeated++;
@@ -145,6 +155,12 @@ static void finish_context(struct analysis *an)
 {
 	size_t it = 0;
 	uint64_t node, isl, n;
+
+	/* Each occurrence of id h at position i is one pass through a node of
+	 * depth i and hash h, so the pair counts are sums of node counts. */
+	for (size_t k = 1; k <= an->nnodes; k++)
+		bump(&an->pos, an->node[k].depth, (uint64_t)an->node[k].hash,
+		     an->node[k].count);
 
 	while (hmap_next(&an->leaf, &it, &node, &isl, &n)) {
 		int64_t c = context_len(an, node, (int64_t)isl);
@@ -283,9 +299,11 @@ static void finish_prefixes(const struct analysis *an, struct tt_report *r)
 
 	r->unique_prefixes = an->nnodes;
 	for (size_t i = 1; i <= an->nnodes; i++) {
-		all += an->ncount[i];
-		reused += an->ncount[i] > 1 ? an->ncount[i] : 0;
-		if (an->nparent[i] == 0 && an->ncount[i] > 1)
+		uint64_t c = an->node[i].count;
+
+		all += c;
+		reused += c > 1 ? c : 0;
+		if (an->node[i].parent == 0 && c > 1)
 			r->num_prefix_groups++;
 	}
 	r->prefix_reuse_ratio = all ? tt_div_round(reused, all) : 0.0;
@@ -327,6 +345,8 @@ static void analysis_init(struct analysis *an, int64_t block)
 	hmap_init(&an->uniq, TT_MAP_MAX);
 	hmap_init(&an->hit, TT_MAP_MAX);
 	trace_parser_init(&an->tp, 0);
+	an->ncap = 1024;
+	an->node = xcalloc(an->ncap, sizeof(*an->node));
 }
 
 static void analysis_release(struct analysis *an)
@@ -341,9 +361,7 @@ static void analysis_release(struct analysis *an)
 	hmap_release(&an->uniq);
 	hmap_release(&an->hit);
 	trace_parser_release(&an->tp);
-	free(an->ncount);
-	free(an->nparent);
-	free(an->nhash);
+	free(an->node);
 }
 
 struct analyze_opts {
