@@ -19,6 +19,7 @@ struct synth_opts {
 	int64_t root_mult, max_isl, max_osl, block;
 	uint64_t seed;
 	int has_seed;
+	int group_sessions;
 };
 
 /* One kept input line, stored for the later passes. */
@@ -26,6 +27,8 @@ struct kept {
 	size_t off, len;
 	const char *name;
 	size_t lineno;
+	char *session;		/* --group-sessions: its session_id or NULL */
+	size_t idx, group;
 };
 
 struct synth {
@@ -185,7 +188,7 @@ static void keep_line(struct synth *s, const char *name, size_t lineno,
 		s->cap = s->cap ? s->cap * 2 : 4096;
 		s->lines = xreallocarray(s->lines, s->cap, sizeof(*s->lines));
 	}
-	s->lines[s->n] = (struct kept){ s->text.len, len, name, lineno };
+	s->lines[s->n] = (struct kept){ s->text.len, len, name, lineno, NULL, 0, 0 };
 	s->n++;
 	if (buf_add(&s->text, line, len) < 0)
 		die("input too large");
@@ -198,7 +201,7 @@ static void on_line(void *ctx, const char *name, size_t lineno, const char *line
 	const struct trace_line *l = &s->tp.line;
 	char err[256];
 	int rc = trace_parse(&s->tp, line, len, err, sizeof(err));
-	struct kept k = { 0, len, name, lineno };
+	struct kept k = { 0, len, name, lineno, NULL, 0, 0 };
 
 	if (rc < 0)
 		die("%s:%zu: %s", name, lineno, err);
@@ -223,6 +226,50 @@ static void on_line(void *ctx, const char *name, size_t lineno, const char *line
 	keep_line(s, name, lineno, line, len);
 }
 
+static int cmp_session(const void *x, const void *y)
+{
+	const struct kept *a = x, *b = y;
+	int c = strcmp(a->session ? a->session : "", b->session ? b->session : "");
+
+	if (!a->session || !b->session)
+		c = a->session ? 1 : b->session ? -1 : 0;
+	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static int cmp_group(const void *x, const void *y)
+{
+	const struct kept *a = x, *b = y;
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/*
+ * The loader's order: sessions in order of first appearance, each with its
+ * lines in file order; a line without a session_id is a session of its own.
+ */
+static void group_sessions(struct synth *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct json *v = json_get(reparse(s, &s->lines[i])->root,
+						"session_id");
+		size_t len;
+		const char *str = json_str(v, &len);
+
+		s->lines[i].session = str && len ? xstrndup(str, len) : NULL;
+		s->lines[i].idx = s->lines[i].group = i;
+	}
+	qsort(s->lines, s->n, sizeof(*s->lines), cmp_session);
+	for (size_t i = 1; i < s->n; i++)
+		if (s->lines[i].session && s->lines[i - 1].session &&
+		    !strcmp(s->lines[i].session, s->lines[i - 1].session))
+			s->lines[i].group = s->lines[i - 1].group;
+	qsort(s->lines, s->n, sizeof(*s->lines), cmp_group);
+	for (size_t i = 0; i < s->n; i++)
+		free(s->lines[i].session);
+}
+
 static void init_max_hash_id(struct synth *s)
 {
 	size_t it = 0;
@@ -243,6 +290,8 @@ static void run(struct synth *s)
 {
 	int64_t start, offset_base;
 
+	if (s->o.group_sessions)
+		group_sessions(s);
 	init_max_hash_id(s);
 	start = s->max_hash_id;
 	for (size_t i = 0; i < s->n; i++)	/* pass 1: the final max_hash_id */
@@ -297,12 +346,13 @@ static void parse_synth(int argc, char **argv, struct synth_opts *o)
 		{ "block-size", required_argument, NULL, 'b' },
 		{ "isl-block-size", required_argument, NULL, 'b' },
 		{ "random-seed", required_argument, NULL, 'S' },
+		{ "group-sessions", no_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	*o = (struct synth_opts){ 1.0, 1.0, 1.0, 1, 0, -1, 512, 0, 0 };
+	*o = (struct synth_opts){ 1.0, 1.0, 1.0, 1, 0, -1, 512, 0, 0, 0 };
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': o->speedup = opt_double("--speedup-ratio", optarg, 0, 1e12); break;
@@ -316,6 +366,7 @@ static void parse_synth(int argc, char **argv, struct synth_opts *o)
 			o->seed = (uint64_t)opt_int("--random-seed", optarg, 0, INT64_MAX);
 			o->has_seed = 1;
 			break;
+		case 'g': o->group_sessions = 1; break;
 		case 'h': tt_usage(stdout, 0);
 		default: die_usage("invalid option for synthesize");
 		}

@@ -293,11 +293,18 @@ def main():
     p.add_argument("--max-isl", type=int, default=None)
     p.add_argument("--max-osl", type=int, default=None)
     p.add_argument("--random-seed", type=int, default=0)
+    p.add_argument("--group-sessions", action="store_true")
     a = p.parse_intermixed_args()
     if a.cmd == "analyze":
         print(dump(analyze(read_traces(a.files[0]), a.block_size)))
     elif a.cmd == "synthesize":
-        for t in synthesize(load_filter(read_traces(a.files[0]), a), a):
+        traces = load_filter(read_traces(a.files[0]), a)
+        if a.group_sessions:
+            groups = {}
+            for i, t in enumerate(traces):
+                groups.setdefault(t.get("session_id") or f"\0{i}", []).append(t)
+            traces = [t for g in groups.values() for t in g]
+        for t in synthesize(traces, a):
             print(json.dumps(t, separators=(",", ":")))
     elif a.cmd == "compare":
         x = json.load(open(a.files[0]))
