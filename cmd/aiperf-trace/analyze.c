@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-trace analyze: prefix statistics of a trace in memory bounded by its distinct prefixes. */
 #include <getopt.h>
+#include <sys/stat.h>
 #include <math.h>
 
 #include "hmap.h"
@@ -402,9 +403,26 @@ static void parse_analyze(int argc, char **argv, struct analyze_opts *o)
 	}
 }
 
+/* mkdir -p of the directories above path, as the original does. */
+static void make_parents(const char *path)
+{
+	char *dir = xstrdup(path);
+
+	for (char *p = strchr(dir + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+			die("cannot create directory '%s':", dir);
+		*p = '/';
+	}
+	free(dir);
+}
+
 static void write_file(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f;
+
+	make_parents(path);
+	f = fopen(path, "w");
 
 	if (!f || fputs(text, f) == EOF || fclose(f) != 0)
 		die("cannot write '%s':", path);

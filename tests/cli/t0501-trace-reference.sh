@@ -41,6 +41,11 @@ test_expect_success '--output-file writes the JSON without a final newline' "
 	grep -q '^Trace Analysis Report$' console.txt
 "
 
+test_expect_success '--output-file creates missing directories' "
+	aiperf-trace analyze --json --output-file out/sub/r.json '$DATA/synthetic_trace.jsonl' >j.json 2>/dev/null &&
+	printf '%s' \"\$(cat j.json)\" >want.json && cmp want.json out/sub/r.json
+"
+
 test_expect_success 'several files are one trace' "
 	head -100 '$DATA/synthetic_trace.jsonl' >a.jsonl &&
 	tail -n +101 '$DATA/synthetic_trace.jsonl' >b.jsonl &&
