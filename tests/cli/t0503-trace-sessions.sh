@@ -36,4 +36,21 @@ test_expect_success 'analyze of the session trace equals the reference' "
 	python3 '$REF' compare py.json c.json
 "
 
+for seed in 1 2 3 4 5; do
+	test_expect_success "analyze of random small-alphabet trace $seed equals the reference" "
+		awk -v seed=$seed 'BEGIN { srand(seed)
+			for (i = 0; i < 300; i++) {
+				n = int(rand() * 7); r = rand()
+				if (r < 0.1) { print \"{}\"; continue }
+				if (r < 0.2) { printf \"{\\\"output_length\\\":%d}\\n\", i; continue }
+				printf \"{\\\"input_length\\\":%d,\\\"output_length\\\":%d,\\\"hash_ids\\\":[\", int(rand() * 400), int(rand() * 50)
+				for (j = 0; j < n; j++) printf \"%s%d\", (j ? \",\" : \"\"), int(rand() * 6) - 2
+				print \"]}\"
+			} }' >rnd.jsonl &&
+		aiperf-trace analyze --json --block-size 32 rnd.jsonl >c.json &&
+		python3 '$REF' analyze --block-size 32 rnd.jsonl >py.json &&
+		python3 '$REF' compare py.json c.json
+	"
+done
+
 test_done
