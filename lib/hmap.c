@@ -48,12 +48,6 @@ uint64_t *hmap_find(const struct hmap *m, uint64_t a, uint64_t b)
 	return m->s[i].used ? &m->s[i].val : NULL;
 }
 
-void hmap_prefetch(const struct hmap *m, uint64_t a, uint64_t b)
-{
-	if (m->cap)
-		__builtin_prefetch(&m->s[(size_t)mix(a, b) & (m->cap - 1)]);
-}
-
 static void grow(struct hmap *m)
 {
 	struct hmap old = *m;

@@ -35,8 +35,6 @@ uint64_t *hmap_find(const struct hmap *m, uint64_t a, uint64_t b);
  * else 0). NULL when the map already holds max entries.
  */
 uint64_t *hmap_put(struct hmap *m, uint64_t a, uint64_t b, int *created);
-/* A hint: start loading the slot of (a, b) into the cache. */
-void hmap_prefetch(const struct hmap *m, uint64_t a, uint64_t b);
 /*
  * Iterate: start with *pos = 0; returns 1 and the next entry, or 0 at the
  * end. Order is the slot order (not insertion order).
