@@ -66,6 +66,9 @@ static void find_columns(struct csvconv *c, char **f, int n, const char *name,
 	};
 	const char *const *w = want[c->from == FROM_AZURE];
 
+	if (n && !strncmp(f[0], "\xEF\xBB\xBF", 3))	/* a UTF-8 BOM */
+		memmove(f[0], f[0] + 3, strlen(f[0] + 3) + 1);
+
 	for (int k = 0; k < 3; k++) {
 		c->col[k] = -1;
 		for (int i = 0; i < n; i++)
