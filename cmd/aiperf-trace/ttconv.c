@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-trace convert helpers: exact number and time parsing, the bailian grouping. */
+#include "ttconv.h"
+
+#include <ctype.h>
+#include <math.h>
+
+#include "buf.h"
+#include "hmap.h"
+#include "tt.h"
+#include "util.h"
+
+char *tt_trim(char *s)
+{
+	size_t n;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+int tt_parse_int(char *s, int64_t *out)
+{
+	long long v;
+	const char *why;
+
+	s = tt_trim(s);
+	if (*s == '+')
+		s++;
+	if (util_strtonum(s, INT64_MIN, INT64_MAX, &v, &why) < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* [+-]digits[.digits] with at most 9 fraction digits, exactly; else strtod. */
+int tt_parse_seconds_n(const char *s, size_t n, int64_t *ns)
+{
+	char tmp[64], *end;
+	size_t i = 0, frac = 0;
+	int neg = 0, digits = 0;
+	int64_t v = 0;
+	double d;
+
+	if (n && (s[0] == '-' || s[0] == '+'))
+		neg = s[i++] == '-';
+	for (; i < n && isdigit((unsigned char)s[i]) && v < INT64_MAX / 100; i++, digits++)
+		v = v * 10 + (s[i] - '0');
+	if (i < n && s[i] == '.')
+		for (i++; i < n && isdigit((unsigned char)s[i]) && frac < 9; i++, frac++, digits++)
+			v = v * 10 + (s[i] - '0');
+	if (i == n && digits && v <= INT64_MAX / 1000000000) {
+		for (; frac < 9; frac++)
+			v *= 10;
+		*ns = neg ? -v : v;
+		return 0;
+	}
+	if (n >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	d = strtod(tmp, &end);
+	if (end == tmp || *end || !(fabs(d) < 9e9))
+		return -1;
+	*ns = llround(d * 1e9);
+	return 0;
+}
+
+int tt_parse_seconds(char *s, int64_t *ns)
+{
+	s = tt_trim(s);
+	return tt_parse_seconds_n(s, strlen(s), ns);
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
+static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static int num(const char *s, int n, int *out)
+{
+	*out = 0;
+	for (int i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		*out = *out * 10 + (s[i] - '0');
+	}
+	return 0;
+}
+
+int tt_parse_datetime(const char *s, int64_t *ns)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, mo, d, h, mi, sec, k;
+	int64_t frac = 0;
+
+	if (strlen(s) < 19 || num(s, 4, &y) || s[4] != '-' || num(s + 5, 2, &mo) ||
+	    s[7] != '-' || num(s + 8, 2, &d) || (s[10] != ' ' && s[10] != 'T') ||
+	    num(s + 11, 2, &h) || s[13] != ':' || num(s + 14, 2, &mi) ||
+	    s[16] != ':' || num(s + 17, 2, &sec))
+		return -1;
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 ||
+	    sec > 59)
+		return -1;
+	s += 19;
+	if (*s == '.') {
+		for (k = 0, s++; isdigit((unsigned char)*s); s++, k++)
+			if (k < 9)
+				frac = frac * 10 + (*s - '0');
+		if (k == 0)
+			return -1;
+		for (; k < 9; k++)
+			frac *= 10;
+	}
+	if (*s)
+		return -1;
+	*ns = ((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60 + sec;
+	*ns = *ns * 1000000000 + frac;
+	return 0;
+}
+
+void tt_write_ms(struct jw *w, int64_t ns)
+{
+	if (ns % 1000000 == 0)
+		jw_int(w, ns / 1000000);
+	else
+		jw_double(w, (double)ns / 1e6);
+}
+
+/* ---- bailian ---- */
+
+struct brec {
+	int64_t chat, parent, turn, t_ns, in, out;
+	size_t hoff, nh;
+	uint64_t group;
+	size_t idx;
+};
+
+struct bailian {
+	struct brec *r;
+	size_t n, cap;
+	int64_t *hash;
+	size_t nhash, caphash;
+	struct json_doc *doc;
+};
+
+static int get_i64(const struct json *o, const char *key, int64_t dflt,
+		   int required, int64_t *out)
+{
+	const struct json *v = json_get(o, key);
+
+	*out = dflt;
+	if (!v)
+		return required ? -1 : 0;
+	return json_int64(v, out);
+}
+
+static void add_hash_ids(struct bailian *b, struct brec *r, const struct json *v,
+			 const char *name, size_t lineno)
+{
+	r->hoff = b->nhash;
+	r->nh = 0;
+	if (!v)
+		return;
+	if (v->type != JSON_ARRAY)
+		die("%s:%zu: hash_ids: expected a list of integers", name, lineno);
+	for (const struct json *e = v->child; e; e = e->next) {
+		if (b->nhash == b->caphash) {
+			b->caphash = b->caphash ? b->caphash * 2 : 4096;
+			b->hash = xreallocarray(b->hash, b->caphash, sizeof(*b->hash));
+		}
+		if (json_int64(e, &b->hash[b->nhash++]) < 0)
+			die("%s:%zu: hash_ids: expected a list of integers", name, lineno);
+		r->nh++;
+	}
+}
+
+static void on_bailian(void *ctx, const char *name, size_t lineno, const char *s,
+		       size_t len)
+{
+	struct bailian *b = ctx;
+	const struct json *o, *t;
+	struct brec r = { 0 };
+	char err[128];
+
+	for (size_t i = 0; i < len && isspace((unsigned char)s[i]); i++)
+		if (i + 1 == len)
+			return;
+	if (!len)
+		return;
+	json_doc_reset(b->doc);
+	if (!(o = json_parse(b->doc, s, len, err, sizeof(err))))
+		die("%s:%zu: invalid JSON: %s", name, lineno, err);
+	if (o->type != JSON_OBJECT)
+		die("%s:%zu: expected a JSON object", name, lineno);
+	t = json_get(o, "timestamp");
+	if (get_i64(o, "chat_id", 0, 1, &r.chat) < 0 ||
+	    get_i64(o, "parent_chat_id", -1, 0, &r.parent) < 0 ||
+	    get_i64(o, "input_length", 0, 1, &r.in) < 0 ||
+	    get_i64(o, "output_length", 0, 1, &r.out) < 0 ||
+	    get_i64(o, "turn", 1, 0, &r.turn) < 0 || !json_is_num(t) ||
+	    tt_parse_seconds_n(t->str, t->len, &r.t_ns) < 0)
+		die("%s:%zu: not a bailian record (chat_id, timestamp, input_length, "
+		    "output_length: numbers)", name, lineno);
+	add_hash_ids(b, &r, json_get(o, "hash_ids"), name, lineno);
+	if (b->n == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 4096;
+		b->r = xreallocarray(b->r, b->cap, sizeof(*b->r));
+	}
+	r.idx = b->n;
+	b->r[b->n++] = r;
+}
+
+/* The original's find_root: walk parent links, stop at -1, unknown ids or a cycle. */
+static int64_t find_root(struct bailian *b, struct hmap *by, struct hmap *cache,
+			 struct hmap *seen, uint64_t call, int64_t chat)
+{
+	const uint64_t *c = hmap_find(cache, (uint64_t)chat, 0), *p;
+	int64_t cur = chat, *path = NULL;
+	size_t np = 0;
+	int created;
+
+	if (c)
+		return (int64_t)*c;
+	while ((p = hmap_find(by, (uint64_t)cur, 0)) && b->r[*p].parent != -1) {
+		int64_t parent = b->r[*p].parent;
+
+		hmap_put(seen, (uint64_t)cur, call, &created);
+		if (!created)
+			break;
+		if (parent == cur || !hmap_find(by, (uint64_t)parent, 0))
+			break;
+		path = xreallocarray(path, np + 1, sizeof(*path));
+		path[np++] = cur;
+		cur = parent;
+	}
+	for (size_t i = 0; i < np; i++)
+		*hmap_put(cache, (uint64_t)path[i], 0, &created) = (uint64_t)cur;
+	*hmap_put(cache, (uint64_t)chat, 0, &created) = (uint64_t)cur;
+	free(path);
+	return cur;
+}
+
+static int cmp_rec(const void *x, const void *y)
+{
+	const struct brec *a = x, *b = y;
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	if (a->turn != b->turn)
+		return a->turn < b->turn ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static void group(struct bailian *b)
+{
+	struct hmap by, cache, seen, groups;
+	int created;
+
+	hmap_init(&by, TT_MAP_MAX);
+	hmap_init(&cache, TT_MAP_MAX);
+	hmap_init(&seen, TT_MAP_MAX);
+	hmap_init(&groups, TT_MAP_MAX);
+	for (size_t i = 0; i < b->n; i++)
+		*hmap_put(&by, (uint64_t)b->r[i].chat, 0, &created) = i;
+	for (size_t i = 0; i < b->n; i++) {
+		int64_t root = find_root(b, &by, &cache, &seen, i, b->r[i].chat);
+		uint64_t *g = hmap_put(&groups, (uint64_t)root, 0, &created);
+
+		if (created)
+			*g = groups.len;
+		b->r[i].group = *g;
+		b->r[i].parent = root;	/* from here on: the session id */
+	}
+	hmap_release(&by);
+	hmap_release(&cache);
+	hmap_release(&seen);
+	hmap_release(&groups);
+}
+
+static void emit(const struct bailian *b, const struct brec *r, int64_t t0,
+		 struct buf *out)
+{
+	struct jw w;
+	char sid[32];
+
+	buf_reset(out);
+	jw_init(&w, out, 0);
+	jw_obj(&w);
+	snprintf(sid, sizeof(sid), "%lld", (long long)r->parent);
+	jw_key(&w, "session_id");
+	jw_str(&w, sid);
+	jw_key(&w, "timestamp");
+	tt_write_ms(&w, r->t_ns - t0);
+	jw_key(&w, "input_length");
+	jw_int(&w, r->in);
+	jw_key(&w, "output_length");
+	jw_int(&w, r->out);
+	if (r->nh) {
+		jw_key(&w, "hash_ids");
+		jw_arr(&w);
+		for (size_t i = 0; i < r->nh; i++)
+			jw_int(&w, b->hash[r->hoff + i]);
+		jw_arr_end(&w);
+	}
+	jw_obj_end(&w);
+	buf_addch(out, '\n');
+	fwrite(out->s, 1, out->len, stdout);
+}
+
+void tt_bailian(char **files, int n, int rebase)
+{
+	struct bailian b = { 0 };
+	struct buf out = BUF_INIT(BUF_NOMAX);
+	int64_t t0;
+
+	b.doc = json_doc_new();
+	tt_each_line(files, n, on_bailian, &b);
+	t0 = rebase && b.n ? b.r[0].t_ns : 0;
+	group(&b);
+	qsort(b.r, b.n, sizeof(*b.r), cmp_rec);
+	for (size_t i = 0; i < b.n; i++)
+		emit(&b, &b.r[i], t0, &out);
+	buf_release(&out);
+	json_doc_free(b.doc);
+	free(b.r);
+	free(b.hash);
+}
