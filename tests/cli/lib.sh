@@ -34,6 +34,7 @@ test_cmp() {
 
 # start_mock [aiperf-mock options]: sets MOCK_URL and MOCK_PID.
 start_mock() {
+	rm -f "$TMP/.mock.url"
 	aiperf-mock --port 0 "$@" >"$TMP/.mock.url" 2>"$TMP/.mock.err" &
 	MOCK_PID=$!
 	i=0
