@@ -304,6 +304,13 @@ inject_error(struct conn *c, uint64_t *rng)
 	return 1;
 }
 
+/* Request ids are unique across workers: 1, 2, 3... with one worker. */
+static uint64_t
+new_id(struct server *s)
+{
+	return s->next_id++ * s->nworkers + s->worker + 1;
+}
+
 static struct resp *
 start_resp(struct conn *c, enum route rt, uint64_t rng)
 {
@@ -326,7 +333,7 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 	const struct options *o = s->opt;
 	struct plan p;
 	const struct json *root = read_body(s, &p, body, blen);
-	uint64_t id = ++s->next_id, rng = o->seed ^ (id * 0x9e3779b97f4a7c15ULL);
+	uint64_t id = new_id(s), rng = o->seed ^ (id * 0x9e3779b97f4a7c15ULL);
 
 	if (root && rt == ROUTE_CHAT)
 		chat_prompt(&p, root);
@@ -419,7 +426,7 @@ gen_embeddings(struct conn *c, const char *body, size_t blen, int64_t arrival)
 	struct plan p;
 	const struct json *root = read_body(s, &p, body, blen);
 	const struct json *input = json_get(root, "input");
-	uint64_t id = ++s->next_id, rng = o->seed ^ (id * 0x9e3779b97f4a7c15ULL);
+	uint64_t id = new_id(s), rng = o->seed ^ (id * 0x9e3779b97f4a7c15ULL);
 	long n = root ? input_items(&p, input, "'input' must be a string or an array") : 0;
 
 	if (p.why) {

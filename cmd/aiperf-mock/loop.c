@@ -23,20 +23,29 @@
 static char tag_listen, tag_timer;
 
 static int
-listen_on(const struct addrinfo *ai)
+listen_on(const struct sockaddr *sa, socklen_t salen, int reuseport)
 {
 	int fd, one = 1;
 
-	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		    ai->ai_protocol);
+	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 65535) < 0) {
+	if (reuseport)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+	if (bind(fd, sa, salen) < 0 || listen(fd, 65535) < 0) {
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+static int
+epoll_add(struct server *s, int fd, void *ptr, uint32_t events)
+{
+	struct epoll_event ev = { .events = events, .data.ptr = ptr };
+
+	return epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
 static void
@@ -54,17 +63,9 @@ format_url(int fd, const char *host, char *url, size_t urlsz)
 		 host, port);
 }
 
-static int
-epoll_add(struct server *s, int fd, void *ptr, uint32_t events)
-{
-	struct epoll_event ev = { .events = events, .data.ptr = ptr };
-
-	return epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);
-}
-
 int
-server_listen(struct server *s, const char *host, int port, char *url,
-	      size_t urlsz)
+server_listen(struct server *s, const char *host, int port, int reuseport,
+	      char *url, size_t urlsz)
 {
 	struct addrinfo hints = { .ai_flags = AI_PASSIVE | AI_NUMERICSERV,
 				  .ai_socktype = SOCK_STREAM }, *res, *ai;
@@ -77,11 +78,34 @@ server_listen(struct server *s, const char *host, int port, char *url,
 		return error("cannot resolve '%s': %s", host, gai_strerror(rc));
 	s->lfd = -1;
 	for (ai = res; ai && s->lfd < 0; ai = ai->ai_next)
-		s->lfd = listen_on(ai);
+		s->lfd = listen_on(ai->ai_addr, ai->ai_addrlen, reuseport);
 	freeaddrinfo(res);
 	if (s->lfd < 0)
 		return error("cannot listen on '%s' port %d:", host, port);
 	format_url(s->lfd, host, url, urlsz);
+	return 0;
+}
+
+int
+server_rebind(struct server *s)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd;
+
+	if (getsockname(s->lfd, (struct sockaddr *)&ss, &len) < 0)
+		return error("getsockname:");
+	fd = listen_on((struct sockaddr *)&ss, len, 1);
+	if (fd < 0)
+		return error("cannot listen on the same port again:");
+	close(s->lfd);
+	s->lfd = fd;
+	return 0;
+}
+
+int
+server_init(struct server *s)
+{
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);

@@ -9,7 +9,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "util.h"
@@ -22,7 +24,7 @@ static const char synopsis[] =
 	"       [--output-tokens n] [--reasoning-tokens n] [--fail-after n]\n"
 	"       [--stall-ms ms] [--max-connections n] [--model name]\n"
 	"       [--embedding-dim n] [--embedding-base-latency ms]\n"
-	"       [--embedding-per-input-latency ms]\n";
+	"       [--embedding-per-input-latency ms] [--workers n]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
@@ -34,7 +36,7 @@ usage(FILE *f, int status)
 enum {
 	OPT_HOST = 256, OPT_ITL, OPT_JITTER, OPT_SEED, OPT_ERROR_RATE,
 	OPT_STATUS, OPT_OUTPUT, OPT_REASONING, OPT_FAIL_AFTER, OPT_STALL,
-	OPT_MAX_CONN, OPT_MODEL, OPT_EMB_DIM, OPT_EMB_BASE, OPT_EMB_PER,
+	OPT_MAX_CONN, OPT_MODEL, OPT_EMB_DIM, OPT_EMB_BASE, OPT_EMB_PER, OPT_WORKERS,
 	OPT_HELP, OPT_VERSION,
 };
 
@@ -59,6 +61,7 @@ static const struct option longopts[] = {
 	{ "embedding-dim", required_argument, NULL, OPT_EMB_DIM },
 	{ "embedding-base-latency", required_argument, NULL, OPT_EMB_BASE },
 	{ "embedding-per-input-latency", required_argument, NULL, OPT_EMB_PER },
+	{ "workers", required_argument, NULL, OPT_WORKERS },
 	{ "fast", no_argument, NULL, 'f' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -94,6 +97,7 @@ value_opt(struct options *o, int c, const char *arg)
 	case OPT_EMB_DIM: o->embedding_dim = (int)opt_int("--embedding-dim", arg, 1, 4096); break;
 	case OPT_EMB_BASE: o->emb_base_ns = opt_ms("--embedding-base-latency", arg); break;
 	case OPT_EMB_PER: o->emb_per_ns = opt_ms("--embedding-per-input-latency", arg); break;
+	case OPT_WORKERS: o->workers = (int)opt_int("--workers", arg, 1, 1024); break;
 	default: return 0;
 	}
 	return 1;
@@ -108,7 +112,7 @@ parse_args(struct options *o, int argc, char **argv)
 		.host = "127.0.0.1", .port = 8000, .ttft_ns = 20000000,
 		.itl_ns = 5000000, .emb_base_ns = 10000000,
 		.emb_per_ns = 2000000, .fail_after = -1, .embedding_dim = 16,
-		.model = "aiperf-mock",
+		.model = "aiperf-mock", .workers = 1,
 	};
 	while ((c = getopt_long(argc, argv, "fp:t:v", longopts, NULL)) != -1) {
 		if (value_opt(o, c, optarg))
@@ -162,12 +166,49 @@ setup_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* Fork workers 1..n-1, each with its own listener on the same port; the
+ * caller stays worker 0. Children die with the parent. */
+static pid_t *
+spawn_workers(struct server *s, int n)
+{
+	pid_t *pids = xcalloc((size_t)n, sizeof(*pids));
+
+	s->nworkers = (unsigned)n;
+	for (int i = 1; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork:");
+		if (pids[i] == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGTERM, 0UL, 0UL, 0UL);
+			s->worker = (unsigned)i;
+			if (server_rebind(s) < 0)
+				exit(1);
+			free(pids);
+			return NULL;
+		}
+	}
+	return pids;
+}
+
+static void
+reap_workers(pid_t *pids, int n)
+{
+	for (int i = 1; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGTERM);
+	for (int i = 1; i < n; i++)
+		if (pids[i] > 0)
+			waitpid(pids[i], NULL, 0);
+	free(pids);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct options o;
 	struct server s;
 	char url[300];
+	pid_t *pids;
 	int rc;
 
 	util_setprogname(argv[0]);
@@ -178,14 +219,19 @@ main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.opt = &o;
 	s.created = (int64_t)time(NULL);
-	s.doc = json_doc_new();
-	buf_init(&s.scratch, BUF_NOMAX);
-	if (server_listen(&s, o.host, o.port, url, sizeof(url)) < 0)
+	if (server_listen(&s, o.host, o.port, o.workers > 1, url, sizeof(url)) < 0)
 		return 1;
 	printf("%s\n", url);
 	fflush(stdout);
-	rc = server_run(&s, &stop);
+	pids = spawn_workers(&s, o.workers);
+	s.doc = json_doc_new();
+	buf_init(&s.scratch, BUF_NOMAX);
+	rc = server_init(&s);
+	if (rc == 0)
+		rc = server_run(&s, &stop);
 	server_release(&s);
+	if (pids)
+		reap_workers(pids, o.workers);
 	if (util_fshut(stdout, "stdout") < 0)
 		rc = -1;
 	return rc < 0 ? 1 : 0;

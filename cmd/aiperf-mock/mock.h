@@ -38,6 +38,7 @@ struct options {
 	int embedding_dim;
 	const char *model;
 	int verbose;
+	int workers;
 };
 
 enum route {
@@ -71,6 +72,7 @@ struct server {
 	size_t nheap, heapcap;
 	struct counters c;
 	uint64_t next_id;
+	unsigned worker, nworkers;	/* ids are next_id * nworkers + worker */
 	int64_t created;	/* epoch seconds, the "created" field */
 	struct conn *conns;	/* every open connection */
 	struct conn *dead;	/* closed in this loop pass, freed after it */
@@ -139,8 +141,13 @@ void heap_del(struct server *s, struct conn *c);
 struct conn *heap_top(const struct server *s);
 
 /* loop.c: sockets and the event loop. */
-int server_listen(struct server *s, const char *host, int port, char *url,
-		  size_t urlsz);
+/* Bind and listen (SO_REUSEPORT when several workers share the port). */
+int server_listen(struct server *s, const char *host, int port, int reuseport,
+		  char *url, size_t urlsz);
+/* In a worker process: a listener of its own on the same address. */
+int server_rebind(struct server *s);
+/* The epoll set and timerfd: once per process, after any fork. */
+int server_init(struct server *s);
 int server_run(struct server *s, volatile sig_atomic_t *stop);
 void server_release(struct server *s);
 /* Queue bytes for the peer (direct write when nothing is pending). */
