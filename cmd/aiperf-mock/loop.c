@@ -240,23 +240,28 @@ on_writable(struct conn *c)
 	conn_idle(c);
 }
 
+/* The input grew past its cap: refuse the request (or drop a stream). */
+static void
+too_large(struct conn *c)
+{
+	if (c->r) {
+		conn_close(c);
+		return;
+	}
+	c->flags |= CONN_CLOSE_AFTER;
+	http_error(c, 413, "invalid_request_error", "request too large");
+	conn_idle(c);
+}
+
+/* Reads go through one shared buffer so an idle connection holds no
+ * input memory; only bytes not yet consumed are copied to c->in. */
 static void
 on_readable(struct conn *c)
 {
+	char *rbuf = c->srv->rbuf;
+
 	for (;;) {
-		if (buf_grow(&c->in, 16384) < 0) {
-			if (c->r) {
-				conn_close(c);
-				return;
-			}
-			c->flags |= CONN_CLOSE_AFTER;
-			http_error(c, 413, "invalid_request_error",
-				   "request too large");
-			conn_idle(c);
-			return;
-		}
-		size_t room = c->in.cap - c->in.len - 1;
-		ssize_t r = read(c->fd, c->in.s + c->in.len, room);
+		ssize_t r = read(c->fd, rbuf, MOCK_READ_SIZE);
 		if (r < 0 && (errno == EAGAIN || errno == EINTR))
 			break;
 		if (r < 0) {
@@ -268,9 +273,11 @@ on_readable(struct conn *c)
 			set_events(c, conn_events(c));
 			break;
 		}
-		c->in.len += (size_t)r;
-		c->in.s[c->in.len] = '\0';
-		if ((size_t)r < room)
+		if (buf_add(&c->in, rbuf, (size_t)r) < 0) {
+			too_large(c);
+			return;
+		}
+		if (r < MOCK_READ_SIZE)
 			break;
 	}
 	if (!c->r)
@@ -304,7 +311,7 @@ add_conn(struct server *s, int fd)
 	c->srv = s;
 	c->fd = fd;
 	c->hidx = SIZE_MAX;
-	buf_init(&c->in, MOCK_MAX_HEAD + MOCK_MAX_BODY + 16384);
+	buf_init(&c->in, MOCK_MAX_HEAD + MOCK_MAX_BODY + MOCK_READ_SIZE);
 	buf_init(&c->out, MOCK_MAX_OUT);
 	if (epoll_add(s, fd, c, conn_events(c)) < 0) {
 		close(fd);
@@ -452,5 +459,6 @@ server_release(struct server *s)
 	close(s->spare_fd);
 	free(s->heap);
 	buf_release(&s->scratch);
+	free(s->rbuf);
 	json_doc_free(s->doc);
 }

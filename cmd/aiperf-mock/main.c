@@ -226,6 +226,7 @@ main(int argc, char **argv)
 	pids = spawn_workers(&s, o.workers);
 	s.doc = json_doc_new();
 	buf_init(&s.scratch, BUF_NOMAX);
+	s.rbuf = xmalloc(MOCK_READ_SIZE);
 	rc = server_init(&s);
 	if (rc == 0)
 		rc = server_run(&s, &stop);

@@ -22,6 +22,7 @@
 #define MOCK_MAX_BODY (64 << 20)
 #define MOCK_MAX_OUT (4 << 20)
 #define MOCK_MAX_TOKENS (1 << 20)
+#define MOCK_READ_SIZE (64 << 10)
 
 struct options {
 	const char *host;
@@ -77,6 +78,7 @@ struct server {
 	struct conn *conns;	/* every open connection */
 	struct conn *dead;	/* closed in this loop pass, freed after it */
 	struct buf scratch;	/* formatting space for one write */
+	char *rbuf;		/* MOCK_READ_SIZE bytes: every read lands here */
 	struct json_doc *doc;	/* request bodies, reset per request */
 };
 
