@@ -321,6 +321,7 @@ start_resp(struct conn *c, enum route rt, uint64_t rng)
 	r->rng = rng;
 	r->fail_after = c->srv->opt->fail_after;
 	c->r = r;
+	c->status = 200;
 	c->srv->c.in_flight++;
 	return r;
 }

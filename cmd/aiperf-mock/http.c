@@ -44,7 +44,9 @@ http_head(struct buf *b, int status, const char *ctype, long long clen,
 	if (clen >= 0)
 		buf_addf(b, "Content-Length: %lld\r\n", clen);
 	else
-		buf_addstr(b, "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n");
+		buf_addstr(b, "Cache-Control: no-cache\r\n");
+	if (clen == HTTP_CHUNKED)
+		buf_addstr(b, "Transfer-Encoding: chunked\r\n");
 	if (!keepalive)
 		buf_addstr(b, "Connection: close\r\n");
 	buf_addstr(b, "\r\n");
@@ -75,6 +77,7 @@ http_error(struct conn *c, int status, const char *type, const char *msg)
 	buf_add(&s->scratch, body.s, body.len);
 	conn_send(c, s->scratch.s, s->scratch.len);
 	s->c.responses[status / 100 % 6]++;
+	c->status = status;
 	buf_release(&body);
 }
 
@@ -146,6 +149,10 @@ process_one(struct conn *c)
 	c->flags &= ~(unsigned)CONN_CONTINUE;
 	if (!(req.flags & HTTPREQ_KEEPALIVE))
 		c->flags |= CONN_CLOSE_AFTER;
+	if (req.minor == 0)
+		c->flags |= CONN_HTTP10;
+	else
+		c->flags &= ~(unsigned)CONN_HTTP10;
 	route_dispatch(c, &req, body, blen, mono_ns());
 	buf_release(&chunked);
 	buf_consume(&c->in, req.head_len + used);

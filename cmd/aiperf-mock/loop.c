@@ -77,8 +77,12 @@ server_listen(struct server *s, const char *host, int port, int reuseport,
 	if (rc)
 		return error("cannot resolve '%s': %s", host, gai_strerror(rc));
 	s->lfd = -1;
-	for (ai = res; ai && s->lfd < 0; ai = ai->ai_next)
-		s->lfd = listen_on(ai->ai_addr, ai->ai_addrlen, reuseport);
+	/* IPv4 first: "localhost" then means what most clients try first. */
+	for (int pass = 0; pass < 2 && s->lfd < 0; pass++)
+		for (ai = res; ai && s->lfd < 0; ai = ai->ai_next)
+			if ((ai->ai_family == AF_INET) == (pass == 0))
+				s->lfd = listen_on(ai->ai_addr, ai->ai_addrlen,
+						   reuseport);
 	freeaddrinfo(res);
 	if (s->lfd < 0)
 		return error("cannot listen on '%s' port %d:", host, port);

@@ -114,6 +114,7 @@ enum conn_flags {
 	CONN_WANT_OUT = 1 << 2,		/* EPOLLOUT registered */
 	CONN_CONTINUE = 1 << 3,		/* sent 100 Continue for this request */
 	CONN_DEAD = 1 << 4,
+	CONN_HTTP10 = 1 << 5,		/* current request is HTTP/1.0 */
 };
 
 struct conn {
@@ -125,6 +126,7 @@ struct conn {
 	int64_t deadline;
 	size_t hidx;		/* heap index, SIZE_MAX when not queued */
 	struct resp *r;
+	int status;		/* of the last answer started, for the log */
 	struct conn *prev, *next;	/* server's list, or dead list (next) */
 };
 
@@ -162,6 +164,9 @@ void conn_arm(struct conn *c, int64_t deadline);
 
 /* http.c: requests in, response framing out. */
 void http_process(struct conn *c);
+/* clen: Content-Length, or HTTP_CHUNKED, or HTTP_TO_CLOSE (HTTP/1.0 stream). */
+#define HTTP_CHUNKED (-1)
+#define HTTP_TO_CLOSE (-2)
 void http_head(struct buf *b, int status, const char *ctype, long long clen,
 	       int keepalive);
 void http_error(struct conn *c, int status, const char *type,

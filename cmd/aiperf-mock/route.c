@@ -41,6 +41,7 @@ send_json(struct conn *c, int status, const struct buf *body)
 	buf_add(&s->scratch, body->s, body->len);
 	conn_send(c, s->scratch.s, s->scratch.len);
 	s->c.responses[status / 100 % 6]++;
+	c->status = status;
 }
 
 static void
@@ -116,11 +117,12 @@ route_metrics(struct conn *c)
 	buf_add(&s->scratch, b.s, b.len);
 	conn_send(c, s->scratch.s, s->scratch.len);
 	s->c.responses[2]++;
+	c->status = 200;
 	buf_release(&b);
 }
 
 static void
-access_log(const struct conn *c, const struct httpreq *req)
+access_log(const struct conn *c, const struct httpreq *req, int64_t arrival)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
@@ -136,9 +138,10 @@ access_log(const struct conn *c, const struct httpreq *req)
 			     ((struct sockaddr_in6 *)&ss)->sin6_port :
 			     ((struct sockaddr_in *)&ss)->sin_port);
 	}
-	fprintf(stderr, "%s: %s:%d \"%.*s %.*s HTTP/1.%d\"\n", argv0, host, port,
-		(int)req->method_len, req->method, (int)req->target_len,
-		req->target, req->minor);
+	fprintf(stderr, "%s: %s:%d \"%.*s %.*s HTTP/1.%d\" %d %lld\n", argv0,
+		host, port, (int)req->method_len, req->method,
+		(int)req->target_len, req->target, req->minor, c->status,
+		(long long)arrival);
 }
 
 static int
@@ -192,8 +195,7 @@ route_dispatch(struct conn *c, const struct httpreq *req, const char *body,
 	int method_ok = lookup(req, &rt);
 
 	s->c.requests[rt]++;
-	if (s->opt->verbose)
-		access_log(c, req);
+	c->status = 0;
 	if (rt == ROUTE_OTHER) {
 		http_error(c, 404, "not_found_error", "not found");
 	} else if (!method_ok) {
@@ -204,4 +206,6 @@ route_dispatch(struct conn *c, const struct httpreq *req, const char *body,
 	} else {
 		answer(c, rt, body, blen, arrival);
 	}
+	if (s->opt->verbose)
+		access_log(c, req, arrival);
 }

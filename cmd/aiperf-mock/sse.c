@@ -136,6 +136,10 @@ send_chunk(struct conn *c, struct buf *b, int last)
 	char hex[16];
 	size_t n = b->len - 10;
 
+	if (c->flags & CONN_HTTP10) {
+		conn_send(c, b->s + 10, n);	/* no framing: the body ends at close */
+		return;
+	}
 	snprintf(hex, sizeof(hex), "%08zx", n);
 	memcpy(b->s, hex, 8);
 	ADD(b, "\r\n");
@@ -202,8 +206,11 @@ send_headers(struct conn *c)
 {
 	struct server *s = c->srv;
 
+	if (c->flags & CONN_HTTP10)
+		c->flags |= CONN_CLOSE_AFTER;
 	buf_reset(&s->scratch);
-	http_head(&s->scratch, 200, "text/event-stream; charset=utf-8", -1,
+	http_head(&s->scratch, 200, "text/event-stream; charset=utf-8",
+		  (c->flags & CONN_HTTP10) ? HTTP_TO_CLOSE : HTTP_CHUNKED,
 		  !(c->flags & CONN_CLOSE_AFTER));
 	conn_send(c, s->scratch.s, s->scratch.len);
 	s->c.responses[2]++;

@@ -91,6 +91,11 @@ test_expect_success 'pipelined requests are answered in order' '
 	test "$(wc -l <lines)" -eq 3
 '
 
+test_expect_success 'HTTP/1.0 clients get an unframed stream ended by close' '
+	curl -sf0 -N -d "$stream" "$MOCK_URL/v1/chat/completions" >out &&
+	test "$(grep -c "^data: {" out)" -eq 6 && grep -q "^data: \[DONE\]" out
+'
+
 test_expect_success 'chunked request bodies are decoded' '
 	printf "{\"prompt\":\"a b c\",\"max_tokens\":2}" |
 	curl -sf -H "Transfer-Encoding: chunked" --data-binary @- "$MOCK_URL/v1/completions" >out &&
@@ -118,6 +123,14 @@ test_expect_success 'malformed requests get a 400 and the connection closes' '
 	sys.stdout.write(data.decode())
 	PY
 	grep -q "^HTTP/1.1 400" out && grep -q "^Connection: close" out
+'
+
+restart_mock --fast -v
+test_expect_success '-v logs one line per request on stderr' '
+	curl -s "$MOCK_URL/nothing" >/dev/null &&
+	curl -s "$MOCK_URL/health" >/dev/null &&
+	grep -c "^aiperf-mock: 127.0.0.1:[0-9]* \"GET /nothing HTTP/1.1\" 404 [0-9]*$" "$TMP/.mock.err" &&
+	grep -q "\"GET /health HTTP/1.1\" 200" "$TMP/.mock.err"
 '
 
 restart_mock --fast --max-connections 1
