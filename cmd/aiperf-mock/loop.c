@@ -425,6 +425,31 @@ reap(struct server *s)
 	}
 }
 
+/* Wait for events until the earliest deadline. epoll_pwait2 (Linux 5.11)
+ * takes a nanosecond timeout, which saves the timerfd's two system calls
+ * per wake-up; older kernels fall back to the timerfd. */
+static int
+wait_events(struct server *s, struct epoll_event *evs, int max,
+	    const sigset_t *mask)
+{
+	struct conn *top = heap_top(s);
+	struct timespec ts;
+
+	if (s->use_pwait2) {
+		int64_t d = top ? top->deadline - mono_ns() : -1;
+		if (d < 0 && top)
+			d = 0;
+		ts.tv_sec = d / 1000000000;
+		ts.tv_nsec = d % 1000000000;
+		int n = epoll_pwait2(s->epfd, evs, max, top ? &ts : NULL, mask);
+		if (n >= 0 || errno != ENOSYS)
+			return n;
+		s->use_pwait2 = 0;
+	}
+	rearm(s);
+	return epoll_pwait(s->epfd, evs, max, -1, mask);
+}
+
 int
 server_run(struct server *s, volatile sig_atomic_t *stop)
 {
@@ -437,15 +462,15 @@ server_run(struct server *s, volatile sig_atomic_t *stop)
 	sigprocmask(SIG_BLOCK, &block, &waitmask);
 	sigdelset(&waitmask, SIGINT);
 	sigdelset(&waitmask, SIGTERM);
+	s->use_pwait2 = 1;
 	while (!*stop) {
-		int n = epoll_pwait(s->epfd, evs, 1024, -1, &waitmask);
+		int n = wait_events(s, evs, 1024, &waitmask);
 		if (n < 0 && errno != EINTR)
 			return error("epoll_wait:");
 		for (int i = 0; i < n; i++)
 			dispatch(s, &evs[i]);
 		run_timers(s);
 		reap(s);
-		rearm(s);
 	}
 	return 0;
 }

@@ -69,6 +69,7 @@ struct server {
 	const struct options *opt;
 	int epfd, lfd, tfd, spare_fd;
 	int64_t armed;		/* deadline the timerfd is set to, 0 none */
+	int use_pwait2;		/* 0: kernel without epoll_pwait2, use tfd */
 	struct conn **heap;
 	size_t nheap, heapcap;
 	struct counters c;
