@@ -208,6 +208,10 @@ conn_send(struct conn *c, const char *p, size_t n)
 	}
 	if ((size_t)w == n)
 		return;
+	/* The cap stops a peer that does not read; one answer larger than
+	 * it (a huge non-streaming body) may still be queued whole. */
+	if (c->out.len == 0 && n - (size_t)w > MOCK_MAX_OUT)
+		c->out.max = n - (size_t)w;
 	if (buf_add(&c->out, p + w, n - (size_t)w) < 0) {
 		conn_close(c);	/* peer stopped reading: MOCK_MAX_OUT queued */
 		return;
@@ -239,6 +243,7 @@ on_writable(struct conn *c)
 		c->out_off += (size_t)w;
 	}
 	buf_release(&c->out);
+	c->out.max = MOCK_MAX_OUT;
 	c->out_off = 0;
 	want_out(c, 0);
 	conn_idle(c);

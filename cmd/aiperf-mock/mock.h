@@ -16,7 +16,8 @@
  * connection owns its input/output buffers and at most one response in
  * progress (struct resp), which it frees when the response completes.
  * Every timed action (stall, token release, delayed body) is a deadline
- * in a binary min-heap of connections, served through one timerfd.
+ * in a binary min-heap of connections; the loop sleeps in epoll_pwait2
+ * until the earliest one (or in epoll_pwait on a timerfd, before 5.11).
  */
 #define MOCK_MAX_HEAD (64 << 10)
 #define MOCK_MAX_BODY (64 << 20)
