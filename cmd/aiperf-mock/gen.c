@@ -19,6 +19,7 @@ struct plan {
 	uint64_t hash;		/* of the first prompt text: picks the words */
 	int hashed;
 	long max_tokens;	/* 0 when the request sets none */
+	long min_tokens;
 	int stream, include_usage;
 	const char *why;	/* 400 message */
 };
@@ -167,6 +168,20 @@ max_tokens(struct plan *p, const struct json *root)
 		p->max_tokens = (long)n;
 }
 
+static void
+min_tokens(struct plan *p, const struct json *root)
+{
+	const struct json *v = json_get(root, "min_tokens");
+	int64_t n;
+
+	if (!v || v->type == JSON_NULL)
+		return;
+	if (json_int64(v, &n) < 0 || n < 0 || n > MOCK_MAX_TOKENS)
+		p->why = "'min_tokens' must be an integer from 0 to 1048576";
+	else
+		p->min_tokens = (long)n;
+}
+
 /* Parse the body into p; NULL root (with p->why) on a 400. */
 static const struct json *
 read_body(struct server *s, struct plan *p, const char *body, size_t blen)
@@ -280,6 +295,8 @@ plan_tokens(struct server *s, struct resp *r, const struct plan *p)
 	if (!n)
 		n = o->output_tokens ? o->output_tokens :
 			(p->prompt_tokens > 16 ? p->prompt_tokens : 16);
+	if (!p->max_tokens && n < p->min_tokens)
+		n = p->min_tokens;
 	if (n > MOCK_MAX_TOKENS)
 		n = MOCK_MAX_TOKENS;
 	r->finish = p->max_tokens ? "length" : "stop";
@@ -340,8 +357,10 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 		chat_prompt(&p, root);
 	else if (root)
 		input_items(&p, json_get(root, "prompt"), "'prompt' must be a string or an array");
-	if (root)
+	if (root) {
 		max_tokens(&p, root);
+		min_tokens(&p, root);
+	}
 	if (p.why) {
 		http_error(c, 400, "invalid_request_error", p.why);
 		return;

@@ -100,7 +100,9 @@ restart_mock --fast --output-tokens 7
 test_expect_success 'without max_tokens --output-tokens sets the length' '
 	curl -sf -d "{\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}" "$MOCK_URL/v1/chat/completions" >out &&
 	test "$(jq .usage.completion_tokens out)" = 7 &&
-	test "$(jq -r .choices[0].finish_reason out)" = stop
+	test "$(jq -r .choices[0].finish_reason out)" = stop &&
+	curl -sf -d "{\"prompt\":\"x\",\"min_tokens\":9}" "$MOCK_URL/v1/completions" >out &&
+	test "$(jq .usage.completion_tokens out)" = 9
 '
 
 restart_mock --fast --reasoning-tokens 2
