@@ -132,6 +132,8 @@ process_one(struct conn *c)
 	avail = c->in.len - req.head_len;
 	if (req.flags & HTTPREQ_CHUNKED) {
 		rc = httpreq_dechunk(body, avail, &chunked, &used);
+		if (rc != 1)
+			buf_release(&chunked);
 		if (rc < 0)
 			return bad_request(c, 400, "malformed chunked body");
 		body = chunked.s ? chunked.s : "";

@@ -212,9 +212,9 @@ send_headers(struct conn *c)
 	http_head(&s->scratch, 200, "text/event-stream; charset=utf-8",
 		  (c->flags & CONN_HTTP10) ? HTTP_TO_CLOSE : HTTP_CHUNKED,
 		  !(c->flags & CONN_CLOSE_AFTER));
-	conn_send(c, s->scratch.s, s->scratch.len);
-	s->c.responses[2]++;
 	c->r->headers_sent = 1;
+	s->c.responses[2]++;
+	conn_send(c, s->scratch.s, s->scratch.len);	/* may close c */
 }
 
 static void
@@ -239,8 +239,8 @@ send_fixed(struct conn *c)
 		  (long long)(r->body_len + tl), !(c->flags & CONN_CLOSE_AFTER));
 	buf_add(&s->scratch, r->body, r->body_len);
 	buf_add(&s->scratch, tail, tl);
-	conn_send(c, s->scratch.s, s->scratch.len);
 	s->c.responses[r->status / 100 % 6]++;
+	conn_send(c, s->scratch.s, s->scratch.len);	/* may close c, free r */
 	if (!(c->flags & CONN_DEAD))
 		http_done(c);
 }
