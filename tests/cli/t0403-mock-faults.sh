@@ -125,6 +125,31 @@ test_expect_success 'malformed requests get a 400 and the connection closes' '
 	grep -q "^HTTP/1.1 400" out && grep -q "^Connection: close" out
 '
 
+restart_mock --ttft-ms 1 --itl-ms 1 --fail-after 3
+test_expect_success 'clients vanishing mid-body, mid-stream or mid-head do no harm' '
+	port=${MOCK_URL##*:} &&
+	python3 - "$port" <<-\PY &&
+	import socket, sys
+	port = int(sys.argv[1])
+	stream = b"{\"prompt\":\"x\",\"max_tokens\":50,\"stream\":true}"
+	cases = [
+	    b"POST /v1/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"pro",
+	    b"POST /v1/completions HTTP/1.1\r\nContent-Length: 100\r\n\r\n{",
+	    b"POST /v1/completions HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s" % (len(stream), stream),
+	    b"POST /v1/completions HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s" % (len(stream), stream) * 3,
+	    b"GET /health HTTP/1.1\r\nHo",
+	]
+	for i, req in enumerate(cases * 10):
+	    s = socket.create_connection(("127.0.0.1", port))
+	    s.sendall(req)
+	    if i % 2 and b"stream" in req:
+	        s.recv(100)
+	    s.close()
+	PY
+	curl -sf "$MOCK_URL/health" >/dev/null &&
+	curl -sf "$MOCK_URL/metrics" | grep -q "^aiperf_mock_requests_total{route=\"completions\"} [1-9]"
+'
+
 restart_mock --fast -v
 test_expect_success '-v logs one line per request on stderr' '
 	curl -s "$MOCK_URL/nothing" >/dev/null &&
