@@ -4,6 +4,11 @@
 # shellcheck disable=SC2016,SC2034 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
+# a broken mock must fail the test, not hang it
+curl() {
+	command curl --max-time 30 "$@"
+}
+
 chat='{"model":"m1","messages":[{"role":"user","content":"hello there, how are you"}],"max_tokens":4'
 
 # start_mock again with other options (the URL file must not be stale)

@@ -4,6 +4,11 @@
 # shellcheck disable=SC2016,SC2034 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
+# a broken mock must fail the test, not hang it
+curl() {
+	command curl --max-time 30 "$@"
+}
+
 restart_mock() {
 	kill "$MOCK_PID"
 	wait "$MOCK_PID" 2>/dev/null
@@ -72,6 +77,7 @@ test_expect_success 'pipelined requests are answered in order' '
 	port=${MOCK_URL##*:} &&
 	python3 - "$port" >out <<-\PY &&
 	import socket, sys
+	socket.setdefaulttimeout(10)
 	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 	body = b"{\"prompt\":\"x y\",\"max_tokens\":2,\"stream\":true}"
 	req = (b"POST /v1/completions HTTP/1.1\r\nHost: t\r\nContent-Length: %d\r\n\r\n" % len(body)) + body
@@ -112,6 +118,7 @@ test_expect_success 'malformed requests get a 400 and the connection closes' '
 	port=${MOCK_URL##*:} &&
 	python3 - "$port" >out <<-\PY &&
 	import socket, sys
+	socket.setdefaulttimeout(10)
 	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 	s.sendall(b"GET /health HTTP/1.1\r\nBad Header\r\n\r\n")
 	data = b""
@@ -130,6 +137,7 @@ test_expect_success 'clients vanishing mid-body, mid-stream or mid-head do no ha
 	port=${MOCK_URL##*:} &&
 	python3 - "$port" <<-\PY &&
 	import socket, sys
+	socket.setdefaulttimeout(10)
 	port = int(sys.argv[1])
 	stream = b"{\"prompt\":\"x\",\"max_tokens\":50,\"stream\":true}"
 	cases = [
@@ -163,6 +171,7 @@ test_expect_success '--max-connections answers 503 past the limit' '
 	port=${MOCK_URL##*:} &&
 	python3 - "$port" >out <<-\PY &&
 	import socket, sys
+	socket.setdefaulttimeout(10)
 	a = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 	a.sendall(b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
 	a.recv(4096)
