@@ -19,8 +19,8 @@
 #include "json.h"
 #include "util.h"
 
-/* epoll data tags for the two non-connection descriptors. */
-static char tag_listen, tag_timer;
+/* epoll data tag of the timerfd; listeners are tagged with &s->lfds[i]. */
+static char tag_timer;
 
 static int
 listen_on(const struct sockaddr *sa, socklen_t salen, int reuseport)
@@ -72,38 +72,41 @@ server_listen(struct server *s, const char *host, int port, int reuseport,
 	char portstr[16];
 	int rc;
 
+	int fd = -1;
+
 	snprintf(portstr, sizeof(portstr), "%d", port);
 	rc = getaddrinfo(host, portstr, &hints, &res);
 	if (rc)
 		return error("cannot resolve '%s': %s", host, gai_strerror(rc));
-	s->lfd = -1;
 	/* IPv4 first: "localhost" then means what most clients try first. */
-	for (int pass = 0; pass < 2 && s->lfd < 0; pass++)
-		for (ai = res; ai && s->lfd < 0; ai = ai->ai_next)
+	for (int pass = 0; pass < 2 && fd < 0; pass++)
+		for (ai = res; ai && fd < 0; ai = ai->ai_next)
 			if ((ai->ai_family == AF_INET) == (pass == 0))
-				s->lfd = listen_on(ai->ai_addr, ai->ai_addrlen,
-						   reuseport);
+				fd = listen_on(ai->ai_addr, ai->ai_addrlen,
+					       reuseport);
 	freeaddrinfo(res);
-	if (s->lfd < 0)
+	if (fd < 0)
 		return error("cannot listen on '%s' port %d:", host, port);
-	format_url(s->lfd, host, url, urlsz);
+	format_url(fd, host, url, urlsz);
+	s->lfds[s->nlfd++] = fd;
 	return 0;
 }
 
 int
 server_rebind(struct server *s)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	int fd;
+	for (int i = 0; i < s->nlfd; i++) {
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
 
-	if (getsockname(s->lfd, (struct sockaddr *)&ss, &len) < 0)
-		return error("getsockname:");
-	fd = listen_on((struct sockaddr *)&ss, len, 1);
-	if (fd < 0)
-		return error("cannot listen on the same port again:");
-	close(s->lfd);
-	s->lfd = fd;
+		if (getsockname(s->lfds[i], (struct sockaddr *)&ss, &len) < 0)
+			return error("getsockname:");
+		int fd = listen_on((struct sockaddr *)&ss, len, 1);
+		if (fd < 0)
+			return error("cannot listen on the same port again:");
+		close(s->lfds[i]);
+		s->lfds[i] = fd;
+	}
 	return 0;
 }
 
@@ -114,9 +117,11 @@ server_init(struct server *s)
 	s->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (s->epfd < 0 || s->tfd < 0 ||
-	    epoll_add(s, s->lfd, &tag_listen, EPOLLIN) < 0 ||
 	    epoll_add(s, s->tfd, &tag_timer, EPOLLIN) < 0)
 		return error("cannot set up epoll:");
+	for (int i = 0; i < s->nlfd; i++)
+		if (epoll_add(s, s->lfds[i], &s->lfds[i], EPOLLIN) < 0)
+			return error("cannot set up epoll:");
 	return 0;
 }
 
@@ -338,27 +343,27 @@ add_conn(struct server *s, int fd)
 /* Out of descriptors: take the pending connection with the spare one and
  * drop it, so a level-triggered listener does not spin. */
 static void
-shed(struct server *s)
+shed(struct server *s, int lfd)
 {
 	static int warned;
 
 	if (!warned++)
 		warn("accept: out of file descriptors; dropping connections");
 	close(s->spare_fd);
-	int fd = accept(s->lfd, NULL, NULL);
+	int fd = accept(lfd, NULL, NULL);
 	if (fd >= 0)
 		close(fd);
 	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
 static void
-on_accept(struct server *s)
+on_accept(struct server *s, int lfd)
 {
 	for (int i = 0; i < 1024; i++) {
-		int fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE)
-				shed(s);
+				shed(s, lfd);
 			else if (errno == EINTR || errno == ECONNABORTED)
 				continue;
 			return;
@@ -403,8 +408,10 @@ rearm(struct server *s)
 static void
 dispatch(struct server *s, const struct epoll_event *ev)
 {
-	if (ev->data.ptr == &tag_listen) {
-		on_accept(s);
+	int *l = ev->data.ptr;
+
+	if (l >= s->lfds && l < s->lfds + s->nlfd) {
+		on_accept(s, *l);
 	} else if (ev->data.ptr == &tag_timer) {
 		uint64_t n;
 		if (read(s->tfd, &n, sizeof(n)) < 0)
@@ -483,8 +490,8 @@ server_run(struct server *s, volatile sig_atomic_t *stop)
 void
 server_release(struct server *s)
 {
-	if (s->lfd >= 0)
-		close(s->lfd);
+	for (int i = 0; i < s->nlfd; i++)
+		close(s->lfds[i]);
 	while (s->conns)
 		conn_close(s->conns);
 	reap(s);

@@ -24,7 +24,7 @@ static const char synopsis[] =
 	"       [--output-tokens n] [--reasoning-tokens n] [--fail-after n]\n"
 	"       [--stall-ms ms] [--max-connections n] [--model name]\n"
 	"       [--embedding-dim n] [--embedding-base-latency ms]\n"
-	"       [--embedding-per-input-latency ms] [--workers n]\n";
+	"       [--embedding-per-input-latency ms] [--workers n] [--ports n]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
@@ -36,7 +36,7 @@ usage(FILE *f, int status)
 enum {
 	OPT_HOST = 256, OPT_ITL, OPT_JITTER, OPT_SEED, OPT_ERROR_RATE,
 	OPT_STATUS, OPT_OUTPUT, OPT_REASONING, OPT_FAIL_AFTER, OPT_STALL,
-	OPT_MAX_CONN, OPT_MODEL, OPT_EMB_DIM, OPT_EMB_BASE, OPT_EMB_PER, OPT_WORKERS,
+	OPT_MAX_CONN, OPT_MODEL, OPT_EMB_DIM, OPT_EMB_BASE, OPT_EMB_PER, OPT_WORKERS, OPT_PORTS,
 	OPT_HELP, OPT_VERSION,
 };
 
@@ -62,6 +62,7 @@ static const struct option longopts[] = {
 	{ "embedding-base-latency", required_argument, NULL, OPT_EMB_BASE },
 	{ "embedding-per-input-latency", required_argument, NULL, OPT_EMB_PER },
 	{ "workers", required_argument, NULL, OPT_WORKERS },
+	{ "ports", required_argument, NULL, OPT_PORTS },
 	{ "fast", no_argument, NULL, 'f' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -98,6 +99,7 @@ value_opt(struct options *o, int c, const char *arg)
 	case OPT_EMB_BASE: o->emb_base_ns = opt_ms("--embedding-base-latency", arg); break;
 	case OPT_EMB_PER: o->emb_per_ns = opt_ms("--embedding-per-input-latency", arg); break;
 	case OPT_WORKERS: o->workers = (int)opt_int("--workers", arg, 1, 1024); break;
+	case OPT_PORTS: o->ports = (int)opt_int("--ports", arg, 1, MOCK_MAX_PORTS); break;
 	default: return 0;
 	}
 	return 1;
@@ -112,7 +114,7 @@ parse_args(struct options *o, int argc, char **argv)
 		.host = "127.0.0.1", .port = 8000, .ttft_ns = 20000000,
 		.itl_ns = 5000000, .emb_base_ns = 10000000,
 		.emb_per_ns = 2000000, .fail_after = -1, .embedding_dim = 16,
-		.model = "aiperf-mock", .workers = 1,
+		.model = "aiperf-mock", .workers = 1, .ports = 1,
 	};
 	while ((c = getopt_long(argc, argv, "fp:t:v", longopts, NULL)) != -1) {
 		if (value_opt(o, c, optarg))
@@ -219,9 +221,14 @@ main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.opt = &o;
 	s.created = (int64_t)time(NULL);
-	if (server_listen(&s, o.host, o.port, o.workers > 1, url, sizeof(url)) < 0)
-		return 1;
-	printf("%s\n", url);
+	if (o.port && o.port + o.ports - 1 > 65535)
+		die_usage("invalid value for --ports: past port 65535");
+	for (int i = 0; i < o.ports; i++) {
+		if (server_listen(&s, o.host, o.port ? o.port + i : 0,
+				  o.workers > 1, url, sizeof(url)) < 0)
+			return 1;
+		printf("%s\n", url);
+	}
 	fflush(stdout);
 	pids = spawn_workers(&s, o.workers);
 	s.doc = json_doc_new();

@@ -24,6 +24,7 @@
 #define MOCK_MAX_OUT (4 << 20)
 #define MOCK_MAX_TOKENS (1 << 20)
 #define MOCK_READ_SIZE (64 << 10)
+#define MOCK_MAX_PORTS 64
 
 struct options {
 	const char *host;
@@ -41,6 +42,7 @@ struct options {
 	const char *model;
 	int verbose;
 	int workers;
+	int ports;
 };
 
 enum route {
@@ -68,7 +70,9 @@ struct conn;
 
 struct server {
 	const struct options *opt;
-	int epfd, lfd, tfd, spare_fd;
+	int epfd, tfd, spare_fd;
+	int lfds[MOCK_MAX_PORTS];	/* listeners, one per port */
+	int nlfd;
 	int64_t armed;		/* deadline the timerfd is set to, 0 none */
 	int use_pwait2;		/* 0: kernel without epoll_pwait2, use tfd */
 	struct conn **heap;
@@ -147,10 +151,11 @@ void heap_del(struct server *s, struct conn *c);
 struct conn *heap_top(const struct server *s);
 
 /* loop.c: sockets and the event loop. */
-/* Bind and listen (SO_REUSEPORT when several workers share the port). */
+/* Bind and listen on one more port (SO_REUSEPORT when several workers
+ * share it); writes its base URL. */
 int server_listen(struct server *s, const char *host, int port, int reuseport,
 		  char *url, size_t urlsz);
-/* In a worker process: a listener of its own on the same address. */
+/* In a worker process: listeners of its own on the same addresses. */
 int server_rebind(struct server *s);
 /* The epoll set and timerfd: once per process, after any fork. */
 int server_init(struct server *s);

@@ -181,6 +181,15 @@ test_expect_success '--max-connections answers 503 past the limit' '
 	grep -q "^HTTP/1.1 503" out
 '
 
+restart_mock --fast --ports 3
+test_expect_success '--ports prints one URL per port, each serving' '
+	test "$(wc -l <"$TMP/.mock.url")" -eq 3 &&
+	for u in $(cat "$TMP/.mock.url"); do
+		curl -sf "$u/health" || return 1
+	done >out &&
+	test "$(grep -o healthy out | wc -l)" -eq 3
+'
+
 restart_mock --fast --workers 2
 test_expect_success '--workers share one port' '
 	for i in 1 2 3 4 5 6; do
