@@ -405,13 +405,23 @@ rearm(struct server *s)
 	s->armed = want;
 }
 
+/* The listening socket an epoll tag stands for, or -1. */
+static int
+listener(const struct server *s, const void *tag)
+{
+	for (int i = 0; i < s->nlfd; i++)
+		if (tag == &s->lfds[i])
+			return s->lfds[i];
+	return -1;
+}
+
 static void
 dispatch(struct server *s, const struct epoll_event *ev)
 {
-	int *l = ev->data.ptr;
+	int lfd = listener(s, ev->data.ptr);
 
-	if (l >= s->lfds && l < s->lfds + s->nlfd) {
-		on_accept(s, *l);
+	if (lfd >= 0) {
+		on_accept(s, lfd);
 	} else if (ev->data.ptr == &tag_timer) {
 		uint64_t n;
 		if (read(s->tfd, &n, sizeof(n)) < 0)
