@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Routing: which handler answers a request, and the small GET endpoints. */
+#include "mock.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "json.h"
+#include "util.h"
+
+static const struct {
+	const char *path;
+	const char *method;
+	enum route route;
+} routes[] = {
+	{ "/v1/chat/completions", "POST", ROUTE_CHAT },
+	{ "/v1/completions", "POST", ROUTE_COMPLETIONS },
+	{ "/v1/embeddings", "POST", ROUTE_EMBEDDINGS },
+	{ "/v1/models", "GET", ROUTE_MODELS },
+	{ "/health", "GET", ROUTE_HEALTH },
+	{ "/", "GET", ROUTE_HEALTH },
+	{ "/metrics", "GET", ROUTE_METRICS },
+};
+
+static const char *const route_labels[ROUTE_N] = {
+	"chat", "completions", "embeddings", "models", "health", "metrics",
+	"other",
+};
+
+static void
+send_json(struct conn *c, int status, const struct buf *body)
+{
+	struct server *s = c->srv;
+
+	buf_reset(&s->scratch);
+	http_head(&s->scratch, status, "application/json", (long long)body->len,
+		  !(c->flags & CONN_CLOSE_AFTER));
+	buf_add(&s->scratch, body->s, body->len);
+	conn_send(c, s->scratch.s, s->scratch.len);
+	s->c.responses[status / 100 % 6]++;
+}
+
+static void
+models(struct conn *c)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	buf_addstr(&b, "{\"object\":\"list\",\"data\":[{\"id\":");
+	json_quote(&b, c->srv->opt->model, strlen(c->srv->opt->model));
+	buf_addf(&b, ",\"object\":\"model\",\"created\":%lld,"
+		 "\"owned_by\":\"aiperf-mock\"}]}", (long long)c->srv->created);
+	send_json(c, 200, &b);
+	buf_release(&b);
+}
+
+static void
+health(struct conn *c)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	buf_addstr(&b, "{\"status\":\"healthy\"}");
+	send_json(c, 200, &b);
+	buf_release(&b);
+}
+
+static void
+metric(struct buf *b, const char *name, const char *type, const char *help)
+{
+	buf_addf(b, "# HELP aiperf_mock_%s %s\n# TYPE aiperf_mock_%s %s\n",
+		 name, help, name, type);
+}
+
+static void
+metric_val(struct buf *b, const char *name, const char *help, uint64_t v)
+{
+	int gauge = strstr(name, "_total") == NULL;
+
+	metric(b, name, gauge ? "gauge" : "counter", help);
+	buf_addf(b, "aiperf_mock_%s %llu\n", name, (unsigned long long)v);
+}
+
+void
+route_metrics(struct conn *c)
+{
+	const struct counters *k = &c->srv->c;
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct server *s = c->srv;
+
+	metric(&b, "requests_total", "counter", "Requests received, by route.");
+	for (int i = 0; i < ROUTE_N; i++)
+		buf_addf(&b, "aiperf_mock_requests_total{route=\"%s\"} %llu\n",
+			 route_labels[i], (unsigned long long)k->requests[i]);
+	metric(&b, "responses_total", "counter", "Responses started, by status class.");
+	for (int i = 1; i < 6; i++)
+		buf_addf(&b, "aiperf_mock_responses_total{class=\"%dxx\"} %llu\n",
+			 i, (unsigned long long)k->responses[i]);
+	metric_val(&b, "prompt_tokens_total", "Prompt tokens (pseudo count) of LLM requests.", k->prompt_tokens);
+	metric_val(&b, "completion_tokens_total", "Completion tokens planned, reasoning included.", k->completion_tokens);
+	metric_val(&b, "reasoning_tokens_total", "Reasoning tokens planned.", k->reasoning_tokens);
+	metric_val(&b, "chunks_total", "SSE token chunks written.", k->chunks);
+	metric_val(&b, "late_chunks_total", "Token chunks written more than 1 ms after their due time.", k->late_chunks);
+	metric(&b, "chunk_lag_max_seconds", "gauge", "Largest delay of a token chunk past its due time.");
+	buf_addf(&b, "aiperf_mock_chunk_lag_max_seconds %.9f\n", (double)k->max_lag_ns / 1e9);
+	metric_val(&b, "injected_errors_total", "Responses failed on purpose (--error-rate).", k->injected_errors);
+	metric_val(&b, "aborted_total", "Responses cut short by a closed connection.", k->aborted);
+	metric_val(&b, "requests_in_flight", "Responses in progress.", (uint64_t)k->in_flight);
+	metric_val(&b, "connections_open", "Open client connections.", (uint64_t)k->conns_open);
+	metric_val(&b, "connections_total", "Connections accepted.", k->conns_total);
+	metric_val(&b, "connections_rejected_total", "Connections refused by --max-connections.", k->conns_rejected);
+	buf_reset(&s->scratch);
+	http_head(&s->scratch, 200, "text/plain; version=0.0.4; charset=utf-8",
+		  (long long)b.len, !(c->flags & CONN_CLOSE_AFTER));
+	buf_add(&s->scratch, b.s, b.len);
+	conn_send(c, s->scratch.s, s->scratch.len);
+	s->c.responses[2]++;
+	buf_release(&b);
+}
+
+static void
+access_log(const struct conn *c, const struct httpreq *req)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	char host[INET6_ADDRSTRLEN] = "?";
+	int port = 0;
+
+	if (getpeername(c->fd, (struct sockaddr *)&ss, &len) == 0) {
+		const void *a = ss.ss_family == AF_INET6 ?
+			(const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr :
+			(const void *)&((struct sockaddr_in *)&ss)->sin_addr;
+		inet_ntop(ss.ss_family, a, host, sizeof(host));
+		port = ntohs(ss.ss_family == AF_INET6 ?
+			     ((struct sockaddr_in6 *)&ss)->sin6_port :
+			     ((struct sockaddr_in *)&ss)->sin_port);
+	}
+	fprintf(stderr, "%s: %s:%d \"%.*s %.*s HTTP/1.%d\"\n", argv0, host, port,
+		(int)req->method_len, req->method, (int)req->target_len,
+		req->target, req->minor);
+}
+
+static int
+lookup(const struct httpreq *req, enum route *rt)
+{
+	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+		if (strlen(routes[i].path) != req->path_len ||
+		    memcmp(routes[i].path, req->target, req->path_len))
+			continue;
+		*rt = routes[i].route;
+		return httpreq_is(req->method, req->method_len, routes[i].method);
+	}
+	*rt = ROUTE_OTHER;
+	return 0;
+}
+
+static void
+answer(struct conn *c, enum route rt, const char *body, size_t blen,
+       int64_t arrival)
+{
+	switch (rt) {
+	case ROUTE_CHAT:
+	case ROUTE_COMPLETIONS:
+		gen_request(c, rt, body, blen, arrival);
+		break;
+	case ROUTE_EMBEDDINGS:
+		gen_embeddings(c, body, blen, arrival);
+		break;
+	case ROUTE_MODELS:
+		models(c);
+		break;
+	case ROUTE_HEALTH:
+		health(c);
+		break;
+	case ROUTE_METRICS:
+		route_metrics(c);
+		break;
+	default:
+		http_error(c, 404, "not_found_error", "not found");
+		break;
+	}
+}
+
+void
+route_dispatch(struct conn *c, const struct httpreq *req, const char *body,
+	       size_t blen, int64_t arrival)
+{
+	struct server *s = c->srv;
+	char msg[64];
+	enum route rt;
+	int method_ok = lookup(req, &rt);
+
+	s->c.requests[rt]++;
+	if (s->opt->verbose)
+		access_log(c, req);
+	if (rt == ROUTE_OTHER) {
+		http_error(c, 404, "not_found_error", "not found");
+	} else if (!method_ok) {
+		http_error(c, 405, "invalid_request_error", "method not allowed");
+	} else if (s->opt->status) {
+		snprintf(msg, sizeof(msg), "mock status %d", s->opt->status);
+		http_error(c, s->opt->status, "server_error", msg);
+	} else {
+		answer(c, rt, body, blen, arrival);
+	}
+}
