@@ -9,7 +9,7 @@
 #include "util.h"
 
 static const char usage_text[] =
-	"usage: aiperf-send [-u url]... [-H header]... [--endpoint path]\n"
+	"usage: aiperf-send [-u url...] [-H header...] [--endpoint path]\n"
 	"                   [--concurrency n] [--request-timeout-seconds s]\n"
 	"                   [--api-key key] [--ui-type none|simple|dashboard]\n"
 	"                   [--unbuffered] [--max-response-bytes size]\n"

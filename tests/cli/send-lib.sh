@@ -1,0 +1,31 @@
+#!/bin/sh
+# Helpers for the aiperf-send cli tests (sourced after lib.sh).
+
+# reqs N [stream] [extra json members]: N chat request records on stdout.
+reqs() {
+	n=$1 stream=${2:-true} extra=${3:-}
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		printf '{"schema":"aiperf.request/1","id":"req_%06d","session_num":%d,"conversation_id":"session_%06d","x_correlation_id":"corr_%d","turn_index":0,"num_turns":1,"phase":"profiling","model":"m","endpoint_type":"chat","path":"/v1/chat/completions","stream":%s,"max_tokens":4%s,"payload":{"model":"m","messages":[{"role":"user","content":"hello %d"}],"stream":%s,"max_completion_tokens":4}}\n' \
+			"$i" "$i" "$i" "$i" "$stream" "$extra" "$i" "$stream"
+		i=$((i + 1))
+	done
+}
+
+# count PATTERN FILE: lines of FILE holding the fixed string PATTERN.
+count() {
+	grep -c -F -- "$1" "$2" || true
+}
+
+# start_canned FILE [PIECE]: serve FILE's bytes to every request; sets CANNED_URL.
+start_canned() {
+	python3 "$TOP/tests/cli/send-canned.py" "$@" >"$TMP/.canned.url" &
+	CANNED_PID=$!
+	i=0
+	while [ ! -s "$TMP/.canned.url" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	CANNED_URL=$(head -1 "$TMP/.canned.url")
+	[ -n "$CANNED_URL" ]
+}
