@@ -60,9 +60,8 @@ static void
 bad_line(struct sender *s, const char *why)
 {
 	error("%s:%zu: %s", s->in.name, s->in.lineno, why);
-	s->in_state = 2;
+	s->in_state = 2;	/* stop reading; what was read before is still sent */
 	s->status = 1;
-	sender_stop(s, -1);
 }
 
 static int
@@ -114,7 +113,6 @@ input_pump(struct sender *s)
 				error("cannot read '%s':", s->in.name);
 				s->in_state = 2;
 				s->status = 1;
-				sender_stop(s, -1);
 			}
 			break;
 		}

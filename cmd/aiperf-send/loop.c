@@ -504,11 +504,15 @@ sender_run(struct sender *s)
 		drain_done(s);
 		if (s->in_ready && !s->stopping)
 			input_pump(s);
+		uint64_t done = s->ndone;
 		start_ready(s);
 		drain_done(s);
 		ui_update(s, 0);
 		if (finished(s))
 			break;
+		/* Requests that ended while starting others free slots now. */
+		if (s->ndone != done && s->qhead && !s->stopping)
+			continue;
 		wait_events(s, &mask);
 		drain_done(s);
 	}

@@ -249,7 +249,7 @@ write_http(struct jw *w, const struct xfer *x)
 	jw_key(w, "bytes_received");
 	jw_int(w, hdrsz + info_us(x->h, CURLINFO_SIZE_DOWNLOAD_T));
 	jw_key(w, "reused");
-	jw_bool(w, x->h && x->start_ns >= 0 && nconn == 0);
+	jw_bool(w, x->h && x->status > 0 && nconn == 0);
 	jw_obj_end(w);
 }
 

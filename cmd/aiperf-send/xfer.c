@@ -25,7 +25,7 @@ opt_i64(const struct json *rec, const char *key, int64_t dflt, int64_t *out)
 	*out = dflt;
 	if (!v || v->type == JSON_NULL)
 		return 0;
-	return json_int64(v, out);
+	return json_int64(v, out) < 0 || *out < 0 ? -1 : 0;
 }
 
 static int bad(char *why, size_t whylen, const char *fmt, ...) FMT(3, 4);
@@ -54,11 +54,38 @@ parse_ints(struct xfer *x, const struct json *r, char *why, size_t wl)
 	const int64_t dflt[] = { 0, 0, 1, -1, -1, -1, -1 };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (opt_i64(r, keys[i], dflt[i], dst[i]) < 0 ||
-		    (*dst[i] < 0 && dflt[i] >= 0))
+		if (opt_i64(r, keys[i], dflt[i], dst[i]) < 0)
 			return bad(why, wl, "'%s' is not a non-negative integer",
 				   keys[i]);
 	return 0;
+}
+
+/* The endpoint's default path (spec 6.2) for records without one. */
+static const char *
+default_path(const char *etype, int stream)
+{
+	static const char *const t[][2] = {
+		{ "chat", "/v1/chat/completions" },
+		{ "completions", "/v1/completions" },
+		{ "responses", "/v1/responses" },
+		{ "embeddings", "/v1/embeddings" },
+		{ "chat_embeddings", "/v1/embeddings" },
+		{ "nim_embeddings", "/v1/embeddings" },
+		{ "nim_rankings", "/v1/ranking" },
+		{ "cohere_rankings", "/v2/rerank" },
+		{ "hf_tei_rankings", "/rerank" },
+		{ "huggingface_generate", "/generate" },
+		{ "image_generation", "/v1/images/generations" },
+		{ "video_generation", "/v1/videos" },
+		{ "image_retrieval", "/v1/infer" },
+		{ "solido_rag", "/rag/api/prompt" },
+	};
+	if (stream && !strcmp(etype, "huggingface_generate"))
+		return "/generate_stream";
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(t[i][0], etype))
+			return t[i][1];
+	return "";
 }
 
 static int
@@ -78,6 +105,8 @@ parse_strs(struct xfer *x, const struct json *r, char *why, size_t wl)
 		x->corr = xstrdup(x->id);
 	if (!x->etype)
 		x->etype = xstrdup("chat");
+	if (!x->path)
+		x->path = xstrdup(default_path(x->etype, json_truthy(json_get(r, "stream"))));
 	if (!x->phase)
 		x->phase = xstrdup("profiling");
 	if (strcmp(x->phase, "warmup") && strcmp(x->phase, "profiling"))

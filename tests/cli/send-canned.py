@@ -32,7 +32,10 @@ for _ in range(1000):
         if not more:
             break
         body += more
-    for i in range(0, len(resp), piece):
-        c.sendall(resp[i:i + piece])
-        time.sleep(0.001)
+    try:
+        for i in range(0, len(resp), piece):
+            c.sendall(resp[i:i + piece])
+            time.sleep(0.001)
+    except OSError:
+        pass  # the client hung up first, as it may
     c.close()

@@ -29,3 +29,22 @@ start_canned() {
 	CANNED_URL=$(head -1 "$TMP/.canned.url")
 	[ -n "$CANNED_URL" ]
 }
+
+# stop_mock: kill the running mock so start_mock can start another.
+stop_mock() {
+	if [ -n "$MOCK_PID" ]; then
+		kill "$MOCK_PID" 2>/dev/null
+		wait "$MOCK_PID" 2>/dev/null
+	fi
+	MOCK_PID=
+	rm -f "$TMP/.mock.url"
+}
+
+stop_canned() {
+	if [ -n "$CANNED_PID" ]; then
+		kill "$CANNED_PID" 2>/dev/null
+		wait "$CANNED_PID" 2>/dev/null
+	fi
+	CANNED_PID=
+	rm -f "$TMP/.canned.url"
+}
