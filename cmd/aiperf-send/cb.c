@@ -191,7 +191,9 @@ cb_sse(void *ctx, const struct sse_msg *m)
 	jw_init(&w, r, 0);
 	jw_obj(&w);
 	jw_key(&w, "perf_ns");
-	jw_int(&w, x->io_ns);
+	char d[24];
+	int dn = snprintf(d, sizeof(d), "%lld", (long long)x->io_ns);
+	jw_raw(&w, d, (size_t)dn);
 	jw_key(&w, "packets");
 	jw_arr(&w);
 	for (size_t i = 0; i < m->n; i++) {

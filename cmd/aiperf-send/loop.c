@@ -14,6 +14,7 @@
 
 #define SPIN_NS 50000	/* busy-wait the last 50 us before an intended send time */
 #define MAX_EVENTS 256
+#define FLUSH_NS 100000000	/* records wait at most this long in the output buffer */
 
 static volatile sig_atomic_t stop;
 
@@ -88,6 +89,7 @@ flush_out(struct sender *s)
 		off += (size_t)w;
 	}
 	buf_reset(&s->out);
+	s->flushed_ns = clock_now_ns();
 }
 
 /* Write x's raw record and free it. */
@@ -340,6 +342,7 @@ min_due(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
+/* The earliest millisecond-grade deadline (curl, cancels, stops, output). */
 static int64_t
 next_wakeup(struct sender *s)
 {
@@ -348,14 +351,14 @@ next_wakeup(struct sender *s)
 
 	if (x)
 		t = min_due(t, x->deadline);
-	if (s->next_due >= 0)
-		t = min_due(t, s->next_due - SPIN_NS);
 	if (s->stopping && s->cancel_at >= 0)
 		t = min_due(t, s->cancel_at);
 	if (!s->stopping && s->stop_issue_at >= 0)
 		t = min_due(t, s->stop_issue_at);
 	if (s->o->ui != UI_NONE)
 		t = min_due(t, s->ui_next);
+	if (s->out.len)
+		t = min_due(t, s->flushed_ns + FLUSH_NS);
 	return t;
 }
 
@@ -403,6 +406,11 @@ dispatch(struct sender *s, const struct epoll_event *ev)
 	curl_multi_socket_action(s->m, fd, flags, &running);
 }
 
+/*
+ * Sleep until a socket is ready or a deadline passes: millisecond-grade
+ * deadlines through epoll's timeout, the next intended send time through
+ * the timerfd (nanoseconds; the last SPIN_NS are spun in start_ready).
+ */
 static void
 wait_events(struct sender *s, const sigset_t *mask)
 {
@@ -410,12 +418,16 @@ wait_events(struct sender *s, const sigset_t *mask)
 	int64_t t = next_wakeup(s), now = clock_now_ns();
 	int timeout = -1;
 
-	if (t >= 0 && t <= now)
-		timeout = 0;
-	else
-		arm(s, t);
-	if (s->out.len && timeout != 0)
-		flush_out(s);	/* about to sleep: let downstream see what we have */
+	if (s->out.len && now - s->flushed_ns >= FLUSH_NS)
+		flush_out(s);	/* let downstream see records at least every FLUSH_NS */
+	if (s->next_due >= 0) {
+		if (s->next_due - SPIN_NS <= now)
+			t = now;
+		else
+			arm(s, s->next_due - SPIN_NS);
+	}
+	if (t >= 0)
+		timeout = t <= now ? 0 : (int)((t - now + 999999) / 1000000);
 	int n = epoll_pwait(s->ep, ev, MAX_EVENTS, timeout, mask);
 	if (n < 0 && errno != EINTR)
 		die("epoll_wait:");

@@ -9,6 +9,21 @@
 #include "json.h"
 #include "util.h"
 
+/* jw_int without printf: records carry some twenty integers each. */
+static void
+put_int(struct jw *w, int64_t v)
+{
+	char d[24], *p = d + sizeof(d);
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	jw_raw(w, p, (size_t)(d + sizeof(d) - p));
+}
+
 static const char *
 reason_phrase(long st)
 {
@@ -92,7 +107,7 @@ xfer_done(struct xfer *x, CURLcode rc)
 	jw_init(&w, &x->resp, 0);
 	jw_obj(&w);
 	jw_key(&w, "perf_ns");
-	jw_int(&w, x->end_ns);
+	put_int(&w, x->end_ns);
 	jw_key(&w, "text");
 	buf_reset(&x->tmp);
 	sse_utf8_append(&x->tmp, buf_str(&x->body_in), x->body_in.len);
@@ -152,7 +167,7 @@ write_error(struct jw *w, const struct xfer *x)
 	jw_obj(w);
 	if (x->errcode) {
 		jw_key(w, "code");
-		jw_int(w, x->errcode);
+		put_int(w, x->errcode);
 	}
 	jw_key(w, "type");
 	jw_str(w, x->err == XE_HTTP ? (x->reason[0] ? x->reason
@@ -172,7 +187,7 @@ write_metadata(struct jw *w, const struct xfer *x)
 	jw_key(w, "metadata");
 	jw_obj(w);
 	jw_key(w, "session_num");
-	jw_int(w, x->session_num);
+	put_int(w, x->session_num);
 	jw_key(w, "x_request_id");
 	jw_str(w, x->id);
 	jw_key(w, "x_correlation_id");
@@ -182,17 +197,17 @@ write_metadata(struct jw *w, const struct xfer *x)
 		jw_str(w, x->conv);
 	}
 	jw_key(w, "turn_index");
-	jw_int(w, x->turn_index);
+	put_int(w, x->turn_index);
 	jw_key(w, "credit_issued_ns");
-	jw_int(w, sender_wall(s, x->credit_ns));
+	put_int(w, sender_wall(s, x->credit_ns));
 	jw_key(w, "request_start_ns");
-	jw_int(w, sender_wall(s, x->start_ns));
+	put_int(w, sender_wall(s, x->start_ns));
 	if (x->ack_ns >= 0) {
 		jw_key(w, "request_ack_ns");
-		jw_int(w, sender_wall(s, x->ack_ns));
+		put_int(w, sender_wall(s, x->ack_ns));
 	}
 	jw_key(w, "request_end_ns");
-	jw_int(w, sender_wall(s, x->end_ns));
+	put_int(w, sender_wall(s, x->end_ns));
 	jw_key(w, "worker_id");
 	jw_str(w, "worker_0");
 	jw_key(w, "record_processor_id");
@@ -203,7 +218,7 @@ write_metadata(struct jw *w, const struct xfer *x)
 	jw_bool(w, cancelled);
 	if (cancelled) {
 		jw_key(w, "cancellation_time_ns");
-		jw_int(w, sender_wall(s, x->cancel_ns));
+		put_int(w, sender_wall(s, x->cancel_ns));
 	}
 	jw_obj_end(w);
 }
@@ -235,19 +250,19 @@ write_http(struct jw *w, const struct xfer *x)
 	jw_key(w, "http");
 	jw_obj(w);
 	jw_key(w, "dns_ns");
-	jw_int(w, dns * 1000);
+	put_int(w, dns * 1000);
 	jw_key(w, "connect_ns");
-	jw_int(w, con > dns ? (con - dns) * 1000 : 0);
+	put_int(w, con > dns ? (con - dns) * 1000 : 0);
 	jw_key(w, "tls_ns");
-	jw_int(w, tls > con ? (tls - con) * 1000 : 0);
+	put_int(w, tls > con ? (tls - con) * 1000 : 0);
 	jw_key(w, "ttfb_ns");
-	jw_int(w, ttfb * 1000);
+	put_int(w, ttfb * 1000);
 	jw_key(w, "total_ns");
-	jw_int(w, tot * 1000);
+	put_int(w, tot * 1000);
 	jw_key(w, "bytes_sent");
-	jw_int(w, reqsz + info_us(x->h, CURLINFO_SIZE_UPLOAD_T));
+	put_int(w, reqsz + info_us(x->h, CURLINFO_SIZE_UPLOAD_T));
 	jw_key(w, "bytes_received");
-	jw_int(w, hdrsz + info_us(x->h, CURLINFO_SIZE_DOWNLOAD_T));
+	put_int(w, hdrsz + info_us(x->h, CURLINFO_SIZE_DOWNLOAD_T));
 	jw_key(w, "reused");
 	jw_bool(w, x->h && x->status > 0 && nconn == 0);
 	jw_obj_end(w);
@@ -268,21 +283,21 @@ write_aiperf(struct jw *w, const struct xfer *x)
 	jw_bool(w, x->stream);
 	if (x->intended_ns >= 0) {
 		jw_key(w, "intended_perf_ns");
-		jw_int(w, x->intended_ns);
+		put_int(w, x->intended_ns);
 	}
 	if (x->ack_ns >= 0) {
 		jw_key(w, "recv_start_perf_ns");
-		jw_int(w, x->ack_ns);
+		put_int(w, x->ack_ns);
 	}
 	jw_key(w, "end_perf_ns");
-	jw_int(w, x->end_ns);
+	put_int(w, x->end_ns);
 	if (x->input_text) {
 		jw_key(w, "input_text");
 		jw_str(w, x->input_text);
 	}
 	if (x->max_tokens >= 0) {
 		jw_key(w, "max_tokens");
-		jw_int(w, x->max_tokens);
+		put_int(w, x->max_tokens);
 	}
 	if (x->stamps.len) {
 		jw_key(w, "server_stamps");
@@ -304,14 +319,14 @@ xfer_record(struct xfer *x, struct buf *out)
 	jw_obj(&w);
 	write_metadata(&w, x);
 	jw_key(&w, "start_perf_ns");
-	jw_int(&w, x->start_ns);
+	put_int(&w, x->start_ns);
 	jw_key(&w, "payload");
 	jw_raw(&w, x->body, x->body_len);
 	jw_key(&w, "request_headers");
 	write_headers(&w, x);
 	if (x->status > 0) {
 		jw_key(&w, "status");
-		jw_int(&w, x->status);
+		put_int(&w, x->status);
 	}
 	jw_key(&w, "responses");
 	jw_raw(&w, "[", 1);

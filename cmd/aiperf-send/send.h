@@ -64,6 +64,7 @@ struct sender {
 	int status;		/* exit status */
 	uint64_t io_seq;	/* one per socket event: reads share a stamp */
 	struct buf out;
+	int64_t flushed_ns;	/* last write of out */
 	uint64_t nread, nstarted, ndone, nerr;
 	int64_t ui_next;
 	size_t url_rr;

@@ -182,10 +182,15 @@ xfer_parse(struct sender *s, const char *line, size_t n, char *why,
 static void
 add_header(struct xfer *x, const char *name, const char *value)
 {
-	struct buf b = BUF_INIT(BUF_NOMAX);
-	buf_addf(&b, "%s: %s", name, value);
-	x->hdrs = curl_slist_append(x->hdrs, buf_str(&b));
-	buf_release(&b);
+	size_t n = strlen(name), v = strlen(value);
+	char line[512], *p = n + v + 3 <= sizeof(line) ? line : xmalloc(n + v + 3);
+
+	memcpy(p, name, n);
+	memcpy(p + n, ": ", 2);
+	memcpy(p + n + 2, value, v + 1);
+	x->hdrs = curl_slist_append(x->hdrs, p);
+	if (p != line)
+		free(p);
 }
 
 static void
