@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Concurrent streaming requests from one aiperf-send on loopback: N streams
 # held open together against aiperf-mock; reports errors, the peak number of
 # overlapping requests (from the records) and the sender's peak RSS.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # aiperf-send: usage, flags, N requests in -> N raw records out, headers.
+# shellcheck disable=SC1091,SC2016
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/cli/send-lib.sh"
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # aiperf-send: failed requests are records: HTTP errors, dead servers, broken
+# shellcheck disable=SC1091,SC2016
 # streams, timeouts, cancellation, SSE errors, oversized responses, bad input.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/cli/send-lib.sh"

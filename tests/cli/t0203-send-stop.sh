@@ -1,5 +1,6 @@
 #!/bin/sh
 # aiperf-send: nothing is lost when the run is interrupted, the server dies,
+# shellcheck disable=SC1091,SC2016
 # the duration ends, or downstream stops reading.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/cli/send-lib.sh"
