@@ -266,6 +266,15 @@ limit_for(const struct sender *s, const struct xfer *x)
 	return x->at_ns >= 0 ? (size_t)-1 : 1;
 }
 
+/* Let curl send what was just added (handles start on its timer). */
+static void
+kick(struct sender *s)
+{
+	int running;
+	s->curl_due = -1;
+	curl_multi_socket_action(s->m, CURL_SOCKET_TIMEOUT, 0, &running);
+}
+
 static void
 start_ready(struct sender *s)
 {
@@ -274,8 +283,13 @@ start_ready(struct sender *s)
 
 	s->next_due = -1;
 	while (!s->stopping) {
-		if (!s->qhead && s->in_ready)
+		if (!s->qhead && s->in_ready) {
+			/* Parsing input takes a while: send what we have first. */
+			if (started)
+				kick(s), started = 0;
 			input_pump(s);
+			now = clock_now_ns();
+		}
 		struct xfer *x = s->qhead;
 		if (!x || enter_phase(s, x, now) < 0 || s->inflight >= limit_for(s, x))
 			break;
@@ -286,15 +300,16 @@ start_ready(struct sender *s)
 		}
 		if (due > now)
 			sched_wait_until(due);
+		int timed = x->at_ns >= 0;
 		start(s, input_pop(s), clock_now_ns());
 		started++;
+		/* A scheduled request goes out now, not after its batch. */
+		if (timed)
+			kick(s), started = 0;
 		now = clock_now_ns();
 	}
-	if (started) {
-		int running;
-		s->curl_due = -1;
-		curl_multi_socket_action(s->m, CURL_SOCKET_TIMEOUT, 0, &running);
-	}
+	if (started)
+		kick(s);
 }
 
 static void

@@ -84,6 +84,12 @@ void
 xfer_done(struct xfer *x, CURLcode rc)
 {
 	x->end_ns = clock_now_ns();
+	/*
+	 * The read that completed the transfer is its end, not the moment the
+	 * loop got around to it after the other sockets of the same wake-up.
+	 */
+	if (rc == CURLE_OK && x->err == XE_NONE && x->io_ns > 0 && x->io_ns < x->end_ns)
+		x->end_ns = x->io_ns;
 	if (rc == CURLE_OK || (x->status && !(x->status >= 200 && x->status <= 299)))
 		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &x->status);
 	if (x->err != XE_NONE)
