@@ -203,8 +203,11 @@ cb_sse(void *ctx, const struct sse_msg *m)
 		if (m->f[i].value) {
 			jw_key(&w, "value");
 			jw_strn(&w, m->f[i].value, m->f[i].vlen);
-			if (m->f[i].nlen == 4 && !memcmp(m->f[i].name, "data", 4))
+			if (m->f[i].nlen == 4 && !memcmp(m->f[i].name, "data", 4)) {
 				server_stamp(x, m->f[i].value, m->f[i].vlen);
+				if (x->want_reply)
+					sess_reply(x->snd, x, m->f[i].value, m->f[i].vlen);
+			}
 		}
 		jw_obj_end(&w);
 	}

@@ -46,6 +46,11 @@ input_open(struct sender *s)
 static void
 enqueue(struct sender *s, struct xfer *x)
 {
+	if (x->num_turns > 1 && x->turn_index > 0) {
+		s->nread++;
+		sess_park(s, x);
+		return;
+	}
 	x->next = NULL;
 	if (s->qtail)
 		s->qtail->next = x;
@@ -120,6 +125,8 @@ input_pump(struct sender *s)
 			break;
 		added = 1;
 	}
+	if (s->in_state != 0)
+		sess_sweep(s);
 	return added;
 }
 

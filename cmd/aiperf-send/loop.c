@@ -117,6 +117,7 @@ finish(struct sender *s, struct xfer *x, CURLcode rc)
 	if (x->anext)
 		x->anext->aprev = x->aprev;
 	xfer_done(x, rc);
+	sess_finish(s, x);
 	curl_multi_remove_handle(s->m, x->h);
 	CURL *h = x->h;
 	sender_emit(s, x);
@@ -173,8 +174,8 @@ cancel_all(struct sender *s)
 		       "Request cancelled because the run stopped");
 }
 
-static void
-not_sent(struct sender *s, struct xfer *x)
+void
+sender_not_sent(struct sender *s, struct xfer *x)
 {
 	int64_t now = clock_now_ns();
 	x->credit_ns = x->start_ns = x->end_ns = now;
@@ -196,7 +197,8 @@ sender_stop(struct sender *s, int64_t grace_ns)
 	if (!s->stopping)
 		s->stopping = 1;
 	while ((x = input_pop(s)))
-		not_sent(s, x);
+		sender_not_sent(s, x);
+	sess_stop(s);
 	s->next_due = -1;
 	if (grace_ns >= 0 && (s->cancel_at < 0 || now + grace_ns < s->cancel_at))
 		s->cancel_at = now + grace_ns;
@@ -217,9 +219,9 @@ static void
 start(struct sender *s, struct xfer *x, int64_t now)
 {
 	const struct options *o = s->o;
-	int last = x->turn_index + 1 >= x->num_turns;
-	size_t u = sess_url(s, x->corr, x->turn_index == 0, last);
+	size_t u = sess_start(s, x);
 
+	sess_body(x);
 	x->url = url_join(s->bases[u], o->endpoint ? o->endpoint : x->path);
 	if (x->at_ns >= 0)
 		x->intended_ns = s->phase_start + x->at_ns;
@@ -291,7 +293,7 @@ start_ready(struct sender *s)
 			now = clock_now_ns();
 		}
 		struct xfer *x = s->qhead;
-		if (!x || enter_phase(s, x, now) < 0 || s->inflight >= limit_for(s, x))
+		if (!x || enter_phase(s, x, now) < 0 || s->slots >= limit_for(s, x))
 			break;
 		int64_t due = sched_next_due(s, now);
 		if (due - now > SPIN_NS) {
@@ -312,6 +314,23 @@ start_ready(struct sender *s)
 		kick(s);
 }
 
+/* Later turns whose delay after the previous turn has passed. */
+static void
+start_turns(struct sender *s, int64_t now)
+{
+	struct xfer *x;
+	int started = 0;
+
+	while (!s->stopping && (x = heap_top(&s->delays)) && x->deadline <= now) {
+		heap_remove(&s->delays, x);
+		x->deadline = -1;
+		start(s, x, now);
+		started++;
+	}
+	if (started)
+		kick(s);
+}
+
 static void
 run_timers(struct sender *s)
 {
@@ -323,6 +342,7 @@ run_timers(struct sender *s)
 		curl_multi_socket_action(s->m, CURL_SOCKET_TIMEOUT, 0, &running);
 	}
 	cancel_due(s, now);
+	start_turns(s, now);
 	if (stop == 1 && s->stopping == 0)
 		sender_stop(s, s->o->stop_grace_ns);
 	if (stop > 1)
@@ -365,6 +385,8 @@ next_wakeup(struct sender *s)
 	struct xfer *x = heap_top(&s->timers);
 
 	if (x)
+		t = min_due(t, x->deadline);
+	if ((x = heap_top(&s->delays)))
 		t = min_due(t, x->deadline);
 	if (s->stopping && s->cancel_at >= 0)
 		t = min_due(t, s->cancel_at);
@@ -504,6 +526,7 @@ teardown(struct sender *s)
 	curl_multi_cleanup(s->m);
 	curl_global_cleanup();
 	heap_release(&s->timers);
+	heap_release(&s->delays);
 	sess_release(s);
 	lines_close(&s->in);
 	json_doc_free(s->doc);
@@ -515,7 +538,8 @@ teardown(struct sender *s)
 static int
 finished(const struct sender *s)
 {
-	return (s->in_state != 0 || s->stopping) && !s->qhead && !s->inflight;
+	return (s->in_state != 0 || s->stopping) && !s->qhead && !s->inflight &&
+	       !s->nparked;
 }
 
 /* Read requests, send them, write one raw record each; returns the exit status. */

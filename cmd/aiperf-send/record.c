@@ -110,6 +110,8 @@ xfer_done(struct xfer *x, CURLcode rc)
 		return;
 	}
 	struct jw w;
+	if (x->want_reply)
+		sess_reply(x->snd, x, buf_str(&x->body_in), x->body_in.len);
 	jw_init(&w, &x->resp, 0);
 	jw_obj(&w);
 	jw_key(&w, "perf_ns");

@@ -74,7 +74,10 @@ struct sender {
 	int64_t wall0, mono0;
 	char **bases;		/* normalized --url values */
 	struct json_doc *doc;
-	struct sess **sess;	/* sticky URL per multi-turn session */
+	struct sess **sess;	/* multi-turn sessions by correlation id */
+	size_t slots;		/* concurrency slots held (sessions) */
+	size_t nparked;		/* later turns waiting in their sessions */
+	struct heap delays;	/* next turns waiting for their delay */
 };
 
 /* loop.c */
@@ -82,6 +85,7 @@ int sender_run(struct sender *s);
 int64_t sender_wall(const struct sender *s, int64_t mono);
 void sender_emit(struct sender *s, struct xfer *x);
 void sender_stop(struct sender *s, int64_t grace_ns);
+void sender_not_sent(struct sender *s, struct xfer *x);
 
 /* sched.c */
 void heap_push(struct heap *h, struct xfer *x);
@@ -96,10 +100,19 @@ void input_open(struct sender *s);
 int input_pump(struct sender *s);
 struct xfer *input_pop(struct sender *s);
 
-/* url.c: base URLs and the sticky session table */
-size_t sess_url(struct sender *s, const char *corr, int first, int last);
+/* sess.c: multi-turn sessions (spec 5.8) */
+struct sess *sess_get(struct sender *s, const char *corr, int create);
+void sess_drop(struct sender *s, struct sess *e);
+void sess_park(struct sender *s, struct xfer *x);
+size_t sess_start(struct sender *s, struct xfer *x);
+void sess_finish(struct sender *s, struct xfer *x);
+void sess_sweep(struct sender *s);
 void sess_release(struct sender *s);
+void sess_stop(struct sender *s);
+void sess_body(struct xfer *x);
+void sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n);
 
+/* url.c */
 char *url_base(const char *arg);
 char *url_join(const char *base, const char *path);
 

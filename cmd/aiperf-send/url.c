@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Base URLs (spec 6.1) and the table that keeps a multi-turn session on one URL. */
+/* Base URLs (spec 6.1): normalizing --url and joining it with a path. */
 #include "send.h"
 
 #include <string.h>
@@ -42,74 +42,4 @@ url_join(const char *base, const char *path)
 	if (q)
 		buf_addstr(&b, q);
 	return buf_detach(&b, NULL);
-}
-
-/* Sessions with turns still to come: correlation id → URL index. */
-struct sess {
-	struct sess *next;
-	char *corr;
-	size_t url;
-};
-
-#define SESS_BUCKETS 4096
-
-static size_t
-hash(const char *s)
-{
-	size_t h = 5381;
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h % SESS_BUCKETS;
-}
-
-/*
- * The URL for one request: round robin over new sessions, the same URL for
- * every later turn of a session (spec 5.8). first/last say whether this is
- * the session's first/last turn; single-turn sessions never enter the table.
- */
-size_t
-sess_url(struct sender *s, const char *corr, int first, int last)
-{
-	struct sess **tab = s->sess, **pp, *e;
-	size_t n = s->o->nurls, u;
-
-	if (n == 1)
-		return 0;
-	if (first && last)
-		return s->url_rr++ % n;
-	if (!tab)
-		tab = s->sess = xcalloc(SESS_BUCKETS, sizeof(*tab));
-	for (pp = &tab[hash(corr)]; (e = *pp); pp = &e->next)
-		if (!strcmp(e->corr, corr))
-			break;
-	if (!e) {
-		e = xcalloc(1, sizeof(*e));
-		e->corr = xstrdup(corr);
-		e->url = s->url_rr++ % n;
-		e->next = NULL;
-		*pp = e;
-	}
-	u = e->url;
-	if (last) {
-		*pp = e->next;
-		free(e->corr);
-		free(e);
-	}
-	return u;
-}
-
-void
-sess_release(struct sender *s)
-{
-	struct sess **tab = s->sess;
-	if (!tab)
-		return;
-	for (size_t i = 0; i < SESS_BUCKETS; i++)
-		for (struct sess *e = tab[i], *n; e; e = n) {
-			n = e->next;
-			free(e->corr);
-			free(e);
-		}
-	free(tab);
-	s->sess = NULL;
 }

@@ -125,12 +125,39 @@ xfer_new(struct sender *s)
 	x->snd = s;
 	x->credit_ns = x->start_ns = x->ack_ns = x->end_ns = -1;
 	x->intended_ns = x->cancel_ns = x->deadline = -1;
-	x->hidx = (size_t)-1;
+	x->hidx = x->hist_at = (size_t)-1;
+	buf_init(&x->reply, s->o->max_response);
 	buf_init(&x->body_in, s->o->max_response);
 	buf_init(&x->resp, BUF_NOMAX);
 	buf_init(&x->stamps, BUF_NOMAX);
 	buf_init(&x->tmp, s->o->max_response);
 	return x;
+}
+
+/* The payload with a mark where the session history goes: before its messages. */
+static int
+history_body(struct xfer *x, struct jw *w, const struct json *p)
+{
+	const struct json *m = json_get(p, "messages");
+
+	if (!m || m->type != JSON_ARRAY)
+		return -1;
+	jw_obj(w);
+	for (const struct json *c = p->child; c; c = c->next) {
+		jw_keyn(w, c->key, c->keylen);
+		if (c != m) {
+			jw_value(w, c);
+			continue;
+		}
+		jw_arr(w);
+		x->hist_at = w->b->len;
+		for (const struct json *e = m->child; e; e = e->next)
+			jw_value(w, e);
+		x->own = xstrndup(w->b->s + x->hist_at, w->b->len - x->hist_at);
+		jw_arr_end(w);
+	}
+	jw_obj_end(w);
+	return 0;
 }
 
 static int
@@ -142,12 +169,18 @@ parse_body(struct xfer *x, const struct json *r, char *why, size_t wl)
 
 	if (!p || p->type != JSON_OBJECT)
 		return bad(why, wl, "%s", "missing object 'payload'");
-	if (json_truthy(json_get(r, "history")))
-		return bad(why, wl, "%s", "'history' (multi-turn replay) is not supported yet");
 	st = json_get(r, "stream");
 	x->stream = st ? json_truthy(st) : json_truthy(json_get(p, "stream"));
+	x->want_reply = x->num_turns > 1 && x->turn_index + 1 < x->num_turns;
 	jw_init(&w, &b, 0);
-	jw_value(&w, p);
+	/* Turns that feed or take history keep their messages apart. */
+	int hist = json_truthy(json_get(r, "history"));
+	if (!hist && !(x->want_reply && json_get(p, "messages")))
+		jw_value(&w, p);
+	else if (history_body(x, &w, p) < 0)
+		return bad(why, wl, "%s", "'history' needs a 'messages' array in 'payload'");
+	if (!hist)
+		x->hist_at = (size_t)-1;
 	x->body = buf_detach(&b, &x->body_len);
 	return 0;
 }
@@ -260,6 +293,8 @@ xfer_free(struct xfer *x)
 	free(x->phase);
 	free(x->body);
 	free(x->errmsg);
+	free(x->own);
+	buf_release(&x->reply);
 	buf_release(&x->body_in);
 	buf_release(&x->resp);
 	buf_release(&x->stamps);

@@ -59,6 +59,11 @@ struct xfer {
 	char *errmsg;
 	long errcode;
 	struct buf tmp;		/* scratch for SSE data */
+	struct sess *sess;	/* multi-turn: its session */
+	char *own;		/* history: this turn's own messages, as JSON items */
+	size_t hist_at;		/* history: where in body the history goes, or -1 */
+	int want_reply;		/* keep the assistant text for the next turn */
+	struct buf reply;
 };
 
 /* Parse one request record line; NULL with *why set on malformed input. */
