@@ -78,6 +78,8 @@ struct sender {
 	size_t slots;		/* concurrency slots held (sessions) */
 	size_t nparked;		/* later turns waiting in their sessions */
 	struct heap delays;	/* next turns waiting for their delay */
+	unsigned char *fds;	/* epoll state per descriptor (loop.c) */
+	size_t nfds;
 };
 
 /* loop.c */
