@@ -89,6 +89,13 @@ void sender_emit(struct sender *s, struct xfer *x);
 void sender_stop(struct sender *s, int64_t grace_ns);
 void sender_not_sent(struct sender *s, struct xfer *x);
 
+/* ev.c */
+void ev_multi(struct sender *s);
+int ev_handle(struct sender *s, CURL *h);
+void ev_arm(struct sender *s, int64_t t);
+struct epoll_event;
+void ev_dispatch(struct sender *s, const struct epoll_event *ev);
+
 /* sched.c */
 void heap_push(struct heap *h, struct xfer *x);
 void heap_remove(struct heap *h, struct xfer *x);

@@ -56,7 +56,7 @@ sessions() {
 	while [ "$i" -lt "$n" ]; do
 		t=0
 		while [ "$t" -lt "$turns" ]; do
-			hist= d=
+			hist='' d=''
 			[ "$t" -gt 0 ] && hist=',"history":true' && d=",\"delay_ns\":$delay"
 			printf '{"id":"s%d_t%d","session_num":%d,"conversation_id":"session_%d","x_correlation_id":"corr_%d","turn_index":%d,"num_turns":%d,"path":"/v1/chat/completions","stream":true%s%s,"payload":{"model":"m","messages":[{"role":"user","content":"q%d.%d"}],"stream":true,"max_completion_tokens":3}}\n' \
 				"$i" "$t" "$i" "$i" "$i" "$t" "$turns" "$hist" "$d" "$i" "$t"
