@@ -30,6 +30,7 @@ input_open(struct sender *s)
 
 	if (fl < 0)
 		die("cannot read '<stdin>':");
+	s->in_flags = fl;
 	if (!(fl & O_NONBLOCK))
 		fcntl(0, F_SETFL, fl | O_NONBLOCK);
 	lines_fdopen(&s->in, 0, "<stdin>", s->o->max_line);
@@ -128,6 +129,14 @@ input_pump(struct sender *s)
 	if (s->in_state != 0)
 		sess_sweep(s);
 	return added;
+}
+
+/* Give stdin back as we found it: the descriptor may be shared. */
+void
+input_close(struct sender *s)
+{
+	lines_close(&s->in);
+	fcntl(0, F_SETFL, s->in_flags);
 }
 
 struct xfer *

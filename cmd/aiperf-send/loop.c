@@ -446,7 +446,7 @@ teardown(struct sender *s)
 	heap_release(&s->delays);
 	free(s->fds);
 	sess_release(s);
-	lines_close(&s->in);
+	input_close(s);
 	json_doc_free(s->doc);
 	buf_release(&s->out);
 	close(s->ep);

@@ -53,6 +53,7 @@ struct sender {
 	int in_state;		/* 0 reading, 1 eof, 2 bad input */
 	int in_polled;		/* 1 in epoll, -1 a regular file (always readable) */
 	int in_ready;		/* reading may give more without blocking */
+	int in_flags;		/* stdin's file status flags before we started */
 	int64_t next_due;	/* queue head waits for this time, or -1 */
 	struct xfer *qhead, *qtail;	/* read, not yet started */
 	size_t qlen, qmax, inflight;
@@ -108,6 +109,7 @@ void sched_wait_until(int64_t due);
 void input_open(struct sender *s);
 int input_pump(struct sender *s);
 struct xfer *input_pop(struct sender *s);
+void input_close(struct sender *s);
 
 /* sess.c: multi-turn sessions (spec 5.8) */
 struct sess *sess_get(struct sender *s, const char *corr, int create);
