@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* libcurl callbacks for one transfer: body bytes, header lines and SSE messages. */
+#include "cb.h"
+
+#include <string.h>
+#include "clock.h"
+#include "json.h"
+#include "xfer.h"
+
+/* Every write of one socket event shares one arrival stamp. */
+static void
+stamp(struct xfer *x)
+{
+	if (x->io_seq != x->snd->io_seq) {
+		x->io_seq = x->snd->io_seq;
+		x->io_ns = clock_now_ns();
+	}
+}
+
+static int
+ok_status(long st)
+{
+	return st >= 200 && st <= 299;
+}
+
+size_t
+cb_write(char *p, size_t size, size_t n, void *userdata)
+{
+	struct xfer *x = userdata;
+	size_t len = size * n;
+
+	stamp(x);
+	if (!ok_status(x->status)) {
+		/* Error bodies become the message; keep what fits. */
+		if (buf_add(&x->body_in, p, len) < 0) {
+			size_t room = x->body_in.max - x->body_in.len;
+			buf_add(&x->body_in, p, room);
+		}
+		return len;
+	}
+	if (x->is_sse) {
+		if (!x->sse_on) {
+			sse_init(&x->sse, x->snd->o->max_response, cb_sse, x);
+			x->sse_on = 1;
+		}
+		if (sse_feed(&x->sse, p, len) < 0) {
+			if (x->err == XE_NONE)
+				xfer_fail(x, XE_TOOLARGE, 0, NULL);
+			return 0;
+		}
+		return len;
+	}
+	if (buf_add(&x->body_in, p, len) < 0) {
+		xfer_fail(x, XE_TOOLARGE, 0, NULL);
+		return 0;
+	}
+	return len;
+}
+
+static int
+has_prefix_ci(const char *p, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	if (n < k)
+		return 0;
+	for (size_t i = 0; i < k; i++) {
+		char c = p[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c != lit[i])
+			return 0;
+	}
+	return 1;
+}
+
+/* "HTTP/1.1 500 Internal Server Error" → status and reason. */
+static void
+status_line(struct xfer *x, const char *p, size_t n)
+{
+	const char *sp = memchr(p, ' ', n);
+	long st = 0;
+	size_t i;
+
+	x->reason[0] = '\0';
+	if (!sp)
+		return;
+	i = (size_t)(sp - p) + 1;
+	while (i < n && p[i] >= '0' && p[i] <= '9')
+		st = st * 10 + (p[i++] - '0');
+	x->status = st;
+	while (i < n && p[i] == ' ')
+		i++;
+	size_t end = n;
+	while (end > i && (p[end - 1] == '\r' || p[end - 1] == '\n' ||
+			   p[end - 1] == ' '))
+		end--;
+	size_t rl = end - i < sizeof(x->reason) - 1 ? end - i
+						     : sizeof(x->reason) - 1;
+	memcpy(x->reason, p + i, rl);
+	x->reason[rl] = '\0';
+}
+
+size_t
+cb_header(char *p, size_t size, size_t n, void *userdata)
+{
+	struct xfer *x = userdata;
+	size_t len = size * n;
+
+	if (has_prefix_ci(p, len, "http/")) {
+		status_line(x, p, len);
+		x->is_sse = 0;
+	} else if (has_prefix_ci(p, len, "content-type:")) {
+		const char *v = p + 13;
+		size_t vn = len - 13;
+		while (vn && (*v == ' ' || *v == '\t'))
+			v++, vn--;
+		x->is_sse = has_prefix_ci(v, vn, "text/event-stream");
+		size_t k = 0;
+		while (k < vn && k < sizeof(x->ctype) - 1 && v[k] != ';' &&
+		       v[k] != '\r' && v[k] != '\n' && v[k] != ' ')
+			k++;
+		memcpy(x->ctype, v, k);
+		x->ctype[k] = '\0';
+	} else if (len <= 2 && (len == 0 || p[0] == '\r' || p[0] == '\n')) {
+		if (x->status >= 200 && ok_status(x->status))
+			x->ack_ns = clock_now_ns();
+	}
+	return len;
+}
+
+/* Find "aiperf_send_ns": <int> in a chunk the mock stamped. */
+static void
+server_stamp(struct xfer *x, const char *d, size_t n)
+{
+	static const char key[] = "\"aiperf_send_ns\"";
+	const char *p = d, *end = d + n;
+
+	while (p < end) {
+		const char *k = memchr(p, '"', (size_t)(end - p));
+		if (!k || (size_t)(end - k) < sizeof(key) - 1)
+			return;
+		if (memcmp(k, key, sizeof(key) - 1)) {
+			p = k + 1;
+			continue;
+		}
+		k += sizeof(key) - 1;
+		while (k < end && (*k == ' ' || *k == ':'))
+			k++;
+		int64_t v = 0;
+		const char *digits = k;
+		while (k < end && *k >= '0' && *k <= '9' && k - digits < 19)
+			v = v * 10 + (*k++ - '0');
+		if (k > digits) {
+			if (x->stamps.len)
+				buf_addch(&x->stamps, ',');
+			buf_addf(&x->stamps, "%lld", (long long)v);
+		}
+		return;
+	}
+}
+
+static void
+sse_error(struct xfer *x, const struct sse_msg *m)
+{
+	const struct sse_field *c = sse_msg_comment(m);
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	buf_addstr(&b, "Error occurred in SSE response: ");
+	if (c && c->value)
+		buf_add(&b, c->value, c->vlen);
+	else
+		buf_add(&b, m->text, m->len);
+	xfer_fail(x, XE_SSE, 502, buf_str(&b));
+	buf_release(&b);
+}
+
+int
+cb_sse(void *ctx, const struct sse_msg *m)
+{
+	struct xfer *x = ctx;
+	struct buf *r = &x->resp;
+	struct jw w;
+
+	if (sse_msg_is_error(m)) {
+		sse_error(x, m);
+		return -1;
+	}
+	size_t mark = r->len;
+	if (r->len)
+		buf_addch(r, ',');
+	jw_init(&w, r, 0);
+	jw_obj(&w);
+	jw_key(&w, "perf_ns");
+	char d[24];
+	int dn = snprintf(d, sizeof(d), "%lld", (long long)x->io_ns);
+	jw_raw(&w, d, (size_t)dn);
+	jw_key(&w, "packets");
+	jw_arr(&w);
+	for (size_t i = 0; i < m->n; i++) {
+		jw_obj(&w);
+		jw_key(&w, "name");
+		jw_strn(&w, m->f[i].name, m->f[i].nlen);
+		if (m->f[i].value) {
+			jw_key(&w, "value");
+			jw_strn(&w, m->f[i].value, m->f[i].vlen);
+			if (m->f[i].nlen == 4 && !memcmp(m->f[i].name, "data", 4)) {
+				server_stamp(x, m->f[i].value, m->f[i].vlen);
+				if (x->want_reply)
+					sess_reply(x->snd, x, m->f[i].value, m->f[i].vlen);
+			}
+		}
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	if (r->len > x->snd->o->max_response) {
+		r->len = mark;
+		xfer_fail(x, XE_TOOLARGE, 0, NULL);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* libcurl callbacks for one transfer: body bytes, header lines and SSE messages. */
+#ifndef AIPERF_CB_H
+#define AIPERF_CB_H
+
+#include <stddef.h>
+#include "sse.h"
+
+/* userdata is the struct xfer; they return what libcurl expects. */
+size_t cb_write(char *p, size_t size, size_t n, void *userdata);
+size_t cb_header(char *p, size_t size, size_t n, void *userdata);
+/* SSE message callback (an sse_fn), with the xfer as ctx. */
+int cb_sse(void *ctx, const struct sse_msg *m);
+
+#endif

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Request records from stdin, read without blocking into a bounded queue. */
+#include "send.h"
+
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+#include "json.h"
+#include "util.h"
+#include "xfer.h"
+
+/* Ask epoll for one more "readable" once reading would block. */
+static void
+input_rearm(struct sender *s)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT, .data.fd = 0 };
+
+	if (s->in_polled < 0)
+		return;
+	s->in_ready = 0;
+	if (epoll_ctl(s->ep, EPOLL_CTL_MOD, 0, &ev) < 0)
+		die("epoll on '<stdin>':");
+}
+
+void
+input_open(struct sender *s)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT, .data.fd = 0 };
+	int fl = fcntl(0, F_GETFL);
+
+	if (fl < 0)
+		die("cannot read '<stdin>':");
+	s->in_flags = fl;
+	if (!(fl & O_NONBLOCK))
+		fcntl(0, F_SETFL, fl | O_NONBLOCK);
+	lines_fdopen(&s->in, 0, "<stdin>", s->o->max_line);
+	/* Regular files (and /dev/null) cannot be polled: always readable. */
+	s->in_ready = 1;
+	if (epoll_ctl(s->ep, EPOLL_CTL_ADD, 0, &ev) == 0)
+		s->in_polled = 1;
+	else if (errno == EPERM)
+		s->in_polled = -1;
+	else
+		die("epoll on '<stdin>':");
+}
+
+static void
+enqueue(struct sender *s, struct xfer *x)
+{
+	if (x->num_turns > 1 && x->turn_index > 0) {
+		s->nread++;
+		sess_park(s, x);
+		return;
+	}
+	x->next = NULL;
+	if (s->qtail)
+		s->qtail->next = x;
+	else
+		s->qhead = x;
+	s->qtail = x;
+	s->qlen++;
+	s->nread++;
+}
+
+static void
+bad_line(struct sender *s, const char *why)
+{
+	error("%s:%zu: %s", s->in.name, s->in.lineno, why);
+	s->in_state = 2;	/* stop reading; what was read before is still sent */
+	s->status = 1;
+}
+
+static int
+add_line(struct sender *s, const char *line, size_t n)
+{
+	char why[256];
+	struct xfer *x;
+
+	while (n && (line[n - 1] == '\r' || line[n - 1] == ' '))
+		n--;
+	if (!n)
+		return 0;	/* blank lines carry no request */
+	x = xfer_parse(s, line, n, why, sizeof(why));
+	if (!x) {
+		bad_line(s, why);
+		return -1;
+	}
+	enqueue(s, x);
+	return 0;
+}
+
+/*
+ * Read records until the queue holds qmax or stdin would block. Returns 1
+ * when a record was added. A malformed line stops the run (status 1):
+ * records read before it are still sent or reported.
+ */
+int
+input_pump(struct sender *s)
+{
+	const char *line;
+	size_t n;
+	int added = 0;
+
+	while (s->in_state == 0 && s->qlen < s->qmax && !s->stopping) {
+		int r = lines_next(&s->in, &line, &n);
+		if (r == 0) {
+			s->in_state = 1;
+			s->in_ready = 0;
+			break;
+		}
+		if (r < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				input_rearm(s);
+				break;
+			}
+			if (errno == ENOBUFS) {
+				bad_line(s, "line too long");
+			} else {
+				error("cannot read '%s':", s->in.name);
+				s->in_state = 2;
+				s->status = 1;
+			}
+			break;
+		}
+		if (add_line(s, line, n) < 0)
+			break;
+		added = 1;
+	}
+	if (s->in_state != 0)
+		sess_sweep(s);
+	return added;
+}
+
+/* Give stdin back as we found it: the descriptor may be shared. */
+void
+input_close(struct sender *s)
+{
+	lines_close(&s->in);
+	fcntl(0, F_SETFL, s->in_flags);
+}
+
+struct xfer *
+input_pop(struct sender *s)
+{
+	struct xfer *x = s->qhead;
+	if (!x)
+		return NULL;
+	s->qhead = x->next;
+	if (!s->qhead)
+		s->qtail = NULL;
+	s->qlen--;
+	x->next = NULL;
+	return x;
+}

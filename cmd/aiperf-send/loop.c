@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The sender loop: one CURLM driven by epoll through curl_multi_socket_action (hiperfifo). */
+#include "send.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+#include "clock.h"
+#include "json.h"
+#include "util.h"
+#include "xfer.h"
+
+#define SPIN_NS 50000	/* busy-wait the last 50 us before an intended send time */
+#define MAX_EVENTS 256
+#define FLUSH_NS 100000000	/* records wait at most this long in the output buffer */
+
+static volatile sig_atomic_t stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop++;
+}
+
+int64_t
+sender_wall(const struct sender *s, int64_t mono)
+{
+	return s->wall0 + (mono - s->mono0);
+}
+
+static void
+flush_out(struct sender *s)
+{
+	size_t off = 0;
+
+	while (off < s->out.len && !s->downstream_gone) {
+		ssize_t w = write(1, s->out.s + off, s->out.len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			if (errno != EPIPE) {
+				error("cannot write '<stdout>':");
+				s->status = 1;
+			}
+			/* Downstream is done: nothing more to say. */
+			s->downstream_gone = 1;
+			sender_stop(s, 0);
+			break;
+		}
+		off += (size_t)w;
+	}
+	buf_reset(&s->out);
+	s->flushed_ns = clock_now_ns();
+}
+
+/* Write x's raw record and free it. */
+void
+sender_emit(struct sender *s, struct xfer *x)
+{
+	if (!s->downstream_gone)
+		xfer_record(x, &s->out);
+	if (x->err != XE_NONE)
+		s->nerr++;
+	s->ndone++;
+	xfer_free(x);
+	if (s->o->unbuffered || s->out.len >= 1 << 18)
+		flush_out(s);
+}
+
+static void
+finish(struct sender *s, struct xfer *x, CURLcode rc)
+{
+	heap_remove(&s->timers, x);
+	if (x->aprev)
+		x->aprev->anext = x->anext;
+	else
+		s->active = x->anext;
+	if (x->anext)
+		x->anext->aprev = x->aprev;
+	xfer_done(x, rc);
+	sess_finish(s, x);
+	curl_multi_remove_handle(s->m, x->h);
+	CURL *h = x->h;
+	sender_emit(s, x);
+	s->inflight--;
+	if (s->npool == s->cappool) {
+		s->cappool = s->cappool ? 2 * s->cappool : 64;
+		s->pool = xreallocarray(s->pool, s->cappool, sizeof(*s->pool));
+	}
+	s->pool[s->npool++] = h;
+}
+
+static void
+drain_done(struct sender *s)
+{
+	CURLMsg *msg;
+	int left;
+
+	while ((msg = curl_multi_info_read(s->m, &left))) {
+		struct xfer *x = NULL;
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+		finish(s, x, msg->data.result);
+	}
+}
+
+static void
+cancel(struct sender *s, struct xfer *x, enum xfer_err e, const char *msg)
+{
+	x->cancel_ns = clock_now_ns();
+	xfer_fail(x, e, 499, msg);
+	finish(s, x, CURLE_ABORTED_BY_CALLBACK);
+}
+
+static void
+cancel_due(struct sender *s, int64_t now)
+{
+	struct xfer *x;
+	while ((x = heap_top(&s->timers)) && x->deadline <= now) {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+		buf_addf(&b, "Request cancelled %.3fs after being sent",
+			 (double)x->cancel_after_ns / 1e9);
+		cancel(s, x, XE_CANCEL, buf_str(&b));
+		buf_release(&b);
+	}
+}
+
+/* Cancel every request in flight; used when the run stops. */
+static void
+cancel_all(struct sender *s)
+{
+	while (s->active)
+		cancel(s, s->active, XE_STOPPED,
+		       "Request cancelled because the run stopped");
+}
+
+void
+sender_not_sent(struct sender *s, struct xfer *x)
+{
+	int64_t now = clock_now_ns();
+	x->credit_ns = x->start_ns = x->end_ns = now;
+	xfer_fail(x, XE_NOTSENT, 0, "Request not sent: the run stopped first");
+	sender_emit(s, x);
+}
+
+/*
+ * Stop issuing requests: the ones read but not started are reported as
+ * NotSentError now; those in flight get grace_ns to finish (-1: as long as
+ * they need, 0: cancelled at once).
+ */
+void
+sender_stop(struct sender *s, int64_t grace_ns)
+{
+	struct xfer *x;
+	int64_t now = clock_now_ns();
+
+	if (!s->stopping)
+		s->stopping = 1;
+	while ((x = input_pop(s)))
+		sender_not_sent(s, x);
+	sess_stop(s);
+	s->next_due = -1;
+	if (grace_ns >= 0 && (s->cancel_at < 0 || now + grace_ns < s->cancel_at))
+		s->cancel_at = now + grace_ns;
+}
+
+static CURL *
+pool_get(struct sender *s)
+{
+	if (s->npool)
+		return s->pool[--s->npool];
+	CURL *h = curl_easy_init();
+	if (!h)
+		die("cannot create a curl handle");
+	return h;
+}
+
+static void
+start(struct sender *s, struct xfer *x, int64_t now)
+{
+	const struct options *o = s->o;
+	size_t u = sess_start(s, x);
+
+	sess_body(x);
+	x->url = url_join(s->bases[u], o->endpoint ? o->endpoint : x->path);
+	if (x->at_ns >= 0)
+		x->intended_ns = s->phase_start + x->at_ns;
+	x->credit_ns = now;
+	if (xfer_setup(x, pool_get(s)) < 0 || ev_handle(s, x->h) < 0)
+		die("cannot set up a curl handle");
+	x->start_ns = clock_now_ns();
+	if (curl_multi_add_handle(s->m, x->h) != CURLM_OK)
+		die("cannot add a curl handle");
+	x->anext = s->active;
+	if (s->active)
+		s->active->aprev = x;
+	s->active = x;
+	s->inflight++;
+	s->nstarted++;
+	if (x->cancel_after_ns >= 0 && !x->warmup) {
+		x->deadline = x->start_ns + x->cancel_after_ns;
+		heap_push(&s->timers, x);
+	}
+}
+
+/* A new phase starts when the previous one has fully drained (spec 5.7). */
+static int
+enter_phase(struct sender *s, const struct xfer *x, int64_t now)
+{
+	int ph = x->warmup ? 1 : 2;
+
+	if (s->phase == ph)
+		return 0;
+	if (s->inflight)
+		return -1;
+	s->phase = ph;
+	s->phase_start = now;
+	if (ph == 2 && s->o->duration_ns)
+		s->stop_issue_at = now + s->o->duration_ns;
+	return 0;
+}
+
+static size_t
+limit_for(const struct sender *s, const struct xfer *x)
+{
+	if (s->o->concurrency)
+		return (size_t)s->o->concurrency;
+	return x->at_ns >= 0 ? (size_t)-1 : 1;
+}
+
+/* Let curl send what was just added (handles start on its timer). */
+static void
+kick(struct sender *s)
+{
+	int running;
+	s->curl_due = -1;
+	curl_multi_socket_action(s->m, CURL_SOCKET_TIMEOUT, 0, &running);
+}
+
+static void
+start_ready(struct sender *s)
+{
+	int64_t now = clock_now_ns();
+	int started = 0;
+
+	s->next_due = -1;
+	while (!s->stopping) {
+		if (!s->qhead && s->in_ready) {
+			/* Parsing input takes a while: send what we have first. */
+			if (started)
+				kick(s), started = 0;
+			input_pump(s);
+			now = clock_now_ns();
+		}
+		struct xfer *x = s->qhead;
+		if (!x || enter_phase(s, x, now) < 0 || s->slots >= limit_for(s, x))
+			break;
+		int64_t due = sched_next_due(s, now);
+		if (due - now > SPIN_NS) {
+			s->next_due = due;
+			break;
+		}
+		if (due > now)
+			sched_wait_until(due);
+		int timed = x->at_ns >= 0;
+		start(s, input_pop(s), clock_now_ns());
+		started++;
+		/* A scheduled request goes out now, not after its batch. */
+		if (timed)
+			kick(s), started = 0;
+		now = clock_now_ns();
+	}
+	if (started)
+		kick(s);
+}
+
+/* Later turns whose delay after the previous turn has passed. */
+static void
+start_turns(struct sender *s, int64_t now)
+{
+	struct xfer *x;
+	int started = 0;
+
+	while (!s->stopping && (x = heap_top(&s->delays)) && x->deadline <= now) {
+		heap_remove(&s->delays, x);
+		x->deadline = -1;
+		start(s, x, now);
+		started++;
+	}
+	if (started)
+		kick(s);
+}
+
+static void
+run_timers(struct sender *s)
+{
+	int64_t now = clock_now_ns();
+	int running;
+
+	if (s->curl_due >= 0 && now >= s->curl_due) {
+		s->curl_due = -1;
+		curl_multi_socket_action(s->m, CURL_SOCKET_TIMEOUT, 0, &running);
+	}
+	cancel_due(s, now);
+	start_turns(s, now);
+	if (stop == 1 && s->stopping == 0)
+		sender_stop(s, s->o->stop_grace_ns);
+	if (stop > 1)
+		sender_stop(s, 0);
+	if (!s->stopping && s->stop_issue_at >= 0 && now >= s->stop_issue_at)
+		sender_stop(s, s->o->grace_ns);
+	if (s->stopping && s->cancel_at >= 0 && now >= s->cancel_at)
+		cancel_all(s);
+}
+
+static void
+ui_update(struct sender *s, int final)
+{
+	int64_t now = clock_now_ns();
+	if (s->o->ui == UI_NONE || (!final && now < s->ui_next))
+		return;
+	s->ui_next = now + 500000000;
+	fprintf(stderr, "\raiperf-send: %llu sent, %llu done, %llu errors, %zu in flight ",
+		(unsigned long long)s->nstarted, (unsigned long long)s->ndone,
+		(unsigned long long)s->nerr, s->inflight);
+	if (final)
+		fputc('\n', stderr);
+}
+
+static int64_t
+min_due(int64_t a, int64_t b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
+/* The earliest millisecond-grade deadline (curl, cancels, stops, output). */
+static int64_t
+next_wakeup(struct sender *s)
+{
+	int64_t t = s->curl_due;
+	struct xfer *x = heap_top(&s->timers);
+
+	if (x)
+		t = min_due(t, x->deadline);
+	if ((x = heap_top(&s->delays)))
+		t = min_due(t, x->deadline);
+	if (s->stopping && s->cancel_at >= 0)
+		t = min_due(t, s->cancel_at);
+	if (!s->stopping && s->stop_issue_at >= 0)
+		t = min_due(t, s->stop_issue_at);
+	if (s->o->ui != UI_NONE)
+		t = min_due(t, s->ui_next);
+	if (s->out.len)
+		t = min_due(t, s->flushed_ns + FLUSH_NS);
+	return t;
+}
+
+/*
+ * Sleep until a socket is ready or a deadline passes: millisecond-grade
+ * deadlines through epoll's timeout, the next intended send time through
+ * the timerfd (nanoseconds; the last SPIN_NS are spun in start_ready).
+ */
+static void
+wait_events(struct sender *s, const sigset_t *mask)
+{
+	struct epoll_event ev[MAX_EVENTS];
+	int64_t t = next_wakeup(s), now = clock_now_ns();
+	int timeout = -1;
+
+	if (s->out.len && now - s->flushed_ns >= FLUSH_NS)
+		flush_out(s);	/* let downstream see records at least every FLUSH_NS */
+	if (s->next_due >= 0) {
+		if (s->next_due - SPIN_NS <= now)
+			t = now;
+		else
+			ev_arm(s, s->next_due - SPIN_NS);
+	}
+	if (t >= 0)
+		timeout = t <= now ? 0 : (int)((t - now + 999999) / 1000000);
+	int n = epoll_pwait(s->ep, ev, MAX_EVENTS, timeout, mask);
+	if (n < 0 && errno != EINTR)
+		die("epoll_wait:");
+	for (int i = 0; i < n; i++)
+		ev_dispatch(s, &ev[i]);
+}
+
+static void
+setup(struct sender *s, sigset_t *waitmask)
+{
+	struct sigaction sa = { 0 };
+	sigset_t block;
+
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* Signals arrive only inside epoll_pwait: no lost wake-ups. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, waitmask);
+	sigdelset(waitmask, SIGINT);
+	sigdelset(waitmask, SIGTERM);
+
+	s->ep = epoll_create1(EPOLL_CLOEXEC);
+	s->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (s->ep < 0 || s->tfd < 0)
+		die("epoll:");
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = s->tfd };
+	if (epoll_ctl(s->ep, EPOLL_CTL_ADD, s->tfd, &ev) < 0)
+		die("epoll:");
+	s->armed_ns = s->curl_due = s->next_due = -1;
+	s->stop_issue_at = s->cancel_at = -1;
+	s->qmax = 256;
+	buf_init(&s->out, BUF_NOMAX);
+	s->doc = json_doc_new();
+	s->mono0 = clock_now_ns();
+	s->wall0 = clock_wall_ns();
+
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK || !(s->m = curl_multi_init()))
+		die("cannot initialize libcurl");
+	long conns = s->o->concurrency ? s->o->concurrency : 1024;
+	ev_multi(s);
+	curl_multi_setopt(s->m, CURLMOPT_MAXCONNECTS, conns);
+	input_open(s);
+}
+
+static void
+teardown(struct sender *s)
+{
+	for (size_t i = 0; i < s->npool; i++)
+		curl_easy_cleanup(s->pool[i]);
+	free(s->pool);
+	curl_multi_cleanup(s->m);
+	curl_global_cleanup();
+	heap_release(&s->timers);
+	heap_release(&s->delays);
+	free(s->fds);
+	sess_release(s);
+	input_close(s);
+	json_doc_free(s->doc);
+	buf_release(&s->out);
+	close(s->ep);
+	close(s->tfd);
+}
+
+static int
+finished(const struct sender *s)
+{
+	return (s->in_state != 0 || s->stopping) && !s->qhead && !s->inflight &&
+	       !s->nparked;
+}
+
+/* Read requests, send them, write one raw record each; returns the exit status. */
+int
+sender_run(struct sender *s)
+{
+	sigset_t mask;
+
+	setup(s, &mask);
+	s->ui_next = clock_now_ns();
+	for (;;) {
+		run_timers(s);
+		drain_done(s);
+		if (s->in_ready && !s->stopping)
+			input_pump(s);
+		uint64_t done = s->ndone;
+		start_ready(s);
+		drain_done(s);
+		ui_update(s, 0);
+		if (finished(s))
+			break;
+		/* Requests that ended while starting others free slots now. */
+		if (s->ndone != done && s->qhead && !s->stopping)
+			continue;
+		wait_events(s, &mask);
+		drain_done(s);
+	}
+	flush_out(s);
+	ui_update(s, 1);
+	teardown(s);
+	return s->status;
+}

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-send: read request records, send them over HTTP (SSE), write one raw record per request. */
+#include <getopt.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include "send.h"
+#include "units.h"
+#include "util.h"
+
+static const char usage_text[] =
+	"usage: aiperf-send [-u url...] [-H header...] [--endpoint path]\n"
+	"                   [--concurrency n] [--request-timeout-seconds s]\n"
+	"                   [--api-key key] [--ui-type none|simple|dashboard]\n"
+	"                   [--unbuffered] [--max-response-bytes size]\n"
+	"                   [--max-record-bytes size]\n"
+	"                   [--connection-reuse-strategy pooled|never]\n"
+	"                   [--benchmark-duration s] [--benchmark-grace-period s]\n"
+	"                   [--shutdown-grace-period s]\n";
+
+static _Noreturn void
+usage(FILE *f, int status)
+{
+	fputs(usage_text, f);
+	exit(status);
+}
+
+enum {
+	OPT_ENDPOINT = 256, OPT_CONC, OPT_TIMEOUT, OPT_KEY, OPT_UI, OPT_UNBUF,
+	OPT_MAXRESP, OPT_MAXREC, OPT_REUSE, OPT_DUR, OPT_GRACE, OPT_SHUT,
+	OPT_VERSION,
+};
+
+static const struct option longopts[] = {
+	{ "url", required_argument, NULL, 'u' },
+	{ "header", required_argument, NULL, 'H' },
+	{ "endpoint", required_argument, NULL, OPT_ENDPOINT },
+	{ "concurrency", required_argument, NULL, OPT_CONC },
+	{ "request-timeout-seconds", required_argument, NULL, OPT_TIMEOUT },
+	{ "api-key", required_argument, NULL, OPT_KEY },
+	{ "ui-type", required_argument, NULL, OPT_UI },
+	{ "unbuffered", no_argument, NULL, OPT_UNBUF },
+	{ "max-response-bytes", required_argument, NULL, OPT_MAXRESP },
+	{ "max-record-bytes", required_argument, NULL, OPT_MAXREC },
+	{ "connection-reuse-strategy", required_argument, NULL, OPT_REUSE },
+	{ "benchmark-duration", required_argument, NULL, OPT_DUR },
+	{ "benchmark-grace-period", required_argument, NULL, OPT_GRACE },
+	{ "shutdown-grace-period", required_argument, NULL, OPT_SHUT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Seconds as a float ("inf" allowed when inf_ok), as ns. */
+static int64_t
+opt_seconds(const char *opt, const char *arg, int inf_ok)
+{
+	if (inf_ok && !strcmp(arg, "inf"))
+		return -1;
+	double v = opt_double(opt, arg, 0, 9.2e9);
+	return (int64_t)llround(v * 1e9);
+}
+
+static size_t
+opt_bytes(const char *opt, const char *arg)
+{
+	uint64_t v;
+	const char *why;
+	if (units_bytes(arg, (uint64_t)1 << 40, &v, &why) < 0 || v == 0)
+		die_usage("invalid value for %s: '%s'", opt, arg);
+	return (size_t)v;
+}
+
+static void
+add_str(char ***v, size_t *n, const char *s)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = (char *)s;
+}
+
+static void
+check_header(const char *h)
+{
+	const char *c = strchr(h, ':');
+	if (!c || c == h || strchr(h, '\n') || strchr(h, '\r'))
+		die_usage("invalid header '%s': expected 'Name: value'", h);
+}
+
+static int
+parse_choice(const char *opt, const char *arg, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	die_usage("invalid value for %s: '%s'", opt, arg);
+}
+
+static void
+parse_opt(struct options *o, int c, const char *arg, int *grace_set)
+{
+	static const char *const uis[] = { "none", "simple", "dashboard", NULL };
+	static const char *const reuses[] = { "pooled", "never", NULL };
+
+	switch (c) {
+	case 'u': add_str(&o->urls, &o->nurls, arg); break;
+	case 'H': check_header(arg); add_str(&o->headers, &o->nheaders, arg); break;
+	case OPT_ENDPOINT: o->endpoint = arg; break;
+	case OPT_CONC: o->concurrency = (long)opt_int("--concurrency", arg, 1, 1000000); break;
+	case OPT_TIMEOUT: o->timeout_ns = opt_seconds("--request-timeout-seconds", arg, 0); break;
+	case OPT_KEY: o->api_key = arg; break;
+	case OPT_UI: o->ui = (enum ui_type)parse_choice("--ui-type", arg, uis); break;
+	case OPT_UNBUF: o->unbuffered = 1; break;
+	case OPT_MAXRESP: o->max_response = opt_bytes("--max-response-bytes", arg); break;
+	case OPT_MAXREC: o->max_line = opt_bytes("--max-record-bytes", arg); break;
+	case OPT_REUSE: o->reuse = (enum reuse)parse_choice("--connection-reuse-strategy", arg, reuses); break;
+	case OPT_DUR: o->duration_ns = opt_seconds("--benchmark-duration", arg, 0); break;
+	case OPT_GRACE: o->grace_ns = opt_seconds("--benchmark-grace-period", arg, 1); *grace_set = 1; break;
+	case OPT_SHUT: o->stop_grace_ns = opt_seconds("--shutdown-grace-period", arg, 1); break;
+	case 'h': usage(stdout, 0);
+	case OPT_VERSION: printf("aiperf-send %s\n", AIPERF_VERSION); exit(0);
+	default: usage(stderr, 2);
+	}
+}
+
+static void
+parse_args(struct options *o, int argc, char **argv)
+{
+	int c, grace_set = 0;
+
+	o->timeout_ns = 21600LL * 1000000000;
+	o->ui = UI_DASHBOARD;
+	o->max_response = 64 << 20;
+	o->max_line = 64 << 20;
+	o->grace_ns = 30LL * 1000000000;
+	o->stop_grace_ns = 5LL * 1000000000;
+	while ((c = getopt_long(argc, argv, "u:H:h", longopts, NULL)) != -1)
+		parse_opt(o, c, optarg, &grace_set);
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (grace_set && !o->duration_ns)
+		die_usage("--benchmark-grace-period can only be used with "
+			  "duration-based benchmarking (--benchmark-duration).");
+	if (o->timeout_ns < 1000000)
+		die_usage("invalid value for --request-timeout-seconds: must be at least 0.001");
+	if (!o->nurls)
+		add_str(&o->urls, &o->nurls, "localhost:8000");
+	if (!isatty(2))
+		o->ui = UI_NONE;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct sender s = { 0 };
+	int status;
+
+	util_setprogname(argv[0]);
+	parse_args(&o, argc, argv);
+	s.o = &o;
+	s.bases = xcalloc(o.nurls, sizeof(*s.bases));
+	for (size_t i = 0; i < o.nurls; i++)
+		s.bases[i] = url_base(o.urls[i]);
+	status = sender_run(&s);
+	for (size_t i = 0; i < o.nurls; i++)
+		free(s.bases[i]);
+	free(s.bases);
+	free(o.urls);
+	free(o.headers);
+	return status;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-send's shared state: options, the sender loop and its queue of requests. */
+#ifndef AIPERF_SEND_H
+#define AIPERF_SEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <curl/curl.h>
+#include "buf.h"
+#include "lines.h"
+
+struct xfer;
+struct json_doc;
+struct sess;
+
+enum ui_type { UI_NONE, UI_SIMPLE, UI_DASHBOARD };
+enum reuse { REUSE_POOLED, REUSE_NEVER };
+
+/* Command-line options, filled once by parse_args() and read-only after. */
+struct options {
+	char **urls;
+	size_t nurls;
+	const char *endpoint;
+	long concurrency;	/* 0: not given */
+	int64_t timeout_ns;
+	const char *api_key;
+	char **headers;
+	size_t nheaders;
+	enum ui_type ui;
+	int unbuffered;
+	size_t max_response;
+	size_t max_line;
+	enum reuse reuse;
+	int64_t duration_ns;	/* 0: none */
+	int64_t grace_ns;
+	int64_t stop_grace_ns;	/* SIGINT: in-flight requests get this long */
+	int verbose;
+};
+
+/* The timer heap orders in-flight transfers by their cancel deadline. */
+struct heap {
+	struct xfer **v;
+	size_t n, cap;
+};
+
+struct sender {
+	const struct options *o;
+	CURLM *m;
+	int ep, tfd;
+	int64_t armed_ns;	/* what the timerfd is set to, or -1 */
+	int64_t curl_due;	/* curl's timeout as monotonic ns, or -1 */
+	struct lines in;
+	int in_state;		/* 0 reading, 1 eof, 2 bad input */
+	int in_polled;		/* 1 in epoll, -1 a regular file (always readable) */
+	int in_ready;		/* reading may give more without blocking */
+	int in_flags;		/* stdin's file status flags before we started */
+	int64_t next_due;	/* queue head waits for this time, or -1 */
+	struct xfer *qhead, *qtail;	/* read, not yet started */
+	size_t qlen, qmax, inflight;
+	struct xfer *active;	/* in flight, newest first */
+	int phase;		/* 0 none yet, 1 warmup, 2 profiling */
+	int64_t phase_start, stop_issue_at, cancel_at;
+	int stopping;		/* 1: no new requests; 2: cancel in flight */
+	int downstream_gone;
+	int status;		/* exit status */
+	uint64_t io_seq;	/* one per socket event: reads share a stamp */
+	struct buf out;
+	int64_t flushed_ns;	/* last write of out */
+	uint64_t nread, nstarted, ndone, nerr;
+	int64_t ui_next;
+	size_t url_rr;
+	struct heap timers;
+	CURL **pool;
+	size_t npool, cappool;
+	int64_t wall0, mono0;
+	char **bases;		/* normalized --url values */
+	struct json_doc *doc;
+	struct sess **sess;	/* multi-turn sessions by correlation id */
+	size_t slots;		/* concurrency slots held (sessions) */
+	size_t nparked;		/* later turns waiting in their sessions */
+	struct heap delays;	/* next turns waiting for their delay */
+	unsigned char *fds;	/* epoll state per descriptor (loop.c) */
+	size_t nfds;
+};
+
+/* loop.c */
+int sender_run(struct sender *s);
+int64_t sender_wall(const struct sender *s, int64_t mono);
+void sender_emit(struct sender *s, struct xfer *x);
+void sender_stop(struct sender *s, int64_t grace_ns);
+void sender_not_sent(struct sender *s, struct xfer *x);
+
+/* ev.c */
+void ev_multi(struct sender *s);
+int ev_handle(struct sender *s, CURL *h);
+void ev_arm(struct sender *s, int64_t t);
+struct epoll_event;
+void ev_dispatch(struct sender *s, const struct epoll_event *ev);
+
+/* sched.c */
+void heap_push(struct heap *h, struct xfer *x);
+void heap_remove(struct heap *h, struct xfer *x);
+struct xfer *heap_top(const struct heap *h);
+void heap_release(struct heap *h);
+int64_t sched_next_due(struct sender *s, int64_t now);
+void sched_wait_until(int64_t due);
+
+/* input.c */
+void input_open(struct sender *s);
+int input_pump(struct sender *s);
+struct xfer *input_pop(struct sender *s);
+void input_close(struct sender *s);
+
+/* sess.c: multi-turn sessions (spec 5.8) */
+struct sess *sess_get(struct sender *s, const char *corr, int create);
+void sess_drop(struct sender *s, struct sess *e);
+void sess_park(struct sender *s, struct xfer *x);
+size_t sess_start(struct sender *s, struct xfer *x);
+void sess_finish(struct sender *s, struct xfer *x);
+void sess_sweep(struct sender *s);
+void sess_release(struct sender *s);
+void sess_stop(struct sender *s);
+void sess_body(struct xfer *x);
+void sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n);
+
+/* url.c */
+char *url_base(const char *arg);
+char *url_join(const char *base, const char *path);
+
+#endif

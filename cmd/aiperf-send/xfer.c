@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One request record: parsing it, and setting up its libcurl easy handle. */
+#include "xfer.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "cb.h"
+#include "json.h"
+#include "util.h"
+
+static char *
+dup_str(const struct json *v)
+{
+	size_t n;
+	const char *s = json_str(v, &n);
+	return s ? xstrndup(s, n) : NULL;
+}
+
+/* Optional integer field: 0 ok (dflt when absent), -1 when present but not an integer. */
+static int
+opt_i64(const struct json *rec, const char *key, int64_t dflt, int64_t *out)
+{
+	const struct json *v = json_get(rec, key);
+	*out = dflt;
+	if (!v || v->type == JSON_NULL)
+		return 0;
+	return json_int64(v, out) < 0 || *out < 0 ? -1 : 0;
+}
+
+static int bad(char *why, size_t whylen, const char *fmt, ...) FMT(3, 4);
+
+static int
+bad(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int
+parse_ints(struct xfer *x, const struct json *r, char *why, size_t wl)
+{
+	static const char *const keys[] = {
+		"session_num", "turn_index", "num_turns", "max_tokens",
+		"at_ns", "delay_ns", "cancel_after_ns",
+	};
+	int64_t *dst[] = {
+		&x->session_num, &x->turn_index, &x->num_turns, &x->max_tokens,
+		&x->at_ns, &x->delay_ns, &x->cancel_after_ns,
+	};
+	const int64_t dflt[] = { 0, 0, 1, -1, -1, -1, -1 };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (opt_i64(r, keys[i], dflt[i], dst[i]) < 0)
+			return bad(why, wl, "'%s' is not a non-negative integer",
+				   keys[i]);
+	return 0;
+}
+
+/* The endpoint's default path (spec 6.2) for records without one. */
+static const char *
+default_path(const char *etype, int stream)
+{
+	static const char *const t[][2] = {
+		{ "chat", "/v1/chat/completions" },
+		{ "completions", "/v1/completions" },
+		{ "responses", "/v1/responses" },
+		{ "embeddings", "/v1/embeddings" },
+		{ "chat_embeddings", "/v1/embeddings" },
+		{ "nim_embeddings", "/v1/embeddings" },
+		{ "nim_rankings", "/v1/ranking" },
+		{ "cohere_rankings", "/v2/rerank" },
+		{ "hf_tei_rankings", "/rerank" },
+		{ "huggingface_generate", "/generate" },
+		{ "image_generation", "/v1/images/generations" },
+		{ "video_generation", "/v1/videos" },
+		{ "image_retrieval", "/v1/infer" },
+		{ "solido_rag", "/rag/api/prompt" },
+	};
+	if (stream && !strcmp(etype, "huggingface_generate"))
+		return "/generate_stream";
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(t[i][0], etype))
+			return t[i][1];
+	return "";
+}
+
+static int
+parse_strs(struct xfer *x, const struct json *r, char *why, size_t wl)
+{
+	const struct json *v;
+
+	if (!(x->id = dup_str(json_get(r, "id"))))
+		return bad(why, wl, "%s", "missing string 'id'");
+	x->corr = dup_str(json_get(r, "x_correlation_id"));
+	x->conv = dup_str(json_get(r, "conversation_id"));
+	x->etype = dup_str(json_get(r, "endpoint_type"));
+	x->input_text = dup_str(json_get(r, "input_text"));
+	x->path = dup_str(json_get(r, "path"));
+	x->phase = dup_str(json_get(r, "phase"));
+	if (!x->corr)
+		x->corr = xstrdup(x->id);
+	if (!x->etype)
+		x->etype = xstrdup("chat");
+	if (!x->path)
+		x->path = xstrdup(default_path(x->etype, json_truthy(json_get(r, "stream"))));
+	if (!x->phase)
+		x->phase = xstrdup("profiling");
+	if (strcmp(x->phase, "warmup") && strcmp(x->phase, "profiling"))
+		return bad(why, wl, "unknown phase '%s'", x->phase);
+	x->warmup = !strcmp(x->phase, "warmup");
+	if ((v = json_get(r, "schema")) && (!json_is_str(v) ||
+	    strncmp(v->str, "aiperf.request/1", v->len + 1)))
+		return bad(why, wl, "%s", "unsupported schema (want 'aiperf.request/1')");
+	return 0;
+}
+
+static struct xfer *
+xfer_new(struct sender *s)
+{
+	struct xfer *x = xcalloc(1, sizeof(*x));
+	x->snd = s;
+	x->credit_ns = x->start_ns = x->ack_ns = x->end_ns = -1;
+	x->intended_ns = x->cancel_ns = x->deadline = -1;
+	x->hidx = x->hist_at = (size_t)-1;
+	buf_init(&x->reply, s->o->max_response);
+	buf_init(&x->body_in, s->o->max_response);
+	buf_init(&x->resp, BUF_NOMAX);
+	buf_init(&x->stamps, BUF_NOMAX);
+	buf_init(&x->tmp, s->o->max_response);
+	return x;
+}
+
+/* The payload with a mark where the session history goes: before its messages. */
+static int
+history_body(struct xfer *x, struct jw *w, const struct json *p)
+{
+	const struct json *m = json_get(p, "messages");
+
+	if (!m || m->type != JSON_ARRAY)
+		return -1;
+	jw_obj(w);
+	for (const struct json *c = p->child; c; c = c->next) {
+		jw_keyn(w, c->key, c->keylen);
+		if (c != m) {
+			jw_value(w, c);
+			continue;
+		}
+		jw_arr(w);
+		x->hist_at = w->b->len;
+		for (const struct json *e = m->child; e; e = e->next)
+			jw_value(w, e);
+		x->own = xstrndup(w->b->s + x->hist_at, w->b->len - x->hist_at);
+		jw_arr_end(w);
+	}
+	jw_obj_end(w);
+	return 0;
+}
+
+static int
+parse_body(struct xfer *x, const struct json *r, char *why, size_t wl)
+{
+	const struct json *p = json_get(r, "payload"), *st;
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+
+	if (!p || p->type != JSON_OBJECT)
+		return bad(why, wl, "%s", "missing object 'payload'");
+	st = json_get(r, "stream");
+	x->stream = st ? json_truthy(st) : json_truthy(json_get(p, "stream"));
+	x->want_reply = x->num_turns > 1 && x->turn_index + 1 < x->num_turns;
+	jw_init(&w, &b, 0);
+	/* Turns that feed or take history keep their messages apart. */
+	int hist = json_truthy(json_get(r, "history"));
+	if (!hist && !(x->want_reply && json_get(p, "messages")))
+		jw_value(&w, p);
+	else if (history_body(x, &w, p) < 0)
+		return bad(why, wl, "%s", "'history' needs a 'messages' array in 'payload'");
+	if (!hist)
+		x->hist_at = (size_t)-1;
+	x->body = buf_detach(&b, &x->body_len);
+	return 0;
+}
+
+struct xfer *
+xfer_parse(struct sender *s, const char *line, size_t n, char *why,
+	   size_t whylen)
+{
+	char err[128];
+	struct json *r;
+	struct xfer *x;
+
+	json_doc_reset(s->doc);
+	r = json_parse(s->doc, line, n, err, sizeof(err));
+	if (!r) {
+		snprintf(why, whylen, "invalid JSON: %s", err);
+		return NULL;
+	}
+	if (r->type != JSON_OBJECT) {
+		snprintf(why, whylen, "a request record must be a JSON object");
+		return NULL;
+	}
+	x = xfer_new(s);
+	if (parse_strs(x, r, why, whylen) < 0 || parse_ints(x, r, why, whylen) < 0 ||
+	    parse_body(x, r, why, whylen) < 0) {
+		xfer_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+static void
+add_header(struct xfer *x, const char *name, const char *value)
+{
+	size_t n = strlen(name), v = strlen(value);
+	char line[512], *p = n + v + 3 <= sizeof(line) ? line : xmalloc(n + v + 3);
+
+	memcpy(p, name, n);
+	memcpy(p + n, ": ", 2);
+	memcpy(p + n + 2, value, v + 1);
+	x->hdrs = curl_slist_append(x->hdrs, p);
+	if (p != line)
+		free(p);
+}
+
+static void
+build_headers(struct xfer *x)
+{
+	const struct options *o = x->snd->o;
+
+	add_header(x, "User-Agent", "aiperf/" AIPERF_VERSION);
+	add_header(x, "X-Request-ID", x->id);
+	add_header(x, "X-Correlation-ID", x->corr);
+	for (size_t i = 0; i < o->nheaders; i++)
+		x->hdrs = curl_slist_append(x->hdrs, o->headers[i]);
+	if (o->api_key) {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+		buf_addf(&b, "Bearer %s", o->api_key);
+		add_header(x, "Authorization", buf_str(&b));
+		buf_release(&b);
+	}
+	add_header(x, "Accept", x->stream ? "text/event-stream" : "application/json");
+	add_header(x, "Content-Type", "application/json");
+	/* No "Expect: 100-continue" round trip for large bodies. */
+	x->hdrs = curl_slist_append(x->hdrs, "Expect:");
+}
+
+int
+xfer_setup(struct xfer *x, CURL *h)
+{
+	const struct options *o = x->snd->o;
+	CURLcode rc = CURLE_OK;
+
+	x->h = h;
+	build_headers(x);
+#define SET(opt, val) if (rc == CURLE_OK) rc = curl_easy_setopt(h, opt, val)
+	SET(CURLOPT_URL, x->url);
+	SET(CURLOPT_POSTFIELDS, x->body);
+	SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)x->body_len);
+	SET(CURLOPT_HTTPHEADER, x->hdrs);
+	SET(CURLOPT_PRIVATE, x);
+	SET(CURLOPT_WRITEFUNCTION, cb_write);
+	SET(CURLOPT_WRITEDATA, x);
+	SET(CURLOPT_HEADERFUNCTION, cb_header);
+	SET(CURLOPT_HEADERDATA, x);
+	SET(CURLOPT_NOSIGNAL, 1L);
+	SET(CURLOPT_TIMEOUT_MS, (long)(o->timeout_ns / 1000000));
+	SET(CURLOPT_ERRORBUFFER, x->curl_err);
+	SET(CURLOPT_FORBID_REUSE, o->reuse == REUSE_NEVER ? 1L : 0L);
+	SET(CURLOPT_FRESH_CONNECT, o->reuse == REUSE_NEVER ? 1L : 0L);
+	SET(CURLOPT_TCP_NODELAY, 1L);
+#undef SET
+	x->curl_err[0] = '\0';
+	return rc == CURLE_OK ? 0 : -1;
+}
+
+void
+xfer_free(struct xfer *x)
+{
+	if (!x)
+		return;
+	curl_slist_free_all(x->hdrs);
+	free(x->id);
+	free(x->corr);
+	free(x->conv);
+	free(x->etype);
+	free(x->input_text);
+	free(x->path);
+	free(x->url);
+	free(x->phase);
+	free(x->body);
+	free(x->errmsg);
+	free(x->own);
+	buf_release(&x->reply);
+	buf_release(&x->body_in);
+	buf_release(&x->resp);
+	buf_release(&x->stamps);
+	buf_release(&x->tmp);
+	if (x->sse_on)
+		sse_release(&x->sse);
+	free(x);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One request from record to raw record: its fields, easy-handle setup and emission. */
+#ifndef AIPERF_XFER_H
+#define AIPERF_XFER_H
+
+#include <stdint.h>
+#include <curl/curl.h>
+#include "buf.h"
+#include "sse.h"
+#include "send.h"
+
+enum xfer_err {
+	XE_NONE,
+	XE_HTTP,	/* non-2xx status */
+	XE_SSE,		/* event: error in the stream */
+	XE_TIMEOUT,
+	XE_CONN,
+	XE_CANCEL,	/* cancel_after_ns passed */
+	XE_STOPPED,	/* cancelled because the run stopped */
+	XE_NOTSENT,
+	XE_TOOLARGE,
+};
+
+/*
+ * A struct xfer owns every string and buffer in it; xfer_free() releases
+ * them. It lives from the moment its request record is read until its raw
+ * record is written. The easy handle is borrowed from the sender's pool
+ * while the request is in flight.
+ */
+struct xfer {
+	struct xfer *next;	/* queue link */
+	struct xfer *aprev, *anext;	/* in-flight list */
+	struct sender *snd;
+	CURL *h;
+	struct curl_slist *hdrs;
+	char *id, *corr, *conv, *etype, *input_text, *path, *url, *phase;
+	char *body;		/* the payload as compact JSON */
+	size_t body_len;
+	int64_t session_num, turn_index, num_turns, max_tokens;
+	int64_t at_ns, delay_ns, cancel_after_ns;	/* -1 when absent */
+	int warmup, stream;
+	/* times, monotonic ns; -1 when not reached */
+	int64_t credit_ns, start_ns, ack_ns, end_ns, intended_ns, cancel_ns;
+	int64_t deadline;	/* cancel deadline in the timer heap */
+	size_t hidx;
+	uint64_t io_seq;
+	int64_t io_ns;
+	long status;
+	char reason[64];
+	char ctype[96];
+	char curl_err[CURL_ERROR_SIZE];
+	int is_sse, in_body;
+	struct buf body_in;	/* non-streaming body, or error body */
+	struct buf resp;	/* the responses array's members, as JSON */
+	struct buf stamps;	/* server_stamps members */
+	struct sse sse;
+	int sse_on;
+	enum xfer_err err;
+	char *errmsg;
+	long errcode;
+	struct buf tmp;		/* scratch for SSE data */
+	struct sess *sess;	/* multi-turn: its session */
+	char *own;		/* history: this turn's own messages, as JSON items */
+	size_t hist_at;		/* history: where in body the history goes, or -1 */
+	int want_reply;		/* keep the assistant text for the next turn */
+	struct buf reply;
+};
+
+/* Parse one request record line; NULL with *why set on malformed input. */
+struct xfer *xfer_parse(struct sender *s, const char *line, size_t n,
+			char *why, size_t whylen);
+/* Configure h for x (URL, headers, body, callbacks); 0 or -1. */
+int xfer_setup(struct xfer *x, CURL *h);
+/* Collect results after curl finished with code rc. */
+void xfer_done(struct xfer *x, CURLcode rc);
+/* Append x's raw record (one line) to out. */
+void xfer_record(struct xfer *x, struct buf *out);
+void xfer_fail(struct xfer *x, enum xfer_err e, long code, const char *msg);
+void xfer_free(struct xfer *x);
+
+#endif

@@ -1,0 +1,67 @@
+#!/bin/sh
+# aiperf-send: nothing is lost when the run is interrupted, the server dies,
+# shellcheck disable=SC1091,SC2016
+# the duration ends, or downstream stops reading.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/cli/send-lib.sh"
+SEND_PID=
+trap '[ -n "$SEND_PID" ] && kill "$SEND_PID" 2>/dev/null; cleanup' EXIT
+
+# wait_lines FILE N: until FILE has N lines (bounded, not a timing assertion).
+wait_lines() {
+	i=0
+	while [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -lt "$2" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}
+
+start_mock --ttft-ms 1 --itl-ms 500
+reqs 40 >"$TMP/in"
+
+aiperf-send -u "$MOCK_URL" --concurrency 4 --shutdown-grace-period 0.1 \
+	<"$TMP/in" >"$TMP/out-int" 2>"$TMP/err-int" &
+SEND_PID=$!
+sleep 0.3
+kill -INT "$SEND_PID"
+wait "$SEND_PID"
+echo $? >"$TMP/rc-int"
+SEND_PID=
+test_expect_success 'SIGINT: exit 0, a record for every request read' '
+	test "$(cat rc-int)" -eq 0 &&
+	test "$(wc -l <out-int)" -eq 40 &&
+	test "$(count "\"type\":\"NotSentError\"" out-int)" -eq 36 &&
+	test "$(count "\"was_cancelled\":true" out-int)" -eq 4 &&
+	test "$(count "\"code\":499,\"type\":\"RequestCancellationError\"" out-int)" -eq 4 &&
+	for i in $(seq 0 39); do
+		grep -q "\"x_request_id\":\"req_$(printf %06d "$i")\"" out-int || exit 1
+	done
+'
+
+aiperf-send -u "$MOCK_URL" --concurrency 4 <"$TMP/in" >"$TMP/out-kill" 2>/dev/null &
+SEND_PID=$!
+sleep 0.3
+stop_mock
+wait "$SEND_PID"
+echo $? >"$TMP/rc-kill"
+SEND_PID=
+test_expect_success 'server killed mid-run: every request still has its record' '
+	test "$(cat rc-kill)" -eq 0 &&
+	test "$(wc -l <out-kill)" -eq 40 &&
+	test "$(count "\"type\":\"ConnectionError\"" out-kill)" -eq 40
+'
+
+start_mock --ttft-ms 1 --itl-ms 500
+test_expect_success 'benchmark duration: stop issuing, cancel after the grace' '
+	aiperf-send -u "$MOCK_URL" --concurrency 2 --benchmark-duration 0.2 \
+		--benchmark-grace-period 0.1 <in >out &&
+	test "$(wc -l <out)" -le 40 &&
+	test "$(count "\"was_cancelled\":true" out)" -eq 2 &&
+	test "$(count "\"type\":\"NotSentError\"" out)" -ge 1
+'
+test_expect_success 'downstream closes: quiet exit' '
+	reqs 20 false >in20 &&
+	aiperf-send -u "$MOCK_URL" --concurrency 2 --unbuffered <in20 2>err | head -1 >out &&
+	test "$(wc -l <out)" -eq 1 && test ! -s err
+'
+test_done
