@@ -3,6 +3,7 @@
 #include "hfhub.h"
 
 #include <curl/curl.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -230,7 +231,7 @@ hfhub_init(struct hfhub *h)
 		h->endpoint[n - 1] = '\0';
 	init_token(h, home);
 	free(home);
-	h->offline = env_true("HF_HUB_OFFLINE");
+	h->offline = env_true("HF_HUB_OFFLINE") || env_true("TRANSFORMERS_OFFLINE");
 	h->max_bytes = HFHUB_MAX_BYTES;
 	h->connect_timeout_s = 10;
 	h->stall_timeout_s = 30;
@@ -297,24 +298,53 @@ read_ref(const char *repo, const char *rev)
 	return is_commit(s) ? xstrdup(s) : NULL;
 }
 
-/* The cached snapshot holding file, or NULL. */
+/* The cached snapshot holding file, or NULL. refs/<rev> names the
+ * commit; without a ref, a snapshot named by rev itself counts (a commit
+ * hash, or a revision the hub named no commit for), as in AIPerf. */
 static char *
 cached(const char *repo, const char *rev, const char *file)
 {
-	char *commit = is_commit(rev) ? xstrdup(rev) : read_ref(repo, rev);
-	char *snap, *path;
-	int ok;
+	char *commit = read_ref(repo, rev);
+	char *snap = pathf("%s/snapshots/%s", repo, commit ? commit : rev);
+	char *path = pathf("%s/%s", snap, file);
+	int ok = is_file(path);
 
-	if (!commit)
-		return NULL;
-	snap = pathf("%s/snapshots/%s", repo, commit);
-	path = pathf("%s/%s", snap, file);
-	ok = is_file(path);
 	free(path);
 	free(commit);
 	if (ok)
 		return snap;
 	free(snap);
+	return NULL;
+}
+
+/* An id without ORG may be cached under its canonical ORG/NAME (the hub
+ * redirects "gpt2" to "openai-community/gpt2"): the only cached folder
+ * models--*--NAME, compared without case, as AIPerf does. */
+static char *
+alias_dir(const struct hfhub *h, const char *id)
+{
+	size_t k = strlen(id);
+	char *found = NULL;
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	if (strchr(id, '/') || !(d = opendir(h->cache)))
+		return NULL;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		const char *tail = e->d_name + len - k - 2;
+
+		if (len < k + 11 || strncmp(e->d_name, "models--", 8) ||
+		    strncmp(tail, "--", 2) || strcasecmp(tail + 2, id))
+			continue;
+		if (n++ == 0)
+			found = pathf("%s/%s", h->cache, e->d_name);
+	}
+	closedir(d);
+	if (n == 1)
+		return found;
+	free(found);
 	return NULL;
 }
 
@@ -710,11 +740,15 @@ hfhub_resolve(const struct hfhub *h, const char *id, const char *rev,
 	repo = repo_dir(h, id);
 	snap = cached(repo, rev, files[0]);
 	free(repo);
+	if (!snap && (repo = alias_dir(h, id))) {
+		snap = cached(repo, rev, files[0]);
+		free(repo);
+	}
 	if (snap)
 		return snap;
 	if (h->offline) {
 		seterr(err, errlen, "'%s' (revision %s) is not in the HuggingFace "
-		       "cache '%s' and HF_HUB_OFFLINE is set: use --tokenizer "
+		       "cache '%s' and the hub is off limits (HF_HUB_OFFLINE): use --tokenizer "
 		       "builtin or a local path", id, rev, h->cache);
 		return NULL;
 	}

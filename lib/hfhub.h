@@ -17,7 +17,7 @@ struct hfhub {
 	char cache[4096];	/* the hub cache root, e.g. ~/.cache/huggingface/hub */
 	char endpoint[1024];	/* HF_ENDPOINT without a trailing '/' */
 	char token[1024];	/* HF_TOKEN or $HF_HOME/token, "" for none */
-	int offline;		/* HF_HUB_OFFLINE: never touch the network */
+	int offline;		/* HF_HUB_OFFLINE, TRANSFORMERS_OFFLINE: no network */
 	size_t max_bytes;	/* cap on one downloaded file */
 	long connect_timeout_s;
 	long stall_timeout_s;	/* give up when nothing arrives for this long */
@@ -37,8 +37,9 @@ int hfhub_valid_revision(const char *rev);
 /*
  * The snapshot folder of repository id at revision rev (NULL: "main")
  * holding files[0] (required) and, where the hub has them, files[1..n-1].
- * Looks in the cache first (refs/<rev>, or rev itself when it is a commit
- * hash); otherwise, unless offline, downloads the files from
+ * Looks in the cache first (snapshots/ named by refs/<rev>, else by rev
+ * itself; for an id without ORG, also the only models--*--NAME there);
+ * otherwise, unless offline, downloads the files from
  * <endpoint>/<id>/resolve/<rev>/<file> into blobs/, links them from
  * snapshots/<commit>/ and writes refs/<rev>, each step atomic.
  */

@@ -168,6 +168,10 @@ toksrc_resolve(const char *spec, const char *revision, char *err,
 		return shipped("o200k_base", err, errlen);
 	if (!strcmp(spec, "o200k_base") || !strcmp(spec, "cl100k_base"))
 		return shipped(spec, err, errlen);
+	if (!strcmp(spec, "o200k_harmony") || !strcmp(spec, "p50k_base") ||
+	    !strcmp(spec, "p50k_edit") || !strcmp(spec, "r50k_base"))
+		return fail(err, errlen, "tiktoken encoding '%s' is not shipped "
+			    "(o200k_base and cl100k_base are)", spec);
 	if (stat(spec, &st) == 0)
 		return local(spec, err, errlen);
 	e = errno;

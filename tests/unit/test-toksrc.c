@@ -339,6 +339,8 @@ test_names(void)
 		 T("data/o200k_base.tiktoken.zst"));
 	TEST_STR("cl100k_base, uncompressed", res("cl100k_base", NULL),
 		 T("data/cl100k_base.tiktoken"));
+	TEST("unshipped tiktoken names: a clear error",
+	     !strcmp(res("p50k_base", NULL), "ERR") && strstr(err, "not shipped"));
 	TEST("tok_load hands the path to tok_open",
 	     tok_load("builtin", NULL, err, sizeof(err)) &&
 	     !strcmp(opened, T("data/o200k_base.tiktoken.zst")));
@@ -441,6 +443,19 @@ test_cache(void)
 	     strstr(err, "HF_HUB_OFFLINE") && strstr(err, "--tokenizer builtin"));
 	TEST("offline, a corrupt ref is not a hit",
 	     !strcmp(res("acme/tiny", "bad"), "ERR"));
+	put(T("hub/models--openai-community--gpt9/snapshots/" C1 "/tokenizer.json"), "{}");
+	put(T("hub/models--openai-community--gpt9/refs/main"), C1);
+	TEST_STR("cache: an id without ORG found under its ORG",
+		 res("GPT9", NULL), T("hub/models--openai-community--gpt9/snapshots/" C1));
+	put(T("hub/models--other--gpt9/refs/main"), C1);
+	TEST("cache: two candidates for an id without ORG: none",
+	     !strcmp(res("gpt9", NULL), "ERR"));
+	unsetenv("HF_HUB_OFFLINE");
+	setenv("TRANSFORMERS_OFFLINE", "1", 1);
+	TEST("TRANSFORMERS_OFFLINE counts as offline",
+	     !strcmp(res("acme/absent", NULL), "ERR") && strstr(err, "off limits"));
+	unsetenv("TRANSFORMERS_OFFLINE");
+	setenv("HF_HUB_OFFLINE", "1", 1);
 	unsetenv("HF_HUB_CACHE");
 	setenv("HF_HOME", T("hfhome"), 1);
 	put(T("hfhome/hub/models--gpt2/refs/main"), C1);
@@ -513,6 +528,10 @@ test_download(void)
 	TEST("download: no ETag: a plain file, no ref",
 	     same_text(T("hub/models--acme--nocommit/snapshots/v1/tokenizer.json"), TOKJSON) &&
 	     !exists(T("hub/models--acme--nocommit/refs/v1")));
+	before = nreq();
+	TEST_STR("download: a snapshot named by the revision is a cache hit",
+		 res("acme/nocommit", "v1"), T("hub/models--acme--nocommit/snapshots/v1"));
+	TEST("download: no request for it", nreq() == before);
 }
 
 static void
