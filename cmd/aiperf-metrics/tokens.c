@@ -10,13 +10,6 @@
 #include "tok.h"
 #include "toksrc.h"
 
-/* NEEDSWORK: weak until lib/tok and lib/toksrc are merged; then a missing
- * tokenizer library is a link error again. */
-#pragma weak tok_load
-#pragma weak tok_count
-#pragma weak tok_free
-#pragma weak tok_describe
-
 struct tokenizer {
 	struct tok *t;
 	int words;		/* test-only fake: whitespace-separated words */
@@ -97,8 +90,6 @@ load(struct tokenizer *t, const char *model)
 	if (t->tried)
 		return -1;
 	t->tried = 1;
-	if (!tok_load)
-		die("tokenizer support is not built in; use --use-server-token-count");
 	if (!spec) {
 		if (model && model_local(model)) {
 			spec = model;
@@ -119,8 +110,7 @@ tokenizer_free(struct tokenizer *t)
 {
 	if (!t)
 		return;
-	if (t->t && tok_free)
-		tok_free(t->t);
+	tok_free(t->t);
 	buf_release(&t->in);
 	free(t->spec);
 	free(t->revision);
