@@ -174,22 +174,6 @@ num(const struct val *v)
 	return v->k == V_INT ? (double)v->i : v->d;
 }
 
-/* Last non-null integer at path in the responses' usage, scanning backwards. */
-static int
-usage_last(const struct rec *r, const char *path, int64_t *out)
-{
-	for (size_t i = r->nr; i-- > 0;)
-		if (r->r[i].usage && json_int64(json_path(r->r[i].usage, path), out) == 0)
-			return 1;
-	return 0;
-}
-
-static int
-usage_last2(const struct rec *r, const char *a, const char *b, int64_t *out)
-{
-	return usage_last(r, a, out) || usage_last(r, b, out);
-}
-
 /* The last response that carries usage, as the newer original reads counts from one chunk. */
 static const struct json *
 usage_final(const struct rec *r)
@@ -198,6 +182,13 @@ usage_final(const struct rec *r)
 		if (r->r[i].usage)
 			return r->r[i].usage;
 	return NULL;
+}
+
+/* Field a (else its alias b) of a usage object. */
+static int
+usage_field(const struct json *u, const char *a, const char *b, int64_t *v)
+{
+	return json_int64(json_path(u, a), v) == 0 || (b && json_int64(json_path(u, b), v) == 0);
 }
 
 struct counts {
@@ -213,14 +204,12 @@ server_counts(const struct rec *r, struct counts *c)
 	c->in = c->out = c->reason = -1;
 	if (!u)
 		return;
-	if (json_int64(json_get(u, "prompt_tokens"), &v) == 0
-	    || json_int64(json_get(u, "input_tokens"), &v) == 0)
+	if (usage_field(u, "prompt_tokens", "input_tokens", &v))
 		c->in = v;
-	if (json_int64(json_path(u, "completion_tokens_details.reasoning_tokens"), &v) == 0
-	    || json_int64(json_path(u, "output_tokens_details.reasoning_tokens"), &v) == 0)
+	if (usage_field(u, "completion_tokens_details.reasoning_tokens",
+			"output_tokens_details.reasoning_tokens", &v))
 		c->reason = v;
-	if (json_int64(json_get(u, "completion_tokens"), &comp) == 0
-	    || json_int64(json_get(u, "output_tokens"), &comp) == 0) {
+	if (usage_field(u, "completion_tokens", "output_tokens", &comp)) {
 		comp -= c->reason > 0 ? c->reason : 0;
 		c->out = comp < 0 ? 0 : comp;
 	}
@@ -279,7 +268,7 @@ timing_metrics(const struct rec *r)
 		set_int("time_to_first_token", first - r->start_perf_ns);
 	if (second >= 0)
 		set_int("time_to_second_token", second - first);
-	if (ttfo >= 0 && ttfo - r->start_perf_ns >= 0)
+	if (ttfo >= 0)
 		set_int("time_to_first_output_token", ttfo - r->start_perf_ns);
 	if (last - r->start_perf_ns >= 0)
 		set_int("request_latency", last - r->start_perf_ns);
@@ -307,18 +296,22 @@ token_metrics(const struct rec *r, const struct opts *o)
 			+ (c.reason > 0 ? c.reason : 0));
 }
 
+/* usage_* metrics: fields of the last non-empty usage block (record.final_usage). */
 static void
 usage_metrics(const struct rec *r)
 {
+	const struct json *u = usage_final(r);
 	int64_t v;
 
-	if (usage_last2(r, "prompt_tokens", "input_tokens", &v))
+	if (!u)
+		return;
+	if (usage_field(u, "prompt_tokens", "input_tokens", &v))
 		set_int("usage_prompt_tokens", v);
-	if (usage_last2(r, "completion_tokens", "output_tokens", &v))
+	if (usage_field(u, "completion_tokens", "output_tokens", &v))
 		set_int("usage_completion_tokens", v);
-	if (usage_last(r, "total_tokens", &v))
+	if (usage_field(u, "total_tokens", NULL, &v))
 		set_int("usage_total_tokens", v);
-	if (usage_last2(r, "completion_tokens_details.reasoning_tokens",
+	if (usage_field(u, "completion_tokens_details.reasoning_tokens",
 			"output_tokens_details.reasoning_tokens", &v))
 		set_int("usage_reasoning_tokens", v);
 }
