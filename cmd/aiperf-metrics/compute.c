@@ -44,12 +44,21 @@ struct order {
 static struct order orders[C_NKEYS];
 static struct state st;
 
+/* Catalogue index of tag, memoized by the tag's address: string literals only. */
 static int
 idx(const char *tag)
 {
-	const struct metricdef *m = metricdef_find(tag);
+	static const char *key[256];
+	static int val[256];
+	size_t h = ((uintptr_t)tag >> 3) & 255;
+	const struct metricdef *m;
 
-	return m ? (int)(m - metricdefs) : -1;
+	if (key[h] == tag)
+		return val[h];
+	m = metricdef_find(tag);
+	key[h] = tag;
+	val[h] = m ? (int)(m - metricdefs) : -1;
+	return val[h];
 }
 
 static int
@@ -95,12 +104,14 @@ add_node(struct node *g, int *map, int *nodes, int *nn, int tag)
 	while (d && *d) {
 		size_t len = strcspn(d, " ");
 		char t[64];
+		const struct metricdef *m;
 		int dep, dn;
 
 		snprintf(t, sizeof(t), "%.*s", (int)len, d);
 		d += len + (d[len] == ' ');
-		if ((dep = idx(t)) < 0)
+		if (!(m = metricdef_find(t)))
 			continue;
+		dep = (int)(m - metricdefs);
 		dn = node_of(map, nodes, nn, dep);
 		g[dn].succ[g[dn].nsucc++] = me;
 		g[me].npred++;
