@@ -19,7 +19,7 @@ struct val {
 	double d;
 };
 
-struct state {
+struct mstate {
 	struct val v[MAXM];
 	int64_t *icl;
 	size_t nicl, capicl;
@@ -42,14 +42,14 @@ struct order {
 };
 
 static struct order orders[C_NKEYS];
-static struct state st;
+static _Thread_local struct mstate *st;
 
 /* Catalogue index of tag, memoized by the tag's address: string literals only. */
 static int
 idx(const char *tag)
 {
-	static const char *key[256];
-	static int val[256];
+	static _Thread_local const char *key[256];
+	static _Thread_local int val[256];
 	size_t h = ((uintptr_t)tag >> 3) & 255;
 	const struct metricdef *m;
 
@@ -159,7 +159,7 @@ set_int(const char *tag, int64_t v)
 	int i = idx(tag);
 
 	if (i >= 0)
-		st.v[i] = (struct val){ V_INT, v, 0 };
+		st->v[i] = (struct val){ V_INT, v, 0 };
 }
 
 static void
@@ -168,7 +168,7 @@ set_dbl(const char *tag, double v)
 	int i = idx(tag);
 
 	if (i >= 0)
-		st.v[i] = (struct val){ V_DBL, 0, v };
+		st->v[i] = (struct val){ V_DBL, 0, v };
 }
 
 static const struct val *
@@ -176,7 +176,7 @@ get(const char *tag)
 {
 	int i = idx(tag);
 
-	return i >= 0 && st.v[i].k != V_NONE ? &st.v[i] : NULL;
+	return i >= 0 && st->v[i].k != V_NONE ? &st->v[i] : NULL;
 }
 
 static double
@@ -227,7 +227,7 @@ server_counts(const struct rec *r, struct counts *c)
 }
 
 static void
-client_counts(const struct rec *r, const struct opts *o, struct counts *c)
+client_counts(struct rec *r, const struct opts *o, struct counts *c)
 {
 	c->in = tokens_input(o->tok, r);
 	c->out = r->has_out ? tokenizer_count(o->tok, r->out_text.s, r->out_text.len) : -1;
@@ -245,11 +245,11 @@ tokenizing(const struct rec *r, const struct opts *o)
 static void
 icl_push(int64_t v)
 {
-	if (st.nicl == st.capicl) {
-		st.capicl = st.capicl ? st.capicl * 2 : 64;
-		st.icl = xreallocarray(st.icl, st.capicl, sizeof(*st.icl));
+	if (st->nicl == st->capicl) {
+		st->capicl = st->capicl ? st->capicl * 2 : 64;
+		st->icl = xreallocarray(st->icl, st->capicl, sizeof(*st->icl));
 	}
-	st.icl[st.nicl++] = v;
+	st->icl[st->nicl++] = v;
 }
 
 /* TTFT, TTST, TTFO, request latency and the inter-chunk gaps. */
@@ -259,7 +259,7 @@ timing_metrics(const struct rec *r)
 	int64_t first = -1, second = -1, last = -1, prev = -1, ttfo = -1;
 	int neg = 0;
 
-	st.nicl = 0;
+	st->nicl = 0;
 	for (size_t i = 0; i < r->nr; i++) {
 		if (!r->r[i].data)
 			continue;
@@ -283,12 +283,12 @@ timing_metrics(const struct rec *r)
 		set_int("time_to_first_output_token", ttfo - r->start_perf_ns);
 	if (last - r->start_perf_ns >= 0)
 		set_int("request_latency", last - r->start_perf_ns);
-	if (st.nicl >= 1 && !neg)
-		st.v[idx("inter_chunk_latency")].k = V_LIST;
+	if (st->nicl >= 1 && !neg)
+		st->v[idx("inter_chunk_latency")].k = V_LIST;
 }
 
 static void
-token_metrics(const struct rec *r, const struct opts *o)
+token_metrics(struct rec *r, const struct opts *o)
 {
 	struct counts c = { -1, -1, -1 };
 
@@ -464,8 +464,8 @@ write_value(struct jw *w, const struct metricdef *m, const struct val *v)
 {
 	if (v->k == V_LIST) {
 		jw_arr(w);
-		for (size_t i = 0; i < st.nicl; i++)
-			jw_double(w, (double)st.icl[i] * m->factor);
+		for (size_t i = 0; i < st->nicl; i++)
+			jw_double(w, (double)st->icl[i] * m->factor);
 		jw_arr_end(w);
 	} else if (strcmp(m->unit, m->display)) {
 		jw_double(w, num(v) * m->factor);
@@ -484,12 +484,12 @@ write_metrics(struct jw *w, unsigned c)
 	int n = 0;
 
 	if (!ord->done)
-		order_build(ord, c);
+		metrics_init();
 	jw_key(w, "metrics");
 	jw_obj(w);
 	for (size_t i = 0; i < ord->n; i++) {
 		const struct metricdef *m = &metricdefs[ord->tag[i]];
-		const struct val *v = &st.v[ord->tag[i]];
+		const struct val *v = &st->v[ord->tag[i]];
 
 		if (v->k == V_NONE || (m->flags & (MF_INTERNAL | MF_EXPERIMENTAL | MF_NO_INDIVIDUAL)))
 			continue;
@@ -530,7 +530,7 @@ write_error(struct jw *w, const struct rec *r)
 }
 
 static void
-compute_valid(const struct rec *r, const struct opts *o)
+compute_valid(struct rec *r, const struct opts *o)
 {
 	timing_metrics(r);
 	stream_setup(r);
@@ -541,7 +541,7 @@ compute_valid(const struct rec *r, const struct opts *o)
 }
 
 static void
-compute_error(const struct rec *r, const struct opts *o)
+compute_error(struct rec *r, const struct opts *o)
 {
 	int64_t isl = -1;
 
@@ -551,14 +551,38 @@ compute_error(const struct rec *r, const struct opts *o)
 		set_int("error_isl", isl);
 }
 
+struct mstate *
+mstate_new(void)
+{
+	return xcalloc(1, sizeof(struct mstate));
+}
+
+void
+mstate_free(struct mstate *m)
+{
+	if (m)
+		free(m->icl);
+	free(m);
+}
+
+void
+metrics_init(void)
+{
+	for (unsigned c = 0; c < C_NKEYS; c++)
+		if (!orders[c].done)
+			order_build(&orders[c], c);
+}
+
 int
 rec_emit(struct rec *r, const struct opts *o, struct buf *out)
 {
 	int ok = valid(r), n;
 	struct jw w;
 
+	st = r->ms;
+
 	for (size_t i = 0; i < metricdefs_len && i < MAXM; i++)
-		st.v[i].k = V_NONE;
+		st->v[i].k = V_NONE;
 	if (ok)
 		compute_valid(r, o);
 	else

@@ -32,6 +32,7 @@ enum {
 	OPT_UNBUFFERED,
 	OPT_DROP_WARMUP,
 	OPT_KEEP_GOING,
+	OPT_THREADS,
 	OPT_VERSION,
 };
 
@@ -46,6 +47,7 @@ static const struct option longopts[] = {
 	{ "unbuffered", no_argument, NULL, OPT_UNBUFFERED },
 	{ "drop-warmup", no_argument, NULL, OPT_DROP_WARMUP },
 	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -58,7 +60,7 @@ usage(FILE *f, int status)
 	      "                      [--tokenizer-trust-remote-code] [--endpoint-type type]\n"
 	      "                      [--use-server-token-count] [--streaming]\n"
 	      "                      [--export-http-trace] [--drop-warmup] [--keep-going]\n"
-	      "                      [--unbuffered] [file ...]\n", f);
+	      "                      [--threads n] [--unbuffered] [file ...]\n", f);
 	exit(status);
 }
 
@@ -96,6 +98,7 @@ parse_args(struct options *op, int argc, char **argv)
 		case OPT_UNBUFFERED: op->o.unbuffered = 1; break;
 		case OPT_DROP_WARMUP: op->o.drop_warmup = 1; break;
 		case OPT_KEEP_GOING: op->o.keep_going = 1; break;
+		case OPT_THREADS: op->o.threads = (int)opt_int("--threads", optarg, 1, 256); break;
 		case 'h': usage(stdout, 0);
 		case OPT_VERSION:
 			printf("aiperf-metrics %s\n", AIPERF_VERSION);
@@ -111,6 +114,7 @@ struct run {
 	struct rec rec;
 	struct buf out;
 	size_t skipped;
+	struct pool *pool;	/* --threads > 1 */
 };
 
 /* One input line: returns 0, or -1 on a malformed line (already reported). */
@@ -181,9 +185,15 @@ do_file(struct run *run, const struct opts *o, const char *path)
 		}
 		if (rc < 0)
 			die("cannot read '%s':", l.name);
-		if (!blank(s, n))
+		if (blank(s, n))
+			continue;
+		if (run->pool)
+			pool_add(run->pool, l.name, l.lineno, s, n);
+		else
 			do_line(run, o, &l, s, n);
 	}
+	if (run->pool)
+		pool_flush(run->pool);
 	lines_close(&l);
 }
 
@@ -201,10 +211,16 @@ main(int argc, char **argv)
 	rec_init(&run.rec);
 	buf_init(&run.out, BUF_NOMAX);
 	run.skipped = 0;
+	run.pool = NULL;
+	metrics_init();
+	if (op.o.threads > 1)
+		run.pool = pool_new(&op.o, op.o.threads);
 	if (op.nfiles == 0)
 		do_file(&run, &op.o, "-");
 	for (int i = 0; i < op.nfiles; i++)
 		do_file(&run, &op.o, op.files[i]);
+	if (run.pool)
+		run.skipped += pool_free(run.pool);
 	if (run.skipped)
 		warn("%zu malformed line%s skipped", run.skipped, run.skipped == 1 ? "" : "s");
 	rec_release(&run.rec);

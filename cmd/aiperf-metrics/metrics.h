@@ -26,6 +26,7 @@ struct resp {
 };
 
 struct opts;
+struct mstate;
 
 struct rec {
 	struct json_doc *doc;
@@ -44,6 +45,8 @@ struct rec {
 	/* error raised while parsing responses (the original's exceptions) */
 	struct buf etype_s, emsg;
 	int perr;
+	struct buf in;		/* input text for the token count */
+	struct mstate *ms;	/* metric values (compute.c) */
 };
 
 struct opts {
@@ -54,6 +57,7 @@ struct opts {
 	int drop_warmup;
 	int keep_going;
 	int unbuffered;
+	int threads;
 	struct tokenizer *tok;
 };
 
@@ -66,6 +70,12 @@ void rec_release(struct rec *r);
 int rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
 	      char *why, size_t whylen);
 
+/* compute.c: metric value storage for one rec; metrics_init() builds the
+ * computation orders and must run before threads call rec_emit(). */
+struct mstate *mstate_new(void);
+void mstate_free(struct mstate *m);
+void metrics_init(void);
+
 /* compute.c: write the metric record for r to out (a line with '\n').
  * Returns 0, or 1 when the record yields no line. */
 int rec_emit(struct rec *r, const struct opts *o, struct buf *out);
@@ -77,7 +87,15 @@ void tokenizer_free(struct tokenizer *t);
 /* Token count of s[0..n), or -1 when no tokenizer is loaded. */
 int64_t tokenizer_count(struct tokenizer *t, const char *s, size_t n);
 /* Input sequence length of r's request, or -1 when it has no text. */
-int64_t tokens_input(struct tokenizer *t, const struct rec *r);
+int64_t tokens_input(struct tokenizer *t, struct rec *r);
+
+/* pool.c: --threads; lines are copied, computed in batches, written in order. */
+struct pool;
+struct pool *pool_new(const struct opts *o, int threads);
+void pool_add(struct pool *p, const char *name, size_t lineno, const char *s, size_t n);
+void pool_flush(struct pool *p);
+/* Frees p; returns the number of malformed lines skipped (--keep-going). */
+size_t pool_free(struct pool *p);
 
 /* Python repr() of a str, appended to b. */
 void py_repr_str(struct buf *b, const char *s, size_t n);

@@ -16,6 +16,8 @@ rec_init(struct rec *r)
 	buf_init(&r->reason_text, TEXT_MAX);
 	buf_init(&r->etype_s, 4096);
 	buf_init(&r->emsg, 16384);
+	buf_init(&r->in, TEXT_MAX);
+	r->ms = mstate_new();
 }
 
 void
@@ -43,6 +45,8 @@ rec_release(struct rec *r)
 	buf_release(&r->reason_text);
 	buf_release(&r->etype_s);
 	buf_release(&r->emsg);
+	buf_release(&r->in);
+	mstate_free(r->ms);
 }
 
 /* Python repr() of a str: quotes chosen as Python does, C escapes, \xNN. */

@@ -3,6 +3,7 @@
 #include "metrics.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,7 +16,7 @@ struct tokenizer {
 	int words;		/* test-only fake: whitespace-separated words */
 	char *spec, *revision;
 	int tried;
-	struct buf in;
+	pthread_mutex_t lock;
 };
 
 static int64_t
@@ -71,7 +72,7 @@ tokenizer_open(const char *spec, const char *revision, const char *model, int qu
 
 	(void)model;
 	(void)quiet;
-	buf_init(&t->in, (size_t)256 << 20);
+	pthread_mutex_init(&t->lock, NULL);
 	t->words = (fake && !strcmp(fake, "words")) || (spec && !strcmp(spec, "test:words"));
 	t->spec = spec ? xstrdup(spec) : NULL;
 	t->revision = revision ? xstrdup(revision) : NULL;
@@ -80,7 +81,7 @@ tokenizer_open(const char *spec, const char *revision, const char *model, int qu
 
 /* Load on first use: the model name comes from the first record. */
 static int
-load(struct tokenizer *t, const char *model)
+load_locked(struct tokenizer *t, const char *model)
 {
 	char err[512];
 	const char *spec = t->spec;
@@ -105,13 +106,26 @@ load(struct tokenizer *t, const char *model)
 	return 0;
 }
 
+static int
+load(struct tokenizer *t, const char *model)
+{
+	int rc;
+
+	if (t->words)
+		return 0;
+	pthread_mutex_lock(&t->lock);
+	rc = load_locked(t, model);
+	pthread_mutex_unlock(&t->lock);
+	return rc;
+}
+
 void
 tokenizer_free(struct tokenizer *t)
 {
 	if (!t)
 		return;
 	tok_free(t->t);
-	buf_release(&t->in);
+	pthread_mutex_destroy(&t->lock);
 	free(t->spec);
 	free(t->revision);
 	free(t);
@@ -206,11 +220,11 @@ input_text(const struct rec *r, struct buf *b)
 }
 
 int64_t
-tokens_input(struct tokenizer *t, const struct rec *r)
+tokens_input(struct tokenizer *t, struct rec *r)
 {
-	if (!t || !input_text(r, &t->in))
+	if (!t || !input_text(r, &r->in))
 		return -1;
 	if (load(t, json_str_or(json_get(r->payload, "model"), NULL)) < 0)
 		return -1;
-	return count(t, t->in.s ? t->in.s : "", t->in.len);
+	return count(t, r->in.s ? r->in.s : "", r->in.len);
 }

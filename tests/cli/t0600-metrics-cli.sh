@@ -69,4 +69,21 @@ test_expect_success 'hostile records never crash' '
 	done
 '
 
+test_expect_success '--threads keeps input order and output bytes' '
+	for i in 1 2 3 4 5 6 7 8 9 10; do cat "$G"/*/in.ndjson; done | grep "^{\"metadata\":{\"session" >many &&
+	aiperf-metrics --tokenizer test:words many >expect &&
+	aiperf-metrics --tokenizer test:words --threads 3 many >out &&
+	test_cmp expect out && test $(wc -l <out) -gt 100
+'
+
+test_expect_success '--threads reports the first malformed line in order' '
+	{ cat many; echo "[1]"; cat many; echo "{"; } >bad &&
+	! aiperf-metrics --tokenizer test:words --threads 4 bad >out 2>err &&
+	n=$(($(wc -l <many) + 1)) &&
+	grep -q "^aiperf-metrics: bad:$n: not a JSON object" err &&
+	aiperf-metrics --tokenizer test:words bad --keep-going >expect 2>/dev/null &&
+	aiperf-metrics --tokenizer test:words bad --keep-going --threads 4 >out 2>err &&
+	test_cmp expect out && grep -q "2 malformed lines skipped" err
+'
+
 test_done
