@@ -21,20 +21,26 @@ static int
 shortest(double v, char *digits, int *exp10)
 {
 	char tmp[40];
-	int n = 0, lo = 1, hi = 17, normal = fabs(v) >= DBL_MIN;
+	int n = 0, lo = 1, hi = 17;
 
-	/* Subnormals have fewer bits: binary search over every precision. */
-	if (normal)
-		lo = 15;
-	while (lo < hi) {
-		int mid = normal ? lo : (lo + hi) / 2;
-		snprintf(tmp, sizeof(tmp), "%.*e", mid - 1, v);
-		if (strtod(tmp, NULL) == v)
-			hi = mid;
-		else
-			lo = mid + 1;
+	if (fabs(v) >= DBL_MIN) {
+		for (int prec = 15; prec <= 17; prec++) {
+			snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, v);
+			if (prec == 17 || strtod(tmp, NULL) == v)
+				break;
+		}
+	} else {
+		/* Subnormals have fewer bits: binary search every precision. */
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			snprintf(tmp, sizeof(tmp), "%.*e", mid - 1, v);
+			if (strtod(tmp, NULL) == v)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		snprintf(tmp, sizeof(tmp), "%.*e", lo - 1, v);
 	}
-	snprintf(tmp, sizeof(tmp), "%.*e", lo - 1, v);
 	char *p = tmp, *e = strchr(tmp, 'e');
 	if (*p == '-')
 		p++;
