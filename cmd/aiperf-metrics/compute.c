@@ -529,6 +529,32 @@ write_error(struct jw *w, const struct rec *r)
 	jw_obj_end(w);
 }
 
+/* --export-http-trace: the raw record's trace_data, else aiperf.http as a curl trace. */
+static void
+write_trace(struct jw *w, const struct rec *r)
+{
+	const struct json *h = json_get(r->aiperf, "http");
+
+	if (r->trace && r->trace->type == JSON_OBJECT) {
+		jw_key(w, "trace_data");
+		jw_value(w, r->trace);
+		return;
+	}
+	if (!h || h->type != JSON_OBJECT)
+		return;
+	jw_key(w, "trace_data");
+	jw_obj(w);
+	jw_key(w, "trace_type");
+	jw_str(w, "curl");
+	for (const struct json *m = h->child; m; m = m->next) {
+		if (m->keylen == 10 && !memcmp(m->key, "trace_type", 10))
+			continue;
+		jw_keyn(w, m->key, m->keylen);
+		jw_value(w, m);
+	}
+	jw_obj_end(w);
+}
+
 static void
 compute_valid(struct rec *r, const struct opts *o)
 {
@@ -593,10 +619,8 @@ rec_emit(struct rec *r, const struct opts *o, struct buf *out)
 	jw_key(&w, "metadata");
 	jw_value(&w, r->metadata);
 	n = write_metrics(&w, ctx_of(r, o, !ok));
-	if (o->export_trace && r->trace && r->trace->type == JSON_OBJECT) {
-		jw_key(&w, "trace_data");
-		jw_value(&w, r->trace);
-	}
+	if (o->export_trace)
+		write_trace(&w, r);
 	if (!ok)
 		write_error(&w, r);
 	jw_obj_end(&w);
