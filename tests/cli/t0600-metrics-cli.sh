@@ -1,5 +1,7 @@
 #!/bin/sh
 # aiperf-metrics command line: several inputs in order, stdin, zstd, caps, options.
+# shellcheck disable=SC2016,SC2034 # test bodies are eval'd strings
+# shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 G=$TOP/tests/golden/aiperf-metrics
 
