@@ -189,19 +189,25 @@ parse_completions(struct rec *r, const struct json *obj, int *output)
 	return *output = 1;
 }
 
+/* Embeddings: data items must all be embedding objects (else ValueError);
+ * data when one has a non-null embedding. The original attaches no usage. */
 static int
 parse_embeddings(struct rec *r, const struct json *obj)
 {
 	const struct json *data = json_get(obj, "data");
 	int n = 0;
 
-	for (const struct json *it = data && data->type == JSON_ARRAY ? data->child : NULL;
-	     it; it = it->next) {
-		if (strcmp(json_str_or(json_get(it, "object"), ""), "embedding")) {
-			throw_err(r, "ValueError", "Unsupported embedding response data item");
+	if (!data || data->type != JSON_ARRAY || !data->len)
+		return 0;
+	for (const struct json *it = data->child; it; it = it->next) {
+		const struct json *e = json_get(it, "embedding");
+
+		if (it->type != JSON_OBJECT
+		    || strcmp(json_str_or(json_get(it, "object"), ""), "embedding")) {
+			throw_err(r, "ValueError", "Received invalid list in response");
 			return 0;
 		}
-		n++;
+		n += e && e->type != JSON_NULL;
 	}
 	return n > 0;
 }
@@ -249,7 +255,7 @@ static void
 parse_one(struct rec *r, int64_t perf, const char *s, size_t n, size_t i)
 {
 	char err[128];
-	const struct json *obj;
+	const struct json *obj, *usage;
 	struct resp *x;
 	int data = 0, output = 0;
 
@@ -275,7 +281,8 @@ parse_one(struct rec *r, int64_t perf, const char *s, size_t n, size_t i)
 		data = parse_embeddings(r, obj);
 	else
 		data = obj->len > 0;
-	if (!data && !usage_of(obj))
+	usage = r->et == ET_EMBEDDINGS ? NULL : usage_of(obj);
+	if (!data && !usage)
 		return;
 	if (r->nr == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 64;
@@ -285,7 +292,7 @@ parse_one(struct rec *r, int64_t perf, const char *s, size_t n, size_t i)
 	x->perf_ns = perf;
 	x->data = data;
 	x->output = output;
-	x->usage = usage_of(obj);
+	x->usage = usage;
 }
 
 static int
