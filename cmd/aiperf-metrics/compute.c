@@ -238,8 +238,7 @@ client_counts(struct rec *r, const struct opts *o, struct counts *c)
 static int
 tokenizing(const struct rec *r, const struct opts *o)
 {
-	return !o->server_tokens && (r->et == ET_CHAT || r->et == ET_COMPLETIONS
-				     || r->et == ET_EMBEDDINGS);
+	return !o->server_tokens && r->et != ET_OTHER;
 }
 
 static void
@@ -452,7 +451,7 @@ ctx_of(const struct rec *r, const struct opts *o, int err)
 	unsigned c = 0;
 
 	c |= r->stream ? C_STREAM : 0;
-	c |= r->et == ET_CHAT || r->et == ET_COMPLETIONS ? C_TOKENS : 0;
+	c |= r->et == ET_CHAT || r->et == ET_COMPLETIONS || r->et == ET_RESPONSES ? C_TOKENS : 0;
 	c |= r->et != ET_OTHER ? C_INPUT : 0;
 	c |= o->server_tokens ? C_SERVER : 0;
 	c |= err ? C_ERROR : 0;

@@ -15,6 +15,7 @@ enum etype {
 	ET_CHAT,
 	ET_COMPLETIONS,
 	ET_EMBEDDINGS,
+	ET_RESPONSES,	/* OpenAI Responses API */
 	ET_OTHER,	/* unknown: latency metrics only */
 };
 

@@ -212,6 +212,128 @@ parse_embeddings(struct rec *r, const struct json *obj)
 	return n > 0;
 }
 
+static const struct json *
+usage_of(const struct json *obj)
+{
+	const struct json *u = json_get(obj, "usage");
+
+	return u && u->type == JSON_OBJECT && u->len ? u : NULL;
+}
+
+/* Responses API streaming event: text, reasoning and tool-call deltas,
+ * the final text again on output_text.done (as the original counts it). */
+static int
+parse_resp_event(struct rec *r, const char *type, const struct json *obj, int *output)
+{
+	const struct json *d = json_get(obj, "delta");
+
+	if (!strcmp(type, "response.output_text.delta")
+	    || !strcmp(type, "response.function_call_arguments.delta")) {
+		if (!nonempty_str(d))
+			return 0;
+		add_text(&r->out_text, &r->has_out, d);
+		return *output = 1;
+	}
+	if (!strcmp(type, "response.reasoning_text.delta")) {
+		if (!nonempty_str(d))
+			return 0;
+		add_text(&r->reason_text, &r->has_reason, d);
+		return 1;
+	}
+	d = json_get(obj, "text");
+	if (!strcmp(type, "response.output_text.done") && nonempty_str(d)) {
+		add_text(&r->out_text, &r->has_out, d);
+		return *output = 1;
+	}
+	return 0;
+}
+
+/* Append the non-empty "text" of parts of the given type to b. */
+static size_t
+collect_parts(struct buf *b, const struct json *parts, const char *type)
+{
+	size_t before = b->len;
+
+	for (const struct json *p = parts && parts->type == JSON_ARRAY ? parts->child : NULL;
+	     p; p = p->next) {
+		const struct json *t = json_get(p, "text");
+
+		if (!strcmp(json_str_or(json_get(p, "type"), ""), type) && nonempty_str(t))
+			buf_add(b, t->str, t->len);
+	}
+	return b->len - before;
+}
+
+/* Responses API full response: reasoning summaries, else message text,
+ * else function calls; the output_text field as a fallback. */
+static int
+parse_resp_full(struct rec *r, const struct json *obj, int *output)
+{
+	struct buf text = BUF_INIT(TEXT_MAX), reason = BUF_INIT(TEXT_MAX), tool = BUF_INIT(TEXT_MAX);
+	const struct json *out = json_get(obj, "output"), *ot;
+	int data = 1;
+
+	for (const struct json *it = out && out->type == JSON_ARRAY ? out->child : NULL;
+	     it; it = it->next) {
+		const char *t = json_str_or(json_get(it, "type"), "");
+
+		if (!strcmp(t, "reasoning"))
+			collect_parts(&reason, json_get(it, "summary"), "summary_text");
+		else if (!strcmp(t, "message"))
+			collect_parts(&text, json_get(it, "content"), "output_text");
+		else if (!strcmp(t, "function_call")) {
+			const struct json *n = json_get(it, "name"), *a = json_get(it, "arguments");
+
+			if (nonempty_str(n))
+				buf_add(&tool, n->str, n->len);
+			if (nonempty_str(a))
+				buf_add(&tool, a->str, a->len);
+		}
+	}
+	ot = json_get(obj, "output_text");
+	if (reason.len) {
+		buf_add(&r->reason_text, reason.s, reason.len);
+		r->has_reason = 1;
+		if (text.len && buf_add(&r->out_text, text.s, text.len) == 0)
+			r->has_out = *output = 1;
+	} else if (text.len || tool.len) {
+		struct buf *b = text.len ? &text : &tool;
+
+		if (buf_add(&r->out_text, b->s, b->len) == 0)
+			r->has_out = *output = 1;
+	} else if (nonempty_str(ot)) {
+		add_text(&r->out_text, &r->has_out, ot);
+		*output = 1;
+	} else {
+		data = 0;
+	}
+	buf_release(&text);
+	buf_release(&reason);
+	buf_release(&tool);
+	return data;
+}
+
+static int
+parse_responses_api(struct rec *r, const struct json *obj, int *output,
+		    const struct json **usage)
+{
+	const struct json *type = json_get(obj, "type");
+
+	*usage = NULL;
+	if (type) {
+		const char *t = json_str_or(type, "");
+		int data = parse_resp_event(r, t, obj, output);
+
+		if (!data && !strcmp(t, "response.completed"))
+			*usage = usage_of(json_get(obj, "response"));
+		return data;
+	}
+	if (strcmp(json_str_or(json_get(obj, "object"), ""), "response"))
+		return 0;
+	*usage = usage_of(obj);
+	return parse_resp_full(r, obj, output);
+}
+
 /* The JSON of one response: SSE data packets joined by '\n', or the body. */
 static int
 resp_text(const struct json *resp, struct buf *t)
@@ -240,14 +362,6 @@ resp_text(const struct json *resp, struct buf *t)
 	if (text && text->type == JSON_STRING)
 		return buf_add(t, text->str, text->len);
 	return 0;
-}
-
-static const struct json *
-usage_of(const struct json *obj)
-{
-	const struct json *u = json_get(obj, "usage");
-
-	return u && u->type == JSON_OBJECT && u->len ? u : NULL;
 }
 
 /* Parse one response; keeps it when it has data or usage. */
@@ -279,9 +393,12 @@ parse_one(struct rec *r, int64_t perf, const char *s, size_t n, size_t i)
 		data = parse_completions(r, obj, &output);
 	else if (r->et == ET_EMBEDDINGS)
 		data = parse_embeddings(r, obj);
-	else
+	else if (r->et != ET_RESPONSES)
 		data = obj->len > 0;
-	usage = r->et == ET_EMBEDDINGS ? NULL : usage_of(obj);
+	if (r->et == ET_RESPONSES)
+		data = parse_responses_api(r, obj, &output, &usage);
+	else
+		usage = r->et == ET_EMBEDDINGS ? NULL : usage_of(obj);
 	if (!data && !usage)
 		return;
 	if (r->nr == r->cap) {
@@ -333,6 +450,8 @@ etype_from(const char *s)
 		return ET_COMPLETIONS;
 	if (!strcmp(s, "embeddings") || !strcmp(s, "nim_embeddings"))
 		return ET_EMBEDDINGS;
+	if (!strcmp(s, "responses"))
+		return ET_RESPONSES;
 	return ET_OTHER;
 }
 
@@ -350,6 +469,9 @@ etype_of(const struct rec *r, const struct opts *o)
 		return ET_CHAT;
 	if (json_get(r->payload, "prompt"))
 		return ET_COMPLETIONS;
+	if (json_get(r->payload, "instructions") || json_get(r->payload, "max_output_tokens")
+	    || json_get(json_at(json_get(r->payload, "input"), 0), "content"))
+		return ET_RESPONSES;
 	if (json_get(r->payload, "input"))
 		return ET_EMBEDDINGS;
 	return ET_CHAT;

@@ -175,7 +175,9 @@ message_text(struct buf *b, int *np, const struct json *content)
 	for (const struct json *p = content->child; p; p = p->next) {
 		const struct json *tx = json_get(p, "text");
 
-		if (strcmp(json_str_or(json_get(p, "type"), ""), "text") || !json_is_str(tx))
+		const char *type = json_str_or(json_get(p, "type"), "");
+
+		if ((strcmp(type, "text") && strcmp(type, "input_text")) || !json_is_str(tx))
 			continue;
 		buf_add(b, tx->str, tx->len);
 		any = 1;
@@ -186,14 +188,18 @@ message_text(struct buf *b, int *np, const struct json *content)
 		b->len = start, b->s[start] = 0;
 }
 
+/* Strings, or string elements, or (Responses API input items) their content. */
 static void
 strings(struct buf *b, int *np, const struct json *v)
 {
 	if (v && v->type == JSON_STRING)
 		part(b, np, v->str, v->len);
-	for (const struct json *e = v && v->type == JSON_ARRAY ? v->child : NULL; e; e = e->next)
+	for (const struct json *e = v && v->type == JSON_ARRAY ? v->child : NULL; e; e = e->next) {
 		if (e->type == JSON_STRING)
 			part(b, np, e->str, e->len);
+		else if (e->type == JSON_OBJECT)
+			message_text(b, np, json_get(e, "content"));
+	}
 }
 
 /* The request's text parts joined by spaces (aiperf-records(5) INPUT TOKENS). */
@@ -213,6 +219,7 @@ input_text(const struct rec *r, struct buf *b)
 	     m; m = m->next)
 		message_text(b, &np, json_get(m, "content"));
 	if (!msgs) {
+		strings(b, &np, json_get(r->payload, "instructions"));
 		strings(b, &np, json_get(r->payload, "prompt"));
 		strings(b, &np, json_get(r->payload, "input"));
 	}
