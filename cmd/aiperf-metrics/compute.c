@@ -230,9 +230,9 @@ static void
 client_counts(struct rec *r, const struct opts *o, struct counts *c)
 {
 	c->in = tokens_input(o->tok, r);
-	c->out = r->has_out ? tokenizer_count(o->tok, r->out_text.s, r->out_text.len) : -1;
+	c->out = r->has_out ? tokenizer_count(o->tok, r, r->out_text.s, r->out_text.len) : -1;
 	c->reason = r->has_reason
-		? tokenizer_count(o->tok, r->reason_text.s, r->reason_text.len) : -1;
+		? tokenizer_count(o->tok, r, r->reason_text.s, r->reason_text.len) : -1;
 }
 
 static int

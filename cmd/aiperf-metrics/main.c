@@ -207,7 +207,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	parse_args(&op, argc, argv);
 	if (!op.o.server_tokens)
-		op.o.tok = tokenizer_open(op.tokenizer, op.revision, NULL, 0);
+		op.o.tok = tokenizer_open(op.tokenizer, op.revision);
 	rec_init(&run.rec);
 	buf_init(&run.out, BUF_NOMAX);
 	run.skipped = 0;

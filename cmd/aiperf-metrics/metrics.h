@@ -81,12 +81,14 @@ void metrics_init(void);
  * Returns 0, or 1 when the record yields no line. */
 int rec_emit(struct rec *r, const struct opts *o, struct buf *out);
 
-/* tokens.c: the tokenizer (client-side counts). */
-struct tokenizer *tokenizer_open(const char *spec, const char *revision,
-				 const char *model, int quiet);
+/* tokens.c: client-side token counts. With a spec (--tokenizer) one
+ * tokenizer serves every record; without, each record's payload model gets
+ * its own, loaded on first use (a local path or the HF cache, else builtin).
+ * Loading failures die(). Safe to share between threads. */
+struct tokenizer *tokenizer_open(const char *spec, const char *revision);
 void tokenizer_free(struct tokenizer *t);
-/* Token count of s[0..n), or -1 when no tokenizer is loaded. */
-int64_t tokenizer_count(struct tokenizer *t, const char *s, size_t n);
+/* Token count of s[0..n) for r's model, or -1 when t is NULL. */
+int64_t tokenizer_count(struct tokenizer *t, const struct rec *r, const char *s, size_t n);
 /* Input sequence length of r's request, or -1 when it has no text. */
 int64_t tokens_input(struct tokenizer *t, struct rec *r);
 

@@ -6,16 +6,22 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "tok.h"
 #include "toksrc.h"
 
+#define MAX_MODELS 64
+
 struct tokenizer {
-	struct tok *t;
 	int words;		/* test-only fake: whitespace-separated words */
 	char *spec, *revision;
-	int tried;
+	struct tok *single;	/* --tokenizer given: one for all models */
+	struct tok *builtin;	/* fallback for models not found locally */
+	struct {
+		char *model;
+		struct tok *t;
+	} m[MAX_MODELS];
+	size_t nm;
 	pthread_mutex_t lock;
 };
 
@@ -34,44 +40,34 @@ count_words(const char *s, size_t n)
 	return c;
 }
 
-/* Is model a local path or already in the HuggingFace hub cache? */
-static int
-model_local(const char *model)
+/* Load model's tokenizer from a local path or the HuggingFace cache only:
+ * HF_HUB_OFFLINE is set around the call (the lock is held). */
+static struct tok *
+load_offline(const char *model, const char *revision)
 {
-	char dir[4096], name[1024];
-	const char *cache = getenv("HF_HUB_CACHE"), *home = getenv("HF_HOME");
-	struct stat sb;
-	size_t j = 0;
+	char err[512];
+	const char *v = getenv("HF_HUB_OFFLINE");
+	char *old = v ? xstrdup(v) : NULL;
+	struct tok *k;
 
-	if (stat(model, &sb) == 0)
-		return 1;
-	for (const char *p = model; *p && j + 3 < sizeof(name); p++) {
-		if (*p == '/') {
-			name[j++] = '-';
-			name[j++] = '-';
-		} else {
-			name[j++] = *p;
-		}
-	}
-	name[j] = 0;
-	if (cache)
-		snprintf(dir, sizeof(dir), "%s/models--%s", cache, name);
-	else if (home)
-		snprintf(dir, sizeof(dir), "%s/hub/models--%s", home, name);
+	if (!*model)
+		return NULL;
+	setenv("HF_HUB_OFFLINE", "1", 1);
+	k = tok_load(model, revision, err, sizeof(err));
+	if (old)
+		setenv("HF_HUB_OFFLINE", old, 1);
 	else
-		snprintf(dir, sizeof(dir), "%s/.cache/huggingface/hub/models--%s",
-			 getenv("HOME") ? getenv("HOME") : "", name);
-	return stat(dir, &sb) == 0;
+		unsetenv("HF_HUB_OFFLINE");
+	free(old);
+	return k;
 }
 
 struct tokenizer *
-tokenizer_open(const char *spec, const char *revision, const char *model, int quiet)
+tokenizer_open(const char *spec, const char *revision)
 {
 	struct tokenizer *t = xcalloc(1, sizeof(*t));
 	const char *fake = getenv("AIPERF_METRICS_FAKE_TOKENIZER");
 
-	(void)model;
-	(void)quiet;
 	pthread_mutex_init(&t->lock, NULL);
 	t->words = (fake && !strcmp(fake, "words")) || (spec && !strcmp(spec, "test:words"));
 	t->spec = spec ? xstrdup(spec) : NULL;
@@ -79,44 +75,40 @@ tokenizer_open(const char *spec, const char *revision, const char *model, int qu
 	return t;
 }
 
-/* Load on first use: the model name comes from the first record. */
-static int
-load_locked(struct tokenizer *t, const char *model)
+static struct tok *
+open_or_die(const char *spec, const char *revision)
 {
 	char err[512];
-	const char *spec = t->spec;
+	struct tok *k = tok_load(spec, revision, err, sizeof(err));
 
-	if (t->words || t->t)
-		return 0;
-	if (t->tried)
-		return -1;
-	t->tried = 1;
-	if (!spec) {
-		if (model && model_local(model)) {
-			spec = model;
-		} else {
-			warn("no tokenizer for model '%s' in the local cache; using builtin (o200k_base)",
-			     model ? model : "");
-			spec = "builtin";
-		}
-	}
-	t->t = tok_load(spec, t->revision, err, sizeof(err));
-	if (!t->t)
+	if (!k)
 		die("cannot load tokenizer '%s': %s", spec, err);
-	return 0;
+	return k;
 }
 
-static int
-load(struct tokenizer *t, const char *model)
+/* The tokenizer for model, loaded on first use (call with t->lock held). */
+static struct tok *
+for_model(struct tokenizer *t, const char *model)
 {
-	int rc;
+	struct tok *k;
 
-	if (t->words)
-		return 0;
-	pthread_mutex_lock(&t->lock);
-	rc = load_locked(t, model);
-	pthread_mutex_unlock(&t->lock);
-	return rc;
+	if (t->spec)
+		return t->single ? t->single : (t->single = open_or_die(t->spec, t->revision));
+	for (size_t i = 0; i < t->nm; i++)
+		if (!strcmp(t->m[i].model, model))
+			return t->m[i].t;
+	if (!(k = load_offline(model, t->revision))) {
+		warn("no tokenizer for model '%s' in the local cache; using builtin (o200k_base)",
+		     model);
+		if (!t->builtin)
+			t->builtin = open_or_die("builtin", NULL);
+		k = t->builtin;
+	}
+	if (t->nm < MAX_MODELS) {
+		t->m[t->nm].model = xstrdup(model);
+		t->m[t->nm++].t = k;
+	}
+	return k;
 }
 
 void
@@ -124,27 +116,32 @@ tokenizer_free(struct tokenizer *t)
 {
 	if (!t)
 		return;
-	tok_free(t->t);
+	for (size_t i = 0; i < t->nm; i++) {
+		if (t->m[i].t != t->builtin)
+			tok_free(t->m[i].t);
+		free(t->m[i].model);
+	}
+	tok_free(t->single);
+	tok_free(t->builtin);
 	pthread_mutex_destroy(&t->lock);
 	free(t->spec);
 	free(t->revision);
 	free(t);
 }
 
-static int64_t
-count(struct tokenizer *t, const char *s, size_t n)
-{
-	if (t->words)
-		return count_words(s, n);
-	return (int64_t)tok_count(t->t, s, n);
-}
-
 int64_t
-tokenizer_count(struct tokenizer *t, const char *s, size_t n)
+tokenizer_count(struct tokenizer *t, const struct rec *r, const char *s, size_t n)
 {
-	if (!t || load(t, NULL) < 0)
+	struct tok *k;
+
+	if (!t)
 		return -1;
-	return count(t, s ? s : "", n);
+	if (t->words)
+		return count_words(s ? s : "", n);
+	pthread_mutex_lock(&t->lock);
+	k = for_model(t, json_str_or(json_get(r->payload, "model"), ""));
+	pthread_mutex_unlock(&t->lock);
+	return (int64_t)tok_count(k, s ? s : "", n);
 }
 
 /* Append one part, joined to earlier parts by a single space. */
@@ -231,7 +228,5 @@ tokens_input(struct tokenizer *t, struct rec *r)
 {
 	if (!t || !input_text(r, &r->in))
 		return -1;
-	if (load(t, json_str_or(json_get(r->payload, "model"), NULL)) < 0)
-		return -1;
-	return count(t, r->in.s ? r->in.s : "", r->in.len);
+	return tokenizer_count(t, r, r->in.s, r->in.len);
 }

@@ -88,4 +88,18 @@ test_expect_success '--threads reports the first malformed line in order' '
 	test_cmp expect out && grep -q "2 malformed lines skipped" err
 '
 
+test_expect_success 'each model gets its own tokenizer; unknown ones builtin, offline' '
+	tokdir=$SHARED/tokenizers/llama3
+	[ -d "$tokdir" ] || exit 0
+	export HF_HOME="$TMP/hf" HF_ENDPOINT=http://127.0.0.1:9
+	sed "s|\"model\":\"m\"|\"model\":\"$tokdir\"|" "$G/chat-stream/in.ndjson" >a &&
+	sed "s|\"model\":\"m\"|\"model\":\"no/such-model\"|" "$G/chat-stream/in.ndjson" >b &&
+	aiperf-metrics a b a >out 2>err &&
+	aiperf-metrics --tokenizer "$tokdir" a >expect-a &&
+	aiperf-metrics --tokenizer builtin b >expect-b &&
+	cat expect-a expect-b expect-a >expect && test_cmp expect out &&
+	test $(grep -c "no tokenizer for model .no/such-model." err) -eq 1 &&
+	! test -e "$TMP/hf/hub/models--no--such-model/snapshots"
+'
+
 test_done

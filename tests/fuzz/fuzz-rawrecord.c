@@ -22,7 +22,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!init) {
 		rec_init(&r);
 		buf_init(&out, BUF_NOMAX);
-		o[0].tok = tokenizer_open("test:words", NULL, NULL, 1);
+		o[0].tok = tokenizer_open("test:words", NULL);
 		o[1].server_tokens = 1;
 		o[1].export_trace = 1;
 		init = 1;
