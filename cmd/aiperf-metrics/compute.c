@@ -513,18 +513,25 @@ write_error(struct jw *w, const struct rec *r)
 		jw_value(w, r->error);
 		return;
 	}
+	/* ErrorDetails.from_exception: fields in dataclass order, None left out. */
 	jw_obj(w);
-	if (r->perr) {
-		jw_key(w, "type");
-		jw_strn(w, r->etype_s.s, r->etype_s.len);
-		jw_key(w, "message");
+	jw_key(w, "message");
+	if (r->perr)
 		jw_strn(w, r->emsg.s, r->emsg.len);
-	} else {
-		jw_key(w, "type");
-		jw_str(w, "InvalidInferenceResultError");
-		jw_key(w, "message");
+	else
 		jw_str(w, "InvalidInferenceResultError('Invalid inference result')");
-	}
+	jw_key(w, "type");
+	if (r->perr)
+		jw_strn(w, r->etype_s.s, r->etype_s.len);
+	else
+		jw_str(w, "InvalidInferenceResultError");
+	jw_key(w, "cause_chain");
+	jw_arr(w);
+	if (r->perr)
+		jw_strn(w, r->etype_s.s, r->etype_s.len);
+	else
+		jw_str(w, "InvalidInferenceResultError");
+	jw_arr_end(w);
 	jw_obj_end(w);
 }
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Raw record reading and response parsing per endpoint type (chat, completions, embeddings). */
+/* Raw record reading and response parsing per endpoint type (chat, completions, embeddings, responses). */
 #include "metrics.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "numfmt.h"
 
 #define TEXT_MAX ((size_t)256 << 20)
 
@@ -15,7 +17,7 @@ rec_init(struct rec *r)
 	buf_init(&r->out_text, TEXT_MAX);
 	buf_init(&r->reason_text, TEXT_MAX);
 	buf_init(&r->etype_s, 4096);
-	buf_init(&r->emsg, 16384);
+	buf_init(&r->emsg, (size_t)1 << 20);
 	buf_init(&r->in, TEXT_MAX);
 	r->ms = mstate_new();
 }
@@ -75,6 +77,63 @@ py_repr_str(struct buf *b, const char *s, size_t n)
 	buf_addch(b, q);
 }
 
+/* Python repr() of a parsed JSON value (json.loads result). */
+static void
+py_repr_json(struct buf *b, const struct json *v, int depth)
+{
+	char num[48];
+	double d;
+
+	switch (v->type) {
+	case JSON_NULL: buf_addstr(b, "None"); return;
+	case JSON_TRUE: buf_addstr(b, "True"); return;
+	case JSON_FALSE: buf_addstr(b, "False"); return;
+	case JSON_STRING: py_repr_str(b, v->str, v->len); return;
+	case JSON_NUMBER:
+		if (!memchr(v->str, '.', v->len) && !memchr(v->str, 'e', v->len)
+		    && !memchr(v->str, 'E', v->len))
+			buf_add(b, v->str, v->len);
+		else if (json_double(v, &d) == 0)
+			buf_add(b, num, numfmt_repr(num, d, NUMFMT_PYREPR));
+		return;
+	default:
+		break;
+	}
+	if (depth > 64 || b->len > 65536) {
+		buf_addstr(b, "...");
+		return;
+	}
+	buf_addch(b, v->type == JSON_ARRAY ? '[' : '{');
+	for (const struct json *c = v->child; c; c = c->next) {
+		if (c != v->child)
+			buf_addstr(b, ", ");
+		if (v->type == JSON_OBJECT) {
+			py_repr_str(b, c->key, c->keylen);
+			buf_addstr(b, ": ");
+		}
+		py_repr_json(b, c, depth + 1);
+	}
+	buf_addch(b, v->type == JSON_ARRAY ? ']' : '}');
+}
+
+/* ErrorDetails._safe_repr: at most 4096 characters, then an ellipsis. */
+static void
+cut_repr(struct buf *b)
+{
+	size_t chars = 0;
+
+	for (size_t i = 0; i < b->len; i++) {
+		if (((unsigned char)b->s[i] & 0xc0) == 0x80)
+			continue;
+		if (chars++ == 4096) {
+			b->len = i;
+			b->s[i] = '\0';
+			buf_addstr(b, "\xe2\x80\xa6");
+			return;
+		}
+	}
+}
+
 /* Record a parser exception as the original does: class name, repr(). */
 static void
 throw_err(struct rec *r, const char *cls, const char *msg)
@@ -86,6 +145,7 @@ throw_err(struct rec *r, const char *cls, const char *msg)
 	buf_addf(&r->emsg, "%s(", cls);
 	py_repr_str(&r->emsg, msg, strlen(msg));
 	buf_addch(&r->emsg, ')');
+	cut_repr(&r->emsg);
 }
 
 static int
@@ -105,13 +165,18 @@ static void
 unsupported_object(struct rec *r, const struct json *obj)
 {
 	const struct json *o = json_get(obj, "object");
-	struct buf m = BUF_INIT(1024);
+	struct buf m = BUF_INIT((size_t)1 << 20);
 
+	/* Python repr of the value; containers are not rendered exactly. */
 	buf_addstr(&m, "Unsupported OpenAI object type: ");
 	if (o && o->type == JSON_STRING)
-		py_repr_str(&m, o->str, o->len < 200 ? o->len : 200);
+		py_repr_str(&m, o->str, o->len);
+	else if (o && o->type == JSON_NUMBER)
+		buf_add(&m, o->str, o->len);
+	else if (o && (o->type == JSON_TRUE || o->type == JSON_FALSE))
+		buf_addstr(&m, o->type == JSON_TRUE ? "True" : "False");
 	else
-		buf_addstr(&m, o ? "<non-string>" : "None");
+		buf_addstr(&m, !o || o->type == JSON_NULL ? "None" : "<container>");
 	throw_err(r, "ValueError", buf_str(&m));
 	buf_release(&m);
 }
@@ -204,7 +269,12 @@ parse_embeddings(struct rec *r, const struct json *obj)
 
 		if (it->type != JSON_OBJECT
 		    || strcmp(json_str_or(json_get(it, "object"), ""), "embedding")) {
-			throw_err(r, "ValueError", "Received invalid list in response");
+			struct buf m = BUF_INIT((size_t)1 << 20);
+
+			buf_addstr(&m, "Received invalid list in response: ");
+			py_repr_json(&m, obj, 0);
+			throw_err(r, "ValueError", buf_str(&m));
+			buf_release(&m);
 			return 0;
 		}
 		n += e && e->type != JSON_NULL;
