@@ -404,7 +404,8 @@ parse_responses_api(struct rec *r, const struct json *obj, int *output,
 	return parse_resp_full(r, obj, output);
 }
 
-/* The JSON of one response: SSE data packets joined by '\n', or the body. */
+/* The JSON of one response: non-empty SSE data packets joined by '\n'
+ * (SSEMessage.extract_data_content), or the body text. */
 static int
 resp_text(const struct json *resp, struct buf *t)
 {
@@ -419,7 +420,7 @@ resp_text(const struct json *resp, struct buf *t)
 			const struct json *v = json_get(k, "value");
 
 			if (strcmp(json_str_or(json_get(k, "name"), ""), "data") || !v
-			    || v->type != JSON_STRING)
+			    || v->type != JSON_STRING || !v->len)
 				continue;
 			if (!first)
 				buf_addch(t, '\n');
@@ -434,9 +435,39 @@ resp_text(const struct json *resp, struct buf *t)
 	return 0;
 }
 
+/* A truthy JSON value that is not an object: the parsers' json_obj.get()
+ * raises AttributeError; falsy values are no data. */
+static void
+not_object(struct rec *r, const struct json *v)
+{
+	const char *type = NULL;
+	char m[64];
+
+	if (r->et == ET_OTHER)
+		return;
+	if (v->type == JSON_ARRAY && v->len)
+		type = "list";
+	else if (v->type == JSON_STRING && v->len)
+		type = "str";
+	else if (v->type == JSON_TRUE)
+		type = "bool";
+	else if (v->type == JSON_NUMBER) {
+		double d = 0;
+
+		json_double(v, &d);
+		if (d != 0)
+			type = memchr(v->str, '.', v->len) || memchr(v->str, 'e', v->len)
+			       || memchr(v->str, 'E', v->len) ? "float" : "int";
+	}
+	if (!type)
+		return;
+	snprintf(m, sizeof(m), "'%s' object has no attribute 'get'", type);
+	throw_err(r, "AttributeError", m);
+}
+
 /* Parse one response; keeps it when it has data or usage. */
 static void
-parse_one(struct rec *r, int64_t perf, const char *s, size_t n, size_t i)
+parse_one(struct rec *r, int64_t perf, const char *s, size_t n)
 {
 	char err[128];
 	const struct json *obj, *usage;
@@ -447,16 +478,14 @@ parse_one(struct rec *r, int64_t perf, const char *s, size_t n, size_t i)
 		s++, n--;
 	if (!n || (n == 6 && !memcmp(s, "[DONE]", 6)))
 		return;
+	/* get_json(): text that is not JSON is no data, not an error. */
 	obj = json_parse(r->doc, s, n, err, sizeof(err));
-	if (!obj) {
-		char m[200];
-
-		snprintf(m, sizeof(m), "response %zu: %s", i, err);
-		throw_err(r, "JSONDecodeError", m);
+	if (!obj)
+		return;
+	if (obj->type != JSON_OBJECT) {
+		not_object(r, obj);
 		return;
 	}
-	if (obj->type != JSON_OBJECT)
-		return;
 	if (r->et == ET_CHAT)
 		data = parse_chat(r, obj, &output);
 	else if (r->et == ET_COMPLETIONS)
@@ -505,7 +534,7 @@ parse_responses(struct rec *r, const struct json *arr, char *why, size_t wl)
 			throw_err(r, "ResponseTooLargeError", "response text too large");
 			continue;
 		}
-		parse_one(r, perf, t.s ? t.s : "", t.len, i);
+		parse_one(r, perf, t.s ? t.s : "", t.len);
 	}
 	buf_release(&t);
 	return 0;
