@@ -623,7 +623,10 @@ rec_emit(struct rec *r, const struct opts *o, struct buf *out)
 	jw_init(&w, out, 0);
 	jw_obj(&w);
 	jw_key(&w, "metadata");
-	jw_value(&w, r->metadata);
+	if (r->meta_raw)
+		jw_raw(&w, r->meta_raw, r->meta_len);
+	else
+		jw_value(&w, r->metadata);
 	n = write_metrics(&w, ctx_of(r, o, !ok));
 	if (o->export_trace)
 		write_trace(&w, r);

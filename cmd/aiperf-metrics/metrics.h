@@ -32,6 +32,8 @@ struct mstate;
 struct rec {
 	struct json_doc *doc;
 	const struct json *root, *metadata, *payload, *error, *aiperf, *trace;
+	const char *meta_raw;	/* metadata's text in the line when it is already */
+	size_t meta_len;	/* what jw_value() would write, else NULL */
 	int64_t start_perf_ns;
 	int has_start;
 	int warmup;

@@ -589,6 +589,65 @@ stream_of(const struct rec *r, const struct opts *o)
 	return o->streaming;
 }
 
+/* Is the escape at s[0] == '\\' one that json_quote() writes itself? */
+static int
+canonical_escape(const char *s, size_t left)
+{
+	static const char hex[] = "0123456789abcdef";
+	int v;
+
+	if (left >= 2 && strchr("\"\\nrtbf", s[1]) && s[1])
+		return 2;
+	if (left < 6 || s[1] != 'u' || s[2] != '0' || s[3] != '0' || (s[4] != '0' && s[4] != '1'))
+		return 0;
+	if (!strchr(hex, s[5]) || !s[5])
+		return 0;
+	v = (s[4] - '0') * 16 + (int)(strchr(hex, s[5]) - hex);
+	return v == '\b' || v == '\t' || v == '\n' || v == '\f' || v == '\r' ? 0 : 6;
+}
+
+/*
+ * Fast path for the common line shape: when the line starts with
+ * {"metadata":{ and that object is compact with only the escapes
+ * json_quote() writes, its bytes are exactly what jw_value() would write,
+ * so the writer copies them (the fuzz target checks this equivalence).
+ */
+static void
+find_meta_raw(struct rec *r, const char *s, size_t n)
+{
+	static const char pre[] = "{\"metadata\":{";
+	size_t i = sizeof(pre) - 2, depth = 0;
+	int in_str = 0;
+
+	r->meta_raw = NULL;
+	if (n < sizeof(pre) - 1 || memcmp(s, pre, sizeof(pre) - 1)
+	    || r->root->child != r->metadata)
+		return;
+	for (; i < n; i++) {
+		char c = s[i];
+
+		if (in_str) {
+			int k = c == '\\' ? canonical_escape(s + i, n - i) : 1;
+
+			if (!k)
+				return;
+			i += (size_t)k - 1;
+			in_str = c != '"';
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+			return;
+		in_str = c == '"';
+		depth += c == '{' || c == '[';
+		if ((c == '}' || c == ']') && --depth == 0)
+			break;
+	}
+	if (i < n) {
+		r->meta_raw = s + sizeof(pre) - 2;
+		r->meta_len = i + 1 - (sizeof(pre) - 2);
+	}
+}
+
 static int
 check_fields(struct rec *r, char *why, size_t wl)
 {
@@ -628,6 +687,7 @@ rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
 	r->root = json_parse(r->doc, s, n, why, wl);
 	if (!r->root || check_fields(r, why, wl) < 0)
 		return -1;
+	find_meta_raw(r, s, n);
 	r->payload = json_get(r->root, "payload");
 	r->aiperf = json_get(r->root, "aiperf");
 	r->trace = json_get(r->root, "trace_data");
