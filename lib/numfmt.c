@@ -2,6 +2,7 @@
 /* Number text exactly as the Python original prints it. */
 #include "numfmt.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,25 +10,37 @@
 
 /*
  * Shortest round-trip digits: the smallest precision whose %.*e text reads
- * back as v. Round-tripping is monotone in the precision, so a binary
- * search over 1..17 finds it in at most five tries. Returns the digit
- * count; *exp10 is the decimal exponent of the first digit.
+ * back as v. When some precision p <= 15 round-trips, the 15-digit text is
+ * that p-digit text padded with zeros (v lies within half an ulp of it,
+ * far less than half a unit in the 15th digit), so stripping zeros gives
+ * it; otherwise 16 or 17 digits. At most two snprintf/strtod pairs, the
+ * same result as a search over 1..17. Returns the digit count; *exp10 is
+ * the decimal exponent of the first digit.
  */
 static int
 shortest(double v, char *digits, int *exp10)
 {
 	char tmp[40];
-	int lo = 1, hi = 17, n = 0;
+	int n = 0, lo = 1, hi = 17;
 
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		snprintf(tmp, sizeof(tmp), "%.*e", mid - 1, v);
-		if (strtod(tmp, NULL) == v)
-			hi = mid;
-		else
-			lo = mid + 1;
+	if (fabs(v) >= DBL_MIN) {
+		for (int prec = 15; prec <= 17; prec++) {
+			snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, v);
+			if (prec == 17 || strtod(tmp, NULL) == v)
+				break;
+		}
+	} else {
+		/* Subnormals have fewer bits: binary search every precision. */
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			snprintf(tmp, sizeof(tmp), "%.*e", mid - 1, v);
+			if (strtod(tmp, NULL) == v)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		snprintf(tmp, sizeof(tmp), "%.*e", lo - 1, v);
 	}
-	snprintf(tmp, sizeof(tmp), "%.*e", lo - 1, v);
 	char *p = tmp, *e = strchr(tmp, 'e');
 	if (*p == '-')
 		p++;

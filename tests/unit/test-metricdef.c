@@ -5,6 +5,29 @@
 #include "metricdef.h"
 #include "test.h"
 
+/* Every tag named in a deps list is in the catalogue. */
+static int
+deps_resolve(void)
+{
+	for (size_t i = 0; i < metricdefs_len; i++) {
+		const char *d = metricdefs[i].deps;
+
+		while (d && *d) {
+			char t[64];
+			size_t n = strcspn(d, " ");
+
+			if (n >= sizeof(t))
+				return 0;
+			memcpy(t, d, n);
+			t[n] = 0;
+			if (!metricdef_find(t))
+				return 0;
+			d += n + (d[n] == ' ');
+		}
+	}
+	return 1;
+}
+
 int
 main(void)
 {
@@ -21,6 +44,9 @@ main(void)
 		units &= metricdefs[i].factor > 0;
 	}
 	TEST("tags unique", !dup);
+	TEST("deps resolve", deps_resolve());
+	TEST("usage diff header as the original", !strcmp(metricdef_find(
+		"usage_completion_tokens_diff_pct")->header, "Usage Completion Diff"));
 	TEST("factors positive", units);
 	return TEST_DONE();
 }

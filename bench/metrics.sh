@@ -1,0 +1,105 @@
+#!/bin/sh
+# Records/s of aiperf-metrics (and aiperf-metrics | aiperf-export when built)
+# against `jq -c` reading the same records, side by side in one run.
+# Usage: bench/metrics.sh [records]   (default 100000; N=... works too)
+set -eu
+cd "$(dirname "$0")/.."
+n=${1:-${N:-100000}}
+bin=$PWD/bin
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# gen_record kind: one raw record line.
+#   small: streaming chat, 8 one-word chunks, a usage chunk and [DONE]
+#   long:  non-streaming chat, a 100-word prompt and a ~200-token reply
+#   s200:  streaming chat, a 100-word prompt and 200 one-token chunks
+gen_record() {
+	awk -v kind="$1" 'BEGIN {
+		md = "\"metadata\":{\"session_num\":0,\"x_request_id\":\"req_000000\",\"x_correlation_id\":\"c\",\"conversation_id\":\"session_000000\",\"turn_index\":0,\"credit_issued_ns\":1,\"request_start_ns\":1759813207532900363,\"request_ack_ns\":1759813207533900363,\"request_end_ns\":1759813207838764604,\"worker_id\":\"worker_0\",\"record_processor_id\":\"rp_0\",\"benchmark_phase\":\"profiling\",\"was_cancelled\":false}"
+		prompt = ""
+		for (i = 0; i < 100; i++) prompt = prompt (i ? " " : "") "word" i
+		if (kind == "small" || kind == "s200") {
+			r = ""
+			nc = kind == "small" ? 8 : 200
+			for (i = 0; i < nc; i++)
+				r = r sprintf("{\"perf_ns\":%d,\"packets\":[{\"name\":\"data\",\"value\":\"{\\\"id\\\":\\\"c\\\",\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"created\\\":1,\\\"model\\\":\\\"m\\\",\\\"choices\\\":[{\\\"index\\\":0,\\\"delta\\\":{\\\"content\\\":\\\" tok%d\\\"},\\\"finish_reason\\\":null}]}\"}]},", 1100000000 + i * 5000000, i)
+			r = r "{\"perf_ns\":1150000000,\"packets\":[{\"name\":\"data\",\"value\":\"{\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":[],\\\"usage\\\":{\\\"prompt_tokens\\\":100,\\\"completion_tokens\\\":8,\\\"total_tokens\\\":108}}\"}]},{\"perf_ns\":1150000000,\"packets\":[{\"name\":\"data\",\"value\":\"[DONE]\"}]}"
+			printf "{%s,\"start_perf_ns\":1000000000,\"payload\":{\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}],\"model\":\"m\",\"stream\":true,\"max_completion_tokens\":8,\"stream_options\":{\"include_usage\":true}},\"status\":200,\"responses\":[%s],\"aiperf\":{\"schema\":\"aiperf.raw/1\",\"endpoint_type\":\"chat\",\"stream\":true}}\n", md, prompt, r
+		} else {
+			reply = ""
+			for (i = 0; i < 150; i++) reply = reply (i ? " " : "") "reply" i % 37 ","
+			printf "{%s,\"start_perf_ns\":1000000000,\"payload\":{\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}],\"model\":\"m\",\"stream\":false,\"max_completion_tokens\":200},\"status\":200,\"responses\":[{\"perf_ns\":1200000000,\"text\":\"{\\\"id\\\":\\\"c\\\",\\\"object\\\":\\\"chat.completion\\\",\\\"choices\\\":[{\\\"index\\\":0,\\\"message\\\":{\\\"role\\\":\\\"assistant\\\",\\\"content\\\":\\\"%s\\\"}}],\\\"usage\\\":{\\\"prompt_tokens\\\":100,\\\"completion_tokens\\\":200,\\\"total_tokens\\\":300}}\",\"content_type\":\"application/json\"}],\"aiperf\":{\"schema\":\"aiperf.raw/1\",\"endpoint_type\":\"chat\",\"stream\":false}}\n", md, prompt, reply
+		}
+	}'
+}
+
+repeat() {
+	awk -v n="$2" '{ for (i = 0; i < n; i++) print }' "$1"
+}
+
+now_ns() {
+	date +%s%N
+}
+
+# rate label file command...: records/s of "command < file" by wall clock
+# and by CPU time (user + system; steadier on a shared machine). The CPU
+# rate is left in $tmp/rate for the ratios.
+rate() {
+	label=$1 file=$2
+	shift 2
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%e %U %S' -o "$tmp/t" "$@" <"$file" >"$tmp/out"
+		read -r wall usr sys <"$tmp/t"
+	else
+		t0=$(now_ns)
+		"$@" <"$file" >"$tmp/out"
+		t1=$(now_ns)
+		wall=$(awk -v d=$((t1 - t0)) 'BEGIN { print d / 1e9 }') usr=$wall sys=0
+	fi
+	awk -v n="$n" -v w="$wall" -v u="$usr" -v s="$sys" -v l="$label" -v o="$(wc -l <"$tmp/out")" \
+		'BEGIN { if (w < 0.01) w = 0.01; c = u + s; if (c < 0.01) c = 0.01
+			 printf "%-56s %9.0f rec/s wall %9.0f rec/s cpu (%d out)\n", l, n / w, n / c, o
+			 printf "%.0f\n", n / c > "/dev/stderr" }' 2>"$tmp/rate"
+}
+
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'
+}
+
+for kind in small long s200; do
+	gen_record $kind >"$tmp/one"
+	repeat "$tmp/one" "$n" >"$tmp/$kind.ndjson"
+done
+echo "records: $n per case; $(nproc) cpus; $(uname -m)"
+
+rate "jq -c '{metadata}' (anchor), small" "$tmp/small.ndjson" jq -c '{metadata}'
+jq_small=$(cat "$tmp/rate")
+rate "aiperf-metrics --use-server-token-count, small" "$tmp/small.ndjson" \
+	"$bin/aiperf-metrics" --use-server-token-count
+m_small=$(cat "$tmp/rate")
+rate "aiperf-metrics --tokenizer builtin, small" "$tmp/small.ndjson" \
+	"$bin/aiperf-metrics" --tokenizer builtin
+rate "jq -c '{metadata}' (anchor), long" "$tmp/long.ndjson" jq -c '{metadata}'
+jq_long=$(cat "$tmp/rate")
+rate "aiperf-metrics --use-server-token-count, long" "$tmp/long.ndjson" \
+	"$bin/aiperf-metrics" --use-server-token-count
+rate "aiperf-metrics --tokenizer builtin, long (100+200 tokens)" "$tmp/long.ndjson" \
+	"$bin/aiperf-metrics" --tokenizer builtin
+m_long=$(cat "$tmp/rate")
+rate "jq -c '{metadata}' (anchor), s200" "$tmp/s200.ndjson" jq -c '{metadata}'
+jq_s200=$(cat "$tmp/rate")
+rate "aiperf-metrics --use-server-token-count, s200" "$tmp/s200.ndjson" \
+	"$bin/aiperf-metrics" --use-server-token-count
+rate "aiperf-metrics --tokenizer builtin, s200" "$tmp/s200.ndjson" \
+	"$bin/aiperf-metrics" --tokenizer builtin
+m_s200=$(cat "$tmp/rate")
+rate "aiperf-metrics --tokenizer builtin --threads $(nproc), s200" "$tmp/s200.ndjson" \
+	"$bin/aiperf-metrics" --tokenizer builtin --threads "$(nproc)"
+if [ -x "$bin/aiperf-export" ]; then
+	rate "aiperf-metrics --use-server-token-count | aiperf-export, small" \
+		"$tmp/small.ndjson" sh -c "'$bin/aiperf-metrics' --use-server-token-count | '$bin/aiperf-export' >/dev/null; echo"
+fi
+echo "cpu-time ratios against jq -c on the same records:"
+echo "  server counts, small:  aiperf-metrics / jq = $(ratio "$m_small" "$jq_small") (target >= 300k rec/s)"
+echo "  tokenizing, long:      aiperf-metrics / jq = $(ratio "$m_long" "$jq_long") (target >= 50k rec/s)"
+echo "  tokenizing, s200:      aiperf-metrics / jq = $(ratio "$m_s200" "$jq_s200")"

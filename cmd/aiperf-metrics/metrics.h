@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-metrics internals: one raw record parsed, its responses, token counts and metric values. */
+#ifndef AIPERF_METRICS_H
+#define AIPERF_METRICS_H
+
+#include <stdint.h>
+#include "buf.h"
+#include "json.h"
+
+/*
+ * A struct rec is reused for every input line: rec_reset() keeps its memory.
+ * Every json pointer borrows from rec->doc and lives until the next reset.
+ */
+enum etype {
+	ET_CHAT,
+	ET_COMPLETIONS,
+	ET_EMBEDDINGS,
+	ET_RESPONSES,	/* OpenAI Responses API */
+	ET_OTHER,	/* unknown: latency metrics only */
+};
+
+struct resp {
+	int64_t perf_ns;
+	int data;		/* a content response (text, reasoning, tool call) */
+	int output;		/* data with non-empty output text (TTFO) */
+	const struct json *usage;
+};
+
+struct opts;
+struct mstate;
+
+struct rec {
+	struct json_doc *doc;
+	const struct json *root, *metadata, *payload, *error, *aiperf, *trace;
+	const char *meta_raw;	/* metadata's text in the line when it is already */
+	size_t meta_len;	/* what jw_value() would write, else NULL */
+	int64_t start_perf_ns;
+	int has_start;
+	int warmup;
+	int stream;
+	enum etype et;
+	struct resp *r;
+	size_t nr, cap;
+	size_t nraw;		/* responses in the record */
+	int bad_perf;		/* a response perf_ns outside (0, 2^63-1) */
+	struct buf out_text, reason_text;
+	int has_out, has_reason;	/* some output / reasoning text seen */
+	/* error raised while parsing responses (the original's exceptions) */
+	struct buf etype_s, emsg;
+	int perr;
+	struct buf in;		/* input text for the token count */
+	struct mstate *ms;	/* metric values (compute.c) */
+};
+
+struct opts {
+	const char *endpoint_type;	/* NULL: from the record */
+	int server_tokens;
+	int streaming;
+	int export_trace;
+	int drop_warmup;
+	int keep_going;
+	int unbuffered;
+	int threads;
+	struct tokenizer *tok;
+};
+
+void rec_init(struct rec *r);
+void rec_reset(struct rec *r);
+void rec_release(struct rec *r);
+
+/* parse.c: read one raw record line into r. Returns 0, or -1 with a
+ * message in why (the line is malformed: not a raw record). */
+int rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
+	      char *why, size_t whylen);
+
+/* compute.c: metric value storage for one rec; metrics_init() builds the
+ * computation orders and must run before threads call rec_emit(). */
+struct mstate *mstate_new(void);
+void mstate_free(struct mstate *m);
+void metrics_init(void);
+
+/* compute.c: write the metric record for r to out (a line with '\n').
+ * Returns 0, or 1 when the record yields no line. */
+int rec_emit(struct rec *r, const struct opts *o, struct buf *out);
+
+/* tokens.c: client-side token counts. With a spec (--tokenizer) one
+ * tokenizer serves every record; without, each record's payload model gets
+ * its own, loaded on first use (a local path or the HF cache, else builtin).
+ * Loading failures die(). Safe to share between threads. */
+struct tokenizer *tokenizer_open(const char *spec, const char *revision);
+void tokenizer_free(struct tokenizer *t);
+/* Token count of s[0..n) for r's model, or -1 when t is NULL. */
+int64_t tokenizer_count(struct tokenizer *t, const struct rec *r, const char *s, size_t n);
+/* Input sequence length of r's request, or -1 when it has no text. */
+int64_t tokens_input(struct tokenizer *t, struct rec *r);
+
+/* pool.c: --threads; lines are copied, computed in batches, written in order. */
+struct pool;
+struct pool *pool_new(const struct opts *o, int threads);
+void pool_add(struct pool *p, const char *name, size_t lineno, const char *s, size_t n);
+void pool_flush(struct pool *p);
+/* Frees p; returns the number of malformed lines skipped (--keep-going). */
+size_t pool_free(struct pool *p);
+
+/* Python repr() of a str, appended to b. */
+void py_repr_str(struct buf *b, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,702 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Raw record reading and response parsing per endpoint type (chat, completions, embeddings, responses). */
+#include "metrics.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "numfmt.h"
+
+#define TEXT_MAX ((size_t)256 << 20)
+
+void
+rec_init(struct rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->doc = json_doc_new();
+	buf_init(&r->out_text, TEXT_MAX);
+	buf_init(&r->reason_text, TEXT_MAX);
+	buf_init(&r->etype_s, 4096);
+	buf_init(&r->emsg, (size_t)1 << 20);
+	buf_init(&r->in, TEXT_MAX);
+	r->ms = mstate_new();
+}
+
+void
+rec_reset(struct rec *r)
+{
+	json_doc_reset(r->doc);
+	r->root = r->metadata = r->payload = r->error = r->aiperf = NULL;
+	r->trace = NULL;
+	r->start_perf_ns = 0;
+	r->has_start = r->warmup = r->stream = 0;
+	r->nr = r->nraw = 0;
+	r->bad_perf = r->has_out = r->has_reason = r->perr = 0;
+	buf_reset(&r->out_text);
+	buf_reset(&r->reason_text);
+	buf_reset(&r->etype_s);
+	buf_reset(&r->emsg);
+}
+
+void
+rec_release(struct rec *r)
+{
+	json_doc_free(r->doc);
+	free(r->r);
+	buf_release(&r->out_text);
+	buf_release(&r->reason_text);
+	buf_release(&r->etype_s);
+	buf_release(&r->emsg);
+	buf_release(&r->in);
+	mstate_free(r->ms);
+}
+
+/* Python repr() of a str: quotes chosen as Python does, C escapes, \xNN. */
+void
+py_repr_str(struct buf *b, const char *s, size_t n)
+{
+	int q = memchr(s, '\'', n) && !memchr(s, '"', n) ? '"' : '\'';
+
+	buf_addch(b, q);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\\' || c == q)
+			buf_addf(b, "\\%c", c);
+		else if (c == '\n')
+			buf_addstr(b, "\\n");
+		else if (c == '\r')
+			buf_addstr(b, "\\r");
+		else if (c == '\t')
+			buf_addstr(b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			buf_addf(b, "\\x%02x", c);
+		else
+			buf_addch(b, c);
+	}
+	buf_addch(b, q);
+}
+
+/* Python repr() of a parsed JSON value (json.loads result). */
+static void
+py_repr_json(struct buf *b, const struct json *v, int depth)
+{
+	char num[48];
+	double d;
+
+	switch (v->type) {
+	case JSON_NULL: buf_addstr(b, "None"); return;
+	case JSON_TRUE: buf_addstr(b, "True"); return;
+	case JSON_FALSE: buf_addstr(b, "False"); return;
+	case JSON_STRING: py_repr_str(b, v->str, v->len); return;
+	case JSON_NUMBER:
+		if (!memchr(v->str, '.', v->len) && !memchr(v->str, 'e', v->len)
+		    && !memchr(v->str, 'E', v->len))
+			buf_add(b, v->str, v->len);
+		else if (json_double(v, &d) == 0)
+			buf_add(b, num, numfmt_repr(num, d, NUMFMT_PYREPR));
+		return;
+	default:
+		break;
+	}
+	if (depth > 64 || b->len > 65536) {
+		buf_addstr(b, "...");
+		return;
+	}
+	buf_addch(b, v->type == JSON_ARRAY ? '[' : '{');
+	for (const struct json *c = v->child; c; c = c->next) {
+		if (c != v->child)
+			buf_addstr(b, ", ");
+		if (v->type == JSON_OBJECT) {
+			py_repr_str(b, c->key, c->keylen);
+			buf_addstr(b, ": ");
+		}
+		py_repr_json(b, c, depth + 1);
+	}
+	buf_addch(b, v->type == JSON_ARRAY ? ']' : '}');
+}
+
+/* ErrorDetails._safe_repr: at most 4096 characters, then an ellipsis. */
+static void
+cut_repr(struct buf *b)
+{
+	size_t chars = 0;
+
+	for (size_t i = 0; i < b->len; i++) {
+		if (((unsigned char)b->s[i] & 0xc0) == 0x80)
+			continue;
+		if (chars++ == 4096) {
+			b->len = i;
+			b->s[i] = '\0';
+			buf_addstr(b, "\xe2\x80\xa6");
+			return;
+		}
+	}
+}
+
+/* Record a parser exception as the original does: class name, repr(). */
+static void
+throw_err(struct rec *r, const char *cls, const char *msg)
+{
+	if (r->perr)
+		return;
+	r->perr = 1;
+	buf_addstr(&r->etype_s, cls);
+	buf_addf(&r->emsg, "%s(", cls);
+	py_repr_str(&r->emsg, msg, strlen(msg));
+	buf_addch(&r->emsg, ')');
+	cut_repr(&r->emsg);
+}
+
+static int
+nonempty_str(const struct json *v)
+{
+	return v && v->type == JSON_STRING && v->len > 0;
+}
+
+static void
+add_text(struct buf *b, int *flag, const struct json *v)
+{
+	if (buf_add(b, v->str, v->len) == 0)
+		*flag = 1;
+}
+
+static void
+unsupported_object(struct rec *r, const struct json *obj)
+{
+	const struct json *o = json_get(obj, "object");
+	struct buf m = BUF_INIT((size_t)1 << 20);
+
+	/* Python repr of the value; containers are not rendered exactly. */
+	buf_addstr(&m, "Unsupported OpenAI object type: ");
+	if (o && o->type == JSON_STRING)
+		py_repr_str(&m, o->str, o->len);
+	else if (o && o->type == JSON_NUMBER)
+		buf_add(&m, o->str, o->len);
+	else if (o && (o->type == JSON_TRUE || o->type == JSON_FALSE))
+		buf_addstr(&m, o->type == JSON_TRUE ? "True" : "False");
+	else
+		buf_addstr(&m, !o || o->type == JSON_NULL ? "None" : "<container>");
+	throw_err(r, "ValueError", buf_str(&m));
+	buf_release(&m);
+}
+
+/* Tool-call text: function names and arguments concatenated. */
+static size_t
+tool_text(struct rec *r, const struct json *calls)
+{
+	size_t before = r->out_text.len;
+
+	for (const struct json *tc = calls ? calls->child : NULL; tc; tc = tc->next) {
+		const struct json *f = json_get(tc, "function");
+		const struct json *name = json_get(f, "name");
+		const struct json *args = json_get(f, "arguments");
+
+		if (nonempty_str(name))
+			buf_add(&r->out_text, name->str, name->len);
+		if (nonempty_str(args))
+			buf_add(&r->out_text, args->str, args->len);
+	}
+	return r->out_text.len - before;
+}
+
+/* Chat: returns 1 when the message carries data (content, reasoning, tools). */
+static int
+parse_chat(struct rec *r, const struct json *obj, int *output)
+{
+	const char *object = json_str_or(json_get(obj, "object"), "");
+	const char *key;
+	const struct json *d, *content, *reason;
+
+	if (!strcmp(object, "chat.completion"))
+		key = "message";
+	else if (!strcmp(object, "chat.completion.chunk"))
+		key = "delta";
+	else
+		return unsupported_object(r, obj), 0;
+	d = json_get(json_at(json_get(obj, "choices"), 0), key);
+	if (!d || d->type != JSON_OBJECT || !d->len)
+		return 0;
+	content = json_get(d, "content");
+	reason = json_get(d, "reasoning_content");
+	if (!nonempty_str(reason))
+		reason = json_get(d, "reasoning");
+	if (nonempty_str(reason)) {
+		add_text(&r->reason_text, &r->has_reason, reason);
+		if (nonempty_str(content))
+			add_text(&r->out_text, &r->has_out, content);
+		*output = nonempty_str(content);
+		return 1;
+	}
+	if (tool_text(r, json_get(d, "tool_calls"))) {
+		r->has_out = 1;
+		return *output = 1;
+	}
+	if (nonempty_str(content)) {
+		add_text(&r->out_text, &r->has_out, content);
+		return *output = 1;
+	}
+	return 0;
+}
+
+static int
+parse_completions(struct rec *r, const struct json *obj, int *output)
+{
+	const char *object = json_str_or(json_get(obj, "object"), "");
+	const struct json *t;
+
+	if (strcmp(object, "completion") && strcmp(object, "text_completion"))
+		return unsupported_object(r, obj), 0;
+	t = json_get(json_at(json_get(obj, "choices"), 0), "text");
+	if (!nonempty_str(t))
+		return 0;
+	add_text(&r->out_text, &r->has_out, t);
+	return *output = 1;
+}
+
+/* Embeddings: data items must all be embedding objects (else ValueError);
+ * data when one has a non-null embedding. The original attaches no usage. */
+static int
+parse_embeddings(struct rec *r, const struct json *obj)
+{
+	const struct json *data = json_get(obj, "data");
+	int n = 0;
+
+	if (!data || data->type != JSON_ARRAY || !data->len)
+		return 0;
+	for (const struct json *it = data->child; it; it = it->next) {
+		const struct json *e = json_get(it, "embedding");
+
+		if (it->type != JSON_OBJECT
+		    || strcmp(json_str_or(json_get(it, "object"), ""), "embedding")) {
+			struct buf m = BUF_INIT((size_t)1 << 20);
+
+			buf_addstr(&m, "Received invalid list in response: ");
+			py_repr_json(&m, obj, 0);
+			throw_err(r, "ValueError", buf_str(&m));
+			buf_release(&m);
+			return 0;
+		}
+		n += e && e->type != JSON_NULL;
+	}
+	return n > 0;
+}
+
+static const struct json *
+usage_of(const struct json *obj)
+{
+	const struct json *u = json_get(obj, "usage");
+
+	return u && u->type == JSON_OBJECT && u->len ? u : NULL;
+}
+
+/* Responses API streaming event: text, reasoning and tool-call deltas,
+ * the final text again on output_text.done (as the original counts it). */
+static int
+parse_resp_event(struct rec *r, const char *type, const struct json *obj, int *output)
+{
+	const struct json *d = json_get(obj, "delta");
+
+	if (!strcmp(type, "response.output_text.delta")
+	    || !strcmp(type, "response.function_call_arguments.delta")) {
+		if (!nonempty_str(d))
+			return 0;
+		add_text(&r->out_text, &r->has_out, d);
+		return *output = 1;
+	}
+	if (!strcmp(type, "response.reasoning_text.delta")) {
+		if (!nonempty_str(d))
+			return 0;
+		add_text(&r->reason_text, &r->has_reason, d);
+		return 1;
+	}
+	d = json_get(obj, "text");
+	if (!strcmp(type, "response.output_text.done") && nonempty_str(d)) {
+		add_text(&r->out_text, &r->has_out, d);
+		return *output = 1;
+	}
+	return 0;
+}
+
+/* Append the non-empty "text" of parts of the given type to b. */
+static size_t
+collect_parts(struct buf *b, const struct json *parts, const char *type)
+{
+	size_t before = b->len;
+
+	for (const struct json *p = parts && parts->type == JSON_ARRAY ? parts->child : NULL;
+	     p; p = p->next) {
+		const struct json *t = json_get(p, "text");
+
+		if (!strcmp(json_str_or(json_get(p, "type"), ""), type) && nonempty_str(t))
+			buf_add(b, t->str, t->len);
+	}
+	return b->len - before;
+}
+
+/* Responses API full response: reasoning summaries, else message text,
+ * else function calls; the output_text field as a fallback. */
+static int
+parse_resp_full(struct rec *r, const struct json *obj, int *output)
+{
+	struct buf text = BUF_INIT(TEXT_MAX), reason = BUF_INIT(TEXT_MAX), tool = BUF_INIT(TEXT_MAX);
+	const struct json *out = json_get(obj, "output"), *ot;
+	int data = 1;
+
+	for (const struct json *it = out && out->type == JSON_ARRAY ? out->child : NULL;
+	     it; it = it->next) {
+		const char *t = json_str_or(json_get(it, "type"), "");
+
+		if (!strcmp(t, "reasoning"))
+			collect_parts(&reason, json_get(it, "summary"), "summary_text");
+		else if (!strcmp(t, "message"))
+			collect_parts(&text, json_get(it, "content"), "output_text");
+		else if (!strcmp(t, "function_call")) {
+			const struct json *n = json_get(it, "name"), *a = json_get(it, "arguments");
+
+			if (nonempty_str(n))
+				buf_add(&tool, n->str, n->len);
+			if (nonempty_str(a))
+				buf_add(&tool, a->str, a->len);
+		}
+	}
+	ot = json_get(obj, "output_text");
+	if (reason.len) {
+		buf_add(&r->reason_text, reason.s, reason.len);
+		r->has_reason = 1;
+		if (text.len && buf_add(&r->out_text, text.s, text.len) == 0)
+			r->has_out = *output = 1;
+	} else if (text.len || tool.len) {
+		struct buf *b = text.len ? &text : &tool;
+
+		if (buf_add(&r->out_text, b->s, b->len) == 0)
+			r->has_out = *output = 1;
+	} else if (nonempty_str(ot)) {
+		add_text(&r->out_text, &r->has_out, ot);
+		*output = 1;
+	} else {
+		data = 0;
+	}
+	buf_release(&text);
+	buf_release(&reason);
+	buf_release(&tool);
+	return data;
+}
+
+static int
+parse_responses_api(struct rec *r, const struct json *obj, int *output,
+		    const struct json **usage)
+{
+	const struct json *type = json_get(obj, "type");
+
+	*usage = NULL;
+	if (type) {
+		const char *t = json_str_or(type, "");
+		int data = parse_resp_event(r, t, obj, output);
+
+		if (!data && !strcmp(t, "response.completed"))
+			*usage = usage_of(json_get(obj, "response"));
+		return data;
+	}
+	if (strcmp(json_str_or(json_get(obj, "object"), ""), "response"))
+		return 0;
+	*usage = usage_of(obj);
+	return parse_resp_full(r, obj, output);
+}
+
+/* The JSON of one response: non-empty SSE data packets joined by '\n'
+ * (SSEMessage.extract_data_content), or the body text. */
+static int
+resp_text(const struct json *resp, struct buf *t)
+{
+	const struct json *p = json_get(resp, "packets");
+	const struct json *text = json_get(resp, "text");
+
+	buf_reset(t);
+	if (p && p->type == JSON_ARRAY) {
+		int first = 1;
+
+		for (const struct json *k = p->child; k; k = k->next) {
+			const struct json *v = json_get(k, "value");
+
+			if (strcmp(json_str_or(json_get(k, "name"), ""), "data") || !v
+			    || v->type != JSON_STRING || !v->len)
+				continue;
+			if (!first)
+				buf_addch(t, '\n');
+			first = 0;
+			if (buf_add(t, v->str, v->len) < 0)
+				return -1;
+		}
+		return 0;
+	}
+	if (text && text->type == JSON_STRING)
+		return buf_add(t, text->str, text->len);
+	return 0;
+}
+
+/* A truthy JSON value that is not an object: the parsers' json_obj.get()
+ * raises AttributeError; falsy values are no data. */
+static void
+not_object(struct rec *r, const struct json *v)
+{
+	const char *type = NULL;
+	char m[64];
+
+	if (r->et == ET_OTHER)
+		return;
+	if (v->type == JSON_ARRAY && v->len)
+		type = "list";
+	else if (v->type == JSON_STRING && v->len)
+		type = "str";
+	else if (v->type == JSON_TRUE)
+		type = "bool";
+	else if (v->type == JSON_NUMBER) {
+		double d = 0;
+
+		json_double(v, &d);
+		if (d != 0)
+			type = memchr(v->str, '.', v->len) || memchr(v->str, 'e', v->len)
+			       || memchr(v->str, 'E', v->len) ? "float" : "int";
+	}
+	if (!type)
+		return;
+	snprintf(m, sizeof(m), "'%s' object has no attribute 'get'", type);
+	throw_err(r, "AttributeError", m);
+}
+
+/* Parse one response; keeps it when it has data or usage. */
+static void
+parse_one(struct rec *r, int64_t perf, const char *s, size_t n)
+{
+	char err[128];
+	const struct json *obj, *usage;
+	struct resp *x;
+	int data = 0, output = 0;
+
+	while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+		s++, n--;
+	if (!n || (n == 6 && !memcmp(s, "[DONE]", 6)))
+		return;
+	/* get_json(): text that is not JSON is no data, not an error. */
+	obj = json_parse(r->doc, s, n, err, sizeof(err));
+	if (!obj)
+		return;
+	if (obj->type != JSON_OBJECT) {
+		not_object(r, obj);
+		return;
+	}
+	if (r->et == ET_CHAT)
+		data = parse_chat(r, obj, &output);
+	else if (r->et == ET_COMPLETIONS)
+		data = parse_completions(r, obj, &output);
+	else if (r->et == ET_EMBEDDINGS)
+		data = parse_embeddings(r, obj);
+	else if (r->et != ET_RESPONSES)
+		data = obj->len > 0;
+	if (r->et == ET_RESPONSES)
+		data = parse_responses_api(r, obj, &output, &usage);
+	else
+		usage = r->et == ET_EMBEDDINGS ? NULL : usage_of(obj);
+	if (!data && !usage)
+		return;
+	if (r->nr == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->r = xreallocarray(r->r, r->cap, sizeof(*r->r));
+	}
+	x = &r->r[r->nr++];
+	x->perf_ns = perf;
+	x->data = data;
+	x->output = output;
+	x->usage = usage;
+}
+
+static int
+parse_responses(struct rec *r, const struct json *arr, char *why, size_t wl)
+{
+	struct buf t = BUF_INIT(TEXT_MAX);
+	size_t i = 0;
+
+	for (const struct json *e = arr->child; e; e = e->next, i++) {
+		int64_t perf;
+
+		if (json_int64(json_get(e, "perf_ns"), &perf) < 0) {
+			snprintf(why, wl, "responses[%zu]: 'perf_ns' is not an integer", i);
+			buf_release(&t);
+			return -1;
+		}
+		r->nraw++;
+		if (perf <= 0 || perf == INT64_MAX)
+			r->bad_perf = 1;
+		if (r->perr)
+			continue;
+		if (resp_text(e, &t) < 0) {
+			throw_err(r, "ResponseTooLargeError", "response text too large");
+			continue;
+		}
+		parse_one(r, perf, t.s ? t.s : "", t.len);
+	}
+	buf_release(&t);
+	return 0;
+}
+
+static enum etype
+etype_from(const char *s)
+{
+	if (!strcmp(s, "chat"))
+		return ET_CHAT;
+	if (!strcmp(s, "completions"))
+		return ET_COMPLETIONS;
+	if (!strcmp(s, "embeddings") || !strcmp(s, "nim_embeddings"))
+		return ET_EMBEDDINGS;
+	if (!strcmp(s, "responses"))
+		return ET_RESPONSES;
+	return ET_OTHER;
+}
+
+/* Record's aiperf.endpoint_type, else --endpoint-type, else the payload shape. */
+static enum etype
+etype_of(const struct rec *r, const struct opts *o)
+{
+	const struct json *t = json_get(r->aiperf, "endpoint_type");
+
+	if (t && t->type == JSON_STRING)
+		return etype_from(t->str);
+	if (o->endpoint_type)
+		return etype_from(o->endpoint_type);
+	if (json_get(r->payload, "messages"))
+		return ET_CHAT;
+	if (json_get(r->payload, "prompt"))
+		return ET_COMPLETIONS;
+	if (json_get(r->payload, "instructions") || json_get(r->payload, "max_output_tokens")
+	    || json_get(json_at(json_get(r->payload, "input"), 0), "content"))
+		return ET_RESPONSES;
+	if (json_get(r->payload, "input"))
+		return ET_EMBEDDINGS;
+	return ET_CHAT;
+}
+
+static int
+stream_of(const struct rec *r, const struct opts *o)
+{
+	const struct json *s = json_get(r->aiperf, "stream");
+
+	if (s && (s->type == JSON_TRUE || s->type == JSON_FALSE))
+		return s->type == JSON_TRUE;
+	s = json_get(r->payload, "stream");
+	if (s)
+		return json_truthy(s);
+	return o->streaming;
+}
+
+/* Is the escape at s[0] == '\\' one that json_quote() writes itself? */
+static int
+canonical_escape(const char *s, size_t left)
+{
+	static const char hex[] = "0123456789abcdef";
+	int v;
+
+	if (left >= 2 && strchr("\"\\nrtbf", s[1]) && s[1])
+		return 2;
+	if (left < 6 || s[1] != 'u' || s[2] != '0' || s[3] != '0' || (s[4] != '0' && s[4] != '1'))
+		return 0;
+	if (!strchr(hex, s[5]) || !s[5])
+		return 0;
+	v = (s[4] - '0') * 16 + (int)(strchr(hex, s[5]) - hex);
+	return v == '\b' || v == '\t' || v == '\n' || v == '\f' || v == '\r' ? 0 : 6;
+}
+
+/*
+ * Fast path for the common line shape: when the line starts with
+ * {"metadata":{ and that object is compact with only the escapes
+ * json_quote() writes, its bytes are exactly what jw_value() would write,
+ * so the writer copies them (the fuzz target checks this equivalence).
+ */
+static void
+find_meta_raw(struct rec *r, const char *s, size_t n)
+{
+	static const char pre[] = "{\"metadata\":{";
+	size_t i = sizeof(pre) - 2, depth = 0;
+	int in_str = 0;
+
+	r->meta_raw = NULL;
+	if (n < sizeof(pre) - 1 || memcmp(s, pre, sizeof(pre) - 1)
+	    || r->root->child != r->metadata)
+		return;
+	for (; i < n; i++) {
+		char c = s[i];
+
+		if (in_str) {
+			int k = c == '\\' ? canonical_escape(s + i, n - i) : 1;
+
+			if (!k)
+				return;
+			i += (size_t)k - 1;
+			in_str = c != '"';
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+			return;
+		in_str = c == '"';
+		depth += c == '{' || c == '[';
+		if ((c == '}' || c == ']') && --depth == 0)
+			break;
+	}
+	if (i < n) {
+		r->meta_raw = s + sizeof(pre) - 2;
+		r->meta_len = i + 1 - (sizeof(pre) - 2);
+	}
+}
+
+static int
+check_fields(struct rec *r, char *why, size_t wl)
+{
+	const struct json *v;
+
+	if (!r->root || r->root->type != JSON_OBJECT)
+		return snprintf(why, wl, "not a JSON object"), -1;
+	r->metadata = json_get(r->root, "metadata");
+	if (!r->metadata || r->metadata->type != JSON_OBJECT)
+		return snprintf(why, wl, "missing 'metadata' object"), -1;
+	r->error = json_get(r->root, "error");
+	if (r->error && r->error->type == JSON_NULL)
+		r->error = NULL;
+	if (r->error && r->error->type != JSON_OBJECT)
+		return snprintf(why, wl, "'error' is not an object"), -1;
+	v = json_get(r->root, "start_perf_ns");
+	if (v && v->type != JSON_NULL) {
+		if (json_int64(v, &r->start_perf_ns) < 0)
+			return snprintf(why, wl, "'start_perf_ns' is not an integer"), -1;
+		r->has_start = 1;
+	} else if (!r->error) {
+		return snprintf(why, wl, "missing 'start_perf_ns'"), -1;
+	}
+	v = json_get(r->root, "responses");
+	if (v && v->type != JSON_ARRAY && v->type != JSON_NULL)
+		return snprintf(why, wl, "'responses' is not an array"), -1;
+	return 0;
+}
+
+int
+rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
+	  char *why, size_t wl)
+{
+	const struct json *resp;
+
+	rec_reset(r);
+	r->root = json_parse(r->doc, s, n, why, wl);
+	if (!r->root || check_fields(r, why, wl) < 0)
+		return -1;
+	find_meta_raw(r, s, n);
+	r->payload = json_get(r->root, "payload");
+	r->aiperf = json_get(r->root, "aiperf");
+	r->trace = json_get(r->root, "trace_data");
+	r->warmup = !strcmp(json_str_or(json_get(r->metadata, "benchmark_phase"), ""),
+			    "warmup");
+	r->et = etype_of(r, o);
+	r->stream = stream_of(r, o);
+	resp = json_get(r->root, "responses");
+	if (r->error || !resp || resp->type != JSON_ARRAY)
+		return 0;
+	return parse_responses(r, resp, why, wl);
+}
