@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-export internals: the run summary built from metric records and its writers. */
+#ifndef AIPERF_EXPORT_H
+#define AIPERF_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "metricdef.h"
+#include "stats.h"
+
+/*
+ * struct agg owns everything it accumulates (value arrays, error groups,
+ * goodput SLOs); agg_release() frees it. struct summary borrows from the
+ * agg it was built from and lives no longer than it.
+ */
+
+/* One result, in display units. */
+struct result {
+	const struct metricdef *def;
+	int dist;		/* 1: distribution (all stats); 0: scalar, avg only */
+	struct stats st;
+};
+
+struct errgroup {
+	int has_code;
+	int64_t code;
+	char *type;		/* NULL when absent */
+	char *message;
+	size_t count;
+};
+
+struct slo {
+	const struct metricdef *def;
+	size_t idx;		/* index into metricdefs */
+	double base;		/* threshold in base units */
+};
+
+struct agg {
+	struct stats_vec *vals;	/* per metricdef, base units */
+	double *sums;		/* running sums in insertion order */
+	struct slo *slo;
+	size_t nslo;
+	size_t valid, errors, warmup, good;
+	int64_t min_req, max_resp, start_ns, end_ns;
+	int have_req, have_resp, have_start, have_end;
+	struct errgroup *errs;
+	size_t nerrs, caperrs;
+	struct json_doc *doc;
+};
+
+struct summary {
+	struct result *res;	/* in metricdefs (computation) order */
+	size_t nres;
+	const struct errgroup *errs;
+	size_t nerrs;
+	size_t valid, errors, warmup;
+	int64_t start_ns, end_ns;
+	int have_start, have_end;
+	const struct result *duration;	/* benchmark_duration or NULL */
+};
+
+struct exportopts {
+	const char *title;
+	const char *benchmark_id;
+	const char *version;
+	const char *cli_command;
+	const char *input_config;	/* JSON text or NULL */
+	int was_cancelled;
+	const char *json_path, *csv_path;	/* written files, for the end lines */
+};
+
+/* agg.c */
+void agg_init(struct agg *a);
+void agg_release(struct agg *a);
+/* Parse "tag:value ..." (or a JSON object); 0, or -1 with a message in why. */
+int agg_goodput(struct agg *a, const char *spec, char *why, size_t whylen);
+/* Add one metric record line. 1 = profiling record, 0 = warmup (dropped),
+ * -1 = malformed (message in why). */
+int agg_line(struct agg *a, const char *s, size_t n, char *why, size_t whylen);
+void agg_summary(struct agg *a, struct summary *sm);
+void summary_release(struct summary *sm);
+const struct result *summary_find(const struct summary *sm, const char *tag);
+/* Base value back from a display value written as base * factor. */
+double agg_to_base(double display, double factor);
+
+/* table.c */
+void table_print(FILE *f, const struct summary *sm, const struct exportopts *o);
+
+/* json.c */
+int json_export(FILE *f, const struct summary *sm, const struct exportopts *o);
+
+/* csv.c */
+int csv_export(FILE *f, const struct summary *sm);
+
+#endif
