@@ -93,7 +93,7 @@ parse_args(int argc, char **argv, struct options *o)
 		die_usage("invalid value for --export-level: '%s' (summary, records or raw)", o->level);
 	if (o->min_goodput_pct >= 0 && !o->goodput)
 		die_usage("--min-goodput-pct needs --goodput");
-	if (!*o->benchmark_id && o->benchmark_id != NULL)
+	if (o->benchmark_id && !*o->benchmark_id)
 		die_usage("--benchmark-id must not be empty");
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
@@ -277,6 +277,8 @@ write_summary(const char *path, const struct summary *sm, const struct exportopt
 		die("cannot write '%s'", path);
 	if (path[0] == '/')
 		return xstrdup(path);
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof(cwd)))
 		return xstrdup(path);
@@ -323,13 +325,14 @@ main(int argc, char **argv)
 	struct summary sm;
 	struct agg a;
 	char *cfg = NULL;
+	size_t cfglen;
 
 	util_setprogname(argv[0]);
 	parse_args(argc, argv, &o);
 	agg_init(&a);
 	if (o.goodput && agg_goodput(&a, o.goodput, why, sizeof(why)) < 0)
 		die_usage("%s", why);
-	if (o.input_config_path && !(cfg = util_readfile(o.input_config_path, MAX_CONFIG, NULL)))
+	if (o.input_config_path && !(cfg = util_readfile(o.input_config_path, MAX_CONFIG, &cfglen)))
 		die("cannot read '%s':", o.input_config_path);
 	if (cfg)
 		check_config(o.input_config_path, cfg);
