@@ -32,12 +32,11 @@ _Noreturn static void
 usage(FILE *f, int status)
 {
 	fputs("usage: aiperf-export [--artifact-dir dir] [--profile-export-prefix prefix]\n"
-	      "                     [--export-level summary|records|raw] [--goodput slos]\n"
+	      "                     [--export-level summary | records | raw] [--goodput slos]\n"
 	      "                     [--endpoint-type type] [--input-config file]\n"
 	      "                     [--benchmark-id id] [--aiperf-version version]\n"
 	      "                     [--cli-command text] [--was-cancelled] [--no-console]\n"
-	      "                     [--max-error-rate pct] [--min-goodput-pct pct]\n"
-	      "                     [file ...]\n", f);
+	      "                     [--max-error-rate pct] [--min-goodput-pct pct] [file ...]\n", f);
 	exit(status);
 }
 
