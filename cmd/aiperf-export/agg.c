@@ -243,6 +243,32 @@ minmax(int64_t v, int64_t *lo, int *have_lo, int64_t *hi, int *have_hi)
 	}
 }
 
+/*
+ * The original's usage_discrepancy_count: a record counts when its prompt,
+ * completion or reasoning usage differs from the client's count by more
+ * than AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD percent (10).
+ */
+static void
+usage_discrepancy(struct agg *a, const struct json *metrics)
+{
+	static const char *const tags[] = { "usage_prompt_tokens_diff_pct",
+		"usage_completion_tokens_diff_pct", "usage_reasoning_tokens_diff_pct" };
+	const char *env = getenv("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD");
+	double t = 10.0, v;
+	int seen = 0, over = 0;
+
+	if (env && util_strtod(env, &t) < 0)
+		t = 10.0;
+	for (size_t i = 0; i < 3; i++) {
+		if (json_double(json_get(json_get(metrics, tags[i]), "value"), &v) < 0)
+			continue;
+		seen = 1;
+		over |= v > t;
+	}
+	a->have_usage_diff |= seen;
+	a->usage_discrepancies += seen && over;
+}
+
 /* Timestamps and goodput of a valid record. */
 static void
 valid_record(struct agg *a, const struct json *meta, const struct json *metrics)
@@ -253,10 +279,16 @@ valid_record(struct agg *a, const struct json *meta, const struct json *metrics)
 	if (json_int64(json_get(meta, "request_start_ns"), &start) == 0) {
 		minmax(start, &a->min_req, &a->have_req, NULL, NULL);
 		const struct json *rl = json_get(json_get(metrics, "request_latency"), "value");
-		if (json_double(rl, &lat) == 0)
-			minmax(start + llround(agg_to_base(lat, 1e3 / 1e9)), NULL, NULL,
-			       &a->max_resp, &a->have_resp);
+		if (json_double(rl, &lat) == 0) {
+			double ns = agg_to_base(lat, 1e3 / 1e9);
+			long long end;
+			/* out-of-range values cannot come from a real clock: skip */
+			if (ns > -9e18 && ns < 9e18 &&
+			    !__builtin_add_overflow(start, llround(ns), &end))
+				minmax(end, NULL, NULL, &a->max_resp, &a->have_resp);
+		}
 	}
+	usage_discrepancy(a, metrics);
 	if (!a->nslo)
 		return;
 	for (size_t i = 0; i < a->nslo; i++) {

@@ -43,7 +43,8 @@ struct agg {
 	double *sums;		/* running sums in insertion order */
 	struct slo *slo;
 	size_t nslo;
-	size_t valid, errors, warmup, good;
+	size_t valid, errors, warmup, good, usage_discrepancies;
+	int have_usage_diff;
 	int64_t min_req, max_resp, start_ns, end_ns;
 	int have_req, have_resp, have_start, have_end;
 	struct errgroup *errs;

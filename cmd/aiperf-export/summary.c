@@ -48,6 +48,8 @@ aggregate(const struct ctx *c, const char *tag, double *v)
 		*v = (double)a->max_resp;
 	else if (!strcmp(tag, "good_request_count") && a->nslo && a->valid)
 		*v = (double)a->good;
+	else if (!strcmp(tag, "usage_discrepancy_count") && a->have_usage_diff)
+		*v = (double)a->usage_discrepancies;
 	else
 		return 0;
 	return 1;
@@ -73,9 +75,11 @@ derived(const struct ctx *c, const char *tag, double *v)
 		if (!strcmp(tag, totals[i][0]))
 			return vals_of(a, totals[i][1], v);
 	if (!strcmp(tag, "benchmark_duration")) {
-		if (!a->have_req || !a->have_resp || a->max_resp <= a->min_req)
+		long long d;
+		if (!a->have_req || !a->have_resp ||
+		    __builtin_sub_overflow(a->max_resp, a->min_req, &d) || d <= 0)
 			return 0;
-		*v = (double)(a->max_resp - a->min_req);
+		*v = (double)d;
 		return 1;
 	}
 	if (!strcmp(tag, "request_throughput"))
