@@ -24,6 +24,7 @@ agg_init(struct agg *a)
 	for (size_t i = 0; i < metricdefs_len; i++)
 		stats_vec_init(&a->vals[i]);
 	a->doc = json_doc_new();
+	client_init(&a->cl);
 }
 
 void
@@ -40,6 +41,7 @@ agg_release(struct agg *a)
 	free(a->sums);
 	free(a->slo);
 	json_doc_free(a->doc);
+	client_release(&a->cl);
 }
 
 /*
@@ -342,6 +344,8 @@ agg_line(struct agg *a, const char *s, size_t n, char *why, size_t whylen)
 	for (const struct json *m = metrics ? metrics->child : NULL; m; m = m->next)
 		if (add_metric(a, m, why, whylen) < 0)
 			return -1;
+	if (client_record(&a->cl, r, why, whylen) < 0)
+		return -1;
 	record_times(a, meta);
 	if (e && e->type == JSON_OBJECT) {
 		a->errors++;

@@ -38,6 +38,15 @@ struct slo {
 	double base;		/* threshold in base units */
 };
 
+/* Client health (beyond the original): from each record's "aiperf" object. */
+struct client {
+	struct stats_vec lateness;	/* ns: actual - intended send */
+	struct stats_vec intended;	/* ns: request latency from the intended send */
+	struct stats_vec delay;		/* ns: arrival - server send stamp */
+	int64_t first_start, last_start;
+	size_t starts;
+};
+
 struct agg {
 	struct stats_vec *vals;	/* per metricdef, base units */
 	double *sums;		/* running sums in insertion order */
@@ -50,6 +59,7 @@ struct agg {
 	struct errgroup *errs;
 	size_t nerrs, caperrs;
 	struct json_doc *doc;
+	struct client cl;
 };
 
 struct summary {
@@ -63,6 +73,17 @@ struct summary {
 	const struct result *duration;	/* benchmark_duration or NULL */
 };
 
+/* Client health figures; a negative value (or count 0) is unknown. */
+struct pmax {
+	size_t n;
+	double p50, p99, max;	/* ms */
+};
+
+struct clientsum {
+	struct pmax lateness, intended, delay;
+	double cpu_us_per_request, achieved_rate, target_rate;
+};
+
 struct exportopts {
 	const char *title;
 	const char *benchmark_id;
@@ -71,6 +92,7 @@ struct exportopts {
 	const char *input_config;	/* JSON text or NULL */
 	int was_cancelled;
 	const char *json_path, *csv_path;	/* written files, for the end lines */
+	struct clientsum cs;
 };
 
 /* agg.c */
@@ -86,6 +108,18 @@ void summary_release(struct summary *sm);
 const struct result *summary_find(const struct summary *sm, const char *tag);
 /* Base value back from a display value written as base * factor. */
 double agg_to_base(double display, double factor);
+
+/* client.c */
+void client_init(struct client *c);
+void client_release(struct client *c);
+/* Add one profiling record's facts; -1 with why on a malformed "aiperf". */
+int client_record(struct client *c, const struct json *rec, char *why, size_t whylen);
+void client_summary(struct client *c, const struct summary *sm, struct clientsum *cs,
+		    double cpu_seconds, double target_rate);
+int client_known(const struct clientsum *cs);
+void client_json(struct jw *w, const struct clientsum *cs);
+void client_console(FILE *f, const struct clientsum *cs);
+void client_warn(const struct clientsum *cs, const struct summary *sm, double cpu_seconds);
 
 /* table.c */
 void table_print(FILE *f, const struct summary *sm, const struct exportopts *o);

@@ -196,6 +196,8 @@ body(struct jw *w, const struct summary *sm, const struct exportopts *o)
 	for (size_t i = 0; i < sm->nres; i++)
 		if (exported(&sm->res[i]) && !is_fixed(sm->res[i].def->tag))
 			metric(w, &sm->res[i]);
+	if (client_known(&o->cs))
+		client_json(w, &o->cs);
 	jw_obj_end(w);
 	return 0;
 }

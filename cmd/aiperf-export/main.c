@@ -18,7 +18,7 @@ struct options {
 	const char *artifact_dir, *prefix, *level, *goodput, *endpoint_type;
 	const char *benchmark_id, *version, *cli_command, *input_config_path;
 	int was_cancelled, no_console;
-	double max_error_rate, min_goodput_pct;
+	double max_error_rate, min_goodput_pct, cpu_seconds, target_rate;
 	char **files;
 	int nfiles;
 };
@@ -36,7 +36,9 @@ usage(FILE *f, int status)
 	      "                     [--endpoint-type type] [--input-config file]\n"
 	      "                     [--benchmark-id id] [--aiperf-version version]\n"
 	      "                     [--cli-command text] [--was-cancelled] [--no-console]\n"
-	      "                     [--max-error-rate pct] [--min-goodput-pct pct] [file ...]\n", f);
+	      "                     [--max-error-rate pct] [--min-goodput-pct pct]\n"
+	      "                     [--client-cpu-seconds s] [--target-request-rate rate]\n"
+	      "                     [file ...]\n", f);
 	exit(status);
 }
 
@@ -44,7 +46,7 @@ static void
 parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER,
-	       O_CLI, O_CAN, O_NOC, O_MER, O_MGP, O_HELP, O_VERSION };
+	       O_CLI, O_CAN, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_HELP, O_VERSION };
 	static const struct option lo[] = {
 		{ "artifact-dir", required_argument, NULL, O_ART },
 		{ "output-artifact-dir", required_argument, NULL, O_ART },
@@ -62,6 +64,8 @@ parse_args(int argc, char **argv, struct options *o)
 		{ "no-console", no_argument, NULL, O_NOC },
 		{ "max-error-rate", required_argument, NULL, O_MER },
 		{ "min-goodput-pct", required_argument, NULL, O_MGP },
+		{ "client-cpu-seconds", required_argument, NULL, O_CPU },
+		{ "target-request-rate", required_argument, NULL, O_RATE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -83,6 +87,8 @@ parse_args(int argc, char **argv, struct options *o)
 		case O_NOC: o->no_console = 1; break;
 		case O_MER: o->max_error_rate = opt_double("--max-error-rate", optarg, 0, 100); break;
 		case O_MGP: o->min_goodput_pct = opt_double("--min-goodput-pct", optarg, 0, 100); break;
+		case O_CPU: o->cpu_seconds = opt_double("--client-cpu-seconds", optarg, 0, 1e12); break;
+		case O_RATE: o->target_rate = opt_double("--target-request-rate", optarg, 0, 1e12); break;
 		case O_HELP: usage(stdout, 0);
 		case O_VERSION: puts("aiperf-export " AIPERF_VERSION); exit(0);
 		default: usage(stderr, 2);
@@ -317,7 +323,8 @@ int
 main(int argc, char **argv)
 {
 	struct options o = { .level = "records", .version = "0.7.0",
-			     .max_error_rate = -1, .min_goodput_pct = -1 };
+			     .max_error_rate = -1, .min_goodput_pct = -1,
+			     .cpu_seconds = -1, .target_rate = -1 };
 	struct exportopts eo = { 0 };
 	char id[37], why[256], title[128];
 	struct files fl;
@@ -338,13 +345,16 @@ main(int argc, char **argv)
 	if (!o.benchmark_id)
 		uuid4(id);
 	snprintf(title, sizeof(title), "NVIDIA AIPerf | %s", metrics_title(o.endpoint_type));
-	eo = (struct exportopts){ title, o.benchmark_id ? o.benchmark_id : id, o.version,
-		o.cli_command, cfg, o.was_cancelled, NULL, NULL };
+	eo = (struct exportopts){ .title = title,
+		.benchmark_id = o.benchmark_id ? o.benchmark_id : id,
+		.version = o.version, .cli_command = o.cli_command,
+		.input_config = cfg, .was_cancelled = o.was_cancelled };
 	open_files(&o, &fl);
 	read_all(&o, &a, fl.records);
 	if (fl.records && util_fshut(fl.records, fl.jsonl) < 0)
 		return 1;
 	agg_summary(&a, &sm);
+	client_summary(&a.cl, &sm, &eo.cs, o.cpu_seconds, o.target_rate);
 	if (fl.json) {
 		eo.json_path = write_summary(fl.json, &sm, &eo, 1);
 		eo.csv_path = write_summary(fl.csv, &sm, &eo, 0);
@@ -353,6 +363,7 @@ main(int argc, char **argv)
 		table_print(stdout, &sm, &eo);
 	if (util_fshut(stdout, "stdout") < 0)
 		return 1;
+	client_warn(&eo.cs, &sm, o.cpu_seconds);
 	int rc = verdict(&o, &sm);
 	summary_release(&sm);
 	agg_release(&a);

@@ -266,5 +266,6 @@ table_print(FILE *f, const struct summary *sm, const struct exportopts *o)
 		metrics_table(f, sm, o->title);
 	if (sm->nerrs)
 		error_table(f, sm);
+	client_console(f, &o->cs);
 	end_lines(f, sm, o);
 }

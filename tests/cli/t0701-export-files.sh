@@ -106,4 +106,12 @@ test_expect_success '--help prints usage on stdout, exit 0; bad flag exit 2' '
 	{ aiperf-export --bogus 2>/dev/null; [ $? -eq 2 ]; } &&
 	{ aiperf-export --export-level all 2>/dev/null; [ $? -eq 2 ]; }
 '
+test_expect_success '--help equals the man page synopsis' '
+	command -v mandoc >/dev/null || exit 0
+	mandoc -Tascii "$TOP/man/aiperf-export.1" | col -b |
+		sed -n "/^SYNOPSIS/,/^DESCRIPTION/p" | sed "1d;\$d" | sed "/^\$/d" |
+		expand | sed "s/^ *//" >want &&
+	aiperf-export --help | sed "1s/^usage: //" | sed "s/^ *//" >got &&
+	test_cmp want got
+'
 test_done
