@@ -2,6 +2,8 @@
 /* Client health, beyond the original: schedule lateness, latency from the intended send, observation delay, CPU. */
 #include "export.h"
 
+#include <limits.h>
+
 #include "numfmt.h"
 #include "util.h"
 
@@ -106,8 +108,11 @@ client_summary(struct client *c, const struct summary *sm, struct clientsum *cs,
 	pmax(&c->delay, &cs->delay);
 	cs->cpu_us_per_request = cpu_seconds >= 0 && total ?
 		cpu_seconds * 1e6 / (double)total : -1;
-	cs->achieved_rate = c->starts > 1 && c->last_start > c->first_start ?
-		(double)(c->starts - 1) / ((double)(c->last_start - c->first_start) * 1e-9) : -1;
+	long long span;
+	if (__builtin_sub_overflow(c->last_start, c->first_start, &span))
+		span = LLONG_MAX;	/* only from absurd timestamps */
+	cs->achieved_rate = c->starts > 1 && span > 0 ?
+		(double)(c->starts - 1) / ((double)span * 1e-9) : -1;
 	cs->target_rate = target_rate;
 }
 
