@@ -130,6 +130,16 @@ goodput_json(struct agg *a, const char *spec, char *why, size_t whylen)
 	return 0;
 }
 
+void
+agg_copy_slos(struct agg *dst, const struct agg *src)
+{
+	if (!src->nslo)
+		return;
+	dst->slo = xreallocarray(NULL, src->nslo, sizeof(*dst->slo));
+	memcpy(dst->slo, src->slo, src->nslo * sizeof(*dst->slo));
+	dst->nslo = src->nslo;
+}
+
 int
 agg_goodput(struct agg *a, const char *spec, char *why, size_t whylen)
 {
@@ -317,7 +327,8 @@ record_times(struct agg *a, const struct json *meta)
 }
 
 int
-agg_line(struct agg *a, const char *s, size_t n, char *why, size_t whylen)
+agg_line(struct agg *a, const char *s, size_t n, const struct json **rec,
+	 char *why, size_t whylen)
 {
 	char err[128];
 	struct json *r;
@@ -328,6 +339,13 @@ agg_line(struct agg *a, const char *s, size_t n, char *why, size_t whylen)
 		snprintf(why, whylen, "%s", r ? "not a JSON object" : err);
 		return -1;
 	}
+	*rec = r;
+	return agg_record(a, r, why, whylen);
+}
+
+int
+agg_record(struct agg *a, const struct json *r, char *why, size_t whylen)
+{
 	const struct json *meta = json_get(r, "metadata");
 	const struct json *metrics = json_get(r, "metrics");
 	const struct json *e = json_get(r, "error");

@@ -92,6 +92,7 @@ struct exportopts {
 	const char *input_config;	/* JSON text or NULL */
 	int was_cancelled;
 	const char *json_path, *csv_path;	/* written files, for the end lines */
+	const char *slice_csv_path, *slice_json_path;
 	struct clientsum cs;
 };
 
@@ -101,8 +102,13 @@ void agg_release(struct agg *a);
 /* Parse "tag:value ..." (or a JSON object); 0, or -1 with a message in why. */
 int agg_goodput(struct agg *a, const char *spec, char *why, size_t whylen);
 /* Add one metric record line. 1 = profiling record, 0 = warmup (dropped),
- * -1 = malformed (message in why). */
-int agg_line(struct agg *a, const char *s, size_t n, char *why, size_t whylen);
+ * -1 = malformed (message in why). *rec: the parsed line, valid until the
+ * next call. */
+int agg_line(struct agg *a, const char *s, size_t n, const struct json **rec,
+	     char *why, size_t whylen);
+/* Add one parsed record (as agg_line). */
+int agg_record(struct agg *a, const struct json *r, char *why, size_t whylen);
+void agg_copy_slos(struct agg *dst, const struct agg *src);
 void agg_summary(struct agg *a, struct summary *sm);
 void summary_release(struct summary *sm);
 const struct result *summary_find(const struct summary *sm, const char *tag);
@@ -120,6 +126,48 @@ int client_known(const struct clientsum *cs);
 void client_json(struct jw *w, const struct clientsum *cs);
 void client_console(FILE *f, const struct clientsum *cs);
 void client_warn(const struct clientsum *cs, const struct summary *sm, double cpu_seconds);
+
+/* slices.c: --slice-duration timeslices, each summarised as a run of its own. */
+struct slice {
+	int64_t idx;		/* floor(request_start_ns / width) */
+	struct agg a;
+	struct summary sm;	/* after slices_finish() */
+};
+
+struct slices {
+	int64_t width_ns;	/* 0: off */
+	struct slice *v;
+	size_t n, cap;
+	int done;
+};
+
+void slices_init(struct slices *sl, double seconds);
+void slices_release(struct slices *sl);
+/* Add a profiling record to its slice; -1 with why past the slice cap. */
+int slices_add(struct slices *sl, const struct agg *proto, const struct json *r,
+	       char *why, size_t whylen);
+/* Summarise every slice (once: statistics sort the values). */
+void slices_finish(struct slices *sl);
+int slices_json(FILE *f, struct slices *sl, const struct exportopts *o);
+int slices_csv(FILE *f, struct slices *sl);
+
+/* json.c helpers shared with slices.c */
+void json_metric(struct jw *w, const struct result *r);
+int json_input_config(struct jw *w, const char *text);
+int result_exported(const struct result *r);
+
+/* files.c */
+struct files {
+	char *json, *csv, *jsonl, *slice_csv, *slice_json;	/* NULL: not written */
+	FILE *records;		/* the profile_export.jsonl copy, open while reading */
+};
+
+void files_open(struct files *fl, const char *dir, const char *prefix, int records,
+		int slices);
+/* Write the summaries (and timeslices); set eo's paths for the end lines. */
+void files_write(const struct files *fl, const struct summary *sm, struct slices *sl,
+		 struct exportopts *eo);
+void files_release(struct files *fl, struct exportopts *eo);
 
 /* table.c */
 void table_print(FILE *f, const struct summary *sm, const struct exportopts *o);

@@ -32,14 +32,14 @@ is_fixed(const char *tag)
 	return 0;
 }
 
-static int
-exported(const struct result *r)
+int
+result_exported(const struct result *r)
 {
 	return r && !(r->def->flags & (MF_INTERNAL | MF_EXPERIMENTAL));
 }
 
-static void
-metric(struct jw *w, const struct result *r)
+void
+json_metric(struct jw *w, const struct result *r)
 {
 	const struct stats *s = &r->st;
 	const char *keys[] = { "p1", "p5", "p10", "p25", "p50", "p75", "p90",
@@ -138,8 +138,8 @@ errors(struct jw *w, const struct summary *sm)
 	jw_arr_end(w);
 }
 
-static int
-input_config(struct jw *w, const char *text)
+int
+json_input_config(struct jw *w, const char *text)
 {
 	char err[128];
 	struct json_doc *d = json_doc_new();
@@ -184,18 +184,18 @@ body(struct jw *w, const struct summary *sm, const struct exportopts *o)
 	jw_str(w, o->benchmark_id);
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
 		const struct result *r = summary_find(sm, fixed[i]);
-		if (exported(r))
-			metric(w, r);
+		if (result_exported(r))
+			json_metric(w, r);
 	}
-	if (o->input_config && input_config(w, o->input_config) < 0)
+	if (o->input_config && json_input_config(w, o->input_config) < 0)
 		return -1;
 	jw_key(w, "was_cancelled");
 	jw_bool(w, o->was_cancelled);
 	errors(w, sm);
 	times(w, sm);
 	for (size_t i = 0; i < sm->nres; i++)
-		if (exported(&sm->res[i]) && !is_fixed(sm->res[i].def->tag))
-			metric(w, &sm->res[i]);
+		if (result_exported(&sm->res[i]) && !is_fixed(sm->res[i].def->tag))
+			json_metric(w, &sm->res[i]);
 	if (client_known(&o->cs))
 		client_json(w, &o->cs);
 	jw_obj_end(w);

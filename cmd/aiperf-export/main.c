@@ -3,9 +3,6 @@
 #include "export.h"
 
 #include <getopt.h>
-#include <limits.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "lines.h"
 #include "util.h"
@@ -18,14 +15,9 @@ struct options {
 	const char *artifact_dir, *prefix, *level, *goodput, *endpoint_type;
 	const char *benchmark_id, *version, *cli_command, *input_config_path;
 	int was_cancelled, no_console;
-	double max_error_rate, min_goodput_pct, cpu_seconds, target_rate;
+	double max_error_rate, min_goodput_pct, cpu_seconds, target_rate, slice;
 	char **files;
 	int nfiles;
-};
-
-struct files {
-	char *json, *csv, *jsonl;
-	FILE *records;
 };
 
 _Noreturn static void
@@ -38,7 +30,7 @@ usage(FILE *f, int status)
 	      "                     [--cli-command text] [--was-cancelled] [--no-console]\n"
 	      "                     [--max-error-rate pct] [--min-goodput-pct pct]\n"
 	      "                     [--client-cpu-seconds s] [--target-request-rate rate]\n"
-	      "                     [file ...]\n", f);
+	      "                     [--slice-duration s] [file ...]\n", f);
 	exit(status);
 }
 
@@ -46,7 +38,7 @@ static void
 parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER,
-	       O_CLI, O_CAN, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_HELP, O_VERSION };
+	       O_CLI, O_CAN, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_HELP, O_VERSION };
 	static const struct option lo[] = {
 		{ "artifact-dir", required_argument, NULL, O_ART },
 		{ "output-artifact-dir", required_argument, NULL, O_ART },
@@ -66,6 +58,7 @@ parse_args(int argc, char **argv, struct options *o)
 		{ "min-goodput-pct", required_argument, NULL, O_MGP },
 		{ "client-cpu-seconds", required_argument, NULL, O_CPU },
 		{ "target-request-rate", required_argument, NULL, O_RATE },
+		{ "slice-duration", required_argument, NULL, O_SLICE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -89,6 +82,7 @@ parse_args(int argc, char **argv, struct options *o)
 		case O_MGP: o->min_goodput_pct = opt_double("--min-goodput-pct", optarg, 0, 100); break;
 		case O_CPU: o->cpu_seconds = opt_double("--client-cpu-seconds", optarg, 0, 1e12); break;
 		case O_RATE: o->target_rate = opt_double("--target-request-rate", optarg, 0, 1e12); break;
+		case O_SLICE: o->slice = opt_double("--slice-duration", optarg, 1e-9, 1e9); break;
 		case O_HELP: usage(stdout, 0);
 		case O_VERSION: puts("aiperf-export " AIPERF_VERSION); exit(0);
 		default: usage(stderr, 2);
@@ -146,77 +140,16 @@ metrics_title(const char *t)
 	return "LLM Metrics";
 }
 
-/* The stem from --profile-export-prefix, a known suffix stripped. */
-static char *
-stem(const char *prefix)
-{
-	static const char *const sfx[] = { "_timeslices.csv", "_timeslices.json",
-		"_gpu_telemetry.jsonl", "_raw.jsonl", ".jsonl", ".json", ".csv" };
-	const char *base = strrchr(prefix, '/') ? strrchr(prefix, '/') + 1 : prefix;
-	size_t n = strlen(base);
-
-	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
-		size_t k = strlen(sfx[i]);
-		if (n > k && !strcmp(base + n - k, sfx[i])) {
-			n -= k;
-			break;
-		}
-	}
-	if (!n)
-		die_usage("invalid value for --profile-export-prefix: '%s'", prefix);
-	return xstrndup(base, n);
-}
-
-static char *
-join(const char *dir, const char *name, const char *ext)
-{
-	size_t n = strlen(dir) + strlen(name) + strlen(ext) + 2;
-	char *p = xmalloc(n);
-
-	snprintf(p, n, "%s/%s%s", dir, name, ext);
-	return p;
-}
+struct input {
+	struct agg *a;
+	struct slices *sl;
+	FILE *copy;
+};
 
 static void
-mkdirs(const char *dir)
+read_input(struct lines *l, struct input *in)
 {
-	char *p = xstrdup(dir);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST)
-			die("cannot create '%s':", p);
-		*s = '/';
-	}
-	if (mkdir(p, 0777) < 0 && errno != EEXIST)
-		die("cannot create '%s':", p);
-	free(p);
-}
-
-static void
-open_files(const struct options *o, struct files *fl)
-{
-	memset(fl, 0, sizeof(*fl));
-	if (!o->artifact_dir)
-		return;
-	mkdirs(o->artifact_dir);
-	char *s = o->prefix ? stem(o->prefix) : NULL;
-	fl->json = join(o->artifact_dir, s ? s : "profile_export_aiperf", ".json");
-	fl->csv = join(o->artifact_dir, s ? s : "profile_export_aiperf", ".csv");
-	if (strcmp(o->level, "summary")) {
-		fl->jsonl = join(o->artifact_dir, s ? s : "profile_export", ".jsonl");
-		fl->records = fopen(fl->jsonl, "w");
-		if (!fl->records)
-			die("cannot open '%s':", fl->jsonl);
-	}
-	free(s);
-}
-
-static void
-read_input(struct lines *l, struct agg *a, FILE *copy)
-{
+	const struct json *r;
 	const char *s;
 	size_t n;
 	int rc;
@@ -225,10 +158,13 @@ read_input(struct lines *l, struct agg *a, FILE *copy)
 	while ((rc = lines_next(l, &s, &n)) == 1) {
 		if (n == 0 || (n == 1 && s[0] == '\r'))
 			continue;
-		int k = agg_line(a, s, n, why, sizeof(why));
+		int k = agg_line(in->a, s, n, &r, why, sizeof(why));
+		if (k == 1 && slices_add(in->sl, in->a, r, why, sizeof(why)) < 0)
+			k = -1;
 		if (k < 0)
 			die("%s:%zu: %s", l->name, l->lineno, why);
-		if (k == 1 && copy && (fwrite(s, 1, n, copy) != n || putc('\n', copy) == EOF))
+		if (k == 1 && in->copy &&
+		    (fwrite(s, 1, n, in->copy) != n || putc('\n', in->copy) == EOF))
 			die("write error:");
 	}
 	if (rc < 0) {
@@ -239,19 +175,19 @@ read_input(struct lines *l, struct agg *a, FILE *copy)
 }
 
 static void
-read_all(const struct options *o, struct agg *a, FILE *copy)
+read_all(const struct options *o, struct input *in)
 {
 	struct lines l;
 
 	if (!o->nfiles) {
 		lines_fdopen(&l, 0, "<stdin>", MAX_LINE);
-		read_input(&l, a, copy);
+		read_input(&l, in);
 		lines_close(&l);
 	}
 	for (int i = 0; i < o->nfiles; i++) {
 		if (lines_open(&l, o->files[i], MAX_LINE) < 0)
 			die("cannot open '%s':", o->files[i]);
-		read_input(&l, a, copy);
+		read_input(&l, in);
 		lines_close(&l);
 	}
 }
@@ -266,29 +202,6 @@ check_config(const char *path, const char *text)
 	if (!v || v->type != JSON_OBJECT)
 		die("%s: %s", path, v ? "not a JSON object" : err);
 	json_doc_free(d);
-}
-
-/* Write one summary file; returns its absolute path for the end lines. */
-static char *
-write_summary(const char *path, const struct summary *sm, const struct exportopts *eo,
-	      int json)
-{
-	FILE *f = fopen(path, "w");
-	char *abs;
-
-	if (!f)
-		die("cannot open '%s':", path);
-	if ((json ? json_export(f, sm, eo) : csv_export(f, sm)) < 0 || util_fshut(f, path) < 0)
-		die("cannot write '%s'", path);
-	if (path[0] == '/')
-		return xstrdup(path);
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	char cwd[PATH_MAX];
-	if (!getcwd(cwd, sizeof(cwd)))
-		return xstrdup(path);
-	abs = join(cwd, path, "");
-	return abs;
 }
 
 /* EXIT STATUS 3: the run is not one CI should trust. */
@@ -328,6 +241,7 @@ main(int argc, char **argv)
 	struct exportopts eo = { 0 };
 	char id[37], why[256], title[128];
 	struct files fl;
+	struct slices sl;
 	struct summary sm;
 	struct agg a;
 	char *cfg = NULL;
@@ -349,16 +263,16 @@ main(int argc, char **argv)
 		.benchmark_id = o.benchmark_id ? o.benchmark_id : id,
 		.version = o.version, .cli_command = o.cli_command,
 		.input_config = cfg, .was_cancelled = o.was_cancelled };
-	open_files(&o, &fl);
-	read_all(&o, &a, fl.records);
+	slices_init(&sl, o.artifact_dir ? o.slice : 0);
+	files_open(&fl, o.artifact_dir, o.prefix, strcmp(o.level, "summary") != 0,
+		   sl.width_ns != 0);
+	struct input in = { &a, &sl, fl.records };
+	read_all(&o, &in);
 	if (fl.records && util_fshut(fl.records, fl.jsonl) < 0)
 		return 1;
 	agg_summary(&a, &sm);
 	client_summary(&a.cl, &sm, &eo.cs, o.cpu_seconds, o.target_rate);
-	if (fl.json) {
-		eo.json_path = write_summary(fl.json, &sm, &eo, 1);
-		eo.csv_path = write_summary(fl.csv, &sm, &eo, 0);
-	}
+	files_write(&fl, &sm, &sl, &eo);
 	if (!o.no_console)
 		table_print(stdout, &sm, &eo);
 	if (util_fshut(stdout, "stdout") < 0)
@@ -367,11 +281,8 @@ main(int argc, char **argv)
 	int rc = verdict(&o, &sm);
 	summary_release(&sm);
 	agg_release(&a);
-	free((char *)eo.json_path);
-	free((char *)eo.csv_path);
-	free(fl.json);
-	free(fl.csv);
-	free(fl.jsonl);
+	slices_release(&sl);
+	files_release(&fl, &eo);
 	free(cfg);
 	return rc;
 }

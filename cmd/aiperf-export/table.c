@@ -253,6 +253,10 @@ end_lines(FILE *f, const struct summary *sm, const struct exportopts *o)
 		fprintf(f, "CSV Export: %s\n", o->csv_path);
 	if (o->json_path)
 		fprintf(f, "JSON Export: %s\n", o->json_path);
+	if (o->slice_csv_path)
+		fprintf(f, "Timeslice CSV Export: %s\n", o->slice_csv_path);
+	if (o->slice_json_path)
+		fprintf(f, "Timeslice JSON Export: %s\n", o->slice_json_path);
 	if (o->was_cancelled)
 		fputs("The profile run was cancelled early. Results shown may be "
 		      "incomplete or inaccurate.\n", f);

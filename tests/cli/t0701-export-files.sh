@@ -106,6 +106,22 @@ test_expect_success '--help prints usage on stdout, exit 0; bad flag exit 2' '
 	{ aiperf-export --bogus 2>/dev/null; [ $? -eq 2 ]; } &&
 	{ aiperf-export --export-level all 2>/dev/null; [ $? -eq 2 ]; }
 '
+test_expect_success '--slice-duration: epoch-aligned windows, each its own run' '
+	aiperf-export --no-console --benchmark-id $ID --artifact-dir ts \
+		--profile-export-prefix run.csv --slice-duration 0.1 <"$IN" &&
+	tr -d "\r" <ts/run_timeslices.csv >csv &&
+	head -1 csv | grep -qx "Timeslice,Metric,Unit,Stat,Value" &&
+	grep -qx "0,Request Count,requests,avg,2.00" csv &&
+	grep -qx "1,Request Count,requests,avg,1.00" csv &&
+	grep -qx "1,Error Request Count,requests,avg,3.00" csv &&
+	! grep -q "^0,Error Request Count" csv &&
+	grep -qx "0,Request Latency,ms,p50,329.56" csv &&
+	[ "$(grep -c "^1,Request Latency,ms," csv)" -eq 14 ] &&
+	[ "$(tail -c 2 ts/run_timeslices.csv | od -An -c | tr -d " ")" = "\r\n" ] &&
+	grep -q "^      \"timeslice_index\": 1,$" ts/run_timeslices.json &&
+	! grep -q "timeslice_index\": 2" ts/run_timeslices.json
+'
+
 test_expect_success '--help equals the man page synopsis' '
 	command -v mandoc >/dev/null || exit 0
 	mandoc -Tascii "$TOP/man/aiperf-export.1" | col -b |
