@@ -38,9 +38,17 @@ struct metricdef {
 	enum metricdef_kind kind;
 	int order;		/* console order; 0 = none (shown last) */
 	unsigned flags;
+	/* Space-separated tags this metric is computed from (the original's
+	 * required_metrics), or NULL. */
+	const char *deps;
 };
 
-/* All metrics, in the original's computation order. */
+/*
+ * All metrics in registration order. The original computes a record's
+ * metrics in graphlib.TopologicalSorter.static_order() over the applicable
+ * tags added in registration order (see aiperf-metrics(1)); since its own
+ * registration order follows the file system, this table fixes one.
+ */
 extern const struct metricdef metricdefs[];
 extern const size_t metricdefs_len;
 

@@ -1,0 +1,570 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Per-record metrics in the original's computation order, written as one profile_export.jsonl line. */
+#include "metrics.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "metricdef.h"
+
+#define MAXM 128
+#define NS_S (1.0 / 1e9)
+
+enum vkind { V_NONE, V_INT, V_DBL, V_LIST };
+
+struct val {
+	enum vkind k;
+	int64_t i;
+	double d;
+};
+
+struct state {
+	struct val v[MAXM];
+	int64_t *icl;
+	size_t nicl, capicl;
+};
+
+/* Applicability of a metric for a record (the original's flag filters). */
+enum ctx_bits {
+	C_STREAM = 1 << 0,
+	C_TOKENS = 1 << 1,	/* endpoint produces tokens */
+	C_INPUT = 1 << 2,	/* endpoint tokenizes input */
+	C_SERVER = 1 << 3,	/* --use-server-token-count */
+	C_ERROR = 1 << 4,	/* error record: ERROR_ONLY metrics */
+	C_NKEYS = 1 << 5,
+};
+
+struct order {
+	int done;
+	size_t n;
+	int tag[MAXM];
+};
+
+static struct order orders[C_NKEYS];
+static struct state st;
+
+static int
+idx(const char *tag)
+{
+	const struct metricdef *m = metricdef_find(tag);
+
+	return m ? (int)(m - metricdefs) : -1;
+}
+
+static int
+applicable(const struct metricdef *m, unsigned c)
+{
+	if (!!(m->flags & MF_ERROR_ONLY) != !!(c & C_ERROR))
+		return 0;
+	if (m->kind != METRIC_RECORD || (m->flags & MF_GOODPUT))
+		return 0;
+	if ((m->flags & MF_STREAMING_ONLY) && !(c & C_STREAM))
+		return 0;
+	if ((m->flags & MF_TOKENS_ONLY) && !(c & C_TOKENS))
+		return 0;
+	if ((m->flags & MF_INPUT_ONLY) && !(c & C_INPUT))
+		return 0;
+	return !((m->flags & MF_USAGE_DIFF) && (c & C_SERVER));
+}
+
+/* graphlib bookkeeping for one node. */
+struct node {
+	int npred;
+	int nsucc;
+	int succ[MAXM];
+};
+
+static int
+node_of(int *map, int *nodes, int *nn, int tag)
+{
+	if (map[tag] < 0) {
+		map[tag] = *nn;
+		nodes[(*nn)++] = tag;
+	}
+	return map[tag];
+}
+
+/* Add tag's dependency edges: each dep node created in deps order. */
+static void
+add_node(struct node *g, int *map, int *nodes, int *nn, int tag)
+{
+	const char *d = metricdefs[tag].deps;
+	int me = node_of(map, nodes, nn, tag);
+
+	while (d && *d) {
+		size_t len = strcspn(d, " ");
+		char t[64];
+		int dep, dn;
+
+		snprintf(t, sizeof(t), "%.*s", (int)len, d);
+		d += len + (d[len] == ' ');
+		if ((dep = idx(t)) < 0)
+			continue;
+		dn = node_of(map, nodes, nn, dep);
+		g[dn].succ[g[dn].nsucc++] = me;
+		g[me].npred++;
+	}
+}
+
+/* graphlib.TopologicalSorter.static_order() over the applicable tags. */
+static void
+order_build(struct order *o, unsigned c)
+{
+	static struct node g[MAXM];
+	int map[MAXM], nodes[MAXM], ready[MAXM], next[MAXM];
+	int nn = 0, nr = 0;
+
+	memset(g, 0, sizeof(g));
+	memset(map, -1, sizeof(map));
+	for (size_t t = 0; t < metricdefs_len && t < MAXM; t++)
+		if (applicable(&metricdefs[t], c))
+			add_node(g, map, nodes, &nn, (int)t);
+	for (int i = 0; i < nn; i++)
+		if (!g[i].npred)
+			ready[nr++] = i;
+	o->n = 0;
+	while (nr) {
+		int nx = 0;
+
+		for (int i = 0; i < nr; i++) {
+			struct node *x = &g[ready[i]];
+
+			if (applicable(&metricdefs[nodes[ready[i]]], c))
+				o->tag[o->n++] = nodes[ready[i]];
+			for (int s = 0; s < x->nsucc; s++)
+				if (--g[x->succ[s]].npred == 0)
+					next[nx++] = x->succ[s];
+		}
+		memcpy(ready, next, (size_t)nx * sizeof(int));
+		nr = nx;
+	}
+	o->done = 1;
+}
+
+static void
+set_int(const char *tag, int64_t v)
+{
+	int i = idx(tag);
+
+	if (i >= 0)
+		st.v[i] = (struct val){ V_INT, v, 0 };
+}
+
+static void
+set_dbl(const char *tag, double v)
+{
+	int i = idx(tag);
+
+	if (i >= 0)
+		st.v[i] = (struct val){ V_DBL, 0, v };
+}
+
+static const struct val *
+get(const char *tag)
+{
+	int i = idx(tag);
+
+	return i >= 0 && st.v[i].k != V_NONE ? &st.v[i] : NULL;
+}
+
+static double
+num(const struct val *v)
+{
+	return v->k == V_INT ? (double)v->i : v->d;
+}
+
+/* The last response that carries usage, as the newer original reads counts from one chunk. */
+static const struct json *
+usage_final(const struct rec *r)
+{
+	for (size_t i = r->nr; i-- > 0;)
+		if (r->r[i].usage)
+			return r->r[i].usage;
+	return NULL;
+}
+
+/* Field a (else its alias b) of a usage object. */
+static int
+usage_field(const struct json *u, const char *a, const char *b, int64_t *v)
+{
+	return json_int64(json_path(u, a), v) == 0 || (b && json_int64(json_path(u, b), v) == 0);
+}
+
+struct counts {
+	int64_t in, out, reason;	/* -1: none */
+};
+
+static void
+server_counts(const struct rec *r, struct counts *c)
+{
+	const struct json *u = usage_final(r);
+	int64_t v, comp;
+
+	c->in = c->out = c->reason = -1;
+	if (!u)
+		return;
+	if (usage_field(u, "prompt_tokens", "input_tokens", &v))
+		c->in = v;
+	if (usage_field(u, "completion_tokens_details.reasoning_tokens",
+			"output_tokens_details.reasoning_tokens", &v))
+		c->reason = v;
+	if (usage_field(u, "completion_tokens", "output_tokens", &comp)) {
+		comp -= c->reason > 0 ? c->reason : 0;
+		c->out = comp < 0 ? 0 : comp;
+	}
+}
+
+static void
+client_counts(const struct rec *r, const struct opts *o, struct counts *c)
+{
+	c->in = tokens_input(o->tok, r);
+	c->out = r->has_out ? tokenizer_count(o->tok, r->out_text.s, r->out_text.len) : -1;
+	c->reason = r->has_reason
+		? tokenizer_count(o->tok, r->reason_text.s, r->reason_text.len) : -1;
+}
+
+static int
+tokenizing(const struct rec *r, const struct opts *o)
+{
+	return !o->server_tokens && (r->et == ET_CHAT || r->et == ET_COMPLETIONS
+				     || r->et == ET_EMBEDDINGS);
+}
+
+static void
+icl_push(int64_t v)
+{
+	if (st.nicl == st.capicl) {
+		st.capicl = st.capicl ? st.capicl * 2 : 64;
+		st.icl = xreallocarray(st.icl, st.capicl, sizeof(*st.icl));
+	}
+	st.icl[st.nicl++] = v;
+}
+
+/* TTFT, TTST, TTFO, request latency and the inter-chunk gaps. */
+static void
+timing_metrics(const struct rec *r)
+{
+	int64_t first = -1, second = -1, last = -1, prev = -1, ttfo = -1;
+	int neg = 0;
+
+	st.nicl = 0;
+	for (size_t i = 0; i < r->nr; i++) {
+		if (!r->r[i].data)
+			continue;
+		if (first < 0)
+			first = r->r[i].perf_ns;
+		else if (second < 0)
+			second = r->r[i].perf_ns;
+		if (ttfo < 0 && r->r[i].output)
+			ttfo = r->r[i].perf_ns;
+		if (prev >= 0) {
+			neg |= r->r[i].perf_ns < prev;
+			icl_push(r->r[i].perf_ns - prev);
+		}
+		prev = last = r->r[i].perf_ns;
+	}
+	if (first - r->start_perf_ns >= 0)
+		set_int("time_to_first_token", first - r->start_perf_ns);
+	if (second >= 0)
+		set_int("time_to_second_token", second - first);
+	if (ttfo >= 0)
+		set_int("time_to_first_output_token", ttfo - r->start_perf_ns);
+	if (last - r->start_perf_ns >= 0)
+		set_int("request_latency", last - r->start_perf_ns);
+	if (st.nicl >= 1 && !neg)
+		st.v[idx("inter_chunk_latency")].k = V_LIST;
+}
+
+static void
+token_metrics(const struct rec *r, const struct opts *o)
+{
+	struct counts c = { -1, -1, -1 };
+
+	if (o->server_tokens)
+		server_counts(r, &c);
+	else if (tokenizing(r, o))
+		client_counts(r, o, &c);
+	if (c.in >= 0)
+		set_int("input_sequence_length", c.in);
+	if (c.out > 0)
+		set_int("output_token_count", c.out);
+	if (c.reason > 0)
+		set_int("reasoning_token_count", c.reason);
+	if (c.out >= 0 || c.reason >= 0)
+		set_int("output_sequence_length", (c.out > 0 ? c.out : 0)
+			+ (c.reason > 0 ? c.reason : 0));
+}
+
+/* usage_* metrics: fields of the last non-empty usage block (record.final_usage). */
+static void
+usage_metrics(const struct rec *r)
+{
+	const struct json *u = usage_final(r);
+	int64_t v;
+
+	if (!u)
+		return;
+	if (usage_field(u, "prompt_tokens", "input_tokens", &v))
+		set_int("usage_prompt_tokens", v);
+	if (usage_field(u, "completion_tokens", "output_tokens", &v))
+		set_int("usage_completion_tokens", v);
+	if (usage_field(u, "total_tokens", NULL, &v))
+		set_int("usage_total_tokens", v);
+	if (usage_field(u, "completion_tokens_details.reasoning_tokens",
+			"output_tokens_details.reasoning_tokens", &v))
+		set_int("usage_reasoning_tokens", v);
+}
+
+static void
+diff_pct(const char *tag, const char *usage, const char *client)
+{
+	const struct val *u = get(usage), *c = get(client);
+
+	if (u && c && num(c) != 0)
+		set_dbl(tag, (fabs(num(u) - num(c)) / num(c)) * 100.0);
+}
+
+static int
+requested_osl(const struct rec *r, int64_t *v)
+{
+	return json_int64(json_get(r->aiperf, "max_tokens"), v) == 0
+	       || json_int64(json_get(r->payload, "max_completion_tokens"), v) == 0
+	       || json_int64(json_get(r->payload, "max_tokens"), v) == 0
+	       || json_int64(json_get(r->payload, "max_output_tokens"), v) == 0;
+}
+
+static void
+derived_metrics(const struct rec *r)
+{
+	const struct val *ttft = get("time_to_first_token");
+	const struct val *lat = get("request_latency");
+	const struct val *osl = get("output_sequence_length");
+	const struct val *isl = get("input_sequence_length");
+	const struct val *itl, *setup;
+	int64_t req;
+
+	if (lat && ttft && osl && osl->i >= 2)
+		set_dbl("inter_token_latency", (double)(lat->i - ttft->i) / (double)(osl->i - 1));
+	if ((itl = get("inter_token_latency")) && itl->d * NS_S != 0)
+		set_dbl("output_token_throughput_per_user", 1.0 / (itl->d * NS_S));
+	if (osl && lat && lat->i != 0)
+		set_dbl("e2e_output_token_throughput", (double)osl->i / ((double)lat->i * NS_S));
+	if (isl && ttft && ttft->i != 0)
+		set_dbl("prefill_throughput_per_user", (double)isl->i / ((double)ttft->i * NS_S));
+	if ((setup = get("stream_setup_latency")) && ttft)
+		set_int("stream_prefill_latency", ttft->i - setup->i);
+	diff_pct("usage_prompt_tokens_diff_pct", "usage_prompt_tokens", "input_sequence_length");
+	diff_pct("usage_completion_tokens_diff_pct", "usage_completion_tokens",
+		 "output_sequence_length");
+	diff_pct("usage_reasoning_tokens_diff_pct", "usage_reasoning_tokens",
+		 "reasoning_token_count");
+	if (requested_osl(r, &req)) {
+		set_int("requested_osl", req);
+		if (osl && req != 0)
+			set_dbl("osl_mismatch_diff_pct",
+				((double)(osl->i - req) / (double)req) * 100.0);
+	}
+}
+
+static int64_t
+http_ns(const struct json *h, const char *k)
+{
+	int64_t v;
+
+	return json_int64(json_get(h, k), &v) == 0 && v > 0 ? v : 0;
+}
+
+/* k6-style HTTP metrics from libcurl's cumulative times in aiperf.http. */
+static void
+http_metrics(const struct rec *r)
+{
+	const struct json *h = json_get(r->aiperf, "http");
+	int64_t dns, conn, ttfb, total, v;
+
+	if (!h || h->type != JSON_OBJECT)
+		return;
+	dns = http_ns(h, "dns_ns");
+	conn = http_ns(h, "tls_ns") > http_ns(h, "connect_ns") ? http_ns(h, "tls_ns")
+							     : http_ns(h, "connect_ns");
+	conn = conn > dns ? conn : dns;
+	ttfb = http_ns(h, "ttfb_ns") > conn ? http_ns(h, "ttfb_ns") : conn;
+	total = http_ns(h, "total_ns") > ttfb ? http_ns(h, "total_ns") : ttfb;
+	set_int("http_req_blocked", 0);
+	set_int("http_req_dns_lookup", dns);
+	set_int("http_req_connecting", conn - dns);
+	set_int("http_req_sending", 0);
+	set_int("http_req_waiting", ttfb - conn);
+	set_int("http_req_receiving", total - ttfb);
+	set_int("http_req_duration", total - conn);
+	set_int("http_req_connection_overhead", conn);
+	set_int("http_req_total", total);
+	if (json_int64(json_get(h, "bytes_sent"), &v) == 0)
+		set_int("http_req_data_sent", v);
+	if (json_int64(json_get(h, "bytes_received"), &v) == 0)
+		set_int("http_req_data_received", v);
+	v = json_truthy(json_get(h, "reused"));
+	set_int("http_req_connection_reused", v);
+}
+
+static void
+stream_setup(const struct rec *r)
+{
+	int64_t v;
+
+	if (json_int64(json_get(r->aiperf, "recv_start_perf_ns"), &v) == 0)
+		set_int("stream_setup_latency", v - r->start_perf_ns);
+}
+
+/* The original's RequestRecord/ParsedResponseRecord validity rules. */
+static int
+valid(const struct rec *r)
+{
+	int64_t end = 0;
+	int has_data = 0;
+
+	if (r->error || r->perr || !r->has_start || r->nraw == 0 || r->bad_perf)
+		return 0;
+	for (size_t i = 0; i < r->nr; i++) {
+		has_data |= r->r[i].data;
+		end = r->r[i].perf_ns;
+	}
+	if (json_int64(json_get(r->aiperf, "end_perf_ns"), &end) < 0 && !r->nr)
+		return 0;
+	return has_data && r->start_perf_ns >= 0 && r->start_perf_ns < end
+	       && end < INT64_MAX;
+}
+
+static unsigned
+ctx_of(const struct rec *r, const struct opts *o, int err)
+{
+	unsigned c = 0;
+
+	c |= r->stream ? C_STREAM : 0;
+	c |= r->et == ET_CHAT || r->et == ET_COMPLETIONS ? C_TOKENS : 0;
+	c |= r->et != ET_OTHER ? C_INPUT : 0;
+	c |= o->server_tokens ? C_SERVER : 0;
+	c |= err ? C_ERROR : 0;
+	return c;
+}
+
+static void
+write_value(struct jw *w, const struct metricdef *m, const struct val *v)
+{
+	if (v->k == V_LIST) {
+		jw_arr(w);
+		for (size_t i = 0; i < st.nicl; i++)
+			jw_double(w, (double)st.icl[i] * m->factor);
+		jw_arr_end(w);
+	} else if (strcmp(m->unit, m->display)) {
+		jw_double(w, num(v) * m->factor);
+	} else if (v->k == V_INT) {
+		jw_int(w, v->i);
+	} else {
+		jw_double(w, v->d);
+	}
+}
+
+/* Writes the metrics object; returns how many metrics it holds. */
+static int
+write_metrics(struct jw *w, unsigned c)
+{
+	struct order *ord = &orders[c];
+	int n = 0;
+
+	if (!ord->done)
+		order_build(ord, c);
+	jw_key(w, "metrics");
+	jw_obj(w);
+	for (size_t i = 0; i < ord->n; i++) {
+		const struct metricdef *m = &metricdefs[ord->tag[i]];
+		const struct val *v = &st.v[ord->tag[i]];
+
+		if (v->k == V_NONE || (m->flags & (MF_INTERNAL | MF_EXPERIMENTAL | MF_NO_INDIVIDUAL)))
+			continue;
+		jw_key(w, m->tag);
+		jw_obj(w);
+		jw_key(w, "value");
+		write_value(w, m, v);
+		jw_key(w, "unit");
+		jw_str(w, m->display);
+		jw_obj_end(w);
+		n++;
+	}
+	jw_obj_end(w);
+	return n;
+}
+
+static void
+write_error(struct jw *w, const struct rec *r)
+{
+	jw_key(w, "error");
+	if (r->error) {
+		jw_value(w, r->error);
+		return;
+	}
+	jw_obj(w);
+	if (r->perr) {
+		jw_key(w, "type");
+		jw_strn(w, r->etype_s.s, r->etype_s.len);
+		jw_key(w, "message");
+		jw_strn(w, r->emsg.s, r->emsg.len);
+	} else {
+		jw_key(w, "type");
+		jw_str(w, "InvalidInferenceResultError");
+		jw_key(w, "message");
+		jw_str(w, "InvalidInferenceResultError('Invalid inference result')");
+	}
+	jw_obj_end(w);
+}
+
+static void
+compute_valid(const struct rec *r, const struct opts *o)
+{
+	timing_metrics(r);
+	stream_setup(r);
+	token_metrics(r, o);
+	usage_metrics(r);
+	derived_metrics(r);
+	http_metrics(r);
+}
+
+static void
+compute_error(const struct rec *r, const struct opts *o)
+{
+	int64_t isl = -1;
+
+	if (tokenizing(r, o))
+		isl = tokens_input(o->tok, r);
+	if (isl >= 0)
+		set_int("error_isl", isl);
+}
+
+int
+rec_emit(struct rec *r, const struct opts *o, struct buf *out)
+{
+	int ok = valid(r), n;
+	struct jw w;
+
+	for (size_t i = 0; i < metricdefs_len && i < MAXM; i++)
+		st.v[i].k = V_NONE;
+	if (ok)
+		compute_valid(r, o);
+	else
+		compute_error(r, o);
+	buf_reset(out);
+	jw_init(&w, out, 0);
+	jw_obj(&w);
+	jw_key(&w, "metadata");
+	jw_value(&w, r->metadata);
+	n = write_metrics(&w, ctx_of(r, o, !ok));
+	if (o->export_trace && r->trace && r->trace->type == JSON_OBJECT) {
+		jw_key(&w, "trace_data");
+		jw_value(&w, r->trace);
+	}
+	if (!ok)
+		write_error(&w, r);
+	jw_obj_end(&w);
+	buf_addch(out, '\n');
+	return ok && n == 0;
+}
