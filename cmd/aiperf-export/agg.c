@@ -188,11 +188,10 @@ push(struct agg *a, size_t i, double base)
 static int
 add_metric(struct agg *a, const struct json *m, char *why, size_t whylen)
 {
-	char tag[128];
 	double v;
+	/* keys are NUL-terminated; one with an inner NUL is no tag of ours */
+	const struct metricdef *d = strlen(m->key) == m->keylen ? metricdef_find(m->key) : NULL;
 
-	snprintf(tag, sizeof(tag), "%.*s", (int)m->keylen, m->key);
-	const struct metricdef *d = metricdef_find(tag);
 	if (!d || d->kind != METRIC_RECORD)
 		return 0;	/* unknown tags are ignored (forward compatible) */
 	const struct json *val = json_get(m, "value");
@@ -209,7 +208,7 @@ add_metric(struct agg *a, const struct json *m, char *why, size_t whylen)
 		goto bad;
 	return 0;
 bad:
-	snprintf(why, whylen, "metric '%s': value is not a number", tag);
+	snprintf(why, whylen, "metric '%s': value is not a number", d->tag);
 	return -1;
 }
 

@@ -213,7 +213,7 @@ verdict(const struct options *o, const struct summary *sm)
 
 	if (!sm->valid) {
 		if (sm->errors)
-			warn("every request failed (%zu errors)", sm->errors);
+			warn("every request failed (%zu of %zu)", sm->errors, total);
 		else
 			warn("no profiling records in the input");
 		return EXIT_INVALID;
