@@ -28,7 +28,7 @@ client_release(struct client *c)
 }
 
 static int
-push(struct stats_vec *v, const struct json *x)
+client_push(struct stats_vec *v, const struct json *x)
 {
 	int64_t ns;
 
@@ -62,7 +62,7 @@ client_record(struct client *c, const struct json *rec, char *why, size_t whylen
 	if (!a)
 		return 0;
 	late = json_get(a, "schedule_lateness_ns");
-	if (late && push(&c->lateness, late) < 0)
+	if (late && client_push(&c->lateness, late) < 0)
 		goto bad;
 	/* coordinated omission: the latency a user who arrived on time saw */
 	if (late && !json_get(rec, "error") &&
@@ -72,9 +72,9 @@ client_record(struct client *c, const struct json *rec, char *why, size_t whylen
 	d = json_get(a, "observation_delay_ns");
 	if (d && d->type == JSON_ARRAY) {
 		for (const struct json *e = d->child; e; e = e->next)
-			if (push(&c->delay, e) < 0)
+			if (client_push(&c->delay, e) < 0)
 				goto bad;
-	} else if (d && push(&c->delay, d) < 0) {
+	} else if (d && client_push(&c->delay, d) < 0) {
 		goto bad;
 	}
 	return 0;

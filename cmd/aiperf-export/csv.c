@@ -50,7 +50,7 @@ number(FILE *f, double v)
 }
 
 static int
-by_tag(const void *a, const void *b)
+csv_by_tag(const void *a, const void *b)
 {
 	const struct result *x = *(const struct result *const *)a;
 	const struct result *y = *(const struct result *const *)b;
@@ -93,8 +93,8 @@ csv_export(FILE *f, const struct summary *sm)
 				scal[ns++] = r;
 		}
 	}
-	qsort(dist, nd, sizeof(*dist), by_tag);
-	qsort(scal, ns, sizeof(*scal), by_tag);
+	qsort(dist, nd, sizeof(*dist), csv_by_tag);
+	qsort(scal, ns, sizeof(*scal), csv_by_tag);
 	if (alld)
 		fputs("Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n", f);
 	for (size_t i = 0; i < nd; i++)

@@ -105,9 +105,12 @@ uuid4(char out[37])
 	unsigned char r[16];
 	FILE *f = fopen("/dev/urandom", "rb");
 
-	if (!f || fread(r, 1, sizeof(r), f) != sizeof(r))
-		die("/dev/urandom:");
-	fclose(f);
+	size_t got = f ? fread(r, 1, sizeof(r), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (got != sizeof(r))
+		die("cannot read /dev/urandom");
 	r[6] = (unsigned char)((r[6] & 0x0F) | 0x40);
 	r[8] = (unsigned char)((r[8] & 0x3F) | 0x80);
 	for (int i = 0, k = 0; i < 16; i++) {

@@ -136,7 +136,7 @@ slices_json(FILE *f, struct slices *sl, const struct exportopts *o)
 }
 
 static int
-by_tag(const void *a, const void *b)
+slice_by_tag(const void *a, const void *b)
 {
 	const struct result *x = *(const struct result *const *)a;
 	const struct result *y = *(const struct result *const *)b;
@@ -173,7 +173,7 @@ slices_csv(FILE *f, struct slices *sl)
 		for (size_t k = 0; k < sm->nres; k++)
 			if (result_exported(&sm->res[k]))
 				rows[n++] = &sm->res[k];
-		qsort(rows, n, sizeof(*rows), by_tag);
+		qsort(rows, n, sizeof(*rows), slice_by_tag);
 		for (size_t k = 0; k < n; k++)
 			csv_rows(f, i, rows[k]);
 		free(rows);

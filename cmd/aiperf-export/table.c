@@ -204,10 +204,9 @@ metrics_table(FILE *f, const struct summary *sm, const char *ttl)
 	for (size_t r = 0; r < t.nrows; r++) {
 		const struct stats *s = &rows[r]->st;
 		const double v[] = { s->avg, s->min, s->max, s->p99, s->p90, s->p50, s->std };
-		char **c = &t.cells[r * 8];
-		c[0] = metric_cell(rows[r]);
+		t.cells[r * 8] = metric_cell(rows[r]);
 		for (size_t k = 0; k < 7; k++)
-			c[k + 1] = k == 0 || rows[r]->dist ? num(v[k]) : xstrdup("N/A");
+			t.cells[r * 8 + k + 1] = k == 0 || rows[r]->dist ? num(v[k]) : xstrdup("N/A");
 	}
 	render(f, &t);
 	table_free(&t);
@@ -224,14 +223,13 @@ error_table(FILE *f, const struct summary *sm)
 	t.cells = xcalloc(t.nrows * 4 + 1, sizeof(*t.cells));
 	for (size_t r = 0; r < t.nrows; r++) {
 		const struct errgroup *g = &sm->errs[r];
-		char **c = &t.cells[r * 4];
 		snprintf(s, sizeof(s), "%lld", (long long)g->code);
 		/* the original prints N/A for a falsy code or type (0, "") */
-		c[0] = xstrdup(g->has_code && g->code ? s : "N/A");
-		c[1] = xstrdup(g->type && *g->type ? g->type : "N/A");
-		c[2] = xstrdup(g->message);
+		t.cells[r * 4] = xstrdup(g->has_code && g->code ? s : "N/A");
+		t.cells[r * 4 + 1] = xstrdup(g->type && *g->type ? g->type : "N/A");
+		t.cells[r * 4 + 2] = xstrdup(g->message);
 		numfmt_commas_int(s, (long long)g->count);
-		c[3] = xstrdup(s);
+		t.cells[r * 4 + 3] = xstrdup(s);
 	}
 	render(f, &t);
 	table_free(&t);

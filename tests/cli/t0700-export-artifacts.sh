@@ -2,6 +2,8 @@
 # aiperf-export artifact files against golden copies: for every golden case
 # with want.json, the case's args and input with --artifact-dir must write
 # byte-identical profile_export_aiperf.json, .csv (CRLF) and profile_export.jsonl.
+# shellcheck disable=SC2016,SC2034 # test bodies are eval'd strings
+# shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 G=$TOP/tests/golden/aiperf-export

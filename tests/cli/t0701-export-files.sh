@@ -1,5 +1,7 @@
 #!/bin/sh
 # aiperf-export: file names, export levels, input_config, determinism, exit status.
+# shellcheck disable=SC2016,SC2034 # test bodies are eval'd strings
+# shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 IN=$TOP/tests/golden/aiperf-export/streaming/in.ndjson

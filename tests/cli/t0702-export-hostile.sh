@@ -1,6 +1,8 @@
 #!/bin/sh
 # aiperf-export on hostile input: every bad line is reported with its number
 # and exit 1; odd but valid input is summarised without crashing.
+# shellcheck disable=SC2016,SC2034 # test bodies are eval'd strings
+# shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 OK='{"metadata":{"request_start_ns":1000000000},"metrics":{"request_latency":{"value":1.0,"unit":"ms"}}}'
@@ -11,8 +13,10 @@ bad() {
 	aiperf-export --no-console <in 2>err
 	rc=$?
 	[ $rc -eq 1 ] || { echo "status $rc"; cat err; return 1; }
-	grep -q "^aiperf-export: <stdin>:2: " err && grep -qF "$2" err ||
-		{ cat err; return 1; }
+	if ! grep -q "^aiperf-export: <stdin>:2: " err || ! grep -qF "$2" err; then
+		cat err
+		return 1
+	fi
 }
 
 test_expect_success 'not JSON' 'bad "{\"metadata\":" "at byte"'
