@@ -93,6 +93,7 @@ struct exportopts {
 	int was_cancelled;
 	const char *json_path, *csv_path;	/* written files, for the end lines */
 	const char *slice_csv_path, *slice_json_path;
+	const char *log_file;
 	struct clientsum cs;
 };
 
@@ -168,6 +169,8 @@ void files_open(struct files *fl, const char *dir, const char *prefix, int recor
 void files_write(const struct files *fl, const struct summary *sm, struct slices *sl,
 		 struct exportopts *eo);
 void files_release(struct files *fl, struct exportopts *eo);
+/* path made absolute against the working directory (malloc'd) */
+char *files_absolute(const char *path);
 
 /* table.c */
 void table_print(FILE *f, const struct summary *sm, const struct exportopts *o);

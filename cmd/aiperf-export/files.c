@@ -83,8 +83,8 @@ files_open(struct files *fl, const char *dir, const char *prefix, int records,
 }
 
 /* The absolute path (as pathlib's resolve() prints it, short of symlinks). */
-static char *
-absolute(const char *path)
+char *
+files_absolute(const char *path)
 {
 	char cwd[PATH_MAX];
 
@@ -116,7 +116,7 @@ write_one(const char *path, enum kind k, const struct summary *sm,
 	}
 	if (rc < 0 || util_fshut(f, path) < 0)
 		die("cannot write '%s'", path);
-	return absolute(path);
+	return files_absolute(path);
 }
 
 void

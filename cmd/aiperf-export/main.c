@@ -13,7 +13,7 @@
 
 struct options {
 	const char *artifact_dir, *prefix, *level, *goodput, *endpoint_type;
-	const char *benchmark_id, *version, *cli_command, *input_config_path;
+	const char *benchmark_id, *version, *cli_command, *input_config_path, *log_file;
 	int was_cancelled, no_console;
 	double max_error_rate, min_goodput_pct, cpu_seconds, target_rate, slice;
 	char **files;
@@ -30,7 +30,7 @@ usage(FILE *f, int status)
 	      "                     [--cli-command text] [--was-cancelled] [--no-console]\n"
 	      "                     [--max-error-rate pct] [--min-goodput-pct pct]\n"
 	      "                     [--client-cpu-seconds s] [--target-request-rate rate]\n"
-	      "                     [--slice-duration s] [file ...]\n", f);
+	      "                     [--slice-duration s] [--log-file path] [file ...]\n", f);
 	exit(status);
 }
 
@@ -38,7 +38,7 @@ static void
 parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER,
-	       O_CLI, O_CAN, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_HELP, O_VERSION };
+	       O_CLI, O_CAN, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_HELP, O_VERSION };
 	static const struct option lo[] = {
 		{ "artifact-dir", required_argument, NULL, O_ART },
 		{ "output-artifact-dir", required_argument, NULL, O_ART },
@@ -59,6 +59,7 @@ parse_args(int argc, char **argv, struct options *o)
 		{ "client-cpu-seconds", required_argument, NULL, O_CPU },
 		{ "target-request-rate", required_argument, NULL, O_RATE },
 		{ "slice-duration", required_argument, NULL, O_SLICE },
+		{ "log-file", required_argument, NULL, O_LOG },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -83,6 +84,7 @@ parse_args(int argc, char **argv, struct options *o)
 		case O_CPU: o->cpu_seconds = opt_double("--client-cpu-seconds", optarg, 0, 1e12); break;
 		case O_RATE: o->target_rate = opt_double("--target-request-rate", optarg, 0, 1e12); break;
 		case O_SLICE: o->slice = opt_double("--slice-duration", optarg, 1e-9, 1e9); break;
+		case O_LOG: o->log_file = optarg; break;
 		case O_HELP: usage(stdout, 0);
 		case O_VERSION: puts("aiperf-export " AIPERF_VERSION); exit(0);
 		default: usage(stderr, 2);
@@ -265,7 +267,8 @@ main(int argc, char **argv)
 	eo = (struct exportopts){ .title = title,
 		.benchmark_id = o.benchmark_id ? o.benchmark_id : id,
 		.version = o.version, .cli_command = o.cli_command,
-		.input_config = cfg, .was_cancelled = o.was_cancelled };
+		.input_config = cfg, .was_cancelled = o.was_cancelled,
+		.log_file = o.log_file ? files_absolute(o.log_file) : NULL };
 	slices_init(&sl, o.artifact_dir ? o.slice : 0);
 	files_open(&fl, o.artifact_dir, o.prefix, strcmp(o.level, "summary") != 0,
 		   sl.width_ns != 0);
@@ -286,6 +289,7 @@ main(int argc, char **argv)
 	agg_release(&a);
 	slices_release(&sl);
 	files_release(&fl, &eo);
+	free((char *)eo.log_file);
 	free(cfg);
 	return rc;
 }

@@ -255,6 +255,8 @@ end_lines(FILE *f, const struct summary *sm, const struct exportopts *o)
 		fprintf(f, "Timeslice CSV Export: %s\n", o->slice_csv_path);
 	if (o->slice_json_path)
 		fprintf(f, "Timeslice JSON Export: %s\n", o->slice_json_path);
+	if (o->log_file)
+		fprintf(f, "Log File: %s\n", o->log_file);
 	if (o->was_cancelled)
 		fputs("The profile run was cancelled early. Results shown may be "
 		      "incomplete or inaccurate.\n", f);

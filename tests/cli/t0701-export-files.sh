@@ -26,9 +26,13 @@ profile_export_aiperf.json" ]
 '
 
 test_expect_success 'console names the written files' '
-	aiperf-export --benchmark-id $ID --artifact-dir ./c <"$IN" >out &&
-	grep -qx "CSV Export: $TMP/c/profile_export_aiperf.csv" out &&
-	grep -qx "JSON Export: $TMP/c/profile_export_aiperf.json" out
+	aiperf-export --benchmark-id $ID --artifact-dir ./c --log-file c/logs/aiperf.log \
+		<"$IN" >out &&
+	tail -4 out >got &&
+	printf "%s\n" "CSV Export: $TMP/c/profile_export_aiperf.csv" \
+		"JSON Export: $TMP/c/profile_export_aiperf.json" \
+		"Log File: $TMP/c/logs/aiperf.log" "" >want &&
+	test_cmp want got
 '
 
 test_expect_success 'same input and id: byte-identical outputs' '
