@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Accumulate metric records into per-metric values, counts, errors and goodput; derive the summary. */
+#include "export.h"
+
+#include <math.h>
+
+#include "util.h"
+
+#define MAX_ERRGROUPS 10000
+#define MAX_VALUES ((size_t)1 << 31)
+
+static size_t
+def_index(const struct metricdef *d)
+{
+	return (size_t)(d - metricdefs);
+}
+
+void
+agg_init(struct agg *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->vals = xcalloc(metricdefs_len, sizeof(*a->vals));
+	a->sums = xcalloc(metricdefs_len, sizeof(*a->sums));
+	for (size_t i = 0; i < metricdefs_len; i++)
+		stats_vec_init(&a->vals[i]);
+	a->doc = json_doc_new();
+	client_init(&a->cl);
+}
+
+void
+agg_release(struct agg *a)
+{
+	for (size_t i = 0; i < metricdefs_len; i++)
+		stats_vec_release(&a->vals[i]);
+	for (size_t i = 0; i < a->nerrs; i++) {
+		free(a->errs[i].type);
+		free(a->errs[i].message);
+	}
+	free(a->errs);
+	free(a->vals);
+	free(a->sums);
+	free(a->slo);
+	json_doc_free(a->doc);
+	client_release(&a->cl);
+}
+
+/*
+ * The original keeps base units (ns) and converts each statistic; records
+ * carry display units. Undo the conversion: integral base values (every
+ * ns latency) come back exactly by rounding; others (inter_token_latency)
+ * by the neighbour of display / factor that converts back to display.
+ */
+double
+agg_to_base(double display, double factor)
+{
+	if (factor == 1)
+		return display;
+	double x = display / factor, r = nearbyint(x);
+
+	if (r * factor == display)
+		return r;
+	if (x * factor == display)
+		return x;
+	double up = nextafter(x, INFINITY), down = nextafter(x, -INFINITY);
+
+	if (up * factor == display)
+		return up;
+	if (down * factor == display)
+		return down;
+	return x;
+}
+
+/* Base-unit threshold for a goodput value given in display units. */
+static double
+slo_to_base(double v, double factor)
+{
+	if (factor == 1)
+		return v;
+	return v * nearbyint(1.0 / factor);
+}
+
+static int
+add_slo(struct agg *a, const char *tag, size_t taglen, const char *val,
+	char *why, size_t whylen)
+{
+	char name[128];
+	double v;
+
+	snprintf(name, sizeof(name), "%.*s", (int)taglen, tag);
+	const struct metricdef *d = metricdef_find(name);
+	if (!d) {
+		snprintf(why, whylen, "Unknown metric tag in --goodput: %s", name);
+		return -1;
+	}
+	if (d->kind != METRIC_RECORD || (d->flags & (MF_LIST | MF_ERROR_ONLY))) {
+		snprintf(why, whylen, "Invalid --goodput: metric(s) %s are not "
+			 "applicable to the current endpoint/configuration.", name);
+		return -1;
+	}
+	if (util_strtod(val, &v) < 0) {
+		snprintf(why, whylen, "invalid --goodput value for %s: '%s'", name, val);
+		return -1;
+	}
+	a->slo = xreallocarray(a->slo, a->nslo + 1, sizeof(*a->slo));
+	a->slo[a->nslo++] = (struct slo){ d, def_index(d), slo_to_base(v, d->factor) };
+	return 0;
+}
+
+static int
+goodput_json(struct agg *a, const char *spec, char *why, size_t whylen)
+{
+	char err[128], num[64];
+	struct json *o = json_parse(a->doc, spec, strlen(spec), err, sizeof(err));
+
+	if (!o || o->type != JSON_OBJECT) {
+		snprintf(why, whylen, "invalid --goodput: %s", o ? "not an object" : err);
+		return -1;
+	}
+	for (struct json *m = o->child; m; m = m->next) {
+		if (m->type != JSON_NUMBER || m->len >= sizeof(num)) {
+			snprintf(why, whylen, "invalid --goodput value for %.*s",
+				 (int)m->keylen, m->key);
+			return -1;
+		}
+		snprintf(num, sizeof(num), "%.*s", (int)m->len, m->str);
+		if (add_slo(a, m->key, m->keylen, num, why, whylen) < 0)
+			return -1;
+	}
+	json_doc_reset(a->doc);
+	return 0;
+}
+
+void
+agg_copy_slos(struct agg *dst, const struct agg *src)
+{
+	if (!src->nslo)
+		return;
+	dst->slo = xreallocarray(NULL, src->nslo, sizeof(*dst->slo));
+	memcpy(dst->slo, src->slo, src->nslo * sizeof(*dst->slo));
+	dst->nslo = src->nslo;
+}
+
+int
+agg_goodput(struct agg *a, const char *spec, char *why, size_t whylen)
+{
+	const char *p = spec;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '{')
+		return goodput_json(a, p, why, whylen);
+	while (*p) {
+		size_t n = strcspn(p, " \t,");
+		if (n) {
+			char item[256];
+			snprintf(item, sizeof(item), "%.*s", (int)n, p);
+			char *colon = strchr(item, ':');
+			if (!colon) {
+				snprintf(why, whylen, "invalid --goodput item '%s': "
+					 "expected tag:value", item);
+				return -1;
+			}
+			if (add_slo(a, item, (size_t)(colon - item), colon + 1,
+				    why, whylen) < 0)
+				return -1;
+		}
+		p += n;
+		p += strspn(p, " \t,");
+	}
+	if (!a->nslo) {
+		snprintf(why, whylen, "invalid --goodput: no tag:value pairs");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+push(struct agg *a, size_t i, double base)
+{
+	if (a->vals[i].n >= MAX_VALUES)
+		return -1;
+	stats_vec_push(&a->vals[i], base);
+	a->sums[i] += base;
+	return 0;
+}
+
+/* Add the values of one metric; list metrics are flattened. */
+static int
+add_metric(struct agg *a, const struct json *m, char *why, size_t whylen)
+{
+	double v;
+	/* keys are NUL-terminated; one with an inner NUL is no tag of ours */
+	const struct metricdef *d = strlen(m->key) == m->keylen ? metricdef_find(m->key) : NULL;
+
+	if (!d || d->kind != METRIC_RECORD)
+		return 0;	/* unknown tags are ignored (forward compatible) */
+	const struct json *val = json_get(m, "value");
+	size_t i = def_index(d);
+
+	if (val && val->type == JSON_ARRAY) {
+		for (const struct json *e = val->child; e; e = e->next) {
+			if (json_double(e, &v) < 0 || push(a, i, agg_to_base(v, d->factor)) < 0)
+				goto bad;
+		}
+		return 0;
+	}
+	if (json_double(val, &v) < 0 || push(a, i, agg_to_base(v, d->factor)) < 0)
+		goto bad;
+	return 0;
+bad:
+	snprintf(why, whylen, "metric '%s': value is not a number", d->tag);
+	return -1;
+}
+
+static void
+add_error(struct agg *a, const struct json *e)
+{
+	int64_t code = 0;
+	int has_code = json_int64(json_get(e, "code"), &code) == 0;
+	const char *type = json_str(json_get(e, "type"), NULL);
+	const char *msg = json_str_or(json_get(e, "message"), "");
+
+	for (size_t i = 0; i < a->nerrs; i++) {
+		struct errgroup *g = &a->errs[i];
+		if (g->has_code == has_code && (!has_code || g->code == code) &&
+		    !g->type == !type && (!type || !strcmp(g->type, type)) &&
+		    !strcmp(g->message, msg)) {
+			g->count++;
+			return;
+		}
+	}
+	if (a->nerrs == MAX_ERRGROUPS) {
+		a->errs[a->nerrs - 1].count++;	/* lumped into the last group */
+		return;
+	}
+	if (a->nerrs == a->caperrs) {
+		a->caperrs = a->caperrs ? 2 * a->caperrs : 8;
+		a->errs = xreallocarray(a->errs, a->caperrs, sizeof(*a->errs));
+	}
+	a->errs[a->nerrs++] = (struct errgroup){ has_code, code,
+		type ? xstrdup(type) : NULL, xstrdup(msg), 1 };
+}
+
+static void
+minmax(int64_t v, int64_t *lo, int *have_lo, int64_t *hi, int *have_hi)
+{
+	if (lo && (!*have_lo || v < *lo)) {
+		*lo = v;
+		*have_lo = 1;
+	}
+	if (hi && (!*have_hi || v > *hi)) {
+		*hi = v;
+		*have_hi = 1;
+	}
+}
+
+/*
+ * The original's usage_discrepancy_count: a record counts when its prompt,
+ * completion or reasoning usage differs from the client's count by more
+ * than AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD percent (10).
+ */
+static void
+usage_discrepancy(struct agg *a, const struct json *metrics)
+{
+	static const char *const tags[] = { "usage_prompt_tokens_diff_pct",
+		"usage_completion_tokens_diff_pct", "usage_reasoning_tokens_diff_pct" };
+	const char *env = getenv("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD");
+	double t = 10.0, v;
+	int seen = 0, over = 0;
+
+	if (env && util_strtod(env, &t) < 0)
+		t = 10.0;
+	for (size_t i = 0; i < 3; i++) {
+		if (json_double(json_get(json_get(metrics, tags[i]), "value"), &v) < 0)
+			continue;
+		seen = 1;
+		over |= v > t;
+	}
+	a->have_usage_diff |= seen;
+	a->usage_discrepancies += seen && over;
+}
+
+/* Timestamps and goodput of a valid record. */
+static void
+valid_record(struct agg *a, const struct json *meta, const struct json *metrics)
+{
+	int64_t start;
+	double lat;
+
+	if (json_int64(json_get(meta, "request_start_ns"), &start) == 0) {
+		minmax(start, &a->min_req, &a->have_req, NULL, NULL);
+		const struct json *rl = json_get(json_get(metrics, "request_latency"), "value");
+		if (json_double(rl, &lat) == 0) {
+			double ns = agg_to_base(lat, 1e3 / 1e9);
+			long long end;
+			/* out-of-range values cannot come from a real clock: skip */
+			if (ns > -9e18 && ns < 9e18 &&
+			    !__builtin_add_overflow(start, llround(ns), &end))
+				minmax(end, NULL, NULL, &a->max_resp, &a->have_resp);
+		}
+	}
+	usage_discrepancy(a, metrics);
+	if (!a->nslo)
+		return;
+	for (size_t i = 0; i < a->nslo; i++) {
+		const struct slo *s = &a->slo[i];
+		double v;
+		if (json_double(json_get(json_get(metrics, s->def->tag), "value"), &v) < 0)
+			return;
+		v = agg_to_base(v, s->def->factor);
+		if ((s->def->flags & MF_LARGER_BETTER) ? !(v >= s->base) : !(v <= s->base))
+			return;
+	}
+	a->good++;
+}
+
+static void
+record_times(struct agg *a, const struct json *meta)
+{
+	int64_t t;
+
+	if (json_int64(json_get(meta, "request_start_ns"), &t) == 0)
+		minmax(t, &a->start_ns, &a->have_start, &a->end_ns, &a->have_end);
+	if (json_int64(json_get(meta, "request_end_ns"), &t) == 0)
+		minmax(t, NULL, NULL, &a->end_ns, &a->have_end);
+}
+
+int
+agg_line(struct agg *a, const char *s, size_t n, const struct json **rec,
+	 char *why, size_t whylen)
+{
+	char err[128];
+	struct json *r;
+
+	json_doc_reset(a->doc);
+	r = json_parse(a->doc, s, n, err, sizeof(err));
+	if (!r || r->type != JSON_OBJECT) {
+		snprintf(why, whylen, "%s", r ? "not a JSON object" : err);
+		return -1;
+	}
+	*rec = r;
+	return agg_record(a, r, why, whylen);
+}
+
+int
+agg_record(struct agg *a, const struct json *r, char *why, size_t whylen)
+{
+	const struct json *meta = json_get(r, "metadata");
+	const struct json *metrics = json_get(r, "metrics");
+	const struct json *e = json_get(r, "error");
+	const char *phase = json_str_or(json_get(meta, "benchmark_phase"), "profiling");
+
+	if (!strcmp(phase, "warmup")) {
+		a->warmup++;
+		return 0;
+	}
+	if (metrics && metrics->type != JSON_OBJECT) {
+		snprintf(why, whylen, "'metrics' is not an object");
+		return -1;
+	}
+	for (const struct json *m = metrics ? metrics->child : NULL; m; m = m->next)
+		if (add_metric(a, m, why, whylen) < 0)
+			return -1;
+	if (client_record(&a->cl, r, why, whylen) < 0)
+		return -1;
+	record_times(a, meta);
+	if (e && e->type == JSON_OBJECT) {
+		a->errors++;
+		add_error(a, e);
+	} else {
+		a->valid++;
+		valid_record(a, meta, metrics);
+	}
+	return 1;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Client health, beyond the original: schedule lateness, latency from the intended send, observation delay, CPU. */
+#include "export.h"
+
+#include <limits.h>
+
+#include "numfmt.h"
+#include "util.h"
+
+#define NS_MS (1e3 / 1e9)
+#define MAX_VALUES ((size_t)1 << 31)
+
+void
+client_init(struct client *c)
+{
+	memset(c, 0, sizeof(*c));
+	stats_vec_init(&c->lateness);
+	stats_vec_init(&c->intended);
+	stats_vec_init(&c->delay);
+}
+
+void
+client_release(struct client *c)
+{
+	stats_vec_release(&c->lateness);
+	stats_vec_release(&c->intended);
+	stats_vec_release(&c->delay);
+}
+
+static int
+client_push(struct stats_vec *v, const struct json *x)
+{
+	int64_t ns;
+
+	if (json_int64(x, &ns) < 0 || v->n >= MAX_VALUES)
+		return -1;
+	stats_vec_push(v, (double)ns);
+	return 0;
+}
+
+static void
+starts(struct client *c, const struct json *meta)
+{
+	int64_t t;
+
+	if (json_int64(json_get(meta, "request_start_ns"), &t) < 0)
+		return;
+	if (!c->starts || t < c->first_start)
+		c->first_start = t;
+	if (!c->starts || t > c->last_start)
+		c->last_start = t;
+	c->starts++;
+}
+
+int
+client_record(struct client *c, const struct json *rec, char *why, size_t whylen)
+{
+	const struct json *a = json_get(rec, "aiperf"), *late, *d;
+	double lat;
+
+	starts(c, json_get(rec, "metadata"));
+	if (!a)
+		return 0;
+	late = json_get(a, "schedule_lateness_ns");
+	if (late && client_push(&c->lateness, late) < 0)
+		goto bad;
+	/* coordinated omission: the latency a user who arrived on time saw */
+	if (late && !json_get(rec, "error") &&
+	    json_double(json_path(rec, "metrics.request_latency.value"), &lat) == 0)
+		stats_vec_push(&c->intended, c->lateness.v[c->lateness.n - 1] +
+				agg_to_base(lat, NS_MS));
+	d = json_get(a, "observation_delay_ns");
+	if (d && d->type == JSON_ARRAY) {
+		for (const struct json *e = d->child; e; e = e->next)
+			if (client_push(&c->delay, e) < 0)
+				goto bad;
+	} else if (d && client_push(&c->delay, d) < 0) {
+		goto bad;
+	}
+	return 0;
+bad:
+	snprintf(why, whylen, "'aiperf': lateness and delays must be integers (ns)");
+	return -1;
+}
+
+static void
+pmax(struct stats_vec *v, struct pmax *p)
+{
+	struct stats st;
+
+	memset(p, 0, sizeof(*p));
+	if (stats_summarize(v, &st) < 0)
+		return;
+	p->n = st.count;
+	p->p50 = st.p50 * NS_MS;
+	p->p99 = st.p99 * NS_MS;
+	p->max = st.max * NS_MS;
+}
+
+void
+client_summary(struct client *c, const struct summary *sm, struct clientsum *cs,
+	       double cpu_seconds, double target_rate)
+{
+	size_t total = sm->valid + sm->errors;
+
+	pmax(&c->lateness, &cs->lateness);
+	pmax(&c->intended, &cs->intended);
+	pmax(&c->delay, &cs->delay);
+	cs->cpu_us_per_request = cpu_seconds >= 0 && total ?
+		cpu_seconds * 1e6 / (double)total : -1;
+	long long span;
+	if (__builtin_sub_overflow(c->last_start, c->first_start, &span))
+		span = LLONG_MAX;	/* only from absurd timestamps */
+	cs->achieved_rate = c->starts > 1 && span > 0 ?
+		(double)(c->starts - 1) / ((double)span * 1e-9) : -1;
+	cs->target_rate = target_rate;
+}
+
+int
+client_known(const struct clientsum *cs)
+{
+	return cs->lateness.n || cs->delay.n || cs->cpu_us_per_request >= 0 ||
+	       cs->achieved_rate >= 0 || cs->target_rate >= 0;
+}
+
+static void
+json_pmax(struct jw *w, const char *key, const struct pmax *p)
+{
+	if (!p->n)
+		return;
+	jw_key(w, key);
+	jw_obj(w);
+	jw_key(w, "p50");
+	jw_double_py(w, p->p50);
+	jw_key(w, "p99");
+	jw_double_py(w, p->p99);
+	jw_key(w, "max");
+	jw_double_py(w, p->max);
+	jw_obj_end(w);
+}
+
+static void
+json_num(struct jw *w, const char *key, double v)
+{
+	if (v < 0)
+		return;
+	jw_key(w, key);
+	jw_double_py(w, v);
+}
+
+void
+client_json(struct jw *w, const struct clientsum *cs)
+{
+	jw_key(w, "client");
+	jw_obj(w);
+	json_pmax(w, "schedule_lateness_ms", &cs->lateness);
+	json_pmax(w, "intended_request_latency_ms", &cs->intended);
+	json_pmax(w, "observation_delay_ms", &cs->delay);
+	json_num(w, "cpu_us_per_request", cs->cpu_us_per_request);
+	json_num(w, "achieved_request_rate", cs->achieved_rate);
+	json_num(w, "target_request_rate", cs->target_rate);
+	jw_obj_end(w);
+}
+
+static void
+line_pmax(FILE *f, const char *what, const struct pmax *p)
+{
+	if (p->n)
+		fprintf(f, "%s (ms): p50 %.3f, p99 %.3f, max %.3f\n", what, p->p50,
+			p->p99, p->max);
+}
+
+void
+client_console(FILE *f, const struct clientsum *cs)
+{
+	char a[420], t[420];
+
+	if (!client_known(cs))
+		return;
+	fputs("\nClient Health\n", f);
+	line_pmax(f, "Schedule Lateness", &cs->lateness);
+	line_pmax(f, "Request Latency From Intended Send", &cs->intended);
+	line_pmax(f, "Observation Delay", &cs->delay);
+	if (cs->cpu_us_per_request >= 0) {
+		numfmt_commas2(a, cs->cpu_us_per_request);
+		fprintf(f, "Client CPU per Request (us): %s\n", a);
+	}
+	if (cs->achieved_rate >= 0 || cs->target_rate >= 0) {
+		numfmt_commas2(a, cs->achieved_rate);
+		numfmt_commas2(t, cs->target_rate);
+		fprintf(f, "Request Rate (requests/sec): %s achieved, %s target\n",
+			cs->achieved_rate >= 0 ? a : "N/A", cs->target_rate >= 0 ? t : "N/A");
+	}
+}
+
+/* Say so when the client, not the server, may have set the numbers. */
+void
+client_warn(const struct clientsum *cs, const struct summary *sm, double cpu_seconds)
+{
+	if (cs->lateness.n && cs->lateness.p99 > 1.0)
+		warn("client may be the bottleneck: schedule lateness p99 %.3f ms", cs->lateness.p99);
+	if (cs->target_rate > 0 && cs->achieved_rate >= 0 &&
+	    cs->achieved_rate < 0.95 * cs->target_rate)
+		warn("client may be the bottleneck: achieved %.2f of %.2f requests/sec",
+		     cs->achieved_rate, cs->target_rate);
+	if (cpu_seconds > 0 && sm->duration && cpu_seconds > 0.9 * sm->duration->st.avg)
+		warn("client may be the bottleneck: %.2f s of client CPU in a %.2f s run",
+		     cpu_seconds, sm->duration->st.avg);
+}

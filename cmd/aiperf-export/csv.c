@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* profile_export_aiperf.csv as the original's csv.writer writes it: two sections, CRLF, %.2f. */
+#include "export.h"
+
+#include <stdlib.h>
+#include <strings.h>
+
+#include "numfmt.h"
+#include "util.h"
+
+/* Python csv QUOTE_MINIMAL: quote fields holding the delimiter, a quote or a line break. */
+static void
+field(FILE *f, const char *s, int first)
+{
+	if (!first)
+		fputc(',', f);
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void
+name(FILE *f, const struct result *r)
+{
+	const char *u = r->def->display;
+	char cell[256];
+
+	if (!strcasecmp(u, "count") || !strcasecmp(u, "requests"))
+		snprintf(cell, sizeof(cell), "%s", r->def->header);
+	else
+		snprintf(cell, sizeof(cell), "%s (%s)", r->def->header, u);
+	field(f, cell, 1);
+}
+
+static void
+number(FILE *f, double v)
+{
+	char s[340];
+
+	numfmt_fixed2(s, sizeof(s), v);
+	field(f, s, 0);
+}
+
+static int
+csv_by_tag(const void *a, const void *b)
+{
+	const struct result *x = *(const struct result *const *)a;
+	const struct result *y = *(const struct result *const *)b;
+
+	return strcmp(x->def->tag, y->def->tag);
+}
+
+static void
+dist_row(FILE *f, const struct result *r)
+{
+	const struct stats *s = &r->st;
+	const double v[] = { s->avg, s->min, s->max, s->sum, s->p1, s->p5,
+		s->p10, s->p25, s->p50, s->p75, s->p90, s->p95, s->p99, s->std };
+
+	name(f, r);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		number(f, v[i]);
+	fputs("\r\n", f);
+}
+
+int
+csv_export(FILE *f, const struct summary *sm)
+{
+	const struct result **dist = xcalloc(sm->nres + 1, sizeof(*dist));
+	const struct result **scal = xcalloc(sm->nres + 1, sizeof(*scal));
+	size_t nd = 0, ns = 0, alld = 0, alls = 0;
+
+	/* As the original: sections (and their headers) are decided before
+	 * hidden metrics are filtered out of the rows. */
+	for (size_t i = 0; i < sm->nres; i++) {
+		const struct result *r = &sm->res[i];
+		int hidden = !!(r->def->flags & (MF_INTERNAL | MF_EXPERIMENTAL));
+		if (r->dist) {
+			alld++;
+			if (!hidden)
+				dist[nd++] = r;
+		} else {
+			alls++;
+			if (!hidden)
+				scal[ns++] = r;
+		}
+	}
+	qsort(dist, nd, sizeof(*dist), csv_by_tag);
+	qsort(scal, ns, sizeof(*scal), csv_by_tag);
+	if (alld)
+		fputs("Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n", f);
+	for (size_t i = 0; i < nd; i++)
+		dist_row(f, dist[i]);
+	if (alld && alls)
+		fputs("\r\n", f);
+	if (alls)
+		fputs("Metric,Value\r\n", f);
+	for (size_t i = 0; i < ns; i++) {
+		name(f, scal[i]);
+		number(f, scal[i]->st.avg);
+		fputs("\r\n", f);
+	}
+	free(dist);
+	free(scal);
+	return ferror(f) ? -1 : 0;
+}

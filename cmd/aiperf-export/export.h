@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-export internals: the run summary built from metric records and its writers. */
+#ifndef AIPERF_EXPORT_H
+#define AIPERF_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "metricdef.h"
+#include "stats.h"
+
+/*
+ * struct agg owns everything it accumulates (value arrays, error groups,
+ * goodput SLOs); agg_release() frees it. struct summary borrows from the
+ * agg it was built from and lives no longer than it.
+ */
+
+/* One result, in display units. */
+struct result {
+	const struct metricdef *def;
+	int dist;		/* 1: distribution (all stats); 0: scalar, avg only */
+	struct stats st;
+};
+
+struct errgroup {
+	int has_code;
+	int64_t code;
+	char *type;		/* NULL when absent */
+	char *message;
+	size_t count;
+};
+
+struct slo {
+	const struct metricdef *def;
+	size_t idx;		/* index into metricdefs */
+	double base;		/* threshold in base units */
+};
+
+/* Client health (beyond the original): from each record's "aiperf" object. */
+struct client {
+	struct stats_vec lateness;	/* ns: actual - intended send */
+	struct stats_vec intended;	/* ns: request latency from the intended send */
+	struct stats_vec delay;		/* ns: arrival - server send stamp */
+	int64_t first_start, last_start;
+	size_t starts;
+};
+
+struct agg {
+	struct stats_vec *vals;	/* per metricdef, base units */
+	double *sums;		/* running sums in insertion order */
+	struct slo *slo;
+	size_t nslo;
+	size_t valid, errors, warmup, good, usage_discrepancies;
+	int have_usage_diff;
+	int64_t min_req, max_resp, start_ns, end_ns;
+	int have_req, have_resp, have_start, have_end;
+	struct errgroup *errs;
+	size_t nerrs, caperrs;
+	struct json_doc *doc;
+	struct client cl;
+};
+
+struct summary {
+	struct result *res;	/* in metricdefs (computation) order */
+	size_t nres;
+	const struct errgroup *errs;
+	size_t nerrs;
+	size_t valid, errors, warmup;
+	int64_t start_ns, end_ns;
+	int have_start, have_end;
+	const struct result *duration;	/* benchmark_duration or NULL */
+};
+
+/* Client health figures; a negative value (or count 0) is unknown. */
+struct pmax {
+	size_t n;
+	double p50, p99, max;	/* ms */
+};
+
+struct clientsum {
+	struct pmax lateness, intended, delay;
+	double cpu_us_per_request, achieved_rate, target_rate;
+};
+
+struct exportopts {
+	const char *title;
+	const char *benchmark_id;
+	const char *version;
+	const char *cli_command;
+	const char *input_config;	/* JSON text or NULL */
+	int was_cancelled;
+	const char *json_path, *csv_path;	/* written files, for the end lines */
+	const char *slice_csv_path, *slice_json_path;
+	const char *log_file;
+	struct clientsum cs;
+};
+
+/* agg.c */
+void agg_init(struct agg *a);
+void agg_release(struct agg *a);
+/* Parse "tag:value ..." (or a JSON object); 0, or -1 with a message in why. */
+int agg_goodput(struct agg *a, const char *spec, char *why, size_t whylen);
+/* Add one metric record line. 1 = profiling record, 0 = warmup (dropped),
+ * -1 = malformed (message in why). *rec: the parsed line, valid until the
+ * next call. */
+int agg_line(struct agg *a, const char *s, size_t n, const struct json **rec,
+	     char *why, size_t whylen);
+/* Add one parsed record (as agg_line). */
+int agg_record(struct agg *a, const struct json *r, char *why, size_t whylen);
+void agg_copy_slos(struct agg *dst, const struct agg *src);
+void agg_summary(struct agg *a, struct summary *sm);
+void summary_release(struct summary *sm);
+const struct result *summary_find(const struct summary *sm, const char *tag);
+/* Base value back from a display value written as base * factor. */
+double agg_to_base(double display, double factor);
+
+/* client.c */
+void client_init(struct client *c);
+void client_release(struct client *c);
+/* Add one profiling record's facts; -1 with why on a malformed "aiperf". */
+int client_record(struct client *c, const struct json *rec, char *why, size_t whylen);
+void client_summary(struct client *c, const struct summary *sm, struct clientsum *cs,
+		    double cpu_seconds, double target_rate);
+int client_known(const struct clientsum *cs);
+void client_json(struct jw *w, const struct clientsum *cs);
+void client_console(FILE *f, const struct clientsum *cs);
+void client_warn(const struct clientsum *cs, const struct summary *sm, double cpu_seconds);
+
+/* slices.c: --slice-duration timeslices, each summarised as a run of its own. */
+struct slice {
+	int64_t idx;		/* floor(request_start_ns / width) */
+	struct agg a;
+	struct summary sm;	/* after slices_finish() */
+};
+
+struct slices {
+	int64_t width_ns;	/* 0: off */
+	struct slice *v;
+	size_t n, cap;
+	int done;
+};
+
+void slices_init(struct slices *sl, double seconds);
+void slices_release(struct slices *sl);
+/* Add a profiling record to its slice; -1 with why past the slice cap. */
+int slices_add(struct slices *sl, const struct agg *proto, const struct json *r,
+	       char *why, size_t whylen);
+/* Summarise every slice (once: statistics sort the values). */
+void slices_finish(struct slices *sl);
+int slices_json(FILE *f, struct slices *sl, const struct exportopts *o);
+int slices_csv(FILE *f, struct slices *sl);
+
+/* json.c helpers shared with slices.c */
+void json_metric(struct jw *w, const struct result *r);
+int json_input_config(struct jw *w, const char *text);
+int result_exported(const struct result *r);
+
+/* files.c */
+struct files {
+	char *json, *csv, *jsonl, *slice_csv, *slice_json;	/* NULL: not written */
+	FILE *records;		/* the profile_export.jsonl copy, open while reading */
+};
+
+void files_open(struct files *fl, const char *dir, const char *prefix, int records,
+		int slices);
+/* Write the summaries (and timeslices); set eo's paths for the end lines. */
+void files_write(const struct files *fl, const struct summary *sm, struct slices *sl,
+		 struct exportopts *eo);
+void files_release(struct files *fl, struct exportopts *eo);
+/* path made absolute against the working directory (malloc'd) */
+char *files_absolute(const char *path);
+
+/* table.c */
+void table_print(FILE *f, const struct summary *sm, const struct exportopts *o);
+
+/* json.c */
+int json_export(FILE *f, const struct summary *sm, const struct exportopts *o);
+
+/* csv.c */
+int csv_export(FILE *f, const struct summary *sm);
+
+#endif
