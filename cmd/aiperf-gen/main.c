@@ -13,15 +13,14 @@
 static const char usage_text[] =
 	"usage: aiperf-gen -m model [-b n] [--concurrency n] [--corpus file]\n"
 	"                  [--endpoint path] [--endpoint-type type]\n"
-	"                  [--extra-inputs key:value | json]... [--inputs-json file]\n"
+	"                  [--extra-inputs key:value | json] [--inputs-json file]\n"
 	"                  [--isl n] [--isl-stddev x]\n"
 	"                  [--model-selection-strategy round_robin | random]\n"
 	"                  [--num-dataset-entries n] [--osl n] [--osl-stddev x]\n"
 	"                  [--random-seed n] [--request-count n] [--shard k/n]\n"
-	"                  [--streaming] [--tokenizer name]\n"
-	"                  [--tokenizer-revision rev] [--tokenizer-trust-remote-code]\n"
-	"                  [--use-legacy-max-tokens] [--use-server-token-count]\n"
-	"                  [--warmup-request-count n]\n";
+	"                  [--streaming] [--tokenizer name] [--tokenizer-revision rev]\n"
+	"                  [--tokenizer-trust-remote-code] [--use-legacy-max-tokens]\n"
+	"                  [--use-server-token-count] [--warmup-request-count n]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
