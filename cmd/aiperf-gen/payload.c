@@ -364,7 +364,7 @@ payload_render(const struct gen_opts *o, struct turn *t)
 	json_quote(&b, o->path, strlen(o->path));
 	buf_addf(&b, ",\"stream\":%s", stream && !strcmp(stream, "true") ?
 					       "true" : "false");
-	if (t->max_tokens > 0)
+	if (t->max_tokens > 0 && o->ep != EP_EMBEDDINGS)
 		buf_addf(&b, ",\"max_tokens\":%lld", t->max_tokens);
 	buf_addf(&b, ",\"payload\":%s}\n", t->payload);
 	t->tail = buf_detach(&b, &t->tail_len);
