@@ -47,20 +47,26 @@ struct rngs {
 	struct rng turns;	/* composer.conversation.turn_count */
 	struct rng model;	/* composer.turn.model_selection */
 	struct rng max_tokens;	/* composer.turn.max_tokens */
+	struct rng delay;	/* composer.conversation.turn_delay */
 	struct rng ids;		/* uuid4 session ids when not seeded */
 	size_t rr;		/* round-robin turn counter */
 };
 
-/* _create_turn: texts (length then corpus draws), then _finalize_turn:
- * model (round robin or choice), then max_tokens when --osl is given. */
+/* _create_turn: texts (length then corpus draws), the delay of a later
+ * turn, then _finalize_turn: model (round robin or choice), then
+ * max_tokens when --osl is given. */
 static void
-make_turn(struct turn *t, const struct gen_opts *o, struct prompt *p,
-	  struct rngs *r)
+make_turn(struct turn *t, size_t k, const struct gen_opts *o,
+	  struct prompt *p, struct rngs *r)
 {
 	t->ntexts = (size_t)o->batch_size;
 	t->texts = xcalloc(t->ntexts, sizeof(*t->texts));
 	for (size_t i = 0; i < t->ntexts; i++)
 		t->texts[i] = prompt_generate(p, (double)o->isl, o->isl_stddev);
+	t->delay_ms = -1;
+	if (k > 0 && o->delay_mean > 0)
+		t->delay_ms = (double)gen_pni(&r->delay, o->delay_mean,
+					      o->delay_stddev) * o->delay_ratio;
 	if (o->model_random)
 		t->model = (size_t)rng_below(&r->model, o->nmodels);
 	else
@@ -69,7 +75,7 @@ make_turn(struct turn *t, const struct gen_opts *o, struct prompt *p,
 	if (o->osl >= 0)
 		t->max_tokens = gen_pni(&r->max_tokens, (double)o->osl,
 					o->osl_stddev);
-	payload_render(o, t);
+	payload_render(o, t, k);
 }
 
 void
@@ -81,6 +87,7 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	rng_derive(&r.turns, root, "composer.conversation.turn_count");
 	rng_derive(&r.model, root, "composer.turn.model_selection");
 	rng_derive(&r.max_tokens, root, "composer.turn.max_tokens");
+	rng_derive(&r.delay, root, "composer.conversation.turn_delay");
 	rng_derive(&r.ids, root, "aiperf.gen.session_id");
 	d->n = (size_t)o->num_entries;
 	d->convs = xcalloc(d->n, sizeof(*d->convs));
@@ -88,10 +95,11 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 		struct conv *c = &d->convs[i];
 
 		c->session_id = session_id(o, i, &r.ids);
-		c->nturns = (size_t)gen_pni(&r.turns, 1, 0);
+		c->nturns = (size_t)gen_pni(&r.turns, o->turns_mean,
+					    o->turns_stddev);
 		c->turns = xcalloc(c->nturns, sizeof(*c->turns));
 		for (size_t k = 0; k < c->nturns; k++)
-			make_turn(&c->turns[k], o, p, &r);
+			make_turn(&c->turns[k], k, o, p, &r);
 	}
 }
 
@@ -108,7 +116,9 @@ dataset_free(struct dataset *d)
 				free(t->texts[j]);
 			free(t->texts);
 			free(t->payload);
-			free(t->tail);
+			free(t->head);
+			free(t->mid);
+			free(t->end);
 		}
 		free(c->turns);
 		free(c->session_id);
@@ -163,6 +173,8 @@ struct stream {
 	struct nprand shuffle;	/* dataset.sampler.shuffle (numpy) */
 	size_t *order, pos;
 	struct rng ids;		/* x_request_id, x_correlation_id */
+	struct rng cancel;	/* timing.request.cancellation */
+	struct sched sched;
 	unsigned long long index;	/* record index across phases, for --shard */
 	struct buf line;
 };
@@ -178,10 +190,23 @@ next_conv(struct stream *s)
 	return &s->d->convs[s->order[s->pos++]];
 }
 
+/* Credit cancellation: profiling only, one Bernoulli draw per request. */
+static long long
+cancel_after(struct stream *s, const char *phase)
+{
+	if (s->o->cancel_rate <= 0 || strcmp(phase, "profiling"))
+		return -1;
+	if (rng_random(&s->cancel) < s->o->cancel_rate / 100.0)
+		return (long long)(s->o->cancel_delay * 1e9);
+	return -1;
+}
+
 static int
 put_record(struct stream *s, const struct conv *c, size_t k, const char *corr,
-	   const char *phase, long long num)
+	   const char *phase, long long num, long long at)
 {
+	const struct turn *t = &c->turns[k];
+	long long cancel = cancel_after(s, phase);
 	char id[37];
 
 	uuid4(&s->ids, id);
@@ -195,25 +220,35 @@ put_record(struct stream *s, const struct conv *c, size_t k, const char *corr,
 	buf_addf(&s->line, ",\"x_correlation_id\":\"%s\",\"turn_index\":%zu,"
 		 "\"num_turns\":%zu,\"phase\":\"%s\",", corr, k, c->nturns,
 		 phase);
-	buf_add(&s->line, c->turns[k].tail, c->turns[k].tail_len);
+	buf_add(&s->line, t->head, t->head_len);
+	if (at >= 0)
+		buf_addf(&s->line, ",\"at_ns\":%lld", at);
+	buf_add(&s->line, t->mid, t->mid_len);
+	if (cancel >= 0)
+		buf_addf(&s->line, ",\"cancel_after_ns\":%lld", cancel);
+	buf_add(&s->line, t->end, t->end_len);
 	if (fwrite(s->line.s, 1, s->line.len, stdout) != s->line.len)
 		return -1;
 	return 0;
 }
 
-/* One phase: sessions in sampler order, every turn counts as a request. */
+/* One phase: sessions in sampler order, every turn counts as a request;
+ * a new session's first turn takes the next intended send time. */
 static int
-emit_phase(struct stream *s, const char *phase, long long count)
+emit_phase(struct stream *s, const char *phase, long long count,
+	   const struct sched_opts *so, uint64_t root)
 {
 	long long num = 0;
 
+	sched_init(&s->sched, so, root);
 	while (num < count) {
 		const struct conv *c = next_conv(s);
+		long long at = sched_next(&s->sched);
 		char corr[37];
 
 		uuid4(&s->ids, corr);
 		for (size_t k = 0; k < c->nturns && num < count; k++, num++)
-			if (put_record(s, c, k, corr, phase, num))
+			if (put_record(s, c, k, corr, phase, num, k ? -1 : at))
 				return -1;
 	}
 	return 0;
@@ -226,7 +261,9 @@ records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 	long long count = o->request_count;
 	int rc;
 
-	if (count < 0)
+	if (count < 0 && o->sched.rate > 0)
+		count = 10;
+	else if (count < 0)
 		count = o->concurrency * 2 > 10 ? o->concurrency * 2 : 10;
 	nprand_seed(&s.shuffle, rng_child_seed(root, "dataset.sampler.shuffle"));
 	s.order = xcalloc(d->n, sizeof(*s.order));
@@ -234,10 +271,11 @@ records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 		s.order[i] = i;
 	nprand_shuffle(&s.shuffle, s.order, d->n);
 	rng_derive(&s.ids, root, "aiperf.gen.request_id");
+	rng_derive(&s.cancel, root, "timing.request.cancellation");
 	buf_init(&s.line, BUF_NOMAX);
-	rc = emit_phase(&s, "warmup", o->warmup_count);
+	rc = emit_phase(&s, "warmup", o->warmup_count, &o->warmup_sched, root);
 	if (!rc)
-		rc = emit_phase(&s, "profiling", count);
+		rc = emit_phase(&s, "profiling", count, &o->sched, root);
 	buf_release(&s.line);
 	free(s.order);
 	return rc;

@@ -53,16 +53,33 @@ struct gen_opts {
 	const char *inputs_json;
 	long long shard_k, shard_n;	/* 1-based K of N; N = 0: no sharding */
 	const char *corpus;
+	/* multi-turn sessions */
+	double turns_mean, turns_stddev;
+	double delay_mean, delay_stddev, delay_ratio;
+	/* open-loop schedules (at_ns) and cancellation */
+	struct sched_opts {
+		int pattern;	/* enum pattern */
+		double rate;	/* requests/s; 0: closed loop, no at_ns */
+		double smoothness;
+	} sched, warmup_sched;
+	double cancel_rate;	/* percent */
+	double cancel_delay;	/* seconds */
 };
+
+enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
 
 struct turn {
 	char **texts;
 	size_t ntexts;
 	size_t model;
 	long long max_tokens;	/* -1: none */
+	double delay_ms;	/* -1: none */
 	char *payload;		/* compact JSON body */
-	char *tail;		/* record text from "model" to the end of line */
-	size_t tail_len;
+	/* record text: head is "model" .. "max_tokens", mid the static
+	 * "delay_ns", end "history" .. the newline; at_ns goes between head
+	 * and mid, cancel_after_ns between mid and end */
+	char *head, *mid, *end;
+	size_t head_len, mid_len, end_len;
 };
 
 struct conv {
@@ -94,9 +111,21 @@ void kv_set(struct kvlist *l, const char *key, size_t klen, char *val);
 void kv_release(struct kvlist *l);
 /* Parse one --extra-inputs argument into l; -1 with a message in err. */
 int extras_parse(struct kvlist *l, const char *arg, char *err, size_t errlen);
-/* Render t->payload (the endpoint body) and t->tail (the record text
- * from "model" to the newline) from t's texts, model and max_tokens. */
-void payload_render(const struct gen_opts *o, struct turn *t);
+/* Render t->payload (the endpoint body) and the record text pieces from
+ * t's texts, model, max_tokens and delay; k is the turn's index. */
+void payload_render(const struct gen_opts *o, struct turn *t, size_t k);
+
+/* sched.c: the original's interval generators as intended send times. */
+struct sched {
+	int pattern;
+	double rate, period, shape, scale, t;
+	struct rng r;
+};
+void sched_init(struct sched *s, const struct sched_opts *so, uint64_t root);
+/* Intended send time (ns from phase start) of the next new session, or -1
+ * in closed-loop (concurrency burst) mode. */
+long long sched_next(struct sched *s);
+int sched_pattern(const char *name);
 
 /* emit.c: dataset and record stream. */
 void dataset_build(struct dataset *d, const struct gen_opts *o,

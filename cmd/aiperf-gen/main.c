@@ -17,10 +17,17 @@ static const char usage_text[] =
 	"                  [--isl n] [--isl-stddev x]\n"
 	"                  [--model-selection-strategy round_robin | random]\n"
 	"                  [--num-dataset-entries n] [--osl n] [--osl-stddev x]\n"
-	"                  [--random-seed n] [--request-count n] [--shard k/n]\n"
-	"                  [--streaming] [--tokenizer name] [--tokenizer-revision rev]\n"
-	"                  [--tokenizer-trust-remote-code] [--use-legacy-max-tokens]\n"
-	"                  [--use-server-token-count] [--warmup-request-count n]\n";
+	"                  [--random-seed n] [--request-count n] [--request-rate r]\n"
+	"                  [--arrival-pattern pattern] [--arrival-smoothness k]\n"
+	"                  [--request-cancellation-rate pct]\n"
+	"                  [--request-cancellation-delay s] [--session-turns-mean x]\n"
+	"                  [--session-turns-stddev x] [--session-turn-delay-mean ms]\n"
+	"                  [--session-turn-delay-stddev ms] [--session-delay-ratio x]\n"
+	"                  [--shard k/n] [--streaming] [--tokenizer name]\n"
+	"                  [--tokenizer-revision rev] [--tokenizer-trust-remote-code]\n"
+	"                  [--use-legacy-max-tokens] [--use-server-token-count]\n"
+	"                  [--warmup-request-count n] [--warmup-request-rate r]\n"
+	"                  [--warmup-arrival-pattern pattern]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
@@ -33,7 +40,9 @@ enum {
 	O_STRATEGY = 256, O_ETYPE, O_ENDPOINT, O_STREAMING, O_ISL, O_ISLSD,
 	O_OSL, O_OSLSD, O_LEGACY, O_SERVERTOK, O_ENTRIES, O_COUNT, O_CONC,
 	O_WARMUP, O_SEED, O_EXTRA, O_TOK, O_TOKREV, O_TOKTRUST, O_INPUTS,
-	O_SHARD, O_CORPUS, O_HELP, O_VERSION,
+	O_SHARD, O_CORPUS, O_HELP, O_VERSION, O_TURNS, O_TURNSSD, O_DELAY,
+	O_DELAYSD, O_DELAYRATIO, O_RATE, O_PATTERN, O_SMOOTH, O_WRATE,
+	O_WPATTERN, O_CRATE, O_CDELAY,
 };
 
 static const struct option longopts[] = {
@@ -75,6 +84,23 @@ static const struct option longopts[] = {
 	{ "inputs-json", required_argument, NULL, O_INPUTS },
 	{ "shard", required_argument, NULL, O_SHARD },
 	{ "corpus", required_argument, NULL, O_CORPUS },
+	{ "session-turns-mean", required_argument, NULL, O_TURNS },
+	{ "conversation-turn-mean", required_argument, NULL, O_TURNS },
+	{ "session-turns-stddev", required_argument, NULL, O_TURNSSD },
+	{ "conversation-turn-stddev", required_argument, NULL, O_TURNSSD },
+	{ "session-turn-delay-mean", required_argument, NULL, O_DELAY },
+	{ "conversation-turn-delay-mean", required_argument, NULL, O_DELAY },
+	{ "session-turn-delay-stddev", required_argument, NULL, O_DELAYSD },
+	{ "conversation-turn-delay-stddev", required_argument, NULL, O_DELAYSD },
+	{ "session-delay-ratio", required_argument, NULL, O_DELAYRATIO },
+	{ "conversation-turn-delay-ratio", required_argument, NULL, O_DELAYRATIO },
+	{ "request-rate", required_argument, NULL, O_RATE },
+	{ "arrival-pattern", required_argument, NULL, O_PATTERN },
+	{ "arrival-smoothness", required_argument, NULL, O_SMOOTH },
+	{ "warmup-request-rate", required_argument, NULL, O_WRATE },
+	{ "warmup-arrival-pattern", required_argument, NULL, O_WPATTERN },
+	{ "request-cancellation-rate", required_argument, NULL, O_CRATE },
+	{ "request-cancellation-delay", required_argument, NULL, O_CDELAY },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -137,9 +163,44 @@ set_extra(struct gen_opts *o, const char *arg)
 		die_usage("invalid value for --extra-inputs: %s", err);
 }
 
+static int
+pattern_arg(const char *opt, const char *a)
+{
+	int p = sched_pattern(a);
+
+	if (p < 0)
+		die_usage("invalid value for %s: '%s' (constant, poisson, "
+			  "gamma, concurrency_burst)", opt, a);
+	return p;
+}
+
+/* Session and load options (issue 4's modes). Returns 0 if c is not one. */
+static int
+parse_load_opt(struct gen_opts *o, int c, const char *a)
+{
+	switch (c) {
+	case O_TURNS: o->turns_mean = opt_double("--session-turns-mean", a, 1, 1e6); break;
+	case O_TURNSSD: o->turns_stddev = opt_double("--session-turns-stddev", a, 0, 1e6); break;
+	case O_DELAY: o->delay_mean = opt_double("--session-turn-delay-mean", a, 0, 1e12); break;
+	case O_DELAYSD: o->delay_stddev = opt_double("--session-turn-delay-stddev", a, 0, 1e12); break;
+	case O_DELAYRATIO: o->delay_ratio = opt_double("--session-delay-ratio", a, 0, 1e6); break;
+	case O_RATE: o->sched.rate = opt_double("--request-rate", a, 1e-9, 1e9); break;
+	case O_PATTERN: o->sched.pattern = pattern_arg("--arrival-pattern", a); break;
+	case O_SMOOTH: o->sched.smoothness = opt_double("--arrival-smoothness", a, 1e-9, 1e9); break;
+	case O_WRATE: o->warmup_sched.rate = opt_double("--warmup-request-rate", a, 1e-9, 1e9); break;
+	case O_WPATTERN: o->warmup_sched.pattern = pattern_arg("--warmup-arrival-pattern", a); break;
+	case O_CRATE: o->cancel_rate = opt_double("--request-cancellation-rate", a, 0, 100); break;
+	case O_CDELAY: o->cancel_delay = opt_double("--request-cancellation-delay", a, 0, 1e9); break;
+	default: return 0;
+	}
+	return 1;
+}
+
 static void
 parse_opt(struct gen_opts *o, int c, const char *a)
 {
+	if (parse_load_opt(o, c, a))
+		return;
 	switch (c) {
 	case 'm': add_models(o, a); break;
 	case 'b': o->batch_size = opt_int("--prompt-batch-size", a, 1, 1000000); break;
@@ -175,6 +236,40 @@ parse_opt(struct gen_opts *o, int c, const char *a)
 	}
 }
 
+/* validate_timing_mode and friends: the original's combinations. */
+static void
+check_load(struct gen_opts *o)
+{
+	struct sched_opts *s = &o->sched, *w = &o->warmup_sched;
+
+	if (s->smoothness > 0 && s->pattern < 0)
+		s->pattern = PAT_GAMMA;
+	if (s->smoothness > 0 && s->pattern != PAT_GAMMA)
+		die_usage("--arrival-smoothness can only be used with "
+			  "--arrival-pattern gamma");
+	if (s->rate > 0 && s->pattern == PAT_BURST)
+		die_usage("--arrival-pattern concurrency_burst cannot be used "
+			  "with --request-rate");
+	if (s->rate <= 0 && s->pattern > PAT_BURST)
+		die_usage("--arrival-pattern needs --request-rate");
+	if (s->pattern < 0)
+		s->pattern = s->rate > 0 ? PAT_POISSON : PAT_BURST;
+	if (w->rate <= 0)
+		w->rate = s->rate;
+	if (w->pattern < 0)
+		w->pattern = s->pattern;
+	w->smoothness = s->smoothness;
+	if (w->rate > 0 && w->pattern == PAT_BURST)
+		w->pattern = PAT_POISSON;
+	if (w->rate <= 0 && w->pattern > PAT_BURST)
+		die_usage("--warmup-arrival-pattern needs a request rate");
+	if (o->cancel_delay >= 0 && o->cancel_rate <= 0)
+		die_usage("--request-cancellation-delay can only be used with "
+			  "--request-cancellation-rate");
+	if (o->cancel_delay < 0)
+		o->cancel_delay = 0;
+}
+
 static void
 parse_args(struct gen_opts *o, int argc, char **argv)
 {
@@ -183,13 +278,17 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 	*o = (struct gen_opts){ .endpoint_type = "chat", .isl = 550,
 				.osl = -1, .num_entries = 100,
 				.request_count = -1, .concurrency = 1,
-				.batch_size = 1 };
+				.batch_size = 1, .turns_mean = 1,
+				.delay_ratio = 1, .cancel_delay = -1,
+				.sched.pattern = -1,
+				.warmup_sched.pattern = -1 };
 	while ((c = getopt_long(argc, argv, "m:b:", longopts, NULL)) != -1)
 		parse_opt(o, c, optarg);
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!o->nmodels)
 		die_usage("--model is required");
+	check_load(o);
 	if (!o->path)
 		o->path = o->ep == EP_CHAT ? "/v1/chat/completions" :
 			  o->ep == EP_COMPLETIONS ? "/v1/completions" :

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Endpoint payloads (chat, completions, embeddings) and --extra-inputs, in the original's key order. */
 #include <ctype.h>
+#include <math.h>
 #include <strings.h>
 
 #include "gen.h"
@@ -347,8 +348,14 @@ render(const struct kvlist *kv)
 	return detach(&b);
 }
 
+static char *
+piece(struct buf *b, size_t *len)
+{
+	return buf_detach(b, len);
+}
+
 void
-payload_render(const struct gen_opts *o, struct turn *t)
+payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 {
 	struct kvlist kv = { 0 };
 	struct buf b = BUF_INIT(BUF_NOMAX);
@@ -366,7 +373,14 @@ payload_render(const struct gen_opts *o, struct turn *t)
 					       "true" : "false");
 	if (t->max_tokens > 0 && o->ep != EP_EMBEDDINGS)
 		buf_addf(&b, ",\"max_tokens\":%lld", t->max_tokens);
+	t->head = piece(&b, &t->head_len);
+	if (t->delay_ms >= 0)
+		buf_addf(&b, ",\"delay_ns\":%lld", llround(t->delay_ms * 1e6));
+	t->mid = piece(&b, &t->mid_len);
+	/* chat turns after the first resend the session's history */
+	if (k > 0 && o->ep == EP_CHAT)
+		buf_addstr(&b, ",\"history\":true");
 	buf_addf(&b, ",\"payload\":%s}\n", t->payload);
-	t->tail = buf_detach(&b, &t->tail_len);
+	t->end = piece(&b, &t->end_len);
 	kv_release(&kv);
 }
