@@ -7,23 +7,11 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "extras.h"
 #include "rng.h"
 #include "tok.h"
 
 enum endpoint { EP_CHAT, EP_COMPLETIONS, EP_EMBEDDINGS };
-
-/* One top-level payload member: key and its value as compact JSON text. */
-struct kv {
-	char *key;
-	char *val;
-};
-
-/* An ordered map with Python dict.update() semantics: a key set twice
- * keeps its first position and takes the last value. */
-struct kvlist {
-	struct kv *v;
-	size_t n, cap;
-};
 
 struct gen_opts {
 	char **models;
@@ -45,7 +33,7 @@ struct gen_opts {
 	long long warmup_count;
 	int has_seed;
 	uint64_t seed;
-	struct kvlist extras;
+	struct extras extras;
 	const char *tokenizer;
 	const char *revision;
 	int trust_remote_code;
@@ -103,14 +91,8 @@ size_t prompt_corpus_size(const struct prompt *p);
 char *prompt_generate(struct prompt *p, double mean, double stddev);
 /* RandomGenerator.sample_positive_normal_integer. */
 long long gen_pni(struct rng *r, double mean, double stddev);
-/* Python str.strip() over UTF-8: returns the start, sets *n. */
-const char *gen_strip(const char *s, size_t *n);
 
-/* payload.c: extras and endpoint bodies. */
-void kv_set(struct kvlist *l, const char *key, size_t klen, char *val);
-void kv_release(struct kvlist *l);
-/* Parse one --extra-inputs argument into l; -1 with a message in err. */
-int extras_parse(struct kvlist *l, const char *arg, char *err, size_t errlen);
+/* payload.c: endpoint bodies. */
 /* Render t->payload (the endpoint body) and the record text pieces from
  * t's texts, model, max_tokens and delay; k is the turn's index. */
 void payload_render(const struct gen_opts *o, struct turn *t, size_t k);

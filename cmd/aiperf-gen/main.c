@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "gen.h"
+#include "pystr.h"
 #include "toksrc.h"
 #include "util.h"
 
@@ -112,7 +113,7 @@ add_models(struct gen_opts *o, const char *arg)
 {
 	for (const char *p = arg;;) {
 		size_t n = strcspn(p, ",");
-		const char *s = gen_strip(p, &n);
+		const char *s = pystr_strip(p, &n);
 
 		if (!n)
 			die_usage("invalid value for --model: '%s'", arg);
@@ -364,7 +365,7 @@ main(int argc, char **argv)
 	prompt_free(p);
 	tok_free(t);
 	free(cpath);
-	kv_release(&o.extras);
+	extras_release(&o.extras);
 	for (size_t i = 0; i < o.nmodels; i++)
 		free(o.models[i]);
 	free(o.models);
