@@ -357,9 +357,13 @@ main(int argc, char **argv)
 	if (o.inputs_json && inputs_json_write(&d, o.inputs_json))
 		rc = 1;
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	if (!rc && records_emit(&d, &o, root) && errno != EPIPE)
-		rc = error("cannot write records:");
-	if (util_fshut(stdout, "stdout"))
+	if (!rc && records_emit(&d, &o, root) && errno != EPIPE) {
+		error("cannot write records:");
+		rc = 1;
+	}
+	if (rc)
+		fclose(stdout);
+	else if (util_fshut(stdout, "stdout"))
 		rc = 1;
 	dataset_free(&d);
 	prompt_free(p);

@@ -76,6 +76,14 @@ test_expect_success 'a reader that stops early: exit 0, no message' '
 	test "$(wc -l <out)" -eq 1 && test ! -s err
 '
 
+test_expect_success 'write errors exit 1 with one message' '
+	test -w /dev/full || return 0
+	$G --random-seed 1 --request-count 100000 >/dev/full 2>err; test $? -eq 1 &&
+	test "$(wc -l <err)" -eq 1 &&
+	$G --random-seed 1 --inputs-json "$TMP/no/such/dir/in.json" >out 2>err
+	test $? -eq 1 && grep -q "cannot open" err && test ! -s out
+'
+
 for bad in "--isl 0" "--isl x" "--request-count 0" "--endpoint-type rankings" \
 	"--model-selection-strategy best" "--shard 3/2" "--shard 1" \
 	"--extra-inputs novalue" "--extra-inputs {bad" "--bogus" "extra"; do
