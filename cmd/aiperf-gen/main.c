@@ -144,13 +144,13 @@ set_endpoint_type(struct gen_opts *o, const char *arg)
 static void
 set_shard(struct gen_opts *o, const char *arg)
 {
-	const char *slash = strchr(arg, '/');
+	size_t n = strcspn(arg, "/");
 	char *k;
 
-	if (!slash)
+	if (!arg[n])
 		die_usage("invalid value for --shard: '%s' (want K/N)", arg);
-	k = xstrndup(arg, (size_t)(slash - arg));
-	o->shard_n = opt_int("--shard", slash + 1, 1, 1000000);
+	k = xstrndup(arg, n);
+	o->shard_n = opt_int("--shard", arg + n + 1, 1, 1000000);
 	o->shard_k = opt_int("--shard", k, 1, o->shard_n);
 	free(k);
 }
