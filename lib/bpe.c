@@ -31,7 +31,7 @@ struct bpe {
 	int32_t nid;		/* one past the largest id */
 	size_t idcap;
 	struct vslot *slot;	/* vocabulary hash: id or -1, hash bits */
-	size_t nslot, nhashed;
+	size_t nslot, nhashed, count;
 	struct merge_slot *mslot;
 	size_t nmslot, nmerge;
 	int32_t byte_id[256];	/* one-byte symbols (BPE_BYTES) */
@@ -115,6 +115,12 @@ bpe_max_id(const struct bpe *b)
 	return b->nid;
 }
 
+size_t
+bpe_count(const struct bpe *b)
+{
+	return b->count;
+}
+
 int32_t
 bpe_lookup(const struct bpe *b, const char *s, size_t n)
 {
@@ -195,6 +201,7 @@ bpe_add(struct bpe *b, const char *s, size_t n, int32_t id, int hashed)
 	b->off[id] = (uint32_t)b->pool_len;
 	b->len[id] = (uint32_t)n;
 	b->pool_len += n;
+	b->count++;
 	if (!hashed || bpe_lookup(b, s, n) >= 0)
 		return 0;
 	if ((b->nhashed + 1) * 2 > b->nslot)

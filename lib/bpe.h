@@ -35,6 +35,8 @@ int32_t bpe_lookup(const struct bpe *b, const char *s, size_t n);
 const char *bpe_name(const struct bpe *b, int32_t id, size_t *n);
 /* One past the largest id added. */
 int32_t bpe_max_id(const struct bpe *b);
+/* The number of vocabulary entries. */
+size_t bpe_count(const struct bpe *b);
 
 /* Merge pair (left, right) into result with rank (lower merges first).
  * A repeated pair keeps its first (lowest) rank. */

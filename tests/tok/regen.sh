@@ -21,8 +21,22 @@ trap 'rm -rf "$tmp"' EXIT
 
 python3 $D/gen-corpus.py >"$tmp/corpus"
 zstd -q -19 -f "$tmp/corpus" -o $D/corpus.jsonl.zst
-for t in qwen3 llama3 deepseek-v3 gpt-oss llama2 mistral-7b o200k_base cl100k_base; do
+mkdir -p "$tmp/synth" $D/synth
+python3 $D/gen-synth.py $S/tokenizers "$tmp/synth"
+for f in "$tmp"/synth/*.json; do
+	zstd -q -19 -f "$f" -o "$D/synth/${f##*/}.zst"
+done
+for t in qwen3 llama3 deepseek-v3 gpt-oss llama2 mistral-7b o200k_base cl100k_base \
+	synth-flags synth-behaviors synth-metaspace; do
 	case $t in
+	synth-*)
+		f=$tmp/synth/${t#synth-}.json
+		enc="$ORACLE $f --json"
+		dec="$ORACLE $f --decode"
+		max=$(python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+print(max([*j["model"]["vocab"].values(), *(a["id"] for a in j["added_tokens"])]) + 1)' "$f") ;;
 	o200k_base | cl100k_base)
 		enc="node $D/tiktoken-ref.cjs $t"
 		dec="node $D/tiktoken-ref.cjs $t --decode"
