@@ -20,7 +20,7 @@ util_setprogname(const char *name)
 	argv0 = slash ? slash + 1 : name;
 }
 
-static void
+static void __attribute__((format(printf, 1, 0)))
 vmsg(const char *fmt, va_list ap)
 {
 	int saved = errno;
