@@ -17,6 +17,11 @@ struct merge_slot {
 	int32_t rank, result;
 };
 
+struct vslot {
+	int32_t id;
+	uint32_t h;
+};
+
 struct bpe {
 	enum bpe_mode mode;
 	uint64_t serial;
@@ -25,13 +30,13 @@ struct bpe {
 	uint32_t *off, *len;	/* per id; len UINT32_MAX = no such id */
 	int32_t nid;		/* one past the largest id */
 	size_t idcap;
-	int32_t *slot;		/* vocabulary hash: id or -1 */
-	size_t nslot, nhashed;
+	struct vslot *slot;	/* vocabulary hash: id or -1, hash bits */
+	size_t nslot, nhashed, count;
 	struct merge_slot *mslot;
 	size_t nmslot, nmerge;
 	int32_t byte_id[256];	/* one-byte symbols (BPE_BYTES) */
 	int32_t fb_id[256];	/* "<0xNN>" tokens (byte_fallback) */
-	int ignore_merges, fuse_unk, byte_fallback;
+	int ignore_merges, fuse_unk, byte_fallback, rank_merges;
 	int32_t unk;
 };
 
@@ -110,41 +115,52 @@ bpe_max_id(const struct bpe *b)
 	return b->nid;
 }
 
+size_t
+bpe_count(const struct bpe *b)
+{
+	return b->count;
+}
+
 int32_t
 bpe_lookup(const struct bpe *b, const char *s, size_t n)
 {
-	size_t mask = b->nslot - 1, i = hash_bytes(s, n) & mask;
-	int32_t id;
+	uint64_t h = hash_bytes(s, n);
+	size_t mask = b->nslot - 1, i = h & mask;
+	const struct vslot *v;
 
-	while ((id = b->slot[i]) >= 0) {
-		if (b->len[id] == n && !memcmp(b->pool + b->off[id], s, n))
-			return id;
-		i = (i + 1) & mask;
+	for (;; i = (i + 1) & mask) {
+		v = &b->slot[i];
+		if (v->id < 0)
+			return -1;
+		if (v->h == (uint32_t)(h >> 32) && b->len[v->id] == n &&
+		    !memcmp(b->pool + b->off[v->id], s, n))
+			return v->id;
 	}
-	return -1;
 }
 
 static void
-slot_put(int32_t *slot, size_t nslot, const struct bpe *b, int32_t id)
+slot_put(struct vslot *slot, size_t nslot, const struct bpe *b, int32_t id)
 {
 	size_t mask = nslot - 1;
-	size_t i = hash_bytes(b->pool + b->off[id], b->len[id]) & mask;
+	uint64_t h = hash_bytes(b->pool + b->off[id], b->len[id]);
+	size_t i = h & mask;
 
-	while (slot[i] >= 0)
+	while (slot[i].id >= 0)
 		i = (i + 1) & mask;
-	slot[i] = id;
+	slot[i].id = id;
+	slot[i].h = (uint32_t)(h >> 32);
 }
 
 static void
 vocab_grow(struct bpe *b)
 {
 	size_t n = b->nslot * 2, i;
-	int32_t *s = xmalloc(n * sizeof(*s));
+	struct vslot *s = xmalloc(n * sizeof(*s));
 
 	memset(s, 0xff, n * sizeof(*s));
 	for (i = 0; i < b->nslot; i++)
-		if (b->slot[i] >= 0)
-			slot_put(s, n, b, b->slot[i]);
+		if (b->slot[i].id >= 0)
+			slot_put(s, n, b, b->slot[i].id);
 	free(b->slot);
 	b->slot = s;
 	b->nslot = n;
@@ -185,6 +201,7 @@ bpe_add(struct bpe *b, const char *s, size_t n, int32_t id, int hashed)
 	b->off[id] = (uint32_t)b->pool_len;
 	b->len[id] = (uint32_t)n;
 	b->pool_len += n;
+	b->count++;
 	if (!hashed || bpe_lookup(b, s, n) >= 0)
 		return 0;
 	if ((b->nhashed + 1) * 2 > b->nslot)
@@ -251,22 +268,7 @@ bpe_add_merge(struct bpe *b, int32_t left, int32_t right, int32_t rank,
 void
 bpe_merges_from_ranks(struct bpe *b)
 {
-	int32_t id, l, r;
-	size_t k, n;
-
-	for (id = 0; id < b->nid; id++) {
-		const char *s = bpe_name(b, id, &n);
-		if (!s || n < 2 || bpe_lookup(b, s, n) != id)
-			continue;
-		for (k = 1; k < n; k++) {
-			l = bpe_lookup(b, s, k);
-			if (l < 0)
-				continue;
-			r = bpe_lookup(b, s + k, n - k);
-			if (r >= 0)
-				bpe_add_merge(b, l, r, id, id);
-		}
-	}
+	b->rank_merges = 1;
 }
 
 void
@@ -300,6 +302,7 @@ bpe_seal(struct bpe *b)
 /* Per-thread scratch space and word cache. */
 struct sym {
 	int32_t id, prev, next;
+	uint32_t start, len;
 };
 
 struct hent {
@@ -312,9 +315,9 @@ struct cslot {
 	uint16_t klen, nids;
 };
 
-#define CACHE_SLOTS (1u << 15)
-#define CACHE_KEYS (1u << 21)
-#define CACHE_IDS (1u << 19)
+#define CACHE_SLOTS (1u << 17)
+#define CACHE_KEYS (1u << 22)
+#define CACHE_IDS (1u << 20)
 #define CACHE_MAXKEY 255
 
 struct tls {
@@ -473,46 +476,69 @@ heap_pop(struct hent *h, size_t *n)
 	return top;
 }
 
-static void
-push_pair(const struct bpe *b, struct tls *t, size_t *nh, int32_t pos)
+/* The merge of the pair at pos: from the merge table, or (tiktoken) the
+ * rank of the concatenated bytes. Returns 0 when there is none. */
+static int
+pair_merge(const struct bpe *b, const struct tls *t, const char *s,
+	   int32_t pos, int32_t *rank, int32_t *result)
 {
+	const struct sym *l = &t->sym[pos], *r;
 	const struct merge_slot *m;
-	int32_t nx = t->sym[pos].next;
+	int32_t id;
 
-	if (nx < 0)
-		return;
-	m = merge_find(b, t->sym[pos].id, t->sym[nx].id);
-	if (m)
-		heap_push(t->heap, nh, (struct hent){ m->rank, pos, m->result });
+	if (l->next < 0)
+		return 0;
+	r = &t->sym[l->next];
+	if (b->rank_merges) {
+		id = bpe_lookup(b, s + l->start, l->len + r->len);
+		*rank = *result = id;
+		return id >= 0;
+	}
+	m = merge_find(b, l->id, r->id);
+	if (!m)
+		return 0;
+	*rank = m->rank;
+	*result = m->result;
+	return 1;
+}
+
+static void
+push_pair(const struct bpe *b, struct tls *t, const char *s, size_t *nh,
+	  int32_t pos)
+{
+	int32_t rank, result;
+
+	if (pair_merge(b, t, s, pos, &rank, &result))
+		heap_push(t->heap, nh, (struct hent){ rank, pos, result });
 }
 
 /* HF tokenizers Word::merge_all: lowest rank first, then leftmost. */
 static size_t
-merge_all(const struct bpe *b, struct tls *t, size_t n)
+merge_all(const struct bpe *b, struct tls *t, const char *s, size_t n)
 {
 	size_t nh = 0, i, k = 0;
-	int32_t pos, nx;
+	int32_t pos, nx, rank, result;
 
 	for (i = 0; i + 1 < n; i++)
-		push_pair(b, t, &nh, (int32_t)i);
+		push_pair(b, t, s, &nh, (int32_t)i);
 	while (nh > 0) {
 		struct hent e = heap_pop(t->heap, &nh);
-		const struct merge_slot *m;
 		pos = e.pos;
 		nx = t->sym[pos].next;
 		if (t->sym[pos].id < 0 || nx < 0)
 			continue;
-		m = merge_find(b, t->sym[pos].id, t->sym[nx].id);
-		if (!m || m->result != e.result)
+		if (!pair_merge(b, t, s, pos, &rank, &result) ||
+		    result != e.result)
 			continue;
 		t->sym[pos].id = e.result;
+		t->sym[pos].len += t->sym[nx].len;
 		t->sym[pos].next = t->sym[nx].next;
 		t->sym[nx].id = -1;
 		if (t->sym[nx].next >= 0)
 			t->sym[t->sym[nx].next].prev = pos;
 		if (t->sym[pos].prev >= 0)
-			push_pair(b, t, &nh, t->sym[pos].prev);
-		push_pair(b, t, &nh, pos);
+			push_pair(b, t, s, &nh, t->sym[pos].prev);
+		push_pair(b, t, s, &nh, pos);
 	}
 	for (i = 0; i < n; i++)
 		if (t->sym[i].id >= 0)
@@ -521,9 +547,10 @@ merge_all(const struct bpe *b, struct tls *t, size_t n)
 }
 
 static void
-sym_add(struct tls *t, size_t *n, int32_t id)
+sym_add(struct tls *t, size_t *n, int32_t id, size_t start, size_t len)
 {
-	t->sym[*n] = (struct sym){ id, (int32_t)*n - 1, (int32_t)*n + 1 };
+	t->sym[*n] = (struct sym){ id, (int32_t)*n - 1, (int32_t)*n + 1,
+				   (uint32_t)start, (uint32_t)len };
 	(*n)++;
 }
 
@@ -545,7 +572,7 @@ fallback(const struct bpe *b, struct tls *t, size_t *k, const char *s,
 		if (b->fb_id[(unsigned char)s[j]] < 0)
 			return 0;
 	for (j = 0; j < n; j++)
-		sym_add(t, k, b->fb_id[(unsigned char)s[j]]);
+		sym_add(t, k, b->fb_id[(unsigned char)s[j]], 0, 0);
 	return 1;
 }
 
@@ -563,17 +590,17 @@ chars_to_syms(const struct bpe *b, struct tls *t, const char *s, size_t n)
 		id = bpe_lookup(b, s + i, cl);
 		if (id >= 0) {
 			if (unk >= 0)
-				sym_add(t, &k, unk);
+				sym_add(t, &k, unk, 0, 0);
 			unk = -1;
-			sym_add(t, &k, id);
+			sym_add(t, &k, id, 0, 0);
 		} else if (!fallback(b, t, &k, s + i, cl) && b->unk >= 0) {
 			if (unk >= 0 && !b->fuse_unk)
-				sym_add(t, &k, unk);
+				sym_add(t, &k, unk, 0, 0);
 			unk = b->unk;
 		}
 	}
 	if (unk >= 0)
-		sym_add(t, &k, unk);
+		sym_add(t, &k, unk, 0, 0);
 	return k;
 }
 
@@ -588,7 +615,7 @@ bytes_to_syms(const struct bpe *b, struct tls *t, const char *s, size_t n)
 		if (id < 0)
 			id = b->unk;
 		if (id >= 0)
-			sym_add(t, &k, id);
+			sym_add(t, &k, id, i, 1);
 	}
 	return k;
 }
@@ -611,14 +638,14 @@ bpe_word(const struct bpe *b, const char *s, size_t n, size_t *nout)
 	}
 	if (b->ignore_merges && (id = bpe_lookup(b, s, n)) >= 0) {
 		t->out[0] = id;
-		*nout = 1;
-		return t->out;
+		k = 1;
+	} else {
+		k = b->mode == BPE_BYTES ? bytes_to_syms(b, t, s, n)
+					 : chars_to_syms(b, t, s, n);
+		if (k > 0)
+			t->sym[k - 1].next = -1;
+		k = merge_all(b, t, s, k);
 	}
-	k = b->mode == BPE_BYTES ? bytes_to_syms(b, t, s, n)
-				 : chars_to_syms(b, t, s, n);
-	if (k > 0)
-		t->sym[k - 1].next = -1;
-	k = merge_all(b, t, k);
 	cache_put(t, s, n, h, t->out, k);
 	*nout = k;
 	return t->out;

@@ -35,13 +35,15 @@ int32_t bpe_lookup(const struct bpe *b, const char *s, size_t n);
 const char *bpe_name(const struct bpe *b, int32_t id, size_t *n);
 /* One past the largest id added. */
 int32_t bpe_max_id(const struct bpe *b);
+/* The number of vocabulary entries. */
+size_t bpe_count(const struct bpe *b);
 
 /* Merge pair (left, right) into result with rank (lower merges first).
  * A repeated pair keeps its first (lowest) rank. */
 void bpe_add_merge(struct bpe *b, int32_t left, int32_t right, int32_t rank,
 		   int32_t result);
-/* Derive merges from ranks as tiktoken does: every split of a token into
- * two tokens merges into it with the token's id as rank. */
+/* Merge as tiktoken does (BPE_BYTES only): two adjacent symbols merge
+ * when their bytes together are a token, whose id is the rank. */
 void bpe_merges_from_ranks(struct bpe *b);
 
 void bpe_set_ignore_merges(struct bpe *b, int on);

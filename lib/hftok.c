@@ -397,8 +397,12 @@ load_vocab(struct ld *l, const struct json *vocab)
 				    (int)(e->keylen > 64 ? 64 : e->keylen),
 				    e->key);
 		k = model_key(l, e->key, e->keylen, &kn);
+		if (!k && !l->p->odd)
+			l->p->odd = bpe_new(BPE_CHARS);
 		if (bpe_add(l->p->bpe, k ? k : e->key, k ? kn : e->keylen,
-			    (int32_t)id, k != NULL) < 0)
+			    (int32_t)id, k != NULL) < 0 ||
+		    (!k && bpe_add(l->p->odd, e->key, e->keylen, (int32_t)id,
+				   1) < 0))
 			return fail(l, "model.vocab: duplicate id %lld",
 				    (long long)id);
 	}
@@ -411,7 +415,9 @@ vocab_id(struct ld *l, const char *s, size_t n)
 	size_t kn;
 	const char *k = model_key(l, s, n, &kn);
 
-	return k ? bpe_lookup(l->p->bpe, k, kn) : -1;
+	if (k)
+		return bpe_lookup(l->p->bpe, k, kn);
+	return l->p->odd ? bpe_lookup(l->p->odd, s, n) : -1;
 }
 
 static int
@@ -512,14 +518,41 @@ load_model(struct ld *l, const struct json *m)
 	return 0;
 }
 
+/* The id HF's AddedVocabulary::add_tokens gives content: the model's own
+ * id, else one past the added ids so far (at least the vocabulary size);
+ * the id written in the file is only checked there, with a warning. */
+static int32_t
+added_id(struct ld *l, const char *s, size_t n, int32_t *max)
+{
+	int32_t id = vocab_id(l, s, n), size;
+
+	if (id < 0) {
+		size = (int32_t)bpe_count(l->p->bpe);
+		id = *max < 0 ? size : *max >= size || size == 0 ? *max + 1 : size;
+	}
+	if (id > *max)
+		*max = id;
+	return id;
+}
+
+static int
+added_flags(const struct json *a)
+{
+	return (bool_of(a, "special", 0) ? ADDED_SPECIAL : 0) |
+	       (bool_of(a, "normalized", 0) ? ADDED_NORMALIZED : 0) |
+	       (bool_of(a, "lstrip", 0) ? ADDED_LSTRIP : 0) |
+	       (bool_of(a, "rstrip", 0) ? ADDED_RSTRIP : 0) |
+	       (bool_of(a, "single_word", 0) ? ADDED_SINGLE_WORD : 0);
+}
+
 static int
 load_added(struct ld *l, const struct json *v)
 {
 	const struct json *a;
+	const struct added *old;
 	const char *s;
-	int64_t id;
+	int32_t max = -1;
 	size_t n, i = 0;
-	int f;
 
 	if (!v || v->type == JSON_NULL)
 		return 0;
@@ -527,17 +560,18 @@ load_added(struct ld *l, const struct json *v)
 		return fail(l, "added_tokens: expected an array");
 	for (a = v->child; a; a = a->next, i++) {
 		s = str_of(a, "content", &n);
-		if (!s || json_int64(json_get(a, "id"), &id) < 0)
-			return fail(l, "added_tokens[%zu]: expected id and "
-				    "content", i);
-		f = (bool_of(a, "special", 0) ? ADDED_SPECIAL : 0) |
-		    (bool_of(a, "normalized", 0) ? ADDED_NORMALIZED : 0) |
-		    (bool_of(a, "lstrip", 0) ? ADDED_LSTRIP : 0) |
-		    (bool_of(a, "rstrip", 0) ? ADDED_RSTRIP : 0) |
-		    (bool_of(a, "single_word", 0) ? ADDED_SINGLE_WORD : 0);
-		if (tokpipe_add_token(l->p, s, n, (int32_t)id, f) < 0)
-			return fail(l, "added_tokens[%zu]: bad id or empty "
-				    "content", i);
+		if (!s)
+			return fail(l, "added_tokens[%zu]: expected content", i);
+		if (!n)
+			continue;
+		if ((old = tokpipe_find_token(l->p, s, n))) {
+			if (old->id > max)
+				max = old->id;
+			continue;
+		}
+		if (tokpipe_add_token(l->p, s, n, added_id(l, s, n, &max),
+				      added_flags(a)) < 0)
+			return fail(l, "added_tokens[%zu]: bad id", i);
 	}
 	return 0;
 }

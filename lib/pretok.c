@@ -78,23 +78,32 @@ pretok_re_free(struct pretok_re *r)
 	free(r);
 }
 
+static int
+search(const struct pretok_re *r, const char *s, size_t n, size_t from,
+       OnigRegion *reg, size_t *b, size_t *e)
+{
+	const OnigUChar *u = (const OnigUChar *)s;
+	int rc = onig_search(r->re, u, u + n, u + from, u + n, reg,
+			     ONIG_OPTION_NONE);
+
+	if (rc < 0)
+		return 0;
+	*b = (size_t)reg->beg[0];
+	*e = (size_t)reg->end[0];
+	return 1;
+}
+
 int
 pretok_re_find(const struct pretok_re *r, const char *s, size_t n, size_t from,
 	       size_t *b, size_t *e)
 {
-	const OnigUChar *u = (const OnigUChar *)s;
 	OnigRegion reg;
 	int rc;
 
 	onig_region_init(&reg);
-	rc = onig_search(r->re, u, u + n, u + from, u + n, &reg,
-			 ONIG_OPTION_NONE);
-	if (rc >= 0) {
-		*b = (size_t)reg.beg[0];
-		*e = (size_t)reg.end[0];
-	}
+	rc = search(r, s, n, from, &reg, b, e);
 	onig_region_free(&reg, 0);
-	return rc >= 0;
+	return rc;
 }
 
 struct pretok *
@@ -338,8 +347,10 @@ static void
 split_regex(struct emitter *em, const struct step *st, const char *s, size_t n)
 {
 	size_t last = 0, lme = (size_t)-1, b, e, prev = 0;
+	OnigRegion reg;
 
-	while (last <= n && pretok_re_find(st->re, s, n, last, &b, &e)) {
+	onig_region_init(&reg);
+	while (last <= n && search(st->re, s, n, last, &reg, &b, &e)) {
 		if (b == e && lme == e) {
 			last += last < n ? clen(s, last, n) : 1;
 			continue;
@@ -347,9 +358,10 @@ split_regex(struct emitter *em, const struct step *st, const char *s, size_t n)
 		last = lme = e;
 		found(em, st, &prev, b, e);
 		if (em->rc)
-			return;
+			break;
 	}
-	if (prev != n)
+	onig_region_free(&reg, 0);
+	if (prev != n && !em->rc)
 		piece(em, prev, n, st->invert);
 }
 

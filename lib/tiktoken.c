@@ -98,6 +98,7 @@ parse_line(struct bpe *b, const char *s, size_t n, char *tmp)
 {
 	const char *sp = memchr(s, ' ', n);
 	long long rank;
+	const char *why;
 	char num[16];
 	long len;
 
@@ -105,7 +106,7 @@ parse_line(struct bpe *b, const char *s, size_t n, char *tmp)
 		return -1;
 	memcpy(num, sp + 1, (size_t)(s + n - sp - 1));
 	num[s + n - sp - 1] = '\0';
-	if (util_strtonum(num, 0, (1 << 24) - 1, &rank, NULL) < 0)
+	if (util_strtonum(num, 0, (1 << 24) - 1, &rank, &why) < 0)
 		return -1;
 	len = b64(s, (size_t)(sp - s), tmp);
 	if (len <= 0 || bpe_add(b, tmp, (size_t)len, (int32_t)rank, 1) < 0)

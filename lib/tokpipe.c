@@ -31,6 +31,7 @@ tokpipe_release(struct tokpipe *p)
 	size_t i;
 
 	bpe_free(p->bpe);
+	bpe_free(p->odd);
 	pretok_free(p->pre);
 	for (i = 0; i < p->nnorm; i++)
 		step_release(&p->norm[i]);
@@ -137,8 +138,14 @@ tokpipe_find_token(const struct tokpipe *p, const char *s, size_t n)
 {
 	int32_t i;
 
-	if (!p->bucket || n == 0)
+	if (n == 0)
 		return NULL;
+	if (!p->bucket) {
+		for (i = 0; i < (int32_t)p->nadded; i++)
+			if (p->added[i].n == n && !memcmp(p->added[i].s, s, n))
+				return &p->added[i];
+		return NULL;
+	}
 	for (i = p->bucket[bucket_of(s, n)]; i >= 0; i = p->chain[i])
 		if (p->added[i].n == n && !memcmp(p->added[i].s, s, n))
 			return &p->added[i];
@@ -841,7 +848,7 @@ id_tokens(const struct tokpipe *p, const int32_t *ids, size_t n,
 		s = bpe_name(p->bpe, ids[i], &l);
 		if (!s)
 			continue;
-		if (!p->byte_level) {
+		if (!p->byte_level || (p->odd && bpe_name(p->odd, ids[i], &l))) {
 			tl_push(t, s, l);
 			continue;
 		}

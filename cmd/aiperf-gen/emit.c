@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The synthetic dataset, inputs.json and the request-record stream. */
+#include <errno.h>
+
+#include "gen.h"
+#include "json.h"
+#include "nprand.h"
+#include "util.h"
+
+#define INPUTS_MAX ((size_t)1 << 34)
+
+/* A uuid4 string from four 32-bit draws (version and variant bits set). */
+static void
+uuid4(struct rng *r, char out[37])
+{
+	unsigned char b[16];
+
+	for (int i = 0; i < 4; i++) {
+		uint32_t v = rng_u32(r);
+
+		for (int k = 0; k < 4; k++)
+			b[4 * i + k] = (unsigned char)(v >> (24 - 8 * k));
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	snprintf(out, 37,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+		 "%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9],
+		 b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+/* SessionIDGenerator: session_000000... when seeded, else uuid4. */
+static char *
+session_id(const struct gen_opts *o, size_t i, struct rng *ids)
+{
+	char s[40];
+
+	if (o->has_seed)
+		snprintf(s, sizeof(s), "session_%06zu", i);
+	else
+		uuid4(ids, s);
+	return xstrdup(s);
+}
+
+struct rngs {
+	struct rng turns;	/* composer.conversation.turn_count */
+	struct rng model;	/* composer.turn.model_selection */
+	struct rng max_tokens;	/* composer.turn.max_tokens */
+	struct rng delay;	/* composer.conversation.turn_delay */
+	struct rng ids;		/* uuid4 session ids when not seeded */
+	size_t rr;		/* round-robin turn counter */
+};
+
+/* _create_turn: texts (length then corpus draws), the delay of a later
+ * turn, then _finalize_turn: model (round robin or choice), then
+ * max_tokens when --osl is given. */
+static void
+make_turn(struct turn *t, size_t k, const struct gen_opts *o,
+	  struct prompt *p, struct rngs *r)
+{
+	t->ntexts = (size_t)o->batch_size;
+	t->texts = xcalloc(t->ntexts, sizeof(*t->texts));
+	for (size_t i = 0; i < t->ntexts; i++)
+		t->texts[i] = prompt_generate(p, (double)o->isl, o->isl_stddev);
+	t->delay_ms = -1;
+	if (k > 0 && o->delay_mean > 0)
+		t->delay_ms = (double)gen_pni(&r->delay, o->delay_mean,
+					      o->delay_stddev) * o->delay_ratio;
+	if (o->model_random)
+		t->model = (size_t)rng_below(&r->model, o->nmodels);
+	else
+		t->model = r->rr++ % o->nmodels;
+	t->max_tokens = -1;
+	if (o->osl >= 0)
+		t->max_tokens = gen_pni(&r->max_tokens, (double)o->osl,
+					o->osl_stddev);
+	payload_render(o, t, k);
+}
+
+void
+dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
+	      uint64_t root)
+{
+	struct rngs r = { .rr = 0 };
+
+	rng_derive(&r.turns, root, "composer.conversation.turn_count");
+	rng_derive(&r.model, root, "composer.turn.model_selection");
+	rng_derive(&r.max_tokens, root, "composer.turn.max_tokens");
+	rng_derive(&r.delay, root, "composer.conversation.turn_delay");
+	rng_derive(&r.ids, root, "aiperf.gen.session_id");
+	d->n = (size_t)o->num_entries;
+	d->convs = xcalloc(d->n, sizeof(*d->convs));
+	for (size_t i = 0; i < d->n; i++) {
+		struct conv *c = &d->convs[i];
+
+		c->session_id = session_id(o, i, &r.ids);
+		c->nturns = (size_t)gen_pni(&r.turns, o->turns_mean,
+					    o->turns_stddev);
+		c->turns = xcalloc(c->nturns, sizeof(*c->turns));
+		for (size_t k = 0; k < c->nturns; k++)
+			make_turn(&c->turns[k], k, o, p, &r);
+	}
+}
+
+void
+dataset_free(struct dataset *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct conv *c = &d->convs[i];
+
+		for (size_t k = 0; k < c->nturns; k++) {
+			struct turn *t = &c->turns[k];
+
+			for (size_t j = 0; j < t->ntexts; j++)
+				free(t->texts[j]);
+			free(t->texts);
+			free(t->payload);
+			free(t->head);
+			free(t->mid);
+			free(t->end);
+		}
+		free(c->turns);
+		free(c->session_id);
+	}
+	free(d->convs);
+	memset(d, 0, sizeof(*d));
+}
+
+/* orjson OPT_INDENT_2 of {"data":[{"session_id","payloads":[...]}]}. */
+int
+inputs_json_write(const struct dataset *d, const char *path)
+{
+	struct buf b = BUF_INIT(INPUTS_MAX);
+	struct json_doc *doc = json_doc_new();
+	struct jw w;
+	FILE *f;
+	int rc = 0;
+
+	jw_init(&w, &b, 2);
+	jw_obj(&w);
+	jw_key(&w, "data");
+	jw_arr(&w);
+	for (size_t i = 0; i < d->n; i++) {
+		jw_obj(&w);
+		jw_key(&w, "session_id");
+		jw_str(&w, d->convs[i].session_id);
+		jw_key(&w, "payloads");
+		jw_arr(&w);
+		for (size_t k = 0; k < d->convs[i].nturns; k++) {
+			const char *s = d->convs[i].turns[k].payload;
+
+			json_doc_reset(doc);
+			jw_value(&w, json_parse(doc, s, strlen(s), NULL, 0));
+		}
+		jw_arr_end(&w);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	json_doc_free(doc);
+	if (!(f = fopen(path, "w")))
+		rc = error("cannot open '%s':", path);
+	else if (fwrite(b.s, 1, b.len, f) != b.len || util_fshut(f, path))
+		rc = error("cannot write '%s':", path);
+	buf_release(&b);
+	return rc;
+}
+
+struct stream {
+	const struct dataset *d;
+	const struct gen_opts *o;
+	struct nprand shuffle;	/* dataset.sampler.shuffle (numpy) */
+	size_t *order, pos;
+	struct rng ids;		/* x_request_id, x_correlation_id */
+	struct rng cancel;	/* timing.request.cancellation */
+	struct sched sched;
+	unsigned long long index;	/* record index across phases, for --shard */
+	struct buf line;
+};
+
+/* ShuffleSampler.next_conversation_id: reshuffle after each full pass. */
+static const struct conv *
+next_conv(struct stream *s)
+{
+	if (s->pos >= s->d->n) {
+		nprand_shuffle(&s->shuffle, s->order, s->d->n);
+		s->pos = 0;
+	}
+	return &s->d->convs[s->order[s->pos++]];
+}
+
+/* Credit cancellation: profiling only, one Bernoulli draw per request. */
+static long long
+cancel_after(struct stream *s, const char *phase)
+{
+	if (s->o->cancel_rate <= 0 || strcmp(phase, "profiling"))
+		return -1;
+	if (rng_random(&s->cancel) < s->o->cancel_rate / 100.0)
+		return (long long)(s->o->cancel_delay * 1e9);
+	return -1;
+}
+
+static int
+put_record(struct stream *s, const struct conv *c, size_t k, const char *corr,
+	   const char *phase, long long num, long long at)
+{
+	const struct turn *t = &c->turns[k];
+	long long cancel = cancel_after(s, phase);
+	char id[37];
+
+	uuid4(&s->ids, id);
+	if (s->o->shard_n && s->index++ % (unsigned long long)s->o->shard_n !=
+				      (unsigned long long)(s->o->shard_k - 1))
+		return 0;
+	buf_reset(&s->line);
+	buf_addf(&s->line, "{\"schema\":\"aiperf.request/1\",\"id\":\"%s\","
+		 "\"session_num\":%lld,\"conversation_id\":", id, num);
+	json_quote(&s->line, c->session_id, strlen(c->session_id));
+	buf_addf(&s->line, ",\"x_correlation_id\":\"%s\",\"turn_index\":%zu,"
+		 "\"num_turns\":%zu,\"phase\":\"%s\",", corr, k, c->nturns,
+		 phase);
+	buf_add(&s->line, t->head, t->head_len);
+	if (at >= 0)
+		buf_addf(&s->line, ",\"at_ns\":%lld", at);
+	buf_add(&s->line, t->mid, t->mid_len);
+	if (cancel >= 0)
+		buf_addf(&s->line, ",\"cancel_after_ns\":%lld", cancel);
+	buf_add(&s->line, t->end, t->end_len);
+	if (fwrite(s->line.s, 1, s->line.len, stdout) != s->line.len)
+		return -1;
+	return 0;
+}
+
+/* One phase: sessions in sampler order, every turn counts as a request;
+ * a new session's first turn takes the next intended send time. */
+static int
+emit_phase(struct stream *s, const char *phase, long long count,
+	   const struct sched_opts *so, uint64_t root)
+{
+	long long num = 0;
+
+	sched_init(&s->sched, so, root);
+	while (num < count) {
+		const struct conv *c = next_conv(s);
+		long long at = sched_next(&s->sched);
+		char corr[37];
+
+		uuid4(&s->ids, corr);
+		for (size_t k = 0; k < c->nturns && num < count; k++, num++)
+			if (put_record(s, c, k, corr, phase, num, k ? -1 : at))
+				return -1;
+	}
+	return 0;
+}
+
+int
+records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
+{
+	struct stream s = { .d = d, .o = o };
+	long long count = o->request_count;
+	int rc;
+
+	if (count < 0 && o->sched.rate > 0)
+		count = 10;
+	else if (count < 0)
+		count = o->concurrency * 2 > 10 ? o->concurrency * 2 : 10;
+	nprand_seed(&s.shuffle, rng_child_seed(root, "dataset.sampler.shuffle"));
+	s.order = xcalloc(d->n, sizeof(*s.order));
+	for (size_t i = 0; i < d->n; i++)
+		s.order[i] = i;
+	nprand_shuffle(&s.shuffle, s.order, d->n);
+	rng_derive(&s.ids, root, "aiperf.gen.request_id");
+	rng_derive(&s.cancel, root, "timing.request.cancellation");
+	buf_init(&s.line, BUF_NOMAX);
+	rc = emit_phase(&s, "warmup", o->warmup_count, &o->warmup_sched, root);
+	if (!rc)
+		rc = emit_phase(&s, "profiling", count, &o->sched, root);
+	buf_release(&s.line);
+	free(s.order);
+	return rc;
+}

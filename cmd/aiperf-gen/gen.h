@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-gen internals shared by main.c, prompt.c, payload.c and emit.c. */
+#ifndef AIPERF_GEN_H
+#define AIPERF_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "extras.h"
+#include "rng.h"
+#include "tok.h"
+
+enum endpoint { EP_CHAT, EP_COMPLETIONS, EP_EMBEDDINGS };
+
+struct gen_opts {
+	char **models;
+	size_t nmodels;
+	int model_random;
+	enum endpoint ep;
+	const char *endpoint_type;
+	const char *path;
+	int streaming;
+	long long isl;
+	double isl_stddev;
+	long long osl;	/* -1: --osl not given, max_tokens left out */
+	double osl_stddev;
+	int legacy_max_tokens;
+	int server_token_count;
+	long long num_entries;
+	long long request_count;	/* -1: max(10, 2 * concurrency) */
+	long long concurrency;
+	long long warmup_count;
+	int has_seed;
+	uint64_t seed;
+	struct extras extras;
+	const char *tokenizer;
+	const char *revision;
+	int trust_remote_code;
+	long long batch_size;
+	const char *inputs_json;
+	long long shard_k, shard_n;	/* 1-based K of N; N = 0: no sharding */
+	const char *corpus;
+	/* multi-turn sessions */
+	double turns_mean, turns_stddev;
+	double delay_mean, delay_stddev, delay_ratio;
+	/* open-loop schedules (at_ns) and cancellation */
+	struct sched_opts {
+		int pattern;	/* enum pattern */
+		double rate;	/* requests/s; 0: closed loop, no at_ns */
+		double smoothness;
+	} sched, warmup_sched;
+	double cancel_rate;	/* percent */
+	double cancel_delay;	/* seconds */
+};
+
+enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
+
+struct turn {
+	char **texts;
+	size_t ntexts;
+	size_t model;
+	long long max_tokens;	/* -1: none */
+	double delay_ms;	/* -1: none */
+	char *payload;		/* compact JSON body */
+	/* record text: head is "model" .. "max_tokens", mid the static
+	 * "delay_ns", end "history" .. the newline; at_ns goes between head
+	 * and mid, cancel_after_ns between mid and end */
+	char *head, *mid, *end;
+	size_t head_len, mid_len, end_len;
+};
+
+struct conv {
+	char *session_id;
+	struct turn *turns;
+	size_t nturns;
+};
+
+struct dataset {
+	struct conv *convs;
+	size_t n;
+};
+
+/* prompt.c: the original's PromptGenerator over a tokenized corpus. */
+struct prompt;
+struct prompt *prompt_new(const struct tok *t, const char *path,
+			  uint64_t seed);
+void prompt_free(struct prompt *p);
+size_t prompt_corpus_size(const struct prompt *p);
+/* generate(mean, stddev): a decoded corpus slice of a sampled length. */
+char *prompt_generate(struct prompt *p, double mean, double stddev);
+/* RandomGenerator.sample_positive_normal_integer. */
+long long gen_pni(struct rng *r, double mean, double stddev);
+
+/* payload.c: endpoint bodies. */
+/* Render t->payload (the endpoint body) and the record text pieces from
+ * t's texts, model, max_tokens and delay; k is the turn's index. */
+void payload_render(const struct gen_opts *o, struct turn *t, size_t k);
+
+/* sched.c: the original's interval generators as intended send times. */
+struct sched {
+	int pattern;
+	double rate, period, shape, scale, t;
+	struct rng r;
+};
+void sched_init(struct sched *s, const struct sched_opts *so, uint64_t root);
+/* Intended send time (ns from phase start) of the next new session, or -1
+ * in closed-loop (concurrency burst) mode. */
+long long sched_next(struct sched *s);
+int sched_pattern(const char *name);
+
+/* emit.c: dataset and record stream. */
+void dataset_build(struct dataset *d, const struct gen_opts *o,
+		   struct prompt *p, uint64_t root);
+void dataset_free(struct dataset *d);
+int inputs_json_write(const struct dataset *d, const char *path);
+/* Write every request record to stdout; returns 0, or -1 on write error. */
+int records_emit(const struct dataset *d, const struct gen_opts *o,
+		 uint64_t root);
+
+#endif

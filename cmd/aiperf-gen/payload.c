@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Endpoint payloads (chat, completions, embeddings) and --extra-inputs, in the original's key order. */
+#include <math.h>
+
+#include "gen.h"
+#include "extras.h"
+#include "json.h"
+#include "util.h"
+
+#define PAYLOAD_MAX (256u << 20)
+
+static char *
+json_string(const char *s)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	json_quote(&b, s, strlen(s));
+	return buf_detach(&b, NULL);
+}
+
+static char *
+texts_array(const struct turn *t)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+
+	jw_init(&w, &b, 0);
+	jw_arr(&w);
+	for (size_t i = 0; i < t->ntexts; i++)
+		if (t->texts[i][0])
+			jw_str(&w, t->texts[i]);
+	jw_arr_end(&w);
+	return buf_detach(&b, NULL);
+}
+
+/* One user message: a plain string for one text, else text parts. */
+static char *
+chat_messages(const struct turn *t)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+
+	jw_init(&w, &b, 0);
+	jw_arr(&w);
+	jw_obj(&w);
+	jw_key(&w, "role");
+	jw_str(&w, "user");
+	jw_key(&w, "content");
+	if (t->ntexts == 1) {
+		jw_str(&w, t->texts[0]);
+	} else {
+		jw_arr(&w);
+		for (size_t i = 0; i < t->ntexts; i++) {
+			if (!t->texts[i][0])
+				continue;
+			jw_obj(&w);
+			jw_key(&w, "type");
+			jw_str(&w, "text");
+			jw_key(&w, "text");
+			jw_str(&w, t->texts[i]);
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+	}
+	jw_obj_end(&w);
+	jw_arr_end(&w);
+	return buf_detach(&b, NULL);
+}
+
+static char *
+int_text(long long v)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	buf_addf(&b, "%lld", v);
+	return buf_detach(&b, NULL);
+}
+
+/* stream_options.include_usage, added or merged into the user's object. */
+static void
+add_stream_options(struct extras *kv)
+{
+	const char *cur = extras_get(kv, "stream_options");
+	struct json_doc *d;
+	struct json *v;
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+	int seen = 0;
+
+	if (!cur) {
+		extras_set(kv, "stream_options", 14, xstrdup("{\"include_usage\":true}"));
+		return;
+	}
+	d = json_doc_new();
+	v = json_parse(d, cur, strlen(cur), NULL, 0);
+	if (v && v->type == JSON_OBJECT) {
+		jw_init(&w, &b, 0);
+		jw_obj(&w);
+		for (const struct json *c = v->child; c; c = c->next) {
+			int iu = c->keylen == 13 && !memcmp(c->key, "include_usage", 13);
+
+			jw_keyn(&w, c->key, c->keylen);
+			if (iu)
+				jw_bool(&w, 1);
+			else
+				jw_value(&w, c);
+			seen |= iu;
+		}
+		if (!seen) {
+			jw_key(&w, "include_usage");
+			jw_bool(&w, 1);
+		}
+		jw_obj_end(&w);
+		extras_set(kv, "stream_options", 14, buf_detach(&b, NULL));
+	}
+	json_doc_free(d);
+}
+
+static void
+build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
+{
+	const char *model = o->models[t->model];
+	int stream = o->streaming && o->ep != EP_EMBEDDINGS;
+
+	if (o->ep == EP_CHAT)
+		extras_set(kv, "messages", 8, chat_messages(t));
+	else if (o->ep == EP_COMPLETIONS)
+		extras_set(kv, "prompt", 6, texts_array(t));
+	extras_set(kv, "model", 5, json_string(model));
+	if (o->ep == EP_EMBEDDINGS)
+		extras_set(kv, "input", 5, texts_array(t));
+	else
+		extras_set(kv, "stream", 6, xstrdup(stream ? "true" : "false"));
+	if (t->max_tokens > 0 && o->ep != EP_EMBEDDINGS) {
+		const char *k = o->ep == EP_CHAT && !o->legacy_max_tokens ?
+					"max_completion_tokens" : "max_tokens";
+
+		extras_set(kv, k, strlen(k), int_text(t->max_tokens));
+	}
+	for (size_t i = 0; i < o->extras.n; i++)
+		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),
+		       xstrdup(o->extras.v[i].val));
+	if (stream && o->server_token_count)
+		add_stream_options(kv);
+}
+
+static char *
+render(const struct extras *kv)
+{
+	struct buf b = BUF_INIT(PAYLOAD_MAX);
+	struct jw w;
+
+	jw_init(&w, &b, 0);
+	jw_obj(&w);
+	for (size_t i = 0; i < kv->n; i++) {
+		jw_key(&w, kv->v[i].key);
+		jw_raw(&w, kv->v[i].val, strlen(kv->v[i].val));
+	}
+	jw_obj_end(&w);
+	return buf_detach(&b, NULL);
+}
+
+static char *
+piece(struct buf *b, size_t *len)
+{
+	return buf_detach(b, len);
+}
+
+void
+payload_render(const struct gen_opts *o, struct turn *t, size_t k)
+{
+	struct extras kv = { 0 };
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	const char *model, *stream;
+
+	build_kv(o, t, &kv);
+	t->payload = render(&kv);
+	model = extras_get(&kv, "model");
+	stream = extras_get(&kv, "stream");
+	buf_addf(&b, "\"model\":%s,\"endpoint_type\":", model ? model : "\"\"");
+	json_quote(&b, o->endpoint_type, strlen(o->endpoint_type));
+	buf_addstr(&b, ",\"path\":");
+	json_quote(&b, o->path, strlen(o->path));
+	buf_addf(&b, ",\"stream\":%s", stream && !strcmp(stream, "true") ?
+					       "true" : "false");
+	if (t->max_tokens > 0 && o->ep != EP_EMBEDDINGS)
+		buf_addf(&b, ",\"max_tokens\":%lld", t->max_tokens);
+	t->head = piece(&b, &t->head_len);
+	if (t->delay_ms >= 0)
+		buf_addf(&b, ",\"delay_ns\":%lld", llround(t->delay_ms * 1e6));
+	t->mid = piece(&b, &t->mid_len);
+	/* chat turns after the first resend the session's history */
+	if (k > 0 && o->ep == EP_CHAT)
+		buf_addstr(&b, ",\"history\":true");
+	buf_addf(&b, ",\"payload\":%s}\n", t->payload);
+	t->end = piece(&b, &t->end_len);
+	extras_release(&kv);
+}

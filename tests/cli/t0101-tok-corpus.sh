@@ -1,0 +1,46 @@
+#!/bin/sh
+# aiperf-tok against the reference on the generated corpus in tests/tok
+# (4000 lines; see tests/tok/regen.sh): encode ids, decode of those ids
+# with --skip-special, and decode of random id arrays, for all 8 tokenizers
+# and 3 synthetic ones (tests/tok/gen-synth.py) for the rarer features.
+# shellcheck disable=SC2016,SC2034 # test bodies are eval'd strings
+# shellcheck source=tests/cli/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+T=$SHARED/tokenizers
+D=$TOP/tests/tok
+if [ ! -d "$T" ] || ! command -v zstd >/dev/null 2>&1; then
+	echo "ok 1 # skip no ../shared/tokenizers or no zstd"
+	echo "1..1"
+	exit 0
+fi
+export D
+
+for t in qwen3 llama3 deepseek-v3 gpt-oss llama2 mistral-7b o200k_base cl100k_base \
+	synth-flags synth-behaviors synth-metaspace; do
+	case $t in
+	o200k_base | cl100k_base) S=$t ;;
+	synth-*) S=$D/synth/${t#synth-}.json.zst ;;
+	*) S=$T/$t ;;
+	esac
+	export S t
+	test_expect_success "$t: corpus ids" '
+		aiperf-tok --tokenizer "$S" --json <"$D/corpus.jsonl.zst" >out &&
+		zstd -dc "$D/$t.ids.zst" >expect &&
+		test_cmp expect out
+	'
+	test_expect_success "$t: corpus decode" '
+		zstd -dc "$D/$t.ids.zst" |
+			aiperf-tok --tokenizer "$S" --decode --skip-special >out &&
+		zstd -dc "$D/$t.dec.zst" >expect &&
+		test_cmp expect out
+	'
+	test_expect_success "$t: decode of random ids" '
+		aiperf-tok --tokenizer "$S" --decode --skip-special \
+			<"$D/$t.rand.zst" >out &&
+		zstd -dc "$D/$t.randdec.zst" >expect &&
+		test_cmp expect out
+	'
+done
+
+test_done

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests for lib/extras (--extra-inputs) and lib/pystr (str.strip, len). */
+#include "extras.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "pystr.h"
+#include "test.h"
+
+/* Parse args into one map and render it as a JSON object (or "ERR"). */
+static char *
+parse(const char *a, const char *b)
+{
+	struct extras l = { 0 };
+	struct buf out = BUF_INIT(BUF_NOMAX);
+	char err[256];
+
+	if (extras_parse(&l, a, err, sizeof(err)) ||
+	    (b && extras_parse(&l, b, err, sizeof(err)))) {
+		extras_release(&l);
+		return strdup("ERR");
+	}
+	buf_addch(&out, '{');
+	for (size_t i = 0; i < l.n; i++)
+		buf_addf(&out, "%s\"%s\":%s", i ? "," : "", l.v[i].key,
+			 l.v[i].val);
+	buf_addch(&out, '}');
+	extras_release(&l);
+	return buf_detach(&out, NULL);
+}
+
+#define CASE(name, a, b, want) do { \
+	char *got_ = parse(a, b); \
+	TEST_STR(name, got_, want); \
+	free(got_); \
+} while (0)
+
+static void
+test_coercion(void)
+{
+	CASE("extras: booleans any case", "a:true,b:FALSE,c:True", NULL,
+	     "{\"a\":true,\"b\":false,\"c\":true}");
+	CASE("extras: none and null", "a:none,b:Null", NULL,
+	     "{\"a\":null,\"b\":null}");
+	CASE("extras: integers", "a:0,b:42,c:-7,d:-0", NULL,
+	     "{\"a\":0,\"b\":42,\"c\":-7,\"d\":0}");
+	CASE("extras: leading zeros stay strings", "a:007,b:-01,c:00", NULL,
+	     "{\"a\":\"007\",\"b\":\"-01\",\"c\":\"00\"}");
+	CASE("extras: one-dot numerals are floats", "a:1.5,b:-.25,c:1.,d:.5,e:01.5",
+	     NULL, "{\"a\":1.5,\"b\":-0.25,\"c\":1.0,\"d\":0.5,\"e\":1.5}");
+	CASE("extras: not numbers", "a:1.2.3,b:.,c:-,d:1e5,e:+1,f:-.", NULL,
+	     "{\"a\":\"1.2.3\",\"b\":\".\",\"c\":\"-\",\"d\":\"1e5\","
+	     "\"e\":\"+1\",\"f\":\"-.\"}");
+	CASE("extras: strip keys and values, split at the first colon",
+	     "  k : v:w  , x:\"q\"", NULL, "{\"k\":\"v:w\",\"x\":\"\\\"q\\\"\"}");
+	CASE("extras: empty value is an empty string", "k:", NULL, "{\"k\":\"\"}");
+	CASE("extras: repeated key keeps its place", "a:1,b:2", "a:3",
+	     "{\"a\":3,\"b\":2}");
+}
+
+static void
+test_json_and_errors(void)
+{
+	CASE("extras: JSON object, floats as orjson", "{\"t\":0.50,\"n\":1e2,\"i\":-0,"
+	     "\"s\":\"x\",\"o\":{\"a\":[1,2.0,true,null]}}", NULL,
+	     "{\"t\":0.5,\"n\":100.0,\"i\":0,\"s\":\"x\",\"o\":{\"a\":[1,2.0,true,null]}}");
+	CASE("extras: JSON values are not coerced", "{\"a\":\"true\"}", NULL,
+	     "{\"a\":\"true\"}");
+	CASE("extras: empty JSON object", "{}", NULL, "{}");
+	CASE("extras: bad JSON", "{\"a\":", NULL, "ERR");
+	CASE("extras: JSON must be an object", "{\"a\":1}x", NULL, "ERR");
+	CASE("extras: a JSON array is a key:value item", "[1]", NULL, "ERR");
+	CASE("extras: no colon", "abc", NULL, "ERR");
+	CASE("extras: empty argument", "", NULL, "ERR");
+	CASE("extras: trailing comma", "a:1,", NULL, "ERR");
+	CASE("extras: lone comma", ",", NULL, "ERR");
+	CASE("extras: empty key is allowed", ":v", NULL, "{\"\":\"v\"}");
+}
+
+static void
+test_pystr(void)
+{
+	const char *s = "\xe3\x80\x80 \t\xc2\xa0hi there\xe2\x80\x8a\x1c\r\n";
+	size_t n = strlen(s);
+	const char *t = pystr_strip(s, &n);
+
+	TEST("pystr: strip unicode and ascii space", n == 8 && !memcmp(t, "hi there", 8));
+	n = 3;
+	t = pystr_strip("\xe2\x80\x41", &n);
+	TEST("pystr: invalid sequence is not space", n == 3);
+	n = 4;
+	t = pystr_strip(" \t\n ", &n);
+	TEST("pystr: all space strips to empty", n == 0);
+	TEST("pystr: len counts code points", pystr_len("a\xc3\xa9\xe2\x82\xac", 6) == 3);
+	(void)t;
+}
+
+int
+main(void)
+{
+	test_coercion();
+	test_json_and_errors();
+	test_pystr();
+	return TEST_DONE();
+}
