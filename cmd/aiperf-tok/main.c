@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-tok: encode, count or decode stdin lines with a HuggingFace or tiktoken tokenizer. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "json.h"
+#include "lines.h"
+#include "tok.h"
+#include "toksrc.h"
+#include "util.h"
+
+#define MAX_LINE ((size_t)1 << 31)
+#define FLUSH_AT (1u << 16)
+
+enum mode { MODE_IDS, MODE_COUNT, MODE_DECODE };
+
+struct options {
+	const char *tokenizer;
+	const char *revision;
+	enum mode mode;
+	int json;
+	int skip_special;
+};
+
+static const char synopsis[] =
+	"usage: aiperf-tok --tokenizer name [--tokenizer-revision rev]\n"
+	"       [--tokenizer-trust-remote-code] [--json] [--ids | --count | --decode]\n"
+	"       [--skip-special]\n";
+
+static _Noreturn void
+usage(FILE *f, int status)
+{
+	fputs(synopsis, f);
+	exit(status);
+}
+
+enum {
+	OPT_TOKENIZER = 256, OPT_REVISION, OPT_TRUST, OPT_JSON, OPT_IDS,
+	OPT_COUNT, OPT_DECODE, OPT_SKIP, OPT_HELP, OPT_VERSION,
+};
+
+static const struct option longopts[] = {
+	{ "tokenizer", required_argument, NULL, OPT_TOKENIZER },
+	{ "tokenizer-revision", required_argument, NULL, OPT_REVISION },
+	{ "tokenizer-trust-remote-code", no_argument, NULL, OPT_TRUST },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "ids", no_argument, NULL, OPT_IDS },
+	{ "count", no_argument, NULL, OPT_COUNT },
+	{ "decode", no_argument, NULL, OPT_DECODE },
+	{ "skip-special", no_argument, NULL, OPT_SKIP },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void
+parse_args(struct options *o, int argc, char **argv)
+{
+	int c;
+
+	*o = (struct options){ .mode = MODE_IDS };
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_TOKENIZER: o->tokenizer = optarg; break;
+		case OPT_REVISION: o->revision = optarg; break;
+		case OPT_TRUST: break;
+		case OPT_JSON: o->json = 1; break;
+		case OPT_IDS: o->mode = MODE_IDS; break;
+		case OPT_COUNT: o->mode = MODE_COUNT; break;
+		case OPT_DECODE: o->mode = MODE_DECODE; break;
+		case OPT_SKIP: o->skip_special = 1; break;
+		case OPT_HELP: usage(stdout, 0);
+		case OPT_VERSION:
+			printf("aiperf-tok %s\n", AIPERF_VERSION);
+			exit(0);
+		default: usage(stderr, 2);
+		}
+	}
+	if (optind != argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (!o->tokenizer)
+		die_usage("--tokenizer is required");
+}
+
+struct run {
+	const struct options *o;
+	struct tok *t;
+	struct lines in;
+	struct json_doc *doc;
+	struct tok_ids ids;
+	struct buf out;
+};
+
+static _Noreturn void
+bad_line(struct run *r, const char *why)
+{
+	die("-:%zu: %s", r->in.lineno, why);
+}
+
+static void
+flush(struct run *r, int force)
+{
+	if (!force && r->out.len < FLUSH_AT)
+		return;
+	if (r->out.len && fwrite(r->out.s, 1, r->out.len, stdout) != r->out.len)
+		die("write error:");
+	buf_reset(&r->out);
+}
+
+static void
+put_ids(struct run *r)
+{
+	size_t i;
+
+	buf_addch(&r->out, '[');
+	for (i = 0; i < r->ids.n; i++)
+		buf_addf(&r->out, i ? ",%d" : "%d", (int)r->ids.v[i]);
+	buf_addstr(&r->out, "]\n");
+}
+
+static void
+encode_line(struct run *r, const char *s, size_t n)
+{
+	const struct json *v;
+	char err[128];
+
+	if (r->o->json) {
+		json_doc_reset(r->doc);
+		v = json_parse(r->doc, s, n, err, sizeof(err));
+		if (!v)
+			bad_line(r, err);
+		if (!(s = json_str(v, &n)))
+			bad_line(r, "expected a JSON string");
+	} else if (n > 0 && s[n - 1] == '\r') {
+		n--;
+	}
+	if (r->o->mode == MODE_COUNT) {
+		buf_addf(&r->out, "%zu\n", tok_count(r->t, s, n));
+		return;
+	}
+	r->ids.n = 0;
+	tok_encode(r->t, s, n, &r->ids);
+	put_ids(r);
+}
+
+static void
+decode_line(struct run *r, const char *s, size_t n)
+{
+	const struct json *v, *e;
+	struct buf text = BUF_INIT(BUF_NOMAX);
+	char err[128];
+	int64_t id;
+
+	json_doc_reset(r->doc);
+	v = json_parse(r->doc, s, n, err, sizeof(err));
+	if (!v)
+		bad_line(r, err);
+	if (v->type != JSON_ARRAY)
+		bad_line(r, "expected a JSON array of token ids");
+	r->ids.n = 0;
+	for (e = v->child; e; e = e->next) {
+		if (json_int64(e, &id) < 0 || id < INT32_MIN || id > INT32_MAX)
+			bad_line(r, "expected a JSON array of token ids");
+		if (r->ids.n == r->ids.cap) {
+			r->ids.cap = r->ids.cap ? 2 * r->ids.cap : 64;
+			r->ids.v = xreallocarray(r->ids.v, r->ids.cap,
+						 sizeof(*r->ids.v));
+		}
+		r->ids.v[r->ids.n++] = (int32_t)id;
+	}
+	tok_decode(r->t, r->ids.v, r->ids.n, r->o->skip_special, &text);
+	json_quote(&r->out, buf_str(&text), text.len);
+	buf_addch(&r->out, '\n');
+	buf_release(&text);
+}
+
+static void
+run(struct run *r)
+{
+	const char *s;
+	size_t n;
+	int rc;
+
+	lines_fdopen(&r->in, 0, "-", MAX_LINE);
+	while ((rc = lines_next(&r->in, &s, &n)) == 1) {
+		if (r->o->mode == MODE_DECODE)
+			decode_line(r, s, n);
+		else
+			encode_line(r, s, n);
+		flush(r, 0);
+	}
+	if (rc < 0)
+		die("-:%zu: %s", r->in.lineno + 1,
+		    errno == ENOBUFS ? "line too long" : strerror(errno));
+	flush(r, 1);
+	lines_close(&r->in);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct run r;
+	char err[512];
+
+	util_setprogname(argv[0]);
+	parse_args(&o, argc, argv);
+	memset(&r, 0, sizeof(r));
+	r.o = &o;
+	r.t = tok_load(o.tokenizer, o.revision, err, sizeof(err));
+	if (!r.t)
+		die("%s", err);
+	r.doc = json_doc_new();
+	buf_init(&r.out, BUF_NOMAX);
+	run(&r);
+	buf_release(&r.out);
+	tok_ids_release(&r.ids);
+	json_doc_free(r.doc);
+	tok_free(r.t);
+	return util_fshut(stdout, "stdout") ? 1 : 0;
+}

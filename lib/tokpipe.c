@@ -1,0 +1,881 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The tokenizer pipeline run: added-token split, normalize, pre-tokenize, BPE, as HF tokenizers does. */
+#include "tokpipe.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "util.h"
+
+#define NBUCKET (65536 + 256)
+
+void
+tokpipe_init(struct tokpipe *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->bos = p->eos = -1;
+}
+
+static void
+step_release(struct tokstep *st)
+{
+	free(st->a);
+	free(st->b);
+	pretok_re_free(st->re);
+}
+
+void
+tokpipe_release(struct tokpipe *p)
+{
+	size_t i;
+
+	bpe_free(p->bpe);
+	pretok_free(p->pre);
+	for (i = 0; i < p->nnorm; i++)
+		step_release(&p->norm[i]);
+	for (i = 0; i < p->ndec; i++)
+		step_release(&p->dec[i]);
+	for (i = 0; i < p->nadded; i++)
+		free(p->added[i].s);
+	free(p->added);
+	free(p->bucket);
+	free(p->chain);
+	tokpipe_init(p);
+}
+
+int
+tokpipe_add_token(struct tokpipe *p, const char *s, size_t n, int32_t id,
+		  int flags)
+{
+	struct added *a;
+
+	if (n == 0 || id < 0 || id >= (1 << 24))
+		return -1;
+	if (!(p->nadded & (p->nadded + 1)) || p->nadded == 0)
+		p->added = xreallocarray(p->added, 2 * p->nadded + 1,
+					 sizeof(*p->added));
+	a = &p->added[p->nadded++];
+	a->s = xstrndup(s, n);
+	a->n = n;
+	a->id = id;
+	a->flags = flags;
+	return 0;
+}
+
+static struct tokstep *
+add_step(struct tokstep *v, size_t *n, int kind, const char *a, size_t alen,
+	 const char *b, size_t blen)
+{
+	struct tokstep *st;
+
+	if (*n == TOKPIPE_MAX_STEPS)
+		return NULL;
+	st = &v[(*n)++];
+	memset(st, 0, sizeof(*st));
+	st->kind = kind;
+	st->a = a ? xstrndup(a, alen) : NULL;
+	st->alen = alen;
+	st->b = b ? xstrndup(b, blen) : NULL;
+	st->blen = blen;
+	return st;
+}
+
+struct tokstep *
+tokpipe_add_norm(struct tokpipe *p, int kind, const char *a, size_t alen,
+		 const char *b, size_t blen)
+{
+	return add_step(p->norm, &p->nnorm, kind, a, alen, b, blen);
+}
+
+struct tokstep *
+tokpipe_add_dec(struct tokpipe *p, int kind, const char *a, size_t alen,
+		const char *b, size_t blen)
+{
+	return add_step(p->dec, &p->ndec, kind, a, alen, b, blen);
+}
+
+static size_t
+bucket_of(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	return n >= 2 ? (size_t)u[0] << 8 | u[1] : (size_t)65536 + u[0];
+}
+
+static int
+by_len(const void *a, const void *b)
+{
+	const struct added *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Chains hold the tokens of one bucket longest first, so the first match
+ * at a position is the leftmost-longest one (aho-corasick LeftmostLongest). */
+void
+tokpipe_seal(struct tokpipe *p)
+{
+	size_t i, k;
+
+	if (p->nadded)
+		qsort(p->added, p->nadded, sizeof(*p->added), by_len);
+	p->bucket = xmalloc(NBUCKET * sizeof(*p->bucket));
+	memset(p->bucket, 0xff, NBUCKET * sizeof(*p->bucket));
+	p->chain = xmalloc((p->nadded + 1) * sizeof(*p->chain));
+	for (i = 0; i < p->nadded; i++) {
+		k = bucket_of(p->added[i].s, p->added[i].n);
+		p->chain[i] = p->bucket[k];
+		p->bucket[k] = (int32_t)i;
+	}
+}
+
+const struct added *
+tokpipe_find_token(const struct tokpipe *p, const char *s, size_t n)
+{
+	int32_t i;
+
+	if (!p->bucket || n == 0)
+		return NULL;
+	for (i = p->bucket[bucket_of(s, n)]; i >= 0; i = p->chain[i])
+		if (p->added[i].n == n && !memcmp(p->added[i].s, s, n))
+			return &p->added[i];
+	return NULL;
+}
+
+static const struct added *
+added_by_id(const struct tokpipe *p, int32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < p->nadded; i++)
+		if (p->added[i].id == id)
+			return &p->added[i];
+	return NULL;
+}
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 with *bad set to
+ * the length of its maximal invalid subpart (WHATWG decoder). */
+static size_t
+utf8_seq(const unsigned char *s, size_t n, size_t *bad)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t need, k;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		need = 1;
+	else if (c >= 0xe0 && c <= 0xef)
+		need = 2;
+	else if (c >= 0xf0 && c <= 0xf4)
+		need = 3;
+	else
+		return *bad = 1, 0;
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	for (k = 1; k <= need; k++) {
+		if (k >= n || s[k] < lo || s[k] > hi)
+			return *bad = k, 0;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return need + 1;
+}
+
+int
+tokpipe_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, l, bad;
+	uint64_t w;
+
+	while (i < n) {
+		if (i + 8 <= n) {
+			memcpy(&w, u + i, 8);
+			if (!(w & 0x8080808080808080ULL)) {
+				i += 8;
+				continue;
+			}
+		}
+		l = utf8_seq(u + i, n - i, &bad);
+		if (!l)
+			return 0;
+		i += l;
+	}
+	return 1;
+}
+
+void
+tokpipe_utf8_lossy(const char *s, size_t n, struct buf *out)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, l, bad;
+
+	while (i < n) {
+		l = utf8_seq(u + i, n - i, &bad);
+		if (l) {
+			buf_add(out, s + i, l);
+			i += l;
+		} else {
+			buf_add(out, "\xef\xbf\xbd", 3);
+			i += bad;
+		}
+	}
+}
+
+/* Rust char::is_whitespace (Unicode White_Space). */
+static int
+is_space_cp(int32_t c)
+{
+	return (c >= 9 && c <= 13) || c == 32 || c == 0x85 || c == 0xa0 ||
+	       c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 ||
+	       c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+}
+
+static int32_t
+cp_at(const char *s, size_t n, size_t *len)
+{
+	utf8proc_int32_t cp = -1;
+	utf8proc_ssize_t l = utf8proc_iterate((const utf8proc_uint8_t *)s,
+					      (utf8proc_ssize_t)n, &cp);
+
+	*len = l > 0 ? (size_t)l : 1;
+	return cp;
+}
+
+/* Start of the character that ends at s[n). */
+static size_t
+cp_back(const char *s, size_t n)
+{
+	while (n > 0 && ((unsigned char)s[n - 1] & 0xc0) == 0x80)
+		n--;
+	return n > 0 ? n - 1 : 0;
+}
+
+/* Rust is_alphanumeric or '_' (HF added-token single_word). */
+static int
+is_word_cp(int32_t c)
+{
+	utf8proc_category_t k = utf8proc_category(c);
+
+	return c == '_' || (k >= UTF8PROC_CATEGORY_LU &&
+			    k <= UTF8PROC_CATEGORY_LO) ||
+	       (k >= UTF8PROC_CATEGORY_ND && k <= UTF8PROC_CATEGORY_NO);
+}
+
+static int
+all_ascii(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
+static void
+unicode_form(const struct tokstep *st, const char *s, size_t n,
+	     struct buf *out)
+{
+	static const int opt[] = {
+		[NORM_NFC] = UTF8PROC_COMPOSE,
+		[NORM_NFD] = UTF8PROC_DECOMPOSE,
+		[NORM_NFKC] = UTF8PROC_COMPOSE | UTF8PROC_COMPAT,
+		[NORM_NFKD] = UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT,
+	};
+	utf8proc_uint8_t *d = NULL;
+	utf8proc_ssize_t l;
+
+	if (all_ascii(s, n)) {
+		buf_add(out, s, n);
+		return;
+	}
+	l = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &d,
+			 (utf8proc_option_t)(UTF8PROC_STABLE | opt[st->kind]));
+	if (l < 0)
+		buf_add(out, s, n);
+	else
+		buf_add(out, d, (size_t)l);
+	free(d);
+}
+
+static void
+replace(const struct tokstep *st, const char *s, size_t n, struct buf *out)
+{
+	size_t i = 0, b, e;
+
+	if (st->re) {
+		while (i <= n && pretok_re_find(st->re, s, n, i, &b, &e)) {
+			buf_add(out, s + i, b - i);
+			buf_add(out, st->b, st->blen);
+			if (e == b) {
+				if (b < n)
+					buf_add(out, s + b, 1);
+				e = b + 1;
+			}
+			i = e;
+		}
+		if (i < n)
+			buf_add(out, s + i, n - i);
+		return;
+	}
+	while (i < n) {
+		if (st->alen && i + st->alen <= n &&
+		    !memcmp(s + i, st->a, st->alen)) {
+			buf_add(out, st->b, st->blen);
+			i += st->alen;
+		} else {
+			buf_addch(out, s[i++]);
+		}
+	}
+}
+
+static void
+strip(const struct tokstep *st, const char *s, size_t n, struct buf *out)
+{
+	size_t b = 0, e = n, l;
+
+	while (st->i && b < e && is_space_cp(cp_at(s + b, e - b, &l)))
+		b += l;
+	while (st->j && e > b) {
+		size_t k = cp_back(s, e);
+		if (!is_space_cp(cp_at(s + k, e - k, &l)))
+			break;
+		e = k;
+	}
+	buf_add(out, s + b, e - b);
+}
+
+static void
+norm_step(const struct tokstep *st, const char *s, size_t n, struct buf *out)
+{
+	switch (st->kind) {
+	case NORM_PREPEND:
+		if (n)
+			buf_add(out, st->a, st->alen);
+		buf_add(out, s, n);
+		break;
+	case NORM_REPLACE:
+	case NORM_REPLACE_RE:
+		replace(st, s, n, out);
+		break;
+	case NORM_STRIP:
+		strip(st, s, n, out);
+		break;
+	default:
+		unicode_form(st, s, n, out);
+	}
+}
+
+/* Apply every normalizer; the result is in b[0] or b[1], returned. */
+static struct buf *
+normalize(const struct tokpipe *p, const char *s, size_t n, struct buf *b)
+{
+	size_t i;
+	int cur = 0;
+
+	buf_reset(&b[0]);
+	buf_add(&b[0], s, n);
+	for (i = 0; i < p->nnorm; i++) {
+		buf_reset(&b[!cur]);
+		norm_step(&p->norm[i], b[cur].s ? b[cur].s : "", b[cur].len,
+			  &b[!cur]);
+		cur = !cur;
+	}
+	return &b[cur];
+}
+
+struct enc {
+	const struct tokpipe *p;
+	int32_t **ids;
+	size_t *nids, *cap;
+	size_t count;
+	struct buf nb[2];
+};
+
+static void
+put_ids(struct enc *e, const int32_t *v, size_t n)
+{
+	e->count += n;
+	if (!e->ids)
+		return;
+	if (*e->nids + n > *e->cap) {
+		size_t c = *e->cap ? *e->cap : 64;
+		while (c < *e->nids + n)
+			c *= 2;
+		*e->ids = xreallocarray(*e->ids, c, sizeof(**e->ids));
+		*e->cap = c;
+	}
+	memcpy(*e->ids + *e->nids, v, n * sizeof(*v));
+	*e->nids += n;
+}
+
+static int
+on_word(void *ctx, const char *s, size_t n)
+{
+	struct enc *e = ctx;
+	size_t k;
+	const int32_t *v = bpe_word(e->p->bpe, s, n, &k);
+
+	put_ids(e, v, k);
+	return 0;
+}
+
+static void
+pretokenize(struct enc *e, const char *s, size_t n, int at_start)
+{
+	if (n == 0)
+		return;
+	if (e->p->pre)
+		pretok_run(e->p->pre, s, n, at_start, on_word, e);
+	else
+		on_word(e, s, n);
+}
+
+/* The longest added token of this pass that starts at s[i], or NULL. */
+static const struct added *
+match_at(const struct tokpipe *p, const char *s, size_t n, size_t i,
+	 int normalized)
+{
+	const struct added *a;
+	int32_t k;
+
+	if (n - i >= 2) {
+		for (k = p->bucket[bucket_of(s + i, n - i)]; k >= 0;
+		     k = p->chain[k]) {
+			a = &p->added[k];
+			if (!!(a->flags & ADDED_NORMALIZED) == normalized &&
+			    a->n <= n - i && !memcmp(a->s, s + i, a->n))
+				return a;
+		}
+	}
+	for (k = p->bucket[65536 + (unsigned char)s[i]]; k >= 0;
+	     k = p->chain[k]) {
+		a = &p->added[k];
+		if (!!(a->flags & ADDED_NORMALIZED) == normalized)
+			return a;
+	}
+	return NULL;
+}
+
+/* HF AddedVocabulary::find_matches flags: single_word, lstrip, rstrip. */
+static int
+accept(const struct added *a, const char *s, size_t n, size_t *b, size_t *e,
+       size_t done)
+{
+	size_t l, k;
+
+	if (a->flags & ADDED_SINGLE_WORD) {
+		if ((*b > 0 && is_word_cp(cp_at(s + cp_back(s, *b),
+						 *b - cp_back(s, *b), &l))) ||
+		    (*e < n && is_word_cp(cp_at(s + *e, n - *e, &l))))
+			return 0;
+	}
+	if (a->flags & ADDED_LSTRIP) {
+		k = *b;
+		while (k > 0 && is_space_cp(cp_at(s + cp_back(s, k),
+						  k - cp_back(s, k), &l)))
+			k = cp_back(s, k);
+		*b = k > done ? k : done;
+	}
+	if (a->flags & ADDED_RSTRIP) {
+		while (*e < n && is_space_cp(cp_at(s + *e, n - *e, &l)))
+			*e += l;
+	}
+	return 1;
+}
+
+typedef void (*gap_fn)(struct enc *e, const char *s, size_t n, int at_start);
+
+static void
+split_added(struct enc *e, const char *s, size_t n, int normalized,
+	    int at_start, gap_fn gap)
+{
+	const struct tokpipe *p = e->p;
+	size_t i = 0, done = 0, b, end;
+	const struct added *a;
+
+	if (!p->match_added || !p->nadded) {
+		gap(e, s, n, at_start);
+		return;
+	}
+	while (i < n) {
+		a = match_at(p, s, n, i, normalized);
+		if (!a) {
+			i++;
+			continue;
+		}
+		b = i;
+		end = i + a->n;
+		i = end;
+		if (!accept(a, s, n, &b, &end, done))
+			continue;
+		if (done < b)
+			gap(e, s + done, b - done, at_start && done == 0);
+		put_ids(e, &a->id, 1);
+		done = end;
+		if (i < done)
+			i = done;
+	}
+	if (done < n)
+		gap(e, s + done, n - done, at_start && done == 0);
+}
+
+static void
+normalized_gap(struct enc *e, const char *s, size_t n, int at_start)
+{
+	struct buf *b;
+
+	if (!e->p->nnorm) {
+		split_added(e, s, n, 1, at_start, pretokenize);
+		return;
+	}
+	b = normalize(e->p, s, n, e->nb);
+	split_added(e, buf_str(b), b->len, 1, at_start, pretokenize);
+}
+
+size_t
+tokpipe_encode(const struct tokpipe *p, const char *s, size_t n,
+	       int32_t **ids, size_t *nids, size_t *cap)
+{
+	struct enc e = { p, ids, nids, cap, 0, { BUF_INIT(BUF_NOMAX),
+						 BUF_INIT(BUF_NOMAX) } };
+	struct buf fix = BUF_INIT(BUF_NOMAX);
+
+	if (!tokpipe_utf8_valid(s, n)) {
+		tokpipe_utf8_lossy(s, n, &fix);
+		s = fix.s;
+		n = fix.len;
+	}
+	if (p->match_added && p->nadded)
+		split_added(&e, s, n, 0, 1, normalized_gap);
+	else if (p->nnorm)
+		normalized_gap(&e, s, n, 1);
+	else
+		pretokenize(&e, s, n, 1);
+	buf_release(&e.nb[0]);
+	buf_release(&e.nb[1]);
+	buf_release(&fix);
+	return e.count;
+}
+
+/* GPT-2 bytes_to_unicode: printable bytes map to themselves, the others
+ * to U+0100 on in byte order. Returns the byte of code point c, or -1. */
+int
+tokpipe_bl_byte(int32_t c)
+{
+	int b, k = 0;
+
+	if ((c >= 33 && c <= 126) || (c >= 161 && c <= 172) ||
+	    (c >= 174 && c <= 255))
+		return c;
+	if (c < 256 || c > 323)
+		return -1;
+	for (b = 0; b < 256; b++) {
+		if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) ||
+		    (b >= 174 && b <= 255))
+			continue;
+		if (256 + k++ == c)
+			return b;
+	}
+	return -1;
+}
+
+/* Decode byte-level text s: each character back to its byte. Returns 0,
+ * or -1 (out untouched beyond len0) when a character is not in the map. */
+int
+tokpipe_bl_decode(const char *s, size_t n, struct buf *out)
+{
+	size_t i, l, len0 = out->len;
+	int32_t c;
+	int b;
+
+	for (i = 0; i < n; i += l) {
+		c = cp_at(s + i, n - i, &l);
+		b = tokpipe_bl_byte(c);
+		if (b < 0) {
+			out->len = len0;
+			if (out->s)
+				out->s[len0] = '\0';
+			return -1;
+		}
+		buf_addch(out, b);
+	}
+	return 0;
+}
+
+/* Token lists for the decoder chain: strings in one buffer. */
+struct tl {
+	struct buf b;
+	size_t *off, *len;
+	size_t n, cap;
+};
+
+static void
+tl_push(struct tl *t, const char *s, size_t n)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->off = xreallocarray(t->off, t->cap, sizeof(*t->off));
+		t->len = xreallocarray(t->len, t->cap, sizeof(*t->len));
+	}
+	t->off[t->n] = t->b.len;
+	t->len[t->n] = n;
+	buf_add(&t->b, s, n);
+	t->n++;
+}
+
+/* Start a new token whose bytes the caller appends to t->b. */
+static void
+tl_open(struct tl *t)
+{
+	tl_push(t, "", 0);
+}
+
+static void
+tl_close(struct tl *t)
+{
+	t->len[t->n - 1] = t->b.len - t->off[t->n - 1];
+}
+
+static const char *
+tl_s(const struct tl *t, size_t i)
+{
+	return buf_str(&t->b) + t->off[i];
+}
+
+static void
+tl_release(struct tl *t)
+{
+	buf_release(&t->b);
+	free(t->off);
+	free(t->len);
+	memset(t, 0, sizeof(*t));
+}
+
+static void
+bl_encode(const char *s, size_t n, struct buf *out)
+{
+	static int32_t map[256];
+	utf8proc_uint8_t u[4];
+	size_t i;
+	int32_t c;
+
+	if (!map['!']) {
+		for (c = 0; c < 324; c++)
+			if (tokpipe_bl_byte(c) >= 0)
+				map[tokpipe_bl_byte(c)] = c;
+	}
+	for (i = 0; i < n; i++) {
+		c = map[(unsigned char)s[i]];
+		buf_add(out, u, (size_t)utf8proc_encode_char(c, u));
+	}
+}
+
+static void
+dec_bytelevel(const struct tl *in, struct tl *out)
+{
+	struct buf raw = BUF_INIT(BUF_NOMAX);
+	size_t i;
+
+	for (i = 0; i < in->n; i++)
+		if (tokpipe_bl_decode(tl_s(in, i), in->len[i], &raw) < 0)
+			buf_add(&raw, tl_s(in, i), in->len[i]);
+	tl_open(out);
+	tokpipe_utf8_lossy(buf_str(&raw), raw.len, &out->b);
+	tl_close(out);
+	buf_release(&raw);
+}
+
+/* Replace every a with b; Metaspace: drop a in the first token. */
+static void
+dec_replace(const struct tokstep *st, const struct tl *in, struct tl *out,
+	    int metaspace)
+{
+	size_t i, k, n;
+	const char *s;
+
+	for (i = 0; i < in->n; i++) {
+		s = tl_s(in, i);
+		n = in->len[i];
+		tl_open(out);
+		for (k = 0; k < n;) {
+			if (st->alen && k + st->alen <= n &&
+			    !memcmp(s + k, st->a, st->alen)) {
+				if (!(metaspace && i == 0 && st->i))
+					buf_add(&out->b, st->b, st->blen);
+				k += st->alen;
+			} else {
+				buf_addch(&out->b, s[k++]);
+			}
+		}
+		tl_close(out);
+	}
+}
+
+static int
+fallback_byte(const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF0123456789abcdef";
+	const char *h, *l;
+
+	if (n != 6 || memcmp(s, "<0x", 3) || s[5] != '>' || !s[3] || !s[4])
+		return -1;
+	h = strchr(hex, s[3]);
+	l = strchr(hex, s[4]);
+	if (!h || !l)
+		return -1;
+	return ((int)(h - hex) % 16) * 16 + (int)(l - hex) % 16;
+}
+
+static void
+flush_bytes(struct buf *bytes, struct tl *out)
+{
+	size_t i;
+
+	if (!bytes->len)
+		return;
+	if (tokpipe_utf8_valid(bytes->s, bytes->len)) {
+		tl_push(out, bytes->s, bytes->len);
+	} else {
+		for (i = 0; i < bytes->len; i++)
+			tl_push(out, "\xef\xbf\xbd", 3);
+	}
+	buf_reset(bytes);
+}
+
+static void
+dec_bytefallback(const struct tl *in, struct tl *out)
+{
+	struct buf bytes = BUF_INIT(BUF_NOMAX);
+	size_t i;
+	int b;
+
+	for (i = 0; i < in->n; i++) {
+		b = fallback_byte(tl_s(in, i), in->len[i]);
+		if (b >= 0) {
+			buf_addch(&bytes, b);
+			continue;
+		}
+		flush_bytes(&bytes, out);
+		tl_push(out, tl_s(in, i), in->len[i]);
+	}
+	flush_bytes(&bytes, out);
+	buf_release(&bytes);
+}
+
+static void
+dec_strip(const struct tokstep *st, const struct tl *in, struct tl *out)
+{
+	size_t i, b, e, l;
+	int k;
+
+	for (i = 0; i < in->n; i++) {
+		const char *s = tl_s(in, i);
+		b = 0;
+		e = in->len[i];
+		for (k = 0; k < st->i && b < e && e - b >= st->alen &&
+		     !memcmp(s + b, st->a, st->alen); k++)
+			b += st->alen;
+		for (k = 0; k < st->j && e - b >= st->alen &&
+		     !memcmp(s + e - st->alen, st->a, st->alen); k++)
+			e -= st->alen;
+		l = e - b;
+		tl_push(out, s + b, l);
+	}
+}
+
+static void
+dec_step(const struct tokstep *st, const struct tl *in, struct tl *out)
+{
+	size_t i;
+
+	switch (st->kind) {
+	case DEC_BYTELEVEL:
+		dec_bytelevel(in, out);
+		break;
+	case DEC_METASPACE:
+	case DEC_REPLACE:
+		dec_replace(st, in, out, st->kind == DEC_METASPACE);
+		break;
+	case DEC_BYTEFALLBACK:
+		dec_bytefallback(in, out);
+		break;
+	case DEC_FUSE:
+		tl_open(out);
+		for (i = 0; i < in->n; i++)
+			buf_add(&out->b, tl_s(in, i), in->len[i]);
+		tl_close(out);
+		break;
+	case DEC_STRIP:
+		dec_strip(st, in, out);
+		break;
+	}
+}
+
+static void
+id_tokens(const struct tokpipe *p, const int32_t *ids, size_t n,
+	  int skip_special, struct tl *t)
+{
+	const struct added *a;
+	const char *s;
+	size_t i, l;
+
+	for (i = 0; i < n; i++) {
+		a = added_by_id(p, ids[i]);
+		if (a) {
+			if (!(skip_special && (a->flags & ADDED_SPECIAL)))
+				tl_push(t, a->s, a->n);
+			continue;
+		}
+		s = bpe_name(p->bpe, ids[i], &l);
+		if (!s)
+			continue;
+		if (!p->byte_level) {
+			tl_push(t, s, l);
+			continue;
+		}
+		tl_open(t);
+		bl_encode(s, l, &t->b);
+		tl_close(t);
+	}
+}
+
+int
+tokpipe_decode(const struct tokpipe *p, const int32_t *ids, size_t n,
+	       int skip_special, struct buf *out)
+{
+	struct tl t[2];
+	size_t i;
+	int cur = 0, rc = 0;
+
+	memset(t, 0, sizeof(t));
+	buf_init(&t[0].b, BUF_NOMAX);
+	buf_init(&t[1].b, BUF_NOMAX);
+	id_tokens(p, ids, n, skip_special, &t[0]);
+	for (i = 0; i < p->ndec; i++) {
+		tl_release(&t[!cur]);
+		buf_init(&t[!cur].b, BUF_NOMAX);
+		dec_step(&p->dec[i], &t[cur], &t[!cur]);
+		cur = !cur;
+	}
+	for (i = 0; i < t[cur].n && !rc; i++) {
+		if (i > 0 && !p->has_decoder)
+			rc = buf_addch(out, ' ');
+		if (!rc)
+			rc = buf_add(out, tl_s(&t[cur], i), t[cur].len[i]);
+	}
+	tl_release(&t[0]);
+	tl_release(&t[1]);
+	return rc < 0 ? -1 : 0;
+}
