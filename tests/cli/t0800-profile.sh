@@ -1,0 +1,78 @@
+#!/bin/sh
+# aiperf profile: the original's flags in, the original's artifact files out.
+# Test bodies are strings that test_expect_success evals:
+# shellcheck disable=SC2016 source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+start_mock --ttft-ms 10 --itl-ms 1
+
+prof() {
+	aiperf profile --model test/model --url "$MOCK_URL" --tokenizer builtin \
+		--random-seed 7 --isl 32 --osl 8 "$@"
+}
+
+test_expect_success 'default artifact directory name and files' '
+	prof --streaming --concurrency 2 --request-count 6 >out 2>err &&
+	d=artifacts/test_model-openai-chat-concurrency2 &&
+	test -s $d/profile_export_aiperf.json &&
+	test -s $d/profile_export_aiperf.csv &&
+	test -s $d/inputs.json &&
+	test -f $d/logs/aiperf.log &&
+	test $(wc -l <$d/profile_export.jsonl) -eq 6 &&
+	test ! -e $d/profile_export_raw.jsonl &&
+	grep -q "NVIDIA AIPerf | LLM Metrics" out &&
+	grep -q "^CLI Command: aiperf profile --model test/model" out &&
+	grep -q "^JSON Export: $PWD/$d/profile_export_aiperf.json" out
+'
+
+test_expect_success 'summary JSON: request count, zero errors, OSL as requested' '
+	j=artifacts/test_model-openai-chat-concurrency2/profile_export_aiperf.json &&
+	test "$(jq .request_count.avg $j)" = 6 &&
+	test "$(jq ".error_request_count.avg // 0" $j)" = 0 &&
+	test "$(jq .output_sequence_length.avg $j)" = 8 &&
+	test "$(jq -r ".input_config.endpoint.model_names[0]" $j)" = test/model &&
+	test "$(jq -r ".input_config.endpoint.streaming" $j)" = true
+'
+
+test_expect_success '--export-level raw keeps every raw record; summary writes only summaries' '
+	prof --concurrency 3 --request-count 5 --export-level raw --artifact-dir raw >/dev/null 2>&1 &&
+	test $(wc -l <raw/profile_export_raw.jsonl) -eq 5 &&
+	prof --request-count 2 --export-level summary --artifact-dir sum >/dev/null 2>&1 &&
+	test -s sum/profile_export_aiperf.json && test ! -e sum/profile_export.jsonl
+'
+
+test_expect_success 'non-streaming completions with aliases and --flag=value' '
+	prof --endpoint-type=completions --num-requests 4 --concurrency=2 \
+		--output-artifact-dir comp >out 2>&1 &&
+	test "$(jq .request_count.avg comp/profile_export_aiperf.json)" = 4 &&
+	test "$(jq "has(\"time_to_first_token\")" comp/profile_export_aiperf.json)" = false
+'
+
+test_expect_success 'secrets stay out of artifacts' '
+	prof --api-key sk-secret-123 -H "X-Api-Token: tok" --request-count 2 \
+		--export-level raw --artifact-dir sec >/dev/null 2>&1 &&
+	! grep -rq sk-secret-123 sec
+'
+
+test_expect_success 'unknown flag: usage error naming it' '
+	! prof --no-such-flag 2>err >/dev/null; test $? -eq 0 &&
+	prof --no-such-flag 2>err >/dev/null; test $? -eq 2 &&
+	grep -q "unknown option .--no-such-flag." err
+'
+
+test_expect_success 'missing --model and missing values are usage errors' '
+	aiperf profile --url "$MOCK_URL" 2>err; test $? -eq 2 && grep -q "model is required" err &&
+	aiperf profile -m x --concurrency 2>err; test $? -eq 2 && grep -q "needs a value" err
+'
+
+test_expect_success 'a failing stage is reported with its log' '
+	aiperf profile -m x --tokenizer /nonexistent --url "$MOCK_URL" --artifact-dir bad \
+		>out 2>err; test $? -eq 1 && grep -q "failed" err
+'
+
+test_expect_success 'aiperf analyze-trace runs aiperf-trace analyze' '
+	printf "{\"input_length\":1024,\"output_length\":20,\"hash_ids\":[1,2]}\n" >t.jsonl &&
+	aiperf analyze-trace t.jsonl >out && grep -q "Total requests:" out
+'
+
+test_done
