@@ -196,13 +196,31 @@ unescape(struct parser *ps, const char **pp, char **oo)
 	return 0;
 }
 
+/* Bytes that end a plain run inside a string: controls, '"' and '\\'. */
+static const unsigned char special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1,
+};
+
+static const char *
+skip_plain(const char *p, const char *end)
+{
+	while (p < end && !special[(unsigned char)*p])
+		p++;
+	return p;
+}
+
 static int
 parse_string_raw(struct parser *ps, const char **out, size_t *outlen)
 {
 	const char *p = ps->p + 1, *start = p;
 	int plain = 1;
 
-	while (p < ps->end && *p != '"') {
+	for (;;) {
+		p = skip_plain(p, ps->end);
+		if (p >= ps->end || *p == '"')
+			break;
 		if ((unsigned char)*p < 0x20)
 			return ps->p = p, fail(ps, "control character in string"), -1;
 		if (*p == '\\') {
@@ -222,10 +240,13 @@ parse_string_raw(struct parser *ps, const char **out, size_t *outlen)
 	} else {
 		const char *q = start;
 		while (q < p) {
-			if (*q != '\\') {
-				*w++ = *q++;
-				continue;
-			}
+			const char *bs = memchr(q, '\\', (size_t)(p - q));
+			size_t run = bs ? (size_t)(bs - q) : (size_t)(p - q);
+			memcpy(w, q, run);
+			w += run;
+			q += run;
+			if (q >= p)
+				break;
 			q++;
 			if (unescape(ps, &q, &w) < 0)
 				return ps->p = q, fail(ps, "invalid escape"), -1;
