@@ -5,6 +5,7 @@
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 SHARED=$(cd "$TOP/../shared" 2>/dev/null && pwd || echo "$TOP/../shared")
+export SHARED
 export LC_ALL=C TZ=UTC PATH="$TOP/bin:$PATH"
 TMP=$(mktemp -d)
 MOCK_PID=
