@@ -26,7 +26,7 @@ open_or_null(const char *path)
 static int
 ids_eq(const struct tok_ids *ids, const int32_t *want, size_t n)
 {
-	return ids->n == n && !memcmp(ids->v, want, n * sizeof(*want));
+	return ids->n == n && (n == 0 || !memcmp(ids->v, want, n * sizeof(*want)));
 }
 
 static int
