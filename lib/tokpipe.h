@@ -77,6 +77,7 @@ struct tokpipe {
 	size_t nadded;
 	int32_t *bucket;	/* match index: first two bytes -> list */
 	int32_t *chain;
+	struct added **byid;	/* added tokens sorted by id */
 	int32_t bos, eos;
 };
 
@@ -104,9 +105,8 @@ void tokpipe_seal(struct tokpipe *p);
  * number of ids produced is returned either way. */
 size_t tokpipe_encode(const struct tokpipe *p, const char *s, size_t n,
 		      int32_t **ids, size_t *nids, size_t *cap);
-/* Decode ids into out. Returns 0, or -1 when out's cap is reached. */
-int tokpipe_decode(const struct tokpipe *p, const int32_t *ids, size_t n,
-		   int skip_special, struct buf *out);
+/* The added token with this id, or NULL (after tokpipe_seal()). */
+const struct added *tokpipe_token_by_id(const struct tokpipe *p, int32_t id);
 
 /* Replace invalid UTF-8 as WHATWG/Rust from_utf8_lossy do (U+FFFD for
  * each maximal invalid subpart). Returns 1 when s was valid (out untouched). */

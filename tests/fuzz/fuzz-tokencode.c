@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hftok.h"
+#include "tokdec.h"
 #include "tokpipe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -133,13 +134,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (tokpipe_encode(p, (const char *)data + 1, size - 1, NULL, NULL,
 			   NULL) != n || (size > 1 && n == 0))
 		__builtin_trap();
-	tokpipe_decode(p, ids, n, data[0] & 2, &out);
+	tokdec_decode(p, ids, n, data[0] & 2, &out);
 	/* decoding any ids, even out-of-range ones, must not crash */
 	n = (size - 1) / sizeof(int32_t);
 	memcpy(ids, data + 1, n * sizeof(int32_t) <= cap * sizeof(*ids) ?
 	       n * sizeof(int32_t) : 0);
 	if (n * sizeof(int32_t) <= cap * sizeof(*ids))
-		tokpipe_decode(p, ids, n, 0, &out);
+		tokdec_decode(p, ids, n, 0, &out);
 	free(ids);
 	buf_release(&out);
 	return 0;

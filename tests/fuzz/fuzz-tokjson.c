@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hftok.h"
+#include "tokdec.h"
 #include "tokpipe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -29,8 +30,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (count != n || tokpipe_encode(&p, text, sizeof(text) - 1,
 						 NULL, NULL, NULL) != n)
 			__builtin_trap();
-		tokpipe_decode(&p, ids, n, 0, &out);
-		tokpipe_decode(&p, ids, n, 1, &out);
+		tokdec_decode(&p, ids, n, 0, &out);
+		tokdec_decode(&p, ids, n, 1, &out);
 	} else if (!memchr(err, '\0', sizeof(err)) || !err[0]) {
 		__builtin_trap();
 	}
