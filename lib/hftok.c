@@ -515,6 +515,8 @@ load_model(struct ld *l, const struct json *m)
 		    bool_of(m, "byte_fallback", 0));
 	bpe_set_ignore_merges(l->p->bpe, bool_of(m, "ignore_merges", 0));
 	bpe_seal(l->p->bpe);
+	l->p->cut_meta = !l->p->byte_level &&
+			 bpe_prefix_only(l->p->bpe, "\xe2\x96\x81", 3);
 	return 0;
 }
 

@@ -446,14 +446,34 @@ put_ids(struct enc *e, const int32_t *v, size_t n)
 	*e->nids += n;
 }
 
-static int
-on_word(void *ctx, const char *s, size_t n)
+static void
+word(struct enc *e, const char *s, size_t n)
 {
-	struct enc *e = ctx;
 	size_t k;
 	const int32_t *v = bpe_word(e->p->bpe, s, n, &k);
 
 	put_ids(e, v, k);
+}
+
+#define META "\xe2\x96\x81"
+
+static int
+on_word(void *ctx, const char *s, size_t n)
+{
+	struct enc *e = ctx;
+	size_t i, start = 0;
+
+	if (!e->p->cut_meta) {
+		word(e, s, n);
+		return 0;
+	}
+	for (i = 3; i + 3 <= n; i++) {
+		if (memcmp(s + i, META, 3) || !memcmp(s + i - 3, META, 3))
+			continue;
+		word(e, s + start, i - start);
+		start = i;
+	}
+	word(e, s + start, n - start);
 	return 0;
 }
 

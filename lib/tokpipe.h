@@ -66,6 +66,7 @@ struct tokpipe {
 	struct bpe *bpe;
 	int byte_level;		/* bpe symbols are raw bytes */
 	struct bpe *odd;	/* byte-level vocabulary outside the byte map */
+	int cut_meta;		/* cut words before U+2581 (bpe_prefix_only) */
 	int match_added;	/* find added tokens inside text (HF yes, tiktoken no) */
 	struct pretok *pre;	/* NULL: each segment is one word */
 	struct tokstep norm[TOKPIPE_MAX_STEPS];

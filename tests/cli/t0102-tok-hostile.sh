@@ -31,6 +31,15 @@ test_expect_success 'a 100 MB line works in bounded memory' '
 	n=$(cat out) && test "$n" -gt 20000000 && test "$n" -lt 40000000
 '
 
+test_expect_success 'a 100 MB line with Llama 2 (no pre-tokenizer)' '
+	test ! -d "$T/llama2" || {
+		{ (ulimit -v 2000000 && aiperf-tok --tokenizer "$T/llama2" --count <big >out 2>err) ||
+		  { grep -q AddressSanitizer err &&
+		    aiperf-tok --tokenizer "$T/llama2" --count <big >out; }; } &&
+		n=$(cat out) && test "$n" -gt 20000000 && test "$n" -lt 60000000
+	}
+'
+
 test_expect_success 'invalid UTF-8 is read as U+FFFD, like the reference' '
 	printf "\377\376abc\303 x\355\240\200y\n" >raw &&
 	printf "%s\n" "\"\\ufffd\\ufffdabc\\ufffd x\\ufffd\\ufffd\\ufffdy\"" >json &&
