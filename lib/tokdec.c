@@ -2,6 +2,7 @@
 /* Decoding: token strings of ids through the decoder chain, as HF tokenizers does. */
 #include "tokdec.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
@@ -57,23 +58,30 @@ tl_release(struct tl *t)
 	memset(t, 0, sizeof(*t));
 }
 
+static int32_t bl_map[256];
+static pthread_once_t bl_once = PTHREAD_ONCE_INIT;
+
+static void
+bl_init(void)
+{
+	int32_t c;
+
+	for (c = 0; c < 324; c++)
+		if (tokpipe_bl_byte(c) >= 0)
+			bl_map[tokpipe_bl_byte(c)] = c;
+}
+
+/* Raw bytes to byte-level text (GPT-2 bytes_to_unicode). */
 static void
 bl_encode(const char *s, size_t n, struct buf *out)
 {
-	static int32_t map[256];
 	utf8proc_uint8_t u[4];
 	size_t i;
-	int32_t c;
 
-	if (!map['!']) {
-		for (c = 0; c < 324; c++)
-			if (tokpipe_bl_byte(c) >= 0)
-				map[tokpipe_bl_byte(c)] = c;
-	}
-	for (i = 0; i < n; i++) {
-		c = map[(unsigned char)s[i]];
-		buf_add(out, u, (size_t)utf8proc_encode_char(c, u));
-	}
+	pthread_once(&bl_once, bl_init);
+	for (i = 0; i < n; i++)
+		buf_add(out, u, (size_t)utf8proc_encode_char(
+					bl_map[(unsigned char)s[i]], u));
 }
 
 static void
