@@ -1,20 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The HuggingFace hub cache and downloads into it with libcurl. */
+/* The HuggingFace hub: environment, ids, and downloads into the cache with libcurl. */
 #include "hfhub.h"
 
 #include <curl/curl.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "hfcache.h"
 #include "util.h"
 
 #ifndef AIPERF_VERSION
@@ -79,24 +77,6 @@ is_word(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '_';
-}
-
-static int
-is_hex(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	return 1;
-}
-
-/* A commit hash: 40 (sha1) or 64 (sha256) lower-case hex digits. */
-static int
-is_commit(const char *s)
-{
-	size_t n = strlen(s);
-
-	return (n == 40 || n == 64) && is_hex(s, n);
 }
 
 static int
@@ -226,7 +206,9 @@ hfhub_init(struct hfhub *h)
 	if (n >= sizeof(h->cache))
 		h->cache[0] = '\0';	/* too long: no cache, fails at use */
 	v = env("HF_ENDPOINT") ? env("HF_ENDPOINT") : "https://huggingface.co";
-	n = (size_t)snprintf(h->endpoint, sizeof(h->endpoint), "%s", v);
+	if ((size_t)snprintf(h->endpoint, sizeof(h->endpoint), "%s", v) >=
+	    sizeof(h->endpoint))
+		h->endpoint[0] = '\0';
 	for (n = strlen(h->endpoint); n > 0 && h->endpoint[n - 1] == '/'; n--)
 		h->endpoint[n - 1] = '\0';
 	init_token(h, home);
@@ -235,117 +217,6 @@ hfhub_init(struct hfhub *h)
 	h->max_bytes = HFHUB_MAX_BYTES;
 	h->connect_timeout_s = 10;
 	h->stall_timeout_s = 30;
-}
-
-static int
-is_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* mkdir -p; returns 0 or -1 with errno. */
-static int
-mkdirs(const char *path)
-{
-	char *p = xstrdup(path);
-	struct stat st;
-	int rc = 0;
-
-	for (char *s = p + 1; *s && rc == 0; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST)
-			rc = -1;
-		*s = '/';
-	}
-	if (rc == 0 && mkdir(p, 0777) < 0 && errno != EEXIST)
-		rc = -1;
-	if (rc == 0 && (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)))
-		rc = -1;
-	free(p);
-	return rc;
-}
-
-static char *
-repo_dir(const struct hfhub *h, const char *id)
-{
-	const char *slash = strchr(id, '/');
-
-	if (!slash)
-		return pathf("%s/models--%s", h->cache, id);
-	return pathf("%s/models--%.*s--%s", h->cache, (int)(slash - id), id,
-		     slash + 1);
-}
-
-/* The commit that refs/<rev> names, or NULL when there is none. */
-static char *
-read_ref(const char *repo, const char *rev)
-{
-	char *path = pathf("%s/refs/%s", repo, rev), s[128];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	free(path);
-	if (!f)
-		return NULL;
-	n = fread(s, 1, sizeof(s) - 1, f);
-	fclose(f);
-	s[n] = '\0';
-	copy_line(s, sizeof(s), s);
-	return is_commit(s) ? xstrdup(s) : NULL;
-}
-
-/* The cached snapshot holding file, or NULL. refs/<rev> names the
- * commit; without a ref, a snapshot named by rev itself counts (a commit
- * hash, or a revision the hub named no commit for), as in AIPerf. */
-static char *
-cached(const char *repo, const char *rev, const char *file)
-{
-	char *commit = read_ref(repo, rev);
-	char *snap = pathf("%s/snapshots/%s", repo, commit ? commit : rev);
-	char *path = pathf("%s/%s", snap, file);
-	int ok = is_file(path);
-
-	free(path);
-	free(commit);
-	if (ok)
-		return snap;
-	free(snap);
-	return NULL;
-}
-
-/* An id without ORG may be cached under its canonical ORG/NAME (the hub
- * redirects "gpt2" to "openai-community/gpt2"): the only cached folder
- * models--*--NAME, compared without case, as AIPerf does. */
-static char *
-alias_dir(const struct hfhub *h, const char *id)
-{
-	size_t k = strlen(id);
-	char *found = NULL;
-	struct dirent *e;
-	int n = 0;
-	DIR *d;
-
-	if (strchr(id, '/') || !(d = opendir(h->cache)))
-		return NULL;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		const char *tail = e->d_name + len - k - 2;
-
-		if (len < k + 11 || strncmp(e->d_name, "models--", 8) ||
-		    strncmp(tail, "--", 2) || strcasecmp(tail + 2, id))
-			continue;
-		if (n++ == 0)
-			found = pathf("%s/%s", h->cache, e->d_name);
-	}
-	closedir(d);
-	if (n == 1)
-		return found;
-	free(found);
-	return NULL;
 }
 
 static size_t
@@ -495,141 +366,6 @@ url_segment(const char *s)
 	return buf_detach(&b, NULL);
 }
 
-/* Strip W/ and quotes from an ETag; return it if it is a safe file name. */
-static const char *
-blob_name(char *etag)
-{
-	char *s = etag;
-	size_t n;
-
-	if (!strncmp(s, "W/", 2))
-		s += 2;
-	if (*s == '"')
-		s++;
-	n = strlen(s);
-	if (n && s[n - 1] == '"')
-		s[--n] = '\0';
-	if (n == 0 || n > 128)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (!is_word(s[i]) && s[i] != '-')
-			return NULL;
-	return s;
-}
-
-/* Replace dst by a symlink to target, atomically. */
-static int
-link_atomic(const char *target, const char *dst)
-{
-	char *tmp = pathf("%s.%ld.tmp", dst, (long)getpid());
-	int rc;
-
-	unlink(tmp);
-	rc = symlink(target, tmp);
-	if (rc == 0 && (rc = rename(tmp, dst)) < 0)
-		unlink(tmp);
-	free(tmp);
-	return rc;
-}
-
-/* Move the downloaded tmp to blobs/<etag> linked from the snapshot, as
- * huggingface_hub does; without a usable ETag, to the snapshot itself. */
-static int
-store(struct fetch *F, const char *file, const char *tmp, char *etag)
-{
-	char *snap = pathf("%s/snapshots/%s", F->repo, F->commit);
-	char *dst = pathf("%s/%s", snap, file), *blob = NULL, *up = NULL;
-	const char *name = blob_name(etag);
-	int rc = -1;
-
-	if (mkdirs(snap) < 0) {
-		seterr(F->err, F->errlen, "cannot create '%s': %s", snap,
-		       strerror(errno));
-		goto out;
-	}
-	if (name) {
-		struct buf b = BUF_INIT(BUF_NOMAX);
-
-		buf_addstr(&b, "../..");
-		for (const char *s = F->commit; *s; s++)
-			if (*s == '/')
-				buf_addstr(&b, "/..");
-		up = buf_detach(&b, NULL);
-		blob = pathf("%s/blobs/%s", F->repo, name);
-	}
-	if (name && rename(tmp, blob) == 0) {
-		char *target = pathf("%s/blobs/%s", up, name);
-
-		rc = link_atomic(target, dst);
-		if (rc < 0)
-			rc = rename(blob, dst);	/* no symlinks here */
-		free(target);
-	} else {
-		rc = rename(tmp, dst);
-	}
-	if (rc < 0)
-		seterr(F->err, F->errlen, "cannot write '%s': %s", dst,
-		       strerror(errno));
-out:
-	free(up);
-	free(blob);
-	free(dst);
-	free(snap);
-	return rc;
-}
-
-/* Write refs/<rev> holding the commit (no newline), atomically. */
-static int
-write_ref(struct fetch *F)
-{
-	char *path = pathf("%s/refs/%s", F->repo, F->rev);
-	char *tmp = pathf("%s/refs/.aiperf-XXXXXX", F->repo);
-	char *slash = strrchr(path, '/');
-	size_t n = strlen(F->commit);
-	int fd = -1, rc = -1;
-
-	*slash = '\0';
-	if (mkdirs(path) < 0)
-		goto out;
-	*slash = '/';
-	if ((fd = mkstemp(tmp)) < 0)
-		goto out;
-	if (write(fd, F->commit, n) != (ssize_t)n || close(fd) < 0) {
-		fd = -1;
-		unlink(tmp);
-		goto out;
-	}
-	fd = -1;
-	if ((rc = rename(tmp, path)) < 0)
-		unlink(tmp);
-out:
-	if (fd >= 0)
-		close(fd);
-	*slash = '/';
-	if (rc < 0)
-		seterr(F->err, F->errlen, "cannot write '%s': %s", path,
-		       strerror(errno));
-	free(tmp);
-	free(path);
-	return rc;
-}
-
-/* Remember that the hub has no such file (.no_exist/<commit>/<file>), as
- * huggingface_hub does; best effort. */
-static void
-mark_missing(struct fetch *F, const char *file)
-{
-	char *dir = pathf("%s/.no_exist/%s", F->repo, F->commit);
-	char *path = pathf("%s/%s", dir, file);
-	int fd;
-
-	if (mkdirs(dir) == 0 &&
-	    (fd = open(path, O_WRONLY | O_CREAT, 0666)) >= 0)
-		close(fd);
-	free(path);
-	free(dir);
-}
-
 /* The snapshot is named by X-Repo-Commit, or by the revision without it. */
 static int
 set_commit(struct fetch *F, const struct dl *d, const char *url)
@@ -638,11 +374,29 @@ set_commit(struct fetch *F, const struct dl *d, const char *url)
 		F->commit = xstrdup(F->rev);
 		return 0;
 	}
-	if (!is_commit(d->commit))
+	if (!hfcache_is_commit(d->commit))
 		return seterr(F->err, F->errlen, "cannot download '%s': "
 			      "invalid X-Repo-Commit header", url);
 	F->commit = xstrdup(d->commit);
 	return 0;
+}
+
+/* Keep what came: a 404 for an optional file is a marker, a 200 a file. */
+static int
+keep(struct fetch *F, const char *file, int required, const char *url,
+     long status, const struct dl *d, const char *tmp)
+{
+	if (status == 404 && !required && F->commit) {
+		hfcache_mark_missing(F->repo, F->commit, file);
+		return 1;
+	}
+	if (status != 200)
+		return seterr(F->err, F->errlen, "cannot download '%s': HTTP %ld%s",
+			      url, status, status_hint(status));
+	if (!F->commit && set_commit(F, d, url) < 0)
+		return -1;
+	return hfcache_store(F->repo, F->commit, file, tmp, d->etag, F->err,
+			     F->errlen);
 }
 
 /* After the first file, the others come from the same commit. */
@@ -651,44 +405,31 @@ fetch_file(struct fetch *F, const char *file, int required)
 {
 	char *seg = url_segment(F->commit ? F->commit : F->rev);
 	char *url = pathf("%s/%s/resolve/%s/%s", F->h->endpoint, F->id, seg, file);
-	char *dir = pathf("%s/blobs", F->repo);
-	char *tmp = pathf("%s/.aiperf-XXXXXX", dir);
 	struct dl d = { .max = F->h->max_bytes };
+	char *tmp = NULL;
 	long status = 0;
-	int fd = -1, rc = -1;
+	int fd, rc = -1;
 
-	if (mkdirs(dir) < 0 || (fd = mkstemp(tmp)) < 0 ||
-	    !(d.f = fdopen(fd, "wb"))) {
-		seterr(F->err, F->errlen, "cannot create a file in '%s': %s",
-		       dir, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		goto out;
+	fd = hfcache_tmpfile(F->repo, &tmp, F->err, F->errlen);
+	if (fd >= 0 && !(d.f = fdopen(fd, "wb"))) {
+		seterr(F->err, F->errlen, "cannot write '%s': %s", tmp,
+		       strerror(errno));
+		close(fd);
 	}
-	rc = download(F, url, &d, &status);
-	if (fclose(d.f) != 0 && rc == 0)
-		rc = seterr(F->err, F->errlen, "cannot write '%s': %s", tmp,
-			    strerror(errno));
-	if (rc == 0 && status == 404 && !required && F->commit) {
-		mark_missing(F, file);
-	} else if (rc == 0 && status != 200) {
-		rc = seterr(F->err, F->errlen, "cannot download '%s': HTTP %ld%s",
-			    url, status, status_hint(status));
-	} else if (rc == 0) {
-		if (!F->commit)
-			rc = set_commit(F, &d, url);
-		if (rc == 0 && (rc = store(F, file, tmp, d.etag)) == 0)
-			goto out;	/* tmp is gone: renamed */
+	if (d.f) {
+		rc = download(F, url, &d, &status);
+		if (fclose(d.f) != 0 && rc == 0)
+			rc = seterr(F->err, F->errlen, "cannot write '%s': %s",
+				    tmp, strerror(errno));
+		if (rc == 0)
+			rc = keep(F, file, required, url, status, &d, tmp);
 	}
-	unlink(tmp);
-out:
+	if (tmp && rc != 0)	/* else renamed into the cache */
+		unlink(tmp);
 	free(tmp);
-	free(dir);
 	free(url);
 	free(seg);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 static char *
@@ -704,11 +445,11 @@ fetch(const struct hfhub *h, const char *id, const char *rev,
 		       "start", id);
 		return NULL;
 	}
-	F.repo = repo_dir(h, id);
+	F.repo = hfcache_repo(h->cache, id);
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = fetch_file(&F, files[i], i == 0);
 	if (rc == 0 && strcmp(F.commit, rev))
-		rc = write_ref(&F);
+		rc = hfcache_write_ref(F.repo, rev, F.commit, err, errlen);
 	if (rc == 0)
 		snap = pathf("%s/snapshots/%s", F.repo, F.commit);
 	curl_global_cleanup();
@@ -717,11 +458,27 @@ fetch(const struct hfhub *h, const char *id, const char *rev,
 	return snap;
 }
 
+/* The cached snapshot, under the id or, for an id without ORG, its alias. */
+static char *
+cached(const struct hfhub *h, const char *id, const char *rev,
+       const char *file)
+{
+	char *repo = hfcache_repo(h->cache, id);
+	char *snap = hfcache_snapshot(repo, rev, file);
+
+	free(repo);
+	if (!snap && (repo = hfcache_alias(h->cache, id))) {
+		snap = hfcache_snapshot(repo, rev, file);
+		free(repo);
+	}
+	return snap;
+}
+
 char *
 hfhub_resolve(const struct hfhub *h, const char *id, const char *rev,
 	      const char *const *files, size_t n, char *err, size_t errlen)
 {
-	char *repo, *snap;
+	char *snap;
 
 	if (!rev || !*rev)
 		rev = "main";
@@ -737,19 +494,13 @@ hfhub_resolve(const struct hfhub *h, const char *id, const char *rev,
 		seterr(err, errlen, "no HuggingFace cache folder for '%s'", id);
 		return NULL;
 	}
-	repo = repo_dir(h, id);
-	snap = cached(repo, rev, files[0]);
-	free(repo);
-	if (!snap && (repo = alias_dir(h, id))) {
-		snap = cached(repo, rev, files[0]);
-		free(repo);
-	}
-	if (snap)
+	if ((snap = cached(h, id, rev, files[0])))
 		return snap;
 	if (h->offline) {
 		seterr(err, errlen, "'%s' (revision %s) is not in the HuggingFace "
-		       "cache '%s' and the hub is off limits (HF_HUB_OFFLINE): use --tokenizer "
-		       "builtin or a local path", id, rev, h->cache);
+		       "cache '%s' and the hub is off limits (HF_HUB_OFFLINE): "
+		       "use --tokenizer builtin or a local path", id, rev,
+		       h->cache);
 		return NULL;
 	}
 	return fetch(h, id, rev, files, n, err, errlen);

@@ -47,7 +47,26 @@ if [ -f "$SHARED/tokenizers/llama2/tokenizer.json" ]; then
 		echo "[15043,29892,3186,29991]" >expect &&
 		test_cmp expect hub && test_cmp expect local
 	'
+
+	test_expect_success 'a pinned commit needs no ref' '
+		aiperf-tok --tokenizer meta/llama2 --tokenizer-revision "$C" \
+			--ids <in >pinned &&
+		test_cmp expect pinned
+	'
+
+	test_expect_success 'an unknown revision offline' '
+		! aiperf-tok --tokenizer meta/llama2 --tokenizer-revision v9 \
+			--ids <in 2>err &&
+		grep -q "revision v9" err
+	'
 fi
+
+test_expect_success 'a revision with .. is refused' '
+	! aiperf-tok --tokenizer acme/x --tokenizer-revision ../x \
+		--count </dev/null 2>err &&
+	grep -q "invalid revision" err
+'
+
 
 if [ -f "$SHARED/tokenizers/qwen3/tokenizer.json.zst" ]; then
 	test_expect_success 'a folder holding tokenizer.json.zst' '
