@@ -433,7 +433,7 @@ static void
 put_ids(struct enc *e, const int32_t *v, size_t n)
 {
 	e->count += n;
-	if (!e->ids)
+	if (!e->ids || n == 0)
 		return;
 	if (*e->nids + n > *e->cap) {
 		size_t c = *e->cap ? *e->cap : 64;

@@ -137,10 +137,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tokdec_decode(p, ids, n, data[0] & 2, &out);
 	/* decoding any ids, even out-of-range ones, must not crash */
 	n = (size - 1) / sizeof(int32_t);
-	memcpy(ids, data + 1, n * sizeof(int32_t) <= cap * sizeof(*ids) ?
-	       n * sizeof(int32_t) : 0);
-	if (n * sizeof(int32_t) <= cap * sizeof(*ids))
+	if (n > 0 && n <= cap) {
+		memcpy(ids, data + 1, n * sizeof(int32_t));
 		tokdec_decode(p, ids, n, 0, &out);
+	}
 	free(ids);
 	buf_release(&out);
 	return 0;
