@@ -620,21 +620,18 @@ tokpipe_encode(const struct tokpipe *p, const char *s, size_t n,
 int
 tokpipe_bl_byte(int32_t c)
 {
-	int b, k = 0;
-
+	/* the bytes that map to U+0100.. in order: 0..32, 127..160, 173 */
 	if ((c >= 33 && c <= 126) || (c >= 161 && c <= 172) ||
 	    (c >= 174 && c <= 255))
 		return c;
 	if (c < 256 || c > 323)
 		return -1;
-	for (b = 0; b < 256; b++) {
-		if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) ||
-		    (b >= 174 && b <= 255))
-			continue;
-		if (256 + k++ == c)
-			return b;
-	}
-	return -1;
+	c -= 256;
+	if (c <= 32)
+		return c;
+	if (c <= 32 + 34)
+		return c - 33 + 127;
+	return 173;
 }
 
 /* Decode byte-level text s: each character back to its byte. Returns 0,
