@@ -109,9 +109,10 @@ size_t tokpipe_encode(const struct tokpipe *p, const char *s, size_t n,
 /* The added token with this id, or NULL (after tokpipe_seal()). */
 const struct added *tokpipe_token_by_id(const struct tokpipe *p, int32_t id);
 
-/* Replace invalid UTF-8 as WHATWG/Rust from_utf8_lossy do (U+FFFD for
- * each maximal invalid subpart). Returns 1 when s was valid (out untouched). */
+/* Whether s[0..n) is valid UTF-8 (1) or not (0). */
 int tokpipe_utf8_valid(const char *s, size_t n);
+/* Append s to out with invalid UTF-8 replaced as WHATWG and Rust's
+ * String::from_utf8_lossy do: U+FFFD for each maximal invalid subpart. */
 void tokpipe_utf8_lossy(const char *s, size_t n, struct buf *out);
 
 /* GPT-2 bytes_to_unicode: the byte that code point c stands for, or -1. */
