@@ -9,7 +9,8 @@
 /*
  * A struct bpe owns its vocabulary and merge tables; after loading it is
  * read-only and may be shared by threads (each thread keeps its own word
- * cache and scratch space, freed at thread exit). Symbols are byte strings
+ * cache, about 11 MB, and scratch space, freed at thread exit; the cache
+ * is emptied when a thread switches to another struct bpe). Symbols are byte strings
  * in the model's own space: raw bytes for byte-level models (the loader
  * undoes the byte-to-unicode map), UTF-8 text for SentencePiece-style ones.
  *
