@@ -310,8 +310,7 @@ all_ascii(const char *s, size_t n)
 }
 
 static void
-unicode_form(const struct tokstep *st, const char *s, size_t n,
-	     struct buf *out)
+form_chunk(int kind, const char *s, size_t n, struct buf *out)
 {
 	static const int opt[] = {
 		[NORM_NFC] = UTF8PROC_COMPOSE,
@@ -327,12 +326,32 @@ unicode_form(const struct tokstep *st, const char *s, size_t n,
 		return;
 	}
 	l = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &d,
-			 (utf8proc_option_t)(UTF8PROC_STABLE | opt[st->kind]));
+			 (utf8proc_option_t)(UTF8PROC_STABLE | opt[kind]));
 	if (l < 0)
 		buf_add(out, s, n);
 	else
 		buf_add(out, d, (size_t)l);
 	free(d);
+}
+
+#define FORM_CHUNK 65536
+
+/* NFC/NFD/NFKC/NFKD in chunks cut before an ASCII character: it has
+ * combining class 0 and is never the second of a composition, so nothing
+ * reorders or composes across the cut. Bounds memory on huge texts. */
+static void
+unicode_form(const struct tokstep *st, const char *s, size_t n,
+	     struct buf *out)
+{
+	size_t at = 0, cut;
+
+	while (at < n) {
+		cut = n - at > FORM_CHUNK ? at + FORM_CHUNK : n;
+		while (cut < n && (unsigned char)s[cut] >= 0x80)
+			cut++;
+		form_chunk(st->kind, s + at, cut - at, out);
+		at = cut;
+	}
 }
 
 static void
@@ -408,15 +427,14 @@ static struct buf *
 normalize(const struct tokpipe *p, const char *s, size_t n, struct buf *b)
 {
 	size_t i;
-	int cur = 0;
+	int cur = 1;
 
-	buf_reset(&b[0]);
-	buf_add(&b[0], s, n);
 	for (i = 0; i < p->nnorm; i++) {
 		buf_reset(&b[!cur]);
-		norm_step(&p->norm[i], b[cur].s ? b[cur].s : "", b[cur].len,
-			  &b[!cur]);
+		norm_step(&p->norm[i], s, n, &b[!cur]);
 		cur = !cur;
+		s = buf_str(&b[cur]);
+		n = b[cur].len;
 	}
 	return &b[cur];
 }
