@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <utf8proc.h>
+
 #include "test.h"
 #include "tokpipe.h"
 #include "util.h"
@@ -253,6 +255,46 @@ test_threads(void)
 	tok_free(t);
 }
 
+/* NFC of a long text, done in chunks inside, equals NFC of the whole:
+ * for Qwen3 decode(encode(x)) is NFC(x). */
+static void
+test_long_nfc(void)
+{
+	static const char *const bits[] = {
+		"e\xcc\x81", "\xe1\x84\x80\xe1\x85\xa1\xe1\x86\xa8",
+		"A\xcc\x8a\xcc\x81", "\xcc\x81", "x", " ", "\xef\xac\x81",
+		"\xe2\x84\xab", "o\xcc\x82\xcc\xa3", "\xea\xb0\x80\xe1\x86\xa8",
+	};
+	struct tok *t = open_or_null(SHARED "qwen3");
+	struct buf x = BUF_INIT(BUF_NOMAX), out = BUF_INIT(BUF_NOMAX);
+	struct tok_ids ids = { 0 };
+	utf8proc_uint8_t *nfc = NULL;
+	uint64_t r = 42;
+	size_t i;
+	int ok;
+
+	if (!t)
+		return;
+	for (i = 0; x.len < 300000; i++) {
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		if (x.len > 65500 && x.len < 65540)
+			buf_addstr(&x, bits[i % 10]);
+		else
+			buf_addstr(&x, bits[(r >> 33) % 10]);
+	}
+	tok_encode(t, x.s, x.len, &ids);
+	tok_decode(t, ids.v, ids.n, 0, &out);
+	utf8proc_map((const utf8proc_uint8_t *)x.s, (utf8proc_ssize_t)x.len,
+		     &nfc, (utf8proc_option_t)(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+	ok = nfc && out.len == strlen((char *)nfc) && !memcmp(out.s, nfc, out.len);
+	TEST("NFC of 300 KB in chunks equals NFC of the whole", ok);
+	free(nfc);
+	tok_ids_release(&ids);
+	buf_release(&x);
+	buf_release(&out);
+	tok_free(t);
+}
+
 int
 main(void)
 {
@@ -263,5 +305,6 @@ main(void)
 	test_hostile_text();
 	test_bad_files();
 	test_threads();
+	test_long_nfc();
 	return TEST_DONE();
 }
