@@ -271,6 +271,29 @@ bpe_merges_from_ranks(struct bpe *b)
 	b->rank_merges = 1;
 }
 
+int
+bpe_prefix_only(const struct bpe *b, const char *sym, size_t n)
+{
+	const char *s, *e, *hit;
+	int32_t id;
+	size_t len;
+
+	if (b->ignore_merges || bpe_lookup(b, sym, n) < 0)
+		return 0;
+	for (id = 0; id < b->nid; id++) {
+		if (!(s = bpe_name(b, id, &len)))
+			continue;
+		e = s + len;
+		/* skip a leading run of sym, then sym must not appear */
+		while ((size_t)(e - s) >= n && !memcmp(s, sym, n))
+			s += n;
+		for (hit = s; (size_t)(e - hit) >= n; hit++)
+			if (!memcmp(hit, sym, n))
+				return 0;
+	}
+	return 1;
+}
+
 void
 bpe_set_ignore_merges(struct bpe *b, int on)
 {

@@ -9,7 +9,8 @@
 /*
  * A struct bpe owns its vocabulary and merge tables; after loading it is
  * read-only and may be shared by threads (each thread keeps its own word
- * cache and scratch space, freed at thread exit). Symbols are byte strings
+ * cache, about 11 MB, and scratch space, freed at thread exit; the cache
+ * is emptied when a thread switches to another struct bpe). Symbols are byte strings
  * in the model's own space: raw bytes for byte-level models (the loader
  * undoes the byte-to-unicode map), UTF-8 text for SentencePiece-style ones.
  *
@@ -47,6 +48,14 @@ void bpe_add_merge(struct bpe *b, int32_t left, int32_t right, int32_t rank,
 void bpe_merges_from_ranks(struct bpe *b);
 
 void bpe_set_ignore_merges(struct bpe *b, int on);
+/*
+ * Whether sym[0..n) is a token that appears in other tokens only as a
+ * leading run (SentencePiece's U+2581 in Llama 2): then no merge crosses
+ * the point before a sym that follows another character, and a word may be
+ * cut there and encoded piece by piece with the same ids. Always 0 with
+ * ignore_merges (a whole word would be looked up). Call after loading.
+ */
+int bpe_prefix_only(const struct bpe *b, const char *sym, size_t n);
 /* unk id (-1 for none), fuse_unk, byte_fallback (BPE_CHARS only). */
 void bpe_set_unk(struct bpe *b, int32_t unk, int fuse_unk, int byte_fallback);
 /* Finish loading (builds the byte tables). Call once before encoding. */

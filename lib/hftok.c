@@ -515,6 +515,8 @@ load_model(struct ld *l, const struct json *m)
 		    bool_of(m, "byte_fallback", 0));
 	bpe_set_ignore_merges(l->p->bpe, bool_of(m, "ignore_merges", 0));
 	bpe_seal(l->p->bpe);
+	l->p->cut_meta = !l->p->byte_level &&
+			 bpe_prefix_only(l->p->bpe, "\xe2\x96\x81", 3);
 	return 0;
 }
 
@@ -546,34 +548,48 @@ added_flags(const struct json *a)
 }
 
 static int
+add_one(struct ld *l, const struct json *a, size_t i, struct bpe *seen,
+	int32_t *max)
+{
+	const char *s;
+	size_t n;
+	int32_t k;
+
+	if (!(s = str_of(a, "content", &n)))
+		return fail(l, "added_tokens[%zu]: expected content", i);
+	if (!n)
+		return 0;
+	if ((k = bpe_lookup(seen, s, n)) >= 0) {
+		if (l->p->added[k].id > *max)
+			*max = l->p->added[k].id;
+		return 0;
+	}
+	if (bpe_add(seen, s, n, (int32_t)l->p->nadded, 1) < 0 ||
+	    tokpipe_add_token(l->p, s, n, added_id(l, s, n, max),
+			      added_flags(a)) < 0)
+		return fail(l, "added_tokens[%zu]: bad id", i);
+	return 0;
+}
+
+/* A content seen twice keeps its first entry. */
+static int
 load_added(struct ld *l, const struct json *v)
 {
 	const struct json *a;
-	const struct added *old;
-	const char *s;
+	struct bpe *seen;
 	int32_t max = -1;
-	size_t n, i = 0;
+	size_t i = 0;
+	int rc = 0;
 
 	if (!v || v->type == JSON_NULL)
 		return 0;
 	if (v->type != JSON_ARRAY)
 		return fail(l, "added_tokens: expected an array");
-	for (a = v->child; a; a = a->next, i++) {
-		s = str_of(a, "content", &n);
-		if (!s)
-			return fail(l, "added_tokens[%zu]: expected content", i);
-		if (!n)
-			continue;
-		if ((old = tokpipe_find_token(l->p, s, n))) {
-			if (old->id > max)
-				max = old->id;
-			continue;
-		}
-		if (tokpipe_add_token(l->p, s, n, added_id(l, s, n, &max),
-				      added_flags(a)) < 0)
-			return fail(l, "added_tokens[%zu]: bad id", i);
-	}
-	return 0;
+	seen = bpe_new(BPE_CHARS);
+	for (a = v->child; a && rc == 0; a = a->next, i++)
+		rc = add_one(l, a, i, seen, &max);
+	bpe_free(seen);
+	return rc;
 }
 
 int

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <utf8proc.h>
 
+#include "gptre.h"
 #include "util.h"
 
 #define MAX_STEPS 16
@@ -24,6 +25,7 @@ struct step {
 	int invert, prefix_space, individual, split;
 	enum pretok_prepend scheme;
 	struct pretok_re *re;	/* regex split, ByteLevel use_regex */
+	int fast;		/* gptre kind of the regex, or 0 */
 	char *lit;		/* literal split, Metaspace replacement */
 	size_t litlen;
 };
@@ -152,7 +154,9 @@ pretok_add_split(struct pretok *p, const char *pat, size_t n, int is_regex,
 
 	if (!st)
 		return -1;
-	if (is_regex) {
+	if (is_regex && (st->fast = gptre_kind(pat, n))) {
+		/* matched by lib/gptre */
+	} else if (is_regex) {
 		st->re = pretok_re_new(pat, n, err, errlen);
 		if (!st->re)
 			return -1;
@@ -365,6 +369,21 @@ split_regex(struct emitter *em, const struct step *st, const char *s, size_t n)
 		piece(em, prev, n, st->invert);
 }
 
+/* A gptre pattern: consecutive matches, no gaps. */
+static void
+split_fast(struct emitter *em, const struct step *st, const char *s, size_t n)
+{
+	size_t i = 0, e, prev = 0;
+
+	while (i < n && !em->rc) {
+		e = gptre_match(st->fast, s, n, i);
+		if (e <= i)
+			e = i + 1;
+		found(em, st, &prev, i, e);
+		i = e;
+	}
+}
+
 static void
 split_lit(struct emitter *em, const struct step *st, const char *s, size_t n)
 {
@@ -423,6 +442,8 @@ split_with(const struct run *r, size_t k, const char *s, size_t n,
 
 	if (st->kind == K_DIGITS)
 		split_digits(&em, s, n);
+	else if (st->fast)
+		split_fast(&em, st, s, n);
 	else if (st->re)
 		split_regex(&em, st, s, n);
 	else

@@ -9,6 +9,7 @@
 #include "hftok.h"
 #include "json.h"
 #include "tiktoken.h"
+#include "tokdec.h"
 #include "tokpipe.h"
 #include "util.h"
 
@@ -218,7 +219,7 @@ int
 tok_decode(const struct tok *t, const int32_t *ids, size_t n, int skip_special,
 	   struct buf *out)
 {
-	return tokpipe_decode(&t->p, ids, n, skip_special, out);
+	return tokdec_decode(&t->p, ids, n, skip_special, out);
 }
 
 int32_t

@@ -25,7 +25,8 @@ struct tok_ids {
 /*
  * Open a tokenizer.json, tokenizer.json.zst, a directory holding one (and
  * optionally tokenizer_config.json for the BOS token), or a NAME.tiktoken
- * rank file (NAME picks regex and specials: o200k_base, cl100k_base).
+ * rank file (NAME picks regex and specials: o200k_base, cl100k_base),
+ * also zstd-compressed as NAME.tiktoken.zst.
  */
 struct tok *tok_open(const char *path, char *err, size_t errlen);
 void tok_free(struct tok *t);
@@ -40,9 +41,12 @@ size_t tok_count(const struct tok *t, const char *s, size_t n);
  * Unknown ids are skipped. Returns 0, or -1 when out's cap is reached. */
 int tok_decode(const struct tok *t, const int32_t *ids, size_t n,
 	       int skip_special, struct buf *out);
-/* BOS / EOS token id from the tokenizer config, or -1 when it has none. */
+/* BOS / EOS token id from the tokenizer config (bos_token, eos_token, as
+ * transformers' bos_token_id whatever add_bos_token says), or -1 when it
+ * has none. tiktoken encodings: no BOS, EOS <|endoftext|>. */
 int32_t tok_bos(const struct tok *t);
 int32_t tok_eos(const struct tok *t);
+/* One past the largest id (model vocabulary and added tokens). */
 size_t tok_vocab_size(const struct tok *t);
 /* A short description such as "hf-bpe byte-level (qwen3/tokenizer.json)". */
 const char *tok_describe(const struct tok *t);

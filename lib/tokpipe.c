@@ -42,6 +42,7 @@ tokpipe_release(struct tokpipe *p)
 	free(p->added);
 	free(p->bucket);
 	free(p->chain);
+	free(p->byid);
 	tokpipe_init(p);
 }
 
@@ -114,6 +115,14 @@ by_len(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+static int
+by_id(const void *a, const void *b)
+{
+	const struct added *const *x = a, *const *y = b;
+
+	return (*x)->id < (*y)->id ? -1 : (*x)->id > (*y)->id;
+}
+
 /* Chains hold the tokens of one bucket longest first, so the first match
  * at a position is the leftmost-longest one (aho-corasick LeftmostLongest). */
 void
@@ -126,6 +135,10 @@ tokpipe_seal(struct tokpipe *p)
 	p->bucket = xmalloc(NBUCKET * sizeof(*p->bucket));
 	memset(p->bucket, 0xff, NBUCKET * sizeof(*p->bucket));
 	p->chain = xmalloc((p->nadded + 1) * sizeof(*p->chain));
+	p->byid = xmalloc((p->nadded + 1) * sizeof(*p->byid));
+	for (i = 0; i < p->nadded; i++)
+		p->byid[i] = &p->added[i];
+	qsort(p->byid, p->nadded, sizeof(*p->byid), by_id);
 	for (i = 0; i < p->nadded; i++) {
 		k = bucket_of(p->added[i].s, p->added[i].n);
 		p->chain[i] = p->bucket[k];
@@ -152,14 +165,20 @@ tokpipe_find_token(const struct tokpipe *p, const char *s, size_t n)
 	return NULL;
 }
 
-static const struct added *
-added_by_id(const struct tokpipe *p, int32_t id)
+const struct added *
+tokpipe_token_by_id(const struct tokpipe *p, int32_t id)
 {
-	size_t i;
+	size_t lo = 0, hi = p->nadded, mid;
 
-	for (i = 0; i < p->nadded; i++)
-		if (p->added[i].id == id)
-			return &p->added[i];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (p->byid[mid]->id == id)
+			return p->byid[mid];
+		if (p->byid[mid]->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 
@@ -291,8 +310,7 @@ all_ascii(const char *s, size_t n)
 }
 
 static void
-unicode_form(const struct tokstep *st, const char *s, size_t n,
-	     struct buf *out)
+form_chunk(int kind, const char *s, size_t n, struct buf *out)
 {
 	static const int opt[] = {
 		[NORM_NFC] = UTF8PROC_COMPOSE,
@@ -308,12 +326,32 @@ unicode_form(const struct tokstep *st, const char *s, size_t n,
 		return;
 	}
 	l = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &d,
-			 (utf8proc_option_t)(UTF8PROC_STABLE | opt[st->kind]));
+			 (utf8proc_option_t)(UTF8PROC_STABLE | opt[kind]));
 	if (l < 0)
 		buf_add(out, s, n);
 	else
 		buf_add(out, d, (size_t)l);
 	free(d);
+}
+
+#define FORM_CHUNK 65536
+
+/* NFC/NFD/NFKC/NFKD in chunks cut before an ASCII character: it has
+ * combining class 0 and is never the second of a composition, so nothing
+ * reorders or composes across the cut. Bounds memory on huge texts. */
+static void
+unicode_form(const struct tokstep *st, const char *s, size_t n,
+	     struct buf *out)
+{
+	size_t at = 0, cut;
+
+	while (at < n) {
+		cut = n - at > FORM_CHUNK ? at + FORM_CHUNK : n;
+		while (cut < n && (unsigned char)s[cut] >= 0x80)
+			cut++;
+		form_chunk(st->kind, s + at, cut - at, out);
+		at = cut;
+	}
 }
 
 static void
@@ -389,15 +427,14 @@ static struct buf *
 normalize(const struct tokpipe *p, const char *s, size_t n, struct buf *b)
 {
 	size_t i;
-	int cur = 0;
+	int cur = 1;
 
-	buf_reset(&b[0]);
-	buf_add(&b[0], s, n);
 	for (i = 0; i < p->nnorm; i++) {
 		buf_reset(&b[!cur]);
-		norm_step(&p->norm[i], b[cur].s ? b[cur].s : "", b[cur].len,
-			  &b[!cur]);
+		norm_step(&p->norm[i], s, n, &b[!cur]);
 		cur = !cur;
+		s = buf_str(&b[cur]);
+		n = b[cur].len;
 	}
 	return &b[cur];
 }
@@ -414,7 +451,7 @@ static void
 put_ids(struct enc *e, const int32_t *v, size_t n)
 {
 	e->count += n;
-	if (!e->ids)
+	if (!e->ids || n == 0)
 		return;
 	if (*e->nids + n > *e->cap) {
 		size_t c = *e->cap ? *e->cap : 64;
@@ -427,14 +464,34 @@ put_ids(struct enc *e, const int32_t *v, size_t n)
 	*e->nids += n;
 }
 
-static int
-on_word(void *ctx, const char *s, size_t n)
+static void
+word(struct enc *e, const char *s, size_t n)
 {
-	struct enc *e = ctx;
 	size_t k;
 	const int32_t *v = bpe_word(e->p->bpe, s, n, &k);
 
 	put_ids(e, v, k);
+}
+
+#define META "\xe2\x96\x81"
+
+static int
+on_word(void *ctx, const char *s, size_t n)
+{
+	struct enc *e = ctx;
+	size_t i, start = 0;
+
+	if (!e->p->cut_meta) {
+		word(e, s, n);
+		return 0;
+	}
+	for (i = 3; i + 3 <= n; i++) {
+		if (memcmp(s + i, META, 3) || !memcmp(s + i - 3, META, 3))
+			continue;
+		word(e, s + start, i - start);
+		start = i;
+	}
+	word(e, s + start, n - start);
 	return 0;
 }
 
@@ -581,21 +638,18 @@ tokpipe_encode(const struct tokpipe *p, const char *s, size_t n,
 int
 tokpipe_bl_byte(int32_t c)
 {
-	int b, k = 0;
-
+	/* the bytes that map to U+0100.. in order: 0..32, 127..160, 173 */
 	if ((c >= 33 && c <= 126) || (c >= 161 && c <= 172) ||
 	    (c >= 174 && c <= 255))
 		return c;
 	if (c < 256 || c > 323)
 		return -1;
-	for (b = 0; b < 256; b++) {
-		if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) ||
-		    (b >= 174 && b <= 255))
-			continue;
-		if (256 + k++ == c)
-			return b;
-	}
-	return -1;
+	c -= 256;
+	if (c <= 32)
+		return c;
+	if (c <= 32 + 34)
+		return c - 33 + 127;
+	return 173;
 }
 
 /* Decode byte-level text s: each character back to its byte. Returns 0,
@@ -619,270 +673,4 @@ tokpipe_bl_decode(const char *s, size_t n, struct buf *out)
 		buf_addch(out, b);
 	}
 	return 0;
-}
-
-/* Token lists for the decoder chain: strings in one buffer. */
-struct tl {
-	struct buf b;
-	size_t *off, *len;
-	size_t n, cap;
-};
-
-static void
-tl_push(struct tl *t, const char *s, size_t n)
-{
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		t->off = xreallocarray(t->off, t->cap, sizeof(*t->off));
-		t->len = xreallocarray(t->len, t->cap, sizeof(*t->len));
-	}
-	t->off[t->n] = t->b.len;
-	t->len[t->n] = n;
-	buf_add(&t->b, s, n);
-	t->n++;
-}
-
-/* Start a new token whose bytes the caller appends to t->b. */
-static void
-tl_open(struct tl *t)
-{
-	tl_push(t, "", 0);
-}
-
-static void
-tl_close(struct tl *t)
-{
-	t->len[t->n - 1] = t->b.len - t->off[t->n - 1];
-}
-
-static const char *
-tl_s(const struct tl *t, size_t i)
-{
-	return buf_str(&t->b) + t->off[i];
-}
-
-static void
-tl_release(struct tl *t)
-{
-	buf_release(&t->b);
-	free(t->off);
-	free(t->len);
-	memset(t, 0, sizeof(*t));
-}
-
-static void
-bl_encode(const char *s, size_t n, struct buf *out)
-{
-	static int32_t map[256];
-	utf8proc_uint8_t u[4];
-	size_t i;
-	int32_t c;
-
-	if (!map['!']) {
-		for (c = 0; c < 324; c++)
-			if (tokpipe_bl_byte(c) >= 0)
-				map[tokpipe_bl_byte(c)] = c;
-	}
-	for (i = 0; i < n; i++) {
-		c = map[(unsigned char)s[i]];
-		buf_add(out, u, (size_t)utf8proc_encode_char(c, u));
-	}
-}
-
-static void
-dec_bytelevel(const struct tl *in, struct tl *out)
-{
-	struct buf raw = BUF_INIT(BUF_NOMAX);
-	size_t i;
-
-	for (i = 0; i < in->n; i++)
-		if (tokpipe_bl_decode(tl_s(in, i), in->len[i], &raw) < 0)
-			buf_add(&raw, tl_s(in, i), in->len[i]);
-	tl_open(out);
-	tokpipe_utf8_lossy(buf_str(&raw), raw.len, &out->b);
-	tl_close(out);
-	buf_release(&raw);
-}
-
-/* Replace every a with b; Metaspace: drop a in the first token. */
-static void
-dec_replace(const struct tokstep *st, const struct tl *in, struct tl *out,
-	    int metaspace)
-{
-	size_t i, k, n;
-	const char *s;
-
-	for (i = 0; i < in->n; i++) {
-		s = tl_s(in, i);
-		n = in->len[i];
-		tl_open(out);
-		for (k = 0; k < n;) {
-			if (st->alen && k + st->alen <= n &&
-			    !memcmp(s + k, st->a, st->alen)) {
-				if (!(metaspace && i == 0 && st->i))
-					buf_add(&out->b, st->b, st->blen);
-				k += st->alen;
-			} else {
-				buf_addch(&out->b, s[k++]);
-			}
-		}
-		tl_close(out);
-	}
-}
-
-static int
-fallback_byte(const char *s, size_t n)
-{
-	static const char hex[] = "0123456789ABCDEF0123456789abcdef";
-	const char *h, *l;
-
-	if (n != 6 || memcmp(s, "<0x", 3) || s[5] != '>' || !s[3] || !s[4])
-		return -1;
-	h = strchr(hex, s[3]);
-	l = strchr(hex, s[4]);
-	if (!h || !l)
-		return -1;
-	return ((int)(h - hex) % 16) * 16 + (int)(l - hex) % 16;
-}
-
-static void
-flush_bytes(struct buf *bytes, struct tl *out)
-{
-	size_t i;
-
-	if (!bytes->len)
-		return;
-	if (tokpipe_utf8_valid(bytes->s, bytes->len)) {
-		tl_push(out, bytes->s, bytes->len);
-	} else {
-		for (i = 0; i < bytes->len; i++)
-			tl_push(out, "\xef\xbf\xbd", 3);
-	}
-	buf_reset(bytes);
-}
-
-static void
-dec_bytefallback(const struct tl *in, struct tl *out)
-{
-	struct buf bytes = BUF_INIT(BUF_NOMAX);
-	size_t i;
-	int b;
-
-	for (i = 0; i < in->n; i++) {
-		b = fallback_byte(tl_s(in, i), in->len[i]);
-		if (b >= 0) {
-			buf_addch(&bytes, b);
-			continue;
-		}
-		flush_bytes(&bytes, out);
-		tl_push(out, tl_s(in, i), in->len[i]);
-	}
-	flush_bytes(&bytes, out);
-	buf_release(&bytes);
-}
-
-static void
-dec_strip(const struct tokstep *st, const struct tl *in, struct tl *out)
-{
-	size_t i, b, e, l;
-	int k;
-
-	for (i = 0; i < in->n; i++) {
-		const char *s = tl_s(in, i);
-		b = 0;
-		e = in->len[i];
-		for (k = 0; k < st->i && b < e && e - b >= st->alen &&
-		     !memcmp(s + b, st->a, st->alen); k++)
-			b += st->alen;
-		for (k = 0; k < st->j && e - b >= st->alen &&
-		     !memcmp(s + e - st->alen, st->a, st->alen); k++)
-			e -= st->alen;
-		l = e - b;
-		tl_push(out, s + b, l);
-	}
-}
-
-static void
-dec_step(const struct tokstep *st, const struct tl *in, struct tl *out)
-{
-	size_t i;
-
-	switch (st->kind) {
-	case DEC_BYTELEVEL:
-		dec_bytelevel(in, out);
-		break;
-	case DEC_METASPACE:
-	case DEC_REPLACE:
-		dec_replace(st, in, out, st->kind == DEC_METASPACE);
-		break;
-	case DEC_BYTEFALLBACK:
-		dec_bytefallback(in, out);
-		break;
-	case DEC_FUSE:
-		tl_open(out);
-		for (i = 0; i < in->n; i++)
-			buf_add(&out->b, tl_s(in, i), in->len[i]);
-		tl_close(out);
-		break;
-	case DEC_STRIP:
-		dec_strip(st, in, out);
-		break;
-	}
-}
-
-static void
-id_tokens(const struct tokpipe *p, const int32_t *ids, size_t n,
-	  int skip_special, struct tl *t)
-{
-	const struct added *a;
-	const char *s;
-	size_t i, l;
-
-	for (i = 0; i < n; i++) {
-		a = added_by_id(p, ids[i]);
-		if (a) {
-			if (!(skip_special && (a->flags & ADDED_SPECIAL)))
-				tl_push(t, a->s, a->n);
-			continue;
-		}
-		s = bpe_name(p->bpe, ids[i], &l);
-		if (!s)
-			continue;
-		if (!p->byte_level || (p->odd && bpe_name(p->odd, ids[i], &l))) {
-			tl_push(t, s, l);
-			continue;
-		}
-		tl_open(t);
-		bl_encode(s, l, &t->b);
-		tl_close(t);
-	}
-}
-
-int
-tokpipe_decode(const struct tokpipe *p, const int32_t *ids, size_t n,
-	       int skip_special, struct buf *out)
-{
-	struct tl t[2];
-	size_t i;
-	int cur = 0, rc = 0;
-
-	memset(t, 0, sizeof(t));
-	buf_init(&t[0].b, BUF_NOMAX);
-	buf_init(&t[1].b, BUF_NOMAX);
-	id_tokens(p, ids, n, skip_special, &t[0]);
-	for (i = 0; i < p->ndec; i++) {
-		tl_release(&t[!cur]);
-		buf_init(&t[!cur].b, BUF_NOMAX);
-		dec_step(&p->dec[i], &t[cur], &t[!cur]);
-		cur = !cur;
-	}
-	for (i = 0; i < t[cur].n && !rc; i++) {
-		if (i > 0 && !p->has_decoder)
-			rc = buf_addch(out, ' ');
-		if (!rc)
-			rc = buf_add(out, tl_s(&t[cur], i), t[cur].len[i]);
-	}
-	tl_release(&t[0]);
-	tl_release(&t[1]);
-	return rc < 0 ? -1 : 0;
 }

@@ -66,6 +66,7 @@ struct tokpipe {
 	struct bpe *bpe;
 	int byte_level;		/* bpe symbols are raw bytes */
 	struct bpe *odd;	/* byte-level vocabulary outside the byte map */
+	int cut_meta;		/* cut words before U+2581 (bpe_prefix_only) */
 	int match_added;	/* find added tokens inside text (HF yes, tiktoken no) */
 	struct pretok *pre;	/* NULL: each segment is one word */
 	struct tokstep norm[TOKPIPE_MAX_STEPS];
@@ -77,6 +78,7 @@ struct tokpipe {
 	size_t nadded;
 	int32_t *bucket;	/* match index: first two bytes -> list */
 	int32_t *chain;
+	struct added **byid;	/* added tokens sorted by id */
 	int32_t bos, eos;
 };
 
@@ -104,13 +106,13 @@ void tokpipe_seal(struct tokpipe *p);
  * number of ids produced is returned either way. */
 size_t tokpipe_encode(const struct tokpipe *p, const char *s, size_t n,
 		      int32_t **ids, size_t *nids, size_t *cap);
-/* Decode ids into out. Returns 0, or -1 when out's cap is reached. */
-int tokpipe_decode(const struct tokpipe *p, const int32_t *ids, size_t n,
-		   int skip_special, struct buf *out);
+/* The added token with this id, or NULL (after tokpipe_seal()). */
+const struct added *tokpipe_token_by_id(const struct tokpipe *p, int32_t id);
 
-/* Replace invalid UTF-8 as WHATWG/Rust from_utf8_lossy do (U+FFFD for
- * each maximal invalid subpart). Returns 1 when s was valid (out untouched). */
+/* Whether s[0..n) is valid UTF-8 (1) or not (0). */
 int tokpipe_utf8_valid(const char *s, size_t n);
+/* Append s to out with invalid UTF-8 replaced as WHATWG and Rust's
+ * String::from_utf8_lossy do: U+FFFD for each maximal invalid subpart. */
 void tokpipe_utf8_lossy(const char *s, size_t n, struct buf *out);
 
 /* GPT-2 bytes_to_unicode: the byte that code point c stands for, or -1. */

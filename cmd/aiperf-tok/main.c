@@ -131,10 +131,10 @@ encode_line(struct run *r, const char *s, size_t n)
 	if (r->o->json) {
 		json_doc_reset(r->doc);
 		v = json_parse(r->doc, s, n, err, sizeof(err));
-		if (!v)
-			bad_line(r, err);
-		if (!(s = json_str(v, &n)))
-			bad_line(r, "expected a JSON string");
+		if (!v || !(s = json_str(v, &n))) {
+			bad_line(r, v ? "expected a JSON string" : err);
+			return;
+		}
 	} else if (n > 0 && s[n - 1] == '\r') {
 		n--;
 	}
@@ -157,10 +157,10 @@ decode_line(struct run *r, const char *s, size_t n)
 
 	json_doc_reset(r->doc);
 	v = json_parse(r->doc, s, n, err, sizeof(err));
-	if (!v)
-		bad_line(r, err);
-	if (v->type != JSON_ARRAY)
-		bad_line(r, "expected a JSON array of token ids");
+	if (!v || v->type != JSON_ARRAY) {
+		bad_line(r, v ? "expected a JSON array of token ids" : err);
+		return;
+	}
 	r->ids.n = 0;
 	for (e = v->child; e; e = e->next) {
 		if (json_int64(e, &id) < 0 || id < INT32_MIN || id > INT32_MAX)

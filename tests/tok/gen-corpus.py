@@ -3,7 +3,8 @@
 
 Deterministic (seeded): code, prose in many scripts, emoji ZWJ sequences,
 combining marks, whitespace runs, CR/LF, digits, special-token strings, long
-repeats, lone surrogates and other edge cases, then random mixes of them.
+repeats, lone surrogates and other edge cases, then random mixes of them,
+then 5000 short random strings of the characters the regexes tell apart.
 Expected ids come from ../shared/tools/tok-oracle.mjs (see tests/tok/README).
 """
 import json
@@ -149,6 +150,31 @@ def words():
     return sep.join(s[: R.randint(1, len(s))])
 
 
+def random_lines(count):
+    """Short strings drawn character by character from the classes the
+    pre-tokenizer regexes tell apart, with added-token strings mixed in."""
+    r = random.Random(7)
+    pool = list("abcSTtRrEeVvLlMmDd'''   \t\r\n\n/.!-_0123456789<>|") + [
+        chr(c) for c in [
+            0x17f, 0x212a, 0xc9, 0xe9, 0x1c5, 0x2b0, 0x5d0, 0x4e2d, 0x3042,
+            0x30a2, 0x301, 0x308, 0x903, 0x20dd, 0x663, 0x216b, 0xbd, 0xb2,
+            0xa0, 0x85, 0xfeff, 0x2028, 0x2029, 0x3000, 0x200b, 0x200d,
+            0x1680, 0x1f600, 0x1f3fd, 0xe0041, 0xfffd, 0x2019, 0xff07,
+            0x1d400, 0x2581, 0xac00, 0x1100, 0x0, 0x1, 0x7f, 0x9f, 0xad,
+            0x10ffff, 0xe000]]
+    frags = ["<|im_end|>", "<|endoftext|>", "<s>", "</s>", "<unk>",
+             "<|begin_of_text|>", "<\uff5cbegin\u2581of\u2581sentence\uff5c>",
+             "<|return|>", "<0x0A>", "\u2581\u2581", "'s", "'LL", "'\u017f",
+             " the", "ing", "Hello", "\u4e16\u754c", "\U0001f600",
+             "\U0001f468\u200d\U0001f469\u200d\U0001f467"]
+    out = []
+    for _ in range(count):
+        n = r.choice([1, 2, 3, 5, 8, 13, 21, 40, 80])
+        out.append("".join(r.choice(frags) if r.random() < 0.1 else r.choice(pool)
+                           for _ in range(n)))
+    return out
+
+
 def main():
     lines = list(FRAGS) + long_repeats()
     for a in SPECIALS:
@@ -156,6 +182,7 @@ def main():
             lines.append(b + a + b)
     while len(lines) < 4000:
         lines.append(mix() if R.random() < 0.7 else words())
+    lines += random_lines(5000)
     out = sys.stdout
     for s in lines:
         lone = any(0xD800 <= ord(c) < 0xE000 for c in s)

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 D=tests/tok
 S=../shared
 ORACLE="node $S/tools/tok-oracle.mjs"
-export TOK_ORACLE_MODULES=${TOK_ORACLE_MODULES:-/tmp/tok-oracle}
+export TOK_ORACLE_MODULES="${TOK_ORACLE_MODULES:-/tmp/tok-oracle}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
