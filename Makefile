@@ -64,7 +64,9 @@ units: $(UNITS)
 test: all units
 	@sh tests/run.sh
 
-check: test
+# check = every test plus lint (counted as one test in the summary).
+check: all units
+	@sh tests/run.sh unit golden cli lint
 
 lint:
 	mandoc -Tlint -Wwarning $(MANS)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs every test (unit TAP binaries, golden cases, cli scripts) and prints
-# "N passed, N failed". Usage: tests/run.sh [unit|golden|cli]...
+# "N passed, N failed". Usage: tests/run.sh [unit|golden|cli|lint]...
 set -u
 cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C PATH="$PWD/bin:$PATH"
@@ -42,6 +42,10 @@ for part in $parts; do
 		done ;;
 	golden)
 		run_tap golden sh tests/golden.sh ;;
+	lint)
+		run_tap lint sh -c 'if make -s lint >build/lint.log 2>&1; then
+			echo "ok 1 - make lint"; else cat build/lint.log;
+			echo "not ok 1 - make lint (build/lint.log)"; fi' ;;
 	cli)
 		for t in tests/cli/t[0-9]*.sh; do
 			[ -f "$t" ] && run_tap "cli/${t##*/}" sh "$t"
