@@ -222,6 +222,12 @@ tok_decode(const struct tok *t, const int32_t *ids, size_t n, int skip_special,
 	return tokdec_decode(&t->p, ids, n, skip_special, out);
 }
 
+void
+tok_allow_specials(struct tok *t)
+{
+	t->p.match_added = 1;
+}
+
 int32_t
 tok_bos(const struct tok *t)
 {

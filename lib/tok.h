@@ -30,6 +30,12 @@ struct tok_ids {
  */
 struct tok *tok_open(const char *path, char *err, size_t errlen);
 void tok_free(struct tok *t);
+/*
+ * Match special-token strings inside text (tiktoken's allowed_special="all"),
+ * as the original's --tokenizer builtin does; HF tokenizers always do.
+ * Call right after loading, before t is shared.
+ */
+void tok_allow_specials(struct tok *t);
 
 /* Encode without adding special tokens (add_special_tokens=False), but
  * matching added/special token strings inside text as the reference does.

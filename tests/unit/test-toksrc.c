@@ -38,6 +38,15 @@ tok_open(const char *path, char *err, size_t errlen)
 	return (struct tok *)(void *)&dummy_tok;
 }
 
+static int specials_allowed;
+
+void
+tok_allow_specials(struct tok *t)
+{
+	(void)t;
+	specials_allowed++;
+}
+
 static char tmp[] = "/tmp/test-toksrc-XXXXXX";
 static char err[1024];
 
@@ -344,6 +353,10 @@ test_names(void)
 	TEST("tok_load hands the path to tok_open",
 	     tok_load("builtin", NULL, err, sizeof(err)) &&
 	     !strcmp(opened, T("data/o200k_base.tiktoken.zst")));
+	TEST("builtin matches specials in text, as the original's adapter",
+	     specials_allowed == 1);
+	TEST("o200k_base by name keeps encode_ordinary",
+	     tok_load("o200k_base", NULL, err, sizeof(err)) && specials_allowed == 1);
 	setenv("AIPERF_DATA_DIR", T("nodata"), 1);
 	TEST("missing data: error names AIPERF_DATA_DIR",
 	     !strcmp(res("builtin", NULL), "ERR") && strstr(err, "AIPERF_DATA_DIR"));
