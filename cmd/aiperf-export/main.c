@@ -281,10 +281,11 @@ main(int argc, char **argv)
 	files_write(&fl, &sm, &sl, &eo);
 	if (!o.no_console)
 		table_print(stdout, &sm, &eo);
-	if (util_fshut(stdout, "stdout") < 0)
-		return 1;
-	client_warn(&eo.cs, &sm, o.cpu_seconds);
-	int rc = verdict(&o, &sm);
+	int rc = 1;
+	if (util_fshut(stdout, "stdout") == 0) {
+		client_warn(&eo.cs, &sm, o.cpu_seconds);
+		rc = verdict(&o, &sm);
+	}
 	summary_release(&sm);
 	agg_release(&a);
 	slices_release(&sl);

@@ -27,8 +27,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((r = lines_next(&l, &s, &n)) != 0) {
 		if (r == 1 && n > 64)
 			abort();
-		if (++total > size + 2)
-			abort();
+		/* zstd input may expand without bound: stop, the loop is finite */
+		if (++total > 1000000)
+			break;
 		if (r < 0 && errno != ENOBUFS)
 			break;
 	}
