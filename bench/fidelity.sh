@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Observation fidelity of aiperf-send: N concurrent streams against
 # aiperf-mock, whose chunks carry their send time (aiperf_send_ns); the
 # client observation delay (arrival stamp - the mock's send stamp, both
@@ -63,8 +63,8 @@ ref=$(run 10)
 big=$(run "$N")
 echo "itl_ms=$ITL tokens=$TOK (starts spread over 1 s; delay = client arrival - mock send stamp)"
 printf '%-8s %-9s %-8s %-9s %-9s %-9s %-7s %s\n' streams overlap chunks p50_us p99_us max_us errors mock_late_chunks
-printf '%-8s %-9s %-8s %-9s %-9s %-9s %-7s %s\n' $ref
-printf '%-8s %-9s %-8s %-9s %-9s %-9s %-7s %s\n' $big
+# shellcheck disable=SC2086 # the rows are split into their columns
+printf '%-8s %-9s %-8s %-9s %-9s %-9s %-7s %s\n' $ref $big
 echo "$ref $big" | awk '{
 	ratio = $5 > 0 ? $13 / $5 : 0
 	printf "p99 ratio %d/%d streams: %.2fx\n", $9, $1, ratio

@@ -14,10 +14,15 @@ N=${1:-1000000}
 C=${2:-64}
 TMP=$(mktemp -d)
 PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
 
 aiperf-mock --port 0 --fast >"$TMP/url" 2>"$TMP/mock.err" &
-PIDS+=($!)
+PIDS+=("$!")
 i=0
 while [ ! -s "$TMP/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 URL=$(head -1 "$TMP/url")
@@ -25,13 +30,13 @@ URL=$(head -1 "$TMP/url")
 mkfifo "$TMP/req" "$TMP/raw" "$TMP/rec"
 aiperf-gen -m m --tokenizer builtin --isl 16 --osl 8 --streaming --random-seed 1 \
 	--request-count "$N" >"$TMP/req" 2>"$TMP/gen.err" &
-PIDS+=($!)
+PIDS+=("$!")
 aiperf-send -u "$URL" --concurrency "$C" --ui-type none <"$TMP/req" >"$TMP/raw" &
 SEND=$!
-PIDS+=($SEND)
+PIDS+=("$SEND")
 aiperf-metrics --use-server-token-count <"$TMP/raw" >"$TMP/rec" &
 MET=$!
-PIDS+=($MET)
+PIDS+=("$MET")
 wc -l <"$TMP/rec" >"$TMP/count" &
 WC=$!
 

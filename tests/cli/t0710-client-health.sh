@@ -2,7 +2,7 @@
 # Client health end to end: the sender's cpu_ns and server stamps, the
 # metric records' "aiperf" object, the summary's "client" object. No timed
 # assertions: only that the figures exist and are consistent.
-# shellcheck disable=SC2016 # test bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 # test bodies are eval'd strings
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
