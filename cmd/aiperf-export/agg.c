@@ -350,6 +350,8 @@ agg_record(struct agg *a, const struct json *r, char *why, size_t whylen)
 	const struct json *e = json_get(r, "error");
 	const char *phase = json_str_or(json_get(meta, "benchmark_phase"), "profiling");
 
+	if (client_cpu(&a->cl, r, why, whylen) < 0)
+		return -1;
 	if (!strcmp(phase, "warmup")) {
 		a->warmup++;
 		return 0;

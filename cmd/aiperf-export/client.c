@@ -53,10 +53,53 @@ starts(struct client *c, const struct json *meta)
 }
 
 int
+client_cpu(struct client *c, const struct json *rec, char *why, size_t whylen)
+{
+	const struct json *v = json_get(json_get(rec, "aiperf"), "cpu_ns");
+	int64_t cpu, end;
+
+	c->records++;
+	if (!v)
+		return 0;
+	if (json_int64(v, &cpu) < 0 || cpu < 0) {
+		snprintf(why, whylen, "'aiperf': 'cpu_ns' must be a non-negative integer");
+		return -1;
+	}
+	if (!c->cpu_n || cpu < c->cpu_min)
+		c->cpu_min = cpu;
+	if (!c->cpu_n || cpu > c->cpu_max)
+		c->cpu_max = cpu;
+	if (json_int64(json_path(rec, "metadata.request_end_ns"), &end) == 0) {
+		if (!c->cpu_n || end < c->cpu_end_min)
+			c->cpu_end_min = end;
+		if (!c->cpu_n || end > c->cpu_end_max)
+			c->cpu_end_max = end;
+	}
+	c->cpu_n++;
+	return 0;
+}
+
+/* Coordinated omission: the latency a user who arrived on time saw. */
+static int
+intended_latency(struct client *c, const struct json *rec, const struct json *a,
+		 const struct json *late)
+{
+	const struct json *il = json_get(a, "intended_latency_ns");
+	double lat;
+
+	if (il)
+		return client_push(&c->intended, il);
+	if (late && !json_get(rec, "error") &&
+	    json_double(json_path(rec, "metrics.request_latency.value"), &lat) == 0)
+		stats_vec_push(&c->intended, c->lateness.v[c->lateness.n - 1] +
+				agg_to_base(lat, NS_MS));
+	return 0;
+}
+
+int
 client_record(struct client *c, const struct json *rec, char *why, size_t whylen)
 {
 	const struct json *a = json_get(rec, "aiperf"), *late, *d;
-	double lat;
 
 	starts(c, json_get(rec, "metadata"));
 	if (!a)
@@ -64,11 +107,8 @@ client_record(struct client *c, const struct json *rec, char *why, size_t whylen
 	late = json_get(a, "schedule_lateness_ns");
 	if (late && client_push(&c->lateness, late) < 0)
 		goto bad;
-	/* coordinated omission: the latency a user who arrived on time saw */
-	if (late && !json_get(rec, "error") &&
-	    json_double(json_path(rec, "metrics.request_latency.value"), &lat) == 0)
-		stats_vec_push(&c->intended, c->lateness.v[c->lateness.n - 1] +
-				agg_to_base(lat, NS_MS));
+	if (intended_latency(c, rec, a, late) < 0)
+		goto bad;
 	d = json_get(a, "observation_delay_ns");
 	if (d && d->type == JSON_ARRAY) {
 		for (const struct json *e = d->child; e; e = e->next)
@@ -97,17 +137,31 @@ pmax(struct stats_vec *v, struct pmax *p)
 	p->max = st.max * NS_MS;
 }
 
+/* Per request: over every record the sender wrote, warmup included, as
+ * its CPU clock covers them all. */
+static void
+cpu_figures(const struct client *c, struct clientsum *cs, double cpu_seconds)
+{
+	cs->cpu_us_per_request = -1;
+	cs->cpu_busy = -1;
+	if (cpu_seconds >= 0 && c->records)
+		cs->cpu_us_per_request = cpu_seconds * 1e6 / (double)c->records;
+	else if (c->cpu_n && c->records)
+		cs->cpu_us_per_request = (double)c->cpu_max / 1e3 / (double)c->records;
+	if (c->cpu_n > 1 && c->cpu_end_max > c->cpu_end_min)
+		cs->cpu_busy = (double)(c->cpu_max - c->cpu_min) /
+			       (double)(c->cpu_end_max - c->cpu_end_min);
+}
+
 void
 client_summary(struct client *c, const struct summary *sm, struct clientsum *cs,
 	       double cpu_seconds, double target_rate)
 {
-	size_t total = sm->valid + sm->errors;
-
+	(void)sm;
 	pmax(&c->lateness, &cs->lateness);
 	pmax(&c->intended, &cs->intended);
 	pmax(&c->delay, &cs->delay);
-	cs->cpu_us_per_request = cpu_seconds >= 0 && total ?
-		cpu_seconds * 1e6 / (double)total : -1;
+	cpu_figures(c, cs, cpu_seconds);
 	long long span;
 	if (__builtin_sub_overflow(c->last_start, c->first_start, &span))
 		span = LLONG_MAX;	/* only from absurd timestamps */
@@ -203,7 +257,12 @@ client_warn(const struct clientsum *cs, const struct summary *sm, double cpu_sec
 	    cs->achieved_rate < 0.95 * cs->target_rate)
 		warn("client may be the bottleneck: achieved %.2f of %.2f requests/sec",
 		     cs->achieved_rate, cs->target_rate);
+	if (cs->delay.n && cs->delay.p99 > 1.0)
+		warn("client may be the bottleneck: observation delay p99 %.3f ms", cs->delay.p99);
 	if (cpu_seconds > 0 && sm->duration && cpu_seconds > 0.9 * sm->duration->st.avg)
 		warn("client may be the bottleneck: %.2f s of client CPU in a %.2f s run",
 		     cpu_seconds, sm->duration->st.avg);
+	else if (cpu_seconds < 0 && cs->cpu_busy > 0.9)
+		warn("client may be the bottleneck: the sender was on the CPU %.0f%% of the time",
+		     cs->cpu_busy * 100);
 }

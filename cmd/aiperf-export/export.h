@@ -45,6 +45,9 @@ struct client {
 	struct stats_vec delay;		/* ns: arrival - server send stamp */
 	int64_t first_start, last_start;
 	size_t starts;
+	/* sender CPU: cpu_ns of every record, warmup included */
+	int64_t cpu_min, cpu_max, cpu_end_min, cpu_end_max;
+	size_t cpu_n, records;
 };
 
 struct agg {
@@ -82,6 +85,7 @@ struct pmax {
 struct clientsum {
 	struct pmax lateness, intended, delay;
 	double cpu_us_per_request, achieved_rate, target_rate;
+	double cpu_busy;	/* sender CPU / wall time between records, or -1 */
 };
 
 struct exportopts {
@@ -121,6 +125,8 @@ void client_init(struct client *c);
 void client_release(struct client *c);
 /* Add one profiling record's facts; -1 with why on a malformed "aiperf". */
 int client_record(struct client *c, const struct json *rec, char *why, size_t whylen);
+/* Add any record's sender CPU stamp (warmup too); -1 with why when malformed. */
+int client_cpu(struct client *c, const struct json *rec, char *why, size_t whylen);
 void client_summary(struct client *c, const struct summary *sm, struct clientsum *cs,
 		    double cpu_seconds, double target_rate);
 int client_known(const struct clientsum *cs);

@@ -632,6 +632,7 @@ rec_emit(struct rec *r, const struct opts *o, struct buf *out)
 		write_trace(&w, r);
 	if (!ok)
 		write_error(&w, r);
+	health_write(&w, r, ok);
 	jw_obj_end(&w);
 	buf_addch(out, '\n');
 	return ok && n == 0;

@@ -83,6 +83,11 @@ void metrics_init(void);
  * Returns 0, or 1 when the record yields no line. */
 int rec_emit(struct rec *r, const struct opts *o, struct buf *out);
 
+/* health.c: write r's "aiperf" object (schedule lateness, latency from the
+ * intended send, observation delays, sender CPU) when its raw record has the
+ * inputs; valid says whether r is a valid record. */
+void health_write(struct jw *w, const struct rec *r, int valid);
+
 /* tokens.c: client-side token counts. With a spec (--tokenizer) one
  * tokenizer serves every record; without, each record's payload model gets
  * its own, loaded on first use (a local path or the HF cache, else builtin).

@@ -129,8 +129,8 @@ cb_header(char *p, size_t size, size_t n, void *userdata)
 }
 
 /* Find "aiperf_send_ns": <int> in a chunk the mock stamped. */
-static void
-server_stamp(struct xfer *x, const char *d, size_t n)
+void
+cb_stamp(struct xfer *x, const char *d, size_t n)
 {
 	static const char key[] = "\"aiperf_send_ns\"";
 	const char *p = d, *end = d + n;
@@ -204,7 +204,7 @@ cb_sse(void *ctx, const struct sse_msg *m)
 			jw_key(&w, "value");
 			jw_strn(&w, m->f[i].value, m->f[i].vlen);
 			if (m->f[i].nlen == 4 && !memcmp(m->f[i].name, "data", 4)) {
-				server_stamp(x, m->f[i].value, m->f[i].vlen);
+				cb_stamp(x, m->f[i].value, m->f[i].vlen);
 				if (x->want_reply)
 					sess_reply(x->snd, x, m->f[i].value, m->f[i].vlen);
 			}

@@ -11,5 +11,9 @@ size_t cb_write(char *p, size_t size, size_t n, void *userdata);
 size_t cb_header(char *p, size_t size, size_t n, void *userdata);
 /* SSE message callback (an sse_fn), with the xfer as ctx. */
 int cb_sse(void *ctx, const struct sse_msg *m);
+/* Append the first "aiperf_send_ns": N of d[0..n) (a chunk or body the
+ * server stamped) to the transfer's server_stamps. */
+struct xfer;
+void cb_stamp(struct xfer *x, const char *d, size_t n);
 
 #endif

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include "cb.h"
 #include "clock.h"
 #include "json.h"
 #include "util.h"
@@ -112,6 +114,7 @@ xfer_done(struct xfer *x, CURLcode rc)
 	struct jw w;
 	if (x->want_reply)
 		sess_reply(x->snd, x, buf_str(&x->body_in), x->body_in.len);
+	cb_stamp(x, buf_str(&x->body_in), x->body_in.len);
 	jw_init(&w, &x->resp, 0);
 	jw_obj(&w);
 	jw_key(&w, "perf_ns");
@@ -276,6 +279,17 @@ write_http(struct jw *w, const struct xfer *x)
 	jw_obj_end(w);
 }
 
+/* The sender's CPU time (user + system, all threads) so far. */
+static int64_t
+cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) < 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static void
 write_aiperf(struct jw *w, const struct xfer *x)
 {
@@ -312,6 +326,11 @@ write_aiperf(struct jw *w, const struct xfer *x)
 		jw_raw(w, "[", 1);
 		buf_add(w->b, x->stamps.s, x->stamps.len);
 		buf_addch(w->b, ']');
+	}
+	int64_t cpu = cpu_ns();
+	if (cpu >= 0) {
+		jw_key(w, "cpu_ns");
+		put_int(w, cpu);
 	}
 	write_http(w, x);
 	jw_obj_end(w);
