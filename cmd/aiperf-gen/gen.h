@@ -127,6 +127,9 @@ void sched_init(struct sched *s, const struct sched_opts *so, uint64_t root);
  * in closed-loop (concurrency burst) mode. */
 long long sched_next(struct sched *s);
 int sched_pattern(const char *name);
+/* validate_timing_mode and friends: exit 2 on the original's bad
+ * combinations, else fill in the default patterns. */
+void sched_check_opts(struct gen_opts *o);
 
 /* trace.c: mooncake_trace datasets. */
 enum { DS_SYNTHETIC, DS_MOONCAKE };

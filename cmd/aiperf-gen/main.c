@@ -273,40 +273,6 @@ parse_opt(struct gen_opts *o, int c, const char *a)
 	}
 }
 
-/* validate_timing_mode and friends: the original's combinations. */
-static void
-check_load(struct gen_opts *o)
-{
-	struct sched_opts *s = &o->sched, *w = &o->warmup_sched;
-
-	if (s->smoothness > 0 && s->pattern < 0)
-		s->pattern = PAT_GAMMA;
-	if (s->smoothness > 0 && s->pattern != PAT_GAMMA)
-		die_usage("--arrival-smoothness can only be used with "
-			  "--arrival-pattern gamma");
-	if (s->rate > 0 && s->pattern == PAT_BURST)
-		die_usage("--arrival-pattern concurrency_burst cannot be used "
-			  "with --request-rate");
-	if (s->rate <= 0 && s->pattern > PAT_BURST)
-		die_usage("--arrival-pattern needs --request-rate");
-	if (s->pattern < 0)
-		s->pattern = s->rate > 0 ? PAT_POISSON : PAT_BURST;
-	if (w->rate <= 0)
-		w->rate = s->rate;
-	if (w->pattern < 0)
-		w->pattern = s->pattern;
-	w->smoothness = s->smoothness;
-	if (w->rate > 0 && w->pattern == PAT_BURST)
-		w->pattern = PAT_POISSON;
-	if (w->rate <= 0 && w->pattern > PAT_BURST)
-		die_usage("--warmup-arrival-pattern needs a request rate");
-	if (o->cancel_delay >= 0 && o->cancel_rate <= 0)
-		die_usage("--request-cancellation-delay can only be used with "
-			  "--request-cancellation-rate");
-	if (o->cancel_delay < 0)
-		o->cancel_delay = 0;
-}
-
 static void
 parse_args(struct gen_opts *o, int argc, char **argv)
 {
@@ -327,7 +293,7 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!o->nmodels)
 		die_usage("--model is required");
-	check_load(o);
+	sched_check_opts(o);
 	trace_check_opts(o);
 	if (!o->path)
 		o->path = o->ep == EP_CHAT ? "/v1/chat/completions" :
@@ -373,6 +339,25 @@ corpus_path(const struct gen_opts *o)
 	return buf_detach(&b, NULL);
 }
 
+static void
+opts_release(struct gen_opts *o)
+{
+	extras_release(&o->extras);
+	for (size_t i = 0; i < o->nmodels; i++)
+		free(o->models[i]);
+	free(o->models);
+}
+
+/* --print-timing-mode: the mode the options and the dataset select. */
+static int
+print_mode(struct gen_opts *o)
+{
+	puts(o->fixed ? "fixed_schedule" : o->sched.rate > 0 ? "request_rate" :
+							  "concurrency");
+	opts_release(o);
+	return util_fshut(stdout, "stdout") ? 1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -388,11 +373,8 @@ main(int argc, char **argv)
 	util_setprogname(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
 	parse_args(&o, argc, argv);
-	if (o.print_mode) {
-		puts(o.fixed ? "fixed_schedule" : o.sched.rate > 0 ?
-		     "request_rate" : "concurrency");
-		return util_fshut(stdout, "stdout") ? 1 : 0;
-	}
+	if (o.print_mode)
+		return print_mode(&o);
 	root = o.has_seed ? o.seed : random_root();
 	t = load_tokenizer(&o);
 	cpath = corpus_path(&o);
@@ -416,9 +398,6 @@ main(int argc, char **argv)
 	prompt_free(p);
 	tok_free(t);
 	free(cpath);
-	extras_release(&o.extras);
-	for (size_t i = 0; i < o.nmodels; i++)
-		free(o.models[i]);
-	free(o.models);
+	opts_release(&o);
 	return rc;
 }
