@@ -231,6 +231,8 @@ put_record(struct stream *s, const struct conv *c, size_t k, const char *corr,
 	if (cancel >= 0)
 		buf_addf(&s->line, ",\"cancel_after_ns\":%lld", cancel);
 	buf_add(&s->line, t->end, t->end_len);
+	buf_add(&s->line, t->payload, t->payload_len);
+	buf_add(&s->line, "}\n", 2);
 	if (fwrite(s->line.s, 1, s->line.len, stdout) != s->line.len)
 		return -1;
 	return 0;

@@ -76,9 +76,11 @@ struct turn {
 	char *raw_tools;	/* their tools, JSON text */
 	int no_history;		/* message_array_with_responses */
 	char *payload;		/* compact JSON body */
+	size_t payload_len;
 	/* record text: head is "model" .. "max_tokens", mid the static
-	 * "delay_ns", end "history" .. the newline; at_ns goes between head
-	 * and mid, cancel_after_ns between mid and end */
+	 * "delay_ns", end "history" .. "payload": (the payload itself and
+	 * the closing brace follow); at_ns goes between head and mid,
+	 * cancel_after_ns between mid and end */
 	char *head, *mid, *end;
 	size_t head_len, mid_len, end_len;
 };

@@ -196,7 +196,8 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 	/* chat turns after the first resend the session's history */
 	if (k > 0 && o->ep == EP_CHAT && !t->no_history)
 		buf_addstr(&b, ",\"history\":true");
-	buf_addf(&b, ",\"payload\":%s}\n", t->payload);
+	buf_addstr(&b, ",\"payload\":");
 	t->end = piece(&b, &t->end_len);
+	t->payload_len = strlen(t->payload);
 	extras_release(&kv);
 }

@@ -494,6 +494,20 @@ grouped_order(const struct tload *t, const struct dataset *d)
 	return order;
 }
 
+/* Rendered into the payload: the text is not needed again. */
+static void
+drop_texts(struct turn *u)
+{
+	for (size_t j = 0; j < u->ntexts; j++)
+		free(u->texts[j]);
+	free(u->texts);
+	u->texts = NULL;
+	u->ntexts = 0;
+	free(u->raw_messages);
+	free(u->raw_tools);
+	u->raw_messages = u->raw_tools = NULL;
+}
+
 static void
 tload_free(struct tload *t)
 {
@@ -548,6 +562,7 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 			u->model = o->model_random ?
 				(size_t)rng_below(&model, o->nmodels) : rr++ % o->nmodels;
 			payload_render(o, u, i);
+			drop_texts(u);
 		}
 	free(order);
 	free(first);
