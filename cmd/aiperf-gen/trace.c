@@ -382,6 +382,9 @@ make_text(struct tload *t, struct tline *k, struct turn *u, struct prompt *p)
 	char err[512];
 
 	if (k->mode == M_MESSAGES) {
+		if (t->o->ep != EP_CHAT)
+			die("%s:%zu: 'messages' lines need --endpoint-type chat",
+			    t->name, k->lineno);
 		u->raw_messages = k->messages;
 		u->raw_tools = k->tools;
 		k->messages = k->tools = NULL;

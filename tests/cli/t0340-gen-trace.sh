@@ -156,6 +156,11 @@ test_expect_success 'line validation: the original messages' '
 	bad_line "{\"input_length\": 3" "invalid JSON"
 '
 
+test_expect_success 'messages need the chat endpoint' '
+	gen --input-file t.jsonl --isl-block-size 8 --endpoint-type completions >/dev/null 2>err; test $? -eq 1 &&
+	grep -q "t.jsonl:6: .messages. lines need --endpoint-type chat" err
+'
+
 test_expect_success 'a session mixing messages and prompts is an error' '
 	printf "%s\n" "{\"session_id\": \"a\", \"input_length\": 3}" \
 		"{\"session_id\": \"a\", \"messages\": [{\"role\": \"user\", \"content\": \"x\"}]}" >mix.jsonl &&
