@@ -158,7 +158,7 @@ test_expect_success 'line validation: the original messages' '
 
 test_expect_success 'messages need the chat endpoint' '
 	gen --input-file t.jsonl --isl-block-size 8 --endpoint-type completions >/dev/null 2>err; test $? -eq 1 &&
-	grep -q "t.jsonl:6: .messages. lines need --endpoint-type chat" err
+	grep -q "t.jsonl:7: .messages. lines need --endpoint-type chat" err
 '
 
 test_expect_success 'a session mixing messages and prompts is an error' '
