@@ -10,8 +10,8 @@
 #define INPUTS_MAX ((size_t)1 << 34)
 
 /* A uuid4 string from four 32-bit draws (version and variant bits set). */
-static void
-uuid4(struct rng *r, char out[37])
+void
+gen_uuid4(struct rng *r, char out[37])
 {
 	unsigned char b[16];
 
@@ -31,15 +31,15 @@ uuid4(struct rng *r, char out[37])
 }
 
 /* SessionIDGenerator: session_000000... when seeded, else uuid4. */
-static char *
-session_id(const struct gen_opts *o, size_t i, struct rng *ids)
+char *
+gen_session_id(const struct gen_opts *o, size_t i, struct rng *ids)
 {
 	char s[40];
 
 	if (o->has_seed)
 		snprintf(s, sizeof(s), "session_%06zu", i);
 	else
-		uuid4(ids, s);
+		gen_uuid4(ids, s);
 	return xstrdup(s);
 }
 
@@ -64,6 +64,7 @@ make_turn(struct turn *t, size_t k, const struct gen_opts *o,
 	for (size_t i = 0; i < t->ntexts; i++)
 		t->texts[i] = prompt_generate(p, (double)o->isl, o->isl_stddev);
 	t->delay_ms = -1;
+	t->at_ns = -1;
 	if (k > 0 && o->delay_mean > 0)
 		t->delay_ms = (double)gen_pni(&r->delay, o->delay_mean,
 					      o->delay_stddev) * o->delay_ratio;
@@ -94,7 +95,7 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	for (size_t i = 0; i < d->n; i++) {
 		struct conv *c = &d->convs[i];
 
-		c->session_id = session_id(o, i, &r.ids);
+		c->session_id = gen_session_id(o, i, &r.ids);
 		c->nturns = (size_t)gen_pni(&r.turns, o->turns_mean,
 					    o->turns_stddev);
 		c->turns = xcalloc(c->nturns, sizeof(*c->turns));
@@ -116,6 +117,8 @@ dataset_free(struct dataset *d)
 				free(t->texts[j]);
 			free(t->texts);
 			free(t->payload);
+			free(t->raw_messages);
+			free(t->raw_tools);
 			free(t->head);
 			free(t->mid);
 			free(t->end);
@@ -184,7 +187,8 @@ static const struct conv *
 next_conv(struct stream *s)
 {
 	if (s->pos >= s->d->n) {
-		nprand_shuffle(&s->shuffle, s->order, s->d->n);
+		if (!s->o->sequential)
+			nprand_shuffle(&s->shuffle, s->order, s->d->n);
 		s->pos = 0;
 	}
 	return &s->d->convs[s->order[s->pos++]];
@@ -209,7 +213,7 @@ put_record(struct stream *s, const struct conv *c, size_t k, const char *corr,
 	long long cancel = cancel_after(s, phase);
 	char id[37];
 
-	uuid4(&s->ids, id);
+	gen_uuid4(&s->ids, id);
 	if (s->o->shard_n && s->index++ % (unsigned long long)s->o->shard_n !=
 				      (unsigned long long)(s->o->shard_k - 1))
 		return 0;
@@ -227,6 +231,8 @@ put_record(struct stream *s, const struct conv *c, size_t k, const char *corr,
 	if (cancel >= 0)
 		buf_addf(&s->line, ",\"cancel_after_ns\":%lld", cancel);
 	buf_add(&s->line, t->end, t->end_len);
+	buf_add(&s->line, t->payload, t->payload_len);
+	buf_add(&s->line, "}\n", 2);
 	if (fwrite(s->line.s, 1, s->line.len, stdout) != s->line.len)
 		return -1;
 	return 0;
@@ -246,12 +252,65 @@ emit_phase(struct stream *s, const char *phase, long long count,
 		long long at = sched_next(&s->sched);
 		char corr[37];
 
-		uuid4(&s->ids, corr);
+		gen_uuid4(&s->ids, corr);
 		for (size_t k = 0; k < c->nturns && num < count; k++, num++)
 			if (put_record(s, c, k, corr, phase, num, k ? -1 : at))
 				return -1;
 	}
 	return 0;
+}
+
+struct at_idx {
+	long long at;
+	size_t i;
+};
+
+static int
+cmp_at(const void *x, const void *y)
+{
+	const struct at_idx *a = x, *b = y;
+
+	if (a->at != b->at)
+		return a->at < b->at ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/*
+ * Fixed schedule (strategies/fixed_schedule.py): every conversation once,
+ * in order of its first turn's time; each turn carries its own at_ns.
+ */
+static int
+emit_fixed(struct stream *s, long long count)
+{
+	long long num = 0;
+	struct at_idx *order = xcalloc(s->d->n ? s->d->n : 1, sizeof(*order));
+	int rc = 0;
+
+	/* ties keep dataset order, as Python's stable sort */
+	for (size_t i = 0; i < s->d->n; i++)
+		order[i] = (struct at_idx){ s->d->convs[i].turns[0].at_ns, i };
+	qsort(order, s->d->n, sizeof(*order), cmp_at);
+	for (size_t i = 0; i < s->d->n && num < count && !rc; i++) {
+		const struct conv *c = &s->d->convs[order[i].i];
+		char corr[37];
+
+		gen_uuid4(&s->ids, corr);
+		for (size_t k = 0; k < c->nturns && num < count && !rc; k++, num++)
+			rc = put_record(s, c, k, corr, "profiling", num,
+					c->turns[k].at_ns);
+	}
+	free(order);
+	return rc;
+}
+
+static long long
+default_count(const struct dataset *d, const struct gen_opts *o)
+{
+	if (o->fixed)
+		return (long long)d->lines;
+	if (o->sched.rate > 0)
+		return 10;
+	return o->concurrency * 2 > 10 ? o->concurrency * 2 : 10;
 }
 
 int
@@ -261,20 +320,21 @@ records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 	long long count = o->request_count;
 	int rc;
 
-	if (count < 0 && o->sched.rate > 0)
-		count = 10;
-	else if (count < 0)
-		count = o->concurrency * 2 > 10 ? o->concurrency * 2 : 10;
+	if (count < 0)
+		count = default_count(d, o);
 	nprand_seed(&s.shuffle, rng_child_seed(root, "dataset.sampler.shuffle"));
-	s.order = xcalloc(d->n, sizeof(*s.order));
+	s.order = xcalloc(d->n ? d->n : 1, sizeof(*s.order));
 	for (size_t i = 0; i < d->n; i++)
 		s.order[i] = i;
-	nprand_shuffle(&s.shuffle, s.order, d->n);
+	if (!o->sequential)
+		nprand_shuffle(&s.shuffle, s.order, d->n);
 	rng_derive(&s.ids, root, "aiperf.gen.request_id");
 	rng_derive(&s.cancel, root, "timing.request.cancellation");
 	buf_init(&s.line, BUF_NOMAX);
 	rc = emit_phase(&s, "warmup", o->warmup_count, &o->warmup_sched, root);
-	if (!rc)
+	if (!rc && o->fixed)
+		rc = emit_fixed(&s, count);
+	else if (!rc)
 		rc = emit_phase(&s, "profiling", count, &o->sched, root);
 	buf_release(&s.line);
 	free(s.order);

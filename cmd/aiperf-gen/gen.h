@@ -52,6 +52,15 @@ struct gen_opts {
 	} sched, warmup_sched;
 	double cancel_rate;	/* percent */
 	double cancel_delay;	/* seconds */
+	/* trace datasets (trace.c) */
+	const char *input_file;
+	const char *custom_type;	/* as given, or NULL */
+	long long block_size;	/* -1: the type's default (512) */
+	int fixed_schedule, no_fixed_schedule, auto_offset;
+	long long start_offset, end_offset;	/* ms; -1: not given */
+	int fixed;		/* resolved: fixed-schedule timing */
+	int sequential;		/* sampler: sequential instead of shuffle */
+	int print_mode;
 };
 
 enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
@@ -62,10 +71,16 @@ struct turn {
 	size_t model;
 	long long max_tokens;	/* -1: none */
 	double delay_ms;	/* -1: none */
+	long long at_ns;	/* fixed schedule: trace time; -1: none */
+	char *raw_messages;	/* mooncake messages, JSON text sent as is */
+	char *raw_tools;	/* their tools, JSON text */
+	int no_history;		/* message_array_with_responses */
 	char *payload;		/* compact JSON body */
+	size_t payload_len;
 	/* record text: head is "model" .. "max_tokens", mid the static
-	 * "delay_ns", end "history" .. the newline; at_ns goes between head
-	 * and mid, cancel_after_ns between mid and end */
+	 * "delay_ns", end "history" .. "payload": (the payload itself and
+	 * the closing brace follow); at_ns goes between head and mid,
+	 * cancel_after_ns between mid and end */
 	char *head, *mid, *end;
 	size_t head_len, mid_len, end_len;
 };
@@ -79,6 +94,7 @@ struct conv {
 struct dataset {
 	struct conv *convs;
 	size_t n;
+	size_t lines;		/* trace files: non-empty lines read */
 };
 
 /* prompt.c: the original's PromptGenerator over a tokenized corpus. */
@@ -89,6 +105,11 @@ void prompt_free(struct prompt *p);
 size_t prompt_corpus_size(const struct prompt *p);
 /* generate(mean, stddev): a decoded corpus slice of a sampled length. */
 char *prompt_generate(struct prompt *p, double mean, double stddev);
+/* _build_token_sequence + decode: input_length n from hash id blocks of
+ * size b, through the block and decoded-prompt caches. NULL with the
+ * original's message in err when n, ids and b do not fit. */
+char *prompt_blocks(struct prompt *p, long long n, const int64_t *ids,
+		    size_t nids, long long b, char *err, size_t errlen);
 /* RandomGenerator.sample_positive_normal_integer. */
 long long gen_pni(struct rng *r, double mean, double stddev);
 
@@ -108,6 +129,23 @@ void sched_init(struct sched *s, const struct sched_opts *so, uint64_t root);
  * in closed-loop (concurrency burst) mode. */
 long long sched_next(struct sched *s);
 int sched_pattern(const char *name);
+/* validate_timing_mode and friends: exit 2 on the original's bad
+ * combinations, else fill in the default patterns. */
+void sched_check_opts(struct gen_opts *o);
+
+/* trace.c: mooncake_trace datasets. */
+enum { DS_SYNTHETIC, DS_MOONCAKE };
+/* The dataset type of o->input_file (exits on an unsupported one) and
+ * whether its first non-empty line has a timestamp. */
+int trace_type(const struct gen_opts *o, int *has_timestamp);
+/* The original's input validators for these options (exit 2), then the
+ * resolved fixed-schedule mode, sampler and block size. */
+void trace_check_opts(struct gen_opts *o);
+void trace_dataset_build(struct dataset *d, const struct gen_opts *o,
+			 struct prompt *p, uint64_t root);
+/* The session id of the i-th generated conversation. */
+char *gen_session_id(const struct gen_opts *o, size_t i, struct rng *ids);
+void gen_uuid4(struct rng *r, char out[37]);
 
 /* emit.c: dataset and record stream. */
 void dataset_build(struct dataset *d, const struct gen_opts *o,

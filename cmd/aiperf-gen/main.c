@@ -15,7 +15,12 @@ static const char usage_text[] =
 	"usage: aiperf-gen -m model [-b n] [--concurrency n] [--corpus file]\n"
 	"                  [--endpoint path] [--endpoint-type type]\n"
 	"                  [--extra-inputs key:value | json] [--inputs-json file]\n"
-	"                  [--isl n] [--isl-stddev x]\n"
+	"                  [--input-file file] [--custom-dataset-type type]\n"
+	"                  [--isl-block-size n] [--fixed-schedule]\n"
+	"                  [--fixed-schedule-auto-offset]\n"
+	"                  [--fixed-schedule-start-offset ms]\n"
+	"                  [--fixed-schedule-end-offset ms] [--no-fixed-schedule]\n"
+	"                  [--print-timing-mode] [--isl n] [--isl-stddev x]\n"
 	"                  [--model-selection-strategy round_robin | random]\n"
 	"                  [--num-dataset-entries n] [--osl n] [--osl-stddev x]\n"
 	"                  [--random-seed n] [--request-count n] [--request-rate r]\n"
@@ -43,7 +48,8 @@ enum {
 	O_WARMUP, O_SEED, O_EXTRA, O_TOK, O_TOKREV, O_TOKTRUST, O_INPUTS,
 	O_SHARD, O_CORPUS, O_HELP, O_VERSION, O_TURNS, O_TURNSSD, O_DELAY,
 	O_DELAYSD, O_DELAYRATIO, O_RATE, O_PATTERN, O_SMOOTH, O_WRATE,
-	O_WPATTERN, O_CRATE, O_CDELAY,
+	O_WPATTERN, O_CRATE, O_CDELAY, O_FILE, O_CTYPE, O_BLOCK, O_FIXED,
+	O_NOFIXED, O_AUTOOFF, O_STARTOFF, O_ENDOFF, O_PRINTMODE,
 };
 
 static const struct option longopts[] = {
@@ -102,6 +108,17 @@ static const struct option longopts[] = {
 	{ "warmup-arrival-pattern", required_argument, NULL, O_WPATTERN },
 	{ "request-cancellation-rate", required_argument, NULL, O_CRATE },
 	{ "request-cancellation-delay", required_argument, NULL, O_CDELAY },
+	{ "input-file", required_argument, NULL, O_FILE },
+	{ "custom-dataset-type", required_argument, NULL, O_CTYPE },
+	{ "isl-block-size", required_argument, NULL, O_BLOCK },
+	{ "synthetic-input-tokens-block-size", required_argument, NULL, O_BLOCK },
+	{ "prompt-input-tokens-block-size", required_argument, NULL, O_BLOCK },
+	{ "fixed-schedule", no_argument, NULL, O_FIXED },
+	{ "no-fixed-schedule", no_argument, NULL, O_NOFIXED },
+	{ "fixed-schedule-auto-offset", no_argument, NULL, O_AUTOOFF },
+	{ "fixed-schedule-start-offset", required_argument, NULL, O_STARTOFF },
+	{ "fixed-schedule-end-offset", required_argument, NULL, O_ENDOFF },
+	{ "print-timing-mode", no_argument, NULL, O_PRINTMODE },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -175,6 +192,25 @@ pattern_arg(const char *opt, const char *a)
 	return p;
 }
 
+/* Dataset file options. Returns 0 if c is not one. */
+static int
+parse_file_opt(struct gen_opts *o, int c, const char *a)
+{
+	switch (c) {
+	case O_FILE: o->input_file = a; break;
+	case O_CTYPE: o->custom_type = a; break;
+	case O_BLOCK: o->block_size = opt_int("--isl-block-size", a, 1, INT32_MAX); break;
+	case O_FIXED: o->fixed_schedule = 1; break;
+	case O_NOFIXED: o->no_fixed_schedule = 1; break;
+	case O_AUTOOFF: o->auto_offset = 1; break;
+	case O_STARTOFF: o->start_offset = opt_int("--fixed-schedule-start-offset", a, 0, LLONG_MAX / 2); break;
+	case O_ENDOFF: o->end_offset = opt_int("--fixed-schedule-end-offset", a, 0, LLONG_MAX / 2); break;
+	case O_PRINTMODE: o->print_mode = 1; break;
+	default: return 0;
+	}
+	return 1;
+}
+
 /* Session and load options (issue 4's modes). Returns 0 if c is not one. */
 static int
 parse_load_opt(struct gen_opts *o, int c, const char *a)
@@ -200,7 +236,7 @@ parse_load_opt(struct gen_opts *o, int c, const char *a)
 static void
 parse_opt(struct gen_opts *o, int c, const char *a)
 {
-	if (parse_load_opt(o, c, a))
+	if (parse_load_opt(o, c, a) || parse_file_opt(o, c, a))
 		return;
 	switch (c) {
 	case 'm': add_models(o, a); break;
@@ -237,40 +273,6 @@ parse_opt(struct gen_opts *o, int c, const char *a)
 	}
 }
 
-/* validate_timing_mode and friends: the original's combinations. */
-static void
-check_load(struct gen_opts *o)
-{
-	struct sched_opts *s = &o->sched, *w = &o->warmup_sched;
-
-	if (s->smoothness > 0 && s->pattern < 0)
-		s->pattern = PAT_GAMMA;
-	if (s->smoothness > 0 && s->pattern != PAT_GAMMA)
-		die_usage("--arrival-smoothness can only be used with "
-			  "--arrival-pattern gamma");
-	if (s->rate > 0 && s->pattern == PAT_BURST)
-		die_usage("--arrival-pattern concurrency_burst cannot be used "
-			  "with --request-rate");
-	if (s->rate <= 0 && s->pattern > PAT_BURST)
-		die_usage("--arrival-pattern needs --request-rate");
-	if (s->pattern < 0)
-		s->pattern = s->rate > 0 ? PAT_POISSON : PAT_BURST;
-	if (w->rate <= 0)
-		w->rate = s->rate;
-	if (w->pattern < 0)
-		w->pattern = s->pattern;
-	w->smoothness = s->smoothness;
-	if (w->rate > 0 && w->pattern == PAT_BURST)
-		w->pattern = PAT_POISSON;
-	if (w->rate <= 0 && w->pattern > PAT_BURST)
-		die_usage("--warmup-arrival-pattern needs a request rate");
-	if (o->cancel_delay >= 0 && o->cancel_rate <= 0)
-		die_usage("--request-cancellation-delay can only be used with "
-			  "--request-cancellation-rate");
-	if (o->cancel_delay < 0)
-		o->cancel_delay = 0;
-}
-
 static void
 parse_args(struct gen_opts *o, int argc, char **argv)
 {
@@ -282,14 +284,17 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 				.batch_size = 1, .turns_mean = 1,
 				.delay_ratio = 1, .cancel_delay = -1,
 				.sched.pattern = -1,
-				.warmup_sched.pattern = -1 };
+				.warmup_sched.pattern = -1,
+				.block_size = -1, .start_offset = -1,
+				.end_offset = -1 };
 	while ((c = getopt_long(argc, argv, "m:b:", longopts, NULL)) != -1)
 		parse_opt(o, c, optarg);
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!o->nmodels)
 		die_usage("--model is required");
-	check_load(o);
+	sched_check_opts(o);
+	trace_check_opts(o);
 	if (!o->path)
 		o->path = o->ep == EP_CHAT ? "/v1/chat/completions" :
 			  o->ep == EP_COMPLETIONS ? "/v1/completions" :
@@ -334,6 +339,25 @@ corpus_path(const struct gen_opts *o)
 	return buf_detach(&b, NULL);
 }
 
+static void
+opts_release(struct gen_opts *o)
+{
+	extras_release(&o->extras);
+	for (size_t i = 0; i < o->nmodels; i++)
+		free(o->models[i]);
+	free(o->models);
+}
+
+/* --print-timing-mode: the mode the options and the dataset select. */
+static int
+print_mode(struct gen_opts *o)
+{
+	puts(o->fixed ? "fixed_schedule" : o->sched.rate > 0 ? "request_rate" :
+							  "concurrency");
+	opts_release(o);
+	return util_fshut(stdout, "stdout") ? 1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -349,11 +373,16 @@ main(int argc, char **argv)
 	util_setprogname(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
 	parse_args(&o, argc, argv);
+	if (o.print_mode)
+		return print_mode(&o);
 	root = o.has_seed ? o.seed : random_root();
 	t = load_tokenizer(&o);
 	cpath = corpus_path(&o);
 	p = prompt_new(t, cpath, root);
-	dataset_build(&d, &o, p, root);
+	if (o.input_file)
+		trace_dataset_build(&d, &o, p, root);
+	else
+		dataset_build(&d, &o, p, root);
 	if (o.inputs_json && inputs_json_write(&d, o.inputs_json))
 		rc = 1;
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
@@ -369,9 +398,6 @@ main(int argc, char **argv)
 	prompt_free(p);
 	tok_free(t);
 	free(cpath);
-	extras_release(&o.extras);
-	for (size_t i = 0; i < o.nmodels; i++)
-		free(o.models[i]);
-	free(o.models);
+	opts_release(&o);
 	return rc;
 }

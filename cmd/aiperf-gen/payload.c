@@ -122,7 +122,9 @@ build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 	const char *model = o->models[t->model];
 	int stream = o->streaming && o->ep != EP_EMBEDDINGS;
 
-	if (o->ep == EP_CHAT)
+	if (o->ep == EP_CHAT && t->raw_messages)
+		extras_set(kv, "messages", 8, xstrdup(t->raw_messages));
+	else if (o->ep == EP_CHAT)
 		extras_set(kv, "messages", 8, chat_messages(t));
 	else if (o->ep == EP_COMPLETIONS)
 		extras_set(kv, "prompt", 6, texts_array(t));
@@ -131,12 +133,14 @@ build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 		extras_set(kv, "input", 5, texts_array(t));
 	else
 		extras_set(kv, "stream", 6, xstrdup(stream ? "true" : "false"));
-	if (t->max_tokens > 0 && o->ep != EP_EMBEDDINGS) {
+	if (t->max_tokens >= 0 && o->ep != EP_EMBEDDINGS) {
 		const char *k = o->ep == EP_CHAT && !o->legacy_max_tokens ?
 					"max_completion_tokens" : "max_tokens";
 
 		extras_set(kv, k, strlen(k), int_text(t->max_tokens));
 	}
+	if (o->ep == EP_CHAT && t->raw_tools)
+		extras_set(kv, "tools", 5, xstrdup(t->raw_tools));
 	for (size_t i = 0; i < o->extras.n; i++)
 		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),
 		       xstrdup(o->extras.v[i].val));
@@ -183,16 +187,17 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 	json_quote(&b, o->path, strlen(o->path));
 	buf_addf(&b, ",\"stream\":%s", stream && !strcmp(stream, "true") ?
 					       "true" : "false");
-	if (t->max_tokens > 0 && o->ep != EP_EMBEDDINGS)
+	if (t->max_tokens >= 0 && o->ep != EP_EMBEDDINGS)
 		buf_addf(&b, ",\"max_tokens\":%lld", t->max_tokens);
 	t->head = piece(&b, &t->head_len);
 	if (t->delay_ms >= 0)
 		buf_addf(&b, ",\"delay_ns\":%lld", llround(t->delay_ms * 1e6));
 	t->mid = piece(&b, &t->mid_len);
 	/* chat turns after the first resend the session's history */
-	if (k > 0 && o->ep == EP_CHAT)
+	if (k > 0 && o->ep == EP_CHAT && !t->no_history)
 		buf_addstr(&b, ",\"history\":true");
-	buf_addf(&b, ",\"payload\":%s}\n", t->payload);
+	buf_addstr(&b, ",\"payload\":");
 	t->end = piece(&b, &t->end_len);
+	t->payload_len = strlen(t->payload);
 	extras_release(&kv);
 }

@@ -3,12 +3,14 @@
 #include <math.h>
 
 #include "gen.h"
+#include "hmap.h"
 #include "pystr.h"
 #include "util.h"
 
 #define CORPUS_MAX (512u << 20)
 #define CHUNK_CHARS 10000
 #define DECODE_MAX (256u << 20)
+#define CACHE_MAX ((size_t)1 << 26)	/* distinct hash ids / prompts */
 
 struct prompt {
 	const struct tok *tok;
@@ -16,6 +18,14 @@ struct prompt {
 	struct rng length_rng;	/* dataset.prompt.length */
 	struct rng corpus_rng;	/* dataset.prompt.corpus */
 	struct buf out;
+	/* hash_ids -> blocks: _cache (id -> tokens) and _decoded_cache */
+	struct hmap block_ix;	/* (hash id, 0) -> 1 + index in blocks */
+	struct tok_ids *blocks;
+	size_t nblocks;
+	struct hmap text_ix;	/* (h1, h2) of (ids, n, b) -> 1 + index in texts */
+	char **texts;
+	size_t ntexts;
+	struct tok_ids seq;	/* the token sequence being built */
 };
 
 static void
@@ -80,6 +90,8 @@ prompt_new(const struct tok *t, const char *path, uint64_t seed)
 	rng_derive(&p->length_rng, seed, "dataset.prompt.length");
 	rng_derive(&p->corpus_rng, seed, "dataset.prompt.corpus");
 	buf_init(&p->out, DECODE_MAX);
+	hmap_init(&p->block_ix, CACHE_MAX);
+	hmap_init(&p->text_ix, CACHE_MAX);
 	return p;
 }
 
@@ -90,6 +102,15 @@ prompt_free(struct prompt *p)
 		return;
 	tok_ids_release(&p->corpus);
 	buf_release(&p->out);
+	for (size_t i = 0; i < p->nblocks; i++)
+		tok_ids_release(&p->blocks[i]);
+	free(p->blocks);
+	for (size_t i = 0; i < p->ntexts; i++)
+		free(p->texts[i]);
+	free(p->texts);
+	tok_ids_release(&p->seq);
+	hmap_release(&p->block_ix);
+	hmap_release(&p->text_ix);
 	free(p);
 }
 
@@ -125,33 +146,44 @@ out:
 /*
  * _sample_tokens(k): corpus[start:start+k] plus corpus[:start+k-N] when
  * the slice runs past the end (Python slices clamp, so at most N more),
- * then one decode of the whole list (special tokens kept, as the original).
+ * appended to out. start is drawn even for k = 0, as the original does.
  */
-static char *
-generate_prompt(struct prompt *p, size_t k)
+static void
+sample_tokens(struct prompt *p, size_t k, struct tok_ids *out)
 {
 	size_t n = p->corpus.n, start = (size_t)rng_below(&p->corpus_rng, n);
 	size_t first = k < n - start ? k : n - start, rest = 0;
-	const int32_t *ids = p->corpus.v + start;
-	int32_t *tmp = NULL;
-	int rc;
 
 	if (k > n)
 		warn("requested prompt length %zu is longer than the corpus; "
 		     "returning a prompt of length %zu", k, n);
-	if (k > n - start) {
+	if (k > n - start)
 		rest = k - (n - start) < n ? k - (n - start) : n;
-		tmp = xreallocarray(NULL, first + rest, sizeof(*tmp));
-		memcpy(tmp, ids, first * sizeof(*tmp));
-		memcpy(tmp + first, p->corpus.v, rest * sizeof(*tmp));
-		ids = tmp;
+	if (out->n + first + rest > out->cap) {
+		out->cap = out->n + first + rest;
+		out->v = xreallocarray(out->v, out->cap, sizeof(*out->v));
 	}
+	memcpy(out->v + out->n, p->corpus.v + start, first * sizeof(*out->v));
+	memcpy(out->v + out->n + first, p->corpus.v, rest * sizeof(*out->v));
+	out->n += first + rest;
+}
+
+/* One decode of the whole list, special tokens kept, as the original. */
+static char *
+decode(struct prompt *p, const struct tok_ids *ids)
+{
 	buf_reset(&p->out);
-	rc = tok_decode(p->tok, ids, first + rest, 0, &p->out);
-	free(tmp);
-	if (rc)
-		die("prompt of %zu tokens is too large to decode", k);
+	if (tok_decode(p->tok, ids->v, ids->n, 0, &p->out))
+		die("prompt of %zu tokens is too large to decode", ids->n);
 	return xstrndup(buf_str(&p->out), p->out.len);
+}
+
+static char *
+generate_prompt(struct prompt *p, size_t k)
+{
+	p->seq.n = 0;
+	sample_tokens(p, k, &p->seq);
+	return decode(p, &p->seq);
 }
 
 char *
@@ -160,4 +192,111 @@ prompt_generate(struct prompt *p, double mean, double stddev)
 	long long k = gen_pni(&p->length_rng, mean, stddev);
 
 	return generate_prompt(p, (size_t)k);
+}
+
+/* Tokenizer.block_separation_token_id: BOS, else EOS, else none (-1). */
+static int32_t
+separator(const struct prompt *p)
+{
+	int32_t id = tok_bos(p->tok);
+
+	return id >= 0 ? id : tok_eos(p->tok);
+}
+
+/* The cached block of hash id h, created with len tokens when new. */
+static const struct tok_ids *
+block(struct prompt *p, int64_t h, long long len)
+{
+	int created;
+	uint64_t *ix = hmap_put(&p->block_ix, (uint64_t)h, 0, &created);
+	struct tok_ids *b;
+	int32_t sep = separator(p);
+
+	if (!ix)
+		die("more than %zu distinct hash ids", CACHE_MAX);
+	if (!created)
+		return &p->blocks[*ix - 1];
+	p->blocks = xreallocarray(p->blocks, p->nblocks + 1, sizeof(*p->blocks));
+	b = &p->blocks[p->nblocks++];
+	*ix = p->nblocks;
+	*b = (struct tok_ids){ 0 };
+	if (sep >= 0) {
+		b->v = xreallocarray(NULL, 1, sizeof(*b->v));
+		b->cap = b->n = 1;
+		b->v[0] = sep;
+		sample_tokens(p, (size_t)(len - 1), b);
+	} else {
+		sample_tokens(p, (size_t)len, b);
+	}
+	return b;
+}
+
+/* Two independent 64-bit hashes of (ids, n, b): the decoded-cache key. */
+static void
+key_hash(const int64_t *ids, size_t nids, long long n, long long b,
+	 uint64_t h[2])
+{
+	uint64_t v[2] = { (uint64_t)n, (uint64_t)b };
+
+	h[0] = 0xcbf29ce484222325u;
+	h[1] = 0x9e3779b97f4a7c15u;
+	for (size_t i = 0; i < nids + 2; i++) {
+		uint64_t x = i < nids ? (uint64_t)ids[i] : v[i - nids];
+
+		for (int k = 0; k < 8; k++) {
+			h[0] = (h[0] ^ ((x >> (8 * k)) & 0xff)) * 0x100000001b3u;
+			h[1] = (h[1] ^ ((x >> (8 * k)) & 0xff)) * 0xff51afd7ed558ccdu;
+			h[1] ^= h[1] >> 29;
+		}
+	}
+}
+
+/*
+ * _build_token_sequence: the final block has n - (len(ids) - 1) * b tokens
+ * and must be in (0, b]; every id's block is created on first sight (the
+ * separator token, then a corpus slice) and reused after, so equal ids give
+ * equal text. The decoded text is cached by (ids, n, b).
+ */
+char *
+prompt_blocks(struct prompt *p, long long n, const int64_t *ids, size_t nids,
+	      long long b, char *err, size_t errlen)
+{
+	long long final = n - ((long long)nids - 1) * b;
+	uint64_t h[2], *ix;
+	int created;
+
+	if (final <= 0 || b < final) {
+		struct buf m = BUF_INIT(BUF_NOMAX);
+
+		buf_addf(&m, "Input length: %lld, Hash IDs: [", n);
+		for (size_t i = 0; i < nids; i++)
+			buf_addf(&m, "%s%lld", i ? ", " : "", (long long)ids[i]);
+		buf_addf(&m, "], Block size: %lld are not compatible. The final "
+			 "hash block size: %lld must be greater than 0 and less "
+			 "than or equal to %lld.", b, final, b);
+		snprintf(err, errlen, "%s", buf_str(&m));
+		buf_release(&m);
+		return NULL;
+	}
+	key_hash(ids, nids, n, b, h);
+	if (!(ix = hmap_put(&p->text_ix, h[0], h[1], &created)))
+		die("more than %zu distinct prompts", CACHE_MAX);
+	if (!created)
+		return xstrdup(p->texts[*ix - 1]);
+	p->seq.n = 0;
+	for (size_t i = 0; i < nids; i++) {
+		const struct tok_ids *blk = block(p, ids[i], i + 1 < nids ? b : final);
+		struct tok_ids *s = &p->seq;
+
+		if (s->n + blk->n > s->cap) {
+			s->cap = (s->n + blk->n) * 2;
+			s->v = xreallocarray(s->v, s->cap, sizeof(*s->v));
+		}
+		memcpy(s->v + s->n, blk->v, blk->n * sizeof(*s->v));
+		s->n += blk->n;
+	}
+	p->texts = xreallocarray(p->texts, p->ntexts + 1, sizeof(*p->texts));
+	p->texts[p->ntexts++] = decode(p, &p->seq);
+	*ix = p->ntexts;
+	return xstrdup(p->texts[p->ntexts - 1]);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "util.h"
 
 int
 sched_pattern(const char *name)
@@ -62,4 +63,38 @@ sched_next(struct sched *s)
 		return -1;
 	s->t += next_interval(s);
 	return llround(s->t * 1e9);
+}
+
+/* validate_timing_mode and friends: the original's combinations. */
+void
+sched_check_opts(struct gen_opts *o)
+{
+	struct sched_opts *s = &o->sched, *w = &o->warmup_sched;
+
+	if (s->smoothness > 0 && s->pattern < 0)
+		s->pattern = PAT_GAMMA;
+	if (s->smoothness > 0 && s->pattern != PAT_GAMMA)
+		die_usage("--arrival-smoothness can only be used with "
+			  "--arrival-pattern gamma");
+	if (s->rate > 0 && s->pattern == PAT_BURST)
+		die_usage("--arrival-pattern concurrency_burst cannot be used "
+			  "with --request-rate");
+	if (s->rate <= 0 && s->pattern > PAT_BURST)
+		die_usage("--arrival-pattern needs --request-rate");
+	if (s->pattern < 0)
+		s->pattern = s->rate > 0 ? PAT_POISSON : PAT_BURST;
+	if (w->rate <= 0)
+		w->rate = s->rate;
+	if (w->pattern < 0)
+		w->pattern = s->pattern;
+	w->smoothness = s->smoothness;
+	if (w->rate > 0 && w->pattern == PAT_BURST)
+		w->pattern = PAT_POISSON;
+	if (w->rate <= 0 && w->pattern > PAT_BURST)
+		die_usage("--warmup-arrival-pattern needs a request rate");
+	if (o->cancel_delay >= 0 && o->cancel_rate <= 0)
+		die_usage("--request-cancellation-delay can only be used with "
+			  "--request-cancellation-rate");
+	if (o->cancel_delay < 0)
+		o->cancel_delay = 0;
 }

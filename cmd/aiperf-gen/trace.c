@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* mooncake_trace datasets: validated lines, sessions, hash-id prompts and fixed-schedule times. */
+#include <errno.h>
+#include <math.h>
+
+#include "gen.h"
+#include "hmap.h"
+#include "json.h"
+#include "lines.h"
+#include "pystr.h"
+#include "trace.h"
+#include "util.h"
+
+#define LINE_MAX_BYTES ((size_t)64 << 20)
+#define SESSIONS_MAX ((size_t)1 << 28)
+
+enum mode { M_LENGTH, M_TEXT, M_MESSAGES };
+
+/* One kept trace line. */
+struct tline {
+	size_t lineno;
+	char *session;		/* NULL: its own conversation */
+	enum mode mode;
+	long long isl, osl;	/* osl -1: none */
+	int has_ts, has_delay;
+	double ts, delay;
+	int64_t *ids;
+	size_t nids;
+	char *text, *messages, *tools;
+	size_t conv;
+};
+
+struct tload {
+	const struct gen_opts *o;
+	const char *name;
+	struct trace_parser tp;
+	struct tline *v;
+	size_t n, cap;
+	size_t lines;
+};
+
+static const char *const other_types[] = {
+	"single_turn", "multi_turn", "random_pool", "bailian_trace",
+	"burst_gpt_trace", NULL,
+};
+
+static int
+known_other(const char *t)
+{
+	for (size_t i = 0; other_types[i]; i++)
+		if (!strcmp(t, other_types[i]))
+			return 1;
+	return 0;
+}
+
+static _Noreturn void
+unsupported(const char *t)
+{
+	die_usage("--custom-dataset-type %s is not supported yet (mooncake_trace; "
+		  "aiperf-trace convert turns bailian and BurstGPT traces into "
+		  "mooncake_trace)", t);
+}
+
+static int
+nonnull(const struct json *o, const char *key)
+{
+	const struct json *v = json_get(o, key);
+
+	return v && v->type != JSON_NULL;
+}
+
+/* MooncakeTrace.model_validate as a structural test (can_load). */
+static int
+looks_mooncake(const struct json *o)
+{
+	int n = nonnull(o, "input_length") + nonnull(o, "text_input") +
+		nonnull(o, "messages");
+
+	return n == 1;
+}
+
+int
+trace_type(const struct gen_opts *o, int *has_timestamp)
+{
+	struct lines l;
+	struct json_doc *doc = json_doc_new();
+	const struct json *v = NULL;
+	const char *s;
+	size_t n;
+	int rc, type = -1;
+
+	*has_timestamp = 0;
+	if (lines_open(&l, o->input_file, LINE_MAX_BYTES) < 0)
+		die("cannot open '%s':", o->input_file);
+	while ((rc = lines_next(&l, &s, &n)) == 1) {
+		size_t k = n;
+
+		if (!pystr_strip(s, &k) || !k)
+			continue;
+		v = json_parse(doc, s, n, NULL, 0);
+		break;
+	}
+	if (rc < 0)
+		die("cannot read '%s':", o->input_file);
+	*has_timestamp = v && v->type == JSON_OBJECT && nonnull(v, "timestamp");
+	if (o->custom_type) {
+		if (!strcmp(o->custom_type, "mooncake_trace"))
+			type = DS_MOONCAKE;
+		else if (known_other(o->custom_type))
+			unsupported(o->custom_type);
+		else
+			die_usage("invalid value for --custom-dataset-type: '%s'",
+				  o->custom_type);
+	} else if (v && v->type == JSON_OBJECT) {
+		size_t tl;
+		const char *t = json_str(json_get(v, "type"), &tl);
+
+		if (t && tl == 14 && !memcmp(t, "mooncake_trace", 14))
+			type = DS_MOONCAKE;
+		else if (t && known_other(t))
+			unsupported(t);
+		else if (looks_mooncake(v))
+			type = DS_MOONCAKE;
+	}
+	if (type < 0)
+		die("cannot infer the dataset type of '%s' from its first line; "
+		    "give --custom-dataset-type", o->input_file);
+	json_doc_free(doc);
+	lines_close(&l);
+	return type;
+}
+
+/* --fixed-schedule-* given without --fixed-schedule (validate_unused_options). */
+static void
+check_offsets_need_fixed(const struct gen_opts *o)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	if (o->fixed_schedule)
+		return;
+	if (o->auto_offset)
+		buf_addstr(&b, "--fixed-schedule-auto-offset");
+	if (o->start_offset >= 0)
+		buf_addf(&b, "%s--fixed-schedule-start-offset", b.len ? ", " : "");
+	if (o->end_offset >= 0)
+		buf_addf(&b, "%s--fixed-schedule-end-offset", b.len ? ", " : "");
+	if (b.len)
+		die_usage("%s can only be used with --fixed-schedule. Either add "
+			  "--fixed-schedule or remove these options.", buf_str(&b));
+	buf_release(&b);
+}
+
+void
+trace_check_opts(struct gen_opts *o)
+{
+	int has_ts = 0;
+
+	if (o->fixed_schedule && !o->input_file)
+		die_usage("Fixed schedule requires a file to be provided");
+	if (o->fixed_schedule && o->no_fixed_schedule)
+		die_usage("The --fixed-schedule and --no-fixed-schedule options "
+			  "cannot be used together");
+	if (o->start_offset >= 0 && o->auto_offset)
+		die_usage("The --fixed-schedule-start-offset and "
+			  "--fixed-schedule-auto-offset options cannot be used together");
+	if (o->start_offset >= 0 && o->end_offset >= 0 &&
+	    o->start_offset > o->end_offset)
+		die_usage("The --fixed-schedule-start-offset must be less than or "
+			  "equal to the --fixed-schedule-end-offset");
+	if (o->custom_type && !o->input_file)
+		die_usage("Custom dataset type requires --input-file to be provided");
+	check_offsets_need_fixed(o);
+	if (!o->input_file)
+		return;
+	trace_type(o, &has_ts);
+	/* auto-enabled only for an explicitly named trace type */
+	o->fixed = o->fixed_schedule || (o->custom_type && has_ts &&
+					 !o->no_fixed_schedule);
+	o->sequential = 1;
+	if (o->block_size < 0)
+		o->block_size = 512;
+}
+
+static char *
+compact(const struct json *v)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+
+	jw_init(&w, &b, 0);
+	jw_value(&w, v);
+	return buf_detach(&b, NULL);
+}
+
+/* MooncakeTrace's validators, with the original's messages. */
+static const char *
+check_line(const struct json *o, const struct trace_line *l)
+{
+	const struct json *m = json_get(o, "messages"), *t = json_get(o, "tools");
+	const struct json *ty = json_get(o, "type");
+	int modes = (l->has & TRACE_INPUT_LENGTH) != 0;
+	size_t i = 0;
+
+	modes += nonnull(o, "text_input") + nonnull(o, "messages");
+	if (ty && (ty->type != JSON_STRING || ty->len != 14 ||
+		   memcmp(ty->str, "mooncake_trace", 14)))
+		return "type: expected 'mooncake_trace'";
+	if (!modes)
+		return "Exactly one of 'input_length', 'text_input', or "
+		       "'messages' must be provided";
+	if (modes > 1)
+		return "'input_length', 'text_input', and 'messages' are "
+		       "mutually exclusive. Use only one of them.";
+	if (nonnull(o, "hash_ids") && !(l->has & TRACE_INPUT_LENGTH))
+		return "'hash_ids' is only allowed when 'input_length' is "
+		       "provided, not when 'text_input' or 'messages' are provided";
+	if (nonnull(o, "text_input") && json_get(o, "text_input")->type != JSON_STRING)
+		return "text_input: expected a string";
+	if (nonnull(o, "session_id") && json_get(o, "session_id")->type != JSON_STRING)
+		return "session_id: expected a string";
+	if (t && t->type != JSON_NULL) {
+		if (!nonnull(o, "messages"))
+			return "'tools' is only allowed when 'messages' is provided";
+		if (t->type != JSON_ARRAY || !t->len)
+			return "'tools' must be a non-empty list";
+	}
+	if (!m || m->type == JSON_NULL)
+		return NULL;
+	if (m->type != JSON_ARRAY || !m->len)
+		return "'messages' must be a non-empty list";
+	for (const struct json *e = m->child; e; e = e->next, i++)
+		if (e->type != JSON_OBJECT || !json_get(e, "role"))
+			return "Each message must have a 'role' key";
+	return NULL;
+}
+
+/* --fixed-schedule-start/end-offset: inclusive window, lines without a
+ * timestamp always kept (_timestamp_within_offsets). */
+static int
+in_window(const struct gen_opts *o, const struct trace_line *l)
+{
+	if (!(l->has & TRACE_TIMESTAMP))
+		return 1;
+	if (o->start_offset >= 0 && l->timestamp < (double)o->start_offset)
+		return 0;
+	return o->end_offset < 0 || l->timestamp <= (double)o->end_offset;
+}
+
+static void
+keep(struct tload *t, const struct trace_line *l, size_t lineno)
+{
+	const struct json *o = l->root;
+	struct tline *k;
+	size_t len;
+	const char *s;
+
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 1024;
+		t->v = xreallocarray(t->v, t->cap, sizeof(*t->v));
+	}
+	k = &t->v[t->n++];
+	*k = (struct tline){ .lineno = lineno, .isl = l->input_length, .osl = -1 };
+	if (l->has & TRACE_OUTPUT_LENGTH)
+		k->osl = l->output_length;
+	k->has_ts = (l->has & TRACE_TIMESTAMP) != 0;
+	k->ts = l->timestamp;
+	k->has_delay = (l->has & TRACE_DELAY) != 0;
+	if (k->has_delay)
+		json_double(json_get(o, "delay"), &k->delay);
+	if ((s = json_str(json_get(o, "session_id"), &len)))
+		k->session = xstrndup(s, len);
+	k->mode = nonnull(o, "messages") ? M_MESSAGES :
+		  nonnull(o, "text_input") ? M_TEXT : M_LENGTH;
+	if (k->mode == M_TEXT) {
+		s = json_str(json_get(o, "text_input"), &len);
+		k->text = xstrndup(s, len);
+	}
+	if (k->mode == M_MESSAGES)
+		k->messages = compact(json_get(o, "messages"));
+	if (nonnull(o, "tools"))
+		k->tools = compact(json_get(o, "tools"));
+	if (l->n_hash) {
+		k->nids = l->n_hash;
+		k->ids = xreallocarray(NULL, l->n_hash, sizeof(*k->ids));
+		memcpy(k->ids, l->hash_ids, l->n_hash * sizeof(*k->ids));
+	}
+}
+
+static void
+on_line(struct tload *t, const char *s, size_t n, size_t lineno)
+{
+	char err[256];
+	const char *why;
+	int rc = trace_parse(&t->tp, s, n, err, sizeof(err));
+
+	if (rc == 0)
+		return;
+	t->lines++;
+	if (rc < 0)
+		die("%s:%zu: %s", t->name, lineno, err);
+	if ((why = check_line(t->tp.line.root, &t->tp.line)))
+		die("%s:%zu: %s", t->name, lineno, why);
+	if (in_window(t->o, &t->tp.line))
+		keep(t, &t->tp.line, lineno);
+}
+
+static void
+load(struct tload *t)
+{
+	struct lines l;
+	const char *s;
+	size_t n;
+	int rc;
+
+	if (lines_open(&l, t->o->input_file, LINE_MAX_BYTES) < 0)
+		die("cannot open '%s':", t->o->input_file);
+	trace_parser_init(&t->tp, 0);
+	while ((rc = lines_next(&l, &s, &n)) == 1)
+		on_line(t, s, n, l.lineno);
+	if (rc < 0 && errno == ENOBUFS)
+		die("%s:%zu: line longer than %zu bytes", t->name, l.lineno + 1,
+		    LINE_MAX_BYTES);
+	if (rc < 0)
+		die("cannot read '%s':", t->o->input_file);
+	lines_close(&l);
+	trace_parser_release(&t->tp);
+}
+
+static void
+str_hash(const char *s, uint64_t h[2])
+{
+	h[0] = 0xcbf29ce484222325u;
+	h[1] = 0x84222325cbf29ce4u;
+	for (; *s; s++) {
+		h[0] = (h[0] ^ (unsigned char)*s) * 0x100000001b3u;
+		h[1] = (h[1] ^ (unsigned char)*s) * 0xff51afd7ed558ccdu;
+		h[1] ^= h[1] >> 31;
+	}
+}
+
+/* _group_traces: sessions in order of first appearance; a line without a
+ * session_id gets the next generated id (its own conversation). */
+static void
+group(struct tload *t, struct dataset *d, uint64_t root)
+{
+	struct hmap ix;
+	struct rng ids;
+	size_t gen = 0;
+
+	rng_derive(&ids, root, "aiperf.gen.session_id");
+	hmap_init(&ix, SESSIONS_MAX);
+	d->convs = xcalloc(t->n ? t->n : 1, sizeof(*d->convs));
+	for (size_t i = 0; i < t->n; i++) {
+		struct tline *k = &t->v[i];
+		uint64_t h[2], *slot;
+		int created;
+
+		if (!k->session)
+			k->session = gen_session_id(t->o, gen++, &ids);
+		str_hash(k->session, h);
+		if (!(slot = hmap_put(&ix, h[0], h[1], &created)))
+			die("too many sessions");
+		if (created) {
+			*slot = d->n;
+			d->convs[d->n++].session_id = xstrdup(k->session);
+		}
+		k->conv = *slot;
+		d->convs[k->conv].nturns++;
+	}
+	hmap_release(&ix);
+	for (size_t c = 0; c < d->n; c++) {
+		d->convs[c].turns = xcalloc(d->convs[c].nturns, sizeof(struct turn));
+		d->convs[c].nturns = 0;
+	}
+}
+
+/* The prompt of one line: text_input verbatim, hash-id blocks, or a fresh
+ * slice of input_length tokens (generate(mean=input_length, stddev=0)). */
+static void
+make_text(struct tload *t, struct tline *k, struct turn *u, struct prompt *p)
+{
+	char err[512];
+
+	if (k->mode == M_MESSAGES) {
+		if (t->o->ep != EP_CHAT)
+			die("%s:%zu: 'messages' lines need --endpoint-type chat",
+			    t->name, k->lineno);
+		u->raw_messages = k->messages;
+		u->raw_tools = k->tools;
+		k->messages = k->tools = NULL;
+		return;
+	}
+	u->ntexts = 1;
+	u->texts = xcalloc(1, sizeof(*u->texts));
+	if (k->mode == M_TEXT) {
+		u->texts[0] = k->text;
+		k->text = NULL;
+	} else if (k->nids) {
+		u->texts[0] = prompt_blocks(p, k->isl, k->ids, k->nids,
+					    t->o->block_size, err, sizeof(err));
+		if (!u->texts[0])
+			die("%s:%zu: %s", t->name, k->lineno, err);
+	} else {
+		u->texts[0] = prompt_generate(p, (double)k->isl, 0);
+	}
+}
+
+/* A session mixing raw messages with synthesized prompts is an error;
+ * all-messages sessions are replayed without history. */
+static void
+context_mode(struct tload *t, struct dataset *d)
+{
+	for (size_t c = 0; c < d->n; c++) {
+		struct conv *cv = &d->convs[c];
+		size_t raw = 0;
+
+		for (size_t k = 0; k < cv->nturns; k++)
+			raw += cv->turns[k].raw_messages != NULL;
+		if (raw && raw != cv->nturns)
+			die("%s: session '%s': Mixed Mooncake sessions with both "
+			    "raw `messages`/`payload` and synthesized prompts are "
+			    "unsupported.", t->name, cv->session_id);
+		for (size_t k = 0; raw && k < cv->nturns; k++)
+			cv->turns[k].no_history = 1;
+	}
+}
+
+static long long
+at_ns(double ts, double zero)
+{
+	double v = (ts - zero) * 1e6;
+
+	return v > 0 ? llround(v) : 0;
+}
+
+/* strategies/fixed_schedule.py: zero = first timestamp (auto offset), the
+ * start offset, or 0; a later turn's timestamp is also absolute. */
+static double
+schedule_zero(struct tload *t, const struct dataset *d, struct tline **first)
+{
+	double zero = 0;
+
+	if (!d->n)
+		die("%s: No conversations with valid first-turn timestamps found",
+		    t->name);
+	for (size_t c = 0; c < d->n; c++)
+		if (!first[c]->has_ts)
+			die("%s:%zu: First turn of %s missing timestamp_ms", t->name,
+			    first[c]->lineno, d->convs[c].session_id);
+	if (t->o->auto_offset) {
+		zero = first[0]->ts;
+		for (size_t c = 1; c < d->n; c++)
+			zero = first[c]->ts < zero ? first[c]->ts : zero;
+	} else if (t->o->start_offset >= 0) {
+		zero = (double)t->o->start_offset;
+	}
+	return zero;
+}
+
+/*
+ * Times of turn u (line k). Fixed schedule: every timestamped turn gets
+ * at_ns; a later one also gets delay_ns = its gap to the session's
+ * previous timestamp, so a sender that times later turns by delay alone
+ * never sends one early. Other modes: later turns keep their trace delay.
+ */
+static void
+set_times(const struct gen_opts *o, const struct tline *k, struct turn *u,
+	  int later, double zero, double *last)
+{
+	u->at_ns = -1;
+	u->delay_ms = -1;
+	u->max_tokens = k->osl;
+	if (o->fixed && k->has_ts) {
+		u->at_ns = at_ns(k->ts, zero);
+		if (later)
+			u->delay_ms = k->ts > *last ? k->ts - *last : 0;
+		*last = k->ts;
+	} else if (later && k->has_delay) {
+		u->delay_ms = k->delay > 0 ? k->delay : 0;
+	}
+}
+
+/* Line indices grouped by conversation, file order within each. */
+static size_t *
+grouped_order(const struct tload *t, const struct dataset *d)
+{
+	size_t *start = xcalloc(d->n + 1, sizeof(*start));
+	size_t *order = xcalloc(t->n ? t->n : 1, sizeof(*order));
+
+	for (size_t i = 0; i < t->n; i++)
+		start[t->v[i].conv + 1]++;
+	for (size_t c = 0; c < d->n; c++)
+		start[c + 1] += start[c];
+	for (size_t i = 0; i < t->n; i++)
+		order[start[t->v[i].conv]++] = i;
+	free(start);
+	return order;
+}
+
+/* Rendered into the payload: the text is not needed again. */
+static void
+drop_texts(struct turn *u)
+{
+	for (size_t j = 0; j < u->ntexts; j++)
+		free(u->texts[j]);
+	free(u->texts);
+	u->texts = NULL;
+	u->ntexts = 0;
+	free(u->raw_messages);
+	free(u->raw_tools);
+	u->raw_messages = u->raw_tools = NULL;
+}
+
+static void
+tload_free(struct tload *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct tline *k = &t->v[i];
+
+		free(k->session);
+		free(k->ids);
+		free(k->text);
+		free(k->messages);
+		free(k->tools);
+	}
+	free(t->v);
+}
+
+void
+trace_dataset_build(struct dataset *d, const struct gen_opts *o,
+		    struct prompt *p, uint64_t root)
+{
+	struct tload t = { .o = o, .name = o->input_file };
+	struct tline **first;
+	size_t *order;
+	double zero = 0, *last;
+	struct rng model;
+	size_t rr = 0;
+
+	load(&t);
+	d->lines = t.lines;
+	group(&t, d, root);
+	first = xcalloc(d->n ? d->n : 1, sizeof(*first));
+	last = xcalloc(d->n ? d->n : 1, sizeof(*last));
+	for (size_t i = t.n; i-- > 0;)
+		first[t.v[i].conv] = &t.v[i];
+	if (o->fixed)
+		zero = schedule_zero(&t, d, first);
+	/* prompts in session order, as the loader's phase 1 draws them */
+	order = grouped_order(&t, d);
+	for (size_t j = 0; j < t.n; j++) {
+		struct tline *k = &t.v[order[j]];
+		struct conv *cv = &d->convs[k->conv];
+		struct turn *u = &cv->turns[cv->nturns++];
+
+		make_text(&t, k, u, p);
+		set_times(o, k, u, k != first[k->conv], zero, &last[k->conv]);
+	}
+	context_mode(&t, d);
+	rng_derive(&model, root, "composer.turn.model_selection");
+	for (size_t c = 0; c < d->n; c++)
+		for (size_t i = 0; i < d->convs[c].nturns; i++) {
+			struct turn *u = &d->convs[c].turns[i];
+
+			u->model = o->model_random ?
+				(size_t)rng_below(&model, o->nmodels) : rr++ % o->nmodels;
+			payload_render(o, u, i);
+			drop_texts(u);
+		}
+	free(order);
+	free(first);
+	free(last);
+	tload_free(&t);
+}
