@@ -91,7 +91,11 @@ sess_drop(struct sender *s, struct sess *e)
 	free(e);
 }
 
-/* Put the next turn on the delay heap: due delay_ns after the previous returned. */
+/*
+ * Put the next turn on the delay heap. As the original's fixed schedule: a
+ * turn with an intended time (at_ns) is due then, or at once if that has
+ * passed; otherwise delay_ns after the previous turn returned.
+ */
 static void
 schedule_next(struct sender *s, struct sess *e)
 {
@@ -103,7 +107,11 @@ schedule_next(struct sender *s, struct sess *e)
 	if (!e->phead)
 		e->ptail = NULL;
 	x->next = NULL;
-	x->deadline = e->returned_ns + (x->delay_ns > 0 ? x->delay_ns : 0);
+	if (x->at_ns >= 0 && s->phase)
+		x->deadline = s->phase_start + x->at_ns > e->returned_ns
+				      ? s->phase_start + x->at_ns : e->returned_ns;
+	else
+		x->deadline = e->returned_ns + (x->delay_ns > 0 ? x->delay_ns : 0);
 	e->due = x;
 	heap_push(&s->delays, x);
 }

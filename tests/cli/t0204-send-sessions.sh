@@ -99,4 +99,19 @@ test_expect_success 'truncated input: a missing last turn does not hang the run'
 	aiperf-send -u "$MOCK_URL" --concurrency 1 <in >out &&
 	test "$(wc -l <out)" -eq 8
 '
+test_expect_success 'a later turn with at_ns waits for its intended time, not delay_ns' '
+	printf "%s\n" \
+	"{\"id\":\"a0\",\"session_num\":0,\"conversation_id\":\"s\",\"x_correlation_id\":\"c\",\"turn_index\":0,\"num_turns\":2,\"path\":\"/v1/chat/completions\",\"stream\":false,\"at_ns\":0,\"payload\":{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"a\"}],\"max_tokens\":1}}" \
+	"{\"id\":\"a1\",\"session_num\":1,\"conversation_id\":\"s\",\"x_correlation_id\":\"c\",\"turn_index\":1,\"num_turns\":2,\"path\":\"/v1/chat/completions\",\"stream\":false,\"at_ns\":300000000,\"delay_ns\":0,\"payload\":{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"b\"}],\"max_tokens\":1}}" >at &&
+	aiperf-send -u "$MOCK_URL" <at >atout &&
+	python3 -c "
+import json
+r = [json.loads(l) for l in open(\"atout\")]
+assert [x[\"status\"] for x in r] == [200, 200], r
+a, b = r
+assert b[\"aiperf\"][\"intended_perf_ns\"] - a[\"aiperf\"][\"intended_perf_ns\"] == 300000000
+assert b[\"start_perf_ns\"] >= b[\"aiperf\"][\"intended_perf_ns\"]
+"
+'
+
 test_done
