@@ -37,6 +37,7 @@ struct rec {
 	int64_t start_perf_ns;
 	int has_start;
 	int warmup;
+	int not_sent;		/* NotSentError: never a request, no metric record */
 	int stream;
 	enum etype et;
 	struct resp *r;

@@ -29,7 +29,7 @@ rec_reset(struct rec *r)
 	r->root = r->metadata = r->payload = r->error = r->aiperf = NULL;
 	r->trace = NULL;
 	r->start_perf_ns = 0;
-	r->has_start = r->warmup = r->stream = 0;
+	r->has_start = r->warmup = r->not_sent = r->stream = 0;
 	r->nr = r->nraw = 0;
 	r->bad_perf = r->has_out = r->has_reason = r->perr = 0;
 	buf_reset(&r->out_text);
@@ -693,6 +693,8 @@ rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
 	r->trace = json_get(r->root, "trace_data");
 	r->warmup = !strcmp(json_str_or(json_get(r->metadata, "benchmark_phase"), ""),
 			    "warmup");
+	r->not_sent = !strcmp(json_str_or(json_get(r->error, "type"), ""),
+			      "NotSentError");
 	r->et = etype_of(r, o);
 	r->stream = stream_of(r, o);
 	resp = json_get(r->root, "responses");
