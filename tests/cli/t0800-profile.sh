@@ -75,4 +75,23 @@ test_expect_success 'aiperf analyze-trace runs aiperf-trace analyze' '
 	aiperf analyze-trace t.jsonl >out && grep -q "Total requests:" out
 '
 
+test_expect_success 'request rate: artifact name, target rate in the client object' '
+	prof --request-rate 50 --request-count 10 >/dev/null 2>&1 &&
+	j=artifacts/test_model-openai-chat-request_rate50.0/profile_export_aiperf.json &&
+	test "$(jq .request_count.avg $j)" = 10 &&
+	test "$(jq .client.target_request_rate $j)" = 50 &&
+	jq -e ".client.schedule_lateness_ms.p99 >= 0" $j >/dev/null
+'
+
+test_expect_success 'benchmark duration: the sender stops, unsent requests are not errors' '
+	prof --concurrency 2 --benchmark-duration 1 --artifact-dir dur >/dev/null 2>&1 &&
+	test "$(jq ".error_request_count.avg // 0" dur/profile_export_aiperf.json)" = 0 &&
+	jq -e ".request_count.avg >= 2" dur/profile_export_aiperf.json >/dev/null
+'
+
+test_expect_success 'grace period without duration: the original error' '
+	prof --benchmark-grace-period 5 2>err >/dev/null; test $? -eq 2 &&
+	grep -q "only be used with duration-based benchmarking" err
+'
+
 test_done
