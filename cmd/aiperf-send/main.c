@@ -16,7 +16,8 @@ static const char usage_text[] =
 	"                   [--max-record-bytes size]\n"
 	"                   [--connection-reuse-strategy pooled|never]\n"
 	"                   [--benchmark-duration s] [--benchmark-grace-period s]\n"
-	"                   [--shutdown-grace-period s]\n";
+	"                   [--shutdown-grace-period s]\n"
+	"                   [--ssl-ca-file file] [-k | --insecure]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
@@ -28,7 +29,7 @@ usage(FILE *f, int status)
 enum {
 	OPT_ENDPOINT = 256, OPT_CONC, OPT_TIMEOUT, OPT_KEY, OPT_UI, OPT_UNBUF,
 	OPT_MAXRESP, OPT_MAXREC, OPT_REUSE, OPT_DUR, OPT_GRACE, OPT_SHUT,
-	OPT_VERSION,
+	OPT_CAFILE, OPT_VERSION,
 };
 
 static const struct option longopts[] = {
@@ -46,6 +47,8 @@ static const struct option longopts[] = {
 	{ "benchmark-duration", required_argument, NULL, OPT_DUR },
 	{ "benchmark-grace-period", required_argument, NULL, OPT_GRACE },
 	{ "shutdown-grace-period", required_argument, NULL, OPT_SHUT },
+	{ "ssl-ca-file", required_argument, NULL, OPT_CAFILE },
+	{ "insecure", no_argument, NULL, 'k' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -116,6 +119,8 @@ parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 	case OPT_DUR: o->duration_ns = opt_seconds("--benchmark-duration", arg, 0); break;
 	case OPT_GRACE: o->grace_ns = opt_seconds("--benchmark-grace-period", arg, 1); *grace_set = 1; break;
 	case OPT_SHUT: o->stop_grace_ns = opt_seconds("--shutdown-grace-period", arg, 1); break;
+	case OPT_CAFILE: o->ca_file = arg; break;
+	case 'k': o->insecure = 1; break;
 	case 'h': usage(stdout, 0);
 	case OPT_VERSION: printf("aiperf-send %s\n", AIPERF_VERSION); exit(0);
 	default: usage(stderr, 2);
@@ -133,7 +138,7 @@ parse_args(struct options *o, int argc, char **argv)
 	o->max_line = 64 << 20;
 	o->grace_ns = 30LL * 1000000000;
 	o->stop_grace_ns = 5LL * 1000000000;
-	while ((c = getopt_long(argc, argv, "u:H:h", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "u:H:hk", longopts, NULL)) != -1)
 		parse_opt(o, c, optarg, &grace_set);
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
@@ -142,6 +147,8 @@ parse_args(struct options *o, int argc, char **argv)
 			  "duration-based benchmarking (--benchmark-duration).");
 	if (o->timeout_ns < 1000000)
 		die_usage("invalid value for --request-timeout-seconds: must be at least 0.001");
+	if (o->ca_file && access(o->ca_file, R_OK) < 0)
+		die("cannot read '%s':", o->ca_file);
 	if (!o->nurls)
 		add_str(&o->urls, &o->nurls, "localhost:8000");
 	if (!isatty(2))

@@ -35,6 +35,8 @@ struct options {
 	int64_t grace_ns;
 	int64_t stop_grace_ns;	/* SIGINT: in-flight requests get this long */
 	int verbose;
+	const char *ca_file;	/* --ssl-ca-file: trust these CAs instead */
+	int insecure;		/* -k: no certificate or host name checks */
 };
 
 /* The timer heap orders in-flight transfers by their cancel deadline. */

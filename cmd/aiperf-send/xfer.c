@@ -272,6 +272,11 @@ xfer_setup(struct xfer *x, CURL *h)
 	SET(CURLOPT_FORBID_REUSE, o->reuse == REUSE_NEVER ? 1L : 0L);
 	SET(CURLOPT_FRESH_CONNECT, o->reuse == REUSE_NEVER ? 1L : 0L);
 	SET(CURLOPT_TCP_NODELAY, 1L);
+	/* TLS: libcurl verifies peer and host name unless told not to. */
+	SET(CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
+	SET(CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);
+	if (o->ca_file)
+		SET(CURLOPT_CAINFO, o->ca_file);
 #undef SET
 	x->curl_err[0] = '\0';
 	return rc == CURLE_OK ? 0 : -1;
