@@ -37,6 +37,10 @@ struct options {
 	int verbose;
 	const char *ca_file;	/* --ssl-ca-file: trust these CAs instead */
 	int insecure;		/* -k: no certificate or host name checks */
+	long wconcurrency;	/* warmup records; 0: --concurrency */
+	int64_t ramp_ns[2];	/* concurrency ramp: [0] profiling, [1] warmup */
+	long prefill[2];	/* prefill concurrency; 0: none */
+	int64_t pramp_ns[2];	/* its ramp */
 };
 
 /* The timer heap orders in-flight transfers by their cancel deadline. */
@@ -83,6 +87,9 @@ struct sender {
 	struct heap delays;	/* next turns waiting for their delay */
 	unsigned char *fds;	/* epoll state per descriptor (loop.c) */
 	size_t nfds;
+	int64_t ramp_due;	/* a ramp raises a limit that holds requests back, or -1 */
+	size_t prefill_held;	/* prefill slots held */
+	int turns_held;		/* a due later turn waits for a prefill slot */
 };
 
 /* loop.c */
@@ -106,6 +113,9 @@ struct xfer *heap_top(const struct heap *h);
 void heap_release(struct heap *h);
 int64_t sched_next_due(struct sender *s, int64_t now);
 void sched_wait_until(int64_t due);
+int sched_may_start(struct sender *s, const struct xfer *x, int need_slot, int64_t now);
+void sched_prefill_take(struct sender *s, struct xfer *x);
+void sched_prefill_release(struct sender *s, struct xfer *x);
 
 /* input.c */
 void input_open(struct sender *s);
