@@ -82,9 +82,11 @@ finish(struct sender *s, struct xfer *x, CURLcode rc)
 		x->anext->aprev = x->aprev;
 	xfer_done(x, rc);
 	sched_prefill_release(s, x);
-	sess_finish(s, x);
 	curl_multi_remove_handle(s->m, x->h);
 	CURL *h = x->h;
+	if (s->o->reuse == REUSE_STICKY)
+		curl_easy_setopt(h, CURLOPT_SHARE, NULL);	/* its session may end now */
+	sess_finish(s, x);
 	sender_emit(s, x);
 	s->inflight--;
 	if (s->npool == s->cappool) {

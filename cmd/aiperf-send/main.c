@@ -14,7 +14,7 @@ static const char usage_text[] =
 	"                   [--api-key key] [--ui-type none|simple|dashboard]\n"
 	"                   [--unbuffered] [--max-response-bytes size]\n"
 	"                   [--max-record-bytes size]\n"
-	"                   [--connection-reuse-strategy pooled|never]\n"
+	"                   [--connection-reuse-strategy pooled|never|sticky-user-sessions]\n"
 	"                   [--benchmark-duration s] [--benchmark-grace-period s]\n"
 	"                   [--shutdown-grace-period s]\n"
 	"                   [--ssl-ca-file file] [-k | --insecure]\n"
@@ -117,7 +117,7 @@ static void
 parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 {
 	static const char *const uis[] = { "none", "simple", "dashboard", NULL };
-	static const char *const reuses[] = { "pooled", "never", NULL };
+	static const char *const reuses[] = { "pooled", "never", "sticky-user-sessions", NULL };
 
 	switch (c) {
 	case 'u': add_str(&o->urls, &o->nurls, arg); break;

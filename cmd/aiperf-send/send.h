@@ -14,7 +14,7 @@ struct json_doc;
 struct sess;
 
 enum ui_type { UI_NONE, UI_SIMPLE, UI_DASHBOARD };
-enum reuse { REUSE_POOLED, REUSE_NEVER };
+enum reuse { REUSE_POOLED, REUSE_NEVER, REUSE_STICKY };
 
 /* Command-line options, filled once by parse_args() and read-only after. */
 struct options {
@@ -134,6 +134,7 @@ void sess_release(struct sender *s);
 void sess_stop(struct sender *s);
 void sess_body(struct xfer *x);
 void sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n);
+CURLSH *sess_share(struct xfer *x);
 
 /* url.c */
 char *url_base(const char *arg);
