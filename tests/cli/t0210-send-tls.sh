@@ -1,6 +1,6 @@
 #!/bin/sh
 # aiperf-send: TLS is verified by default; --ssl-ca-file and --insecure.
-# shellcheck disable=SC1091,SC2016
+# shellcheck disable=SC1091,SC2016,SC2034
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/cli/send-lib.sh"
 
