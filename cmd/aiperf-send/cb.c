@@ -174,6 +174,38 @@ sse_error(struct xfer *x, const struct sse_msg *m)
 	buf_release(&b);
 }
 
+static int
+nonempty(const struct json *v)
+{
+	size_t n;
+	return json_str(v, &n) && n > 0;
+}
+
+/*
+ * Whether a chunk's data carries content (spec 5.3: what frees a prefill
+ * slot): a non-empty text, delta content or reasoning, a responses-API
+ * delta or a generate token; data that is not JSON counts, "[DONE]" not.
+ */
+static int
+has_content(struct sender *s, const char *d, size_t n)
+{
+	char err[64];
+	const struct json *v, *c, *dl;
+
+	if (n == 6 && !memcmp(d, "[DONE]", 6))
+		return 0;
+	json_doc_reset(s->doc);
+	if (!(v = json_parse(s->doc, d, n, err, sizeof(err))))
+		return 1;
+	c = json_at(json_get(v, "choices"), 0);
+	dl = json_get(c, "delta");
+	return nonempty(json_get(dl, "content")) ||
+	       nonempty(json_get(dl, "reasoning_content")) ||
+	       nonempty(json_get(dl, "reasoning")) ||
+	       nonempty(json_get(c, "text")) || nonempty(json_get(v, "delta")) ||
+	       nonempty(json_get(json_get(v, "token"), "text"));
+}
+
 int
 cb_sse(void *ctx, const struct sse_msg *m)
 {
@@ -205,6 +237,8 @@ cb_sse(void *ctx, const struct sse_msg *m)
 			jw_strn(&w, m->f[i].value, m->f[i].vlen);
 			if (m->f[i].nlen == 4 && !memcmp(m->f[i].name, "data", 4)) {
 				cb_stamp(x, m->f[i].value, m->f[i].vlen);
+				if (x->prefill && has_content(x->snd, m->f[i].value, m->f[i].vlen))
+					sched_prefill_release(x->snd, x);
 				if (x->want_reply)
 					sess_reply(x->snd, x, m->f[i].value, m->f[i].vlen);
 			}

@@ -81,9 +81,12 @@ finish(struct sender *s, struct xfer *x, CURLcode rc)
 	if (x->anext)
 		x->anext->aprev = x->aprev;
 	xfer_done(x, rc);
-	sess_finish(s, x);
+	sched_prefill_release(s, x);
 	curl_multi_remove_handle(s->m, x->h);
 	CURL *h = x->h;
+	if (s->o->reuse == REUSE_STICKY)
+		curl_easy_setopt(h, CURLOPT_SHARE, NULL);	/* its session may end now */
+	sess_finish(s, x);
 	sender_emit(s, x);
 	s->inflight--;
 	if (s->npool == s->cappool) {
@@ -201,6 +204,7 @@ start(struct sender *s, struct xfer *x, int64_t now)
 	s->active = x;
 	s->inflight++;
 	s->nstarted++;
+	sched_prefill_take(s, x);
 	if (x->cancel_after_ns >= 0 && !x->warmup) {
 		x->deadline = x->start_ns + x->cancel_after_ns;
 		heap_push(&s->timers, x);
@@ -222,14 +226,6 @@ enter_phase(struct sender *s, const struct xfer *x, int64_t now)
 	if (ph == 2 && s->o->duration_ns)
 		s->stop_issue_at = now + s->o->duration_ns;
 	return 0;
-}
-
-static size_t
-limit_for(const struct sender *s, const struct xfer *x)
-{
-	if (s->o->concurrency)
-		return (size_t)s->o->concurrency;
-	return x->at_ns >= 0 ? (size_t)-1 : 1;
 }
 
 /* Let curl send what was just added (handles start on its timer). */
@@ -257,7 +253,7 @@ start_ready(struct sender *s)
 			now = clock_now_ns();
 		}
 		struct xfer *x = s->qhead;
-		if (!x || enter_phase(s, x, now) < 0 || s->slots >= limit_for(s, x))
+		if (!x || enter_phase(s, x, now) < 0 || !sched_may_start(s, x, 1, now))
 			break;
 		int64_t due = sched_next_due(s, now);
 		if (due - now > SPIN_NS) {
@@ -285,7 +281,12 @@ start_turns(struct sender *s, int64_t now)
 	struct xfer *x;
 	int started = 0;
 
+	s->turns_held = 0;
 	while (!s->stopping && (x = heap_top(&s->delays)) && x->deadline <= now) {
+		if (!sched_may_start(s, x, 0, now)) {
+			s->turns_held = 1;	/* until a prefill slot frees */
+			break;
+		}
 		heap_remove(&s->delays, x);
 		x->deadline = -1;
 		start(s, x, now);
@@ -306,6 +307,7 @@ run_timers(struct sender *s)
 		curl_multi_socket_action(s->m, CURL_SOCKET_TIMEOUT, 0, &running);
 	}
 	cancel_due(s, now);
+	s->ramp_due = -1;	/* start_turns and start_ready set it again */
 	start_turns(s, now);
 	if (stop == 1 && s->stopping == 0)
 		sender_stop(s, s->o->stop_grace_ns);
@@ -350,8 +352,10 @@ next_wakeup(struct sender *s)
 
 	if (x)
 		t = min_due(t, x->deadline);
-	if ((x = heap_top(&s->delays)))
+	if ((x = heap_top(&s->delays)) && !s->turns_held)
 		t = min_due(t, x->deadline);
+	if (!s->stopping)
+		t = min_due(t, s->ramp_due);
 	if (s->stopping && s->cancel_at >= 0)
 		t = min_due(t, s->cancel_at);
 	if (!s->stopping && s->stop_issue_at >= 0)
@@ -418,7 +422,7 @@ setup(struct sender *s, sigset_t *waitmask)
 	struct epoll_event ev = { .events = EPOLLIN, .data.fd = s->tfd };
 	if (epoll_ctl(s->ep, EPOLL_CTL_ADD, s->tfd, &ev) < 0)
 		die("epoll:");
-	s->armed_ns = s->curl_due = s->next_due = -1;
+	s->armed_ns = s->curl_due = s->next_due = s->ramp_due = -1;
 	s->stop_issue_at = s->cancel_at = -1;
 	s->qmax = 256;
 	buf_init(&s->out, BUF_NOMAX);
@@ -429,6 +433,8 @@ setup(struct sender *s, sigset_t *waitmask)
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK || !(s->m = curl_multi_init()))
 		die("cannot initialize libcurl");
 	long conns = s->o->concurrency ? s->o->concurrency : 1024;
+	if (s->o->wconcurrency > conns)
+		conns = s->o->wconcurrency;
 	ev_multi(s);
 	curl_multi_setopt(s->m, CURLMOPT_MAXCONNECTS, conns);
 	input_open(s);

@@ -14,9 +14,15 @@ static const char usage_text[] =
 	"                   [--api-key key] [--ui-type none|simple|dashboard]\n"
 	"                   [--unbuffered] [--max-response-bytes size]\n"
 	"                   [--max-record-bytes size]\n"
-	"                   [--connection-reuse-strategy pooled|never]\n"
+	"                   [--connection-reuse-strategy pooled|never|sticky-user-sessions]\n"
 	"                   [--benchmark-duration s] [--benchmark-grace-period s]\n"
-	"                   [--shutdown-grace-period s]\n";
+	"                   [--shutdown-grace-period s]\n"
+	"                   [--ssl-ca-file file] [-k | --insecure]\n"
+	"                   [--concurrency-ramp-duration s] [--warmup-concurrency n]\n"
+	"                   [--warmup-concurrency-ramp-duration s]\n"
+	"                   [--prefill-concurrency n] [--prefill-concurrency-ramp-duration s]\n"
+	"                   [--warmup-prefill-concurrency n]\n"
+	"                   [--warmup-prefill-concurrency-ramp-duration s]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
@@ -28,7 +34,8 @@ usage(FILE *f, int status)
 enum {
 	OPT_ENDPOINT = 256, OPT_CONC, OPT_TIMEOUT, OPT_KEY, OPT_UI, OPT_UNBUF,
 	OPT_MAXRESP, OPT_MAXREC, OPT_REUSE, OPT_DUR, OPT_GRACE, OPT_SHUT,
-	OPT_VERSION,
+	OPT_CAFILE, OPT_RAMP, OPT_WCONC, OPT_WRAMP, OPT_PRE, OPT_PRERAMP,
+	OPT_WPRE, OPT_WPRERAMP, OPT_VERSION,
 };
 
 static const struct option longopts[] = {
@@ -46,6 +53,15 @@ static const struct option longopts[] = {
 	{ "benchmark-duration", required_argument, NULL, OPT_DUR },
 	{ "benchmark-grace-period", required_argument, NULL, OPT_GRACE },
 	{ "shutdown-grace-period", required_argument, NULL, OPT_SHUT },
+	{ "ssl-ca-file", required_argument, NULL, OPT_CAFILE },
+	{ "insecure", no_argument, NULL, 'k' },
+	{ "concurrency-ramp-duration", required_argument, NULL, OPT_RAMP },
+	{ "warmup-concurrency", required_argument, NULL, OPT_WCONC },
+	{ "warmup-concurrency-ramp-duration", required_argument, NULL, OPT_WRAMP },
+	{ "prefill-concurrency", required_argument, NULL, OPT_PRE },
+	{ "prefill-concurrency-ramp-duration", required_argument, NULL, OPT_PRERAMP },
+	{ "warmup-prefill-concurrency", required_argument, NULL, OPT_WPRE },
+	{ "warmup-prefill-concurrency-ramp-duration", required_argument, NULL, OPT_WPRERAMP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -95,11 +111,13 @@ parse_choice(const char *opt, const char *arg, const char *const *names)
 	die_usage("invalid value for %s: '%s'", opt, arg);
 }
 
+static void parse_limit(struct options *o, int c, const char *arg);
+
 static void
 parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 {
 	static const char *const uis[] = { "none", "simple", "dashboard", NULL };
-	static const char *const reuses[] = { "pooled", "never", NULL };
+	static const char *const reuses[] = { "pooled", "never", "sticky-user-sessions", NULL };
 
 	switch (c) {
 	case 'u': add_str(&o->urls, &o->nurls, arg); break;
@@ -116,8 +134,26 @@ parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 	case OPT_DUR: o->duration_ns = opt_seconds("--benchmark-duration", arg, 0); break;
 	case OPT_GRACE: o->grace_ns = opt_seconds("--benchmark-grace-period", arg, 1); *grace_set = 1; break;
 	case OPT_SHUT: o->stop_grace_ns = opt_seconds("--shutdown-grace-period", arg, 1); break;
+	case OPT_CAFILE: o->ca_file = arg; break;
+	case 'k': o->insecure = 1; break;
 	case 'h': usage(stdout, 0);
 	case OPT_VERSION: printf("aiperf-send %s\n", AIPERF_VERSION); exit(0);
+	default: parse_limit(o, c, arg); break;
+	}
+}
+
+/* The concurrency limits and their ramps (spec 5.3); [0] profiling, [1] warmup. */
+static void
+parse_limit(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_RAMP: o->ramp_ns[0] = opt_seconds("--concurrency-ramp-duration", arg, 0); break;
+	case OPT_WCONC: o->wconcurrency = (long)opt_int("--warmup-concurrency", arg, 1, 1000000); break;
+	case OPT_WRAMP: o->ramp_ns[1] = opt_seconds("--warmup-concurrency-ramp-duration", arg, 0); break;
+	case OPT_PRE: o->prefill[0] = (long)opt_int("--prefill-concurrency", arg, 1, 1000000); break;
+	case OPT_PRERAMP: o->pramp_ns[0] = opt_seconds("--prefill-concurrency-ramp-duration", arg, 0); break;
+	case OPT_WPRE: o->prefill[1] = (long)opt_int("--warmup-prefill-concurrency", arg, 1, 1000000); break;
+	case OPT_WPRERAMP: o->pramp_ns[1] = opt_seconds("--warmup-prefill-concurrency-ramp-duration", arg, 0); break;
 	default: usage(stderr, 2);
 	}
 }
@@ -133,7 +169,7 @@ parse_args(struct options *o, int argc, char **argv)
 	o->max_line = 64 << 20;
 	o->grace_ns = 30LL * 1000000000;
 	o->stop_grace_ns = 5LL * 1000000000;
-	while ((c = getopt_long(argc, argv, "u:H:h", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "u:H:hk", longopts, NULL)) != -1)
 		parse_opt(o, c, optarg, &grace_set);
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
@@ -142,6 +178,13 @@ parse_args(struct options *o, int argc, char **argv)
 			  "duration-based benchmarking (--benchmark-duration).");
 	if (o->timeout_ns < 1000000)
 		die_usage("invalid value for --request-timeout-seconds: must be at least 0.001");
+	if (o->prefill[0] && o->concurrency && o->prefill[0] > o->concurrency)
+		die_usage("--prefill-concurrency (%ld) must be less than or equal to "
+			  "--concurrency (%ld)", o->prefill[0], o->concurrency);
+	if (!o->prefill[1])
+		o->prefill[1] = o->prefill[0];
+	if (o->ca_file && access(o->ca_file, R_OK) < 0)
+		die("cannot read '%s':", o->ca_file);
 	if (!o->nurls)
 		add_str(&o->urls, &o->nurls, "localhost:8000");
 	if (!isatty(2))

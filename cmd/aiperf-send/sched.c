@@ -2,6 +2,7 @@
 /* Timing: the cancel-deadline heap, when the next request is due, and the precise final wait. */
 #include "send.h"
 
+#include <math.h>
 #include "clock.h"
 #include "util.h"
 #include "xfer.h"
@@ -105,4 +106,88 @@ sched_wait_until(int64_t due)
 {
 	while (clock_now_ns() < due)
 		;
+}
+
+/*
+ * A limit ramped linearly from 1 to target in +1 steps spread over dur ns
+ * from start (spec 5.3): step k comes at start + k*dur/(target-1). The time
+ * of the next step goes to *next when it is earlier.
+ */
+static size_t
+ramp(size_t target, int64_t dur, int64_t start, int64_t now, int64_t *next)
+{
+	if (dur <= 0 || target <= 1 || now >= start + dur)
+		return target;
+	double step = (double)dur / (double)(target - 1);
+	size_t l = 1 + (size_t)((double)(now - start) / step);
+	if (l >= target)
+		return target;
+	int64_t t = start + (int64_t)ceil((double)l * step);
+	if (t <= now)
+		t = now + 1;
+	if (*next < 0 || t < *next)
+		*next = t;
+	return l;
+}
+
+/* Concurrency slots x's phase allows now (warmup falls back to --concurrency). */
+static size_t
+conc_limit(struct sender *s, const struct xfer *x, int64_t now)
+{
+	const struct options *o = s->o;
+	long c = x->warmup && o->wconcurrency ? o->wconcurrency : o->concurrency;
+
+	if (!c)
+		return x->at_ns >= 0 ? (size_t)-1 : 1;
+	return ramp((size_t)c, o->ramp_ns[x->warmup], s->phase_start, now,
+		    &s->ramp_due);
+}
+
+/* Prefill slots x's phase allows now, or 0 for no prefill limit. */
+static size_t
+prefill_limit(struct sender *s, const struct xfer *x, int64_t now)
+{
+	const struct options *o = s->o;
+	long p = o->prefill[x->warmup];
+
+	if (!p)
+		return 0;
+	return ramp((size_t)p, o->pramp_ns[x->warmup], s->phase_start, now,
+		    &s->ramp_due);
+}
+
+/*
+ * Whether x may start now: a free prefill slot, and for a first turn
+ * (need_slot) a free concurrency slot. A ramp that holds it back sets
+ * s->ramp_due to when its limit rises.
+ */
+int
+sched_may_start(struct sender *s, const struct xfer *x, int need_slot, int64_t now)
+{
+	size_t p;
+
+	if (need_slot && s->slots >= conc_limit(s, x, now))
+		return 0;
+	p = prefill_limit(s, x, now);
+	return !p || s->prefill_held < p;
+}
+
+/* x starts: it takes a prefill slot when its phase has a prefill limit. */
+void
+sched_prefill_take(struct sender *s, struct xfer *x)
+{
+	if (s->o->prefill[x->warmup] && !x->prefill) {
+		x->prefill = 1;
+		s->prefill_held++;
+	}
+}
+
+/* x's first content arrived, or it finished: its prefill slot is free. */
+void
+sched_prefill_release(struct sender *s, struct xfer *x)
+{
+	if (x->prefill) {
+		x->prefill = 0;
+		s->prefill_held--;
+	}
 }

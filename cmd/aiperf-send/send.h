@@ -14,7 +14,7 @@ struct json_doc;
 struct sess;
 
 enum ui_type { UI_NONE, UI_SIMPLE, UI_DASHBOARD };
-enum reuse { REUSE_POOLED, REUSE_NEVER };
+enum reuse { REUSE_POOLED, REUSE_NEVER, REUSE_STICKY };
 
 /* Command-line options, filled once by parse_args() and read-only after. */
 struct options {
@@ -35,6 +35,12 @@ struct options {
 	int64_t grace_ns;
 	int64_t stop_grace_ns;	/* SIGINT: in-flight requests get this long */
 	int verbose;
+	const char *ca_file;	/* --ssl-ca-file: trust these CAs instead */
+	int insecure;		/* -k: no certificate or host name checks */
+	long wconcurrency;	/* warmup records; 0: --concurrency */
+	int64_t ramp_ns[2];	/* concurrency ramp: [0] profiling, [1] warmup */
+	long prefill[2];	/* prefill concurrency; 0: none */
+	int64_t pramp_ns[2];	/* its ramp */
 };
 
 /* The timer heap orders in-flight transfers by their cancel deadline. */
@@ -81,6 +87,9 @@ struct sender {
 	struct heap delays;	/* next turns waiting for their delay */
 	unsigned char *fds;	/* epoll state per descriptor (loop.c) */
 	size_t nfds;
+	int64_t ramp_due;	/* a ramp raises a limit that holds requests back, or -1 */
+	size_t prefill_held;	/* prefill slots held */
+	int turns_held;		/* a due later turn waits for a prefill slot */
 };
 
 /* loop.c */
@@ -104,6 +113,9 @@ struct xfer *heap_top(const struct heap *h);
 void heap_release(struct heap *h);
 int64_t sched_next_due(struct sender *s, int64_t now);
 void sched_wait_until(int64_t due);
+int sched_may_start(struct sender *s, const struct xfer *x, int need_slot, int64_t now);
+void sched_prefill_take(struct sender *s, struct xfer *x);
+void sched_prefill_release(struct sender *s, struct xfer *x);
 
 /* input.c */
 void input_open(struct sender *s);
@@ -122,6 +134,7 @@ void sess_release(struct sender *s);
 void sess_stop(struct sender *s);
 void sess_body(struct xfer *x);
 void sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n);
+CURLSH *sess_share(struct xfer *x);
 
 /* url.c */
 char *url_base(const char *arg);

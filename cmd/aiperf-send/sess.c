@@ -20,6 +20,7 @@ struct sess {
 	struct xfer *due;	/* the next turn, on the delay heap */
 	struct buf hist;	/* messages so far, as JSON array items */
 	int64_t returned_ns;	/* when the previous turn returned */
+	CURLSH *sh;		/* sticky-user-sessions: its own connection cache */
 };
 
 static size_t
@@ -86,6 +87,8 @@ sess_drop(struct sender *s, struct sess *e)
 	if (e->slot)
 		s->slots--;
 	drop_parked(s, e);
+	if (e->sh)
+		curl_share_cleanup(e->sh);	/* closes its connection */
 	free(e->corr);
 	buf_release(&e->hist);
 	free(e);
@@ -284,4 +287,23 @@ sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n)
 	const char *t = json_str(c, &len);
 	if (t)
 		buf_add(&x->reply, t, len);
+}
+
+/*
+ * sticky-user-sessions: the connection cache of x's session, so that its
+ * turns, and only they, use one connection; NULL for other strategies.
+ */
+CURLSH *
+sess_share(struct xfer *x)
+{
+	struct sess *e = x->sess;
+
+	if (x->snd->o->reuse != REUSE_STICKY || !e)
+		return NULL;
+	if (!e->sh) {
+		if (!(e->sh = curl_share_init()) ||
+		    curl_share_setopt(e->sh, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT) != CURLSHE_OK)
+			die("cannot create a curl share handle");
+	}
+	return e->sh;
 }

@@ -248,6 +248,21 @@ build_headers(struct xfer *x)
 	x->hdrs = curl_slist_append(x->hdrs, "Expect:");
 }
 
+/*
+ * Whether the connection closes after x: always with "never"; with
+ * "sticky-user-sessions" after a session's final turn (a single-turn
+ * record is a session of its own).
+ */
+static long
+forbid_reuse(const struct xfer *x)
+{
+	switch (x->snd->o->reuse) {
+	case REUSE_NEVER: return 1;
+	case REUSE_STICKY: return x->turn_index + 1 >= x->num_turns;
+	default: return 0;
+	}
+}
+
 int
 xfer_setup(struct xfer *x, CURL *h)
 {
@@ -269,9 +284,15 @@ xfer_setup(struct xfer *x, CURL *h)
 	SET(CURLOPT_NOSIGNAL, 1L);
 	SET(CURLOPT_TIMEOUT_MS, (long)(o->timeout_ns / 1000000));
 	SET(CURLOPT_ERRORBUFFER, x->curl_err);
-	SET(CURLOPT_FORBID_REUSE, o->reuse == REUSE_NEVER ? 1L : 0L);
-	SET(CURLOPT_FRESH_CONNECT, o->reuse == REUSE_NEVER ? 1L : 0L);
+	SET(CURLOPT_FORBID_REUSE, forbid_reuse(x));
+	SET(CURLOPT_FRESH_CONNECT, forbid_reuse(x) && !sess_share(x) ? 1L : 0L);
+	SET(CURLOPT_SHARE, sess_share(x));
 	SET(CURLOPT_TCP_NODELAY, 1L);
+	/* TLS: libcurl verifies peer and host name unless told not to. */
+	SET(CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
+	SET(CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);
+	if (o->ca_file)
+		SET(CURLOPT_CAINFO, o->ca_file);
 #undef SET
 	x->curl_err[0] = '\0';
 	return rc == CURLE_OK ? 0 : -1;

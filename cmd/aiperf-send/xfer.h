@@ -63,6 +63,7 @@ struct xfer {
 	char *own;		/* history: this turn's own messages, as JSON items */
 	size_t hist_at;		/* history: where in body the history goes, or -1 */
 	int want_reply;		/* keep the assistant text for the next turn */
+	int prefill;		/* holds a prefill slot until its first content */
 	struct buf reply;
 };
 
