@@ -94,4 +94,12 @@ test_expect_success 'grace period without duration: the original error' '
 	grep -q "only be used with duration-based benchmarking" err
 '
 
+test_expect_success 'ramps and prefill pass through; prefill needs streaming' '
+	prof --streaming --concurrency 4 --prefill-concurrency 2 \
+		--concurrency-ramp-duration 0.2 --request-count 8 --artifact-dir ramp >/dev/null 2>&1 &&
+	test "$(jq .request_count.avg ramp/profile_export_aiperf.json)" = 8 &&
+	prof --prefill-concurrency 2 2>err >/dev/null; test $? -eq 2 &&
+	grep -q "requires --streaming" err
+'
+
 test_done
