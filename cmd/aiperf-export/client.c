@@ -146,6 +146,9 @@ cpu_figures(const struct client *c, struct clientsum *cs, double cpu_seconds)
 	cs->cpu_busy = -1;
 	if (cpu_seconds >= 0 && c->records)
 		cs->cpu_us_per_request = cpu_seconds * 1e6 / (double)c->records;
+	else if (c->cpu_n > 1)	/* steady state: startup and the first record excluded */
+		cs->cpu_us_per_request = (double)(c->cpu_max - c->cpu_min) / 1e3 /
+					 (double)(c->cpu_n - 1);
 	else if (c->cpu_n && c->records)
 		cs->cpu_us_per_request = (double)c->cpu_max / 1e3 / (double)c->records;
 	if (c->cpu_n > 1 && c->cpu_end_max > c->cpu_end_min)
