@@ -389,6 +389,9 @@ wait_events(struct sender *s, const sigset_t *mask)
 	}
 	if (t >= 0)
 		timeout = t <= now ? 0 : (int)((t - now + 999999) / 1000000);
+	/* Spinning saves the wake-up from sleep on every arrival: one core. */
+	if (s->o->busy_poll && s->active)
+		timeout = 0;
 	int n = epoll_pwait(s->ep, ev, MAX_EVENTS, timeout, mask);
 	if (n < 0 && errno != EINTR)
 		die("epoll_wait:");

@@ -22,7 +22,8 @@ static const char usage_text[] =
 	"                   [--warmup-concurrency-ramp-duration s]\n"
 	"                   [--prefill-concurrency n] [--prefill-concurrency-ramp-duration s]\n"
 	"                   [--warmup-prefill-concurrency n]\n"
-	"                   [--warmup-prefill-concurrency-ramp-duration s]\n";
+	"                   [--warmup-prefill-concurrency-ramp-duration s]\n"
+	"                   [--busy-poll]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
@@ -35,7 +36,7 @@ enum {
 	OPT_ENDPOINT = 256, OPT_CONC, OPT_TIMEOUT, OPT_KEY, OPT_UI, OPT_UNBUF,
 	OPT_MAXRESP, OPT_MAXREC, OPT_REUSE, OPT_DUR, OPT_GRACE, OPT_SHUT,
 	OPT_CAFILE, OPT_RAMP, OPT_WCONC, OPT_WRAMP, OPT_PRE, OPT_PRERAMP,
-	OPT_WPRE, OPT_WPRERAMP, OPT_VERSION,
+	OPT_WPRE, OPT_WPRERAMP, OPT_BUSY, OPT_VERSION,
 };
 
 static const struct option longopts[] = {
@@ -62,6 +63,7 @@ static const struct option longopts[] = {
 	{ "prefill-concurrency-ramp-duration", required_argument, NULL, OPT_PRERAMP },
 	{ "warmup-prefill-concurrency", required_argument, NULL, OPT_WPRE },
 	{ "warmup-prefill-concurrency-ramp-duration", required_argument, NULL, OPT_WPRERAMP },
+	{ "busy-poll", no_argument, NULL, OPT_BUSY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -136,6 +138,7 @@ parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 	case OPT_SHUT: o->stop_grace_ns = opt_seconds("--shutdown-grace-period", arg, 1); break;
 	case OPT_CAFILE: o->ca_file = arg; break;
 	case 'k': o->insecure = 1; break;
+	case OPT_BUSY: o->busy_poll = 1; break;
 	case 'h': usage(stdout, 0);
 	case OPT_VERSION: printf("aiperf-send %s\n", AIPERF_VERSION); exit(0);
 	default: parse_limit(o, c, arg); break;

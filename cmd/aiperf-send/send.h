@@ -36,6 +36,7 @@ struct options {
 	int64_t stop_grace_ns;	/* SIGINT: in-flight requests get this long */
 	int verbose;
 	const char *ca_file;	/* --ssl-ca-file: trust these CAs instead */
+	int busy_poll;		/* spin instead of sleeping while requests are in flight */
 	int insecure;		/* -k: no certificate or host name checks */
 	long wconcurrency;	/* warmup records; 0: --concurrency */
 	int64_t ramp_ns[2];	/* concurrency ramp: [0] profiling, [1] warmup */

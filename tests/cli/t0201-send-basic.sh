@@ -51,6 +51,13 @@ test_expect_success 'streaming: 20 in, 20 out, all 200 with SSE messages' '
 		grep -q "\"x_request_id\":\"req_$(printf %06d "$i")\"" out || exit 1
 	done
 '
+test_expect_success '--busy-poll: the same records, every request answered' '
+	reqs 12 >in &&
+	aiperf-send -u "$MOCK_URL" --concurrency 4 --busy-poll <in >bp &&
+	test "$(wc -l <bp)" -eq 12 &&
+	test "$(count "\"status\":200" bp)" -eq 12 &&
+	test "$(count "\"value\":\"[DONE]\"" bp)" -eq 12
+'
 test_expect_success 'records are valid JSON with the contract key order' '
 	python3 -c "
 import json, sys
