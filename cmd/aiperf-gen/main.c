@@ -36,7 +36,8 @@ static const char usage_text[] =
 	"                  [--use-legacy-max-tokens] [--use-server-token-count]\n"
 	"                  [--warmup-request-count n] [--warmup-request-rate r]\n"
 	"                  [--warmup-arrival-pattern pattern] [--warmup-duration s]\n"
-	"                  [--num-warmup-sessions n] [--warmup-grace-period s]\n";
+	"                  [--num-warmup-sessions n] [--warmup-grace-period s]\n"
+	"                  [--warmup-request-rate-ramp-duration s]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
@@ -53,7 +54,7 @@ enum {
 	O_DELAYSD, O_DELAYRATIO, O_RATE, O_PATTERN, O_SMOOTH, O_WRATE,
 	O_WPATTERN, O_CRATE, O_CDELAY, O_FILE, O_CTYPE, O_BLOCK, O_FIXED,
 	O_NOFIXED, O_AUTOOFF, O_STARTOFF, O_ENDOFF, O_PRINTMODE, O_RAMP,
-	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE,
+	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE, O_WRAMP,
 };
 
 static const struct option longopts[] = {
@@ -117,6 +118,7 @@ static const struct option longopts[] = {
 	{ "num-warmup-sessions", required_argument, NULL, O_WSESS },
 	{ "num-warmup-conversations", required_argument, NULL, O_WSESS },
 	{ "warmup-grace-period", required_argument, NULL, O_WGRACE },
+	{ "warmup-request-rate-ramp-duration", required_argument, NULL, O_WRAMP },
 	{ "request-cancellation-rate", required_argument, NULL, O_CRATE },
 	{ "request-cancellation-delay", required_argument, NULL, O_CDELAY },
 	{ "input-file", required_argument, NULL, O_FILE },
@@ -254,6 +256,7 @@ parse_load_opt(struct gen_opts *o, int c, const char *a)
 	case O_WDUR: o->warmup_sched.duration = opt_double("--warmup-duration", a, 1e-9, 1e12); break;
 	case O_WSESS: o->warmup_sessions = opt_int("--num-warmup-sessions", a, 1, LLONG_MAX / 2); break;
 	case O_WGRACE: o->warmup_grace = grace_arg(a); break;
+	case O_WRAMP: o->warmup_sched.ramp = opt_double("--warmup-request-rate-ramp-duration", a, 1e-9, 1e9); break;
 	default: return 0;
 	}
 	return 1;

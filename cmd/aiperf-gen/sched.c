@@ -151,6 +151,8 @@ sched_check_opts(struct gen_opts *o)
 	if (w->pattern < 0)
 		w->pattern = s->pattern;
 	w->smoothness = s->smoothness;
+	if (w->ramp <= 0)
+		w->ramp = s->ramp;
 	if (w->rate > 0 && w->pattern == PAT_BURST)
 		w->pattern = PAT_POISSON;
 	if (w->rate <= 0 && w->pattern > PAT_BURST)

@@ -33,6 +33,17 @@ test_expect_success 'warmup sessions: started sessions finish their turns' '
 	test "$(grep "\"phase\":\"warmup\"" out | grep -o "\"x_correlation_id\":\"[^\"]*\"" | sort -u | wc -l)" -eq 2
 '
 
+test_expect_success 'warmup rate ramp: its own, else the profiling one' '
+	$G --request-rate 10 --arrival-pattern constant --warmup-request-count 2 \
+		--warmup-request-rate-ramp-duration 2 --request-count 2 >out &&
+	grep -o "\"at_ns\":[0-9]*" out | cut -d: -f2 | tr "\n" " " >got &&
+	printf "2000000000 2100000000 100000000 200000000 " >expect && test_cmp expect got &&
+	$G --request-rate 10 --arrival-pattern constant --warmup-request-count 2 \
+		--request-rate-ramp-duration 1 --request-count 2 >out &&
+	grep -o "\"at_ns\":[0-9]*" out | cut -d: -f2 | tr "\n" " " >got &&
+	printf "1000000000 1100000000 1000000000 1100000000 " >expect && test_cmp expect got
+'
+
 usage_err() {
 	test_expect_success "usage error: $1" "
 		$G $1 >out 2>err; test \$? -eq 2 && test ! -s out &&
