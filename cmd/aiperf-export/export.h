@@ -95,6 +95,7 @@ struct exportopts {
 	const char *cli_command;
 	const char *input_config;	/* JSON text or NULL */
 	int was_cancelled;
+	int show_trace;		/* --show-trace-timing */
 	const char *json_path, *csv_path;	/* written files, for the end lines */
 	const char *slice_csv_path, *slice_json_path;
 	const char *log_file;

@@ -14,7 +14,7 @@
 struct options {
 	const char *artifact_dir, *prefix, *level, *goodput, *endpoint_type;
 	const char *benchmark_id, *version, *cli_command, *input_config_path, *log_file;
-	int was_cancelled, no_console;
+	int was_cancelled, no_console, show_trace;
 	double max_error_rate, min_goodput_pct, cpu_seconds, target_rate, slice;
 	char **files;
 	int nfiles;
@@ -30,7 +30,8 @@ usage(FILE *f, int status)
 	      "                     [--cli-command text] [--was-cancelled] [--no-console]\n"
 	      "                     [--max-error-rate pct] [--min-goodput-pct pct]\n"
 	      "                     [--client-cpu-seconds s] [--target-request-rate rate]\n"
-	      "                     [--slice-duration s] [--log-file path] [file ...]\n", f);
+	      "                     [--slice-duration s] [--log-file path]\n"
+	      "                     [--show-trace-timing] [file ...]\n", f);
 	exit(status);
 }
 
@@ -38,7 +39,7 @@ static void
 parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER,
-	       O_CLI, O_CAN, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_HELP, O_VERSION };
+	       O_CLI, O_CAN, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE, O_HELP, O_VERSION };
 	static const struct option lo[] = {
 		{ "artifact-dir", required_argument, NULL, O_ART },
 		{ "output-artifact-dir", required_argument, NULL, O_ART },
@@ -60,6 +61,7 @@ parse_args(int argc, char **argv, struct options *o)
 		{ "target-request-rate", required_argument, NULL, O_RATE },
 		{ "slice-duration", required_argument, NULL, O_SLICE },
 		{ "log-file", required_argument, NULL, O_LOG },
+		{ "show-trace-timing", no_argument, NULL, O_TRACE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -85,6 +87,7 @@ parse_args(int argc, char **argv, struct options *o)
 		case O_RATE: o->target_rate = opt_double("--target-request-rate", optarg, 0, 1e12); break;
 		case O_SLICE: o->slice = opt_double("--slice-duration", optarg, 1e-9, 1e9); break;
 		case O_LOG: o->log_file = optarg; break;
+		case O_TRACE: o->show_trace = 1; break;
 		case O_HELP: usage(stdout, 0);
 		case O_VERSION: puts("aiperf-export " AIPERF_VERSION); exit(0);
 		default: usage(stderr, 2);
@@ -268,6 +271,7 @@ main(int argc, char **argv)
 		.benchmark_id = o.benchmark_id ? o.benchmark_id : id,
 		.version = o.version, .cli_command = o.cli_command,
 		.input_config = cfg, .was_cancelled = o.was_cancelled,
+		.show_trace = o.show_trace,
 		.log_file = o.log_file ? files_absolute(o.log_file) : NULL };
 	slices_init(&sl, o.artifact_dir ? o.slice : 0);
 	files_open(&fl, o.artifact_dir, o.prefix, strcmp(o.level, "summary") != 0,

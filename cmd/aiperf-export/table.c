@@ -186,8 +186,12 @@ metric_cell(const struct result *r)
 	return s;
 }
 
+/* ConsoleMetricsExporter and its flag-driven variants: the results with
+ * all of need and none of skip, in display order (a variant shows no
+ * table when none has them). */
 static void
-metrics_table(FILE *f, const struct summary *sm, const char *ttl)
+metrics_table(FILE *f, const struct summary *sm, const char *ttl,
+	      unsigned need, unsigned skip)
 {
 	static const char *const heads[] = { "Metric", "avg", "min", "max", "p99",
 		"p90", "p50", "std" };
@@ -195,9 +199,13 @@ metrics_table(FILE *f, const struct summary *sm, const char *ttl)
 	struct table t = { ttl, 8, 0, { 0 }, { 0 }, NULL };
 
 	for (size_t i = 0; i < sm->nres; i++)
-		if (!(sm->res[i].def->flags & (MF_ERROR_ONLY | MF_NO_CONSOLE |
-					       MF_INTERNAL | MF_EXPERIMENTAL)))
+		if ((sm->res[i].def->flags & need) == need &&
+		    !(sm->res[i].def->flags & skip))
 			rows[t.nrows++] = &sm->res[i];
+	if (!t.nrows && need) {
+		free(rows);
+		return;
+	}
 	qsort(rows, t.nrows, sizeof(*rows), by_order);
 	memcpy(t.head, heads, sizeof(heads));
 	t.cells = xcalloc(t.nrows * 8 + 1, sizeof(*t.cells));
@@ -267,7 +275,11 @@ void
 table_print(FILE *f, const struct summary *sm, const struct exportopts *o)
 {
 	if (sm->nres)
-		metrics_table(f, sm, o->title);
+		metrics_table(f, sm, o->title, 0, MF_ERROR_ONLY | MF_NO_CONSOLE |
+				  MF_INTERNAL | MF_EXPERIMENTAL);
+	if (o->show_trace)
+		metrics_table(f, sm, "NVIDIA AIPerf | HTTP Trace Timing",
+			      MF_HTTP_TRACE, MF_ERROR_ONLY);
 	if (sm->nerrs)
 		error_table(f, sm);
 	client_console(f, &o->cs);

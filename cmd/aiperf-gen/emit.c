@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The synthetic dataset, inputs.json and the request-record stream. */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 
 #include "gen.h"
 #include "json.h"
@@ -170,21 +172,9 @@ inputs_json_write(const struct dataset *d, const char *path)
 	return rc;
 }
 
-struct stream {
-	const struct dataset *d;
-	const struct gen_opts *o;
-	struct nprand shuffle;	/* dataset.sampler.shuffle (numpy) */
-	size_t *order, pos;
-	struct rng ids;		/* x_request_id, x_correlation_id */
-	struct rng cancel;	/* timing.request.cancellation */
-	struct sched sched;
-	unsigned long long index;	/* record index across phases, for --shard */
-	struct buf line;
-};
-
 /* ShuffleSampler.next_conversation_id: reshuffle after each full pass. */
-static const struct conv *
-next_conv(struct stream *s)
+const struct conv *
+stream_next_conv(struct stream *s)
 {
 	if (s->pos >= s->d->n) {
 		if (!s->o->sequential)
@@ -205,9 +195,9 @@ cancel_after(struct stream *s, const char *phase)
 	return -1;
 }
 
-static int
-put_record(struct stream *s, const struct conv *c, size_t k, const char *corr,
-	   const char *phase, long long num, long long at)
+int
+stream_put(struct stream *s, const struct conv *c, size_t k, size_t nturns,
+	   const char *corr, const char *phase, long long num, long long at)
 {
 	const struct turn *t = &c->turns[k];
 	long long cancel = cancel_after(s, phase);
@@ -222,7 +212,7 @@ put_record(struct stream *s, const struct conv *c, size_t k, const char *corr,
 		 "\"session_num\":%lld,\"conversation_id\":", id, num);
 	json_quote(&s->line, c->session_id, strlen(c->session_id));
 	buf_addf(&s->line, ",\"x_correlation_id\":\"%s\",\"turn_index\":%zu,"
-		 "\"num_turns\":%zu,\"phase\":\"%s\",", corr, k, c->nturns,
+		 "\"num_turns\":%zu,\"phase\":\"%s\",", corr, k, nturns,
 		 phase);
 	buf_add(&s->line, t->head, t->head_len);
 	if (at >= 0)
@@ -238,23 +228,33 @@ put_record(struct stream *s, const struct conv *c, size_t k, const char *corr,
 	return 0;
 }
 
-/* One phase: sessions in sampler order, every turn counts as a request;
- * a new session's first turn takes the next intended send time. */
+/*
+ * One phase: sessions in sampler order, every turn counts as a request;
+ * a new session's first turn takes the next intended send time. It stops
+ * at count requests, after sessions sessions (0: no limit; started
+ * sessions finish), or at the first send time at or past dur_ns (0: none).
+ */
 static int
 emit_phase(struct stream *s, const char *phase, long long count,
-	   const struct sched_opts *so, uint64_t root)
+	   long long sessions, const struct sched_opts *so, uint64_t root)
 {
-	long long num = 0;
+	long long num = 0, started = 0;
+	long long dur_ns = so->duration > 0 ? llround(so->duration * 1e9) : 0;
 
 	sched_init(&s->sched, so, root);
-	while (num < count) {
-		const struct conv *c = next_conv(s);
+	while (num < count && (!sessions || started < sessions)) {
 		long long at = sched_next(&s->sched);
+		const struct conv *c;
 		char corr[37];
 
+		if (dur_ns && at >= dur_ns)
+			break;
+		c = stream_next_conv(s);
+		started++;
 		gen_uuid4(&s->ids, corr);
 		for (size_t k = 0; k < c->nturns && num < count; k++, num++)
-			if (put_record(s, c, k, corr, phase, num, k ? -1 : at))
+			if (stream_put(s, c, k, c->nturns, corr, phase, num,
+				       k ? -1 : at))
 				return -1;
 	}
 	return 0;
@@ -296,8 +296,8 @@ emit_fixed(struct stream *s, long long count)
 
 		gen_uuid4(&s->ids, corr);
 		for (size_t k = 0; k < c->nturns && num < count && !rc; k++, num++)
-			rc = put_record(s, c, k, corr, "profiling", num,
-					c->turns[k].at_ns);
+			rc = stream_put(s, c, k, c->nturns, corr, "profiling",
+					num, c->turns[k].at_ns);
 	}
 	free(order);
 	return rc;
@@ -310,7 +310,21 @@ default_count(const struct dataset *d, const struct gen_opts *o)
 		return (long long)d->lines;
 	if (o->sched.rate > 0)
 		return 10;
+	if (o->uc_rate > 0)
+		return o->num_users > 10 ? o->num_users : 10;
 	return o->concurrency * 2 > 10 ? o->concurrency * 2 : 10;
+}
+
+/* Warmup requests: the count, else unbounded when sessions or a duration
+ * end the phase, else none. */
+static long long
+warmup_count(const struct gen_opts *o)
+{
+	if (o->warmup_count)
+		return o->warmup_count;
+	if (o->warmup_sessions || o->warmup_sched.duration > 0)
+		return LLONG_MAX;
+	return 0;
 }
 
 int
@@ -331,11 +345,14 @@ records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 	rng_derive(&s.ids, root, "aiperf.gen.request_id");
 	rng_derive(&s.cancel, root, "timing.request.cancellation");
 	buf_init(&s.line, BUF_NOMAX);
-	rc = emit_phase(&s, "warmup", o->warmup_count, &o->warmup_sched, root);
+	rc = emit_phase(&s, "warmup", warmup_count(o), o->warmup_sessions,
+			&o->warmup_sched, root);
 	if (!rc && o->fixed)
 		rc = emit_fixed(&s, count);
+	else if (!rc && o->uc_rate > 0)
+		rc = ucr_emit(&s, count);
 	else if (!rc)
-		rc = emit_phase(&s, "profiling", count, &o->sched, root);
+		rc = emit_phase(&s, "profiling", count, 0, &o->sched, root);
 	buf_release(&s.line);
 	free(s.order);
 	return rc;

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "extras.h"
+#include "nprand.h"
 #include "rng.h"
 #include "tok.h"
 
@@ -49,7 +50,16 @@ struct gen_opts {
 		int pattern;	/* enum pattern */
 		double rate;	/* requests/s; 0: closed loop, no at_ns */
 		double smoothness;
+		double ramp;	/* --request-rate-ramp-duration s; 0: none */
+		double duration;	/* --warmup-duration s; 0: none */
 	} sched, warmup_sched;
+	int ramp_set;		/* --request-rate-ramp-duration given */
+	/* user-centric rate (spec 5.5) */
+	double uc_rate;		/* --user-centric-rate; 0: not given */
+	long long num_users;	/* --num-users; 0: not given */
+	/* warmup stop conditions */
+	long long warmup_sessions;	/* --num-warmup-sessions; 0: none */
+	double warmup_grace;	/* --warmup-grace-period s; -1: not given */
 	double cancel_rate;	/* percent */
 	double cancel_delay;	/* seconds */
 	/* trace datasets (trace.c) */
@@ -122,6 +132,7 @@ void payload_render(const struct gen_opts *o, struct turn *t, size_t k);
 struct sched {
 	int pattern;
 	double rate, period, shape, scale, t;
+	double target, start, ramp;	/* rate ramp: start rate to target over ramp s */
 	struct rng r;
 };
 void sched_init(struct sched *s, const struct sched_opts *so, uint64_t root);
@@ -132,6 +143,8 @@ int sched_pattern(const char *name);
 /* validate_timing_mode and friends: exit 2 on the original's bad
  * combinations, else fill in the default patterns. */
 void sched_check_opts(struct gen_opts *o);
+/* The checks that need the resolved timing mode (after trace_check_opts). */
+void sched_check_mode(struct gen_opts *o);
 
 /* trace.c: mooncake_trace datasets. */
 enum { DS_SYNTHETIC, DS_MOONCAKE };
@@ -148,6 +161,23 @@ char *gen_session_id(const struct gen_opts *o, size_t i, struct rng *ids);
 void gen_uuid4(struct rng *r, char out[37]);
 
 /* emit.c: dataset and record stream. */
+struct stream {
+	const struct dataset *d;
+	const struct gen_opts *o;
+	struct nprand shuffle;	/* dataset.sampler.shuffle (numpy) */
+	size_t *order, pos;
+	struct rng ids;		/* x_request_id, x_correlation_id */
+	struct rng cancel;	/* timing.request.cancellation */
+	struct sched sched;
+	unsigned long long index;	/* record index across phases, for --shard */
+	struct buf line;
+};
+/* The sampler's next conversation. */
+const struct conv *stream_next_conv(struct stream *s);
+/* Write turn k of c as a request record (nturns: the session's turns to
+ * send; at: at_ns or -1); returns 0, or -1 on write error. */
+int stream_put(struct stream *s, const struct conv *c, size_t k, size_t nturns,
+	       const char *corr, const char *phase, long long num, long long at);
 void dataset_build(struct dataset *d, const struct gen_opts *o,
 		   struct prompt *p, uint64_t root);
 void dataset_free(struct dataset *d);
@@ -155,5 +185,8 @@ int inputs_json_write(const struct dataset *d, const char *path);
 /* Write every request record to stdout; returns 0, or -1 on write error. */
 int records_emit(const struct dataset *d, const struct gen_opts *o,
 		 uint64_t root);
+
+/* ucr.c: user-centric rate (spec 5.5). */
+int ucr_emit(struct stream *s, long long count);
 
 #endif

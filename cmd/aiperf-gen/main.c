@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -25,7 +26,8 @@ static const char usage_text[] =
 	"                  [--num-dataset-entries n] [--osl n] [--osl-stddev x]\n"
 	"                  [--random-seed n] [--request-count n] [--request-rate r]\n"
 	"                  [--arrival-pattern pattern] [--arrival-smoothness k]\n"
-	"                  [--request-cancellation-rate pct]\n"
+	"                  [--request-rate-ramp-duration s] [--user-centric-rate q]\n"
+	"                  [--num-users n] [--request-cancellation-rate pct]\n"
 	"                  [--request-cancellation-delay s] [--session-turns-mean x]\n"
 	"                  [--session-turns-stddev x] [--session-turn-delay-mean ms]\n"
 	"                  [--session-turn-delay-stddev ms] [--session-delay-ratio x]\n"
@@ -33,7 +35,9 @@ static const char usage_text[] =
 	"                  [--tokenizer-revision rev] [--tokenizer-trust-remote-code]\n"
 	"                  [--use-legacy-max-tokens] [--use-server-token-count]\n"
 	"                  [--warmup-request-count n] [--warmup-request-rate r]\n"
-	"                  [--warmup-arrival-pattern pattern]\n";
+	"                  [--warmup-arrival-pattern pattern] [--warmup-duration s]\n"
+	"                  [--num-warmup-sessions n] [--warmup-grace-period s]\n"
+	"                  [--warmup-request-rate-ramp-duration s]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
@@ -49,7 +53,8 @@ enum {
 	O_SHARD, O_CORPUS, O_HELP, O_VERSION, O_TURNS, O_TURNSSD, O_DELAY,
 	O_DELAYSD, O_DELAYRATIO, O_RATE, O_PATTERN, O_SMOOTH, O_WRATE,
 	O_WPATTERN, O_CRATE, O_CDELAY, O_FILE, O_CTYPE, O_BLOCK, O_FIXED,
-	O_NOFIXED, O_AUTOOFF, O_STARTOFF, O_ENDOFF, O_PRINTMODE,
+	O_NOFIXED, O_AUTOOFF, O_STARTOFF, O_ENDOFF, O_PRINTMODE, O_RAMP,
+	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE, O_WRAMP,
 };
 
 static const struct option longopts[] = {
@@ -106,6 +111,14 @@ static const struct option longopts[] = {
 	{ "arrival-smoothness", required_argument, NULL, O_SMOOTH },
 	{ "warmup-request-rate", required_argument, NULL, O_WRATE },
 	{ "warmup-arrival-pattern", required_argument, NULL, O_WPATTERN },
+	{ "request-rate-ramp-duration", required_argument, NULL, O_RAMP },
+	{ "user-centric-rate", required_argument, NULL, O_UCRATE },
+	{ "num-users", required_argument, NULL, O_USERS },
+	{ "warmup-duration", required_argument, NULL, O_WDUR },
+	{ "num-warmup-sessions", required_argument, NULL, O_WSESS },
+	{ "num-warmup-conversations", required_argument, NULL, O_WSESS },
+	{ "warmup-grace-period", required_argument, NULL, O_WGRACE },
+	{ "warmup-request-rate-ramp-duration", required_argument, NULL, O_WRAMP },
 	{ "request-cancellation-rate", required_argument, NULL, O_CRATE },
 	{ "request-cancellation-delay", required_argument, NULL, O_CDELAY },
 	{ "input-file", required_argument, NULL, O_FILE },
@@ -211,6 +224,15 @@ parse_file_opt(struct gen_opts *o, int c, const char *a)
 	return 1;
 }
 
+/* --warmup-grace-period: seconds >= 0 or inf. */
+static double
+grace_arg(const char *a)
+{
+	if (!strcmp(a, "inf") || !strcmp(a, "infinity"))
+		return INFINITY;
+	return opt_double("--warmup-grace-period", a, 0, 1e12);
+}
+
 /* Session and load options (issue 4's modes). Returns 0 if c is not one. */
 static int
 parse_load_opt(struct gen_opts *o, int c, const char *a)
@@ -228,6 +250,13 @@ parse_load_opt(struct gen_opts *o, int c, const char *a)
 	case O_WPATTERN: o->warmup_sched.pattern = pattern_arg("--warmup-arrival-pattern", a); break;
 	case O_CRATE: o->cancel_rate = opt_double("--request-cancellation-rate", a, 0, 100); break;
 	case O_CDELAY: o->cancel_delay = opt_double("--request-cancellation-delay", a, 0, 1e9); break;
+	case O_RAMP: o->sched.ramp = opt_double("--request-rate-ramp-duration", a, 1e-9, 1e9); o->ramp_set = 1; break;
+	case O_UCRATE: o->uc_rate = opt_double("--user-centric-rate", a, 1e-9, 1e9); break;
+	case O_USERS: o->num_users = opt_int("--num-users", a, 1, 100000000); break;
+	case O_WDUR: o->warmup_sched.duration = opt_double("--warmup-duration", a, 1e-9, 1e12); break;
+	case O_WSESS: o->warmup_sessions = opt_int("--num-warmup-sessions", a, 1, LLONG_MAX / 2); break;
+	case O_WGRACE: o->warmup_grace = grace_arg(a); break;
+	case O_WRAMP: o->warmup_sched.ramp = opt_double("--warmup-request-rate-ramp-duration", a, 1e-9, 1e9); break;
 	default: return 0;
 	}
 	return 1;
@@ -286,7 +315,7 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 				.sched.pattern = -1,
 				.warmup_sched.pattern = -1,
 				.block_size = -1, .start_offset = -1,
-				.end_offset = -1 };
+				.end_offset = -1, .warmup_grace = -1 };
 	while ((c = getopt_long(argc, argv, "m:b:", longopts, NULL)) != -1)
 		parse_opt(o, c, optarg);
 	if (optind < argc)
@@ -295,6 +324,7 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 		die_usage("--model is required");
 	sched_check_opts(o);
 	trace_check_opts(o);
+	sched_check_mode(o);
 	if (!o->path)
 		o->path = o->ep == EP_CHAT ? "/v1/chat/completions" :
 			  o->ep == EP_COMPLETIONS ? "/v1/completions" :
@@ -352,8 +382,9 @@ opts_release(struct gen_opts *o)
 static int
 print_mode(struct gen_opts *o)
 {
-	puts(o->fixed ? "fixed_schedule" : o->sched.rate > 0 ? "request_rate" :
-							  "concurrency");
+	puts(o->fixed ? "fixed_schedule" :
+	     o->uc_rate > 0 ? "user_centric_rate" :
+	     o->sched.rate > 0 ? "request_rate" : "concurrency");
 	opts_release(o);
 	return util_fshut(stdout, "stdout") ? 1 : 0;
 }

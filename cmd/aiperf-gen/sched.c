@@ -20,6 +20,19 @@ sched_pattern(const char *name)
 	return -1;
 }
 
+/* The ramper's update interval (AIPERF_TIMING_RATE_RAMP_UPDATE_INTERVAL). */
+#define RAMP_STEP 0.1
+
+/* set_rate: the interval generator at a new rate. */
+static void
+set_rate(struct sched *s, double rate)
+{
+	s->rate = rate;
+	s->period = 1.0 / rate;
+	if (s->pattern == PAT_GAMMA)
+		s->scale = 1.0 / (rate * s->shape);
+}
+
 /*
  * One generator per phase, each derived afresh (so warmup and profiling
  * draw the same interval sequence, as the original's per-phase
@@ -32,16 +45,42 @@ sched_init(struct sched *s, const struct sched_opts *so, uint64_t root)
 {
 	memset(s, 0, sizeof(*s));
 	s->pattern = so->rate > 0 ? so->pattern : PAT_BURST;
-	s->rate = so->rate;
-	if (s->pattern == PAT_CONSTANT)
-		s->period = 1.0 / so->rate;
+	if (s->pattern == PAT_BURST)
+		return;
+	s->shape = so->smoothness > 0 ? so->smoothness : 1.0;
+	s->target = so->rate;
+	s->ramp = so->ramp;
+	/* the rate ramp starts at one linear increment of the target */
+	s->start = s->ramp > 0 ? so->rate * (RAMP_STEP / s->ramp) : so->rate;
+	set_rate(s, s->start);
 	if (s->pattern == PAT_POISSON)
 		rng_derive(&s->r, root, "timing.request.poisson_interval");
-	if (s->pattern == PAT_GAMMA) {
-		s->shape = so->smoothness > 0 ? so->smoothness : 1.0;
-		s->scale = 1.0 / (so->rate * s->shape);
+	if (s->pattern == PAT_GAMMA)
 		rng_derive(&s->r, root, "timing.request.gamma_interval");
-	}
+}
+
+/*
+ * The ramped rate at t seconds into the phase: the ramper sets the start
+ * rate, then every RAMP_STEP seconds (update n at n * RAMP_STEP) the
+ * linear value start + (target - start) * elapsed / ramp, and the target
+ * once elapsed >= ramp.
+ */
+static double
+ramp_rate(const struct sched *s, double t)
+{
+	double n = floor(t / RAMP_STEP), e, range = fabs(s->target - s->start);
+
+	while ((n + 1) * RAMP_STEP <= t)
+		n++;
+	while (n > 0 && n * RAMP_STEP > t)
+		n--;
+	if (n < 1)
+		return s->start;
+	e = n * RAMP_STEP;
+	if (range == 0 || e >= s->ramp)
+		return s->target;
+	return s->start + range * (s->target > s->start ? 1.0 : -1.0) *
+			  (e / s->ramp);
 }
 
 static double
@@ -55,14 +94,35 @@ next_interval(struct sched *s)
 	}
 }
 
-/* The first request waits one interval: next = start + first interval. */
+/*
+ * The first request waits one interval: next = start + first interval;
+ * each later interval is drawn when the previous request is issued, at
+ * the rate in force then.
+ */
 long long
 sched_next(struct sched *s)
 {
 	if (s->pattern == PAT_BURST)
 		return -1;
+	if (s->ramp > 0)
+		set_rate(s, ramp_rate(s, s->t));
 	s->t += next_interval(s);
 	return llround(s->t * 1e9);
+}
+
+/* validate_timing_mode's user-centric branch (before the pattern defaults). */
+static void
+check_ucr(const struct gen_opts *o)
+{
+	if (!o->num_users)
+		die_usage("--user-centric-rate requires --num-users to be set");
+	if (o->sched.rate > 0 || o->sched.pattern >= 0)
+		die_usage("--user-centric-rate cannot be used together with "
+			  "--request-rate or --arrival-pattern");
+	if (o->turns_mean < 2)
+		die_usage("--user-centric-rate requires multi-turn conversations "
+			  "(--session-turns-mean >= 2). For single-turn "
+			  "workloads, use --request-rate instead.");
 }
 
 /* validate_timing_mode and friends: the original's combinations. */
@@ -70,6 +130,9 @@ void
 sched_check_opts(struct gen_opts *o)
 {
 	struct sched_opts *s = &o->sched, *w = &o->warmup_sched;
+
+	if (o->uc_rate > 0 && !o->fixed_schedule)
+		check_ucr(o);
 
 	if (s->smoothness > 0 && s->pattern < 0)
 		s->pattern = PAT_GAMMA;
@@ -88,6 +151,8 @@ sched_check_opts(struct gen_opts *o)
 	if (w->pattern < 0)
 		w->pattern = s->pattern;
 	w->smoothness = s->smoothness;
+	if (w->ramp <= 0)
+		w->ramp = s->ramp;
 	if (w->rate > 0 && w->pattern == PAT_BURST)
 		w->pattern = PAT_POISSON;
 	if (w->rate <= 0 && w->pattern > PAT_BURST)
@@ -97,4 +162,36 @@ sched_check_opts(struct gen_opts *o)
 			  "--request-cancellation-rate");
 	if (o->cancel_delay < 0)
 		o->cancel_delay = 0;
+}
+
+/* validate_num_users_requirements, the warmup validators and
+ * validate_unused_options: checks on the resolved mode. */
+void
+sched_check_mode(struct gen_opts *o)
+{
+	if (o->warmup_count && o->warmup_sessions)
+		die_usage("Both --warmup-request-count and --num-warmup-sessions "
+			  "are set. Use either --warmup-request-count or "
+			  "--num-warmup-sessions but not both.");
+	if (o->num_users && o->request_count >= 0 &&
+	    o->request_count < o->num_users)
+		die_usage("--request-count (%lld) cannot be less than "
+			  "--num-users (%lld). There must be at least one "
+			  "request per user.", o->request_count, o->num_users);
+	if (o->warmup_grace >= 0 && !(o->warmup_sched.duration > 0))
+		die_usage("--warmup-grace-period can only be used when "
+			  "--warmup-duration is set. Set --warmup-duration.");
+	if (o->num_users && !(o->uc_rate > 0))
+		die_usage("--num-users can only be used with "
+			  "--user-centric-rate. Either add --user-centric-rate "
+			  "or remove --num-users.");
+	if (o->ramp_set && (o->fixed || o->uc_rate > 0))
+		die_usage("--request-rate-ramp-duration can only be used with "
+			  "--request-rate scheduling.");
+	if (o->warmup_sched.duration > 0 && o->warmup_sched.rate <= 0)
+		die_usage("--warmup-duration needs a warmup request rate "
+			  "(--warmup-request-rate or --request-rate): the "
+			  "schedule bounds the warmup records");
+	if (o->fixed)
+		o->uc_rate = 0;
 }
