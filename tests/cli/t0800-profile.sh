@@ -102,4 +102,16 @@ test_expect_success 'ramps and prefill pass through; prefill needs streaming' '
 	grep -q "requires --streaming" err
 '
 
+test_expect_success 'user-centric rate: the original artifact name, every turn sent' '
+	prof --user-centric-rate 20 --num-users 2 --session-turns-mean 2 \
+		--request-count 4 >/dev/null 2>&1 &&
+	j=artifacts/test_model-openai-chat-user_centric-users2-qps20.0/profile_export_aiperf.json &&
+	test "$(jq .request_count.avg $j)" = 4
+'
+
+test_expect_success '--show-trace-timing adds the HTTP trace table' '
+	prof --request-count 2 --show-trace-timing --artifact-dir tt >out 2>/dev/null &&
+	grep -q "NVIDIA AIPerf | HTTP Trace Timing" out
+'
+
 test_done
