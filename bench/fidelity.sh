@@ -36,7 +36,7 @@ run() {
 	late0=$(mock_counter late_chunks_total)
 	awk -v n="$n" -v tok="$TOK" 'BEGIN { for (i = 0; i < n; i++)
 		printf "{\"id\":\"r%d\",\"path\":\"/v1/chat/completions\",\"stream\":true,\"at_ns\":%.0f,\"payload\":{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"max_completion_tokens\":%d}}\n", i, i * 1e9 / n, tok }' >"$TMP/in"
-	aiperf-send -u "$URL" --ui-type none ${SEND_OPTS:-} <"$TMP/in" >"$TMP/raw"
+	aiperf-send -u "$URL" --ui-type none ${SEND_OPTS:+"$SEND_OPTS"} <"$TMP/in" >"$TMP/raw"
 	aiperf-metrics --use-server-token-count "$TMP/raw" >"$TMP/rec"
 	err=$(grep -c '"error"' "$TMP/rec" || true)
 	over=$(awk '{ match($0, /"start_perf_ns":[0-9]+/); print substr($0, RSTART + 16, RLENGTH - 16), 1
