@@ -31,7 +31,13 @@ MANS     = $(sort $(wildcard man/*.[157]))
 
 all: $(BINS)
 
-build/%.o: %.c
+# Missing Debian packages are installed once (as root) before the first build.
+build/.deps: scripts/install-deps.sh
+	@mkdir -p build
+	@sh scripts/install-deps.sh
+	@touch $@
+
+build/%.o: %.c | build/.deps
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -65,7 +71,7 @@ test: all units
 	@sh tests/run.sh
 
 # check = every test plus lint (counted as one test in the summary).
-check: all units
+check: all units build/.deps
 	@sh tests/run.sh unit golden cli lint
 
 lint:
@@ -97,7 +103,7 @@ demo: all
 	@sh scripts/demo.sh
 
 deps:
-	@sh scripts/install-deps.sh
+	@sh scripts/install-deps.sh && mkdir -p build && touch build/.deps
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANPREFIX)/man1 \
