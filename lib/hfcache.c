@@ -16,40 +16,6 @@
 #include "buf.h"
 #include "util.h"
 
-static int seterr(char *err, size_t errlen, const char *fmt, ...) FMT(3, 4);
-static char *pathf(const char *fmt, ...) FMT(1, 2);
-
-static int
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (errlen)
-		vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static char *
-pathf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *s;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		abort();
-	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 int
 hfcache_is_commit(const char *s)
 {
@@ -103,8 +69,8 @@ hfcache_repo(const char *cache, const char *id)
 	const char *slash = strchr(id, '/');
 
 	if (!slash)
-		return pathf("%s/models--%s", cache, id);
-	return pathf("%s/models--%.*s--%s", cache, (int)(slash - id), id,
+		return xstrfmt("%s/models--%s", cache, id);
+	return xstrfmt("%s/models--%.*s--%s", cache, (int)(slash - id), id,
 		     slash + 1);
 }
 
@@ -129,7 +95,7 @@ hfcache_alias(const char *cache, const char *id)
 		    strncmp(tail, "--", 2) || strcasecmp(tail + 2, id))
 			continue;
 		if (n++ == 0)
-			found = pathf("%s/%s", cache, e->d_name);
+			found = xstrfmt("%s/%s", cache, e->d_name);
 	}
 	closedir(d);
 	if (n == 1)
@@ -142,7 +108,7 @@ hfcache_alias(const char *cache, const char *id)
 static char *
 read_ref(const char *repo, const char *rev)
 {
-	char *path = pathf("%s/refs/%s", repo, rev), s[128];
+	char *path = xstrfmt("%s/refs/%s", repo, rev), s[128];
 	FILE *f = fopen(path, "r");
 	size_t n;
 
@@ -161,8 +127,8 @@ char *
 hfcache_snapshot(const char *repo, const char *rev, const char *file)
 {
 	char *commit = read_ref(repo, rev);
-	char *snap = pathf("%s/snapshots/%s", repo, commit ? commit : rev);
-	char *path = pathf("%s/%s", snap, file);
+	char *snap = xstrfmt("%s/snapshots/%s", repo, commit ? commit : rev);
+	char *path = xstrfmt("%s/%s", snap, file);
 	int ok = is_file(path);
 
 	free(path);
@@ -176,12 +142,12 @@ hfcache_snapshot(const char *repo, const char *rev, const char *file)
 int
 hfcache_tmpfile(const char *repo, char **path, char *err, size_t errlen)
 {
-	char *dir = pathf("%s/blobs", repo);
+	char *dir = xstrfmt("%s/blobs", repo);
 	int fd = -1;
 
-	*path = pathf("%s/.aiperf-XXXXXX", dir);
+	*path = xstrfmt("%s/.aiperf-XXXXXX", dir);
 	if (mkdirs(dir) < 0 || (fd = mkstemp(*path)) < 0) {
-		seterr(err, errlen, "cannot create a file in '%s': %s", dir,
+		util_seterr(err, errlen, "cannot create a file in '%s': %s", dir,
 		       strerror(errno));
 		free(*path);
 		*path = NULL;
@@ -215,7 +181,7 @@ blob_name(char *out, size_t n, const char *etag)
 static int
 link_atomic(const char *target, const char *dst)
 {
-	char *tmp = pathf("%s.%ld.tmp", dst, (long)getpid());
+	char *tmp = xstrfmt("%s.%ld.tmp", dst, (long)getpid());
 	int rc;
 
 	unlink(tmp);
@@ -232,7 +198,7 @@ static int
 store_blob(const char *repo, const char *commit, const char *dst,
 	   const char *tmp, const char *name)
 {
-	char *blob = pathf("%s/blobs/%s", repo, name);
+	char *blob = xstrfmt("%s/blobs/%s", repo, name);
 	struct buf up = BUF_INIT(BUF_NOMAX);
 	int rc;
 
@@ -252,18 +218,18 @@ int
 hfcache_store(const char *repo, const char *commit, const char *file,
 	      const char *tmp, const char *etag, char *err, size_t errlen)
 {
-	char *snap = pathf("%s/snapshots/%s", repo, commit);
-	char *dst = pathf("%s/%s", snap, file);
+	char *snap = xstrfmt("%s/snapshots/%s", repo, commit);
+	char *dst = xstrfmt("%s/%s", snap, file);
 	char name[160];
 	int rc;
 
 	blob_name(name, sizeof(name), etag);
 	if (mkdirs(snap) < 0)
-		rc = seterr(err, errlen, "cannot create '%s': %s", snap,
+		rc = util_seterr(err, errlen, "cannot create '%s': %s", snap,
 			    strerror(errno));
 	else if ((rc = name[0] ? store_blob(repo, commit, dst, tmp, name)
 			       : rename(tmp, dst)) < 0)
-		seterr(err, errlen, "cannot write '%s': %s", dst, strerror(errno));
+		util_seterr(err, errlen, "cannot write '%s': %s", dst, strerror(errno));
 	free(dst);
 	free(snap);
 	return rc;
@@ -273,7 +239,7 @@ hfcache_store(const char *repo, const char *commit, const char *file,
 static int
 write_atomic(const char *dir, const char *path, const char *s)
 {
-	char *tmp = pathf("%s/.aiperf-XXXXXX", dir);
+	char *tmp = xstrfmt("%s/.aiperf-XXXXXX", dir);
 	size_t n = strlen(s);
 	int fd = mkstemp(tmp), rc = -1, e;
 
@@ -296,14 +262,14 @@ int
 hfcache_write_ref(const char *repo, const char *rev, const char *commit,
 		  char *err, size_t errlen)
 {
-	char *path = pathf("%s/refs/%s", repo, rev);
+	char *path = xstrfmt("%s/refs/%s", repo, rev);
 	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
 	int rc = mkdirs(dir);
 
 	if (rc == 0)
 		rc = write_atomic(dir, path, commit);
 	if (rc < 0)
-		seterr(err, errlen, "cannot write '%s': %s", path,
+		util_seterr(err, errlen, "cannot write '%s': %s", path,
 		       strerror(errno));
 	free(dir);
 	free(path);
@@ -313,8 +279,8 @@ hfcache_write_ref(const char *repo, const char *rev, const char *commit,
 void
 hfcache_mark_missing(const char *repo, const char *commit, const char *file)
 {
-	char *dir = pathf("%s/.no_exist/%s", repo, commit);
-	char *path = pathf("%s/%s", dir, file);
+	char *dir = xstrfmt("%s/.no_exist/%s", repo, commit);
+	char *path = xstrfmt("%s/%s", dir, file);
 	int fd;
 
 	if (mkdirs(dir) == 0 &&

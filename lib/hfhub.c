@@ -38,40 +38,6 @@ struct fetch {
 	size_t errlen;
 };
 
-static int seterr(char *err, size_t errlen, const char *fmt, ...) FMT(3, 4);
-static char *pathf(const char *fmt, ...) FMT(1, 2);
-
-static int
-seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (errlen)
-		vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static char *
-pathf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-	char *s;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		abort();
-	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 static int
 is_word(int c)
 {
@@ -177,7 +143,7 @@ init_token(struct hfhub *h, const char *home)
 		return;
 	}
 	path = env("HF_TOKEN_PATH") ? xstrdup(env("HF_TOKEN_PATH"))
-				    : pathf("%s/token", home);
+				    : xstrfmt("%s/token", home);
 	s = util_readfile(path, 4096, &len);
 	if (s)
 		copy_line(h->token, sizeof(h->token), s);
@@ -196,9 +162,9 @@ hfhub_init(struct hfhub *h)
 	if ((v = env("HF_HOME")))
 		home = xstrdup(v);
 	else if ((v = env("XDG_CACHE_HOME")))
-		home = pathf("%s/huggingface", v);
+		home = xstrfmt("%s/huggingface", v);
 	else
-		home = pathf("%s/.cache/huggingface", env("HOME") ? env("HOME") : "");
+		home = xstrfmt("%s/.cache/huggingface", env("HOME") ? env("HOME") : "");
 	if ((v = env("HF_HUB_CACHE")))
 		n = (size_t)snprintf(h->cache, sizeof(h->cache), "%s", v);
 	else
@@ -310,10 +276,10 @@ download(struct fetch *F, const char *url, struct dl *d, long *status)
 	CURLcode rc;
 
 	if (!c)
-		return seterr(F->err, F->errlen, "cannot download '%s': "
+		return util_seterr(F->err, F->errlen, "cannot download '%s': "
 			      "libcurl failed to start", url);
 	if (F->h->token[0]) {
-		char *a = pathf("Authorization: Bearer %s", F->h->token);
+		char *a = xstrfmt("Authorization: Bearer %s", F->h->token);
 
 		hdr = curl_slist_append(hdr, a);
 		free(a);
@@ -324,10 +290,10 @@ download(struct fetch *F, const char *url, struct dl *d, long *status)
 	curl_easy_cleanup(c);
 	curl_slist_free_all(hdr);
 	if (d->toobig || rc == CURLE_FILESIZE_EXCEEDED)
-		return seterr(F->err, F->errlen, "cannot download '%s': larger "
+		return util_seterr(F->err, F->errlen, "cannot download '%s': larger "
 			      "than %zu bytes", url, F->h->max_bytes);
 	if (rc != CURLE_OK)
-		return seterr(F->err, F->errlen, "cannot download '%s': %s "
+		return util_seterr(F->err, F->errlen, "cannot download '%s': %s "
 			      "(to work offline use --tokenizer builtin, a local "
 			      "path or a filled HuggingFace cache)", url,
 			      cerr[0] ? cerr : curl_easy_strerror(rc));
@@ -375,7 +341,7 @@ set_commit(struct fetch *F, const struct dl *d, const char *url)
 		return 0;
 	}
 	if (!hfcache_is_commit(d->commit))
-		return seterr(F->err, F->errlen, "cannot download '%s': "
+		return util_seterr(F->err, F->errlen, "cannot download '%s': "
 			      "invalid X-Repo-Commit header", url);
 	F->commit = xstrdup(d->commit);
 	return 0;
@@ -391,7 +357,7 @@ keep(struct fetch *F, const char *file, int required, const char *url,
 		return 1;
 	}
 	if (status != 200)
-		return seterr(F->err, F->errlen, "cannot download '%s': HTTP %ld%s",
+		return util_seterr(F->err, F->errlen, "cannot download '%s': HTTP %ld%s",
 			      url, status, status_hint(status));
 	if (!F->commit && set_commit(F, d, url) < 0)
 		return -1;
@@ -404,7 +370,7 @@ static int
 fetch_file(struct fetch *F, const char *file, int required)
 {
 	char *seg = url_segment(F->commit ? F->commit : F->rev);
-	char *url = pathf("%s/%s/resolve/%s/%s", F->h->endpoint, F->id, seg, file);
+	char *url = xstrfmt("%s/%s/resolve/%s/%s", F->h->endpoint, F->id, seg, file);
 	struct dl d = { .max = F->h->max_bytes };
 	char *tmp = NULL;
 	long status = 0;
@@ -412,14 +378,14 @@ fetch_file(struct fetch *F, const char *file, int required)
 
 	fd = hfcache_tmpfile(F->repo, &tmp, F->err, F->errlen);
 	if (fd >= 0 && !(d.f = fdopen(fd, "wb"))) {
-		seterr(F->err, F->errlen, "cannot write '%s': %s", tmp,
+		util_seterr(F->err, F->errlen, "cannot write '%s': %s", tmp,
 		       strerror(errno));
 		close(fd);
 	}
 	if (d.f) {
 		rc = download(F, url, &d, &status);
 		if (fclose(d.f) != 0 && rc == 0)
-			rc = seterr(F->err, F->errlen, "cannot write '%s': %s",
+			rc = util_seterr(F->err, F->errlen, "cannot write '%s': %s",
 				    tmp, strerror(errno));
 		if (rc == 0)
 			rc = keep(F, file, required, url, status, &d, tmp);
@@ -441,7 +407,7 @@ fetch(const struct hfhub *h, const char *id, const char *rev,
 	int rc = 0;
 
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		seterr(err, errlen, "cannot download '%s': libcurl failed to "
+		util_seterr(err, errlen, "cannot download '%s': libcurl failed to "
 		       "start", id);
 		return NULL;
 	}
@@ -451,7 +417,7 @@ fetch(const struct hfhub *h, const char *id, const char *rev,
 	if (rc == 0 && strcmp(F.commit, rev))
 		rc = hfcache_write_ref(F.repo, rev, F.commit, err, errlen);
 	if (rc == 0)
-		snap = pathf("%s/snapshots/%s", F.repo, F.commit);
+		snap = xstrfmt("%s/snapshots/%s", F.repo, F.commit);
 	curl_global_cleanup();
 	free(F.commit);
 	free(F.repo);
@@ -483,21 +449,21 @@ hfhub_resolve(const struct hfhub *h, const char *id, const char *rev,
 	if (!rev || !*rev)
 		rev = "main";
 	if (!hfhub_valid_id(id)) {
-		seterr(err, errlen, "invalid HuggingFace id '%s'", id);
+		util_seterr(err, errlen, "invalid HuggingFace id '%s'", id);
 		return NULL;
 	}
 	if (!hfhub_valid_revision(rev)) {
-		seterr(err, errlen, "invalid revision '%s' for '%s'", rev, id);
+		util_seterr(err, errlen, "invalid revision '%s' for '%s'", rev, id);
 		return NULL;
 	}
 	if (n == 0 || !h->cache[0]) {
-		seterr(err, errlen, "no HuggingFace cache folder for '%s'", id);
+		util_seterr(err, errlen, "no HuggingFace cache folder for '%s'", id);
 		return NULL;
 	}
 	if ((snap = cached(h, id, rev, files[0])))
 		return snap;
 	if (h->offline) {
-		seterr(err, errlen, "'%s' (revision %s) is not in the HuggingFace "
+		util_seterr(err, errlen, "'%s' (revision %s) is not in the HuggingFace "
 		       "cache '%s' and the hub is off limits (HF_HUB_OFFLINE): "
 		       "use --tokenizer builtin or a local path", id, rev,
 		       h->cache);

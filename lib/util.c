@@ -137,6 +137,37 @@ xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *
+xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	char *s;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		abort();
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+int
+util_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (errlen)
+		vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 int
 util_strtonum(const char *s, long long min, long long max, long long *out,
 	      const char **why)

@@ -35,6 +35,11 @@ void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* A malloc'd string formatted as printf would (git xstrfmt). */
+char *xstrfmt(const char *fmt, ...) FMT(1, 2);
+/* For lib/ functions that report into a caller's buffer: format the message
+ * into err (when errlen > 0) and return -1. */
+int util_seterr(char *err, size_t errlen, const char *fmt, ...) FMT(3, 4);
 
 /*
  * Parse a whole string as a base-10 integer in [min, max]. Returns 0 and
