@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,57 @@
  * same result as a search over 1..17. Returns the digit count; *exp10 is
  * the decimal exponent of the first digit.
  */
+/*
+ * Fast path for the common case, a value with a short exact decimal
+ * (latencies are integer ns times 1e-6): the smallest k for which
+ * m = round(v * 10^k) gives m / 10^k == v. With m < 2^53 and 10^k exact, that
+ * division is correctly rounded exactly as strtod of the decimal would be,
+ * so the text reads back as v; with at most 15 digits no other decimal that
+ * short maps to v, so it is the shortest. Returns the digit count, or 0
+ * to leave the value to the snprintf search.
+ */
+static int
+shortest_fast(double v, char *digits, int *exp10)
+{
+	static const double p10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+		1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+	};
+	char tmp[24];
+	int n = 0, k;
+	double m = 0;
+
+	if (!(v >= 1e-5 && v < 1e15))
+		return 0;
+	for (k = 0; k < 18; k++) {
+		double s = v * p10[k];
+		if (s >= 1e15)
+			return 0;
+		m = nearbyint(s);
+		if (m != 0 && m / p10[k] == v)
+			break;
+	}
+	if (k == 18)
+		return 0;
+	for (uint64_t u = (uint64_t)m; u; u /= 10)
+		tmp[n++] = (char)('0' + u % 10);
+	for (int i = 0; i < n; i++)
+		digits[i] = tmp[n - 1 - i];
+	*exp10 = n - 1 - k;
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	digits[n] = '\0';
+	return n;
+}
+
 static int
 shortest(double v, char *digits, int *exp10)
 {
 	char tmp[40];
 	int n = 0, lo = 1, hi = 17;
+
+	if ((n = shortest_fast(v, digits, exp10)) > 0)
+		return n;
 
 	if (fabs(v) >= DBL_MIN) {
 		for (int prec = 15; prec <= 17; prec++) {
