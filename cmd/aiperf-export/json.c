@@ -60,32 +60,6 @@ json_metric(struct jw *w, const struct result *r)
 	jw_obj_end(w);
 }
 
-/* A parsed value again, pretty-printed at the writer's indent. */
-static void
-value(struct jw *w, const struct json *v)
-{
-	const struct json *c;
-
-	switch (v->type) {
-	case JSON_ARRAY:
-		jw_arr(w);
-		for (c = v->child; c; c = c->next)
-			value(w, c);
-		jw_arr_end(w);
-		return;
-	case JSON_OBJECT:
-		jw_obj(w);
-		for (c = v->child; c; c = c->next) {
-			jw_keyn(w, c->key, c->keylen);
-			value(w, c);
-		}
-		jw_obj_end(w);
-		return;
-	default:
-		jw_value(w, v);
-	}
-}
-
 /* datetime.fromtimestamp(ns / 1e9).isoformat(): microseconds rounded half-even. */
 static void
 iso_local(int64_t ns, char out[64])
@@ -150,7 +124,7 @@ json_input_config(struct jw *w, const char *text)
 		return error("--input-config: %s", v ? "not a JSON object" : err);
 	}
 	jw_key(w, "input_config");
-	value(w, v);
+	jw_value(w, v);	/* pretty-printed at the writer's indent */
 	json_doc_free(d);
 	return 0;
 }
