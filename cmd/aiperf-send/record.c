@@ -82,10 +82,27 @@ http_error(struct xfer *x)
 	buf_release(&b);
 }
 
+/* The HTTP version libcurl used, unless another engine already set it. */
+static void
+get_http_version(struct xfer *x)
+{
+	long v = 0;
+
+	if (x->http_version[0] || !x->h ||
+	    curl_easy_getinfo(x->h, CURLINFO_HTTP_VERSION, &v) != CURLE_OK)
+		return;
+	const char *s = v == CURL_HTTP_VERSION_1_0 ? "1.0"
+		: v == CURL_HTTP_VERSION_1_1 ? "1.1"
+		: v == CURL_HTTP_VERSION_2_0 ? "2"
+		: v == CURL_HTTP_VERSION_3 ? "3" : "";
+	memcpy(x->http_version, s, strlen(s) + 1);
+}
+
 void
 xfer_done(struct xfer *x, CURLcode rc)
 {
 	x->end_ns = clock_now_ns();
+	get_http_version(x);
 	/*
 	 * The read that completed the transfer is its end, not the moment the
 	 * loop got around to it after the other sockets of the same wake-up.
@@ -276,6 +293,10 @@ write_http(struct jw *w, const struct xfer *x)
 	put_int(w, hdrsz + info_us(x->h, CURLINFO_SIZE_DOWNLOAD_T));
 	jw_key(w, "reused");
 	jw_bool(w, x->h && x->status > 0 && nconn == 0);
+	if (x->http_version[0]) {
+		jw_key(w, "http_version");
+		jw_str(w, x->http_version);
+	}
 	jw_obj_end(w);
 }
 

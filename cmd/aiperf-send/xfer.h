@@ -48,6 +48,7 @@ struct xfer {
 	long status;
 	char reason[64];
 	char ctype[96];
+	char http_version[4];	/* "1.0", "1.1", "2", "3"; "" when unknown */
 	char curl_err[CURL_ERROR_SIZE];
 	int is_sse, in_body;
 	struct buf body_in;	/* non-streaming body, or error body */

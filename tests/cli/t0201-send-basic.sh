@@ -73,7 +73,8 @@ for line in open(\"out\"):
     assert r[\"start_perf_ns\"] <= a[\"recv_start_perf_ns\"] <= r[\"responses\"][0][\"perf_ns\"] <= a[\"end_perf_ns\"]
     assert len(r[\"responses\"]) == 5 and len(a[\"server_stamps\"]) == 4
     assert m[\"request_start_ns\"] <= m[\"request_ack_ns\"] <= m[\"request_end_ns\"]
-    assert list(a[\"http\"]) == [\"dns_ns\", \"connect_ns\", \"tls_ns\", \"ttfb_ns\", \"total_ns\", \"bytes_sent\", \"bytes_received\", \"reused\"]
+    assert list(a[\"http\"]) == [\"dns_ns\", \"connect_ns\", \"tls_ns\", \"ttfb_ns\", \"total_ns\", \"bytes_sent\", \"bytes_received\", \"reused\", \"http_version\"]
+    assert a[\"http\"][\"http_version\"] == \"1.1\"
 "
 '
 test_expect_success 'non-streaming: one text response per record' '
