@@ -288,6 +288,9 @@ xfer_setup(struct xfer *x, CURL *h)
 	SET(CURLOPT_FRESH_CONNECT, forbid_reuse(x) && !sess_share(x) ? 1L : 0L);
 	SET(CURLOPT_SHARE, sess_share(x));
 	SET(CURLOPT_TCP_NODELAY, 1L);
+	/* HTTP/2: new requests wait for the first connection's ALPN and then
+	 * share it, instead of each opening its own at a cold start. */
+	SET(CURLOPT_PIPEWAIT, 1L);
 	/* TLS: libcurl verifies peer and host name unless told not to. */
 	SET(CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
 	SET(CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);

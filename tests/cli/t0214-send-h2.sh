@@ -251,6 +251,13 @@ test_expect_success 'HTTP/2: concurrent streams share one connection' '
 	test "$(count "\"reused\":true" out)" -eq 4 &&
 	test "$(conns "$H2PORT" 5)" -eq 1
 '
+test_expect_success 'HTTP/2 cold start: 16 at once still share one connection' '
+	: >"$ACCESS" &&
+	chat 32 true >in &&
+	aiperf-send -u "$H2_URL" --ssl-ca-file "$CA" --concurrency 16 <in >out &&
+	test "$(python3 "$TMP/check.py" out 2 true)" -eq 32 &&
+	test "$(conns "$H2PORT" 32)" -eq 1
+'
 test_expect_success 'no CA: each request is a ConnectionError naming the certificate' '
 	chat 5 true >in &&
 	aiperf-send -u "$H2_URL" --concurrency 2 <in >out &&
