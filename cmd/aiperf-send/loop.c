@@ -440,6 +440,7 @@ setup(struct sender *s, sigset_t *waitmask)
 		conns = s->o->wconcurrency;
 	ev_multi(s);
 	curl_multi_setopt(s->m, CURLMOPT_MAXCONNECTS, conns);
+	sched_fd_limit(s);
 	input_open(s);
 }
 

@@ -3,6 +3,7 @@
 #include "send.h"
 
 #include <math.h>
+#include <sys/resource.h>
 #include "clock.h"
 #include "util.h"
 #include "xfer.h"
@@ -138,9 +139,44 @@ conc_limit(struct sender *s, const struct xfer *x, int64_t now)
 	long c = x->warmup && o->wconcurrency ? o->wconcurrency : o->concurrency;
 
 	if (!c)
-		return x->at_ns >= 0 ? (size_t)-1 : 1;
-	return ramp((size_t)c, o->ramp_ns[x->warmup], s->phase_start, now,
-		    &s->ramp_due);
+		return x->at_ns >= 0 ? s->fd_cap : 1;
+	size_t l = ramp((size_t)c, o->ramp_ns[x->warmup], s->phase_start, now,
+			&s->ramp_due);
+	return l < s->fd_cap ? l : s->fd_cap;
+}
+
+/*
+ * Every request in flight holds a socket, so the descriptor limit caps
+ * concurrency: past it the kernel refuses sockets and requests would fail
+ * for the client's sake. Raise the soft limit to the hard one, keep a
+ * reserve for stdio, epoll, the timer and libcurl's own descriptors, and say
+ * so when --concurrency asks for more than that.
+ */
+void
+sched_fd_limit(struct sender *s)
+{
+	struct rlimit r;
+	const long reserve = 64;
+
+	s->fd_cap = (size_t)-1;
+	if (getrlimit(RLIMIT_NOFILE, &r) < 0)
+		return;
+	if (r.rlim_cur < r.rlim_max) {
+		rlim_t cur = r.rlim_cur;
+		r.rlim_cur = r.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &r) < 0)
+			r.rlim_cur = cur;
+	}
+	if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > (rlim_t)1 << 40)
+		return;
+	s->fd_cap = r.rlim_cur > (rlim_t)reserve * 2 ? (size_t)(r.rlim_cur - reserve) :
+						       (size_t)r.rlim_cur / 2;
+	long want = s->o->concurrency > s->o->wconcurrency ? s->o->concurrency :
+							    s->o->wconcurrency;
+	if (want > 0 && (size_t)want > s->fd_cap)
+		warn("--concurrency %ld needs more descriptors than RLIMIT_NOFILE (%llu) "
+		     "allows: at most %zu requests run at once", want,
+		     (unsigned long long)r.rlim_cur, s->fd_cap);
 }
 
 /* Prefill slots x's phase allows now, or 0 for no prefill limit. */

@@ -91,6 +91,7 @@ struct sender {
 	int64_t ramp_due;	/* a ramp raises a limit that holds requests back, or -1 */
 	size_t prefill_held;	/* prefill slots held */
 	int turns_held;		/* a due later turn waits for a prefill slot */
+	size_t fd_cap;		/* requests in flight the descriptor limit allows */
 };
 
 /* loop.c */
@@ -117,6 +118,7 @@ void sched_wait_until(int64_t due);
 int sched_may_start(struct sender *s, const struct xfer *x, int need_slot, int64_t now);
 void sched_prefill_take(struct sender *s, struct xfer *x);
 void sched_prefill_release(struct sender *s, struct xfer *x);
+void sched_fd_limit(struct sender *s);
 
 /* input.c */
 void input_open(struct sender *s);

@@ -1,0 +1,30 @@
+#!/bin/sh
+# aiperf-send under a small descriptor limit: requests wait for a socket
+# instead of failing for the client's sake, and --concurrency beyond the
+# limit is capped with a warning.
+# shellcheck disable=SC1091,SC2016
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/cli/send-lib.sh"
+
+# timed N: N request records, one every 0.1 ms (an open-loop schedule).
+timed() {
+	awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++)
+		printf "{\"id\":\"r%d\",\"path\":\"/v1/chat/completions\",\"at_ns\":%d,\"payload\":{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_completion_tokens\":1}}\n", i, i * 100000 }'
+}
+
+start_mock --ttft-ms 200 --itl-ms 0
+timed 400 >"$TMP/in"
+
+test_expect_success 'rate with no ceiling: no request fails for want of a socket' '
+	(ulimit -n 120 && aiperf-send -u "$MOCK_URL" <in >out 2>err) &&
+	test "$(wc -l <out)" -eq 400 &&
+	test "$(count "\"status\":200" out)" -eq 400 &&
+	test ! -s err
+'
+test_expect_success '--concurrency past the limit: capped, with a warning' '
+	reqs 200 false >in2 &&
+	(ulimit -n 120 && aiperf-send -u "$MOCK_URL" --concurrency 300 <in2 >out 2>err) &&
+	test "$(count "\"status\":200" out)" -eq 200 &&
+	grep -q "^aiperf-send: --concurrency 300 needs more descriptors than RLIMIT_NOFILE (120) allows: at most 60 requests run at once$" err
+'
+test_done
