@@ -13,16 +13,21 @@ TMP=$(mktemp -d)
 MOCK=
 trap '[ -n "$MOCK" ] && kill "$MOCK" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-aiperf-mock --port 0 --ttft-ms 500 --itl-ms $((SECS * 1000 / 4)) \
-	--max-connections $((N * 2)) >"$TMP/url" 2>"$TMP/mock.err" &
+# One loopback address pair has some 28,000 ephemeral ports: a mock port per
+# 20,000 streams; a mock worker per 15,000 (each its own descriptor limit).
+PORTS=$(((N + 19999) / 20000))
+WORKERS=$(((N + 14999) / 15000))
+aiperf-mock --port 0 --ports "$PORTS" --workers "$WORKERS" --ttft-ms 500 \
+	--itl-ms $((SECS * 1000 / 4)) --max-connections $((N * 2)) >"$TMP/url" 2>"$TMP/mock.err" &
 MOCK=$!
 i=0
-while [ ! -s "$TMP/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-URL=$(head -1 "$TMP/url")
+while [ "$(wc -l <"$TMP/url")" -lt "$PORTS" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+URLS=()
+while read -r u; do URLS+=(-u "$u"); done <"$TMP/url"
 
 awk -v n="$N" 'BEGIN { for (i = 0; i < n; i++)
 	printf "{\"id\":\"r%d\",\"path\":\"/v1/chat/completions\",\"stream\":true,\"payload\":{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"max_completion_tokens\":5}}\n", i }' >"$TMP/in"
-aiperf-send -u "$URL" --concurrency "$N" --ui-type none <"$TMP/in" >"$TMP/raw" &
+aiperf-send "${URLS[@]}" --concurrency "$N" --ui-type none <"$TMP/in" >"$TMP/raw" 2>"$TMP/send.err" &
 SEND=$!
 peak=0
 while kill -0 "$SEND" 2>/dev/null; do
@@ -37,5 +42,9 @@ ERR=$(grep -c '"error"' "$TMP/raw" || true)
 OVER=$(awk '{ match($0, /"start_perf_ns":[0-9]+/); print substr($0, RSTART + 16, RLENGTH - 16), 1
 	match($0, /"end_perf_ns":[0-9]+/); print substr($0, RSTART + 14, RLENGTH - 14), -1 }' "$TMP/raw" |
 	sort -n | awk '{ c += $2; if (c > m) m = c } END { print m }')
+cat "$TMP/send.err" >&2
+echo "descriptor limit: soft $(ulimit -Sn), hard $(ulimit -Hn); mock ports=$PORTS workers=$WORKERS"
 echo "streams=$N records=$(wc -l <"$TMP/raw") ok=$OK errors=$ERR peak_overlap=$OVER peak_rss_kib=$peak"
 grep -o '"error":{[^}]*}' "$TMP/raw" | sort | uniq -c | head -5
+[ "$OVER" -ge "$N" ] && [ "$ERR" -eq 0 ] && echo "PASS: $N streams at once, no errors" ||
+	echo "FAIL: peak overlap $OVER of $N, $ERR errors"

@@ -2,6 +2,7 @@
 /* The sender loop: one CURLM driven by epoll through curl_multi_socket_action (hiperfifo). */
 #include "send.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -438,9 +439,15 @@ setup(struct sender *s, sigset_t *waitmask)
 	long conns = s->o->concurrency ? s->o->concurrency : 1024;
 	if (s->o->wconcurrency > conns)
 		conns = s->o->wconcurrency;
+	sched_fd_limit(s);
+	/* Idle kept-alive connections hold descriptors too: at the cap,
+	 * libcurl closes the oldest idle one before it opens another. */
+	if ((size_t)conns > s->fd_cap)
+		conns = (long)s->fd_cap;
 	ev_multi(s);
 	curl_multi_setopt(s->m, CURLMOPT_MAXCONNECTS, conns);
-	sched_fd_limit(s);
+	if (s->fd_cap < (size_t)LONG_MAX)
+		curl_multi_setopt(s->m, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)s->fd_cap);
 	input_open(s);
 }
 

@@ -2,7 +2,7 @@
 # aiperf-send under a small descriptor limit: requests wait for a socket
 # instead of failing for the client's sake, and --concurrency beyond the
 # limit is capped with a warning.
-# shellcheck disable=SC1091,SC2016
+# shellcheck disable=SC1091,SC2016,SC2034
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/cli/send-lib.sh"
 
@@ -26,5 +26,16 @@ test_expect_success '--concurrency past the limit: capped, with a warning' '
 	(ulimit -n 120 && aiperf-send -u "$MOCK_URL" --concurrency 300 <in2 >out 2>err) &&
 	test "$(count "\"status\":200" out)" -eq 200 &&
 	grep -q "^aiperf-send: --concurrency 300 needs more descriptors than RLIMIT_NOFILE (120) allows: at most 60 requests run at once$" err
+'
+
+# Two ports, round robin: idle connections to one port must not starve the
+# other of descriptors.
+start_mock --ttft-ms 100 --itl-ms 0 --ports 2
+U2=$(sed -n 2p "$TMP/.mock.url")
+test_expect_success 'two ports, round robin, at the limit: nothing fails' '
+	timed 1200 >in3 &&
+	(ulimit -n 300 && aiperf-send -u "$MOCK_URL" -u "$U2" <in3 >out 2>err) &&
+	test "$(count "\"status\":200" out)" -eq 1200 &&
+	test "$(count ":${U2##*:}/" out)" -eq 600
 '
 test_done
