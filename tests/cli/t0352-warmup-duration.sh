@@ -141,7 +141,17 @@ test_expect_success 'aiperf profile: --warmup-duration reaches gen and send' '
 		--export-level raw --artifact-dir art >/dev/null 2>&1 &&
 	test "$(jq .request_count.avg art/profile_export_aiperf.json)" = 4 &&
 	test "$(wc -l <art/profile_export.jsonl)" -eq 4 &&
-	test "$(phase_n warmup art/profile_export_raw.jsonl)" -gt 3
+	test "$(phase_n warmup art/profile_export_raw.jsonl)" -gt 3 &&
+	grep -q "\"warmup_grace_period\": 5.0" art/profile_export_aiperf.json
+'
+
+test_expect_success 'aiperf profile: an infinite warmup grace period' '
+	aiperf profile -m m --url "$FAST" --tokenizer builtin --random-seed 7 \
+		--isl 8 --osl 4 --request-count 2 --num-dataset-entries 2 \
+		--warmup-duration 0.1 --warmup-grace-period inf \
+		--artifact-dir inf >/dev/null 2>&1 &&
+	test "$(jq .input_config.loadgen.warmup_grace_period inf/profile_export_aiperf.json)" = null &&
+	test "$(jq .request_count.avg inf/profile_export_aiperf.json)" = 2
 '
 stop_mock
 kill "$ZERO_PID"
