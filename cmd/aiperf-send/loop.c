@@ -214,6 +214,44 @@ start(struct sender *s, struct xfer *x, int64_t now)
 }
 
 /*
+ * --warmup-duration: from warmup start + duration no warmup request
+ * starts; those in flight get --warmup-grace-period more, then they are
+ * cancelled (the original's time_left_in_seconds(include_grace_period)).
+ * The next of these times, or -1.
+ */
+static int64_t
+warmup_due(const struct sender *s)
+{
+	int64_t end = s->phase_start + s->o->warmup_ns;
+
+	if (s->phase != 1 || !s->o->warmup_ns || s->stopping)
+		return -1;
+	if (!s->warmup_over)
+		return end;
+	if (s->o->wgrace_ns < 0 || !s->active)
+		return -1;
+	return end + s->o->wgrace_ns;
+}
+
+static void
+warmup_timers(struct sender *s, int64_t now)
+{
+	int64_t due = warmup_due(s);
+
+	if (due < 0 || now < due)
+		return;
+	if (!s->warmup_over) {
+		warmup_stop(s);
+		if ((due = warmup_due(s)) < 0 || now < due)
+			return;
+	}
+	/* only warmup requests are in flight until profiling starts */
+	while (s->active)
+		cancel(s, s->active, XE_STOPPED,
+		       "Request cancelled because the warmup grace period ended");
+}
+
+/*
  * A new phase starts when the previous one has fully drained (spec 5.7):
  * profiling waits for every warmup record, later turns included. Warmup
  * sessions the warmup count cut short then give their slots back.
@@ -260,6 +298,7 @@ start_ready(struct sender *s)
 			input_pump(s);
 			now = clock_now_ns();
 		}
+		warmup_timers(s, now);
 		warmup_refill(s);
 		struct xfer *x = s->qhead;
 		if (!x || enter_phase(s, x, now) < 0 || !sched_may_start(s, x, 1, now))
@@ -303,44 +342,6 @@ start_turns(struct sender *s, int64_t now)
 	}
 	if (started)
 		kick(s);
-}
-
-/*
- * --warmup-duration: from warmup start + duration no warmup request
- * starts; those in flight get --warmup-grace-period more, then they are
- * cancelled (the original's time_left_in_seconds(include_grace_period)).
- * The next of these times, or -1.
- */
-static int64_t
-warmup_due(const struct sender *s)
-{
-	int64_t end = s->phase_start + s->o->warmup_ns;
-
-	if (s->phase != 1 || !s->o->warmup_ns || s->stopping)
-		return -1;
-	if (!s->warmup_over)
-		return end;
-	if (s->o->wgrace_ns < 0 || !s->active)
-		return -1;
-	return end + s->o->wgrace_ns;
-}
-
-static void
-warmup_timers(struct sender *s, int64_t now)
-{
-	int64_t due = warmup_due(s);
-
-	if (due < 0 || now < due)
-		return;
-	if (!s->warmup_over) {
-		warmup_stop(s);
-		if ((due = warmup_due(s)) < 0 || now < due)
-			return;
-	}
-	/* only warmup requests are in flight until profiling starts */
-	while (s->active)
-		cancel(s, s->active, XE_STOPPED,
-		       "Request cancelled because the warmup grace period ended");
 }
 
 static void

@@ -35,7 +35,7 @@ reissue_flag(struct sender *s, const char *line, size_t n)
 }
 
 static struct wpool *
-pool_get(struct sender *s)
+wpool_get(struct sender *s)
 {
 	if (!s->wpool) {
 		s->wpool = xcalloc(1, sizeof(*s->wpool));
@@ -71,7 +71,7 @@ warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_t n)
 
 	if (!x->warmup || !reissue_flag(s, line, n))
 		return;
-	p = pool_get(s);
+	p = wpool_get(s);
 	if (!s->o->warmup_ns) {
 		if (!p->warned++)
 			warn("warmup records ask to be sent again until the "
