@@ -85,8 +85,8 @@ MOCK_PID=
 start_mock --ttft-ms 5 --itl-ms 1
 FAST=$MOCK_URL
 test_expect_success 'send: the pool is sent again until the duration ends' '
-	$G --warmup-duration 0.3 --session-turns-mean 2 --request-count 4 >in &&
-	aiperf-send -u "$FAST" --concurrency 2 --warmup-duration 0.3 <in >out &&
+	$G --warmup-duration 1 --session-turns-mean 2 --request-count 4 >in &&
+	aiperf-send -u "$FAST" --concurrency 2 --warmup-duration 1 <in >out &&
 	test "$(phase_n warmup out)" -gt 8 &&
 	test "$(phase_n profiling out)" -eq 4 &&
 	all_ids in out && drained out &&
@@ -98,8 +98,8 @@ test_expect_success 'send: the pool is sent again until the duration ends' '
 
 test_expect_success 'send: user-centric profiling after a warmup pool' '
 	$G --user-centric-rate 20 --num-users 2 --session-turns-mean 2 \
-		--warmup-duration 0.2 --request-count 4 >in &&
-	aiperf-send -u "$FAST" --warmup-duration 0.2 <in >out &&
+		--warmup-duration 1 --request-count 4 >in &&
+	aiperf-send -u "$FAST" --warmup-duration 1 <in >out &&
 	test "$(phase_n warmup out)" -gt 8 &&
 	test "$(phase_n profiling out)" -eq 4 &&
 	test -z "$(jq -r "select(.error and .metadata.benchmark_phase == \"profiling\") | 1" out)" &&
@@ -137,7 +137,7 @@ test_expect_success 'send: usage errors' '
 test_expect_success 'aiperf profile: --warmup-duration reaches gen and send' '
 	aiperf profile -m m --url "$FAST" --tokenizer builtin --random-seed 7 \
 		--isl 8 --osl 4 --concurrency 2 --request-count 4 \
-		--num-dataset-entries 3 --warmup-duration 0.3 --warmup-grace-period 5 \
+		--num-dataset-entries 3 --warmup-duration 1 --warmup-grace-period 5 \
 		--export-level raw --artifact-dir art >/dev/null 2>&1 &&
 	test "$(jq .request_count.avg art/profile_export_aiperf.json)" = 4 &&
 	test "$(wc -l <art/profile_export.jsonl)" -eq 4 &&
