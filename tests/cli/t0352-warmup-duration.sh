@@ -145,6 +145,13 @@ test_expect_success 'aiperf profile: --warmup-duration reaches gen and send' '
 	grep -q "\"warmup_grace_period\": 5.0" art/profile_export_aiperf.json
 '
 
+test_expect_success 'aiperf profile: a warmup grace period needs a warmup duration' '
+	aiperf profile -m m --url "$FAST" --tokenizer builtin \
+		--warmup-request-count 2 --warmup-grace-period 3 >out 2>err
+	test $? -eq 2 && test ! -e artifacts &&
+	grep -qF "aiperf profile: --warmup-grace-period can only be used when --warmup-duration is set. Set --warmup-duration." err
+'
+
 test_expect_success 'aiperf profile: an infinite warmup grace period' '
 	aiperf profile -m m --url "$FAST" --tokenizer builtin --random-seed 7 \
 		--isl 8 --osl 4 --request-count 2 --num-dataset-entries 2 \
