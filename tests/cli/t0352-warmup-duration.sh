@@ -44,6 +44,12 @@ test_expect_success 'gen: a duration without a rate writes a reissue pool' '
 	cmp out out2
 '
 
+test_expect_success 'gen: the pool is at most 1000 sessions' '
+	$G --num-dataset-entries 1001 --isl 2 --warmup-duration 1 \
+		--request-count 1 >out &&
+	test "$(count "\"reissue\":true" out)" -eq 1000
+'
+
 test_expect_success 'gen: a count, sessions or a rate bound the warmup records' '
 	$G --warmup-duration 1 --warmup-request-count 3 --request-count 1 >out &&
 	test "$(count "\"phase\":\"warmup\"" out)" -eq 3 &&
