@@ -151,6 +151,27 @@ test_expect_success 'aiperf profile: --warmup-duration reaches gen and send' '
 	grep -q "\"warmup_grace_period\": 5.0" art/profile_export_aiperf.json
 '
 
+# warmup_mode NAME WARMUP-RECORDS OPTIONS...: aiperf profile with a warmup,
+# its raw export has that many warmup records, the metrics none of them.
+warmup_mode() {
+	name=$1 n=$2
+	shift 2
+	test_expect_success "aiperf profile: warmup by $name is left out of the metrics" "
+		aiperf profile -m m --url \"\$FAST\" --tokenizer builtin --random-seed 7 \
+			--isl 8 --osl 4 --request-count 4 --export-level raw \
+			--artifact-dir $name $* >/dev/null 2>&1 &&
+		test \"\$(phase_n warmup $name/profile_export_raw.jsonl)\" -eq $n &&
+		test \"\$(phase_n profiling $name/profile_export_raw.jsonl)\" -eq 4 &&
+		test \"\$(jq .request_count.avg $name/profile_export_aiperf.json)\" = 4 &&
+		test \"\$(wc -l <$name/profile_export.jsonl)\" -eq 4 &&
+		drained $name/profile_export_raw.jsonl
+	"
+}
+warmup_mode count 3 --warmup-request-count 3 --concurrency 2
+warmup_mode sessions 4 --num-warmup-sessions 2 --session-turns-mean 2
+warmup_mode rate 2 --warmup-request-rate 10 --warmup-arrival-pattern constant \
+	--warmup-duration 0.25 --warmup-grace-period 5
+
 test_expect_success 'aiperf profile: a warmup grace period needs a warmup duration' '
 	aiperf profile -m m --url "$FAST" --tokenizer builtin \
 		--warmup-request-count 2 --warmup-grace-period 3 >out 2>err
