@@ -214,6 +214,8 @@ stream_put(struct stream *s, const struct conv *c, size_t k, size_t nturns,
 	buf_addf(&s->line, ",\"x_correlation_id\":\"%s\",\"turn_index\":%zu,"
 		 "\"num_turns\":%zu,\"phase\":\"%s\",", corr, k, nturns,
 		 phase);
+	if (s->reissue)
+		buf_addstr(&s->line, "\"reissue\":true,");
 	buf_add(&s->line, t->head, t->head_len);
 	if (at >= 0)
 		buf_addf(&s->line, ",\"at_ns\":%lld", at);
@@ -225,6 +227,18 @@ stream_put(struct stream *s, const struct conv *c, size_t k, size_t nturns,
 	buf_add(&s->line, "}\n", 2);
 	if (fwrite(s->line.s, 1, s->line.len, stdout) != s->line.len)
 		return -1;
+	return 0;
+}
+
+/* Warmup requests: the count, else unbounded when sessions or a duration
+ * end the phase, else none. */
+static long long
+warmup_count(const struct gen_opts *o)
+{
+	if (o->warmup_count)
+		return o->warmup_count;
+	if (o->warmup_sessions || o->warmup_sched.duration > 0)
+		return LLONG_MAX;
 	return 0;
 }
 
@@ -258,6 +272,35 @@ emit_phase(struct stream *s, const char *phase, long long count,
 				return -1;
 	}
 	return 0;
+}
+
+/* Sessions in the warmup pool (see warmup_emit). */
+#define POOL_SESSIONS 1000
+
+/*
+ * --warmup-duration without a warmup rate (concurrency mode): the stream
+ * cannot know how many requests the sender gets through in the duration,
+ * so it writes a pool, one sampler pass over the dataset (at most
+ * POOL_SESSIONS sessions), marked "reissue": the sender sends the pool
+ * and then again with fresh ids until the duration ends.
+ */
+static int
+warmup_emit(struct stream *s, const struct gen_opts *o, uint64_t root)
+{
+	const struct sched_opts *w = &o->warmup_sched;
+	long long pool = (long long)s->d->n;
+	int rc;
+
+	if (o->warmup_count || o->warmup_sessions || !(w->duration > 0) ||
+	    w->rate > 0)
+		return emit_phase(s, "warmup", warmup_count(o),
+				  o->warmup_sessions, w, root);
+	if (pool > POOL_SESSIONS)
+		pool = POOL_SESSIONS;
+	s->reissue = 1;
+	rc = emit_phase(s, "warmup", LLONG_MAX, pool ? pool : 1, w, root);
+	s->reissue = 0;
+	return rc;
 }
 
 struct at_idx {
@@ -315,18 +358,6 @@ default_count(const struct dataset *d, const struct gen_opts *o)
 	return o->concurrency * 2 > 10 ? o->concurrency * 2 : 10;
 }
 
-/* Warmup requests: the count, else unbounded when sessions or a duration
- * end the phase, else none. */
-static long long
-warmup_count(const struct gen_opts *o)
-{
-	if (o->warmup_count)
-		return o->warmup_count;
-	if (o->warmup_sessions || o->warmup_sched.duration > 0)
-		return LLONG_MAX;
-	return 0;
-}
-
 int
 records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 {
@@ -345,8 +376,7 @@ records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 	rng_derive(&s.ids, root, "aiperf.gen.request_id");
 	rng_derive(&s.cancel, root, "timing.request.cancellation");
 	buf_init(&s.line, BUF_NOMAX);
-	rc = emit_phase(&s, "warmup", warmup_count(o), o->warmup_sessions,
-			&o->warmup_sched, root);
+	rc = warmup_emit(&s, o, root);
 	if (!rc && o->fixed)
 		rc = emit_fixed(&s, count);
 	else if (!rc && o->uc_rate > 0)

@@ -169,6 +169,7 @@ struct stream {
 	struct rng ids;		/* x_request_id, x_correlation_id */
 	struct rng cancel;	/* timing.request.cancellation */
 	struct sched sched;
+	int reissue;		/* mark records "reissue":true (warmup pool) */
 	unsigned long long index;	/* record index across phases, for --shard */
 	struct buf line;
 };

@@ -188,10 +188,6 @@ sched_check_mode(struct gen_opts *o)
 	if (o->ramp_set && (o->fixed || o->uc_rate > 0))
 		die_usage("--request-rate-ramp-duration can only be used with "
 			  "--request-rate scheduling.");
-	if (o->warmup_sched.duration > 0 && o->warmup_sched.rate <= 0)
-		die_usage("--warmup-duration needs a warmup request rate "
-			  "(--warmup-request-rate or --request-rate): the "
-			  "schedule bounds the warmup records");
 	if (o->fixed)
 		o->uc_rate = 0;
 }

@@ -44,9 +44,20 @@ input_open(struct sender *s)
 		die("epoll on '<stdin>':");
 }
 
-static void
-enqueue(struct sender *s, struct xfer *x)
+/*
+ * A record read (or re-issued) joins the queue, or its session when a
+ * later turn; a warmup record after the warmup duration ended is not sent.
+ */
+void
+input_enqueue(struct sender *s, struct xfer *x)
 {
+	if (x->warmup)
+		s->wpending++;
+	if (x->warmup && s->warmup_over) {
+		s->nread++;
+		sender_not_sent(s, x);
+		return;
+	}
 	if (x->num_turns > 1 && x->turn_index > 0) {
 		s->nread++;
 		sess_park(s, x);
@@ -85,7 +96,8 @@ add_line(struct sender *s, const char *line, size_t n)
 		bad_line(s, why);
 		return -1;
 	}
-	enqueue(s, x);
+	warmup_keep(s, x, line, n);
+	input_enqueue(s, x);
 	return 0;
 }
 
@@ -137,6 +149,20 @@ input_close(struct sender *s)
 {
 	lines_close(&s->in);
 	fcntl(0, F_SETFL, s->in_flags);
+}
+
+/* x goes first in the queue (a re-issued warmup record, turn 0). */
+void
+input_unshift(struct sender *s, struct xfer *x)
+{
+	if (x->warmup)
+		s->wpending++;
+	x->next = s->qhead;
+	s->qhead = x;
+	if (!s->qtail)
+		s->qtail = x;
+	s->qlen++;
+	s->nread++;
 }
 
 struct xfer *

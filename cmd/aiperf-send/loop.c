@@ -65,6 +65,8 @@ sender_emit(struct sender *s, struct xfer *x)
 		xfer_record(x, &s->out);
 	if (x->err != XE_NONE)
 		s->nerr++;
+	if (x->warmup && s->wpending)
+		s->wpending--;
 	s->ndone++;
 	xfer_free(x);
 	if (s->o->unbuffered || s->out.len >= 1 << 18)
@@ -212,7 +214,49 @@ start(struct sender *s, struct xfer *x, int64_t now)
 	}
 }
 
-/* A new phase starts when the previous one has fully drained (spec 5.7). */
+/*
+ * --warmup-duration: from warmup start + duration no warmup request
+ * starts; those in flight get --warmup-grace-period more, then they are
+ * cancelled (the original's time_left_in_seconds(include_grace_period)).
+ * The next of these times, or -1.
+ */
+static int64_t
+warmup_due(const struct sender *s)
+{
+	int64_t end = s->phase_start + s->o->warmup_ns;
+
+	if (s->phase != 1 || !s->o->warmup_ns || s->stopping)
+		return -1;
+	if (!s->warmup_over)
+		return end;
+	if (s->o->wgrace_ns < 0 || !s->active)
+		return -1;
+	return end + s->o->wgrace_ns;
+}
+
+static void
+warmup_timers(struct sender *s, int64_t now)
+{
+	int64_t due = warmup_due(s);
+
+	if (due < 0 || now < due)
+		return;
+	if (!s->warmup_over) {
+		warmup_stop(s);
+		if ((due = warmup_due(s)) < 0 || now < due)
+			return;
+	}
+	/* only warmup requests are in flight until profiling starts */
+	while (s->active)
+		cancel(s, s->active, XE_STOPPED,
+		       "Request cancelled because the warmup grace period ended");
+}
+
+/*
+ * A new phase starts when the previous one has fully drained (spec 5.7):
+ * profiling waits for every warmup record, later turns included. Warmup
+ * sessions the warmup count cut short then give their slots back.
+ */
 static int
 enter_phase(struct sender *s, const struct xfer *x, int64_t now)
 {
@@ -220,8 +264,10 @@ enter_phase(struct sender *s, const struct xfer *x, int64_t now)
 
 	if (s->phase == ph)
 		return 0;
-	if (s->inflight)
+	if (s->inflight || (ph == 2 && s->wpending))
 		return -1;
+	if (ph == 2)
+		sess_sweep(s);
 	s->phase = ph;
 	s->phase_start = now;
 	if (ph == 2 && s->o->duration_ns)
@@ -253,6 +299,8 @@ start_ready(struct sender *s)
 			input_pump(s);
 			now = clock_now_ns();
 		}
+		warmup_timers(s, now);
+		warmup_refill(s);
 		struct xfer *x = s->qhead;
 		if (!x || enter_phase(s, x, now) < 0 || !sched_may_start(s, x, 1, now))
 			break;
@@ -308,6 +356,7 @@ run_timers(struct sender *s)
 		curl_multi_socket_action(s->m, CURL_SOCKET_TIMEOUT, 0, &running);
 	}
 	cancel_due(s, now);
+	warmup_timers(s, now);
 	s->ramp_due = -1;	/* start_turns and start_ready set it again */
 	start_turns(s, now);
 	if (stop == 1 && s->stopping == 0)
@@ -361,6 +410,7 @@ next_wakeup(struct sender *s)
 		t = min_due(t, s->cancel_at);
 	if (!s->stopping && s->stop_issue_at >= 0)
 		t = min_due(t, s->stop_issue_at);
+	t = min_due(t, warmup_due(s));
 	if (s->o->ui != UI_NONE)
 		t = min_due(t, s->ui_next);
 	if (s->out.len)
@@ -463,6 +513,7 @@ teardown(struct sender *s)
 	heap_release(&s->delays);
 	free(s->fds);
 	sess_release(s);
+	warmup_release(s);
 	input_close(s);
 	json_doc_free(s->doc);
 	buf_release(&s->out);

@@ -23,6 +23,7 @@ static const char usage_text[] =
 	"                   [--prefill-concurrency n] [--prefill-concurrency-ramp-duration s]\n"
 	"                   [--warmup-prefill-concurrency n]\n"
 	"                   [--warmup-prefill-concurrency-ramp-duration s]\n"
+	"                   [--warmup-duration s] [--warmup-grace-period s]\n"
 	"                   [--busy-poll]\n";
 
 static _Noreturn void
@@ -36,7 +37,7 @@ enum {
 	OPT_ENDPOINT = 256, OPT_CONC, OPT_TIMEOUT, OPT_KEY, OPT_UI, OPT_UNBUF,
 	OPT_MAXRESP, OPT_MAXREC, OPT_REUSE, OPT_DUR, OPT_GRACE, OPT_SHUT,
 	OPT_CAFILE, OPT_RAMP, OPT_WCONC, OPT_WRAMP, OPT_PRE, OPT_PRERAMP,
-	OPT_WPRE, OPT_WPRERAMP, OPT_BUSY, OPT_VERSION,
+	OPT_WPRE, OPT_WPRERAMP, OPT_BUSY, OPT_VERSION, OPT_WDUR, OPT_WGRACE,
 };
 
 static const struct option longopts[] = {
@@ -63,6 +64,8 @@ static const struct option longopts[] = {
 	{ "prefill-concurrency-ramp-duration", required_argument, NULL, OPT_PRERAMP },
 	{ "warmup-prefill-concurrency", required_argument, NULL, OPT_WPRE },
 	{ "warmup-prefill-concurrency-ramp-duration", required_argument, NULL, OPT_WPRERAMP },
+	{ "warmup-duration", required_argument, NULL, OPT_WDUR },
+	{ "warmup-grace-period", required_argument, NULL, OPT_WGRACE },
 	{ "busy-poll", no_argument, NULL, OPT_BUSY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -116,6 +119,13 @@ parse_choice(const char *opt, const char *arg, const char *const *names)
 static void parse_limit(struct options *o, int c, const char *arg);
 
 static void
+check_positive(const char *opt, const char *arg, int64_t ns)
+{
+	if (ns <= 0)
+		die_usage("invalid value for %s: '%s' (must be > 0)", opt, arg);
+}
+
+static void
 parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 {
 	static const char *const uis[] = { "none", "simple", "dashboard", NULL };
@@ -157,6 +167,8 @@ parse_limit(struct options *o, int c, const char *arg)
 	case OPT_PRERAMP: o->pramp_ns[0] = opt_seconds("--prefill-concurrency-ramp-duration", arg, 0); break;
 	case OPT_WPRE: o->prefill[1] = (long)opt_int("--warmup-prefill-concurrency", arg, 1, 1000000); break;
 	case OPT_WPRERAMP: o->pramp_ns[1] = opt_seconds("--warmup-prefill-concurrency-ramp-duration", arg, 0); break;
+	case OPT_WDUR: o->warmup_ns = opt_seconds("--warmup-duration", arg, 0); check_positive("--warmup-duration", arg, o->warmup_ns); break;
+	case OPT_WGRACE: o->wgrace_ns = opt_seconds("--warmup-grace-period", arg, 1); o->wgrace_set = 1; break;
 	default: usage(stderr, 2);
 	}
 }
@@ -172,6 +184,7 @@ parse_args(struct options *o, int argc, char **argv)
 	o->max_line = 64 << 20;
 	o->grace_ns = 30LL * 1000000000;
 	o->stop_grace_ns = 5LL * 1000000000;
+	o->wgrace_ns = -1;
 	while ((c = getopt_long(argc, argv, "u:H:hk", longopts, NULL)) != -1)
 		parse_opt(o, c, optarg, &grace_set);
 	if (optind < argc)
@@ -179,6 +192,9 @@ parse_args(struct options *o, int argc, char **argv)
 	if (grace_set && !o->duration_ns)
 		die_usage("--benchmark-grace-period can only be used with "
 			  "duration-based benchmarking (--benchmark-duration).");
+	if (o->wgrace_set && !o->warmup_ns)
+		die_usage("--warmup-grace-period can only be used when "
+			  "--warmup-duration is set. Set --warmup-duration.");
 	if (o->timeout_ns < 1000000)
 		die_usage("invalid value for --request-timeout-seconds: must be at least 0.001");
 	if (o->prefill[0] && o->concurrency && o->prefill[0] > o->concurrency)

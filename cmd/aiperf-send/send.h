@@ -42,6 +42,9 @@ struct options {
 	int64_t ramp_ns[2];	/* concurrency ramp: [0] profiling, [1] warmup */
 	long prefill[2];	/* prefill concurrency; 0: none */
 	int64_t pramp_ns[2];	/* its ramp */
+	int64_t warmup_ns;	/* --warmup-duration; 0: none */
+	int64_t wgrace_ns;	/* --warmup-grace-period; -1: infinite */
+	int wgrace_set;
 };
 
 /* The timer heap orders in-flight transfers by their cancel deadline. */
@@ -92,6 +95,10 @@ struct sender {
 	size_t prefill_held;	/* prefill slots held */
 	int turns_held;		/* a due later turn waits for a prefill slot */
 	size_t fd_cap;		/* requests in flight the descriptor limit allows */
+	/* warmup by duration (warmup.c) */
+	struct wpool *wpool;	/* warmup records to send again */
+	size_t wpending;	/* warmup records read or re-issued, not written */
+	int warmup_over;	/* the warmup duration ended */
 };
 
 /* loop.c */
@@ -125,6 +132,8 @@ void input_open(struct sender *s);
 int input_pump(struct sender *s);
 struct xfer *input_pop(struct sender *s);
 void input_close(struct sender *s);
+void input_enqueue(struct sender *s, struct xfer *x);
+void input_unshift(struct sender *s, struct xfer *x);
 
 /* sess.c: multi-turn sessions (spec 5.8) */
 struct sess *sess_get(struct sender *s, const char *corr, int create);
@@ -135,9 +144,16 @@ void sess_finish(struct sender *s, struct xfer *x);
 void sess_sweep(struct sender *s);
 void sess_release(struct sender *s);
 void sess_stop(struct sender *s);
+void sess_stop_warmup(struct sender *s);
 void sess_body(struct xfer *x);
 void sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n);
 CURLSH *sess_share(struct xfer *x);
+
+/* warmup.c: --warmup-duration (spec 5.7) */
+void warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_t n);
+void warmup_refill(struct sender *s);
+void warmup_stop(struct sender *s);
+void warmup_release(struct sender *s);
 
 /* url.c */
 char *url_base(const char *arg);

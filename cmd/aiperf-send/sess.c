@@ -239,6 +239,26 @@ sess_stop(struct sender *s)
 		}
 }
 
+/* The warmup duration ended: warmup turns not sent become NotSentError records. */
+void
+sess_stop_warmup(struct sender *s)
+{
+	if (!s->sess)
+		return;
+	for (size_t i = 0; i < SESS_BUCKETS; i++)
+		for (struct sess *e = s->sess[i], *n; e; e = n) {
+			struct xfer *t = e->phead ? e->phead : e->due;
+
+			n = e->next;
+			if (!t || !t->warmup)
+				continue;
+			if (e->busy)
+				drop_parked(s, e);
+			else
+				sess_drop(s, e);
+		}
+}
+
 /* At exit: forget every session. */
 void
 sess_release(struct sender *s)

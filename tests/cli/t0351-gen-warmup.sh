@@ -54,7 +54,6 @@ usage_err "--warmup-request-count 2 --num-warmup-sessions 2" \
 	"Both --warmup-request-count and --num-warmup-sessions are set. Use either --warmup-request-count or --num-warmup-sessions but not both."
 usage_err "--warmup-request-count 2 --warmup-grace-period 5" \
 	"--warmup-grace-period can only be used when --warmup-duration is set. Set --warmup-duration."
-usage_err "--warmup-duration 5" "--warmup-duration needs a warmup request rate"
 usage_err "--request-rate 2 --warmup-duration 0" "--warmup-duration"
 usage_err "--request-rate 2 --warmup-duration 2 --warmup-grace-period -1" "--warmup-grace-period"
 
