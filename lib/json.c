@@ -11,6 +11,25 @@
 
 #include "numfmt.h"
 
+/* buf_add() with the common case (room left, under the cap) inline. */
+static inline void
+put(struct buf *b, const char *s, size_t n)
+{
+	if (n < b->cap - b->len && n <= b->max - b->len) {
+		memcpy(b->s + b->len, s, n);
+		b->len += n;
+		b->s[b->len] = '\0';
+		return;
+	}
+	buf_add(b, s, n);
+}
+
+static inline void
+putc_(struct buf *b, char c)
+{
+	put(b, &c, 1);
+}
+
 struct chunk {
 	struct chunk *next;
 	size_t used, cap;
@@ -538,41 +557,48 @@ json_truthy(const struct json *v)
 	}
 }
 
+/* Bytes json_quote() escapes: controls, '"' and '\\'. */
+static const unsigned char quote_esc[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1,
+};
+
+static void
+quote_escape(struct buf *b, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+	switch (c) {
+	case '"': put(b, "\\\"", 2); return;
+	case '\\': put(b, "\\\\", 2); return;
+	case '\n': put(b, "\\n", 2); return;
+	case '\r': put(b, "\\r", 2); return;
+	case '\t': put(b, "\\t", 2); return;
+	case '\b': put(b, "\\b", 2); return;
+	case '\f': put(b, "\\f", 2); return;
+	default: put(b, u, 6); return;
+	}
+}
+
 void
 json_quote(struct buf *b, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i, run = 0;
+	size_t i = 0, run = 0;
 
 	buf_grow(b, n + 2);
-	buf_addch(b, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		const char *esc = NULL;
-		char u[7];
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		buf_add(b, s + run, i - run);
-		run = i + 1;
-		switch (c) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
-		default:
-			memcpy(u, "\\u00", 4);
-			u[4] = hex[c >> 4];
-			u[5] = hex[c & 15];
-			u[6] = '\0';
-			esc = u;
-		}
-		buf_addstr(b, esc);
+	putc_(b, '"');
+	for (;;) {
+		while (i < n && !quote_esc[(unsigned char)s[i]])
+			i++;
+		put(b, s + run, i - run);
+		if (i == n)
+			break;
+		quote_escape(b, (unsigned char)s[i]);
+		run = ++i;
 	}
-	buf_add(b, s + run, n - run);
-	buf_addch(b, '"');
+	putc_(b, '"');
 }
 
 void
@@ -588,9 +614,9 @@ jw_init(struct jw *w, struct buf *b, int indent)
 static void
 newline(struct jw *w)
 {
-	buf_addch(w->b, '\n');
+	putc_(w->b, '\n');
 	for (int i = 0; i < w->depth * w->indent; i++)
-		buf_addch(w->b, ' ');
+		putc_(w->b, ' ');
 }
 
 /* Called before every value or key: comma and indentation. */
@@ -602,7 +628,7 @@ sep(struct jw *w)
 		return;
 	}
 	if (w->need_comma)
-		buf_addch(w->b, ',');
+		putc_(w->b, ',');
 	if (w->indent && w->depth)
 		newline(w);
 }
@@ -611,7 +637,7 @@ static void
 open_(struct jw *w, char c)
 {
 	sep(w);
-	buf_addch(w->b, c);
+	putc_(w->b, c);
 	w->depth++;
 	w->need_comma = 0;
 }
@@ -622,7 +648,7 @@ close_(struct jw *w, char c)
 	w->depth--;
 	if (w->indent && w->need_comma)
 		newline(w);
-	buf_addch(w->b, c);
+	putc_(w->b, c);
 	w->need_comma = 1;
 }
 
@@ -655,7 +681,7 @@ jw_keyn(struct jw *w, const char *key, size_t n)
 {
 	sep(w);
 	json_quote(w->b, key, n);
-	buf_addstr(w->b, w->indent ? ": " : ":");
+	put(w->b, ": ", w->indent ? 2 : 1);
 	w->after_key = 1;
 	w->need_comma = 1;
 }
@@ -689,8 +715,10 @@ jw_str(struct jw *w, const char *s)
 void
 jw_int(struct jw *w, int64_t v)
 {
+	char tmp[24];
+
 	sep(w);
-	buf_addf(w->b, "%lld", (long long)v);
+	put(w->b, tmp, numfmt_int(tmp, v));
 	done(w);
 }
 
@@ -698,7 +726,7 @@ void
 jw_bool(struct jw *w, int v)
 {
 	sep(w);
-	buf_addstr(w->b, v ? "true" : "false");
+	put(w->b, v ? "true" : "false", v ? 4 : 5);
 	done(w);
 }
 
@@ -706,7 +734,7 @@ void
 jw_null(struct jw *w)
 {
 	sep(w);
-	buf_addstr(w->b, "null");
+	put(w->b, "null", 4);
 	done(w);
 }
 
@@ -716,10 +744,7 @@ put_double(struct jw *w, double v, enum numfmt_style st)
 	char tmp[40];
 
 	sep(w);
-	if (!isfinite(v))
-		buf_addstr(w->b, "null");
-	else
-		buf_add(w->b, tmp, numfmt_repr(tmp, v, st));
+	put(w->b, tmp, numfmt_repr(tmp, v, st));
 	done(w);
 }
 
@@ -739,7 +764,7 @@ void
 jw_raw(struct jw *w, const char *s, size_t n)
 {
 	sep(w);
-	buf_add(w->b, s, n);
+	put(w->b, s, n);
 	done(w);
 }
 
