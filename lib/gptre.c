@@ -150,9 +150,8 @@ decode(const char *s, size_t n, size_t i, size_t *len)
 	}
 }
 
-/* Flags of the character at s[i] (0 at the end), its length in *len. */
 static unsigned
-cls(const char *s, size_t n, size_t i, size_t *len)
+cls_slow(const char *s, size_t n, size_t i, size_t *len)
 {
 	uint32_t c;
 	uint8_t *blk;
@@ -168,6 +167,21 @@ cls(const char *s, size_t n, size_t i, size_t *len)
 	if (!blk)
 		blk = build_block(c >> 8);
 	return blk[c & 0xff];
+}
+
+/* Flags of the character at s[i] (0 at the end), its length in *len.
+ * ASCII (most text) is one load from the first block. */
+static inline unsigned
+cls(const char *s, size_t n, size_t i, size_t *len)
+{
+	const uint8_t *b0;
+
+	if (i < n && (unsigned char)s[i] < 0x80
+	    && (b0 = atomic_load_explicit(&blocks[0], memory_order_acquire))) {
+		*len = 1;
+		return b0[(unsigned char)s[i]];
+	}
+	return cls_slow(s, n, i, len);
 }
 
 static int
