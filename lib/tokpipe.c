@@ -141,6 +141,7 @@ tokpipe_seal(struct tokpipe *p)
 	qsort(p->byid, p->nadded, sizeof(*p->byid), by_id);
 	for (i = 0; i < p->nadded; i++) {
 		k = bucket_of(p->added[i].s, p->added[i].n);
+		p->starts[(unsigned char)p->added[i].s[0]] = 1;
 		p->chain[i] = p->bucket[k];
 		p->bucket[k] = (int32_t)i;
 	}
@@ -574,6 +575,10 @@ split_added(struct enc *e, const char *s, size_t n, int normalized,
 		return;
 	}
 	while (i < n) {
+		if (!p->starts[(unsigned char)s[i]]) {
+			i++;
+			continue;
+		}
 		a = match_at(p, s, n, i, normalized);
 		if (!a) {
 			i++;

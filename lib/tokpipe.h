@@ -78,6 +78,7 @@ struct tokpipe {
 	size_t nadded;
 	int32_t *bucket;	/* match index: first two bytes -> list */
 	int32_t *chain;
+	unsigned char starts[256];	/* bytes some added token starts with */
 	struct added **byid;	/* added tokens sorted by id */
 	int32_t bos, eos;
 };
