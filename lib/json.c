@@ -84,25 +84,38 @@ json_doc_free(struct json_doc *d)
 	free(d);
 }
 
-static void *
+static void *arena_grow(struct json_doc *d, size_t n);
+
+static inline void *
 arena_alloc(struct json_doc *d, size_t n)
 {
 	struct chunk *c = d->head;
 
 	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-	if (!c || c->cap - c->used < n) {
-		size_t cap = c ? c->cap * 2 : 4096;
-		while (cap < n)
-			cap *= 2;
-		c = xmalloc(sizeof(*c) + cap);
-		c->cap = cap;
-		c->used = 0;
-		c->next = d->head;
-		d->head = c;
+	if (c && c->cap - c->used >= n) {
+		void *p = (char *)c->data + c->used;
+
+		c->used += n;
+		return p;
 	}
-	void *p = (char *)c->data + c->used;
-	c->used += n;
-	return p;
+	return arena_grow(d, n);
+}
+
+/* arena_alloc() when the newest chunk is full: a chunk twice as large. */
+static void *
+arena_grow(struct json_doc *d, size_t n)
+{
+	struct chunk *c = d->head;
+	size_t cap = c ? c->cap * 2 : 4096;
+
+	while (cap < n)
+		cap *= 2;
+	c = xmalloc(sizeof(*c) + cap);
+	c->cap = cap;
+	c->used = n;
+	c->next = d->head;
+	d->head = c;
+	return c->data;
 }
 
 static struct json *
@@ -127,8 +140,7 @@ new_value(struct parser *ps, enum json_type t)
 {
 	struct json *v = arena_alloc(ps->d, sizeof(*v));
 
-	memset(v, 0, sizeof(*v));
-	v->type = t;
+	*v = (struct json){ .type = t };
 	return v;
 }
 
@@ -222,9 +234,15 @@ static const unsigned char special[256] = {
 	['"'] = 1, ['\\'] = 1,
 };
 
-static const char *
+static inline const char *
 skip_plain(const char *p, const char *end)
 {
+	const unsigned char *u = (const unsigned char *)p;
+
+	while (end - (const char *)u >= 4
+	       && !(special[u[0]] | special[u[1]] | special[u[2]] | special[u[3]]))
+		u += 4;
+	p = (const char *)u;
 	while (p < end && !special[(unsigned char)*p])
 		p++;
 	return p;
@@ -492,6 +510,25 @@ json_is_num(const struct json *v)
 	return v && v->type == JSON_NUMBER;
 }
 
+/* Plain integer text of at most 18 digits (no overflow possible): its
+ * value; -1 for anything else, which strtoll/strtod then judge. */
+static int
+int_text(const char *s, size_t n, int64_t *out)
+{
+	size_t i = s[0] == '-';
+	int64_t x = 0;
+
+	if (n - i == 0 || n - i > 18)
+		return -1;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		x = x * 10 + (s[i] - '0');
+	}
+	*out = s[0] == '-' ? -x : x;
+	return 0;
+}
+
 int
 json_int64(const struct json *v, int64_t *out)
 {
@@ -500,6 +537,8 @@ json_int64(const struct json *v, int64_t *out)
 
 	if (!json_is_num(v))
 		return -1;
+	if (int_text(v->str, v->len, out) == 0)
+		return 0;
 	if (!strpbrk(v->str, ".eE")) {
 		errno = 0;
 		long long x = strtoll(v->str, &end, 10);
