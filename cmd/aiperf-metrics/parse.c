@@ -627,8 +627,12 @@ find_meta_raw(struct rec *r, const char *s, size_t n)
 		char c = s[i];
 
 		if (in_str) {
-			int k = c == '\\' ? canonical_escape(s + i, n - i) : 1;
+			int k;
 
+			/* plain bytes (the line parsed, so no controls here) */
+			while (c != '"' && c != '\\' && i + 1 < n)
+				c = s[++i];
+			k = c == '\\' ? canonical_escape(s + i, n - i) : 1;
 			if (!k)
 				return;
 			i += (size_t)k - 1;
