@@ -127,9 +127,11 @@ fail(struct parser *ps, const char *what)
 	return NULL;
 }
 
-static void
+static inline void
 skip_ws(struct parser *ps)
 {
+	if (ps->p < ps->end && (unsigned char)*ps->p > ' ')
+		return;
 	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' ||
 				   *ps->p == '\n' || *ps->p == '\r'))
 		ps->p++;
@@ -248,11 +250,109 @@ skip_plain(const char *p, const char *end)
 	return p;
 }
 
+#define ONES ((uint64_t)0x0101010101010101)
+#define HIGHS ((uint64_t)0x8080808080808080)
+
+/*
+ * Bit 7 set in each byte of x (little-endian order) that is below 0x20,
+ * '"' or '\\'; bytes after the first such one may be marked too (borrows),
+ * so only the lowest mark is exact, which is all the caller uses.
+ */
+static inline uint64_t
+word_special(uint64_t x)
+{
+	uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
+
+	return ((x - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~x & HIGHS;
+}
+
+/* Index of the first marked byte of m (m != 0) in memory order. */
+static inline unsigned
+first_marked(uint64_t m)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (unsigned)__builtin_ctzll(m) / 8;
+#else
+	unsigned char b[8];
+	unsigned i = 0;
+
+	memcpy(b, &m, 8);
+	while (!(b[i] & 0x80))
+		i++;
+	return i;
+#endif
+}
+
+/* The one-character escapes; 0: not one (\u or invalid). */
+static const char esc1[256] = {
+	['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
+	['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+};
+
+/*
+ * One pass: decode straight into the newest arena chunk when it has room
+ * for the rest of the input (decoded text is never longer), eight bytes at
+ * a time (stores may run ahead of the decoded length: the room covers
+ * them). Returns 1 to leave the string to the two-pass code below, which
+ * also words every error exactly.
+ */
+static int
+string_onepass(struct parser *ps, const char **out, size_t *outlen)
+{
+	const char *p = ps->p + 1, *end = ps->end;
+	struct chunk *c = ps->d->head;
+	char *o, *w;
+	uint64_t x, m;
+	size_t used;
+
+	if (!c || c->cap - c->used <= (size_t)(end - p) + 8)
+		return 1;
+	o = w = (char *)c->data + c->used;
+	for (;;) {
+		while (end - p >= 8) {
+			memcpy(&x, p, 8);
+			memcpy(w, &x, 8);
+			if ((m = word_special(x)) != 0) {
+				unsigned k = first_marked(m);
+
+				p += k;
+				w += k;
+				goto stop;
+			}
+			p += 8;
+			w += 8;
+		}
+		while (p < end && !special[(unsigned char)*p])
+			*w++ = *p++;
+stop:
+		if (p >= end || (*p != '"' && *p != '\\'))
+			return 1;
+		if (*p++ == '"')
+			break;
+		if (p < end && esc1[(unsigned char)*p]) {
+			*w++ = esc1[(unsigned char)*p++];
+			continue;
+		}
+		if (p >= end || unescape(ps, &p, &w) < 0)
+			return 1;
+	}
+	*w = '\0';
+	used = (size_t)(w - o) + 1;
+	c->used += (used + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	*out = o;
+	*outlen = (size_t)(w - o);
+	ps->p = p;
+	return 0;
+}
+
 static int
 parse_string_raw(struct parser *ps, const char **out, size_t *outlen)
 {
 	const char *p = ps->p + 1, *start = p;
 	int plain = 1;
+
+	if (string_onepass(ps, out, outlen) == 0)
+		return 0;
 
 	for (;;) {
 		p = skip_plain(p, ps->end);
