@@ -137,7 +137,7 @@ skip_ws(struct parser *ps)
 		ps->p++;
 }
 
-static struct json *
+static inline struct json *
 new_value(struct parser *ps, enum json_type t)
 {
 	struct json *v = arena_alloc(ps->d, sizeof(*v));
@@ -296,7 +296,7 @@ static const char esc1[256] = {
  * them). Returns 1 to leave the string to the two-pass code below, which
  * also words every error exactly.
  */
-static int
+static inline int
 string_onepass(struct parser *ps, const char **out, size_t *outlen)
 {
 	const char *p = ps->p + 1, *end = ps->end;
@@ -346,13 +346,11 @@ stop:
 }
 
 static int
-parse_string_raw(struct parser *ps, const char **out, size_t *outlen)
+string_twopass(struct parser *ps, const char **out, size_t *outlen)
 {
 	const char *p = ps->p + 1, *start = p;
 	int plain = 1;
 
-	if (string_onepass(ps, out, outlen) == 0)
-		return 0;
 
 	for (;;) {
 		p = skip_plain(p, ps->end);
@@ -394,6 +392,14 @@ parse_string_raw(struct parser *ps, const char **out, size_t *outlen)
 	*outlen = (size_t)(w - o);
 	ps->p = p + 1;
 	return 0;
+}
+
+static inline int
+parse_string_raw(struct parser *ps, const char **out, size_t *outlen)
+{
+	if (string_onepass(ps, out, outlen) == 0)
+		return 0;
+	return string_twopass(ps, out, outlen);
 }
 
 static int
@@ -563,7 +569,7 @@ json_get(const struct json *obj, const char *key)
 		return NULL;
 	n = strlen(key);
 	for (c = obj->child; c; c = c->next)
-		if (c->keylen == n && !memcmp(c->key, key, n))
+		if (c->keylen == n && (!n || c->key[0] == key[0]) && !memcmp(c->key, key, n))
 			found = c;
 	return found;
 }
