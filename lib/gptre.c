@@ -357,14 +357,16 @@ upper_then(const char *s, size_t n, size_t start, int fold)
 static size_t
 gpt4o(const struct kind *k, const char *s, size_t n, size_t i)
 {
-	size_t l0, e;
+	size_t l0, l1, e;
 	unsigned f0 = cls(s, n, i, &l0);
 	int x = is_x(f0);
+	/* the letter alternatives need a U or W character where they start */
+	unsigned f1 = x && i + l0 < n ? cls(s, n, i + l0, &l1) : 0;
 
-	if ((x && i + l0 < n && (e = upper_lower(s, n, i + l0, k->fold))) ||
-	    (e = upper_lower(s, n, i, k->fold)) ||
-	    (x && i + l0 < n && (e = upper_then(s, n, i + l0, k->fold))) ||
-	    (e = upper_then(s, n, i, k->fold)))
+	if (((f1 & (F_U | F_W)) && (e = upper_lower(s, n, i + l0, k->fold))) ||
+	    ((f0 & (F_U | F_W)) && (e = upper_lower(s, n, i, k->fold))) ||
+	    ((f1 & F_U) && (e = upper_then(s, n, i + l0, k->fold))) ||
+	    ((f0 & F_U) && (e = upper_then(s, n, i, k->fold))))
 		return e;
 	if (f0 & F_N)
 		return digits(s, n, i, 3);
