@@ -368,6 +368,9 @@ struct tls {
 
 static pthread_key_t tls_key;
 static pthread_once_t tls_once = PTHREAD_ONCE_INIT;
+/* This thread's struct tls: the key frees it at thread exit, this finds it
+ * without a pthread_getspecific() per word. */
+static _Thread_local struct tls *tls_cur;
 
 static void
 tls_free(void *p)
@@ -403,15 +406,15 @@ tls_get(const struct bpe *b, size_t n)
 {
 	struct tls *t;
 
-	pthread_once(&tls_once, tls_init);
-	t = pthread_getspecific(tls_key);
-	if (!t) {
+	if (!(t = tls_cur)) {
+		pthread_once(&tls_once, tls_init);
 		t = xcalloc(1, sizeof(*t));
 		t->slot = xmalloc(CACHE_SLOTS * sizeof(*t->slot));
 		t->keys = xmalloc(CACHE_KEYS);
 		t->ids = xmalloc(CACHE_IDS * sizeof(*t->ids));
 		cache_clear(t);
 		(void)pthread_setspecific(tls_key, t);
+		tls_cur = t;
 	}
 	if (t->serial != b->serial) {
 		cache_clear(t);
