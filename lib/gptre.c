@@ -200,8 +200,12 @@ is_p(unsigned f)
 static size_t
 run(const char *s, size_t n, size_t i, unsigned want)
 {
+	const uint8_t *b0 = atomic_load_explicit(&blocks[0], memory_order_acquire);
 	size_t l;
 
+	/* ASCII runs (most words) byte by byte on the first block's table */
+	while (b0 && i < n && (unsigned char)s[i] < 0x80 && (b0[(unsigned char)s[i]] & want))
+		i++;
 	while (i < n && (cls(s, n, i, &l) & want))
 		i += l;
 	return i;
