@@ -52,14 +52,29 @@ static const struct kind kinds[] = {
 
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
+/* Block 0's ASCII half, filled once by gptre_kind() before it returns a
+ * kind, so gptre_match() (which needs one) reads it without atomics. */
+static uint8_t ascii[128];
+static pthread_once_t ascii_once = PTHREAD_ONCE_INIT;
+
+static uint8_t *build_block(size_t b);
+
+static void
+ascii_init(void)
+{
+	memcpy(ascii, build_block(0), sizeof(ascii));
+}
+
 int
 gptre_kind(const char *pat, size_t n)
 {
 	size_t k;
 
 	for (k = 1; k < NKINDS; k++)
-		if (strlen(kinds[k].pat) == n && !memcmp(kinds[k].pat, pat, n))
+		if (strlen(kinds[k].pat) == n && !memcmp(kinds[k].pat, pat, n)) {
+			pthread_once(&ascii_once, ascii_init);
 			return (int)k;
+		}
 	return 0;
 }
 
@@ -174,12 +189,9 @@ cls_slow(const char *s, size_t n, size_t i, size_t *len)
 static inline unsigned
 cls(const char *s, size_t n, size_t i, size_t *len)
 {
-	const uint8_t *b0;
-
-	if (i < n && (unsigned char)s[i] < 0x80
-	    && (b0 = atomic_load_explicit(&blocks[0], memory_order_acquire))) {
+	if (i < n && (unsigned char)s[i] < 0x80) {
 		*len = 1;
-		return b0[(unsigned char)s[i]];
+		return ascii[(unsigned char)s[i]];
 	}
 	return cls_slow(s, n, i, len);
 }
@@ -200,11 +212,10 @@ is_p(unsigned f)
 static size_t
 run(const char *s, size_t n, size_t i, unsigned want)
 {
-	const uint8_t *b0 = atomic_load_explicit(&blocks[0], memory_order_acquire);
 	size_t l;
 
-	/* ASCII runs (most words) byte by byte on the first block's table */
-	while (b0 && i < n && (unsigned char)s[i] < 0x80 && (b0[(unsigned char)s[i]] & want))
+	/* ASCII runs (most words) byte by byte on the table */
+	while (i < n && (unsigned char)s[i] < 0x80 && (ascii[(unsigned char)s[i]] & want))
 		i++;
 	while (i < n && (cls(s, n, i, &l) & want))
 		i += l;
