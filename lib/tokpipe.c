@@ -484,6 +484,10 @@ word(struct enc *e, const char *s, size_t n)
 	size_t k;
 	const int32_t *v = bpe_word(e->p->bpe, s, n, &k);
 
+	if (!e->ids) {	/* counting only */
+		e->count += k;
+		return;
+	}
 	put_ids(e, v, k);
 }
 
