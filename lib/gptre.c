@@ -345,15 +345,16 @@ upper_lower(const char *s, size_t n, size_t start, int fold)
 	size_t j = start, l, q = 0, hasq = 0;
 	unsigned f;
 
-	while (j < n && ((f = cls(s, n, j, &l)) & F_U)) {
+	while ((f = cls(s, n, j, &l)) & F_U) {
 		if (f & F_W) {
 			q = j + l;
 			hasq = 1;
 		}
 		j += l;
 	}
-	if (cls(s, n, j, &l) & F_W)
-		return opt_contraction(s, n, run(s, n, j, F_W), fold);
+	/* f, l: the character at j (0 at the end) */
+	if (f & F_W)
+		return opt_contraction(s, n, run(s, n, j + l, F_W), fold);
 	return hasq ? opt_contraction(s, n, q, fold) : 0;
 }
 
