@@ -53,7 +53,7 @@ mix(uint64_t h)
 	return h;
 }
 
-static uint64_t
+static inline uint64_t
 hash_bytes(const char *s, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0x100000001b3ULL), w;
