@@ -53,7 +53,7 @@ mix(uint64_t h)
 	return h;
 }
 
-static uint64_t
+static inline uint64_t
 hash_bytes(const char *s, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0x100000001b3ULL), w;
@@ -65,8 +65,19 @@ hash_bytes(const char *s, size_t n)
 		s += 8;
 		n -= 8;
 	}
+	/* The tail (n < 8) in two overlapping loads, not a byte loop; n is
+	 * already in h, so the overlap loses nothing. */
 	w = 0;
-	memcpy(&w, s, n);
+	if (n >= 4) {
+		uint32_t a, c;
+
+		memcpy(&a, s, 4);
+		memcpy(&c, s + n - 4, 4);
+		w = (uint64_t)a << 32 | c;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			w = w << 8 | (unsigned char)s[i];
+	}
 	return mix(h ^ w);
 }
 
@@ -357,6 +368,9 @@ struct tls {
 
 static pthread_key_t tls_key;
 static pthread_once_t tls_once = PTHREAD_ONCE_INIT;
+/* This thread's struct tls: the key frees it at thread exit, this finds it
+ * without a pthread_getspecific() per word. */
+static _Thread_local struct tls *tls_cur;
 
 static void
 tls_free(void *p)
@@ -392,15 +406,15 @@ tls_get(const struct bpe *b, size_t n)
 {
 	struct tls *t;
 
-	pthread_once(&tls_once, tls_init);
-	t = pthread_getspecific(tls_key);
-	if (!t) {
+	if (!(t = tls_cur)) {
+		pthread_once(&tls_once, tls_init);
 		t = xcalloc(1, sizeof(*t));
 		t->slot = xmalloc(CACHE_SLOTS * sizeof(*t->slot));
 		t->keys = xmalloc(CACHE_KEYS);
 		t->ids = xmalloc(CACHE_IDS * sizeof(*t->ids));
 		cache_clear(t);
 		(void)pthread_setspecific(tls_key, t);
+		tls_cur = t;
 	}
 	if (t->serial != b->serial) {
 		cache_clear(t);
@@ -416,7 +430,37 @@ tls_get(const struct bpe *b, size_t n)
 	return t;
 }
 
-static struct cslot *
+/* memcmp(a, b, n) == 0 for the short words most pieces are: overlapping
+ * loads of the first and last bytes cover all n, no call. */
+static inline int
+same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, u, v;
+	uint32_t p, q, r, w;
+
+	if (n > 16)
+		return !memcmp(a, b, n);
+	if (n >= 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		memcpy(&u, a + n - 8, 8);
+		memcpy(&v, b + n - 8, 8);
+		return x == y && u == v;
+	}
+	if (n >= 4) {
+		memcpy(&p, a, 4);
+		memcpy(&q, b, 4);
+		memcpy(&r, a + n - 4, 4);
+		memcpy(&w, b + n - 4, 4);
+		return p == q && r == w;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+static inline struct cslot *
 cache_find(struct tls *t, const char *s, size_t n, uint64_t h)
 {
 	size_t mask = CACHE_SLOTS - 1, i = h & mask;
@@ -426,8 +470,7 @@ cache_find(struct tls *t, const char *s, size_t n, uint64_t h)
 		c = &t->slot[i];
 		if (!c->klen && !c->nids)
 			return c;
-		if (c->hash == h && c->klen == n &&
-		    !memcmp(t->keys + c->koff, s, n))
+		if (c->hash == h && c->klen == n && same_bytes(t->keys + c->koff, s, n))
 			return c;
 	}
 }

@@ -52,14 +52,29 @@ static const struct kind kinds[] = {
 
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
+/* Block 0's ASCII half, filled once by gptre_kind() before it returns a
+ * kind, so gptre_match() (which needs one) reads it without atomics. */
+static uint8_t ascii[128];
+static pthread_once_t ascii_once = PTHREAD_ONCE_INIT;
+
+static uint8_t *build_block(size_t b);
+
+static void
+ascii_init(void)
+{
+	memcpy(ascii, build_block(0), sizeof(ascii));
+}
+
 int
 gptre_kind(const char *pat, size_t n)
 {
 	size_t k;
 
 	for (k = 1; k < NKINDS; k++)
-		if (strlen(kinds[k].pat) == n && !memcmp(kinds[k].pat, pat, n))
+		if (strlen(kinds[k].pat) == n && !memcmp(kinds[k].pat, pat, n)) {
+			pthread_once(&ascii_once, ascii_init);
 			return (int)k;
+		}
 	return 0;
 }
 
@@ -150,9 +165,8 @@ decode(const char *s, size_t n, size_t i, size_t *len)
 	}
 }
 
-/* Flags of the character at s[i] (0 at the end), its length in *len. */
 static unsigned
-cls(const char *s, size_t n, size_t i, size_t *len)
+cls_slow(const char *s, size_t n, size_t i, size_t *len)
 {
 	uint32_t c;
 	uint8_t *blk;
@@ -168,6 +182,18 @@ cls(const char *s, size_t n, size_t i, size_t *len)
 	if (!blk)
 		blk = build_block(c >> 8);
 	return blk[c & 0xff];
+}
+
+/* Flags of the character at s[i] (0 at the end), its length in *len.
+ * ASCII (most text) is one load from the first block. */
+static inline unsigned
+cls(const char *s, size_t n, size_t i, size_t *len)
+{
+	if (i < n && (unsigned char)s[i] < 0x80) {
+		*len = 1;
+		return ascii[(unsigned char)s[i]];
+	}
+	return cls_slow(s, n, i, len);
 }
 
 static int
@@ -188,6 +214,9 @@ run(const char *s, size_t n, size_t i, unsigned want)
 {
 	size_t l;
 
+	/* ASCII runs (most words) byte by byte on the table */
+	while (i < n && (unsigned char)s[i] < 0x80 && (ascii[(unsigned char)s[i]] & want))
+		i++;
 	while (i < n && (cls(s, n, i, &l) & want))
 		i += l;
 	return i;
@@ -316,15 +345,16 @@ upper_lower(const char *s, size_t n, size_t start, int fold)
 	size_t j = start, l, q = 0, hasq = 0;
 	unsigned f;
 
-	while (j < n && ((f = cls(s, n, j, &l)) & F_U)) {
+	while ((f = cls(s, n, j, &l)) & F_U) {
 		if (f & F_W) {
 			q = j + l;
 			hasq = 1;
 		}
 		j += l;
 	}
-	if (cls(s, n, j, &l) & F_W)
-		return opt_contraction(s, n, run(s, n, j, F_W), fold);
+	/* f, l: the character at j (0 at the end) */
+	if (f & F_W)
+		return opt_contraction(s, n, run(s, n, j + l, F_W), fold);
 	return hasq ? opt_contraction(s, n, q, fold) : 0;
 }
 
@@ -343,14 +373,16 @@ upper_then(const char *s, size_t n, size_t start, int fold)
 static size_t
 gpt4o(const struct kind *k, const char *s, size_t n, size_t i)
 {
-	size_t l0, e;
+	size_t l0, l1, e;
 	unsigned f0 = cls(s, n, i, &l0);
 	int x = is_x(f0);
+	/* the letter alternatives need a U or W character where they start */
+	unsigned f1 = x && i + l0 < n ? cls(s, n, i + l0, &l1) : 0;
 
-	if ((x && i + l0 < n && (e = upper_lower(s, n, i + l0, k->fold))) ||
-	    (e = upper_lower(s, n, i, k->fold)) ||
-	    (x && i + l0 < n && (e = upper_then(s, n, i + l0, k->fold))) ||
-	    (e = upper_then(s, n, i, k->fold)))
+	if (((f1 & (F_U | F_W)) && (e = upper_lower(s, n, i + l0, k->fold))) ||
+	    ((f0 & (F_U | F_W)) && (e = upper_lower(s, n, i, k->fold))) ||
+	    ((f1 & F_U) && (e = upper_then(s, n, i + l0, k->fold))) ||
+	    ((f0 & F_U) && (e = upper_then(s, n, i, k->fold))))
 		return e;
 	if (f0 & F_N)
 		return digits(s, n, i, 3);

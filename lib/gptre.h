@@ -15,7 +15,8 @@
  * tests/unit/test-gptre.c compares the two. Stateless and thread-safe.
  */
 
-/* A known pattern's kind (> 0), or 0. */
+/* A known pattern's kind (> 0), or 0. It also prepares the tables
+ * gptre_match() reads: pass only kinds it returned. */
 int gptre_kind(const char *pat, size_t n);
 
 /*

@@ -11,6 +11,25 @@
 
 #include "numfmt.h"
 
+/* buf_add() with the common case (room left, under the cap) inline. */
+static inline void
+put(struct buf *b, const char *s, size_t n)
+{
+	if (n < b->cap - b->len && n <= b->max - b->len) {
+		memcpy(b->s + b->len, s, n);
+		b->len += n;
+		b->s[b->len] = '\0';
+		return;
+	}
+	buf_add(b, s, n);
+}
+
+static inline void
+putc_(struct buf *b, char c)
+{
+	put(b, &c, 1);
+}
+
 struct chunk {
 	struct chunk *next;
 	size_t used, cap;
@@ -65,25 +84,38 @@ json_doc_free(struct json_doc *d)
 	free(d);
 }
 
-static void *
+static void *arena_grow(struct json_doc *d, size_t n);
+
+static inline void *
 arena_alloc(struct json_doc *d, size_t n)
 {
 	struct chunk *c = d->head;
 
 	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-	if (!c || c->cap - c->used < n) {
-		size_t cap = c ? c->cap * 2 : 4096;
-		while (cap < n)
-			cap *= 2;
-		c = xmalloc(sizeof(*c) + cap);
-		c->cap = cap;
-		c->used = 0;
-		c->next = d->head;
-		d->head = c;
+	if (c && c->cap - c->used >= n) {
+		void *p = (char *)c->data + c->used;
+
+		c->used += n;
+		return p;
 	}
-	void *p = (char *)c->data + c->used;
-	c->used += n;
-	return p;
+	return arena_grow(d, n);
+}
+
+/* arena_alloc() when the newest chunk is full: a chunk twice as large. */
+static void *
+arena_grow(struct json_doc *d, size_t n)
+{
+	struct chunk *c = d->head;
+	size_t cap = c ? c->cap * 2 : 4096;
+
+	while (cap < n)
+		cap *= 2;
+	c = xmalloc(sizeof(*c) + cap);
+	c->cap = cap;
+	c->used = n;
+	c->next = d->head;
+	d->head = c;
+	return c->data;
 }
 
 static struct json *
@@ -95,21 +127,22 @@ fail(struct parser *ps, const char *what)
 	return NULL;
 }
 
-static void
+static inline void
 skip_ws(struct parser *ps)
 {
+	if (ps->p < ps->end && (unsigned char)*ps->p > ' ')
+		return;
 	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' ||
 				   *ps->p == '\n' || *ps->p == '\r'))
 		ps->p++;
 }
 
-static struct json *
+static inline struct json *
 new_value(struct parser *ps, enum json_type t)
 {
 	struct json *v = arena_alloc(ps->d, sizeof(*v));
 
-	memset(v, 0, sizeof(*v));
-	v->type = t;
+	*v = (struct json){ .type = t };
 	return v;
 }
 
@@ -203,19 +236,121 @@ static const unsigned char special[256] = {
 	['"'] = 1, ['\\'] = 1,
 };
 
-static const char *
+static inline const char *
 skip_plain(const char *p, const char *end)
 {
+	const unsigned char *u = (const unsigned char *)p;
+
+	while (end - (const char *)u >= 4
+	       && !(special[u[0]] | special[u[1]] | special[u[2]] | special[u[3]]))
+		u += 4;
+	p = (const char *)u;
 	while (p < end && !special[(unsigned char)*p])
 		p++;
 	return p;
 }
 
+#define ONES ((uint64_t)0x0101010101010101)
+#define HIGHS ((uint64_t)0x8080808080808080)
+
+/*
+ * Bit 7 set in each byte of x (little-endian order) that is below 0x20,
+ * '"' or '\\'; bytes after the first such one may be marked too (borrows),
+ * so only the lowest mark is exact, which is all the caller uses.
+ */
+static inline uint64_t
+word_special(uint64_t x)
+{
+	uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
+
+	return ((x - ONES * 0x20) | (q - ONES) | (b - ONES)) & ~x & HIGHS;
+}
+
+/* Index of the first marked byte of m (m != 0) in memory order. */
+static inline unsigned
+first_marked(uint64_t m)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (unsigned)__builtin_ctzll(m) / 8;
+#else
+	unsigned char b[8];
+	unsigned i = 0;
+
+	memcpy(b, &m, 8);
+	while (!(b[i] & 0x80))
+		i++;
+	return i;
+#endif
+}
+
+/* The one-character escapes; 0: not one (\u or invalid). */
+static const char esc1[256] = {
+	['"'] = '"', ['\\'] = '\\', ['/'] = '/', ['b'] = '\b',
+	['f'] = '\f', ['n'] = '\n', ['r'] = '\r', ['t'] = '\t',
+};
+
+/*
+ * One pass: decode straight into the newest arena chunk when it has room
+ * for the rest of the input (decoded text is never longer), eight bytes at
+ * a time (stores may run ahead of the decoded length: the room covers
+ * them). Returns 1 to leave the string to the two-pass code below, which
+ * also words every error exactly.
+ */
+static inline int
+string_onepass(struct parser *ps, const char **out, size_t *outlen)
+{
+	const char *p = ps->p + 1, *end = ps->end;
+	struct chunk *c = ps->d->head;
+	char *o, *w;
+	uint64_t x, m;
+	size_t used;
+
+	if (!c || c->cap - c->used <= (size_t)(end - p) + 8)
+		return 1;
+	o = w = (char *)c->data + c->used;
+	for (;;) {
+		while (end - p >= 8) {
+			memcpy(&x, p, 8);
+			memcpy(w, &x, 8);
+			if ((m = word_special(x)) != 0) {
+				unsigned k = first_marked(m);
+
+				p += k;
+				w += k;
+				goto stop;
+			}
+			p += 8;
+			w += 8;
+		}
+		while (p < end && !special[(unsigned char)*p])
+			*w++ = *p++;
+stop:
+		if (p >= end || (*p != '"' && *p != '\\'))
+			return 1;
+		if (*p++ == '"')
+			break;
+		if (p < end && esc1[(unsigned char)*p]) {
+			*w++ = esc1[(unsigned char)*p++];
+			continue;
+		}
+		if (p >= end || unescape(ps, &p, &w) < 0)
+			return 1;
+	}
+	*w = '\0';
+	used = (size_t)(w - o) + 1;
+	c->used += (used + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	*out = o;
+	*outlen = (size_t)(w - o);
+	ps->p = p;
+	return 0;
+}
+
 static int
-parse_string_raw(struct parser *ps, const char **out, size_t *outlen)
+string_twopass(struct parser *ps, const char **out, size_t *outlen)
 {
 	const char *p = ps->p + 1, *start = p;
 	int plain = 1;
+
 
 	for (;;) {
 		p = skip_plain(p, ps->end);
@@ -257,6 +392,14 @@ parse_string_raw(struct parser *ps, const char **out, size_t *outlen)
 	*outlen = (size_t)(w - o);
 	ps->p = p + 1;
 	return 0;
+}
+
+static inline int
+parse_string_raw(struct parser *ps, const char **out, size_t *outlen)
+{
+	if (string_onepass(ps, out, outlen) == 0)
+		return 0;
+	return string_twopass(ps, out, outlen);
 }
 
 static int
@@ -426,7 +569,7 @@ json_get(const struct json *obj, const char *key)
 		return NULL;
 	n = strlen(key);
 	for (c = obj->child; c; c = c->next)
-		if (c->keylen == n && !memcmp(c->key, key, n))
+		if (c->keylen == n && (!n || c->key[0] == key[0]) && !memcmp(c->key, key, n))
 			found = c;
 	return found;
 }
@@ -473,6 +616,25 @@ json_is_num(const struct json *v)
 	return v && v->type == JSON_NUMBER;
 }
 
+/* Plain integer text of at most 18 digits (no overflow possible): its
+ * value; -1 for anything else, which strtoll/strtod then judge. */
+static int
+int_text(const char *s, size_t n, int64_t *out)
+{
+	size_t i = s[0] == '-';
+	int64_t x = 0;
+
+	if (n - i == 0 || n - i > 18)
+		return -1;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		x = x * 10 + (s[i] - '0');
+	}
+	*out = s[0] == '-' ? -x : x;
+	return 0;
+}
+
 int
 json_int64(const struct json *v, int64_t *out)
 {
@@ -481,6 +643,8 @@ json_int64(const struct json *v, int64_t *out)
 
 	if (!json_is_num(v))
 		return -1;
+	if (int_text(v->str, v->len, out) == 0)
+		return 0;
 	if (!strpbrk(v->str, ".eE")) {
 		errno = 0;
 		long long x = strtoll(v->str, &end, 10);
@@ -538,41 +702,48 @@ json_truthy(const struct json *v)
 	}
 }
 
+/* Bytes json_quote() escapes: controls, '"' and '\\'. */
+static const unsigned char quote_esc[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1,
+};
+
+static void
+quote_escape(struct buf *b, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+	switch (c) {
+	case '"': put(b, "\\\"", 2); return;
+	case '\\': put(b, "\\\\", 2); return;
+	case '\n': put(b, "\\n", 2); return;
+	case '\r': put(b, "\\r", 2); return;
+	case '\t': put(b, "\\t", 2); return;
+	case '\b': put(b, "\\b", 2); return;
+	case '\f': put(b, "\\f", 2); return;
+	default: put(b, u, 6); return;
+	}
+}
+
 void
 json_quote(struct buf *b, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i, run = 0;
+	size_t i = 0, run = 0;
 
 	buf_grow(b, n + 2);
-	buf_addch(b, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		const char *esc = NULL;
-		char u[7];
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		buf_add(b, s + run, i - run);
-		run = i + 1;
-		switch (c) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
-		default:
-			memcpy(u, "\\u00", 4);
-			u[4] = hex[c >> 4];
-			u[5] = hex[c & 15];
-			u[6] = '\0';
-			esc = u;
-		}
-		buf_addstr(b, esc);
+	putc_(b, '"');
+	for (;;) {
+		while (i < n && !quote_esc[(unsigned char)s[i]])
+			i++;
+		put(b, s + run, i - run);
+		if (i == n)
+			break;
+		quote_escape(b, (unsigned char)s[i]);
+		run = ++i;
 	}
-	buf_add(b, s + run, n - run);
-	buf_addch(b, '"');
+	putc_(b, '"');
 }
 
 void
@@ -588,9 +759,9 @@ jw_init(struct jw *w, struct buf *b, int indent)
 static void
 newline(struct jw *w)
 {
-	buf_addch(w->b, '\n');
+	putc_(w->b, '\n');
 	for (int i = 0; i < w->depth * w->indent; i++)
-		buf_addch(w->b, ' ');
+		putc_(w->b, ' ');
 }
 
 /* Called before every value or key: comma and indentation. */
@@ -602,7 +773,7 @@ sep(struct jw *w)
 		return;
 	}
 	if (w->need_comma)
-		buf_addch(w->b, ',');
+		putc_(w->b, ',');
 	if (w->indent && w->depth)
 		newline(w);
 }
@@ -611,7 +782,7 @@ static void
 open_(struct jw *w, char c)
 {
 	sep(w);
-	buf_addch(w->b, c);
+	putc_(w->b, c);
 	w->depth++;
 	w->need_comma = 0;
 }
@@ -622,7 +793,7 @@ close_(struct jw *w, char c)
 	w->depth--;
 	if (w->indent && w->need_comma)
 		newline(w);
-	buf_addch(w->b, c);
+	putc_(w->b, c);
 	w->need_comma = 1;
 }
 
@@ -655,7 +826,7 @@ jw_keyn(struct jw *w, const char *key, size_t n)
 {
 	sep(w);
 	json_quote(w->b, key, n);
-	buf_addstr(w->b, w->indent ? ": " : ":");
+	put(w->b, ": ", w->indent ? 2 : 1);
 	w->after_key = 1;
 	w->need_comma = 1;
 }
@@ -689,8 +860,10 @@ jw_str(struct jw *w, const char *s)
 void
 jw_int(struct jw *w, int64_t v)
 {
+	char tmp[24];
+
 	sep(w);
-	buf_addf(w->b, "%lld", (long long)v);
+	put(w->b, tmp, numfmt_int(tmp, v));
 	done(w);
 }
 
@@ -698,7 +871,7 @@ void
 jw_bool(struct jw *w, int v)
 {
 	sep(w);
-	buf_addstr(w->b, v ? "true" : "false");
+	put(w->b, v ? "true" : "false", v ? 4 : 5);
 	done(w);
 }
 
@@ -706,7 +879,7 @@ void
 jw_null(struct jw *w)
 {
 	sep(w);
-	buf_addstr(w->b, "null");
+	put(w->b, "null", 4);
 	done(w);
 }
 
@@ -716,10 +889,7 @@ put_double(struct jw *w, double v, enum numfmt_style st)
 	char tmp[40];
 
 	sep(w);
-	if (!isfinite(v))
-		buf_addstr(w->b, "null");
-	else
-		buf_add(w->b, tmp, numfmt_repr(tmp, v, st));
+	put(w->b, tmp, numfmt_repr(tmp, v, st));
 	done(w);
 }
 
@@ -739,7 +909,7 @@ void
 jw_raw(struct jw *w, const char *s, size_t n)
 {
 	sep(w);
-	buf_add(w->b, s, n);
+	put(w->b, s, n);
 	done(w);
 }
 

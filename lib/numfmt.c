@@ -10,6 +10,32 @@
 #include <string.h>
 
 /*
+ * The 16-digit candidate when no shorter decimal reads back as v: the
+ * integer nearest to the exact v * p (p = 10^k <= 1e20). For v * p below
+ * 2^53 that product's fractional part needs at most 53 bits, so fma()
+ * gives it exactly. When a 16-digit decimal reads back as v, the nearest
+ * one does, and repr() prints the nearest. Returns 0 (no fast answer) at
+ * and above 2^53 and on an exact tie.
+ */
+static double
+nearest16(double v, double p, double s)
+{
+	double m, d;
+
+	if (s >= 9007199254740992.0)
+		return 0;
+	m = nearbyint(s);
+	d = fma(v, p, -m);
+	if (d > 0.5)
+		m += 1;
+	else if (d < -0.5)
+		m -= 1;
+	else if (d == 0.5 || d == -0.5)
+		return 0;
+	return m < 9007199254740992.0 ? m : 0;
+}
+
+/*
  * Shortest round-trip digits: the smallest precision whose %.*e text reads
  * back as v. When some precision p <= 15 round-trips, the 15-digit text is
  * that p-digit text padded with zeros (v lies within half an ulp of it,
@@ -42,8 +68,12 @@ shortest_fast(double v, char *digits, int *exp10)
 		return 0;
 	for (k = 0; k < 18; k++) {
 		double s = v * p10[k];
-		if (s >= 1e15)
-			return 0;
+		if (s >= 1e15) {
+			m = nearest16(v, p10[k], s);
+			if (m == 0 || m / p10[k] != v)
+				return 0;
+			break;
+		}
 		m = nearbyint(s);
 		if (m != 0 && m / p10[k] == v)
 			break;
@@ -184,6 +214,25 @@ numfmt_repr(char *out, double v, enum numfmt_style style)
 	if (exp10 < lowest || exp10 >= 16)
 		return k + scientific(out + k, digits, n, exp10, style);
 	return k + decimal(out + k, digits, n, exp10);
+}
+
+size_t
+numfmt_int(char *out, long long v)
+{
+	char tmp[24];
+	size_t n = 0, k = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
+				     : (unsigned long long)v;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		out[k++] = '-';
+	while (n)
+		out[k++] = tmp[--n];
+	return k;
 }
 
 static size_t

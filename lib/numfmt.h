@@ -19,6 +19,10 @@ enum numfmt_style {
  */
 size_t numfmt_repr(char *out, double v, enum numfmt_style style);
 
+/* Decimal text of an integer ("%lld"). out: 21 bytes, no NUL written.
+ * Returns the length. */
+size_t numfmt_int(char *out, long long v);
+
 /* Python "{:,.2f}" (1,234.57; -0.00 kept as Python does). out: 420 bytes. */
 size_t numfmt_commas2(char *out, double v);
 

@@ -375,6 +375,16 @@ split_fast(struct emitter *em, const struct step *st, const char *s, size_t n)
 {
 	size_t i = 0, e, prev = 0;
 
+	if (st->beh == PRETOK_ISOLATED && em->k + 1 == em->r->p->n) {
+		/* the last step isolating every match: straight to the callback */
+		for (; i < n && !em->rc; i = e) {
+			e = gptre_match(st->fast, s, n, i);
+			if (e <= i)
+				e = i + 1;
+			em->rc = em->r->fn(em->r->ctx, s + i, e - i);
+		}
+		return;
+	}
 	while (i < n && !em->rc) {
 		e = gptre_match(st->fast, s, n, i);
 		if (e <= i)

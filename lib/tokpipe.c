@@ -123,6 +123,19 @@ by_id(const void *a, const void *b)
 	return (*x)->id < (*y)->id ? -1 : (*x)->id > (*y)->id;
 }
 
+static void
+add_start(struct tokpipe *p, const struct added *a)
+{
+	int pass = !!(a->flags & ADDED_NORMALIZED);
+	unsigned char c = (unsigned char)a->s[0];
+
+	if (p->starts[pass][c])
+		return;
+	p->starts[pass][c] = 1;
+	if (!p->nstarts[pass]++)
+		p->start1[pass] = c;
+}
+
 /* Chains hold the tokens of one bucket longest first, so the first match
  * at a position is the leftmost-longest one (aho-corasick LeftmostLongest). */
 void
@@ -141,6 +154,7 @@ tokpipe_seal(struct tokpipe *p)
 	qsort(p->byid, p->nadded, sizeof(*p->byid), by_id);
 	for (i = 0; i < p->nadded; i++) {
 		k = bucket_of(p->added[i].s, p->added[i].n);
+		add_start(p, &p->added[i]);
 		p->chain[i] = p->bucket[k];
 		p->bucket[k] = (int32_t)i;
 	}
@@ -470,6 +484,10 @@ word(struct enc *e, const char *s, size_t n)
 	size_t k;
 	const int32_t *v = bpe_word(e->p->bpe, s, n, &k);
 
+	if (!e->ids) {	/* counting only */
+		e->count += k;
+		return;
+	}
 	put_ids(e, v, k);
 }
 
@@ -532,6 +550,21 @@ match_at(const struct tokpipe *p, const char *s, size_t n, size_t i,
 	return NULL;
 }
 
+/* The next index from i where an added token of the pass may start, or n. */
+static size_t
+next_start(const struct tokpipe *p, int pass, const char *s, size_t n, size_t i)
+{
+	const char *q;
+
+	if (p->nstarts[pass] == 1) {
+		q = i < n ? memchr(s + i, p->start1[pass], n - i) : NULL;
+		return q ? (size_t)(q - s) : n;
+	}
+	while (i < n && !p->starts[pass][(unsigned char)s[i]])
+		i++;
+	return i;
+}
+
 /* HF AddedVocabulary::find_matches flags: single_word, lstrip, rstrip. */
 static int
 accept(const struct added *a, const char *s, size_t n, size_t *b, size_t *e,
@@ -569,11 +602,15 @@ split_added(struct enc *e, const char *s, size_t n, int normalized,
 	size_t i = 0, done = 0, b, end;
 	const struct added *a;
 
-	if (!p->match_added || !p->nadded) {
+	if (!p->match_added || !p->nadded || !p->nstarts[normalized]) {
 		gap(e, s, n, at_start);
 		return;
 	}
 	while (i < n) {
+		if (!p->starts[normalized][(unsigned char)s[i]]) {
+			i = next_start(p, normalized, s, n, i + 1);
+			continue;
+		}
 		a = match_at(p, s, n, i, normalized);
 		if (!a) {
 			i++;

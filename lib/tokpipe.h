@@ -78,6 +78,11 @@ struct tokpipe {
 	size_t nadded;
 	int32_t *bucket;	/* match index: first two bytes -> list */
 	int32_t *chain;
+	/* per pass (raw 0, normalized 1): bytes an added token of that pass
+	 * starts with, how many distinct ones, and the first of them */
+	unsigned char starts[2][256];
+	int nstarts[2];
+	unsigned char start1[2];
 	struct added **byid;	/* added tokens sorted by id */
 	int32_t bos, eos;
 };

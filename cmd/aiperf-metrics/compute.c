@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "metricdef.h"
+#include "numfmt.h"
 
 #define MAXM 128
 #define NS_S (1.0 / 1e9)
@@ -23,7 +24,15 @@ struct mstate {
 	struct val v[MAXM];
 	int64_t *icl;
 	size_t nicl, capicl;
+	struct buf text;	/* the metrics object being written */
 };
+
+/* Each metric's member text around its value: "tag":{"value": and
+ * ,"unit":"display"} (records are written compactly). */
+static struct {
+	char *pre, *post;
+	size_t npre, npost;
+} mtext[MAXM];
 
 /* Applicability of a metric for a record (the original's flag filters). */
 enum ctx_bits {
@@ -458,20 +467,47 @@ ctx_of(const struct rec *r, const struct opts *o, int err)
 	return c;
 }
 
-static void
-write_value(struct jw *w, const struct metricdef *m, const struct val *v)
+/* buf_add() with the common case inline: the metrics text is hot. */
+static inline void
+add(struct buf *b, const char *s, size_t n)
 {
+	if (n < b->cap - b->len && n <= b->max - b->len) {
+		memcpy(b->s + b->len, s, n);
+		b->len += n;
+		b->s[b->len] = '\0';
+		return;
+	}
+	buf_add(b, s, n);
+}
+
+static void
+add_double(struct buf *b, double v)
+{
+	char tmp[40];
+
+	add(b, tmp, numfmt_repr(tmp, v, NUMFMT_ORJSON));
+}
+
+/* As jw_double()/jw_int() would write it. */
+static void
+write_value(struct buf *b, const struct metricdef *m, const struct val *v)
+{
+	char tmp[24];
+
 	if (v->k == V_LIST) {
-		jw_arr(w);
-		for (size_t i = 0; i < st->nicl; i++)
-			jw_double(w, (double)st->icl[i] * m->factor);
-		jw_arr_end(w);
+		add(b, "[", 1);
+		for (size_t i = 0; i < st->nicl; i++) {
+			if (i)
+				add(b, ",", 1);
+			add_double(b, (double)st->icl[i] * m->factor);
+		}
+		add(b, "]", 1);
 	} else if (strcmp(m->unit, m->display)) {
-		jw_double(w, num(v) * m->factor);
+		add_double(b, num(v) * m->factor);
 	} else if (v->k == V_INT) {
-		jw_int(w, v->i);
+		add(b, tmp, numfmt_int(tmp, v->i));
 	} else {
-		jw_double(w, v->d);
+		add_double(b, v->d);
 	}
 }
 
@@ -480,28 +516,29 @@ static int
 write_metrics(struct jw *w, unsigned c)
 {
 	struct order *ord = &orders[c];
+	struct buf *b = &st->text;
 	int n = 0;
 
 	if (!ord->done)
 		metrics_init();
-	jw_key(w, "metrics");
-	jw_obj(w);
+	buf_reset(b);
+	add(b, "{", 1);
 	for (size_t i = 0; i < ord->n; i++) {
-		const struct metricdef *m = &metricdefs[ord->tag[i]];
-		const struct val *v = &st->v[ord->tag[i]];
+		int t = ord->tag[i];
+		const struct metricdef *m = &metricdefs[t];
+		const struct val *v = &st->v[t];
 
 		if (v->k == V_NONE || (m->flags & (MF_INTERNAL | MF_EXPERIMENTAL | MF_NO_INDIVIDUAL)))
 			continue;
-		jw_key(w, m->tag);
-		jw_obj(w);
-		jw_key(w, "value");
-		write_value(w, m, v);
-		jw_key(w, "unit");
-		jw_str(w, m->display);
-		jw_obj_end(w);
-		n++;
+		if (n++)
+			add(b, ",", 1);
+		add(b, mtext[t].pre, mtext[t].npre);
+		write_value(b, m, v);
+		add(b, mtext[t].post, mtext[t].npost);
 	}
-	jw_obj_end(w);
+	add(b, "}", 1);
+	jw_key(w, "metrics");
+	jw_raw(w, b->s, b->len);
 	return n;
 }
 
@@ -586,15 +623,38 @@ compute_error(struct rec *r, const struct opts *o)
 struct mstate *
 mstate_new(void)
 {
-	return xcalloc(1, sizeof(struct mstate));
+	struct mstate *m = xcalloc(1, sizeof(struct mstate));
+
+	buf_init(&m->text, BUF_NOMAX);
+	return m;
 }
 
 void
 mstate_free(struct mstate *m)
 {
-	if (m)
+	if (m) {
 		free(m->icl);
+		buf_release(&m->text);
+	}
 	free(m);
+}
+
+static void
+mtext_build(void)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	for (size_t t = 0; t < metricdefs_len && t < MAXM; t++) {
+		if (mtext[t].pre)
+			continue;
+		json_quote(&b, metricdefs[t].tag, strlen(metricdefs[t].tag));
+		buf_addstr(&b, ":{\"value\":");
+		mtext[t].pre = buf_detach(&b, &mtext[t].npre);
+		buf_addstr(&b, ",\"unit\":");
+		json_quote(&b, metricdefs[t].display, strlen(metricdefs[t].display));
+		buf_addch(&b, '}');
+		mtext[t].post = buf_detach(&b, &mtext[t].npost);
+	}
 }
 
 void
@@ -603,6 +663,7 @@ metrics_init(void)
 	for (unsigned c = 0; c < C_NKEYS; c++)
 		if (!orders[c].done)
 			order_build(&orders[c], c);
+	mtext_build();
 }
 
 int

@@ -404,34 +404,70 @@ parse_responses_api(struct rec *r, const struct json *obj, int *output,
 	return parse_resp_full(r, obj, output);
 }
 
-/* The JSON of one response: non-empty SSE data packets joined by '\n'
- * (SSEMessage.extract_data_content), or the body text. */
+/* Is k an SSE packet whose data joins the response text? */
+static const struct json *
+data_value(const struct json *k)
+{
+	const struct json *v = NULL, *name = NULL;
+
+	for (const struct json *m = k->type == JSON_OBJECT ? k->child : NULL; m; m = m->next) {
+		if (m->keylen == 5 && !memcmp(m->key, "value", 5))
+			v = m;
+		else if (m->keylen == 4 && !memcmp(m->key, "name", 4))
+			name = m;
+	}
+	/* strcmp: the test as it was (the name read as a C string) */
+	if (!name || name->type != JSON_STRING || strcmp(name->str, "data")
+	    || !v || v->type != JSON_STRING || !v->len)
+		return NULL;
+	return v;
+}
+
+/*
+ * The JSON of one response: non-empty SSE data packets joined by '\n'
+ * (SSEMessage.extract_data_content), or the body text. A single packet's
+ * text is used where it lies; several are joined in t.
+ */
 static int
-resp_text(const struct json *resp, struct buf *t)
+resp_text(const struct json *resp, struct buf *t, const char **s, size_t *n)
 {
 	const struct json *p = json_get(resp, "packets");
 	const struct json *text = json_get(resp, "text");
+	const struct json *v, *one = NULL;
+	int count = 0;
 
-	buf_reset(t);
+	*s = "";
+	*n = 0;
 	if (p && p->type == JSON_ARRAY) {
-		int first = 1;
-
+		for (const struct json *k = p->child; k; k = k->next)
+			if ((v = data_value(k)) != NULL && !count++)
+				one = v;
+		if (count == 1) {
+			if (one->len > t->max)
+				return -1;
+			*s = one->str;
+			*n = one->len;
+			return 0;
+		}
+		buf_reset(t);
 		for (const struct json *k = p->child; k; k = k->next) {
-			const struct json *v = json_get(k, "value");
-
-			if (strcmp(json_str_or(json_get(k, "name"), ""), "data") || !v
-			    || v->type != JSON_STRING || !v->len)
+			if (!(v = data_value(k)))
 				continue;
-			if (!first)
+			if (t->len)
 				buf_addch(t, '\n');
-			first = 0;
 			if (buf_add(t, v->str, v->len) < 0)
 				return -1;
 		}
+		*s = buf_str(t);
+		*n = t->len;
 		return 0;
 	}
-	if (text && text->type == JSON_STRING)
-		return buf_add(t, text->str, text->len);
+	if (text && text->type == JSON_STRING) {
+		if (text->len > t->max)
+			return -1;
+		*s = text->str;
+		*n = text->len;
+	}
 	return 0;
 }
 
@@ -518,6 +554,8 @@ parse_responses(struct rec *r, const struct json *arr, char *why, size_t wl)
 	size_t i = 0;
 
 	for (const struct json *e = arr->child; e; e = e->next, i++) {
+		const char *text;
+		size_t tn;
 		int64_t perf;
 
 		if (json_int64(json_get(e, "perf_ns"), &perf) < 0) {
@@ -530,11 +568,11 @@ parse_responses(struct rec *r, const struct json *arr, char *why, size_t wl)
 			r->bad_perf = 1;
 		if (r->perr)
 			continue;
-		if (resp_text(e, &t) < 0) {
+		if (resp_text(e, &t, &text, &tn) < 0) {
 			throw_err(r, "ResponseTooLargeError", "response text too large");
 			continue;
 		}
-		parse_one(r, perf, t.s ? t.s : "", t.len);
+		parse_one(r, perf, text, tn);
 	}
 	buf_release(&t);
 	return 0;
@@ -627,8 +665,12 @@ find_meta_raw(struct rec *r, const char *s, size_t n)
 		char c = s[i];
 
 		if (in_str) {
-			int k = c == '\\' ? canonical_escape(s + i, n - i) : 1;
+			int k;
 
+			/* plain bytes (the line parsed, so no controls here) */
+			while (c != '"' && c != '\\' && i + 1 < n)
+				c = s[++i];
+			k = c == '\\' ? canonical_escape(s + i, n - i) : 1;
 			if (!k)
 				return;
 			i += (size_t)k - 1;
