@@ -162,6 +162,11 @@ restart_mock --fast -v
 test_expect_success '-v logs one line per request on stderr' '
 	curl -s "$MOCK_URL/nothing" >/dev/null &&
 	curl -s "$MOCK_URL/health" >/dev/null &&
+	i=0 &&
+	# the mock may log after the client has its reply: wait, bounded
+	while ! grep -q "\"GET /health HTTP/1.1\" 200" "$TMP/.mock.err" && [ $i -lt 100 ]; do
+		sleep 0.05; i=$((i + 1))
+	done &&
 	grep -c "^aiperf-mock: 127.0.0.1:[0-9]* \"GET /nothing HTTP/1.1\" 404 [0-9]*$" "$TMP/.mock.err" &&
 	grep -q "\"GET /health HTTP/1.1\" 200" "$TMP/.mock.err"
 '
