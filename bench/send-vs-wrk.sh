@@ -1,6 +1,8 @@
 #!/bin/sh
 # Non-streaming requests/s of aiperf-send against wrk on the same aiperf-mock,
 # with the same connection count and duration, side by side in one run.
+# Runs wrk, aiperf-send (its default engine: native HTTP/1.1 for http://) and
+# aiperf-send --http-engine curl, and prints both ratios.
 # Usage: bench/send-vs-wrk.sh [connections] [seconds]   (env WRK_THREADS, default 1)
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,10 +33,14 @@ WRK=$(awk '/^Requests\/sec:/ { print $2 }' "$TMP/wrk.out")
 WRKERR=$(awk '/Non-2xx|Socket errors/ { print }' "$TMP/wrk.out")
 
 REC="{\"id\":\"r\",\"path\":\"/v1/chat/completions\",\"stream\":false,\"payload\":$BODY}"
-yes "$REC" | aiperf-send -u "$URL" --concurrency "$CONNS" --benchmark-duration "$DUR" \
-	--benchmark-grace-period 1 --ui-type none >"$TMP/raw" || true
-# Rate = successful requests / (last end - first start), from the records themselves.
-SEND=$(awk '
+# run_send NAME [aiperf-send options]: its rate, from the records themselves:
+# successful requests / (last end - first start).
+run_send() {
+	name=$1
+	shift
+	yes "$REC" | aiperf-send -u "$URL" --concurrency "$CONNS" --benchmark-duration "$DUR" \
+		--benchmark-grace-period 1 --ui-type none "$@" >"$TMP/raw.$name" || true
+	awk '
 	/"status":200/ {
 		ok++
 		match($0, /"request_start_ns":[0-9]+/); s = substr($0, RSTART + 19, RLENGTH - 19) + 0
@@ -42,10 +48,18 @@ SEND=$(awk '
 		if (min == 0 || s < min) min = s
 		if (e > max) max = e
 	}
-	END { if (max > min) printf "%.2f", ok / ((max - min) / 1e9); else print 0 }' "$TMP/raw")
-ERRS=$(grep -c '"error"' "$TMP/raw" || true)
+	END { if (max > min) printf "%.2f", ok / ((max - min) / 1e9); else print 0 }' "$TMP/raw.$name"
+}
+H1=$(run_send h1 --http-engine auto)
+H1ERR=$(grep -c '"error"' "$TMP/raw.h1" || true)
+CURL=$(run_send curl --http-engine curl)
+CURLERR=$(grep -c '"error"' "$TMP/raw.curl" || true)
 
 echo "connections=$CONNS duration=${DUR}s wrk_threads=$THREADS"
-echo "wrk:         $WRK req/s ${WRKERR:+($WRKERR)}"
-echo "aiperf-send: $SEND req/s ($ERRS error records, cancelled at the end included)"
-awk -v a="$SEND" -v b="$WRK" 'BEGIN { printf "ratio aiperf-send/wrk: %.3f (target >= 0.8)\n", a / b }'
+echo "wrk:                       $WRK req/s ${WRKERR:+($WRKERR)}"
+echo "aiperf-send (native h1):   $H1 req/s ($H1ERR error records, cancelled at the end included)"
+echo "aiperf-send (libcurl):     $CURL req/s ($CURLERR error records, cancelled at the end included)"
+awk -v a="$H1" -v c="$CURL" -v b="$WRK" 'BEGIN {
+	printf "ratio aiperf-send/wrk: %.3f (target >= 0.8)\n", a / b
+	printf "ratio aiperf-send --http-engine curl/wrk: %.3f\n", c / b
+}'

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "send.h"
 #include "units.h"
@@ -23,7 +24,7 @@ static const char usage_text[] =
 	"                   [--prefill-concurrency n] [--prefill-concurrency-ramp-duration s]\n"
 	"                   [--warmup-prefill-concurrency n]\n"
 	"                   [--warmup-prefill-concurrency-ramp-duration s]\n"
-	"                   [--busy-poll]\n";
+	"                   [--busy-poll] [--http-engine auto|h1|curl]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
@@ -36,7 +37,7 @@ enum {
 	OPT_ENDPOINT = 256, OPT_CONC, OPT_TIMEOUT, OPT_KEY, OPT_UI, OPT_UNBUF,
 	OPT_MAXRESP, OPT_MAXREC, OPT_REUSE, OPT_DUR, OPT_GRACE, OPT_SHUT,
 	OPT_CAFILE, OPT_RAMP, OPT_WCONC, OPT_WRAMP, OPT_PRE, OPT_PRERAMP,
-	OPT_WPRE, OPT_WPRERAMP, OPT_BUSY, OPT_VERSION,
+	OPT_WPRE, OPT_WPRERAMP, OPT_BUSY, OPT_ENGINE, OPT_VERSION,
 };
 
 static const struct option longopts[] = {
@@ -64,6 +65,7 @@ static const struct option longopts[] = {
 	{ "warmup-prefill-concurrency", required_argument, NULL, OPT_WPRE },
 	{ "warmup-prefill-concurrency-ramp-duration", required_argument, NULL, OPT_WPRERAMP },
 	{ "busy-poll", no_argument, NULL, OPT_BUSY },
+	{ "http-engine", required_argument, NULL, OPT_ENGINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -120,6 +122,7 @@ parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 {
 	static const char *const uis[] = { "none", "simple", "dashboard", NULL };
 	static const char *const reuses[] = { "pooled", "never", "sticky-user-sessions", NULL };
+	static const char *const engines[] = { "auto", "h1", "curl", NULL };
 
 	switch (c) {
 	case 'u': add_str(&o->urls, &o->nurls, arg); break;
@@ -139,6 +142,7 @@ parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 	case OPT_CAFILE: o->ca_file = arg; break;
 	case 'k': o->insecure = 1; break;
 	case OPT_BUSY: o->busy_poll = 1; break;
+	case OPT_ENGINE: o->engine = (enum engine)parse_choice("--http-engine", arg, engines); break;
 	case 'h': usage(stdout, 0);
 	case OPT_VERSION: printf("aiperf-send %s\n", AIPERF_VERSION); exit(0);
 	default: parse_limit(o, c, arg); break;
@@ -190,6 +194,9 @@ parse_args(struct options *o, int argc, char **argv)
 		die("cannot read '%s':", o->ca_file);
 	if (!o->nurls)
 		add_str(&o->urls, &o->nurls, "localhost:8000");
+	for (size_t i = 0; i < o->nurls && o->engine == ENGINE_H1; i++)
+		if (!strncasecmp(o->urls[i], "https://", 8))
+			die_usage("--http-engine h1 cannot send to '%s': https needs curl", o->urls[i]);
 	if (!isatty(2))
 		o->ui = UI_NONE;
 }

@@ -92,7 +92,7 @@ xfer_done(struct xfer *x, CURLcode rc)
 	 */
 	if (rc == CURLE_OK && x->err == XE_NONE && x->io_ns > 0 && x->io_ns < x->end_ns)
 		x->end_ns = x->io_ns;
-	if (rc == CURLE_OK || (x->status && !(x->status >= 200 && x->status <= 299)))
+	if (x->h && (rc == CURLE_OK || (x->status && !(x->status >= 200 && x->status <= 299))))
 		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &x->status);
 	if (x->err != XE_NONE)
 		return;
@@ -243,9 +243,40 @@ info_us(CURL *h, CURLINFO what)
 	return (int64_t)v;
 }
 
+/* The native engine's stamps (h1conn.c): the same fields, no TLS. */
+static void
+write_http_h1(struct jw *w, const struct xfer *x)
+{
+	const struct xfer_http *h = &x->hs;
+
+	jw_key(w, "http");
+	jw_obj(w);
+	jw_key(w, "dns_ns");
+	put_int(w, h->dns_ns);
+	jw_key(w, "connect_ns");
+	put_int(w, h->connect_ns);
+	jw_key(w, "tls_ns");
+	put_int(w, 0);
+	jw_key(w, "ttfb_ns");
+	put_int(w, h->ttfb_ns);
+	jw_key(w, "total_ns");
+	put_int(w, h->total_ns);
+	jw_key(w, "bytes_sent");
+	put_int(w, h->sent);
+	jw_key(w, "bytes_received");
+	put_int(w, h->received);
+	jw_key(w, "reused");
+	jw_bool(w, h->reused && x->status > 0);
+	jw_obj_end(w);
+}
+
 static void
 write_http(struct jw *w, const struct xfer *x)
 {
+	if (!x->h && x->hs.version) {
+		write_http_h1(w, x);
+		return;
+	}
 	int64_t dns = info_us(x->h, CURLINFO_NAMELOOKUP_TIME_T);
 	int64_t con = info_us(x->h, CURLINFO_CONNECT_TIME_T);
 	int64_t tls = info_us(x->h, CURLINFO_APPCONNECT_TIME_T);

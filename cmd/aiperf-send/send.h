@@ -11,10 +11,12 @@
 
 struct xfer;
 struct json_doc;
+struct epoll_event;
 struct sess;
 
 enum ui_type { UI_NONE, UI_SIMPLE, UI_DASHBOARD };
 enum reuse { REUSE_POOLED, REUSE_NEVER, REUSE_STICKY };
+enum engine { ENGINE_AUTO, ENGINE_H1, ENGINE_CURL };
 
 /* Command-line options, filled once by parse_args() and read-only after. */
 struct options {
@@ -42,6 +44,7 @@ struct options {
 	int64_t ramp_ns[2];	/* concurrency ramp: [0] profiling, [1] warmup */
 	long prefill[2];	/* prefill concurrency; 0: none */
 	int64_t pramp_ns[2];	/* its ramp */
+	enum engine engine;	/* --http-engine */
 };
 
 /* The timer heap orders in-flight transfers by their cancel deadline. */
@@ -91,6 +94,7 @@ struct sender {
 	int64_t ramp_due;	/* a ramp raises a limit that holds requests back, or -1 */
 	size_t prefill_held;	/* prefill slots held */
 	int turns_held;		/* a due later turn waits for a prefill slot */
+	struct h1eng *h1;	/* the native HTTP/1.1 engine (h1conn.c), or NULL */
 };
 
 /* loop.c */
@@ -99,12 +103,24 @@ int64_t sender_wall(const struct sender *s, int64_t mono);
 void sender_emit(struct sender *s, struct xfer *x);
 void sender_stop(struct sender *s, int64_t grace_ns);
 void sender_not_sent(struct sender *s, struct xfer *x);
+void sender_finish(struct sender *s, struct xfer *x, CURLcode rc);
+
+/* h1conn.c: the native HTTP/1.1 engine for http:// URLs */
+struct h1conn;
+int h1conn_wants(const struct sender *s, const char *base);
+void h1conn_start(struct sender *s, struct xfer *x);
+int h1conn_event(struct sender *s, const struct epoll_event *ev);
+void h1conn_abort(struct sender *s, struct xfer *x);
+void h1conn_drain(struct sender *s);
+int64_t h1conn_due(const struct sender *s);
+void h1conn_timers(struct sender *s, int64_t now);
+void h1conn_close(struct sender *s, struct h1conn *c);
+void h1conn_release(struct sender *s);
 
 /* ev.c */
 void ev_multi(struct sender *s);
 int ev_handle(struct sender *s, CURL *h);
 void ev_arm(struct sender *s, int64_t t);
-struct epoll_event;
 void ev_dispatch(struct sender *s, const struct epoll_event *ev);
 
 /* sched.c */
@@ -136,6 +152,7 @@ void sess_stop(struct sender *s);
 void sess_body(struct xfer *x);
 void sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n);
 CURLSH *sess_share(struct xfer *x);
+struct h1conn **sess_conn(struct xfer *x);
 
 /* url.c */
 char *url_base(const char *arg);

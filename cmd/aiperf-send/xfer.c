@@ -263,6 +263,12 @@ forbid_reuse(const struct xfer *x)
 	}
 }
 
+void
+xfer_headers(struct xfer *x)
+{
+	build_headers(x);
+}
+
 int
 xfer_setup(struct xfer *x, CURL *h)
 {

@@ -21,6 +21,13 @@ enum xfer_err {
 	XE_TOOLARGE,
 };
 
+/* The native engine's own stamps for the record's "http" object (ns, bytes). */
+struct xfer_http {
+	int64_t dns_ns, connect_ns, ttfb_ns, total_ns, sent, received;
+	int reused;
+	const char *version;	/* "1.1" */
+};
+
 /*
  * A struct xfer owns every string and buffer in it; xfer_free() releases
  * them. It lives from the moment its request record is read until its raw
@@ -65,6 +72,11 @@ struct xfer {
 	int want_reply;		/* keep the assistant text for the next turn */
 	int prefill;		/* holds a prefill slot until its first content */
 	struct buf reply;
+	/* the native engine (h1conn.c): its connection, timeout list, stamps */
+	struct h1conn *conn;
+	struct xfer *tprev, *tnext;
+	int retried, redo;
+	struct xfer_http hs;
 };
 
 /* Parse one request record line; NULL with *why set on malformed input. */
@@ -72,6 +84,8 @@ struct xfer *xfer_parse(struct sender *s, const char *line, size_t n,
 			char *why, size_t whylen);
 /* Configure h for x (URL, headers, body, callbacks); 0 or -1. */
 int xfer_setup(struct xfer *x, CURL *h);
+/* Build x->hdrs, the request's header lines (as xfer_setup does). */
+void xfer_headers(struct xfer *x);
 /* Collect results after curl finished with code rc. */
 void xfer_done(struct xfer *x, CURLcode rc);
 /* Append x's raw record (one line) to out. */
