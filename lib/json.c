@@ -538,12 +538,51 @@ json_truthy(const struct json *v)
 	}
 }
 
+static void
+quote_fast(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *o = b->s + b->len;
+
+	*o++ = '"';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\') {
+			*o++ = (char)c;
+			continue;
+		}
+		*o++ = '\\';
+		switch (c) {
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\t': *o++ = 't'; break;
+		case '\b': *o++ = 'b'; break;
+		case '\f': *o++ = 'f'; break;
+		default:
+			memcpy(o, "u00", 3);
+			o[3] = hex[c >> 4];
+			o[4] = hex[c & 15];
+			o += 5;
+		}
+	}
+	*o++ = '"';
+	b->len = (size_t)(o - b->s);
+	b->s[b->len] = '\0';
+}
+
 void
 json_quote(struct buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i, run = 0;
 
+	/* Room for the worst case (every byte \u00XX): write in place. */
+	if (n <= 1 << 16 && buf_grow(b, 6 * n + 2) == 0) {
+		quote_fast(b, s, n);
+		return;
+	}
 	buf_grow(b, n + 2);
 	buf_addch(b, '"');
 	for (i = 0; i < n; i++) {
