@@ -222,18 +222,16 @@ cb_sse(void *ctx, const struct sse_msg *m)
 		buf_addch(r, ',');
 	jw_init(&w, r, 0);
 	jw_obj(&w);
-	jw_key(&w, "perf_ns");
-	char d[24];
-	int dn = snprintf(d, sizeof(d), "%lld", (long long)x->io_ns);
-	jw_raw(&w, d, (size_t)dn);
-	jw_key(&w, "packets");
+	KEY(&w, "perf_ns");
+	xfer_int(&w, x->io_ns);
+	KEY(&w, "packets");
 	jw_arr(&w);
 	for (size_t i = 0; i < m->n; i++) {
 		jw_obj(&w);
-		jw_key(&w, "name");
+		KEY(&w, "name");
 		jw_strn(&w, m->f[i].name, m->f[i].nlen);
 		if (m->f[i].value) {
-			jw_key(&w, "value");
+			KEY(&w, "value");
 			jw_strn(&w, m->f[i].value, m->f[i].vlen);
 			if (m->f[i].nlen == 4 && !memcmp(m->f[i].name, "data", 4)) {
 				cb_stamp(x, m->f[i].value, m->f[i].vlen);

@@ -11,9 +11,23 @@
 #include "json.h"
 #include "util.h"
 
+void
+xfer_key(struct jw *w, const char *q, size_t n)
+{
+	if (w->indent || w->after_key) {
+		jw_keyn(w, q + 1, n - 3);
+		return;
+	}
+	if (w->need_comma)
+		buf_addch(w->b, ',');
+	buf_add(w->b, q, n);
+	w->after_key = 1;
+	w->need_comma = 1;
+}
+
 /* jw_int without printf: records carry some twenty integers each. */
-static void
-put_int(struct jw *w, int64_t v)
+void
+xfer_int(struct jw *w, int64_t v)
 {
 	char d[24], *p = d + sizeof(d);
 	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
@@ -117,13 +131,13 @@ xfer_done(struct xfer *x, CURLcode rc)
 	cb_stamp(x, buf_str(&x->body_in), x->body_in.len);
 	jw_init(&w, &x->resp, 0);
 	jw_obj(&w);
-	jw_key(&w, "perf_ns");
-	put_int(&w, x->end_ns);
-	jw_key(&w, "text");
+	KEY(&w, "perf_ns");
+	xfer_int(&w, x->end_ns);
+	KEY(&w, "text");
 	buf_reset(&x->tmp);
 	sse_utf8_append(&x->tmp, buf_str(&x->body_in), x->body_in.len);
 	jw_strn(&w, buf_str(&x->tmp), x->tmp.len);
-	jw_key(&w, "content_type");
+	KEY(&w, "content_type");
 	jw_str(&w, x->ctype[0] ? x->ctype : "application/json");
 	jw_obj_end(&w);
 }
@@ -138,9 +152,12 @@ secret_header(const char *h, size_t n)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i]) == n && !strncasecmp(h, names[i], n))
 			return 1;
-	for (size_t i = 0; i + 5 <= n; i++)
-		if (!strncasecmp(h + i, "token", 5) || !strncasecmp(h + i, "secret", 5))
+	for (size_t i = 0; i + 5 <= n; i++) {
+		char c = h[i] | 0x20;	/* look closer only at a 't' or an 's' */
+		if ((c == 't' && !strncasecmp(h + i, "token", 5)) ||
+		    (c == 's' && !strncasecmp(h + i, "secret", 5)))
 			return 1;
+	}
 	return n >= 4 && !strncasecmp(h + n - 4, "-key", 4);
 }
 
@@ -174,17 +191,17 @@ write_error(struct jw *w, const struct xfer *x)
 		[XE_NOTSENT] = "NotSentError",
 		[XE_TOOLARGE] = "ResponseTooLargeError",
 	};
-	jw_key(w, "error");
+	KEY(w, "error");
 	jw_obj(w);
 	if (x->errcode) {
-		jw_key(w, "code");
-		put_int(w, x->errcode);
+		KEY(w, "code");
+		xfer_int(w, x->errcode);
 	}
-	jw_key(w, "type");
+	KEY(w, "type");
 	jw_str(w, x->err == XE_HTTP ? (x->reason[0] ? x->reason
 					: reason_phrase(x->status))
 				     : types[x->err]);
-	jw_key(w, "message");
+	KEY(w, "message");
 	jw_str(w, x->errmsg ? x->errmsg : "");
 	jw_obj_end(w);
 }
@@ -195,41 +212,41 @@ write_metadata(struct jw *w, const struct xfer *x)
 	const struct sender *s = x->snd;
 	int cancelled = x->err == XE_CANCEL || x->err == XE_STOPPED;
 
-	jw_key(w, "metadata");
+	KEY(w, "metadata");
 	jw_obj(w);
-	jw_key(w, "session_num");
-	put_int(w, x->session_num);
-	jw_key(w, "x_request_id");
+	KEY(w, "session_num");
+	xfer_int(w, x->session_num);
+	KEY(w, "x_request_id");
 	jw_str(w, x->id);
-	jw_key(w, "x_correlation_id");
+	KEY(w, "x_correlation_id");
 	jw_str(w, x->corr);
 	if (x->conv) {
-		jw_key(w, "conversation_id");
+		KEY(w, "conversation_id");
 		jw_str(w, x->conv);
 	}
-	jw_key(w, "turn_index");
-	put_int(w, x->turn_index);
-	jw_key(w, "credit_issued_ns");
-	put_int(w, sender_wall(s, x->credit_ns));
-	jw_key(w, "request_start_ns");
-	put_int(w, sender_wall(s, x->start_ns));
+	KEY(w, "turn_index");
+	xfer_int(w, x->turn_index);
+	KEY(w, "credit_issued_ns");
+	xfer_int(w, sender_wall(s, x->credit_ns));
+	KEY(w, "request_start_ns");
+	xfer_int(w, sender_wall(s, x->start_ns));
 	if (x->ack_ns >= 0) {
-		jw_key(w, "request_ack_ns");
-		put_int(w, sender_wall(s, x->ack_ns));
+		KEY(w, "request_ack_ns");
+		xfer_int(w, sender_wall(s, x->ack_ns));
 	}
-	jw_key(w, "request_end_ns");
-	put_int(w, sender_wall(s, x->end_ns));
-	jw_key(w, "worker_id");
+	KEY(w, "request_end_ns");
+	xfer_int(w, sender_wall(s, x->end_ns));
+	KEY(w, "worker_id");
 	jw_str(w, "worker_0");
-	jw_key(w, "record_processor_id");
+	KEY(w, "record_processor_id");
 	jw_str(w, "record_processor_0");
-	jw_key(w, "benchmark_phase");
+	KEY(w, "benchmark_phase");
 	jw_str(w, x->phase);
-	jw_key(w, "was_cancelled");
+	KEY(w, "was_cancelled");
 	jw_bool(w, cancelled);
 	if (cancelled) {
-		jw_key(w, "cancellation_time_ns");
-		put_int(w, sender_wall(s, x->cancel_ns));
+		KEY(w, "cancellation_time_ns");
+		xfer_int(w, sender_wall(s, x->cancel_ns));
 	}
 	jw_obj_end(w);
 }
@@ -249,23 +266,23 @@ write_http_h1(struct jw *w, const struct xfer *x)
 {
 	const struct xfer_http *h = &x->hs;
 
-	jw_key(w, "http");
+	KEY(w, "http");
 	jw_obj(w);
-	jw_key(w, "dns_ns");
-	put_int(w, h->dns_ns);
-	jw_key(w, "connect_ns");
-	put_int(w, h->connect_ns);
-	jw_key(w, "tls_ns");
-	put_int(w, 0);
-	jw_key(w, "ttfb_ns");
-	put_int(w, h->ttfb_ns);
-	jw_key(w, "total_ns");
-	put_int(w, h->total_ns);
-	jw_key(w, "bytes_sent");
-	put_int(w, h->sent);
-	jw_key(w, "bytes_received");
-	put_int(w, h->received);
-	jw_key(w, "reused");
+	KEY(w, "dns_ns");
+	xfer_int(w, h->dns_ns);
+	KEY(w, "connect_ns");
+	xfer_int(w, h->connect_ns);
+	KEY(w, "tls_ns");
+	xfer_int(w, 0);
+	KEY(w, "ttfb_ns");
+	xfer_int(w, h->ttfb_ns);
+	KEY(w, "total_ns");
+	xfer_int(w, h->total_ns);
+	KEY(w, "bytes_sent");
+	xfer_int(w, h->sent);
+	KEY(w, "bytes_received");
+	xfer_int(w, h->received);
+	KEY(w, "reused");
 	jw_bool(w, h->reused && x->status > 0);
 	jw_obj_end(w);
 }
@@ -289,23 +306,23 @@ write_http(struct jw *w, const struct xfer *x)
 		curl_easy_getinfo(x->h, CURLINFO_HEADER_SIZE, &hdrsz);
 		curl_easy_getinfo(x->h, CURLINFO_NUM_CONNECTS, &nconn);
 	}
-	jw_key(w, "http");
+	KEY(w, "http");
 	jw_obj(w);
-	jw_key(w, "dns_ns");
-	put_int(w, dns * 1000);
-	jw_key(w, "connect_ns");
-	put_int(w, con > dns ? (con - dns) * 1000 : 0);
-	jw_key(w, "tls_ns");
-	put_int(w, tls > con ? (tls - con) * 1000 : 0);
-	jw_key(w, "ttfb_ns");
-	put_int(w, ttfb * 1000);
-	jw_key(w, "total_ns");
-	put_int(w, tot * 1000);
-	jw_key(w, "bytes_sent");
-	put_int(w, reqsz + info_us(x->h, CURLINFO_SIZE_UPLOAD_T));
-	jw_key(w, "bytes_received");
-	put_int(w, hdrsz + info_us(x->h, CURLINFO_SIZE_DOWNLOAD_T));
-	jw_key(w, "reused");
+	KEY(w, "dns_ns");
+	xfer_int(w, dns * 1000);
+	KEY(w, "connect_ns");
+	xfer_int(w, con > dns ? (con - dns) * 1000 : 0);
+	KEY(w, "tls_ns");
+	xfer_int(w, tls > con ? (tls - con) * 1000 : 0);
+	KEY(w, "ttfb_ns");
+	xfer_int(w, ttfb * 1000);
+	KEY(w, "total_ns");
+	xfer_int(w, tot * 1000);
+	KEY(w, "bytes_sent");
+	xfer_int(w, reqsz + info_us(x->h, CURLINFO_SIZE_UPLOAD_T));
+	KEY(w, "bytes_received");
+	xfer_int(w, hdrsz + info_us(x->h, CURLINFO_SIZE_DOWNLOAD_T));
+	KEY(w, "reused");
 	jw_bool(w, x->h && x->status > 0 && nconn == 0);
 	jw_obj_end(w);
 }
@@ -324,44 +341,44 @@ cpu_ns(void)
 static void
 write_aiperf(struct jw *w, const struct xfer *x)
 {
-	jw_key(w, "aiperf");
+	KEY(w, "aiperf");
 	jw_obj(w);
-	jw_key(w, "schema");
+	KEY(w, "schema");
 	jw_str(w, "aiperf.raw/1");
-	jw_key(w, "endpoint_type");
+	KEY(w, "endpoint_type");
 	jw_str(w, x->etype);
-	jw_key(w, "url");
+	KEY(w, "url");
 	jw_str(w, x->url ? x->url : "");
-	jw_key(w, "stream");
+	KEY(w, "stream");
 	jw_bool(w, x->stream);
 	if (x->intended_ns >= 0) {
-		jw_key(w, "intended_perf_ns");
-		put_int(w, x->intended_ns);
+		KEY(w, "intended_perf_ns");
+		xfer_int(w, x->intended_ns);
 	}
 	if (x->ack_ns >= 0) {
-		jw_key(w, "recv_start_perf_ns");
-		put_int(w, x->ack_ns);
+		KEY(w, "recv_start_perf_ns");
+		xfer_int(w, x->ack_ns);
 	}
-	jw_key(w, "end_perf_ns");
-	put_int(w, x->end_ns);
+	KEY(w, "end_perf_ns");
+	xfer_int(w, x->end_ns);
 	if (x->input_text) {
-		jw_key(w, "input_text");
+		KEY(w, "input_text");
 		jw_str(w, x->input_text);
 	}
 	if (x->max_tokens >= 0) {
-		jw_key(w, "max_tokens");
-		put_int(w, x->max_tokens);
+		KEY(w, "max_tokens");
+		xfer_int(w, x->max_tokens);
 	}
 	if (x->stamps.len) {
-		jw_key(w, "server_stamps");
+		KEY(w, "server_stamps");
 		jw_raw(w, "[", 1);
 		buf_add(w->b, x->stamps.s, x->stamps.len);
 		buf_addch(w->b, ']');
 	}
 	int64_t cpu = cpu_ns();
 	if (cpu >= 0) {
-		jw_key(w, "cpu_ns");
-		put_int(w, cpu);
+		KEY(w, "cpu_ns");
+		xfer_int(w, cpu);
 	}
 	write_http(w, x);
 	jw_obj_end(w);
@@ -376,17 +393,17 @@ xfer_record(struct xfer *x, struct buf *out)
 	jw_init(&w, out, 0);
 	jw_obj(&w);
 	write_metadata(&w, x);
-	jw_key(&w, "start_perf_ns");
-	put_int(&w, x->start_ns);
-	jw_key(&w, "payload");
+	KEY(&w, "start_perf_ns");
+	xfer_int(&w, x->start_ns);
+	KEY(&w, "payload");
 	jw_raw(&w, x->body, x->body_len);
-	jw_key(&w, "request_headers");
+	KEY(&w, "request_headers");
 	write_headers(&w, x);
 	if (x->status > 0) {
-		jw_key(&w, "status");
-		put_int(&w, x->status);
+		KEY(&w, "status");
+		xfer_int(&w, x->status);
 	}
-	jw_key(&w, "responses");
+	KEY(&w, "responses");
 	jw_raw(&w, "[", 1);
 	if (!http_err)
 		buf_add(out, x->resp.s ? x->resp.s : "", x->resp.len);

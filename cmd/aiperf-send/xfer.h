@@ -93,4 +93,14 @@ void xfer_record(struct xfer *x, struct buf *out);
 void xfer_fail(struct xfer *x, enum xfer_err e, long code, const char *msg);
 void xfer_free(struct xfer *x);
 
+/*
+ * Record writing (record.c): KEY is jw_key for a key known when compiling,
+ * quoted by the compiler and added with one buf_add (raw records have no
+ * indentation); xfer_int is jw_int without printf.
+ */
+struct jw;
+#define KEY(w, k) xfer_key((w), "\"" k "\":", sizeof(k) + 2)
+void xfer_key(struct jw *w, const char *q, size_t n);
+void xfer_int(struct jw *w, int64_t v);
+
 #endif
