@@ -538,34 +538,67 @@ json_truthy(const struct json *v)
 	}
 }
 
+/* Whether any of 8 bytes is below 0x20, '"' or '\\' (exact bit tricks). */
+static int
+esc8(uint64_t v)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	uint64_t q = v ^ (ones * '"'), bs = v ^ (ones * '\\');
+
+	return (((v - ones * 0x20) & ~v) | ((q - ones) & ~q) |
+		((bs - ones) & ~bs)) & high ? 1 : 0;
+}
+
+/* One byte, escaped where JSON needs it; returns the new end of output. */
+static char *
+quote_byte(char *o, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (c >= 0x20 && c != '"' && c != '\\') {
+		*o++ = (char)c;
+		return o;
+	}
+	*o++ = '\\';
+	switch (c) {
+	case '"': *o++ = '"'; break;
+	case '\\': *o++ = '\\'; break;
+	case '\n': *o++ = 'n'; break;
+	case '\r': *o++ = 'r'; break;
+	case '\t': *o++ = 't'; break;
+	case '\b': *o++ = 'b'; break;
+	case '\f': *o++ = 'f'; break;
+	default:
+		memcpy(o, "u00", 3);
+		o[3] = hex[c >> 4];
+		o[4] = hex[c & 15];
+		o += 5;
+	}
+	return o;
+}
+
+/* json_quote into room already there: eight bytes at a time while none needs escaping. */
 static void
 quote_fast(struct buf *b, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	char *o = b->s + b->len;
+	size_t i = 0;
 
 	*o++ = '"';
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\') {
-			*o++ = (char)c;
-			continue;
+	while (i < n) {
+		size_t end = n - i >= 8 ? i + 8 : n;
+		uint64_t v;
+		if (end - i == 8) {
+			memcpy(&v, s + i, 8);
+			if (!esc8(v)) {
+				memcpy(o, s + i, 8);
+				o += 8;
+				i = end;
+				continue;
+			}
 		}
-		*o++ = '\\';
-		switch (c) {
-		case '"': *o++ = '"'; break;
-		case '\\': *o++ = '\\'; break;
-		case '\n': *o++ = 'n'; break;
-		case '\r': *o++ = 'r'; break;
-		case '\t': *o++ = 't'; break;
-		case '\b': *o++ = 'b'; break;
-		case '\f': *o++ = 'f'; break;
-		default:
-			memcpy(o, "u00", 3);
-			o[3] = hex[c >> 4];
-			o[4] = hex[c & 15];
-			o += 5;
-		}
+		for (; i < end; i++)
+			o = quote_byte(o, (unsigned char)s[i]);
 	}
 	*o++ = '"';
 	b->len = (size_t)(o - b->s);
