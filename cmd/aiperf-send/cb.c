@@ -128,22 +128,26 @@ cb_header(char *p, size_t size, size_t n, void *userdata)
 	return len;
 }
 
-/* Find "aiperf_send_ns": <int> in a chunk the mock stamped. */
+/*
+ * Find "aiperf_send_ns": <int> in a chunk the mock stamped. Bodies hold
+ * fewer '_' than '"': look for the key's first '_' and check around it.
+ */
 void
 cb_stamp(struct xfer *x, const char *d, size_t n)
 {
 	static const char key[] = "\"aiperf_send_ns\"";
-	const char *p = d, *end = d + n;
+	const size_t klen = sizeof(key) - 1, at = 7;	/* where its first '_' is */
+	const char *p = d + at, *end = d + n;
 
 	while (p < end) {
-		const char *k = memchr(p, '"', (size_t)(end - p));
-		if (!k || (size_t)(end - k) < sizeof(key) - 1)
+		const char *u = memchr(p, '_', (size_t)(end - p));
+		if (!u || (size_t)(end - u) < klen - at)
 			return;
-		if (memcmp(k, key, sizeof(key) - 1)) {
-			p = k + 1;
+		if (memcmp(u - at, key, klen)) {
+			p = u + 1;
 			continue;
 		}
-		k += sizeof(key) - 1;
+		const char *k = u - at + klen;
 		while (k < end && (*k == ' ' || *k == ':'))
 			k++;
 		int64_t v = 0;
@@ -151,9 +155,13 @@ cb_stamp(struct xfer *x, const char *d, size_t n)
 		while (k < end && *k >= '0' && *k <= '9' && k - digits < 19)
 			v = v * 10 + (*k++ - '0');
 		if (k > digits) {
+			char num[24], *q = num + sizeof(num);
+			do
+				*--q = (char)('0' + v % 10);
+			while (v /= 10);
 			if (x->stamps.len)
 				buf_addch(&x->stamps, ',');
-			buf_addf(&x->stamps, "%lld", (long long)v);
+			buf_add(&x->stamps, q, (size_t)(num + sizeof(num) - q));
 		}
 		return;
 	}

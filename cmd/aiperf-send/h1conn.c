@@ -69,6 +69,7 @@ struct h1eng {
 	size_t nbyfd;
 	struct h1conn *all;
 	size_t nidle, maxidle;
+	int own_host;		/* -H gave a Host header */
 	struct xfer *thead, *ttail;	/* in flight, oldest first: timeouts */
 	struct xfer *dhead, *dtail;	/* ended or to be resent: drained by the loop */
 	char *rbuf;
@@ -84,12 +85,24 @@ h1conn_wants(const struct sender *s, const char *base)
 	}
 }
 
+/* Whether -H gave a Host header of its own ("Host: ..." or "Host;"). */
+static int
+own_host(const struct options *o)
+{
+	for (size_t i = 0; i < o->nheaders; i++)
+		if (!strncasecmp(o->headers[i], "host", 4) &&
+		    (o->headers[i][4] == ':' || o->headers[i][4] == ';'))
+			return 1;
+	return 0;
+}
+
 static struct h1eng *
 eng(struct sender *s)
 {
 	if (!s->h1) {
 		s->h1 = xcalloc(1, sizeof(*s->h1));
 		s->h1->rbuf = xmalloc(READ_BUF);
+		s->h1->own_host = own_host(s->o);
 		s->h1->maxidle = s->o->concurrency ? (size_t)s->o->concurrency : 1024;
 		if (s->o->wconcurrency > (long)s->h1->maxidle)
 			s->h1->maxidle = (size_t)s->o->wconcurrency;
@@ -445,51 +458,50 @@ send_or_fail(struct sender *s, struct h1conn *c)
 	conn_fail(s, c, CURLE_SEND_ERROR, "Send failure: %s", strerror(errno));
 }
 
-static int
-custom(const struct xfer *x, const char *name)
+/* One header line onto the wire, by libcurl's rules for its header list. */
+static void
+wire_header(void *ctx, const char *d, size_t n)
 {
-	size_t n = strlen(name);
-	for (const struct curl_slist *l = x->hdrs; l; l = l->next)
-		if (!strncasecmp(l->data, name, n) && (l->data[n] == ':' || l->data[n] == ';'))
-			return 1;
-	return 0;
+	struct buf *b = ctx;
+	const char *colon = memchr(d, ':', n);
+
+	if (colon && !colon[1 + strspn(colon + 1, " \t")])
+		return;		/* "Name:" drops a header; we add none but Host */
+	if (!colon && n && d[n - 1] == ';') {
+		buf_add(b, d, n - 1);
+		buf_add(b, ":\r\n", 3);
+		return;
+	}
+	buf_add(b, d, n);
+	buf_add(b, "\r\n", 2);
 }
 
-/* The request head, as libcurl sends x->hdrs: "Name:" removes, "Name;" sends empty. */
+/* The request head: request line, Host, x's header lines, Content-Length. */
 static void
-build_head(struct h1conn *c, struct xfer *x, const char *target)
+build_head(struct sender *s, struct h1conn *c, struct xfer *x, const char *target)
 {
 	struct buf *b = &c->head;
-	char num[24];
+	char num[24], *p = num + sizeof(num);
+	size_t len = x->body_len;
 
 	buf_reset(b);
-	buf_addstr(b, "POST ");
+	buf_add(b, "POST ", 5);
 	if (*target != '/')
 		buf_addch(b, '/');
 	buf_addstr(b, target);
-	buf_addstr(b, " HTTP/1.1\r\n");
-	if (!custom(x, "host")) {
-		buf_addstr(b, "Host: ");
+	buf_add(b, " HTTP/1.1\r\n", 11);
+	if (!s->h1->own_host) {
+		buf_add(b, "Host: ", 6);
 		buf_add(b, c->org->auth, c->org->authlen);
-		buf_addstr(b, "\r\n");
+		buf_add(b, "\r\n", 2);
 	}
-	for (const struct curl_slist *l = x->hdrs; l; l = l->next) {
-		const char *d = l->data, *colon = strchr(d, ':');
-		size_t n = strlen(d);
-		if (colon && !colon[1 + strspn(colon + 1, " \t")])
-			continue;
-		if (!colon && n && d[n - 1] == ';') {
-			buf_add(b, d, n - 1);
-			buf_addstr(b, ":\r\n");
-			continue;
-		}
-		buf_add(b, d, n);
-		buf_addstr(b, "\r\n");
-	}
-	int k = snprintf(num, sizeof(num), "%zu", x->body_len);
-	buf_addstr(b, "Content-Length: ");
-	buf_add(b, num, (size_t)k);
-	buf_addstr(b, "\r\n\r\n");
+	xfer_each_header(x, wire_header, b);
+	do
+		*--p = (char)('0' + len % 10);
+	while (len /= 10);
+	buf_add(b, "Content-Length: ", 16);
+	buf_add(b, p, (size_t)(num + sizeof(num) - p));
+	buf_add(b, "\r\n\r\n", 4);
 }
 
 /* Hand x to c and send it (at once, or when c has connected). */
@@ -503,7 +515,7 @@ assign(struct sender *s, struct h1conn *c, struct xfer *x, const char *target)
 	x->hs.reused = c->nreq > 0;
 	h1_reset(&c->p);
 	c->p.ctx = x;
-	build_head(c, x, target);
+	build_head(s, c, x, target);
 	c->wlen = c->head.len + x->body_len;
 	c->woff = 0;
 	c->nreq++;
@@ -587,7 +599,6 @@ h1conn_start(struct sender *s, struct xfer *x)
 	struct h1eng *e = eng(s);
 
 	x->hs.version = "1.1";
-	xfer_headers(x);
 	x->tprev = e->ttail;
 	x->tnext = NULL;
 	if (e->ttail)

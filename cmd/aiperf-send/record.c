@@ -162,20 +162,28 @@ secret_header(const char *h, size_t n)
 }
 
 static void
+header_member(void *ctx, const char *line, size_t n)
+{
+	struct jw *w = ctx;
+	const char *c = memchr(line, ':', n);
+
+	if (!c || c + 1 == line + n)
+		return;	/* "Expect:" and other removals */
+	const char *v = c + 1;
+	while (*v == ' ')
+		v++;
+	jw_keyn(w, line, (size_t)(c - line));
+	if (secret_header(line, (size_t)(c - line)))
+		jw_strn(w, "<redacted>", 10);
+	else
+		jw_strn(w, v, n - (size_t)(v - line));
+}
+
+static void
 write_headers(struct jw *w, const struct xfer *x)
 {
 	jw_obj(w);
-	for (const struct curl_slist *l = x->hdrs; l; l = l->next) {
-		const char *c = strchr(l->data, ':');
-		if (!c || c[1] == '\0')
-			continue;	/* "Expect:" and other removals */
-		const char *v = c + 1;
-		while (*v == ' ')
-			v++;
-		jw_keyn(w, l->data, (size_t)(c - l->data));
-		jw_str(w, secret_header(l->data, (size_t)(c - l->data))
-			       ? "<redacted>" : v);
-	}
+	xfer_each_header(x, header_member, w);
 	jw_obj_end(w);
 }
 

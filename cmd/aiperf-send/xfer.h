@@ -84,8 +84,13 @@ struct xfer *xfer_parse(struct sender *s, const char *line, size_t n,
 			char *why, size_t whylen);
 /* Configure h for x (URL, headers, body, callbacks); 0 or -1. */
 int xfer_setup(struct xfer *x, CURL *h);
-/* Build x->hdrs, the request's header lines (as xfer_setup does). */
-void xfer_headers(struct xfer *x);
+/*
+ * Each request header line of x in order, as "Name: value" (NUL-terminated,
+ * n bytes; valid during the call) to fn; "Name:" asks to drop a header the
+ * client would add, "Name;" to send it empty (libcurl's rules).
+ */
+typedef void (*xfer_header_fn)(void *ctx, const char *line, size_t n);
+void xfer_each_header(const struct xfer *x, xfer_header_fn fn, void *ctx);
 /* Collect results after curl finished with code rc. */
 void xfer_done(struct xfer *x, CURLcode rc);
 /* Append x's raw record (one line) to out. */
