@@ -50,6 +50,9 @@ cb_write(char *p, size_t size, size_t n, void *userdata)
 		}
 		return len;
 	}
+	/* One allocation for a small body instead of doubling from 64 bytes. */
+	if (!x->body_in.cap && len < 4096)
+		buf_grow(&x->body_in, 1024);
 	if (buf_add(&x->body_in, p, len) < 0) {
 		xfer_fail(x, XE_TOOLARGE, 0, NULL);
 		return 0;

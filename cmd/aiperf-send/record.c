@@ -11,6 +11,19 @@
 #include "json.h"
 #include "util.h"
 
+/* buf_add without a call when it fits (xfer_record reserves room per record). */
+static void
+put(struct buf *b, const char *p, size_t n)
+{
+	if (b->cap - b->len <= n) {
+		buf_add(b, p, n);
+		return;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
 void
 xfer_key(struct jw *w, const char *q, size_t n)
 {
@@ -19,8 +32,8 @@ xfer_key(struct jw *w, const char *q, size_t n)
 		return;
 	}
 	if (w->need_comma)
-		buf_addch(w->b, ',');
-	buf_add(w->b, q, n);
+		put(w->b, ",", 1);
+	put(w->b, q, n);
 	w->after_key = 1;
 	w->need_comma = 1;
 }
@@ -37,7 +50,13 @@ xfer_int(struct jw *w, int64_t v)
 	while (u /= 10);
 	if (v < 0)
 		*--p = '-';
-	jw_raw(w, p, (size_t)(d + sizeof(d) - p));
+	if (w->indent || !w->after_key) {
+		jw_raw(w, p, (size_t)(d + sizeof(d) - p));
+		return;
+	}
+	w->after_key = 0;
+	put(w->b, p, (size_t)(d + sizeof(d) - p));
+	w->need_comma = 1;
 }
 
 static const char *
@@ -96,6 +115,22 @@ http_error(struct xfer *x)
 	buf_release(&b);
 }
 
+/* Whether p[0..n) is all ASCII (then valid UTF-8 as it is), eight bytes at a time. */
+static int
+ascii(const char *p, size_t n)
+{
+	size_t i = 0;
+	uint64_t acc = 0, v;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&v, p + i, 8);
+		acc |= v;
+	}
+	for (; i < n; i++)
+		acc |= (unsigned char)p[i];
+	return !(acc & 0x8080808080808080u);
+}
+
 void
 xfer_done(struct xfer *x, CURLcode rc)
 {
@@ -129,14 +164,19 @@ xfer_done(struct xfer *x, CURLcode rc)
 	if (x->want_reply)
 		sess_reply(x->snd, x, buf_str(&x->body_in), x->body_in.len);
 	cb_stamp(x, buf_str(&x->body_in), x->body_in.len);
+	buf_grow(&x->resp, 2 * x->body_in.len + 128);
 	jw_init(&w, &x->resp, 0);
 	jw_obj(&w);
 	KEY(&w, "perf_ns");
 	xfer_int(&w, x->end_ns);
 	KEY(&w, "text");
-	buf_reset(&x->tmp);
-	sse_utf8_append(&x->tmp, buf_str(&x->body_in), x->body_in.len);
-	jw_strn(&w, buf_str(&x->tmp), x->tmp.len);
+	if (ascii(x->body_in.s, x->body_in.len)) {
+		jw_strn(&w, buf_str(&x->body_in), x->body_in.len);
+	} else {
+		buf_reset(&x->tmp);
+		sse_utf8_append(&x->tmp, buf_str(&x->body_in), x->body_in.len);
+		jw_strn(&w, buf_str(&x->tmp), x->tmp.len);
+	}
 	KEY(&w, "content_type");
 	jw_str(&w, x->ctype[0] ? x->ctype : "application/json");
 	jw_obj_end(&w);
@@ -398,6 +438,7 @@ xfer_record(struct xfer *x, struct buf *out)
 	struct jw w;
 	int http_err = x->err == XE_HTTP;
 
+	buf_grow(out, 4096 + x->body_len + x->resp.len);
 	jw_init(&w, out, 0);
 	jw_obj(&w);
 	write_metadata(&w, x);
