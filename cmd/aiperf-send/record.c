@@ -164,7 +164,7 @@ xfer_done(struct xfer *x, CURLcode rc)
 	if (x->want_reply)
 		sess_reply(x->snd, x, buf_str(&x->body_in), x->body_in.len);
 	cb_stamp(x, buf_str(&x->body_in), x->body_in.len);
-	buf_grow(&x->resp, 2 * x->body_in.len + 128);
+	buf_grow(&x->resp, 6 * x->body_in.len + 256);	/* json_quote's worst case */
 	jw_init(&w, &x->resp, 0);
 	jw_obj(&w);
 	KEY(&w, "perf_ns");

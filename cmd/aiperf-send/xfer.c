@@ -161,12 +161,13 @@ history_body(struct xfer *x, struct jw *w, const struct json *p)
 }
 
 static int
-parse_body(struct xfer *x, const struct json *r, char *why, size_t wl)
+parse_body(struct xfer *x, const struct json *r, size_t n, char *why, size_t wl)
 {
 	const struct json *p = json_get(r, "payload"), *st;
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	struct jw w;
 
+	buf_grow(&b, n);	/* the payload is shorter than its record's line */
 	if (!p || p->type != JSON_OBJECT)
 		return bad(why, wl, "%s", "missing object 'payload'");
 	st = json_get(r, "stream");
@@ -205,7 +206,7 @@ xfer_parse(struct sender *s, const char *line, size_t n, char *why,
 	}
 	x = xfer_new(s);
 	if (parse_strs(x, r, why, whylen) < 0 || parse_ints(x, r, why, whylen) < 0 ||
-	    parse_body(x, r, why, whylen) < 0) {
+	    parse_body(x, r, n, why, whylen) < 0) {
 		xfer_free(x);
 		return NULL;
 	}
