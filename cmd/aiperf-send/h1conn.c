@@ -372,12 +372,6 @@ end(struct sender *s, struct xfer *x, CURLcode rc)
 	defer(s->h1, x);
 }
 
-static void
-set_err(struct xfer *x, const char *fmt, va_list ap)
-{
-	vsnprintf(x->curl_err, sizeof(x->curl_err), fmt, ap);
-}
-
 static void conn_fail(struct sender *s, struct h1conn *c, CURLcode rc,
 		      const char *fmt, ...) FMT(4, 5);
 
@@ -390,7 +384,7 @@ conn_fail(struct sender *s, struct h1conn *c, CURLcode rc, const char *fmt, ...)
 
 	if (x) {
 		va_start(ap, fmt);
-		set_err(x, fmt, ap);
+		vsnprintf(x->curl_err, sizeof(x->curl_err), fmt, ap);
 		va_end(ap);
 		end(s, x, rc);
 	}
