@@ -167,9 +167,9 @@ parse_body(struct xfer *x, const struct json *r, size_t n, char *why, size_t wl)
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	struct jw w;
 
-	buf_grow(&b, n);	/* the payload is shorter than its record's line */
 	if (!p || p->type != JSON_OBJECT)
 		return bad(why, wl, "%s", "missing object 'payload'");
+	buf_grow(&b, n);	/* the payload is shorter than its record's line */
 	st = json_get(r, "stream");
 	x->stream = st ? json_truthy(st) : json_truthy(json_get(p, "stream"));
 	x->want_reply = x->num_turns > 1 && x->turn_index + 1 < x->num_turns;
@@ -178,8 +178,10 @@ parse_body(struct xfer *x, const struct json *r, size_t n, char *why, size_t wl)
 	int hist = json_truthy(json_get(r, "history"));
 	if (!hist && !(x->want_reply && json_get(p, "messages")))
 		jw_value(&w, p);
-	else if (history_body(x, &w, p) < 0)
+	else if (history_body(x, &w, p) < 0) {
+		buf_release(&b);
 		return bad(why, wl, "%s", "'history' needs a 'messages' array in 'payload'");
+	}
 	if (!hist)
 		x->hist_at = (size_t)-1;
 	x->body = buf_detach(&b, &x->body_len);
