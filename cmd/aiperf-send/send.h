@@ -95,6 +95,7 @@ struct sender {
 	size_t prefill_held;	/* prefill slots held */
 	int turns_held;		/* a due later turn waits for a prefill slot */
 	struct h1eng *h1;	/* the native HTTP/1.1 engine (h1conn.c), or NULL */
+	int64_t cpu_ns, cpu_read_ns;	/* the last CPU time reading (record.c) */
 };
 
 /* loop.c */
