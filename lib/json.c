@@ -538,15 +538,19 @@ json_truthy(const struct json *v)
 	}
 }
 
-/* Whether any of 8 bytes is below 0x20, '"' or '\\' (exact bit tricks). */
-static int
-esc8(uint64_t v)
+/*
+ * The bytes of v below 0x20, '"' or '\\' as their high bits. Bits above the
+ * lowest are not exact (borrows), the lowest set one is: enough to find the
+ * first byte to escape.
+ */
+static uint64_t
+esc_mask(uint64_t v)
 {
 	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
 	uint64_t q = v ^ (ones * '"'), bs = v ^ (ones * '\\');
 
 	return (((v - ones * 0x20) & ~v) | ((q - ones) & ~q) |
-		((bs - ones) & ~bs)) & high ? 1 : 0;
+		((bs - ones) & ~bs)) & high;
 }
 
 /* One byte, escaped where JSON needs it; returns the new end of output. */
@@ -577,7 +581,10 @@ quote_byte(char *o, unsigned char c)
 	return o;
 }
 
-/* json_quote into room already there: eight bytes at a time while none needs escaping. */
+/*
+ * json_quote into room already there (6n + 2 bytes): eight bytes at a time,
+ * copied whole, then cut at the first one to escape.
+ */
 static void
 quote_fast(struct buf *b, const char *s, size_t n)
 {
@@ -585,21 +592,23 @@ quote_fast(struct buf *b, const char *s, size_t n)
 	size_t i = 0;
 
 	*o++ = '"';
-	while (i < n) {
-		size_t end = n - i >= 8 ? i + 8 : n;
-		uint64_t v;
-		if (end - i == 8) {
-			memcpy(&v, s + i, 8);
-			if (!esc8(v)) {
-				memcpy(o, s + i, 8);
-				o += 8;
-				i = end;
-				continue;
-			}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (n - i >= 8) {
+		uint64_t v, m;
+		memcpy(&v, s + i, 8);
+		memcpy(o, s + i, 8);
+		if (!(m = esc_mask(v))) {
+			o += 8;
+			i += 8;
+			continue;
 		}
-		for (; i < end; i++)
-			o = quote_byte(o, (unsigned char)s[i]);
+		size_t k = (size_t)__builtin_ctzll(m) >> 3;
+		o = quote_byte(o + k, (unsigned char)s[i + k]);
+		i += k + 1;
 	}
+#endif
+	for (; i < n; i++)
+		o = quote_byte(o, (unsigned char)s[i]);
 	*o++ = '"';
 	b->len = (size_t)(o - b->s);
 	b->s[b->len] = '\0';
