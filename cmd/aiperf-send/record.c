@@ -42,12 +42,24 @@ xfer_key(struct jw *w, const char *q, size_t n)
 void
 xfer_int(struct jw *w, int64_t v)
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char d[24], *p = d + sizeof(d);
 	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
 
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
+	/* Two digits a step: nanosecond stamps have nineteen. */
+	for (; u >= 100; u /= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (u % 100), 2);
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
 	if (v < 0)
 		*--p = '-';
 	if (w->indent || !w->after_key) {
