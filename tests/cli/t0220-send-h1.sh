@@ -55,7 +55,9 @@ test_expect_success 'reuse sticky: each session its own connection' '
 '
 test_expect_success 'an https URL with --http-engine h1 is a usage error' '
 	aiperf-send --http-engine h1 -u https://127.0.0.1:1 </dev/null 2>err
-	test $? -eq 2 && grep -q "https needs curl" err
+	test $? -eq 2 && grep -q "https needs curl" err &&
+	aiperf-send --http-engine h2 </dev/null 2>err
+	test $? -eq 2 && grep -q "invalid value for --http-engine" err
 '
 stop_mock
 
@@ -82,7 +84,7 @@ test_expect_success 'server killed mid-run: a record for every request' '
 
 # A scripted loopback server: MODE says how it answers each request.
 cat >"$TMP/hostile.py" <<'EOF'
-import socket, sys, threading
+import socket, sys, threading, time
 mode = sys.argv[1]
 OK = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
 REPLY = {
@@ -93,6 +95,7 @@ REPLY = {
     "continue": b"HTTP/1.1 100 Continue\r\n\r\n" + OK,
     "bighead": b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * 300000 + b"\r\nContent-Length: 2\r\n\r\n{}",
     "dropsecond": OK,
+    "slowread": OK,
 }[mode]
 srv = socket.socket()
 srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -120,6 +123,8 @@ def request(c, buf):
 
 def serve(c):
     buf, k = b"", 0
+    if mode == "slowread":
+        time.sleep(0.3)   # the client's socket buffer fills first
     try:
         while k < 100:
             buf = request(c, buf)
@@ -197,5 +202,12 @@ test_expect_success 'an idle connection the server closed: resent once on a fres
 	reqs 6 false >in &&
 	both dr -u "$HOSTILE_URL" --concurrency 1 &&
 	test "$(count "\"status\":200" dr.h1)" -eq 6
+'
+hostile slowread
+test_expect_success 'a body larger than the socket buffer: written in pieces' '
+	python3 -c "import json; print(json.dumps({\"id\": \"big\", \"stream\": False, \"payload\": {\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"x\" * 8000000}]}}))" >in &&
+	aiperf-send --http-engine h1 -u "$HOSTILE_URL" <in >big &&
+	grep -q "\"status\":200" big &&
+	grep -Eq "\"bytes_sent\":800[0-9]{4}," big
 '
 test_done
