@@ -237,8 +237,10 @@ h1conn_close(struct sender *s, struct h1conn *c)
 		e->all = c->anext;
 	if (c->anext)
 		c->anext->aprev = c->aprev;
-	e->byfd[c->fd] = NULL;
-	close(c->fd);
+	if (c->fd >= 0) {	/* -1: a retry on the next address found no socket */
+		e->byfd[c->fd] = NULL;
+		close(c->fd);
+	}
 	h1_release(&c->p);
 	buf_release(&c->head);
 	free(c);
@@ -623,7 +625,9 @@ complete(struct sender *s, struct h1conn *c, int junk)
 {
 	struct xfer *x = c->x;
 	struct h1eng *e = s->h1;
-	int keep = (c->p.flags & H1_KEEPALIVE) && !junk && !forbid_reuse(s, x);
+	/* A response before the whole request went out leaves the stream unusable. */
+	int keep = (c->p.flags & H1_KEEPALIVE) && !junk && c->woff == c->wlen &&
+		   !forbid_reuse(s, x);
 
 	x->hs.received = (int64_t)c->p.nbytes;
 	end(s, x, CURLE_OK);
