@@ -377,8 +377,9 @@ step(struct h1 *h, const char *p, size_t n)
 		return (long)used;
 	if (h->state == ST_CHUNK_SIZE)
 		rc = chunk_size(h, lp, ll);
+	else if (h->state == ST_CHUNK_END && ll)
+		rc = fail(h, "missing CRLF after chunk data");
 	else if (h->state == ST_CHUNK_END)
-		rc = ll ? fail(h, "missing CRLF after chunk data") : 0,
 		h->state = ST_CHUNK_SIZE;
 	else
 		rc = line(h, lp, ll);
