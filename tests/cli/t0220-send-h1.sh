@@ -96,6 +96,7 @@ REPLY = {
     "bighead": b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * 300000 + b"\r\nContent-Length: 2\r\n\r\n{}",
     "dropsecond": OK,
     "slowread": OK,
+    "idleclose": OK,
 }[mode]
 srv = socket.socket()
 srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -134,6 +135,8 @@ def serve(c):
             if mode == "dropsecond" and k == 2:
                 break   # an idle connection the server had closed
             c.sendall(REPLY)
+            if mode == "idleclose":
+                c.settimeout(0.2)   # an idle connection closes after 200 ms
             if mode in ("badstatus", "badchunk", "truncated", "close", "bighead"):
                 break
     except OSError:
@@ -202,6 +205,13 @@ test_expect_success 'an idle connection the server closed: resent once on a fres
 	reqs 6 false >in &&
 	both dr -u "$HOSTILE_URL" --concurrency 1 &&
 	test "$(count "\"status\":200" dr.h1)" -eq 6
+'
+hostile idleclose
+test_expect_success 'an idle connection the server closes: dropped, a new one next' '
+	sessions 2 2 500000000 >in &&
+	both ic -u "$HOSTILE_URL" --concurrency 1 &&
+	test "$(count "\"status\":200" ic.h1)" -eq 4 &&
+	test "$(count "\"reused\":false" ic.h1)" -eq 3
 '
 hostile slowread
 test_expect_success 'a body larger than the socket buffer: written in pieces' '
