@@ -165,6 +165,19 @@ parse_limit(struct options *o, int c, const char *arg)
 	}
 }
 
+/* Whether libcurl would send through a proxy from the environment. */
+static int
+proxy_env(void)
+{
+	static const char *const vars[] = { "http_proxy", "all_proxy", "ALL_PROXY" };
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return 1;
+	}
+	return 0;
+}
+
 static void
 parse_args(struct options *o, int argc, char **argv)
 {
@@ -194,6 +207,9 @@ parse_args(struct options *o, int argc, char **argv)
 		die("cannot read '%s':", o->ca_file);
 	if (!o->nurls)
 		add_str(&o->urls, &o->nurls, "localhost:8000");
+	/* The native engine knows no proxies: leave them to libcurl. */
+	if (o->engine == ENGINE_AUTO && proxy_env())
+		o->engine = ENGINE_CURL;
 	for (size_t i = 0; i < o->nurls && o->engine == ENGINE_H1; i++)
 		if (!strncasecmp(o->urls[i], "https://", 8))
 			die_usage("--http-engine h1 cannot send to '%s': https needs curl", o->urls[i]);

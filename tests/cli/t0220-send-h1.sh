@@ -53,6 +53,13 @@ test_expect_success 'reuse sticky: each session its own connection' '
 	test "$(count "\"reused\":false" sk.h1)" -eq 4 &&
 	test "$(count "\"reused\":true" sk.h1)" -eq 8
 '
+test_expect_success 'a proxy in the environment: auto leaves it to libcurl' '
+	reqs 1 false >in &&
+	http_proxy=http://127.0.0.1:1 aiperf-send -u "$MOCK_URL" <in >px &&
+	grep -q "\"type\":\"ConnectionError\"" px &&
+	http_proxy=http://127.0.0.1:1 aiperf-send --http-engine h1 -u "$MOCK_URL" <in >px &&
+	grep -q "\"status\":200" px
+'
 test_expect_success 'an https URL with --http-engine h1 is a usage error' '
 	aiperf-send --http-engine h1 -u https://127.0.0.1:1 </dev/null 2>err
 	test $? -eq 2 && grep -q "https needs curl" err &&
