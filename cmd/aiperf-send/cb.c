@@ -126,7 +126,8 @@ cb_header(char *p, size_t size, size_t n, void *userdata)
 		x->ctype[k] = '\0';
 	} else if (len <= 2 && (len == 0 || p[0] == '\r' || p[0] == '\n')) {
 		if (x->status >= 200 && ok_status(x->status))
-			x->ack_ns = clock_now_ns();
+			/* the native engine stamped this read already */
+			x->ack_ns = x->h ? clock_now_ns() : x->io_ns;
 	}
 	return len;
 }

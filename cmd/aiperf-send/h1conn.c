@@ -368,7 +368,8 @@ static void
 end(struct sender *s, struct xfer *x, CURLcode rc)
 {
 	tlist_unlink(s->h1, x);
-	x->hs.total_ns = clock_now_ns() - x->start_ns;
+	x->hs.total_ns = (rc == CURLE_OK && x->io_ns > 0 ? x->io_ns : clock_now_ns()) -
+			 x->start_ns;
 	x->redo = -(int)rc;
 	detach(x);
 	defer(s->h1, x);
@@ -689,8 +690,13 @@ readable(struct sender *s, struct h1conn *c)
 			closed(s, c);
 			return;
 		}
+		/* One arrival stamp per socket event (cb.c stamps the same way). */
+		if (x->io_seq != s->io_seq) {
+			x->io_seq = s->io_seq;
+			x->io_ns = clock_now_ns();
+		}
 		if (!h1_started(&c->p))
-			x->hs.ttfb_ns = clock_now_ns() - x->start_ns;
+			x->hs.ttfb_ns = x->io_ns - x->start_ns;
 		long u = h1_feed(&c->p, e->rbuf, (size_t)n);
 		if (u < 0) {
 			if (c->p.flags & H1_ABORTED)

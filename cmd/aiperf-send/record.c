@@ -146,13 +146,14 @@ ascii(const char *p, size_t n)
 void
 xfer_done(struct xfer *x, CURLcode rc)
 {
-	x->end_ns = clock_now_ns();
 	/*
 	 * The read that completed the transfer is its end, not the moment the
 	 * loop got around to it after the other sockets of the same wake-up.
 	 */
-	if (rc == CURLE_OK && x->err == XE_NONE && x->io_ns > 0 && x->io_ns < x->end_ns)
+	if (rc == CURLE_OK && x->err == XE_NONE && x->io_ns > 0)
 		x->end_ns = x->io_ns;
+	else
+		x->end_ns = clock_now_ns();
 	if (x->h && (rc == CURLE_OK || (x->status && !(x->status >= 200 && x->status <= 299))))
 		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &x->status);
 	if (x->err != XE_NONE)
@@ -394,10 +395,9 @@ write_http(struct jw *w, const struct xfer *x)
  */
 #define CPU_EVERY_NS 20000
 static int64_t
-cpu_ns(struct sender *s)
+cpu_ns(struct sender *s, int64_t now)
 {
 	struct timespec ts;
-	int64_t now = clock_now_ns();
 
 	if (s->cpu_read_ns && now - s->cpu_read_ns < CPU_EVERY_NS)
 		return s->cpu_ns;
@@ -445,7 +445,7 @@ write_aiperf(struct jw *w, const struct xfer *x)
 		buf_add(w->b, x->stamps.s, x->stamps.len);
 		buf_addch(w->b, ']');
 	}
-	int64_t cpu = cpu_ns(x->snd);
+	int64_t cpu = cpu_ns(x->snd, x->end_ns);	/* about now: no clock read */
 	if (cpu >= 0) {
 		KEY(w, "cpu_ns");
 		xfer_int(w, cpu);
