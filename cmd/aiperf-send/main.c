@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-send: read request records, send them over HTTP (SSE), write one raw record per request. */
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -225,6 +228,14 @@ main(int argc, char **argv)
 	int status;
 
 	util_setprogname(argv[0]);
+#ifdef __GLIBC__
+	/*
+	 * No fastbins: every request frees a few small blocks and allocates a
+	 * few large ones, and each large one made glibc consolidate the
+	 * fastbins first (tcache still serves the small ones).
+	 */
+	mallopt(M_MXFAST, 0);
+#endif
 	parse_args(&o, argc, argv);
 	s.o = &o;
 	s.bases = xcalloc(o.nurls, sizeof(*s.bases));
