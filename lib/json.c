@@ -727,11 +727,92 @@ quote_escape(struct buf *b, unsigned char c)
 	}
 }
 
+/*
+ * The bytes of v below 0x20, '"' or '\\' as their high bits. Bits above the
+ * lowest are not exact (borrows), the lowest set one is: enough to find the
+ * first byte to escape.
+ */
+static uint64_t
+esc_mask(uint64_t v)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	uint64_t q = v ^ (ones * '"'), bs = v ^ (ones * '\\');
+
+	return (((v - ones * 0x20) & ~v) | ((q - ones) & ~q) |
+		((bs - ones) & ~bs)) & high;
+}
+
+/* One byte, escaped where JSON needs it; returns the new end of output. */
+static char *
+quote_byte(char *o, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (c >= 0x20 && c != '"' && c != '\\') {
+		*o++ = (char)c;
+		return o;
+	}
+	*o++ = '\\';
+	switch (c) {
+	case '"': *o++ = '"'; break;
+	case '\\': *o++ = '\\'; break;
+	case '\n': *o++ = 'n'; break;
+	case '\r': *o++ = 'r'; break;
+	case '\t': *o++ = 't'; break;
+	case '\b': *o++ = 'b'; break;
+	case '\f': *o++ = 'f'; break;
+	default:
+		memcpy(o, "u00", 3);
+		o[3] = hex[c >> 4];
+		o[4] = hex[c & 15];
+		o += 5;
+	}
+	return o;
+}
+
+/*
+ * json_quote into room already there (6n + 2 bytes): eight bytes at a time,
+ * copied whole, then cut at the first one to escape.
+ */
+static void
+quote_fast(struct buf *b, const char *s, size_t n)
+{
+	char *o = b->s + b->len;
+	size_t i = 0;
+
+	*o++ = '"';
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (n - i >= 8) {
+		uint64_t v, m;
+		memcpy(&v, s + i, 8);
+		memcpy(o, s + i, 8);
+		if (!(m = esc_mask(v))) {
+			o += 8;
+			i += 8;
+			continue;
+		}
+		size_t k = (size_t)__builtin_ctzll(m) >> 3;
+		o = quote_byte(o + k, (unsigned char)s[i + k]);
+		i += k + 1;
+	}
+#endif
+	for (; i < n; i++)
+		o = quote_byte(o, (unsigned char)s[i]);
+	*o++ = '"';
+	b->len = (size_t)(o - b->s);
+	b->s[b->len] = '\0';
+}
+
 void
 json_quote(struct buf *b, const char *s, size_t n)
 {
 	size_t i = 0, run = 0;
 
+	/* Room for the worst case (every byte \u00XX): write in place. */
+	if (n <= 1 << 16 && buf_grow(b, 6 * n + 2) == 0) {
+		quote_fast(b, s, n);
+		return;
+	}
 	buf_grow(b, n + 2);
 	putc_(b, '"');
 	for (;;) {

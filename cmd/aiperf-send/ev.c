@@ -138,6 +138,8 @@ ev_dispatch(struct sender *s, const struct epoll_event *ev)
 		s->in_ready = 1;
 		return;
 	}
+	if (h1conn_event(s, ev))
+		return;
 	if ((size_t)fd < s->nfds && !(s->fds[fd] & FD_WANTED)) {
 		/* An idle kept-alive socket: the server closed it, or sent junk. */
 		epoll_ctl(s->ep, EPOLL_CTL_DEL, fd, NULL);

@@ -73,8 +73,9 @@ sender_emit(struct sender *s, struct xfer *x)
 		flush_out(s);
 }
 
-static void
-finish(struct sender *s, struct xfer *x, CURLcode rc)
+/* x ended with rc (either engine): its record goes out, its slot frees. */
+void
+sender_finish(struct sender *s, struct xfer *x, CURLcode rc)
 {
 	heap_remove(&s->timers, x);
 	if (x->aprev)
@@ -85,13 +86,17 @@ finish(struct sender *s, struct xfer *x, CURLcode rc)
 		x->anext->aprev = x->aprev;
 	xfer_done(x, rc);
 	sched_prefill_release(s, x);
-	curl_multi_remove_handle(s->m, x->h);
 	CURL *h = x->h;
-	if (s->o->reuse == REUSE_STICKY)
-		curl_easy_setopt(h, CURLOPT_SHARE, NULL);	/* its session may end now */
+	if (h) {
+		curl_multi_remove_handle(s->m, h);
+		if (s->o->reuse == REUSE_STICKY)
+			curl_easy_setopt(h, CURLOPT_SHARE, NULL);	/* its session may end now */
+	}
 	sess_finish(s, x);
 	sender_emit(s, x);
 	s->inflight--;
+	if (!h)
+		return;
 	if (s->npool == s->cappool) {
 		s->cappool = s->cappool ? 2 * s->cappool : 64;
 		s->pool = xreallocarray(s->pool, s->cappool, sizeof(*s->pool));
@@ -110,8 +115,9 @@ drain_done(struct sender *s)
 		if (msg->msg != CURLMSG_DONE)
 			continue;
 		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
-		finish(s, x, msg->data.result);
+		sender_finish(s, x, msg->data.result);
 	}
+	h1conn_drain(s);
 }
 
 static void
@@ -119,7 +125,9 @@ cancel(struct sender *s, struct xfer *x, enum xfer_err e, const char *msg)
 {
 	x->cancel_ns = clock_now_ns();
 	xfer_fail(x, e, 499, msg);
-	finish(s, x, CURLE_ABORTED_BY_CALLBACK);
+	if (!x->h)
+		h1conn_abort(s, x);
+	sender_finish(s, x, CURLE_ABORTED_BY_CALLBACK);
 }
 
 static void
@@ -196,10 +204,13 @@ start(struct sender *s, struct xfer *x, int64_t now)
 	if (x->at_ns >= 0)
 		x->intended_ns = s->phase_start + x->at_ns;
 	x->credit_ns = now;
-	if (xfer_setup(x, pool_get(s)) < 0 || ev_handle(s, x->h) < 0)
+	int native = h1conn_wants(s, s->bases[u]);
+	if (!native && (xfer_setup(x, pool_get(s)) < 0 || ev_handle(s, x->h) < 0))
 		die("cannot set up a curl handle");
 	x->start_ns = clock_now_ns();
-	if (curl_multi_add_handle(s->m, x->h) != CURLM_OK)
+	if (native)
+		h1conn_start(s, x);
+	else if (curl_multi_add_handle(s->m, x->h) != CURLM_OK)
 		die("cannot add a curl handle");
 	x->anext = s->active;
 	if (s->active)
@@ -357,6 +368,7 @@ run_timers(struct sender *s)
 	}
 	cancel_due(s, now);
 	warmup_timers(s, now);
+	h1conn_timers(s, now);
 	s->ramp_due = -1;	/* start_turns and start_ready set it again */
 	start_turns(s, now);
 	if (stop == 1 && s->stopping == 0)
@@ -397,7 +409,7 @@ min_due(int64_t a, int64_t b)
 static int64_t
 next_wakeup(struct sender *s)
 {
-	int64_t t = s->curl_due;
+	int64_t t = min_due(s->curl_due, h1conn_due(s));
 	struct xfer *x = heap_top(&s->timers);
 
 	if (x)
@@ -504,6 +516,7 @@ setup(struct sender *s, sigset_t *waitmask)
 static void
 teardown(struct sender *s)
 {
+	h1conn_release(s);
 	for (size_t i = 0; i < s->npool; i++)
 		curl_easy_cleanup(s->pool[i]);
 	free(s->pool);

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-send: read request records, send them over HTTP (SSE), write one raw record per request. */
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "send.h"
 #include "units.h"
@@ -24,7 +28,7 @@ static const char usage_text[] =
 	"                   [--warmup-prefill-concurrency n]\n"
 	"                   [--warmup-prefill-concurrency-ramp-duration s]\n"
 	"                   [--warmup-duration s] [--warmup-grace-period s]\n"
-	"                   [--busy-poll]\n";
+	"                   [--busy-poll] [--http-engine auto|h1|curl]\n";
 
 static _Noreturn void
 usage(FILE *f, int status)
@@ -37,7 +41,7 @@ enum {
 	OPT_ENDPOINT = 256, OPT_CONC, OPT_TIMEOUT, OPT_KEY, OPT_UI, OPT_UNBUF,
 	OPT_MAXRESP, OPT_MAXREC, OPT_REUSE, OPT_DUR, OPT_GRACE, OPT_SHUT,
 	OPT_CAFILE, OPT_RAMP, OPT_WCONC, OPT_WRAMP, OPT_PRE, OPT_PRERAMP,
-	OPT_WPRE, OPT_WPRERAMP, OPT_BUSY, OPT_VERSION, OPT_WDUR, OPT_WGRACE,
+	OPT_WPRE, OPT_WPRERAMP, OPT_BUSY, OPT_ENGINE, OPT_VERSION, OPT_WDUR, OPT_WGRACE,
 };
 
 static const struct option longopts[] = {
@@ -67,6 +71,7 @@ static const struct option longopts[] = {
 	{ "warmup-duration", required_argument, NULL, OPT_WDUR },
 	{ "warmup-grace-period", required_argument, NULL, OPT_WGRACE },
 	{ "busy-poll", no_argument, NULL, OPT_BUSY },
+	{ "http-engine", required_argument, NULL, OPT_ENGINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -130,6 +135,7 @@ parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 {
 	static const char *const uis[] = { "none", "simple", "dashboard", NULL };
 	static const char *const reuses[] = { "pooled", "never", "sticky-user-sessions", NULL };
+	static const char *const engines[] = { "auto", "h1", "curl", NULL };
 
 	switch (c) {
 	case 'u': add_str(&o->urls, &o->nurls, arg); break;
@@ -149,6 +155,7 @@ parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 	case OPT_CAFILE: o->ca_file = arg; break;
 	case 'k': o->insecure = 1; break;
 	case OPT_BUSY: o->busy_poll = 1; break;
+	case OPT_ENGINE: o->engine = (enum engine)parse_choice("--http-engine", arg, engines); break;
 	case 'h': usage(stdout, 0);
 	case OPT_VERSION: printf("aiperf-send %s\n", AIPERF_VERSION); exit(0);
 	default: parse_limit(o, c, arg); break;
@@ -171,6 +178,19 @@ parse_limit(struct options *o, int c, const char *arg)
 	case OPT_WGRACE: o->wgrace_ns = opt_seconds("--warmup-grace-period", arg, 1); o->wgrace_set = 1; break;
 	default: usage(stderr, 2);
 	}
+}
+
+/* Whether libcurl would send through a proxy from the environment. */
+static int
+proxy_env(void)
+{
+	static const char *const vars[] = { "http_proxy", "all_proxy", "ALL_PROXY" };
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return 1;
+	}
+	return 0;
 }
 
 static void
@@ -206,6 +226,12 @@ parse_args(struct options *o, int argc, char **argv)
 		die("cannot read '%s':", o->ca_file);
 	if (!o->nurls)
 		add_str(&o->urls, &o->nurls, "localhost:8000");
+	/* The native engine knows no proxies: leave them to libcurl. */
+	if (o->engine == ENGINE_AUTO && proxy_env())
+		o->engine = ENGINE_CURL;
+	for (size_t i = 0; i < o->nurls && o->engine == ENGINE_H1; i++)
+		if (!strncasecmp(o->urls[i], "https://", 8))
+			die_usage("--http-engine h1 cannot send to '%s': https needs curl", o->urls[i]);
 	if (!isatty(2))
 		o->ui = UI_NONE;
 }
@@ -218,6 +244,14 @@ main(int argc, char **argv)
 	int status;
 
 	util_setprogname(argv[0]);
+#ifdef __GLIBC__
+	/*
+	 * No fastbins: every request frees a few small blocks and allocates a
+	 * few large ones, and each large one made glibc consolidate the
+	 * fastbins first (tcache still serves the small ones).
+	 */
+	mallopt(M_MXFAST, 0);
+#endif
 	parse_args(&o, argc, argv);
 	s.o = &o;
 	s.bases = xcalloc(o.nurls, sizeof(*s.bases));

@@ -11,19 +11,64 @@
 #include "json.h"
 #include "util.h"
 
-/* jw_int without printf: records carry some twenty integers each. */
+/* buf_add without a call when it fits (xfer_record reserves room per record). */
 static void
-put_int(struct jw *w, int64_t v)
+put(struct buf *b, const char *p, size_t n)
 {
+	if (b->cap - b->len <= n) {
+		buf_add(b, p, n);
+		return;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void
+xfer_key(struct jw *w, const char *q, size_t n)
+{
+	if (w->indent || w->after_key) {
+		jw_keyn(w, q + 1, n - 3);
+		return;
+	}
+	if (w->need_comma)
+		put(w->b, ",", 1);
+	put(w->b, q, n);
+	w->after_key = 1;
+	w->need_comma = 1;
+}
+
+/* jw_int without printf: records carry some twenty integers each. */
+void
+xfer_int(struct jw *w, int64_t v)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char d[24], *p = d + sizeof(d);
 	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
 
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
+	/* Two digits a step: nanosecond stamps have nineteen. */
+	for (; u >= 100; u /= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (u % 100), 2);
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
 	if (v < 0)
 		*--p = '-';
-	jw_raw(w, p, (size_t)(d + sizeof(d) - p));
+	if (w->indent || !w->after_key) {
+		jw_raw(w, p, (size_t)(d + sizeof(d) - p));
+		return;
+	}
+	w->after_key = 0;
+	put(w->b, p, (size_t)(d + sizeof(d) - p));
+	w->need_comma = 1;
 }
 
 static const char *
@@ -82,6 +127,22 @@ http_error(struct xfer *x)
 	buf_release(&b);
 }
 
+/* Whether p[0..n) is all ASCII (then valid UTF-8 as it is), eight bytes at a time. */
+static int
+ascii(const char *p, size_t n)
+{
+	size_t i = 0;
+	uint64_t acc = 0, v;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&v, p + i, 8);
+		acc |= v;
+	}
+	for (; i < n; i++)
+		acc |= (unsigned char)p[i];
+	return !(acc & 0x8080808080808080u);
+}
+
 /* The HTTP version libcurl used, unless another engine already set it. */
 static void
 get_http_version(struct xfer *x)
@@ -101,15 +162,16 @@ get_http_version(struct xfer *x)
 void
 xfer_done(struct xfer *x, CURLcode rc)
 {
-	x->end_ns = clock_now_ns();
 	get_http_version(x);
 	/*
 	 * The read that completed the transfer is its end, not the moment the
 	 * loop got around to it after the other sockets of the same wake-up.
 	 */
-	if (rc == CURLE_OK && x->err == XE_NONE && x->io_ns > 0 && x->io_ns < x->end_ns)
+	if (rc == CURLE_OK && x->err == XE_NONE && x->io_ns > 0)
 		x->end_ns = x->io_ns;
-	if (rc == CURLE_OK || (x->status && !(x->status >= 200 && x->status <= 299)))
+	else
+		x->end_ns = clock_now_ns();
+	if (x->h && (rc == CURLE_OK || (x->status && !(x->status >= 200 && x->status <= 299))))
 		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &x->status);
 	if (x->err != XE_NONE)
 		return;
@@ -132,15 +194,20 @@ xfer_done(struct xfer *x, CURLcode rc)
 	if (x->want_reply)
 		sess_reply(x->snd, x, buf_str(&x->body_in), x->body_in.len);
 	cb_stamp(x, buf_str(&x->body_in), x->body_in.len);
+	buf_grow(&x->resp, 6 * x->body_in.len + 256);	/* json_quote's worst case */
 	jw_init(&w, &x->resp, 0);
 	jw_obj(&w);
-	jw_key(&w, "perf_ns");
-	put_int(&w, x->end_ns);
-	jw_key(&w, "text");
-	buf_reset(&x->tmp);
-	sse_utf8_append(&x->tmp, buf_str(&x->body_in), x->body_in.len);
-	jw_strn(&w, buf_str(&x->tmp), x->tmp.len);
-	jw_key(&w, "content_type");
+	KEY(&w, "perf_ns");
+	xfer_int(&w, x->end_ns);
+	KEY(&w, "text");
+	if (ascii(x->body_in.s, x->body_in.len)) {
+		jw_strn(&w, buf_str(&x->body_in), x->body_in.len);
+	} else {
+		buf_reset(&x->tmp);
+		sse_utf8_append(&x->tmp, buf_str(&x->body_in), x->body_in.len);
+		jw_strn(&w, buf_str(&x->tmp), x->tmp.len);
+	}
+	KEY(&w, "content_type");
 	jw_str(&w, x->ctype[0] ? x->ctype : "application/json");
 	jw_obj_end(&w);
 }
@@ -155,27 +222,38 @@ secret_header(const char *h, size_t n)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i]) == n && !strncasecmp(h, names[i], n))
 			return 1;
-	for (size_t i = 0; i + 5 <= n; i++)
-		if (!strncasecmp(h + i, "token", 5) || !strncasecmp(h + i, "secret", 5))
+	for (size_t i = 0; i + 5 <= n; i++) {
+		char c = h[i] | 0x20;	/* look closer only at a 't' or an 's' */
+		if ((c == 't' && !strncasecmp(h + i, "token", 5)) ||
+		    (c == 's' && !strncasecmp(h + i, "secret", 5)))
 			return 1;
+	}
 	return n >= 4 && !strncasecmp(h + n - 4, "-key", 4);
+}
+
+static void
+header_member(void *ctx, const char *line, size_t n)
+{
+	struct jw *w = ctx;
+	const char *c = memchr(line, ':', n);
+
+	if (!c || c + 1 == line + n)
+		return;	/* "Expect:" and other removals */
+	const char *v = c + 1;
+	while (*v == ' ')
+		v++;
+	jw_keyn(w, line, (size_t)(c - line));
+	if (secret_header(line, (size_t)(c - line)))
+		jw_strn(w, "<redacted>", 10);
+	else
+		jw_strn(w, v, n - (size_t)(v - line));
 }
 
 static void
 write_headers(struct jw *w, const struct xfer *x)
 {
 	jw_obj(w);
-	for (const struct curl_slist *l = x->hdrs; l; l = l->next) {
-		const char *c = strchr(l->data, ':');
-		if (!c || c[1] == '\0')
-			continue;	/* "Expect:" and other removals */
-		const char *v = c + 1;
-		while (*v == ' ')
-			v++;
-		jw_keyn(w, l->data, (size_t)(c - l->data));
-		jw_str(w, secret_header(l->data, (size_t)(c - l->data))
-			       ? "<redacted>" : v);
-	}
+	xfer_each_header(x, header_member, w);
 	jw_obj_end(w);
 }
 
@@ -191,17 +269,17 @@ write_error(struct jw *w, const struct xfer *x)
 		[XE_NOTSENT] = "NotSentError",
 		[XE_TOOLARGE] = "ResponseTooLargeError",
 	};
-	jw_key(w, "error");
+	KEY(w, "error");
 	jw_obj(w);
 	if (x->errcode) {
-		jw_key(w, "code");
-		put_int(w, x->errcode);
+		KEY(w, "code");
+		xfer_int(w, x->errcode);
 	}
-	jw_key(w, "type");
+	KEY(w, "type");
 	jw_str(w, x->err == XE_HTTP ? (x->reason[0] ? x->reason
 					: reason_phrase(x->status))
 				     : types[x->err]);
-	jw_key(w, "message");
+	KEY(w, "message");
 	jw_str(w, x->errmsg ? x->errmsg : "");
 	jw_obj_end(w);
 }
@@ -212,41 +290,41 @@ write_metadata(struct jw *w, const struct xfer *x)
 	const struct sender *s = x->snd;
 	int cancelled = x->err == XE_CANCEL || x->err == XE_STOPPED;
 
-	jw_key(w, "metadata");
+	KEY(w, "metadata");
 	jw_obj(w);
-	jw_key(w, "session_num");
-	put_int(w, x->session_num);
-	jw_key(w, "x_request_id");
+	KEY(w, "session_num");
+	xfer_int(w, x->session_num);
+	KEY(w, "x_request_id");
 	jw_str(w, x->id);
-	jw_key(w, "x_correlation_id");
+	KEY(w, "x_correlation_id");
 	jw_str(w, x->corr);
 	if (x->conv) {
-		jw_key(w, "conversation_id");
+		KEY(w, "conversation_id");
 		jw_str(w, x->conv);
 	}
-	jw_key(w, "turn_index");
-	put_int(w, x->turn_index);
-	jw_key(w, "credit_issued_ns");
-	put_int(w, sender_wall(s, x->credit_ns));
-	jw_key(w, "request_start_ns");
-	put_int(w, sender_wall(s, x->start_ns));
+	KEY(w, "turn_index");
+	xfer_int(w, x->turn_index);
+	KEY(w, "credit_issued_ns");
+	xfer_int(w, sender_wall(s, x->credit_ns));
+	KEY(w, "request_start_ns");
+	xfer_int(w, sender_wall(s, x->start_ns));
 	if (x->ack_ns >= 0) {
-		jw_key(w, "request_ack_ns");
-		put_int(w, sender_wall(s, x->ack_ns));
+		KEY(w, "request_ack_ns");
+		xfer_int(w, sender_wall(s, x->ack_ns));
 	}
-	jw_key(w, "request_end_ns");
-	put_int(w, sender_wall(s, x->end_ns));
-	jw_key(w, "worker_id");
+	KEY(w, "request_end_ns");
+	xfer_int(w, sender_wall(s, x->end_ns));
+	KEY(w, "worker_id");
 	jw_str(w, "worker_0");
-	jw_key(w, "record_processor_id");
+	KEY(w, "record_processor_id");
 	jw_str(w, "record_processor_0");
-	jw_key(w, "benchmark_phase");
+	KEY(w, "benchmark_phase");
 	jw_str(w, x->phase);
-	jw_key(w, "was_cancelled");
+	KEY(w, "was_cancelled");
 	jw_bool(w, cancelled);
 	if (cancelled) {
-		jw_key(w, "cancellation_time_ns");
-		put_int(w, sender_wall(s, x->cancel_ns));
+		KEY(w, "cancellation_time_ns");
+		xfer_int(w, sender_wall(s, x->cancel_ns));
 	}
 	jw_obj_end(w);
 }
@@ -260,9 +338,44 @@ info_us(CURL *h, CURLINFO what)
 	return (int64_t)v;
 }
 
+/* The native engine's stamps (h1conn.c): the same fields, no TLS. */
+static void
+write_http_h1(struct jw *w, const struct xfer *x)
+{
+	const struct xfer_http *h = &x->hs;
+
+	KEY(w, "http");
+	jw_obj(w);
+	KEY(w, "dns_ns");
+	xfer_int(w, h->dns_ns);
+	KEY(w, "connect_ns");
+	xfer_int(w, h->connect_ns);
+	KEY(w, "tls_ns");
+	xfer_int(w, 0);
+	KEY(w, "ttfb_ns");
+	xfer_int(w, h->ttfb_ns);
+	KEY(w, "total_ns");
+	xfer_int(w, h->total_ns);
+	KEY(w, "bytes_sent");
+	xfer_int(w, h->sent);
+	KEY(w, "bytes_received");
+	xfer_int(w, h->received);
+	KEY(w, "reused");
+	jw_bool(w, h->reused && x->status > 0);
+	if (x->status > 0) {
+		KEY(w, "http_version");
+		jw_str(w, h->version);
+	}
+	jw_obj_end(w);
+}
+
 static void
 write_http(struct jw *w, const struct xfer *x)
 {
+	if (!x->h && x->hs.version) {
+		write_http_h1(w, x);
+		return;
+	}
 	int64_t dns = info_us(x->h, CURLINFO_NAMELOOKUP_TIME_T);
 	int64_t con = info_us(x->h, CURLINFO_CONNECT_TIME_T);
 	int64_t tls = info_us(x->h, CURLINFO_APPCONNECT_TIME_T);
@@ -275,83 +388,92 @@ write_http(struct jw *w, const struct xfer *x)
 		curl_easy_getinfo(x->h, CURLINFO_HEADER_SIZE, &hdrsz);
 		curl_easy_getinfo(x->h, CURLINFO_NUM_CONNECTS, &nconn);
 	}
-	jw_key(w, "http");
+	KEY(w, "http");
 	jw_obj(w);
-	jw_key(w, "dns_ns");
-	put_int(w, dns * 1000);
-	jw_key(w, "connect_ns");
-	put_int(w, con > dns ? (con - dns) * 1000 : 0);
-	jw_key(w, "tls_ns");
-	put_int(w, tls > con ? (tls - con) * 1000 : 0);
-	jw_key(w, "ttfb_ns");
-	put_int(w, ttfb * 1000);
-	jw_key(w, "total_ns");
-	put_int(w, tot * 1000);
-	jw_key(w, "bytes_sent");
-	put_int(w, reqsz + info_us(x->h, CURLINFO_SIZE_UPLOAD_T));
-	jw_key(w, "bytes_received");
-	put_int(w, hdrsz + info_us(x->h, CURLINFO_SIZE_DOWNLOAD_T));
-	jw_key(w, "reused");
+	KEY(w, "dns_ns");
+	xfer_int(w, dns * 1000);
+	KEY(w, "connect_ns");
+	xfer_int(w, con > dns ? (con - dns) * 1000 : 0);
+	KEY(w, "tls_ns");
+	xfer_int(w, tls > con ? (tls - con) * 1000 : 0);
+	KEY(w, "ttfb_ns");
+	xfer_int(w, ttfb * 1000);
+	KEY(w, "total_ns");
+	xfer_int(w, tot * 1000);
+	KEY(w, "bytes_sent");
+	xfer_int(w, reqsz + info_us(x->h, CURLINFO_SIZE_UPLOAD_T));
+	KEY(w, "bytes_received");
+	xfer_int(w, hdrsz + info_us(x->h, CURLINFO_SIZE_DOWNLOAD_T));
+	KEY(w, "reused");
 	jw_bool(w, x->h && x->status > 0 && nconn == 0);
 	if (x->http_version[0]) {
-		jw_key(w, "http_version");
+		KEY(w, "http_version");
 		jw_str(w, x->http_version);
 	}
 	jw_obj_end(w);
 }
 
-/* The sender's CPU time (user + system, all threads) so far. */
+/*
+ * The sender's CPU time (user + system, all threads) so far. It costs a
+ * system call (no vDSO for this clock): records written within CPU_EVERY_NS
+ * of each other share one reading.
+ */
+#define CPU_EVERY_NS 20000
 static int64_t
-cpu_ns(void)
+cpu_ns(struct sender *s, int64_t now)
 {
 	struct timespec ts;
 
+	if (s->cpu_read_ns && now - s->cpu_read_ns < CPU_EVERY_NS)
+		return s->cpu_ns;
 	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) < 0)
 		return -1;
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	s->cpu_read_ns = now;
+	s->cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return s->cpu_ns;
 }
 
 static void
 write_aiperf(struct jw *w, const struct xfer *x)
 {
-	jw_key(w, "aiperf");
+	KEY(w, "aiperf");
 	jw_obj(w);
-	jw_key(w, "schema");
+	KEY(w, "schema");
 	jw_str(w, "aiperf.raw/1");
-	jw_key(w, "endpoint_type");
+	KEY(w, "endpoint_type");
 	jw_str(w, x->etype);
-	jw_key(w, "url");
+	KEY(w, "url");
 	jw_str(w, x->url ? x->url : "");
-	jw_key(w, "stream");
+	KEY(w, "stream");
 	jw_bool(w, x->stream);
 	if (x->intended_ns >= 0) {
-		jw_key(w, "intended_perf_ns");
-		put_int(w, x->intended_ns);
+		KEY(w, "intended_perf_ns");
+		xfer_int(w, x->intended_ns);
 	}
 	if (x->ack_ns >= 0) {
-		jw_key(w, "recv_start_perf_ns");
-		put_int(w, x->ack_ns);
+		KEY(w, "recv_start_perf_ns");
+		xfer_int(w, x->ack_ns);
 	}
-	jw_key(w, "end_perf_ns");
-	put_int(w, x->end_ns);
+	KEY(w, "end_perf_ns");
+	xfer_int(w, x->end_ns);
 	if (x->input_text) {
-		jw_key(w, "input_text");
+		KEY(w, "input_text");
 		jw_str(w, x->input_text);
 	}
 	if (x->max_tokens >= 0) {
-		jw_key(w, "max_tokens");
-		put_int(w, x->max_tokens);
+		KEY(w, "max_tokens");
+		xfer_int(w, x->max_tokens);
 	}
 	if (x->stamps.len) {
-		jw_key(w, "server_stamps");
+		KEY(w, "server_stamps");
 		jw_raw(w, "[", 1);
 		buf_add(w->b, x->stamps.s, x->stamps.len);
 		buf_addch(w->b, ']');
 	}
-	int64_t cpu = cpu_ns();
+	int64_t cpu = cpu_ns(x->snd, x->end_ns);	/* about now: no clock read */
 	if (cpu >= 0) {
-		jw_key(w, "cpu_ns");
-		put_int(w, cpu);
+		KEY(w, "cpu_ns");
+		xfer_int(w, cpu);
 	}
 	write_http(w, x);
 	jw_obj_end(w);
@@ -363,20 +485,21 @@ xfer_record(struct xfer *x, struct buf *out)
 	struct jw w;
 	int http_err = x->err == XE_HTTP;
 
+	buf_grow(out, 4096 + x->body_len + x->resp.len);
 	jw_init(&w, out, 0);
 	jw_obj(&w);
 	write_metadata(&w, x);
-	jw_key(&w, "start_perf_ns");
-	put_int(&w, x->start_ns);
-	jw_key(&w, "payload");
+	KEY(&w, "start_perf_ns");
+	xfer_int(&w, x->start_ns);
+	KEY(&w, "payload");
 	jw_raw(&w, x->body, x->body_len);
-	jw_key(&w, "request_headers");
+	KEY(&w, "request_headers");
 	write_headers(&w, x);
 	if (x->status > 0) {
-		jw_key(&w, "status");
-		put_int(&w, x->status);
+		KEY(&w, "status");
+		xfer_int(&w, x->status);
 	}
-	jw_key(&w, "responses");
+	KEY(&w, "responses");
 	jw_raw(&w, "[", 1);
 	if (!http_err)
 		buf_add(out, x->resp.s ? x->resp.s : "", x->resp.len);

@@ -11,10 +11,12 @@
 
 struct xfer;
 struct json_doc;
+struct epoll_event;
 struct sess;
 
 enum ui_type { UI_NONE, UI_SIMPLE, UI_DASHBOARD };
 enum reuse { REUSE_POOLED, REUSE_NEVER, REUSE_STICKY };
+enum engine { ENGINE_AUTO, ENGINE_H1, ENGINE_CURL };
 
 /* Command-line options, filled once by parse_args() and read-only after. */
 struct options {
@@ -45,6 +47,7 @@ struct options {
 	int64_t warmup_ns;	/* --warmup-duration; 0: none */
 	int64_t wgrace_ns;	/* --warmup-grace-period; -1: infinite */
 	int wgrace_set;
+	enum engine engine;	/* --http-engine */
 };
 
 /* The timer heap orders in-flight transfers by their cancel deadline. */
@@ -99,6 +102,8 @@ struct sender {
 	struct wpool *wpool;	/* warmup records to send again */
 	size_t wpending;	/* warmup records read or re-issued, not written */
 	int warmup_over;	/* the warmup duration ended */
+	struct h1eng *h1;	/* the native HTTP/1.1 engine (h1conn.c), or NULL */
+	int64_t cpu_ns, cpu_read_ns;	/* the last CPU time reading (record.c) */
 };
 
 /* loop.c */
@@ -107,12 +112,24 @@ int64_t sender_wall(const struct sender *s, int64_t mono);
 void sender_emit(struct sender *s, struct xfer *x);
 void sender_stop(struct sender *s, int64_t grace_ns);
 void sender_not_sent(struct sender *s, struct xfer *x);
+void sender_finish(struct sender *s, struct xfer *x, CURLcode rc);
+
+/* h1conn.c: the native HTTP/1.1 engine for http:// URLs */
+struct h1conn;
+int h1conn_wants(const struct sender *s, const char *base);
+void h1conn_start(struct sender *s, struct xfer *x);
+int h1conn_event(struct sender *s, const struct epoll_event *ev);
+void h1conn_abort(struct sender *s, struct xfer *x);
+void h1conn_drain(struct sender *s);
+int64_t h1conn_due(const struct sender *s);
+void h1conn_timers(struct sender *s, int64_t now);
+void h1conn_close(struct sender *s, struct h1conn *c);
+void h1conn_release(struct sender *s);
 
 /* ev.c */
 void ev_multi(struct sender *s);
 int ev_handle(struct sender *s, CURL *h);
 void ev_arm(struct sender *s, int64_t t);
-struct epoll_event;
 void ev_dispatch(struct sender *s, const struct epoll_event *ev);
 
 /* sched.c */
@@ -148,6 +165,7 @@ void sess_stop_warmup(struct sender *s);
 void sess_body(struct xfer *x);
 void sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n);
 CURLSH *sess_share(struct xfer *x);
+struct h1conn **sess_conn(struct xfer *x);
 
 /* warmup.c: --warmup-duration (spec 5.7) */
 void warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_t n);

@@ -21,6 +21,7 @@ struct sess {
 	struct buf hist;	/* messages so far, as JSON array items */
 	int64_t returned_ns;	/* when the previous turn returned */
 	CURLSH *sh;		/* sticky-user-sessions: its own connection cache */
+	struct h1conn *h1c;	/* the same for the native engine: its connection */
 };
 
 static size_t
@@ -89,6 +90,8 @@ sess_drop(struct sender *s, struct sess *e)
 	drop_parked(s, e);
 	if (e->sh)
 		curl_share_cleanup(e->sh);	/* closes its connection */
+	if (e->h1c)
+		h1conn_close(s, e->h1c);
 	free(e->corr);
 	buf_release(&e->hist);
 	free(e);
@@ -326,4 +329,13 @@ sess_share(struct xfer *x)
 			die("cannot create a curl share handle");
 	}
 	return e->sh;
+}
+
+/* sticky-user-sessions: where x's session keeps its native connection; NULL otherwise. */
+struct h1conn **
+sess_conn(struct xfer *x)
+{
+	if (x->snd->o->reuse != REUSE_STICKY || !x->sess)
+		return NULL;
+	return &x->sess->h1c;
 }

@@ -27,6 +27,7 @@ url_join(const char *base, const char *path)
 	const char *q = strchr(base, '?');
 	size_t blen = q ? (size_t)(q - base) : strlen(base);
 
+	buf_grow(&b, blen + (path ? strlen(path) : 0) + (q ? strlen(q) : 0) + 2);
 	while (blen && base[blen - 1] == '/')
 		blen--;
 	buf_add(&b, base, blen);

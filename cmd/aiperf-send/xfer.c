@@ -161,7 +161,7 @@ history_body(struct xfer *x, struct jw *w, const struct json *p)
 }
 
 static int
-parse_body(struct xfer *x, const struct json *r, char *why, size_t wl)
+parse_body(struct xfer *x, const struct json *r, size_t n, char *why, size_t wl)
 {
 	const struct json *p = json_get(r, "payload"), *st;
 	struct buf b = BUF_INIT(BUF_NOMAX);
@@ -169,6 +169,7 @@ parse_body(struct xfer *x, const struct json *r, char *why, size_t wl)
 
 	if (!p || p->type != JSON_OBJECT)
 		return bad(why, wl, "%s", "missing object 'payload'");
+	buf_grow(&b, n);	/* the payload is shorter than its record's line */
 	st = json_get(r, "stream");
 	x->stream = st ? json_truthy(st) : json_truthy(json_get(p, "stream"));
 	x->want_reply = x->num_turns > 1 && x->turn_index + 1 < x->num_turns;
@@ -177,8 +178,10 @@ parse_body(struct xfer *x, const struct json *r, char *why, size_t wl)
 	int hist = json_truthy(json_get(r, "history"));
 	if (!hist && !(x->want_reply && json_get(p, "messages")))
 		jw_value(&w, p);
-	else if (history_body(x, &w, p) < 0)
+	else if (history_body(x, &w, p) < 0) {
+		buf_release(&b);
 		return bad(why, wl, "%s", "'history' needs a 'messages' array in 'payload'");
+	}
 	if (!hist)
 		x->hist_at = (size_t)-1;
 	x->body = buf_detach(&b, &x->body_len);
@@ -205,47 +208,59 @@ xfer_parse(struct sender *s, const char *line, size_t n, char *why,
 	}
 	x = xfer_new(s);
 	if (parse_strs(x, r, why, whylen) < 0 || parse_ints(x, r, why, whylen) < 0 ||
-	    parse_body(x, r, why, whylen) < 0) {
+	    parse_body(x, r, n, why, whylen) < 0) {
 		xfer_free(x);
 		return NULL;
 	}
 	return x;
 }
 
+/* "name: value" to fn, composed on the stack when it fits. */
 static void
-add_header(struct xfer *x, const char *name, const char *value)
+pair(xfer_header_fn fn, void *ctx, const char *name, const char *pre,
+     const char *value)
 {
-	size_t n = strlen(name), v = strlen(value);
-	char line[512], *p = n + v + 3 <= sizeof(line) ? line : xmalloc(n + v + 3);
+	size_t n = strlen(name), p = strlen(pre), v = strlen(value);
+	char line[512], *l = n + p + v + 3 <= sizeof(line) ? line : xmalloc(n + p + v + 3);
 
-	memcpy(p, name, n);
-	memcpy(p + n, ": ", 2);
-	memcpy(p + n + 2, value, v + 1);
-	x->hdrs = curl_slist_append(x->hdrs, p);
-	if (p != line)
-		free(p);
+	memcpy(l, name, n);
+	memcpy(l + n, ": ", 2);
+	memcpy(l + n + 2, pre, p);
+	memcpy(l + n + 2 + p, value, v + 1);
+	fn(ctx, l, n + p + v + 2);
+	if (l != line)
+		free(l);
 }
 
-static void
-build_headers(struct xfer *x)
+#define LIT(s) s, sizeof(s) - 1
+
+void
+xfer_each_header(const struct xfer *x, xfer_header_fn fn, void *ctx)
 {
 	const struct options *o = x->snd->o;
 
-	add_header(x, "User-Agent", "aiperf/" AIPERF_VERSION);
-	add_header(x, "X-Request-ID", x->id);
-	add_header(x, "X-Correlation-ID", x->corr);
+	fn(ctx, LIT("User-Agent: aiperf/" AIPERF_VERSION));
+	pair(fn, ctx, "X-Request-ID", "", x->id);
+	pair(fn, ctx, "X-Correlation-ID", "", x->corr);
 	for (size_t i = 0; i < o->nheaders; i++)
-		x->hdrs = curl_slist_append(x->hdrs, o->headers[i]);
-	if (o->api_key) {
-		struct buf b = BUF_INIT(BUF_NOMAX);
-		buf_addf(&b, "Bearer %s", o->api_key);
-		add_header(x, "Authorization", buf_str(&b));
-		buf_release(&b);
-	}
-	add_header(x, "Accept", x->stream ? "text/event-stream" : "application/json");
-	add_header(x, "Content-Type", "application/json");
+		fn(ctx, o->headers[i], strlen(o->headers[i]));
+	if (o->api_key)
+		pair(fn, ctx, "Authorization", "Bearer ", o->api_key);
+	if (x->stream)
+		fn(ctx, LIT("Accept: text/event-stream"));
+	else
+		fn(ctx, LIT("Accept: application/json"));
+	fn(ctx, LIT("Content-Type: application/json"));
 	/* No "Expect: 100-continue" round trip for large bodies. */
-	x->hdrs = curl_slist_append(x->hdrs, "Expect:");
+	fn(ctx, LIT("Expect:"));
+}
+
+static void
+add_header(void *ctx, const char *line, size_t n)
+{
+	struct xfer *x = ctx;
+	(void)n;
+	x->hdrs = curl_slist_append(x->hdrs, line);
 }
 
 /*
@@ -270,7 +285,7 @@ xfer_setup(struct xfer *x, CURL *h)
 	CURLcode rc = CURLE_OK;
 
 	x->h = h;
-	build_headers(x);
+	xfer_each_header(x, add_header, x);
 #define SET(opt, val) if (rc == CURLE_OK) rc = curl_easy_setopt(h, opt, val)
 	SET(CURLOPT_URL, x->url);
 	SET(CURLOPT_POSTFIELDS, x->body);

@@ -21,6 +21,13 @@ enum xfer_err {
 	XE_TOOLARGE,
 };
 
+/* The native engine's own stamps for the record's "http" object (ns, bytes). */
+struct xfer_http {
+	int64_t dns_ns, connect_ns, ttfb_ns, total_ns, sent, received;
+	int reused;
+	const char *version;	/* "1.1" */
+};
+
 /*
  * A struct xfer owns every string and buffer in it; xfer_free() releases
  * them. It lives from the moment its request record is read until its raw
@@ -66,6 +73,11 @@ struct xfer {
 	int want_reply;		/* keep the assistant text for the next turn */
 	int prefill;		/* holds a prefill slot until its first content */
 	struct buf reply;
+	/* the native engine (h1conn.c): its connection, timeout list, stamps */
+	struct h1conn *conn;
+	struct xfer *tprev, *tnext;
+	int retried, redo;
+	struct xfer_http hs;
 };
 
 /* Parse one request record line; NULL with *why set on malformed input. */
@@ -73,11 +85,28 @@ struct xfer *xfer_parse(struct sender *s, const char *line, size_t n,
 			char *why, size_t whylen);
 /* Configure h for x (URL, headers, body, callbacks); 0 or -1. */
 int xfer_setup(struct xfer *x, CURL *h);
+/*
+ * Each request header line of x in order, as "Name: value" (NUL-terminated,
+ * n bytes; valid during the call) to fn; "Name:" asks to drop a header the
+ * client would add, "Name;" to send it empty (libcurl's rules).
+ */
+typedef void (*xfer_header_fn)(void *ctx, const char *line, size_t n);
+void xfer_each_header(const struct xfer *x, xfer_header_fn fn, void *ctx);
 /* Collect results after curl finished with code rc. */
 void xfer_done(struct xfer *x, CURLcode rc);
 /* Append x's raw record (one line) to out. */
 void xfer_record(struct xfer *x, struct buf *out);
 void xfer_fail(struct xfer *x, enum xfer_err e, long code, const char *msg);
 void xfer_free(struct xfer *x);
+
+/*
+ * Record writing (record.c): KEY is jw_key for a key known when compiling,
+ * quoted by the compiler and added with one buf_add (raw records have no
+ * indentation); xfer_int is jw_int without printf.
+ */
+struct jw;
+#define KEY(w, k) xfer_key((w), "\"" k "\":", sizeof(k) + 2)
+void xfer_key(struct jw *w, const char *q, size_t n);
+void xfer_int(struct jw *w, int64_t v);
 
 #endif
