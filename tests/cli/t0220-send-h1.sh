@@ -53,6 +53,23 @@ test_expect_success 'reuse sticky: each session its own connection' '
 	test "$(count "\"reused\":false" sk.h1)" -eq 4 &&
 	test "$(count "\"reused\":true" sk.h1)" -eq 8
 '
+# sized N...: one request record per N with a user message of N bytes.
+sized() {
+	for n in "$@"; do
+		printf '{"id":"b%d","path":"/v1/chat/completions","payload":{"model":"m","messages":[{"role":"user","content":"%s"}],"max_completion_tokens":1}}\n' \
+			"$n" "$(head -c "$n" /dev/zero | tr "\\0" x)"
+	done
+}
+test_expect_success 'bytes_sent and http_version agree between the engines' '
+	sized 10 65400 65500 70000 >in &&
+	aiperf-send --http-engine h1 -u "$MOCK_URL" <in >bs.h1 &&
+	aiperf-send --http-engine curl -u "$MOCK_URL" <in >bs.curl &&
+	grep -o "\"bytes_sent\":[0-9]*" bs.h1 >h1.n &&
+	grep -o "\"bytes_sent\":[0-9]*" bs.curl >curl.n &&
+	test "$(wc -l <h1.n)" -eq 4 && test_cmp h1.n curl.n &&
+	test "$(count "\"http_version\":\"1.1\"" bs.h1)" -eq 4 &&
+	test "$(count "\"http_version\":\"1.1\"" bs.curl)" -eq 4
+'
 test_expect_success 'a proxy in the environment: auto leaves it to libcurl' '
 	reqs 1 false >in &&
 	http_proxy=http://127.0.0.1:1 aiperf-send -u "$MOCK_URL" <in >px &&
