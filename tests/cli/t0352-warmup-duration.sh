@@ -227,7 +227,7 @@ stop_mock
 # wait_lines FILE N: until FILE has N lines (bounded, not a timing assertion).
 wait_lines() {
 	i=0
-	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt 200 ]; do
+	while [ "$( (wc -l <"$1") 2>/dev/null || echo 0)" -lt "$2" ] && [ $i -lt 200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
