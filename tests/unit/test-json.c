@@ -7,6 +7,65 @@
 #include "test.h"
 
 static struct json_doc *d;
+
+/* json_quote as the spec reads, a byte at a time: the reference. */
+static void
+quote_ref(struct buf *b, const unsigned char *s, size_t n)
+{
+	buf_addch(b, '"');
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '"': buf_addstr(b, "\\\""); break;
+		case '\\': buf_addstr(b, "\\\\"); break;
+		case '\n': buf_addstr(b, "\\n"); break;
+		case '\r': buf_addstr(b, "\\r"); break;
+		case '\t': buf_addstr(b, "\\t"); break;
+		case '\b': buf_addstr(b, "\\b"); break;
+		case '\f': buf_addstr(b, "\\f"); break;
+		default:
+			if (s[i] < 0x20)
+				buf_addf(b, "\\u%04x", s[i]);
+			else
+				buf_addch(b, (char)s[i]);
+		}
+	}
+	buf_addch(b, '"');
+}
+
+/* Random strings, dense and sparse in bytes to escape, at every length
+ * and offset the fast paths split on: json_quote equals the reference. */
+static int
+quote_random(void)
+{
+	struct buf a = BUF_INIT(BUF_NOMAX), r = BUF_INIT(BUF_NOMAX);
+	unsigned char s[300];
+	uint64_t x = 88172645463325252u;
+	int ok = 1;
+
+	for (int t = 0; t < 20000 && ok; t++) {
+		size_t n = (size_t)(t % 300);
+		int dense = t % 3;
+		for (size_t i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			unsigned c = (unsigned)(x >> 24) & 0xff;
+			if (!dense && c < 0xe0)
+				c = 'a' + c % 26;
+			else if (dense == 1 && c < 0x80)
+				c = "\"\\\x01\x1f x\n\x7f"[c % 8];
+			s[i] = (unsigned char)c;
+		}
+		buf_reset(&a);
+		buf_reset(&r);
+		buf_addstr(&a, "pre");	/* output not at the buffer's start */
+		buf_addstr(&r, "pre");
+		json_quote(&a, (const char *)s, n);
+		quote_ref(&r, s, n);
+		ok = a.len == r.len && !memcmp(a.s, r.s, a.len);
+	}
+	buf_release(&a);
+	buf_release(&r);
+	return ok;
+}
 static char err[128];
 
 static struct json *
@@ -86,6 +145,7 @@ main(void)
 	struct json *v;
 
 	d = json_doc_new();
+	TEST("json_quote equals the byte-wise reference on random strings", quote_random());
 	v = P("{\"a\":1759813207532900363,\"b\":[1,2.5,\"x\"],\"a\":3}");
 	TEST("parse object", v && v->type == JSON_OBJECT && v->len == 3);
 	TEST("duplicate key: last wins", json_int64(json_get(v, "a"), &i) == 0 && i == 3);
