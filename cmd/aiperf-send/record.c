@@ -426,7 +426,7 @@ write_http(struct jw *w, const struct xfer *x)
  * system call (no vDSO for this clock): records written within CPU_EVERY_NS
  * of each other share one reading.
  */
-#define CPU_EVERY_NS 20000
+#define CPU_EVERY_NS 1000000
 static int64_t
 cpu_ns(struct sender *s, int64_t now)
 {
