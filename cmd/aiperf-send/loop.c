@@ -517,6 +517,8 @@ static void
 teardown(struct sender *s)
 {
 	h1conn_release(s);
+	free(s->hdrtpl[0].text);
+	free(s->hdrtpl[1].text);
 	for (size_t i = 0; i < s->npool; i++)
 		curl_easy_cleanup(s->pool[i]);
 	free(s->pool);

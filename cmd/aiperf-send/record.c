@@ -25,17 +25,9 @@ put(struct buf *b, const char *p, size_t n)
 }
 
 void
-xfer_key(struct jw *w, const char *q, size_t n)
+xfer_key_slow(struct jw *w, const char *q, size_t n)
 {
-	if (w->indent || w->after_key) {
-		jw_keyn(w, q + 1, n - 3);
-		return;
-	}
-	if (w->need_comma)
-		put(w->b, ",", 1);
-	put(w->b, q, n);
-	w->after_key = 1;
-	w->need_comma = 1;
+	jw_keyn(w, q + 1, n - 3);
 }
 
 /* jw_int without printf: records carry some twenty integers each. */
@@ -250,11 +242,58 @@ header_member(void *ctx, const char *line, size_t n)
 }
 
 static void
-write_headers(struct jw *w, const struct xfer *x)
+write_headers_slow(struct jw *w, const struct xfer *x)
 {
 	jw_obj(w);
 	xfer_each_header(x, header_member, w);
 	jw_obj_end(w);
+}
+
+/*
+ * The request_headers object is the same for every record but for the two
+ * ids: built once per stream flag with stand-in ids ("\u0001", "\u0002"),
+ * then cut around them. tpl->cut[0..1] are where the ids go; 0 when the
+ * stand-ins were not found once each, in order (then the slow path).
+ */
+static const struct hdrtpl *
+headers_template(struct sender *s, const struct xfer *x)
+{
+	struct hdrtpl *t = &s->hdrtpl[x->stream != 0];
+	static char id[] = "\x01", corr[] = "\x02";
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+
+	if (t->text)
+		return t;
+	struct xfer fake = *x;
+	fake.id = id;
+	fake.corr = corr;
+	jw_init(&w, &b, 0);
+	write_headers_slow(&w, &fake);
+	t->text = buf_detach(&b, &t->len);
+	const char *a = strstr(t->text, "\"\\u0001\""), *c = strstr(t->text, "\"\\u0002\"");
+	if (a && c && a < c && !strstr(a + 1, "\"\\u0001\"") && !strstr(c + 1, "\"\\u0002\"")) {
+		t->cut[0] = (size_t)(a - t->text);
+		t->cut[1] = (size_t)(c - t->text);
+	}
+	return t;
+}
+
+static void
+write_headers(struct jw *w, const struct xfer *x)
+{
+	const struct hdrtpl *t = headers_template(x->snd, x);
+	const size_t mark = 8;	/* strlen("\"\\u0001\"") */
+
+	if (!t->cut[0]) {
+		write_headers_slow(w, x);
+		return;
+	}
+	jw_raw(w, t->text, t->cut[0]);
+	json_quote(w->b, x->id, strlen(x->id));
+	buf_add(w->b, t->text + t->cut[0] + mark, t->cut[1] - t->cut[0] - mark);
+	json_quote(w->b, x->corr, strlen(x->corr));
+	buf_add(w->b, t->text + t->cut[1] + mark, t->len - t->cut[1] - mark);
 }
 
 static void
@@ -314,10 +353,8 @@ write_metadata(struct jw *w, const struct xfer *x)
 	}
 	KEY(w, "request_end_ns");
 	xfer_int(w, sender_wall(s, x->end_ns));
-	KEY(w, "worker_id");
-	jw_str(w, "worker_0");
-	KEY(w, "record_processor_id");
-	jw_str(w, "record_processor_0");
+	MEMBER(w, "worker_id", "worker_0");
+	MEMBER(w, "record_processor_id", "record_processor_0");
 	KEY(w, "benchmark_phase");
 	jw_str(w, x->phase);
 	KEY(w, "was_cancelled");
@@ -446,8 +483,7 @@ write_aiperf(struct jw *w, const struct xfer *x)
 {
 	KEY(w, "aiperf");
 	jw_obj(w);
-	KEY(w, "schema");
-	jw_str(w, "aiperf.raw/1");
+	MEMBER(w, "schema", "aiperf.raw/1");
 	KEY(w, "endpoint_type");
 	jw_str(w, x->etype);
 	KEY(w, "url");

@@ -50,6 +50,12 @@ struct options {
 	enum engine engine;	/* --http-engine */
 };
 
+/* The raw records' request_headers text, the ids cut out (record.c). */
+struct hdrtpl {
+	char *text;
+	size_t len, cut[2];
+};
+
 /* The timer heap orders in-flight transfers by their cancel deadline. */
 struct heap {
 	struct xfer **v;
@@ -98,6 +104,7 @@ struct sender {
 	size_t prefill_held;	/* prefill slots held */
 	int turns_held;		/* a due later turn waits for a prefill slot */
 	size_t fd_cap;		/* requests in flight the descriptor limit allows */
+	struct hdrtpl hdrtpl[2];	/* by stream flag */
 	/* warmup by duration (warmup.c) */
 	struct wpool *wpool;	/* warmup records to send again */
 	size_t wpending;	/* warmup records read or re-issued, not written */

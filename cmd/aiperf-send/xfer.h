@@ -4,8 +4,10 @@
 #define AIPERF_XFER_H
 
 #include <stdint.h>
+#include <string.h>
 #include <curl/curl.h>
 #include "buf.h"
+#include "json.h"
 #include "sse.h"
 #include "send.h"
 
@@ -106,7 +108,50 @@ void xfer_free(struct xfer *x);
  */
 struct jw;
 #define KEY(w, k) xfer_key((w), "\"" k "\":", sizeof(k) + 2)
-void xfer_key(struct jw *w, const char *q, size_t n);
+/* A member whose key and string value are literals needing no escapes. */
+#define MEMBER(w, k, v) xfer_member((w), "\"" k "\":\"" v "\"", \
+				    sizeof(k) + sizeof(v) + 3, sizeof(k) - 1)
+void xfer_key_slow(struct jw *w, const char *q, size_t n);
+
+/* A key already quoted, with its colon (KEY): inline, so that the copy of a
+ * constant-length key compiles to a few moves. */
+static inline void
+xfer_key(struct jw *w, const char *q, size_t n)
+{
+	struct buf *b = w->b;
+
+	if (w->indent || w->after_key || b->cap - b->len <= n + 1) {
+		xfer_key_slow(w, q, n);
+		return;
+	}
+	if (w->need_comma)
+		b->s[b->len++] = ',';
+	memcpy(b->s + b->len, q, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	w->after_key = 1;
+	w->need_comma = 1;
+}
+
+/* MEMBER: q is "key":"value" (n bytes), the key klen bytes. */
+static inline void
+xfer_member(struct jw *w, const char *q, size_t n, size_t klen)
+{
+	struct buf *b = w->b;
+
+	if (w->indent || w->after_key || b->cap - b->len <= n + 1) {
+		jw_keyn(w, q + 1, klen);
+		jw_strn(w, q + klen + 4, n - klen - 5);
+		return;
+	}
+	if (w->need_comma)
+		b->s[b->len++] = ',';
+	memcpy(b->s + b->len, q, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	w->need_comma = 1;
+}
+
 void xfer_int(struct jw *w, int64_t v);
 
 #endif
