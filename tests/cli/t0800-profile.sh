@@ -41,6 +41,15 @@ test_expect_success '--export-level raw keeps every raw record; summary writes o
 	test -s sum/profile_export_aiperf.json && test ! -e sum/profile_export.jsonl
 '
 
+test_expect_success 'our sender options pass through: --http-engine, --busy-poll' '
+	prof --streaming --request-count 3 --http-engine curl --busy-poll \
+		--export-level raw --artifact-dir eng >/dev/null 2>&1 &&
+	test $(grep -c "\"http_version\":\"1.1\"" eng/profile_export_raw.jsonl) -eq 3 &&
+	test "$(jq .request_count.avg eng/profile_export_aiperf.json)" = 3 &&
+	prof --request-count 1 --http-engine h2 --artifact-dir bad >/dev/null 2>err
+	test $? -ne 0
+'
+
 test_expect_success 'non-streaming completions with aliases and --flag=value' '
 	prof --endpoint-type=completions --num-requests 4 --concurrency=2 \
 		--output-artifact-dir comp >out 2>&1 &&
