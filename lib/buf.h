@@ -4,6 +4,7 @@
 #define AIPERF_BUF_H
 
 #include <stddef.h>
+#include <string.h>
 #include "util.h"
 
 /*
@@ -33,6 +34,19 @@ int buf_add(struct buf *b, const void *p, size_t n);
 int buf_addstr(struct buf *b, const char *s);
 int buf_addch(struct buf *b, int c);
 int buf_addf(struct buf *b, const char *fmt, ...) FMT(2, 3);
+/* buf_add() with the common case (room left, under the cap) inline, for
+ * hot paths that append many short pieces. */
+static inline int
+buf_put(struct buf *b, const void *p, size_t n)
+{
+	if (n < b->cap - b->len && n <= b->max - b->len) {
+		memcpy(b->s + b->len, p, n);
+		b->len += n;
+		b->s[b->len] = '\0';
+		return 0;
+	}
+	return buf_add(b, p, n);
+}
 /* Drop the first n bytes, keeping the rest. */
 void buf_consume(struct buf *b, size_t n);
 /* Return b->s, never NULL (an empty buffer gives ""). */

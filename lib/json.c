@@ -11,23 +11,10 @@
 
 #include "numfmt.h"
 
-/* buf_add() with the common case (room left, under the cap) inline. */
-static inline void
-put(struct buf *b, const char *s, size_t n)
-{
-	if (n < b->cap - b->len && n <= b->max - b->len) {
-		memcpy(b->s + b->len, s, n);
-		b->len += n;
-		b->s[b->len] = '\0';
-		return;
-	}
-	buf_add(b, s, n);
-}
-
 static inline void
 putc_(struct buf *b, char c)
 {
-	put(b, &c, 1);
+	buf_put(b, &c, 1);
 }
 
 struct chunk {
@@ -716,14 +703,14 @@ quote_escape(struct buf *b, unsigned char c)
 	char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 
 	switch (c) {
-	case '"': put(b, "\\\"", 2); return;
-	case '\\': put(b, "\\\\", 2); return;
-	case '\n': put(b, "\\n", 2); return;
-	case '\r': put(b, "\\r", 2); return;
-	case '\t': put(b, "\\t", 2); return;
-	case '\b': put(b, "\\b", 2); return;
-	case '\f': put(b, "\\f", 2); return;
-	default: put(b, u, 6); return;
+	case '"': buf_put(b, "\\\"", 2); return;
+	case '\\': buf_put(b, "\\\\", 2); return;
+	case '\n': buf_put(b, "\\n", 2); return;
+	case '\r': buf_put(b, "\\r", 2); return;
+	case '\t': buf_put(b, "\\t", 2); return;
+	case '\b': buf_put(b, "\\b", 2); return;
+	case '\f': buf_put(b, "\\f", 2); return;
+	default: buf_put(b, u, 6); return;
 	}
 }
 
@@ -818,7 +805,7 @@ json_quote(struct buf *b, const char *s, size_t n)
 	for (;;) {
 		while (i < n && !quote_esc[(unsigned char)s[i]])
 			i++;
-		put(b, s + run, i - run);
+		buf_put(b, s + run, i - run);
 		if (i == n)
 			break;
 		quote_escape(b, (unsigned char)s[i]);
@@ -907,7 +894,7 @@ jw_keyn(struct jw *w, const char *key, size_t n)
 {
 	sep(w);
 	json_quote(w->b, key, n);
-	put(w->b, ": ", w->indent ? 2 : 1);
+	buf_put(w->b, ": ", w->indent ? 2 : 1);
 	w->after_key = 1;
 	w->need_comma = 1;
 }
@@ -944,7 +931,7 @@ jw_int(struct jw *w, int64_t v)
 	char tmp[24];
 
 	sep(w);
-	put(w->b, tmp, numfmt_int(tmp, v));
+	buf_put(w->b, tmp, numfmt_int(tmp, v));
 	done(w);
 }
 
@@ -952,7 +939,7 @@ void
 jw_bool(struct jw *w, int v)
 {
 	sep(w);
-	put(w->b, v ? "true" : "false", v ? 4 : 5);
+	buf_put(w->b, v ? "true" : "false", v ? 4 : 5);
 	done(w);
 }
 
@@ -960,7 +947,7 @@ void
 jw_null(struct jw *w)
 {
 	sep(w);
-	put(w->b, "null", 4);
+	buf_put(w->b, "null", 4);
 	done(w);
 }
 
@@ -970,7 +957,7 @@ put_double(struct jw *w, double v, enum numfmt_style st)
 	char tmp[40];
 
 	sep(w);
-	put(w->b, tmp, numfmt_repr(tmp, v, st));
+	buf_put(w->b, tmp, numfmt_repr(tmp, v, st));
 	done(w);
 }
 
@@ -990,7 +977,7 @@ void
 jw_raw(struct jw *w, const char *s, size_t n)
 {
 	sep(w);
-	put(w->b, s, n);
+	buf_put(w->b, s, n);
 	done(w);
 }
 

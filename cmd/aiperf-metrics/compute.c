@@ -467,25 +467,12 @@ ctx_of(const struct rec *r, const struct opts *o, int err)
 	return c;
 }
 
-/* buf_add() with the common case inline: the metrics text is hot. */
-static inline void
-add(struct buf *b, const char *s, size_t n)
-{
-	if (n < b->cap - b->len && n <= b->max - b->len) {
-		memcpy(b->s + b->len, s, n);
-		b->len += n;
-		b->s[b->len] = '\0';
-		return;
-	}
-	buf_add(b, s, n);
-}
-
 static void
 add_double(struct buf *b, double v)
 {
 	char tmp[40];
 
-	add(b, tmp, numfmt_repr(tmp, v, NUMFMT_ORJSON));
+	buf_put(b, tmp, numfmt_repr(tmp, v, NUMFMT_ORJSON));
 }
 
 /* As jw_double()/jw_int() would write it. */
@@ -495,17 +482,17 @@ write_value(struct buf *b, const struct metricdef *m, const struct val *v)
 	char tmp[24];
 
 	if (v->k == V_LIST) {
-		add(b, "[", 1);
+		buf_put(b, "[", 1);
 		for (size_t i = 0; i < st->nicl; i++) {
 			if (i)
-				add(b, ",", 1);
+				buf_put(b, ",", 1);
 			add_double(b, (double)st->icl[i] * m->factor);
 		}
-		add(b, "]", 1);
+		buf_put(b, "]", 1);
 	} else if (strcmp(m->unit, m->display)) {
 		add_double(b, num(v) * m->factor);
 	} else if (v->k == V_INT) {
-		add(b, tmp, numfmt_int(tmp, v->i));
+		buf_put(b, tmp, numfmt_int(tmp, v->i));
 	} else {
 		add_double(b, v->d);
 	}
@@ -522,7 +509,7 @@ write_metrics(struct jw *w, unsigned c)
 	if (!ord->done)
 		metrics_init();
 	buf_reset(b);
-	add(b, "{", 1);
+	buf_put(b, "{", 1);
 	for (size_t i = 0; i < ord->n; i++) {
 		int t = ord->tag[i];
 		const struct metricdef *m = &metricdefs[t];
@@ -531,12 +518,12 @@ write_metrics(struct jw *w, unsigned c)
 		if (v->k == V_NONE || (m->flags & (MF_INTERNAL | MF_EXPERIMENTAL | MF_NO_INDIVIDUAL)))
 			continue;
 		if (n++)
-			add(b, ",", 1);
-		add(b, mtext[t].pre, mtext[t].npre);
+			buf_put(b, ",", 1);
+		buf_put(b, mtext[t].pre, mtext[t].npre);
 		write_value(b, m, v);
-		add(b, mtext[t].post, mtext[t].npost);
+		buf_put(b, mtext[t].post, mtext[t].npost);
 	}
-	add(b, "}", 1);
+	buf_put(b, "}", 1);
 	jw_key(w, "metrics");
 	jw_raw(w, b->s, b->len);
 	return n;

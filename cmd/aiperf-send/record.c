@@ -11,19 +11,6 @@
 #include "json.h"
 #include "util.h"
 
-/* buf_add without a call when it fits (xfer_record reserves room per record). */
-static void
-put(struct buf *b, const char *p, size_t n)
-{
-	if (b->cap - b->len <= n) {
-		buf_add(b, p, n);
-		return;
-	}
-	memcpy(b->s + b->len, p, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
 void
 xfer_key_slow(struct jw *w, const char *q, size_t n)
 {
@@ -59,7 +46,7 @@ xfer_int(struct jw *w, int64_t v)
 		return;
 	}
 	w->after_key = 0;
-	put(w->b, p, (size_t)(d + sizeof(d) - p));
+	buf_put(w->b, p, (size_t)(d + sizeof(d) - p));
 	w->need_comma = 1;
 }
 

@@ -113,43 +113,46 @@ struct jw;
 				    sizeof(k) + sizeof(v) + 3, sizeof(k) - 1)
 void xfer_key_slow(struct jw *w, const char *q, size_t n);
 
-/* A key already quoted, with its colon (KEY): inline, so that the copy of a
- * constant-length key compiles to a few moves. */
-static inline void
-xfer_key(struct jw *w, const char *q, size_t n)
+/*
+ * The fast path of KEY and MEMBER: q (n bytes, already JSON) after a comma
+ * when one is due, copied inline so that constant lengths compile to a few
+ * moves; -1 when the writer's state or the buffer needs the slow path.
+ */
+static inline int
+xfer_put_member(struct jw *w, const char *q, size_t n)
 {
 	struct buf *b = w->b;
 
-	if (w->indent || w->after_key || b->cap - b->len <= n + 1) {
-		xfer_key_slow(w, q, n);
-		return;
-	}
+	if (w->indent || w->after_key || n + 1 >= b->cap - b->len ||
+	    n + 1 > b->max - b->len)
+		return -1;
 	if (w->need_comma)
 		b->s[b->len++] = ',';
 	memcpy(b->s + b->len, q, n);
 	b->len += n;
 	b->s[b->len] = '\0';
-	w->after_key = 1;
 	w->need_comma = 1;
+	return 0;
+}
+
+/* KEY: q is "key": (n bytes). */
+static inline void
+xfer_key(struct jw *w, const char *q, size_t n)
+{
+	if (xfer_put_member(w, q, n) < 0)
+		xfer_key_slow(w, q, n);
+	else
+		w->after_key = 1;
 }
 
 /* MEMBER: q is "key":"value" (n bytes), the key klen bytes. */
 static inline void
 xfer_member(struct jw *w, const char *q, size_t n, size_t klen)
 {
-	struct buf *b = w->b;
-
-	if (w->indent || w->after_key || b->cap - b->len <= n + 1) {
+	if (xfer_put_member(w, q, n) < 0) {
 		jw_keyn(w, q + 1, klen);
 		jw_strn(w, q + klen + 4, n - klen - 5);
-		return;
 	}
-	if (w->need_comma)
-		b->s[b->len++] = ',';
-	memcpy(b->s + b->len, q, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	w->need_comma = 1;
 }
 
 void xfer_int(struct jw *w, int64_t v);

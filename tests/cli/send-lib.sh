@@ -65,3 +65,12 @@ sessions() {
 		i=$((i + 1))
 	done
 }
+
+# wait_lines FILE N: until FILE has N lines (bounded, not a timing assertion).
+wait_lines() {
+	i=0
+	while [ "$( (wc -l <"$1") 2>/dev/null || echo 0)" -lt "$2" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+}

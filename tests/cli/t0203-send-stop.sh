@@ -7,15 +7,6 @@
 SEND_PID=
 trap '[ -n "$SEND_PID" ] && kill "$SEND_PID" 2>/dev/null; cleanup' EXIT
 
-# wait_lines FILE N: until FILE has N lines (bounded, not a timing assertion).
-wait_lines() {
-	i=0
-	while [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -lt "$2" ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-}
-
 start_mock --ttft-ms 1 --itl-ms 500
 reqs 40 >"$TMP/in"
 

@@ -224,15 +224,6 @@ test_expect_success 'send: by default warmup requests in flight finish' '
 '
 stop_mock
 
-# wait_lines FILE N: until FILE has N lines (bounded, not a timing assertion).
-wait_lines() {
-	i=0
-	while [ "$( (wc -l <"$1") 2>/dev/null || echo 0)" -lt "$2" ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-}
-
 # interrupt NAME LINES SEND-OPTIONS...: run aiperf-send on in-NAME, SIGINT
 # once out-NAME has LINES records, keep its exit status in rc-NAME.
 interrupt() {
