@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* JSON values: a strict parser that keeps number text exact, and a deterministic writer. */
+/* JSON values: a strict parser that keeps number text exact. */
 #ifndef AIPERF_JSON_H
 #define AIPERF_JSON_H
 
@@ -8,18 +8,15 @@
 #include "buf.h"
 
 /*
- * Parsing: every value of one parse lives in a struct json_doc arena and
+ * Every value of one parse lives in a struct json_doc arena and
  * is freed with it; values are read-only borrowed pointers. Numbers keep
  * their source text, so 64-bit nanosecond timestamps survive a round trip
  * exactly (why this is not cJSON, whose numbers are doubles). Strings are
  * unescaped to UTF-8 and NUL-terminated (they may contain NUL: use len).
  * Objects keep member order; duplicate keys are kept, json_get() returns
  * the last one (as Python's json does).
- *
- * Writing: struct jw appends to a caller-owned struct buf and inserts the
- * commas itself. Strings are escaped as orjson does (only '"', '\\' and
- * control characters; UTF-8 passes through). indent > 0 pretty-prints the
- * way Python's json/pydantic do with that indent.
+ * The writer (struct jw) is lib/jw.h, included here for the callers that
+ * parse and write.
  */
 enum json_type {
 	JSON_NULL,
@@ -75,37 +72,6 @@ const char *json_str(const struct json *v, size_t *len);
 const char *json_str_or(const struct json *v, const char *dflt);
 int json_truthy(const struct json *v);
 
-/* Deterministic writer. */
-struct jw {
-	struct buf *b;
-	int indent;
-	int depth;
-	int need_comma;
-	int after_key;
-};
-
-void jw_init(struct jw *w, struct buf *b, int indent);
-void jw_obj(struct jw *w);
-void jw_obj_end(struct jw *w);
-void jw_arr(struct jw *w);
-void jw_arr_end(struct jw *w);
-void jw_key(struct jw *w, const char *key);
-void jw_keyn(struct jw *w, const char *key, size_t n);
-void jw_str(struct jw *w, const char *s);
-void jw_strn(struct jw *w, const char *s, size_t n);
-void jw_int(struct jw *w, int64_t v);
-void jw_bool(struct jw *w, int v);
-void jw_null(struct jw *w);
-/* Float in orjson form (1.5, 10.0, 1e-7, 1e16); NaN and infinities as null. */
-void jw_double(struct jw *w, double v);
-/* Float in pydantic form (as jw_double but 1e+16). */
-void jw_double_py(struct jw *w, double v);
-/* Write a parsed value again, compactly, numbers as in their source. */
-void jw_value(struct jw *w, const struct json *v);
-/* Write text that already is one JSON value. */
-void jw_raw(struct jw *w, const char *s, size_t n);
-
-/* Append s as a quoted, escaped JSON string to b. */
-void json_quote(struct buf *b, const char *s, size_t n);
+#include "jw.h"
 
 #endif
