@@ -57,40 +57,18 @@ detach(struct buf *b)
 	return buf_detach(b, NULL);
 }
 
-/* A parsed value as orjson writes it back: floats re-rendered. */
+/* A number as orjson writes it back: floats re-rendered, -0 as 0. */
 static void
-put_json(struct jw *w, const struct json *v)
+orjson_num(struct jw *w, const struct json *v)
 {
-	const struct json *c;
 	double d;
 
-	switch (v->type) {
-	case JSON_NUMBER:
-		if (v->len == 2 && !memcmp(v->str, "-0", 2))
-			jw_int(w, 0);
-		else if (strcspn(v->str, ".eE") < v->len &&
-			 !json_double(v, &d))
-			jw_double(w, d);
-		else
-			jw_raw(w, v->str, v->len);
-		return;
-	case JSON_ARRAY:
-		jw_arr(w);
-		for (c = v->child; c; c = c->next)
-			put_json(w, c);
-		jw_arr_end(w);
-		return;
-	case JSON_OBJECT:
-		jw_obj(w);
-		for (c = v->child; c; c = c->next) {
-			jw_keyn(w, c->key, c->keylen);
-			put_json(w, c);
-		}
-		jw_obj_end(w);
-		return;
-	default:
-		jw_value(w, v);
-	}
+	if (v->len == 2 && !memcmp(v->str, "-0", 2))
+		jw_int(w, 0);
+	else if (strcspn(v->str, ".eE") < v->len && !json_double(v, &d))
+		jw_double(w, d);
+	else
+		jw_raw(w, v->str, v->len);
 }
 
 static int
@@ -165,7 +143,7 @@ extras_json(struct extras *l, const char *arg, char *err, size_t errlen)
 		struct jw w;
 
 		jw_init(&w, &b, 0);
-		put_json(&w, c);
+		jw_value_with(&w, c, orjson_num);
 		extras_set(l, c->key, c->keylen, detach(&b));
 	}
 out:

@@ -305,7 +305,7 @@ jw_raw(struct jw *w, const char *s, size_t n)
 }
 
 void
-jw_value(struct jw *w, const struct json *v)
+jw_value_with(struct jw *w, const struct json *v, jw_num_fn num)
 {
 	const struct json *c;
 
@@ -313,21 +313,32 @@ jw_value(struct jw *w, const struct json *v)
 	case JSON_NULL: jw_null(w); return;
 	case JSON_FALSE: jw_bool(w, 0); return;
 	case JSON_TRUE: jw_bool(w, 1); return;
-	case JSON_NUMBER: jw_raw(w, v->str, v->len); return;
+	case JSON_NUMBER:
+		if (num)
+			num(w, v);
+		else
+			jw_raw(w, v->str, v->len);
+		return;
 	case JSON_STRING: jw_strn(w, v->str, v->len); return;
 	case JSON_ARRAY:
 		jw_arr(w);
 		for (c = v->child; c; c = c->next)
-			jw_value(w, c);
+			jw_value_with(w, c, num);
 		jw_arr_end(w);
 		return;
 	case JSON_OBJECT:
 		jw_obj(w);
 		for (c = v->child; c; c = c->next) {
 			jw_keyn(w, c->key, c->keylen);
-			jw_value(w, c);
+			jw_value_with(w, c, num);
 		}
 		jw_obj_end(w);
 		return;
 	}
+}
+
+void
+jw_value(struct jw *w, const struct json *v)
+{
+	jw_value_with(w, v, NULL);
 }

@@ -42,6 +42,9 @@ void jw_double(struct jw *w, double v);
 void jw_double_py(struct jw *w, double v);
 /* Write a parsed value again, compactly, numbers as in their source. */
 void jw_value(struct jw *w, const struct json *v);
+/* As jw_value, each number written by num instead (NULL: as in its source). */
+typedef void (*jw_num_fn)(struct jw *w, const struct json *num);
+void jw_value_with(struct jw *w, const struct json *v, jw_num_fn num);
 /* Write text that already is one JSON value. */
 void jw_raw(struct jw *w, const char *s, size_t n);
 
