@@ -68,6 +68,7 @@ struct h1eng {
 	struct h1conn **byfd;
 	size_t nbyfd;
 	struct h1conn *all;
+	size_t nconns;		/* on the all list: busy, idle and sessions' */
 	size_t nidle, maxidle;
 	int own_host;		/* -H gave a Host header */
 	struct xfer *thead, *ttail;	/* in flight, oldest first: timeouts */
@@ -106,6 +107,8 @@ eng(struct sender *s)
 		s->h1->maxidle = s->o->concurrency ? (size_t)s->o->concurrency : 1024;
 		if (s->o->wconcurrency > (long)s->h1->maxidle)
 			s->h1->maxidle = (size_t)s->o->wconcurrency;
+		if (s->h1->maxidle > s->fd_cap)
+			s->h1->maxidle = s->fd_cap;
 	}
 	return s->h1;
 }
@@ -237,6 +240,7 @@ h1conn_close(struct sender *s, struct h1conn *c)
 		e->all = c->anext;
 	if (c->anext)
 		c->anext->aprev = c->aprev;
+	e->nconns--;
 	if (c->fd >= 0) {	/* -1: a retry on the next address found no socket */
 		e->byfd[c->fd] = NULL;
 		close(c->fd);
@@ -304,6 +308,7 @@ conn_new(struct sender *s, struct origin *o)
 	if (e->all)
 		e->all->aprev = c;
 	e->all = c;
+	e->nconns++;
 	return c;
 }
 
@@ -551,6 +556,21 @@ reuse(struct sender *s, struct xfer *x, struct origin *o)
 	return c;
 }
 
+/*
+ * At the descriptor cap, idle kept-alive connections (to other origins:
+ * this one had none to reuse) give way to a new one, as libcurl's
+ * connection cache does under CURLMOPT_MAX_TOTAL_CONNECTIONS.
+ */
+static void
+make_room(struct sender *s)
+{
+	struct h1eng *e = s->h1;
+
+	for (size_t i = 0; i < e->norgs && e->nconns >= s->fd_cap; i++)
+		while (e->orgs[i]->idle && e->nconns >= s->fd_cap)
+			h1conn_close(s, e->orgs[i]->idle);
+}
+
 /* A new connection for x; NULL when x has ended. */
 static struct h1conn *
 fresh(struct sender *s, struct xfer *x, struct origin *o)
@@ -561,6 +581,7 @@ fresh(struct sender *s, struct xfer *x, struct origin *o)
 		end(s, x, CURLE_COULDNT_RESOLVE_HOST);
 		return NULL;
 	}
+	make_room(s);
 	if (!(c = conn_new(s, o))) {
 		snprintf(x->curl_err, sizeof(x->curl_err),
 			 "Could not create a socket: %s", strerror(errno));

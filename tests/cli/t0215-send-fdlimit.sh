@@ -38,4 +38,21 @@ test_expect_success 'two ports, round robin, at the limit: nothing fails' '
 	test "$(count "\"status\":200" out)" -eq 1200 &&
 	test "$(count ":${U2##*:}/" out)" -eq 600
 '
+
+# A fast server and a slow one: the fast one's connections go idle while
+# the slow one needs new ones; at the cap the idle ones must give way
+# (each engine: libcurl's MAX_TOTAL_CONNECTIONS, the native engine's own).
+stop_mock
+start_mock --ttft-ms 0 --itl-ms 0
+FAST=$MOCK_URL FAST_PID=$MOCK_PID
+start_mock --ttft-ms 500 --itl-ms 0
+trap 'kill "$FAST_PID" 2>/dev/null; cleanup' EXIT
+timed 400 | sed 's/"at_ns":[0-9]*/"at_ns":1000000/' >"$TMP/in4"
+for engine in h1 curl; do
+	test_expect_success "$engine: idle connections to one server give way to another's" "
+		(ulimit -n 200 && aiperf-send -u \"\$FAST\" -u \"\$MOCK_URL\" --http-engine $engine <in4 >out4) &&
+		test \"\$(wc -l <out4)\" -eq 400 &&
+		test \"\$(count '\"status\":200' out4)\" -eq 400
+	"
+done
 test_done
