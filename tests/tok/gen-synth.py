@@ -3,8 +3,9 @@
 exercise what the shipped tokenizers do not: added-token lstrip/rstrip/
 single_word/normalized, Split behaviors and invert, Digits, ByteLevel with
 use_regex and add_prefix_space, Metaspace, NFKC/Strip/Replace normalizers,
-unk with fuse_unk, and the Metaspace/Strip decoders. Vocabularies are cut
-from ../shared/tokenizers (qwen3's first merges, llama2's first ids).
+unk with fuse_unk next to byte_fallback, and the Metaspace/Strip decoders.
+Vocabularies are cut from ../shared/tokenizers (qwen3's first merges,
+llama2's frequent characters, first merges and byte tokens).
 Usage: gen-synth.py SHARED_TOKENIZERS_DIR OUT_DIR
 """
 import json
@@ -121,14 +122,25 @@ def behaviors():
 
 
 def metaspace():
+    """llama2 cut down: its 400 most frequent characters, the first 5000
+    merges whose parts are kept (each merge's parts and result are in the
+    vocabulary) and the byte tokens but <0xE3>-<0xFF>. Other characters up
+    to U+2FFF fall back to bytes; the rest (CJK, emoji) are unk, fused,
+    which HF emits after the byte tokens of the characters that follow."""
     l2 = load("llama2")["model"]
-    keep = {t: i for t, i in l2["vocab"].items() if i < 4000 and not t.startswith("<0x")}
-    ids = {t: k for k, t in enumerate(sorted(keep, key=keep.get))}
+    v = l2["vocab"]
+    chars = sorted((t for t in v if len(t) == 1), key=v.get)[:400]
+    keep = set(chars) | {t for t in v if v[t] < 3}
+    keep |= {"<0x%02X>" % c for c in range(0xE3)}
     merges = []
     for m in l2["merges"]:
         a, b = m if isinstance(m, list) else m.split(" ")
-        if a in ids and b in ids and a + b in ids:
+        if a in keep and b in keep:
             merges.append(a + " " + b)
+            keep.add(a + b)
+        if len(merges) == 5000:
+            break
+    ids = {t: k for k, t in enumerate(sorted(keep, key=v.get))}
     return {
         "version": "1.0", "truncation": None, "padding": None,
         "added_tokens": [added(0, "<unk>", special=True), added(1, "<s>", special=True),
@@ -138,12 +150,13 @@ def metaspace():
                           "prepend_scheme": "first", "split": True},
         "post_processor": None,
         "decoder": {"type": "Sequence", "decoders": [
+            {"type": "ByteFallback"},
             {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "first",
              "split": True},
             {"type": "Strip", "content": "!", "start": 2, "stop": 0}]},
         "model": {"type": "BPE", "dropout": None, "unk_token": "<unk>",
                   "continuing_subword_prefix": None, "end_of_word_suffix": None,
-                  "fuse_unk": True, "byte_fallback": False, "vocab": ids,
+                  "fuse_unk": True, "byte_fallback": True, "vocab": ids,
                   "merges": merges},
     }
 
