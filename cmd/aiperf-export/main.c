@@ -3,6 +3,7 @@
 #include "export.h"
 
 #include <getopt.h>
+#include <unistd.h>
 
 #include "lines.h"
 #include "util.h"
@@ -14,6 +15,7 @@
 struct options {
 	const char *artifact_dir, *prefix, *level, *goodput, *endpoint_type;
 	const char *benchmark_id, *version, *cli_command, *input_config_path, *log_file;
+	const char *cancelled_if;
 	int was_cancelled, no_console, show_trace;
 	double max_error_rate, min_goodput_pct, cpu_seconds, target_rate, slice;
 	char **files;
@@ -27,7 +29,8 @@ usage(FILE *f, int status)
 	      "                     [--export-level summary | records | raw] [--goodput slos]\n"
 	      "                     [--endpoint-type type] [--input-config file]\n"
 	      "                     [--benchmark-id id] [--aiperf-version version]\n"
-	      "                     [--cli-command text] [--was-cancelled] [--no-console]\n"
+	      "                     [--cli-command text] [--was-cancelled]\n"
+	      "                     [--was-cancelled-if file] [--no-console]\n"
 	      "                     [--max-error-rate pct] [--min-goodput-pct pct]\n"
 	      "                     [--client-cpu-seconds s] [--target-request-rate rate]\n"
 	      "                     [--slice-duration s] [--log-file path]\n"
@@ -39,7 +42,7 @@ static void
 parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER,
-	       O_CLI, O_CAN, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE, O_HELP, O_VERSION };
+	       O_CLI, O_CAN, O_CANIF, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE, O_HELP, O_VERSION };
 	static const struct option lo[] = {
 		{ "artifact-dir", required_argument, NULL, O_ART },
 		{ "output-artifact-dir", required_argument, NULL, O_ART },
@@ -54,6 +57,7 @@ parse_args(int argc, char **argv, struct options *o)
 		{ "aiperf-version", required_argument, NULL, O_VER },
 		{ "cli-command", required_argument, NULL, O_CLI },
 		{ "was-cancelled", no_argument, NULL, O_CAN },
+		{ "was-cancelled-if", required_argument, NULL, O_CANIF },
 		{ "no-console", no_argument, NULL, O_NOC },
 		{ "max-error-rate", required_argument, NULL, O_MER },
 		{ "min-goodput-pct", required_argument, NULL, O_MGP },
@@ -80,6 +84,7 @@ parse_args(int argc, char **argv, struct options *o)
 		case O_VER: o->version = optarg; break;
 		case O_CLI: o->cli_command = optarg; break;
 		case O_CAN: o->was_cancelled = 1; break;
+		case O_CANIF: o->cancelled_if = optarg; break;
 		case O_NOC: o->no_console = 1; break;
 		case O_MER: o->max_error_rate = opt_double("--max-error-rate", optarg, 0, 100); break;
 		case O_MGP: o->min_goodput_pct = opt_double("--min-goodput-pct", optarg, 0, 100); break;
@@ -177,7 +182,7 @@ read_input(struct lines *l, struct input *in)
 	}
 	if (rc < 0) {
 		if (errno == ENOBUFS)
-			die("%s:%zu: line longer than %zu bytes", l->name, l->lineno + 1, MAX_LINE);
+			die("%s:%zu: line longer than %zu bytes", l->name, l->lineno, MAX_LINE);
 		die("%s:", l->name);
 	}
 }
@@ -278,6 +283,9 @@ main(int argc, char **argv)
 		   sl.width_ns != 0);
 	struct input in = { &a, &sl, fl.records };
 	read_all(&o, &in);
+	/* Whoever stopped the run made the file before the input could end. */
+	if (o.cancelled_if && access(o.cancelled_if, F_OK) == 0)
+		eo.was_cancelled = 1;
 	if (fl.records && util_fshut(fl.records, fl.jsonl) < 0)
 		return 1;
 	agg_summary(&a, &sm);

@@ -138,8 +138,7 @@ render(FILE *f, const struct table *t)
 	title(f, t->title, total);
 	rule(f, w, t->ncols, top);
 	row(f, t, w, t->head, "┃");
-	if (t->nrows)
-		rule(f, w, t->ncols, mid);
+	rule(f, w, t->ncols, mid);	/* rich draws it under the head even with no rows */
 	for (size_t r = 0; r < t->nrows; r++)
 		row(f, t, w, (const char *const *)&t->cells[r * t->ncols], "│");
 	rule(f, w, t->ncols, bot);

@@ -100,6 +100,9 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 		v = json_parse(doc, s, n, NULL, 0);
 		break;
 	}
+	if (rc < 0 && errno == ENOBUFS)
+		die("%s:%zu: line longer than %zu bytes", o->input_file, l.lineno,
+		    LINE_MAX_BYTES);
 	if (rc < 0)
 		die("cannot read '%s':", o->input_file);
 	*has_timestamp = v && v->type == JSON_OBJECT && nonnull(v, "timestamp");
@@ -318,7 +321,7 @@ load(struct tload *t)
 	while ((rc = lines_next(&l, &s, &n)) == 1)
 		on_line(t, s, n, l.lineno);
 	if (rc < 0 && errno == ENOBUFS)
-		die("%s:%zu: line longer than %zu bytes", t->name, l.lineno + 1,
+		die("%s:%zu: line longer than %zu bytes", t->name, l.lineno,
 		    LINE_MAX_BYTES);
 	if (rc < 0)
 		die("cannot read '%s':", t->o->input_file);

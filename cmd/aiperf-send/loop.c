@@ -65,6 +65,8 @@ sender_emit(struct sender *s, struct xfer *x)
 		xfer_record(x, &s->out);
 	if (x->err != XE_NONE)
 		s->nerr++;
+	s->nnotsent += x->err == XE_NOTSENT;
+	s->nstopped += x->err == XE_STOPPED;
 	if (x->warmup && s->wpending)
 		s->wpending--;
 	s->ndone++;
@@ -570,6 +572,11 @@ sender_run(struct sender *s)
 	}
 	flush_out(s);
 	ui_update(s, 1);
+	if (stop)
+		warn("interrupted: %llu requests ended, %llu of them cancelled in flight; "
+		     "%llu read but never sent (NotSentError records)",
+		     (unsigned long long)(s->ndone - s->nnotsent),
+		     (unsigned long long)s->nstopped, (unsigned long long)s->nnotsent);
 	teardown(s);
 	return s->status;
 }

@@ -86,6 +86,7 @@ struct sender {
 	struct buf out;
 	int64_t flushed_ns;	/* last write of out */
 	uint64_t nread, nstarted, ndone, nerr;
+	uint64_t nnotsent, nstopped;	/* NotSentError; cancelled by the stop */
 	int64_t ui_next;
 	size_t url_rr;
 	struct heap timers;

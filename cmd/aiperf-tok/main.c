@@ -194,7 +194,7 @@ run(struct run *r)
 		flush(r, 0);
 	}
 	if (rc < 0)
-		die("-:%zu: %s", r->in.lineno + 1,
+		die("-:%zu: %s", r->in.lineno + (errno != ENOBUFS),
 		    errno == ENOBUFS ? "line too long" : strerror(errno));
 	flush(r, 1);
 	lines_close(&r->in);

@@ -39,7 +39,7 @@ void tt_each_line(char **files, int n, tt_line_fn fn, void *ctx)
 			fn(ctx, name, l.lineno, s, len);
 		if (rc < 0 && errno == ENOBUFS)
 			die("%s:%zu: line longer than %zu bytes", name,
-			    l.lineno + 1, TT_LINE_MAX);
+			    l.lineno, TT_LINE_MAX);
 		if (rc < 0)
 			die("cannot read '%s':", path);
 		lines_close(&l);
