@@ -76,7 +76,7 @@ check: all units build/.deps
 
 lint:
 	mandoc -Tlint -Wwarning $(MANS)
-	shellcheck -x aiperf tests/*.sh tests/cli/*.sh bench/*.sh scripts/*.sh .ci/run
+	shellcheck -x aiperf tests/*.sh tests/cli/*.sh tests/golden/*.sh tests/golden/*/*.sh bench/*.sh scripts/*.sh .ci/run
 	cppcheck --std=c11 --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -q -Ilib lib cmd
 

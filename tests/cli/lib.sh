@@ -17,16 +17,56 @@ trap cleanup EXIT
 test_count=0
 test_failed=0
 
-# test_expect_success 'description' 'shell code'
+# test_expect_success 'description' 'shell code': the code runs in a
+# subshell under set -e, so a command that fails anywhere in it fails the
+# test (not only the last one). Call skip_because 'reason' in the code to
+# report the test as skipped.
 test_expect_success() {
 	test_count=$((test_count + 1))
-	if (cd "$TMP" && eval "$2") >"$TMP/.out" 2>&1; then
+	rm -f "$TMP/.skip"
+	(set -e; cd "$TMP"; eval "$2") >"$TMP/.out" 2>&1 9>&2
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
 		echo "ok $test_count - $1"
+	elif [ "$rc" -eq 77 ] && [ -f "$TMP/.skip" ]; then
+		echo "ok $test_count - $1 # SKIP $(cat "$TMP/.skip")"
 	else
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $1"
 		sed 's/^/#   /' "$TMP/.out" | tail -20
 	fi
+}
+
+# skip_because 'reason': inside a test's code, ends it as skipped.
+skip_because() {
+	printf '%s\n' "$*" >"$TMP/.skip"
+	exit 77
+}
+
+# test_skip 'description' 'reason': a test that cannot run here.
+test_skip() {
+	test_count=$((test_count + 1))
+	echo "ok $test_count - $1 # SKIP $2"
+}
+
+# test_skip_all 'reason': the whole script cannot run here; exits.
+test_skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+# test_expect_code N command [args...]: succeeds only if the command exits N
+# (its variables are prefixed _tec_: callers' names are not touched).
+test_expect_code() {
+	_tec_want=$1
+	shift
+	_tec_got=0
+	"$@" || _tec_got=$?
+	[ "$_tec_got" -eq "$_tec_want" ] && return 0
+	# fd 9 is the test's log, whatever the command's stderr went to
+	set -- "test_expect_code: '$*' exited $_tec_got, want $_tec_want"
+	{ echo "$1" >&9; } 2>/dev/null || echo "$1" >&2
+	return 1
 }
 
 test_cmp() {

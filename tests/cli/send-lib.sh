@@ -74,3 +74,19 @@ wait_lines() {
 		i=$((i + 1))
 	done
 }
+
+# wait_grep N PATTERN FILE: until FILE has N lines holding the fixed string
+# PATTERN; after 30 s says so and fails. Tests wait on such an event (a
+# record written, the mock's -v log line for a request) instead of sleeping
+# a fixed time that a slow or loaded machine can outrun.
+wait_grep() {
+	_wg=0
+	while _wn=$(count "$2" "$3" 2>/dev/null) && [ "${_wn:-0}" -lt "$1" ]; do
+		if [ $_wg -ge 600 ]; then
+			echo "wait_grep: $3 never had $1 lines with '$2'" >&2
+			return 1
+		fi
+		sleep 0.05
+		_wg=$((_wg + 1))
+	done
+}

@@ -23,8 +23,7 @@ test_expect_success 'bad flags exit 2' '
 		"--ui-type fancy" "--benchmark-grace-period 5" "--max-response-bytes 5q" \
 		"--request-timeout-seconds -1" "extra"; do
 		# shellcheck disable=SC2086
-		aiperf-send $args </dev/null >out 2>err
-		test $? -eq 2 || { echo "$args"; exit 1; }
+		test_expect_code 2 aiperf-send $args </dev/null >out 2>err || { echo "$args"; exit 1; }
 		test ! -s out || exit 1
 		grep -q "^aiperf-send: " err || grep -q "^usage: " err || exit 1
 	done

@@ -67,8 +67,7 @@ test_expect_success 'max-response-bytes: ResponseTooLargeError' '
 '
 test_expect_success 'malformed line: message with line number, exit 1, earlier records kept' '
 	{ reqs 2; echo "{not json"; reqs 2; } >in &&
-	aiperf-send -u "$MOCK_URL" <in >out 2>err;
-	test $? -eq 1 &&
+	test_expect_code 1 aiperf-send -u "$MOCK_URL" <in >out 2>err &&
 	grep -q "^aiperf-send: <stdin>:3: invalid JSON" err &&
 	test "$(wc -l <out)" -eq 2 &&
 	test "$(count "\"status\":200" out)" -eq 2
@@ -76,15 +75,14 @@ test_expect_success 'malformed line: message with line number, exit 1, earlier r
 test_expect_success 'bad field types are reported' '
 	for rec in "[1]" "{\"payload\":{}}" "{\"id\":\"a\"}" "{\"id\":\"a\",\"payload\":{},\"at_ns\":-5}" \
 		"{\"id\":\"a\",\"payload\":{},\"phase\":\"x\"}" "{\"id\":\"a\",\"payload\":{},\"schema\":\"aiperf.request/9\"}"; do
-		echo "$rec" | aiperf-send -u "$MOCK_URL" >out 2>err
-		test $? -eq 1 || { echo "$rec"; exit 1; }
+		echo "$rec" | test_expect_code 1 aiperf-send -u "$MOCK_URL" >out 2>err || { echo "$rec"; exit 1; }
 		grep -q "^aiperf-send: <stdin>:1: " err || exit 1
 		test ! -s out || exit 1
 	done
 '
 test_expect_success 'over-long line is malformed' '
-	reqs 1 >in && aiperf-send -u "$MOCK_URL" --max-record-bytes 50 <in 2>err;
-	test $? -eq 1 && grep -q "<stdin>:1: line too long" err
+	reqs 1 >in && test_expect_code 1 aiperf-send -u "$MOCK_URL" --max-record-bytes 50 <in 2>err &&
+	grep -q "<stdin>:1: line too long" err
 '
 
 printf "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\ndata: {\"a\":1}\n\nevent: error\n: overloaded\n\ndata: {\"b\":2}\n\n" >"$TMP/sse-err"

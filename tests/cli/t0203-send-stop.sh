@@ -7,16 +7,21 @@
 SEND_PID=
 trap '[ -n "$SEND_PID" ] && kill "$SEND_PID" 2>/dev/null; cleanup' EXIT
 
-start_mock --ttft-ms 1 --itl-ms 500
+# The mock logs each request as it arrives (-v); a request then takes at
+# least 1.5 s, so once it has logged four more the four are in flight and
+# the other 36 wait for a slot, however slow this machine is.
+POST='"POST /v1/chat/completions '
+start_mock -v --ttft-ms 1 --itl-ms 500
 reqs 40 >"$TMP/in"
 
 aiperf-send -u "$MOCK_URL" --concurrency 4 --shutdown-grace-period 0.1 \
 	<"$TMP/in" >"$TMP/out-int" 2>"$TMP/err-int" &
 SEND_PID=$!
-sleep 0.3
+wait_grep 4 "$POST" "$TMP/.mock.err"
 kill -INT "$SEND_PID"
-wait "$SEND_PID"
-echo $? >"$TMP/rc-int"
+rc=0
+wait "$SEND_PID" || rc=$?
+echo "$rc" >"$TMP/rc-int"
 SEND_PID=
 test_expect_success 'SIGINT: exit 0, a record for every request read' '
 	test "$(cat rc-int)" -eq 0 &&
@@ -29,12 +34,14 @@ test_expect_success 'SIGINT: exit 0, a record for every request read' '
 	done
 '
 
+seen=$(count "$POST" "$TMP/.mock.err")
 aiperf-send -u "$MOCK_URL" --concurrency 4 <"$TMP/in" >"$TMP/out-kill" 2>/dev/null &
 SEND_PID=$!
-sleep 0.3
+wait_grep $((seen + 4)) "$POST" "$TMP/.mock.err"
 stop_mock
-wait "$SEND_PID"
-echo $? >"$TMP/rc-kill"
+rc=0
+wait "$SEND_PID" || rc=$?
+echo "$rc" >"$TMP/rc-kill"
 SEND_PID=
 test_expect_success 'server killed mid-run: every request still has its record' '
 	test "$(cat rc-kill)" -eq 0 &&

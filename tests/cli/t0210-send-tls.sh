@@ -5,16 +5,14 @@
 . "$TOP/tests/cli/send-lib.sh"
 
 if ! command -v openssl >/dev/null 2>&1; then
-	echo "1..0 # SKIP openssl not found"
-	exit 0
+	test_skip_all "openssl not found"
 fi
 
 # A self-signed certificate for 127.0.0.1 and a one-line JSON server on it.
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
 	-addext subjectAltName=IP:127.0.0.1 -keyout "$TMP/key.pem" \
 	-out "$TMP/cert.pem" >/dev/null 2>&1 || {
-	echo "1..0 # SKIP cannot make a certificate"
-	exit 0
+	test_skip_all "cannot make a certificate"
 }
 python3 -c '
 import http.server, ssl, sys

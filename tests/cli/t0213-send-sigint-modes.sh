@@ -23,17 +23,22 @@ rids() {
 		sed 's/^"id"/"x_request_id"/' | sort
 }
 
-# interrupt NAME [aiperf-send options]: send in.NAME, SIGINT after 0.6 s.
+# interrupt NAME N [aiperf-send options]: send in.NAME, SIGINT once N
+# requests came back 200 (the sender writes records out at least every
+# 100 ms). A request takes 120 ms at the mock and every schedule here runs
+# for seconds, so by then some were sent and others still wait, on a slow
+# machine too.
 interrupt() {
-	name=$1
-	shift
+	name=$1 n=$2
+	shift 2
 	aiperf-send -u "$MOCK_URL" --shutdown-grace-period 0.05 "$@" \
 		<"$TMP/in.$name" >"$TMP/out.$name" 2>"$TMP/err.$name" &
 	SEND_PID=$!
-	sleep 0.6
+	wait_grep "$n" '"status":200' "$TMP/out.$name"
 	kill -INT "$SEND_PID"
-	wait "$SEND_PID"
-	echo $? >"$TMP/rc.$name"
+	rc=0
+	wait "$SEND_PID" || rc=$?
+	echo "$rc" >"$TMP/rc.$name"
 	SEND_PID=
 }
 
@@ -49,30 +54,31 @@ check() {
 start_mock --ttft-ms 1 --itl-ms 40
 
 $G --request-rate 20 --arrival-pattern poisson --request-count 60 >"$TMP/in.rate"
-interrupt rate --concurrency 8
+interrupt rate 1 --concurrency 8
 test_expect_success 'request rate (poisson): every record flushed' 'check rate'
 
 $G --request-rate 20 --arrival-pattern constant --concurrency 2 --request-count 60 >"$TMP/in.ceiling"
-interrupt ceiling --concurrency 2
+interrupt ceiling 1 --concurrency 2
 test_expect_success 'rate with a concurrency ceiling: every record flushed' 'check ceiling'
 
 $G --session-turns-mean 4 --session-turn-delay-mean 300 --request-count 40 >"$TMP/in.sess"
-interrupt sess --concurrency 4
+interrupt sess 1 --concurrency 4
 test_expect_success 'multi-turn sessions with turn delays: every turn flushed' '
 	check sess &&
 	grep "\"turn_index\":[1-9]" out.sess | grep -q NotSentError
 '
 
 $G --user-centric-rate 20 --num-users 4 --session-turns-mean 3 --request-count 40 >"$TMP/in.ucr"
-interrupt ucr
+interrupt ucr 1
 test_expect_success 'user-centric rate: every record flushed' 'check ucr'
 
 $G --request-count 60 >"$TMP/in.ramp"
-interrupt ramp --concurrency 8 --concurrency-ramp-duration 5
+interrupt ramp 1 --concurrency 8 --concurrency-ramp-duration 5
 test_expect_success 'concurrency ramp: every record flushed' 'check ramp'
 
+# The fifth 200 is a profiling one: interrupted after the warmup.
 $G --request-count 60 --warmup-request-count 4 >"$TMP/in.warm"
-interrupt warm --concurrency 2 --prefill-concurrency 1
+interrupt warm 5 --concurrency 2 --prefill-concurrency 1
 test_expect_success 'warmup then prefill-limited profiling: flushed, phases kept' '
 	check warm &&
 	test "$(count "\"benchmark_phase\":\"warmup\"" out.warm)" -eq 4 &&
@@ -88,6 +94,6 @@ while [ $i -lt 40 ]; do
 done >"$TRACE"
 aiperf-gen -m m --tokenizer builtin --random-seed 7 --streaming --input-file "$TRACE" \
 	--custom-dataset-type mooncake_trace --fixed-schedule --isl-block-size 8 >"$TMP/in.fixed"
-interrupt fixed --concurrency 100
+interrupt fixed 1 --concurrency 100
 test_expect_success 'fixed schedule: every record flushed' 'check fixed'
 test_done

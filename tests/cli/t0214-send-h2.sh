@@ -137,15 +137,16 @@ start_nginx() {
 	return 1
 }
 
-# chat N STREAM [AT_NS]: N chat requests asking for usage; AT_NS, when
-# given, makes request 0 start at once and the others AT_NS later.
+# chat N STREAM [warm]: N chat requests asking for usage; with "warm",
+# request 0 is a warmup request, so the others start only once it is back
+# (the profiling phase starts with nothing in flight) and together.
 chat() {
 	i=0
 	while [ "$i" -lt "$1" ]; do
-		at=
-		[ -n "${3:-}" ] && at=",\"at_ns\":$(( i > 0 ? $3 : 0 ))"
+		ph=
+		[ "${3:-}" = warm ] && [ "$i" -eq 0 ] && ph=',"phase":"warmup"'
 		printf '{"id":"r%d","session_num":%d,"x_correlation_id":"c%d","path":"/v1/chat/completions","stream":%s%s,"payload":{"model":"m","messages":[{"role":"user","content":"hello %d"}],"stream":%s,"stream_options":{"include_usage":true},"max_completion_tokens":6}}\n' \
-			"$i" "$i" "$i" "$2" "$at" "$i" "$2"
+			"$i" "$i" "$i" "$2" "$ph" "$i" "$2"
 		i=$((i + 1))
 	done
 }
@@ -185,7 +186,8 @@ assert len(ids) == n, ids
 print(n)
 EOF
 
-# overlap.py FILE: records 1.. (sent together) were all in flight at once.
+# overlap.py FILE: records 1.. (started in one batch, before the sender
+# reads any reply) were all in flight at once.
 cat >"$TMP/overlap.py" <<'EOF'
 import json, sys
 rs = [json.loads(l) for l in open(sys.argv[1])]
@@ -194,10 +196,11 @@ assert max(r["start_perf_ns"] for r in rs) < min(r["aiperf"]["end_perf_ns"] for 
 EOF
 
 # conns PORT N: the distinct nginx connections that served PORT, once the
-# access log has N lines (nginx logs a request after its last byte left).
+# access log has N lines (nginx logs a request after its last byte left;
+# waited for up to 30 s).
 conns() {
 	i=0
-	while [ "$(wc -l <"$ACCESS")" -lt "$2" ] && [ $i -lt 100 ]; do
+	while [ "$(wc -l <"$ACCESS")" -lt "$2" ] && [ $i -lt 600 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -240,11 +243,11 @@ test_expect_success 'the certificate name localhost verifies too' '
 	aiperf-send -u "https://localhost:$H2PORT" --ssl-ca-file "$CA" <in >out &&
 	test "$(python3 "$TMP/check.py" out 2 true)" -eq 2
 '
-# One request opens a connection; 300 ms later four start together.
+# A warmup request opens a connection; once it is back four start together.
 test_expect_success 'HTTP/2: concurrent streams share one connection' '
 	: >"$ACCESS" &&
-	chat 5 true 300000000 >in &&
-	aiperf-send -u "$H2_URL" --ssl-ca-file "$CA" <in >out &&
+	chat 5 true warm >in &&
+	aiperf-send -u "$H2_URL" --ssl-ca-file "$CA" --concurrency 4 <in >out &&
 	test "$(python3 "$TMP/check.py" out 2 true)" -eq 5 &&
 	python3 "$TMP/overlap.py" out &&
 	test "$(count "\"reused\":false" out)" -eq 1 &&
@@ -288,8 +291,8 @@ test_expect_success '-k and --insecure: HTTP/2 without the CA or the right name'
 '
 test_expect_success 'a server without http2: HTTP/1.1, one connection per stream' '
 	: >"$ACCESS" &&
-	chat 5 true 300000000 >in &&
-	aiperf-send -u "$H1_URL" --ssl-ca-file "$CA" <in >out &&
+	chat 5 true warm >in &&
+	aiperf-send -u "$H1_URL" --ssl-ca-file "$CA" --concurrency 4 <in >out &&
 	test "$(python3 "$TMP/check.py" out 1.1 true)" -eq 5 &&
 	python3 "$TMP/overlap.py" out &&
 	test "$(count "\"reused\":false" out)" -eq 4 &&
@@ -327,8 +330,7 @@ test_expect_success 'aiperf profile --ssl-ca-file: artifacts from an HTTP/2 run'
 test_expect_success 'aiperf profile -k; without either every request fails (exit 3)' '
 	prof -k --artifact-dir k >out 2>err &&
 	test "$(jq .request_count.avg k/profile_export_aiperf.json)" = 6 &&
-	st=0 && prof --artifact-dir v >out 2>err || st=$? &&
-	test "$st" -eq 3 &&
+	test_expect_code 3 prof --artifact-dir v >out 2>err &&
 	grep -q "every request failed" err &&
 	test "$(count "certificate problem" v/profile_export_raw.jsonl)" -eq 6 &&
 	test "$(wc -l <v/profile_export.jsonl)" -eq 6

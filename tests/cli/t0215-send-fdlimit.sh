@@ -29,7 +29,9 @@ test_expect_success '--concurrency past the limit: capped, with a warning' '
 '
 
 # Two ports, round robin: idle connections to one port must not starve the
-# other of descriptors.
+# other of descriptors. Every mock started here is stopped before the next
+# (start_mock overwrites MOCK_PID, which cleanup kills).
+stop_mock
 start_mock --ttft-ms 100 --itl-ms 0 --ports 2
 U2=$(sed -n 2p "$TMP/.mock.url")
 test_expect_success 'two ports, round robin, at the limit: nothing fails' '
@@ -43,10 +45,12 @@ test_expect_success 'two ports, round robin, at the limit: nothing fails' '
 # the slow one needs new ones; at the cap the idle ones must give way
 # (each engine: libcurl's MAX_TOTAL_CONNECTIONS, the native engine's own).
 stop_mock
+FAST_PID=
+trap '[ -n "$FAST_PID" ] && kill "$FAST_PID" 2>/dev/null; cleanup' EXIT
 start_mock --ttft-ms 0 --itl-ms 0
 FAST=$MOCK_URL FAST_PID=$MOCK_PID
+MOCK_PID=
 start_mock --ttft-ms 500 --itl-ms 0
-trap 'kill "$FAST_PID" 2>/dev/null; cleanup' EXIT
 timed 400 | sed 's/"at_ns":[0-9]*/"at_ns":1000000/' >"$TMP/in4"
 for engine in h1 curl; do
 	test_expect_success "$engine: idle connections to one server give way to another's" "

@@ -78,10 +78,11 @@ test_expect_success 'a proxy in the environment: auto leaves it to libcurl' '
 	grep -q "\"status\":200" px
 '
 test_expect_success 'an https URL with --http-engine h1 is a usage error' '
-	aiperf-send --http-engine h1 -u https://127.0.0.1:1 </dev/null 2>err
-	test $? -eq 2 && grep -q "https needs curl" err &&
-	aiperf-send --http-engine h2 </dev/null 2>err
-	test $? -eq 2 && grep -q "invalid value for --http-engine" err
+	test_expect_code 2 aiperf-send --http-engine h1 -u https://127.0.0.1:1 \
+		</dev/null 2>err &&
+	grep -q "https needs curl" err &&
+	test_expect_code 2 aiperf-send --http-engine h2 </dev/null 2>err &&
+	grep -q "invalid value for --http-engine" err
 '
 stop_mock
 
@@ -96,15 +97,20 @@ test_expect_success 'cancellation and timeout: the same error records' '
 '
 stop_mock
 
-start_mock --ttft-ms 50 --itl-ms 20
+# The mock logs each request as it arrives (-v): it dies once eight have
+# come, with four of them in flight (each takes 110 ms) and 32 not sent.
+start_mock -v --ttft-ms 50 --itl-ms 20
 test_expect_success 'server killed mid-run: a record for every request' '
 	reqs 40 true >in &&
-	{ aiperf-send -u "$MOCK_URL" --concurrency 4 <in >km; echo $? >km.rc; } &
-	sleep 0.4 && kill -9 "$MOCK_PID" && wait $! &&
+	{ rc=0; aiperf-send -u "$MOCK_URL" --concurrency 4 <in >km || rc=$?
+	  echo "$rc" >km.rc; } &
+	wait_grep 8 "\"POST /v1/chat/completions " "$TMP/.mock.err" &&
+	kill -9 "$MOCK_PID" && wait $! &&
 	test "$(cat km.rc)" -eq 0 &&
 	test "$(wc -l <km)" -eq 40 &&
 	test "$(count "\"type\":\"ConnectionError\"" km)" -ge 4
 '
+stop_mock
 
 # A scripted loopback server: MODE says how it answers each request.
 cat >"$TMP/hostile.py" <<'EOF'

@@ -60,7 +60,7 @@ for bad in "--arrival-pattern constant" "--request-rate 5 --arrival-pattern conc
 	"--request-cancellation-delay 1" "--request-rate 0" "--arrival-pattern bursty" \
 	"--session-turns-mean 0"; do
 	test_expect_success "usage error: $bad" "
-		$G $bad >out 2>err; test \$? -eq 2 && test -s err && test ! -s out
+		test_expect_code 2 $G $bad >out 2>err && test -s err && test ! -s out
 	"
 done
 

@@ -143,7 +143,7 @@ test_expect_success 'user-centric: --print-timing-mode' '
 
 usage_err() {
 	test_expect_success "usage error: $1" "
-		$G $1 >out 2>err; test \$? -eq 2 && test ! -s out &&
+		test_expect_code 2 $G $1 >out 2>err && test ! -s out &&
 		grep -qF -- '$2' err
 	"
 }

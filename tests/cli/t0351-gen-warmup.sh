@@ -46,7 +46,7 @@ test_expect_success 'warmup rate ramp: its own, else the profiling one' '
 
 usage_err() {
 	test_expect_success "usage error: $1" "
-		$G $1 >out 2>err; test \$? -eq 2 && test ! -s out &&
+		test_expect_code 2 $G $1 >out 2>err && test ! -s out &&
 		grep -qF -- '$2' err
 	"
 }

@@ -80,8 +80,8 @@ test_expect_success 'gen: user-centric warmup is a rate or concurrency phase' '
 test_expect_success 'gen: user-centric checks ignore the warmup rate and pattern' '
 	$G $U --warmup-request-rate 5 --warmup-arrival-pattern gamma \
 		--warmup-request-count 2 >out &&
-	$G $U --arrival-pattern constant --warmup-request-count 2 >out 2>err
-	test $? -eq 2 && grep -qF -- "--user-centric-rate cannot be used together with --request-rate or --arrival-pattern" err
+	test_expect_code 2 $G $U --arrival-pattern constant --warmup-request-count 2 >out 2>err &&
+	grep -qF -- "--user-centric-rate cannot be used together with --request-rate or --arrival-pattern" err
 '
 
 start_mock --ttft-ms 0 --itl-ms 0 --output-tokens 1
@@ -134,10 +134,10 @@ test_expect_success 'send: a session the warmup count cut short frees its slot' 
 '
 
 test_expect_success 'send: usage errors' '
-	aiperf-send --warmup-grace-period 1 </dev/null >out 2>err
-	test $? -eq 2 && grep -qF "warmup-grace-period can only be used when --warmup-duration is set. Set --warmup-duration." err &&
-	aiperf-send --warmup-duration 0 </dev/null >out 2>err
-	test $? -eq 2 && grep -qF -- "--warmup-duration" err
+	test_expect_code 2 aiperf-send --warmup-grace-period 1 </dev/null >out 2>err &&
+	grep -qF "warmup-grace-period can only be used when --warmup-duration is set. Set --warmup-duration." err &&
+	test_expect_code 2 aiperf-send --warmup-duration 0 </dev/null >out 2>err &&
+	grep -qF -- "--warmup-duration" err
 '
 
 test_expect_success 'aiperf profile: --warmup-duration reaches gen and send' '
@@ -173,9 +173,9 @@ warmup_mode rate 2 --warmup-request-rate 10 --warmup-arrival-pattern constant \
 	--warmup-duration 0.25 --warmup-grace-period 5
 
 test_expect_success 'aiperf profile: a warmup grace period needs a warmup duration' '
-	aiperf profile -m m --url "$FAST" --tokenizer builtin \
-		--warmup-request-count 2 --warmup-grace-period 3 >out 2>err
-	test $? -eq 2 && test ! -e artifacts &&
+	test_expect_code 2 aiperf profile -m m --url "$FAST" --tokenizer builtin \
+		--warmup-request-count 2 --warmup-grace-period 3 >out 2>err &&
+	test ! -e artifacts &&
 	grep -qF "aiperf profile: --warmup-grace-period can only be used when --warmup-duration is set. Set --warmup-duration." err
 '
 

@@ -196,11 +196,20 @@ test_expect_success '--ports prints one URL per port, each serving' '
 '
 
 restart_mock --fast --workers 2
-test_expect_success '--workers share one port' '
-	for i in 1 2 3 4 5 6; do
-		curl -sf -d "{\"prompt\":\"x\",\"max_tokens\":1}" "$MOCK_URL/v1/completions" | jq -r .id
-	done >ids &&
-	test "$(sort -u ids | wc -l)" -eq 6
+# Worker w of n numbers its requests k * n + w + 1 (cmd/aiperf-mock/gen.c),
+# so with two workers the odd ids come from worker 0 and the even ones from
+# worker 1. The kernel spreads connections by a hash of the address pair:
+# 64 fresh connections all land on one worker with probability 2^-63.
+test_expect_success '--workers share one port and both serve' '
+	set -- &&
+	for i in $(seq 64); do set -- "$@" "$MOCK_URL/v1/completions"; done &&
+	curl -sf -H "Connection: close" -d "{\"prompt\":\"x\",\"max_tokens\":1}" "$@" |
+		jq -r .id >ids &&
+	test "$(wc -l <ids)" -eq 64 &&
+	test "$(sort -u ids | wc -l)" -eq 64 &&
+	! grep -v -x "cmpl-[0-9]*" ids &&
+	test "$(sed "s/^cmpl-//" ids | awk "\$1 % 2 == 1" | wc -l)" -gt 0 &&
+	test "$(sed "s/^cmpl-//" ids | awk "\$1 % 2 == 0" | wc -l)" -gt 0
 '
 
 kill -INT "$MOCK_PID"

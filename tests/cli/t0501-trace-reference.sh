@@ -7,8 +7,7 @@ REF="$TOP/tests/trace/ref.py"
 DATA="$SHARED/data/mooncake"
 
 if ! command -v python3 >/dev/null || [ ! -f "$DATA/conversation_trace.jsonl" ]; then
-	echo "1..0 # SKIP python3 or shared mooncake data missing"
-	exit 0
+	test_skip_all "python3 or shared mooncake data missing"
 fi
 
 for f in conversation_trace synthetic_trace; do

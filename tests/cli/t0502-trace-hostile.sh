@@ -1,6 +1,6 @@
 #!/bin/sh
 # aiperf-trace on hostile input: huge lines, CRLF, bad files, usage errors.
-# shellcheck source=tests/cli/lib.sh
+# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'a hash_ids list of a million ids' "
@@ -20,16 +20,16 @@ test_expect_success 'CRLF line ends and blank lines' "
 "
 
 test_expect_success 'a missing file is an error with status 1' "
-	aiperf-trace analyze nosuch.jsonl >out 2>err; test \$? -eq 1 &&
+	test_expect_code 1 aiperf-trace analyze nosuch.jsonl >out 2>err &&
 	grep -q \"cannot open 'nosuch.jsonl'\" err && test ! -s out
 "
 
 test_expect_success 'usage errors exit 2' "
-	aiperf-trace >/dev/null 2>&1; test \$? -eq 2 &&
-	aiperf-trace frobnicate >/dev/null 2>&1; test \$? -eq 2 &&
-	aiperf-trace analyze --block-size 0 </dev/null >/dev/null 2>&1; test \$? -eq 2 &&
-	aiperf-trace convert </dev/null >/dev/null 2>&1; test \$? -eq 2 &&
-	aiperf-trace synthesize --prefix-root-multiplier 0 </dev/null >/dev/null 2>&1; test \$? -eq 2
+	test_expect_code 2 aiperf-trace >/dev/null 2>&1 &&
+	test_expect_code 2 aiperf-trace frobnicate >/dev/null 2>&1 &&
+	test_expect_code 2 aiperf-trace analyze --block-size 0 </dev/null >/dev/null 2>&1 &&
+	test_expect_code 2 aiperf-trace convert </dev/null >/dev/null 2>&1 &&
+	test_expect_code 2 aiperf-trace synthesize --prefix-root-multiplier 0 </dev/null >/dev/null 2>&1
 "
 
 test_expect_success '--help and --version' "
@@ -46,10 +46,21 @@ test_expect_success 'usage text equals the man page synopsis' "
 	test_cmp m.txt u.txt
 "
 
-test_expect_success 'a trace with a line longer than the limit is an error' "
-	printf '{\"input_length\": 5}\n' >ok.jsonl &&
-	aiperf-trace analyze --json ok.jsonl >/dev/null
-"
+# big_second_line BYTES: a valid first line, then a line of BYTES+ bytes.
+big_second_line() {
+	printf '{"input_length": 5}\n{"input_length": 5, "x": "'
+	head -c "$1" /dev/zero | tr '\0' a
+	printf '"}\n'
+}
+
+test_expect_success 'a trace with a line longer than the limit (256 MiB) is an error' '
+	big_second_line 268435456 | test_expect_code 1 aiperf-trace analyze >out 2>err &&
+	test_cmp /dev/null out &&
+	echo "aiperf-trace: <stdin>:2: line longer than 268435456 bytes" >want &&
+	test_cmp want err &&
+	big_second_line 1000 | aiperf-trace analyze --json >out &&
+	test "$(jq .total_requests out)" = 2
+'
 
 test_expect_success 'azure file without a final newline keeps its last row' "
 	printf 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,374,44\n2023-11-16 18:15:47,1,2' >az.csv &&

@@ -6,8 +6,7 @@
 REF="$TOP/tests/trace/ref.py"
 
 if ! command -v python3 >/dev/null; then
-	echo "1..0 # SKIP python3 missing"
-	exit 0
+	test_skip_all "python3 missing"
 fi
 
 awk 'BEGIN { srand(3)

@@ -10,8 +10,8 @@ OK='{"metadata":{"request_start_ns":1000000000},"metrics":{"request_latency":{"v
 # bad LINE MESSAGE: the line as the 2nd input line fails with MESSAGE
 bad() {
 	printf '%s\n%s\n' "$OK" "$1" >in
-	aiperf-export --no-console <in 2>err
-	rc=$?
+	rc=0
+	aiperf-export --no-console <in 2>err || rc=$?
 	[ $rc -eq 1 ] || { echo "status $rc"; cat err; return 1; }
 	if ! grep -q "^aiperf-export: <stdin>:2: " err || ! grep -qF "$2" err; then
 		cat err
@@ -29,16 +29,16 @@ test_expect_success 'nesting past the parser limit' '
 '
 test_expect_success 'line number counts blank lines' '
 	printf "%s\n\n{\n" "$OK" >in &&
-	{ aiperf-export --no-console <in 2>err; [ $? -eq 1 ]; } &&
+	test_expect_code 1 aiperf-export --no-console <in 2>err &&
 	grep -q "<stdin>:3: " err
 '
 test_expect_success 'a named file is named in the message' '
 	printf "%s\nnope\n" "$OK" >f.ndjson &&
-	{ aiperf-export --no-console f.ndjson 2>err; [ $? -eq 1 ]; } &&
+	test_expect_code 1 aiperf-export --no-console f.ndjson 2>err &&
 	grep -q "^aiperf-export: f.ndjson:2: " err
 '
 test_expect_success 'missing file: exit 1' '
-	{ aiperf-export --no-console nosuch 2>err; [ $? -eq 1 ]; } &&
+	test_expect_code 1 aiperf-export --no-console nosuch 2>err &&
 	grep -q "nosuch" err
 '
 test_expect_success 'extreme values do not crash' '
@@ -57,7 +57,6 @@ test_expect_success 'CRLF input lines are accepted and copied as they are' '
 	cmp in y/profile_export.jsonl
 '
 test_expect_success 'zstd input is read' '
-	command -v zstd >/dev/null || exit 0
 	printf "%s\n" "$OK" | zstd -q >in.zst &&
 	aiperf-export in.zst | grep -q "Request Latency (ms) │ *1.00 │ 1.00 "
 '

@@ -41,13 +41,31 @@ test_expect_success '--export-level raw keeps every raw record; summary writes o
 	test -s sum/profile_export_aiperf.json && test ! -e sum/profile_export.jsonl
 '
 
+# shim_send: a copy of the wrapper in shim/ whose aiperf-send logs its
+# arguments to send.args, one per line, before running the real one.
+shim_send() {
+	mkdir -p shim &&
+	cp "$TOP/bin/aiperf" shim/ &&
+	for t in "$TOP"/bin/aiperf-*; do ln -sf "$t" shim/; done &&
+	rm shim/aiperf-send &&
+	printf "#!/bin/sh\nprintf \"%%s\\\\n\" \"\$@\" >>\"%s/send.args\"\nexec \"%s/bin/aiperf-send\" \"\$@\"\n" \
+		"$PWD" "$TOP" >shim/aiperf-send &&
+	chmod +x shim/aiperf-send
+}
+
 test_expect_success 'our sender options pass through: --http-engine, --busy-poll' '
-	prof --streaming --request-count 3 --http-engine curl --busy-poll \
-		--export-level raw --artifact-dir eng >/dev/null 2>&1 &&
+	shim_send &&
+	shim/aiperf profile --model test/model --url "$MOCK_URL" --tokenizer builtin \
+		--random-seed 7 --isl 32 --osl 8 --streaming --request-count 3 \
+		--http-engine curl --busy-poll --export-level raw --artifact-dir eng \
+		>/dev/null 2>&1 &&
+	grep -qx -- --busy-poll send.args &&
+	grep -x -A1 -- --http-engine send.args | tail -1 | grep -qx curl &&
 	test $(grep -c "\"http_version\":\"1.1\"" eng/profile_export_raw.jsonl) -eq 3 &&
 	test "$(jq .request_count.avg eng/profile_export_aiperf.json)" = 3 &&
-	prof --request-count 1 --http-engine h2 --artifact-dir bad >/dev/null 2>err
-	test $? -ne 0
+	test_expect_code 2 prof --request-count 1 --http-engine h2 --artifact-dir bad \
+		>/dev/null 2>err &&
+	grep -q "invalid value for --http-engine" err && test ! -e bad/profile_export_aiperf.json
 '
 
 test_expect_success 'non-streaming completions with aliases and --flag=value' '
@@ -64,19 +82,19 @@ test_expect_success 'secrets stay out of artifacts' '
 '
 
 test_expect_success 'unknown flag: usage error naming it' '
-	! prof --no-such-flag 2>err >/dev/null; test $? -eq 0 &&
-	prof --no-such-flag 2>err >/dev/null; test $? -eq 2 &&
+	! prof --no-such-flag 2>err >/dev/null &&
+	test_expect_code 2 prof --no-such-flag 2>err >/dev/null &&
 	grep -q "unknown option .--no-such-flag." err
 '
 
 test_expect_success 'missing --model and missing values are usage errors' '
-	aiperf profile --url "$MOCK_URL" 2>err; test $? -eq 2 && grep -q "model is required" err &&
-	aiperf profile -m x --concurrency 2>err; test $? -eq 2 && grep -q "needs a value" err
+	test_expect_code 2 aiperf profile --url "$MOCK_URL" 2>err && grep -q "model is required" err &&
+	test_expect_code 2 aiperf profile -m x --concurrency 2>err && grep -q "needs a value" err
 '
 
 test_expect_success 'a failing stage is reported with its log' '
-	aiperf profile -m x --tokenizer /nonexistent --url "$MOCK_URL" --artifact-dir bad \
-		>out 2>err; test $? -eq 1 && grep -q "failed" err
+	test_expect_code 1 aiperf profile -m x --tokenizer /nonexistent --url "$MOCK_URL" \
+		--artifact-dir bad >out 2>err && grep -q "failed" err
 '
 
 test_expect_success 'aiperf analyze-trace runs aiperf-trace analyze' '
@@ -99,7 +117,7 @@ test_expect_success 'benchmark duration: the sender stops, unsent requests are n
 '
 
 test_expect_success 'grace period without duration: the original error' '
-	prof --benchmark-grace-period 5 2>err >/dev/null; test $? -eq 2 &&
+	test_expect_code 2 prof --benchmark-grace-period 5 2>err >/dev/null &&
 	grep -q "only be used with duration-based benchmarking" err
 '
 
@@ -107,7 +125,7 @@ test_expect_success 'ramps and prefill pass through; prefill needs streaming' '
 	prof --streaming --concurrency 4 --prefill-concurrency 2 \
 		--concurrency-ramp-duration 0.2 --request-count 8 --artifact-dir ramp >/dev/null 2>&1 &&
 	test "$(jq .request_count.avg ramp/profile_export_aiperf.json)" = 8 &&
-	prof --prefill-concurrency 2 2>err >/dev/null; test $? -eq 2 &&
+	test_expect_code 2 prof --prefill-concurrency 2 2>err >/dev/null &&
 	grep -q "requires --streaming" err
 '
 

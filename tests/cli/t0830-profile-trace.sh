@@ -68,8 +68,8 @@ test_expect_success 'max-isl drops lines before the run' '
 '
 
 test_expect_success 'validation errors stop before any artifact is written' '
-	prof --input-file t.jsonl --fixed-schedule-auto-offset --artifact-dir v >out 2>err
-	test $? -eq 2 && grep -q "can only be used with --fixed-schedule" err && test ! -e v
+	test_expect_code 2 prof --input-file t.jsonl --fixed-schedule-auto-offset --artifact-dir v >out 2>err &&
+	grep -q "can only be used with --fixed-schedule" err && test ! -e v
 '
 
 test_done

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/stats: numpy-exact sums, std and linear percentiles. */
-#include <math.h>
-
 #include "stats.h"
 #include "test.h"
 
@@ -29,20 +27,68 @@ main(void)
 
 	double s[] = { 1, 2, 3, 4 };
 	TEST("p50 of 4", stats_percentile(s, 4, 50) == 2.5);
-	TEST("p99 of 4", fabs(stats_percentile(s, 4, 99) - 3.97) < 1e-12);
+	TEST("p99 of 4", stats_percentile(s, 4, 99) == 3.9699999999999998);
 	TEST("p0", stats_percentile(s, 4, 0) == 1);
 	TEST("p100", stats_percentile(s, 4, 100) == 4);
 	double one[] = { 7 };
 	TEST("single value", stats_percentile(one, 1, 90) == 7);
 
-	/* Pairwise summation differs from a naive loop past 8 values. */
-	double many[1000];
-	double naive = 0;
-	for (int i = 0; i < 1000; i++) {
-		many[i] = 0.1 * (i % 7) + 1e-3 * i;
-		naive += many[i];
-	}
-	TEST("pairwise sum close to naive", fabs(stats_sum(many, 1000) - naive) < 1e-9);
+	/*
+	 * Expected values from NumPy 1.24 (/usr/bin/python3 with python3-numpy):
+	 * np.add.reduce, np.mean, np.std(ddof=0/1) and np.percentile over the
+	 * same arrays, printed with repr(). Each input is chosen so that a
+	 * simpler implementation gives a different double.
+	 *
+	 * 1e16 then 1023 ones: a naive loop loses every 1 (1e16 + 1 rounds back
+	 * to 1e16), Kahan summation and math.fsum give 1e16 + 1024, and numpy's
+	 * pairwise sum gives 1e16 + 1008: its first accumulator, which starts at
+	 * 1e16, loses the 15 ones that land on it in the first block of 128.
+	 */
+	static double big[1024];
+	big[0] = 1e16;
+	for (int i = 1; i < 1024; i++)
+		big[i] = 1;
+	TEST("pairwise sum as numpy, not naive or compensated",
+	     stats_sum(big, 1024) == 1.0000000000001008e+16);
+	stats_vec_init(&v);
+	for (int i = 0; i < 1024; i++)
+		stats_vec_push(&v, big[i]);
+	TEST("summarize of 1e16 and ones ok", stats_summarize(&v, &st) == 0);
+	TEST("sum and mean of 1e16 and ones as numpy",
+	     st.sum == 1.0000000000001008e+16 && st.avg == 9765625000000.984);
+	TEST("min, p50 and max of 1e16 and ones",
+	     st.min == 1 && st.p50 == 1 && st.max == 1e16);
+	stats_vec_release(&v);
+
+	/*
+	 * 1e8 + i/7: numpy's two-pass std with pairwise sums gives
+	 * 41.23928432245481; the same two passes with naive sums give
+	 * 41.23928432245492 and the one-pass sqrt(E[x^2] - E[x]^2) gives
+	 * 41.30375285612676. (Division only, so C and Python build the same
+	 * doubles.)
+	 */
+	static double off[1000];
+	for (int i = 0; i < 1000; i++)
+		off[i] = 1e8 + i / 7.0;
+	TEST("std of 1e8 + i/7 as numpy", stats_std(off, 1000, 0) == 41.23928432245481);
+	TEST("sample std of 1e8 + i/7 as numpy",
+	     stats_std(off, 1000, 1) == 41.259919442246215);
+	/* 1e9 + (i % 4): the deviations are exact, std is sqrt(1.25); the
+	 * one-pass formula cancels 1e18-sized squares and gives 0. */
+	for (int i = 0; i < 1000; i++)
+		off[i] = 1e9 + i % 4;
+	TEST("std with a large offset is exact", stats_std(off, 1000, 0) == 1.118033988749895);
+	TEST("sample std with a large offset",
+	     stats_std(off, 1000, 1) == 1.1185934253567071);
+
+	/* numpy's _lerp works from the upper value when t >= 0.5: a + (b-a)*t
+	 * would give 5.199999999999999, 7.6499999999999995 and 0.4. */
+	double two[] = { 0.3, 10.1 };
+	TEST("p50 lerps from the upper value as numpy", stats_percentile(two, 2, 50) == 5.2);
+	TEST("p75 lerps from the upper value as numpy", stats_percentile(two, 2, 75) == 7.65);
+	double tenths[] = { 0.1, 0.7 };
+	TEST("p50 of 0.1 and 0.7 as numpy",
+	     stats_percentile(tenths, 2, 50) == 0.39999999999999997);
 	TEST("sample std of one is 0", stats_std(one, 1, 1) == 0);
 	TEST("empty summarize fails", (stats_vec_init(&v), stats_summarize(&v, &st)) == -1);
 	return TEST_DONE();

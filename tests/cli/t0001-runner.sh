@@ -1,0 +1,89 @@
+#!/bin/sh
+# tests/run.sh itself: an early return, a plan not met, a missing unit binary,
+# a hang, skips and a leftover process are each reported as they are.
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
+. "$(dirname "$0")/lib.sh"
+
+# A scratch tree with the runner in it: tests/run.sh cds to its parent.
+mkdir -p "$TMP/tree/tests/unit" "$TMP/tree/build/tests" "$TMP/tree/t"
+cp "$TOP/tests/run.sh" "$TMP/tree/tests/"
+R=$TMP/tree/tests/run.sh
+T=$TMP/tree/t
+
+# fixture NAME: an executable script in $T from stdin.
+fixture() {
+	{ echo '#!/bin/sh'; cat; } >"$T/$1" && chmod +x "$T/$1"
+}
+fixture pass <<'EOF'
+echo "ok 1 - one"; echo "ok 2 - two"; echo "1..2"
+EOF
+fixture early <<'EOF'
+echo "ok 1 - one"; echo "ok 2 - two"; exit 0; echo "ok 3"; echo "1..3"
+EOF
+fixture short <<'EOF'
+echo "1..16"; echo "ok 1 - one"; echo "ok 2 - two"
+EOF
+fixture crash <<'EOF'
+echo "ok 1 - one"; echo "1..1"; kill -SEGV $$
+EOF
+fixture skips <<'EOF'
+echo "ok 1 - runs"; echo "ok 2 - needs a GPU # SKIP no GPU here"; echo "1..2"
+EOF
+fixture skipall <<'EOF'
+echo "1..0 # SKIP no ../shared"
+EOF
+fixture hang <<'EOF'
+echo "ok 1 - one"; sleep 300; echo "1..1"
+EOF
+fixture leaves <<'EOF'
+sleep 300 &
+echo "ok 1 - one"; echo "1..1"
+EOF
+
+test_expect_success 'a passing test counts its results' '
+	sh "$R" "$T/pass" >out &&
+	tail -1 out | grep -qx "2 passed, 0 failed, 0 skipped"
+'
+
+test_expect_success 'ending before the plan (early return, no plan) fails' '
+	test_expect_code 1 sh "$R" "$T/early" >out &&
+	grep -q "^FAIL .*/early" out && grep -q "no plan" out &&
+	tail -1 out | grep -qx "2 passed, 1 failed, 0 skipped"
+'
+
+test_expect_success 'fewer results than the plan fails' '
+	test_expect_code 1 sh "$R" "$T/short" >out &&
+	grep -q "planned 16 tests, ran 2" out
+'
+
+test_expect_success 'a crash after all results fails' '
+	test_expect_code 1 sh "$R" "$T/crash" >out &&
+	grep -q "exited with status 139" out
+'
+
+test_expect_success 'skips are counted and listed with their reasons' '
+	sh "$R" "$T/skips" "$T/skipall" >out &&
+	tail -1 out | grep -qx "1 passed, 0 failed, 2 skipped" &&
+	grep -q "skips #2: no GPU here" out &&
+	grep -q "skipall: no ../shared" out
+'
+
+test_expect_success 'a unit source without its binary fails' '
+	echo "int main(void) { return 0; }" >"$TMP/tree/tests/unit/test-gone.c" &&
+	test_expect_code 1 sh "$R" unit >out &&
+	grep -q "^FAIL unit/test-gone" out && grep -q "test-gone is missing" out
+'
+
+test_expect_success 'a hung test is stopped at the time limit and named' '
+	AIPERF_TEST_TIMEOUT=1 test_expect_code 1 sh "$R" "$T/hang" >out &&
+	grep -q "^FAIL .*/hang" out && grep -q "timed out after 1 s" out &&
+	! pgrep -f "^sleep 300$" >/dev/null
+'
+
+test_expect_success 'a process left behind fails the test and is killed' '
+	test_expect_code 1 sh "$R" "$T/leaves" >out &&
+	grep -q "left processes behind" out && grep -q "sleep 300" out &&
+	! pgrep -f "^sleep 300$" >/dev/null
+'
+
+test_done

@@ -1,0 +1,129 @@
+#!/bin/sh
+# aiperf profile under SIGINT and SIGTERM, to its process group (a terminal's
+# Ctrl-C, `kill -- -PGID`) or to the wrapper alone (docker stop, timeout):
+# every record read is written, the artifacts say was_cancelled, the status
+# is 128+signal, nothing is left running and nothing else is signalled.
+# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
+. "$(dirname "$0")/lib.sh"
+
+start_mock --ttft-ms 300 --itl-ms 20
+
+# grp CMD...: runs CMD as the leader of a new session (so a group signal
+# reaches it and what it started), with INT and TERM at their defaults
+# (sh starts background jobs with SIGINT ignored).
+grp() {
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+os.setsid()
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}
+
+prof() {	# DIR [options]: a run that lasts long enough to be interrupted
+	d=$1
+	shift
+	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming \
+		--isl 16 --osl 20 --concurrency 4 --request-count 400 \
+		--export-level raw --artifact-dir "$d" "$@"
+}
+
+# wait_raw DIR: until the run has written its first raw record (30 s at most).
+wait_raw() {
+	i=0
+	while [ ! -s "$1/profile_export_raw.jsonl" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	test -s "$1/profile_export_raw.jsonl"
+}
+
+# check_run DIR STATUS WANT: the interrupted run in DIR ended as it must.
+check_run() {
+	test "$2" -eq "$3" || { echo "status $2, want $3"; return 1; }
+	test "$(jq .was_cancelled "$1/profile_export_aiperf.json")" = true &&
+	grep -q "^aiperf-send: interrupted: " err &&
+	# every record read is in the raw file, whole: ended + never sent
+	n=$(sed -n "s/^aiperf-send: interrupted: \([0-9]*\) requests ended.*; \([0-9]*\) read.*/\1 \2/p" err) &&
+	jq -c . "$1/profile_export_raw.jsonl" >/dev/null &&
+	test "$(wc -l <"$1/profile_export_raw.jsonl")" -eq $((${n% *} + ${n#* })) &&
+	test "$(grep -c NotSentError "$1/profile_export_raw.jsonl")" -eq "${n#* }" &&
+	test "$(wc -l <"$1/profile_export.jsonl")" -eq "${n% *}" &&
+	grep -q "The profile run was cancelled early" out &&
+	# nothing left running: not the stages, not tee
+	! pgrep -f -- "$1" >/dev/null && ! pgrep -f -- "$MOCK_URL" >/dev/null
+}
+
+for sig in INT TERM; do
+	want=130
+	[ $sig = TERM ] && want=143
+	test_expect_success "SIG$sig to the process group: artifacts, status $want" "
+		grp sh -c 'echo \$\$ >pid; exec \"\$0\" \"\$@\"' aiperf profile -m m \
+			--url \"\$MOCK_URL\" --tokenizer builtin --streaming --isl 16 \
+			--osl 20 --concurrency 4 --request-count 400 --export-level raw \
+			--artifact-dir g$sig >out 2>err &
+		wait_raw g$sig &&
+		kill -$sig -\$(cat pid) &&
+		st=0 && wait \$! || st=\$?
+		check_run \"\$PWD/g$sig\" \$st $want
+	"
+
+	test_expect_success "SIG$sig to the wrapper alone: artifacts, status $want" "
+		grp sh -c 'echo \$\$ >pid; exec \"\$0\" \"\$@\"' aiperf profile -m m \
+			--url \"\$MOCK_URL\" --tokenizer builtin --streaming --isl 16 \
+			--osl 20 --concurrency 4 --request-count 400 --export-level raw \
+			--artifact-dir s$sig >out 2>err &
+		wait_raw s$sig &&
+		kill -$sig \$(cat pid) &&
+		st=0 && wait \$! || st=\$?
+		check_run \"\$PWD/s$sig\" \$st $want
+	"
+done
+
+test_expect_success 'timeout -s INT: the wrapper stops at once, not at the end' '
+	st=0 &&
+	timeout --preserve-status -s INT 3 aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin \
+		--streaming --isl 16 --osl 20 --concurrency 4 --request-count 400 \
+		--export-level raw --artifact-dir t >out 2>err || st=$?
+	check_run "$PWD/t" $st 130 &&
+	test "$(grep -c NotSentError t/profile_export_raw.jsonl)" -gt 0 &&
+	test "$(wc -l <t/profile_export_raw.jsonl)" -lt 400
+'
+
+test_expect_success 'a second signal cancels the requests in flight at once' '
+	grp sh -c "echo \$\$ >pid; exec aiperf profile -m m --url $MOCK_URL \
+		--tokenizer builtin --streaming --isl 16 --osl 400 --concurrency 4 \
+		--request-count 40 --export-level raw --artifact-dir two" >out 2>err &
+	wait_raw two &&
+	kill -INT -$(cat pid) &&
+	sleep 0.2 &&
+	kill -INT -$(cat pid) &&
+	st=0 && wait $! || st=$?
+	check_run "$PWD/two" $st 130 &&
+	n=$(sed -n "s/.* \([0-9]*\) of them cancelled in flight.*/\1/p" err) &&
+	test "$n" -gt 0 &&
+	test "$(grep -c "Request cancelled because the run stopped" two/profile_export_raw.jsonl)" -eq "$n"
+'
+
+test_expect_success 'SIGTERM from a calling script touches nothing else' '
+	cat >caller.sh <<-EOF &&
+	sleep 60 &
+	echo \$! >sibling
+	aiperf profile -m m --url $MOCK_URL --tokenizer builtin --streaming \
+		--isl 16 --osl 20 --concurrency 4 --request-count 400 \
+		--export-level raw --artifact-dir c >out 2>err &
+	echo \$! >wrapper
+	wait \$!
+	echo "wrapper \$?" >caller.done
+	EOF
+	grp sh caller.sh &
+	caller=$! &&
+	wait_raw c &&
+	kill -TERM "$(cat wrapper)" &&
+	wait $caller &&
+	test "$(cat caller.done)" = "wrapper 143" &&
+	kill -0 "$(cat sibling)" &&
+	kill "$(cat sibling)" &&
+	check_run "$PWD/c" 143 143
+'
+
+test_done
