@@ -3,6 +3,7 @@
 #ifndef AIPERF_EXPORT_H
 #define AIPERF_EXPORT_H
 
+#include "linefile.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -167,7 +168,8 @@ int result_exported(const struct result *r);
 /* files.c */
 struct files {
 	char *json, *csv, *jsonl, *slice_csv, *slice_json;	/* NULL: not written */
-	FILE *records;		/* the profile_export.jsonl copy, open while reading */
+	struct linefile *records;	/* the profile_export.jsonl copy, open while reading */
+	struct linefile rec;
 };
 
 void files_open(struct files *fl, const char *dir, const char *prefix, int records,

@@ -75,9 +75,9 @@ files_open(struct files *fl, const char *dir, const char *prefix, int records,
 	}
 	if (records) {
 		fl->jsonl = join(dir, s ? s : "profile_export", ".jsonl");
-		fl->records = fopen(fl->jsonl, "w");
-		if (!fl->records)
+		if (linefile_open(&fl->rec, fl->jsonl) < 0)
 			die("cannot open '%s':", fl->jsonl);
+		fl->records = &fl->rec;
 	}
 	free(s);
 }
@@ -99,23 +99,38 @@ files_absolute(const char *path)
 
 enum kind { K_JSON, K_CSV, K_SLICE_JSON, K_SLICE_CSV };
 
+/* Each summary file is written whole or not at all: to a temporary name
+ * beside it, renamed over the old one once complete. */
 static const char *
 write_one(const char *path, enum kind k, const struct summary *sm,
 	  struct slices *sl, const struct exportopts *eo)
 {
-	FILE *f = fopen(path, "w");
+	size_t n = strlen(path) + 5;
+	char *tmp = xmalloc(n);
+
+	snprintf(tmp, n, "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
 	int rc = 0;
 
 	if (!f)
-		die("cannot open '%s':", path);
+		die("cannot open '%s':", tmp);
 	switch (k) {
 	case K_JSON: rc = json_export(f, sm, eo); break;
 	case K_CSV: rc = csv_export(f, sm); break;
 	case K_SLICE_JSON: rc = slices_json(f, sl, eo); break;
 	case K_SLICE_CSV: rc = slices_csv(f, sl); break;
 	}
-	if (rc < 0 || util_fshut(f, path) < 0)
-		die("cannot write '%s'", path);
+	int bad = rc < 0 || fflush(f) == EOF, err = errno;
+	if (fclose(f) == EOF && !bad)
+		bad = 1, err = errno;
+	if (!bad && rename(tmp, path) < 0)
+		bad = 1, err = errno;
+	if (bad) {
+		unlink(tmp);
+		errno = err;
+		die("cannot write '%s':", path);
+	}
+	free(tmp);
 	return files_absolute(path);
 }
 

@@ -156,8 +156,15 @@ metrics_title(const char *t)
 struct input {
 	struct agg *a;
 	struct slices *sl;
-	FILE *copy;
+	struct linefile *copy;
 };
+
+static _Noreturn void
+copy_failed(const struct linefile *lf)
+{
+	die("cannot write '%s': %s (it holds the first %zu records, whole)",
+	    lf->path, strerror(errno), lf->lines);
+}
 
 static void
 read_input(struct lines *l, struct input *in)
@@ -176,9 +183,8 @@ read_input(struct lines *l, struct input *in)
 			k = -1;
 		if (k < 0)
 			die("%s:%zu: %s", l->name, l->lineno, why);
-		if (k == 1 && in->copy &&
-		    (fwrite(s, 1, n, in->copy) != n || putc('\n', in->copy) == EOF))
-			die("write error:");
+		if (k == 1 && in->copy && linefile_put(in->copy, s, n) < 0)
+			copy_failed(in->copy);
 	}
 	if (rc < 0) {
 		if (errno == ENOBUFS)
@@ -286,8 +292,10 @@ main(int argc, char **argv)
 	/* Whoever stopped the run made the file before the input could end. */
 	if (o.cancelled_if && access(o.cancelled_if, F_OK) == 0)
 		eo.was_cancelled = 1;
-	if (fl.records && util_fshut(fl.records, fl.jsonl) < 0)
-		return 1;
+	if (fl.records && linefile_close(fl.records) < 0) {
+		fl.rec.path = fl.jsonl;
+		copy_failed(fl.records);
+	}
 	agg_summary(&a, &sm);
 	client_summary(&a.cl, &sm, &eo.cs, o.cpu_seconds, o.target_rate);
 	files_write(&fl, &sm, &sl, &eo);

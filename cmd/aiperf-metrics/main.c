@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "linefile.h"
 #include "lines.h"
 #include "metrics.h"
 #include "util.h"
@@ -17,6 +18,7 @@ struct options {
 	struct opts o;
 	const char *tokenizer;
 	const char *revision;
+	const char *tee;
 	char **files;
 	int nfiles;
 };
@@ -33,6 +35,7 @@ enum {
 	OPT_DROP_WARMUP,
 	OPT_KEEP_GOING,
 	OPT_THREADS,
+	OPT_TEE,
 	OPT_VERSION,
 };
 
@@ -48,6 +51,7 @@ static const struct option longopts[] = {
 	{ "drop-warmup", no_argument, NULL, OPT_DROP_WARMUP },
 	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "tee", required_argument, NULL, OPT_TEE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -60,7 +64,7 @@ usage(FILE *f, int status)
 	      "                      [--tokenizer-trust-remote-code] [--endpoint-type type]\n"
 	      "                      [--use-server-token-count] [--streaming]\n"
 	      "                      [--export-http-trace] [--drop-warmup] [--keep-going]\n"
-	      "                      [--threads n] [--unbuffered] [file ...]\n", f);
+	      "                      [--threads n] [--tee file] [--unbuffered] [file ...]\n", f);
 	exit(status);
 }
 
@@ -99,6 +103,7 @@ parse_args(struct options *op, int argc, char **argv)
 		case OPT_DROP_WARMUP: op->o.drop_warmup = 1; break;
 		case OPT_KEEP_GOING: op->o.keep_going = 1; break;
 		case OPT_THREADS: op->o.threads = (int)opt_int("--threads", optarg, 1, 256); break;
+		case OPT_TEE: op->tee = optarg; break;
 		case 'h': usage(stdout, 0);
 		case OPT_VERSION:
 			printf("aiperf-metrics %s\n", AIPERF_VERSION);
@@ -115,7 +120,15 @@ struct run {
 	struct buf out;
 	size_t skipped;
 	struct pool *pool;	/* --threads > 1 */
+	struct linefile *tee;	/* --tee: every input line, as read */
 };
+
+static _Noreturn void
+tee_failed(const struct linefile *lf)
+{
+	die("cannot write '%s': %s (it holds the first %zu lines, whole)", lf->path,
+	    strerror(errno), lf->lines);
+}
 
 /* One input line: returns 0, or -1 on a malformed line (already reported). */
 static int
@@ -185,6 +198,8 @@ do_file(struct run *run, const struct opts *o, const char *path)
 		}
 		if (rc < 0)
 			die("cannot read '%s':", l.name);
+		if (run->tee && linefile_put(run->tee, s, n) < 0)
+			tee_failed(run->tee);
 		if (blank(s, n))
 			continue;
 		if (run->pool)
@@ -212,6 +227,13 @@ main(int argc, char **argv)
 	buf_init(&run.out, BUF_NOMAX);
 	run.skipped = 0;
 	run.pool = NULL;
+	run.tee = NULL;
+	struct linefile tee;
+	if (op.tee) {
+		if (linefile_open(&tee, op.tee) < 0)
+			die("cannot open '%s':", op.tee);
+		run.tee = &tee;
+	}
 	metrics_init();
 	if (op.o.threads > 1)
 		run.pool = pool_new(&op.o, op.o.threads);
@@ -221,6 +243,10 @@ main(int argc, char **argv)
 		do_file(&run, &op.o, op.files[i]);
 	if (run.pool)
 		run.skipped += pool_free(run.pool);
+	if (run.tee && linefile_close(run.tee) < 0) {
+		tee.path = (char *)op.tee;
+		tee_failed(&tee);
+	}
 	if (run.skipped)
 		warn("%zu malformed line%s skipped", run.skipped, run.skipped == 1 ? "" : "s");
 	rec_release(&run.rec);

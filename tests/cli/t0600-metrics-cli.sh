@@ -111,4 +111,18 @@ test_expect_success 'no environment variable swaps the tokenizer' '
 	! cmp -s want words
 '
 
+test_expect_success '--tee copies every input line as read, whole lines on a full disk' '
+	cat "$G"/*/in.ndjson >all &&
+	aiperf-metrics --tokenizer test:words --keep-going --tee copy all >/dev/null 2>&1 &&
+	cmp all copy &&
+	for i in 1 2 3 4 5 6 7 8; do cat all; done >big &&
+	test_expect_code 1 sh -c "trap \"\" XFSZ; ulimit -f 64; exec \"\$@\"" sh \
+		aiperf-metrics --tokenizer test:words --keep-going --tee copy2 big >/dev/null 2>err &&
+	n=$(sed -n "s/^aiperf-metrics: cannot write .copy2.: File too large (it holds the first \([0-9]*\) lines, whole)$/\1/p" err) &&
+	test "$n" -gt 0 && test "$(wc -l <copy2)" -eq "$n" &&
+	head -n "$n" big | cmp - copy2 &&
+	test_expect_code 1 aiperf-metrics --tee no/such/dir/x </dev/null 2>err &&
+	grep -q "cannot open .no/such/dir/x." err
+'
+
 test_done
