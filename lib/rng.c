@@ -4,9 +4,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
+#include <openssl/evp.h>
 
 #define PI 3.14159265358979323846
 #define E_ 2.71828182845904523536
@@ -72,7 +73,11 @@ rng_child_seed(uint64_t root, const char *identifier)
 	int n = snprintf(text, sizeof(text), "%llu:%s",
 			 (unsigned long long)root, identifier);
 
-	sha256(text, n < (int)sizeof(text) ? (size_t)n : sizeof(text) - 1, d);
+	size_t len = n < (int)sizeof(text) ? (size_t)n : sizeof(text) - 1;
+
+	/* SHA-256 from libcrypto: the original hashes with hashlib.sha256 */
+	if (!EVP_Digest(text, len, d, NULL, EVP_sha256(), NULL))
+		abort();
 	for (int i = 0; i < 8; i++)
 		v = v << 8 | d[i];
 	return v;

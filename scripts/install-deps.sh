@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages aiperf needs to build, test and lint.
 # Runs apt-get only for what is missing; needs root for that.
 set -eu
-pkgs="make gcc clang pkg-config libcurl4-openssl-dev libzstd-dev zstd
+pkgs="make gcc clang pkg-config libcurl4-openssl-dev libssl-dev libzstd-dev zstd
 libonig-dev libutf8proc-dev mandoc shellcheck cppcheck jq wrk curl
 openssl time python3 python3-numpy python3-rich libclang-rt-14-dev nginx-light"
 missing=
