@@ -72,8 +72,9 @@ http_head_on(struct conn *c, struct buf *b, int status, const char *ctype,
 	if (f == FAULT_BIG_HEAD) {
 		b->len -= 2;	/* before the empty line */
 		buf_addstr(b, "X-Mock-Padding: ");
-		for (size_t i = 0; i < MOCK_BIG_HEAD; i++)
-			buf_addch(b, 'x');
+		buf_grow(b, MOCK_BIG_HEAD + 4);
+		memset(b->s + b->len, 'x', MOCK_BIG_HEAD);
+		b->len += MOCK_BIG_HEAD;
 		buf_addstr(b, "\r\n\r\n");
 	}
 }

@@ -83,9 +83,10 @@ gen_fault_text(struct buf *b, enum fault f)
 		ADD(b, " \xc3\x28\xff\xfe");	/* a bad sequence, then bytes never valid */
 	if (f != FAULT_BIG_BODY)
 		return;
-	buf_grow(b, MOCK_BIG_BODY);
-	for (size_t i = 0; i < MOCK_BIG_BODY; i++)
-		buf_addch(b, 'x');
+	buf_grow(b, MOCK_BIG_BODY + 1);
+	memset(b->s + b->len, 'x', MOCK_BIG_BODY);
+	b->len += MOCK_BIG_BODY;
+	b->s[b->len] = '\0';
 }
 
 static void
