@@ -247,7 +247,8 @@ add_id(struct buf *b, const struct server *s, int chat, uint64_t id,
 
 /* A non-streaming body, without its final '}' (the stamp closes it). */
 static void
-fixed_body(struct server *s, struct resp *r, const struct plan *p, uint64_t id)
+fixed_body(struct server *s, struct resp *r, const struct plan *p, uint64_t id,
+	   enum fault f)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	long total = r->n_reason + r->n_content;
@@ -256,6 +257,7 @@ fixed_body(struct server *s, struct resp *r, const struct plan *p, uint64_t id)
 	if (r->chat) {
 		ADD(&b, ",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"");
 		add_words(&b, r->word, r->n_reason, total);
+		gen_fault_text(&b, f);
 		if (r->n_reason) {
 			ADD(&b, "\",\"reasoning_content\":\"");
 			add_words(&b, r->word, 0, r->n_reason);
@@ -264,6 +266,7 @@ fixed_body(struct server *s, struct resp *r, const struct plan *p, uint64_t id)
 	} else {
 		ADD(&b, ",\"choices\":[{\"index\":0,\"text\":\"");
 		add_words(&b, r->word, 0, total);
+		gen_fault_text(&b, f);
 		ADD(&b, "\",\"logprobs\":null,\"finish_reason\":\"");
 	}
 	buf_addstr(&b, r->finish);
@@ -337,6 +340,11 @@ start_resp(struct conn *c, enum route rt, uint64_t rng)
 	r->status = 200;
 	r->rng = rng;
 	r->fail_after = c->srv->opt->fail_after;
+	/* the faults that cut a stream short do it after one chunk by default */
+	enum fault f = (c->flags & CONN_FAULT) ? c->srv->opt->fault : FAULT_NONE;
+	if (r->fail_after < 0 && (f == FAULT_RESET || f == FAULT_STALL_BODY ||
+				  f == FAULT_SSE_ERROR))
+		r->fail_after = 1;
 	c->r = r;
 	c->status = 200;
 	c->srv->c.in_flight++;
@@ -382,9 +390,11 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 	} else {
 		r->kind = RESP_FIXED;
 		r->abort = o->fail_after >= 0;
-		fixed_body(s, r, &p, id);
+		fixed_body(s, r, &p, id, (c->flags & CONN_FAULT) ? o->fault : FAULT_NONE);
 		r->at = r->base + o->itl_ns * (r->n_reason + r->n_content);
 	}
+	if ((c->flags & CONN_FAULT) && o->fault == FAULT_STALL_HEAD)
+		return;		/* never answered: the client gives up or hangs up */
 	conn_arm(c, r->at);
 }
 

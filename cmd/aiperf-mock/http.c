@@ -52,6 +52,33 @@ http_head(struct buf *b, int status, const char *ctype, long long clen,
 	buf_addstr(b, "\r\n");
 }
 
+/* The fault that applies to c's current answer. */
+static enum fault
+fault_on(const struct conn *c)
+{
+	return (c->flags & CONN_FAULT) ? c->srv->opt->fault : FAULT_NONE;
+}
+
+void
+http_head_on(struct conn *c, struct buf *b, int status, const char *ctype,
+	     long long clen)
+{
+	size_t at = b->len;
+	enum fault f = fault_on(c);
+
+	http_head(b, status, ctype, clen, !(c->flags & CONN_CLOSE_AFTER));
+	if (f == FAULT_HTTP10)
+		b->s[at + 7] = '0';	/* "HTTP/1.1" becomes "HTTP/1.0" */
+	if (f == FAULT_BIG_HEAD) {
+		b->len -= 2;	/* before the empty line */
+		buf_addstr(b, "X-Mock-Padding: ");
+		buf_grow(b, MOCK_BIG_HEAD + 4);
+		memset(b->s + b->len, 'x', MOCK_BIG_HEAD);
+		b->len += MOCK_BIG_HEAD;
+		buf_addstr(b, "\r\n\r\n");
+	}
+}
+
 void
 http_error(struct conn *c, int status, const char *type, const char *msg)
 {
@@ -72,8 +99,7 @@ http_error(struct conn *c, int status, const char *type, const char *msg)
 	jw_obj_end(&w);
 	jw_obj_end(&w);
 	buf_reset(&s->scratch);
-	http_head(&s->scratch, status, "application/json", (long long)body.len,
-		  !(c->flags & CONN_CLOSE_AFTER));
+	http_head_on(c, &s->scratch, status, "application/json", (long long)body.len);
 	buf_add(&s->scratch, body.s, body.len);
 	conn_send(c, s->scratch.s, s->scratch.len);
 	s->c.responses[status / 100 % 6]++;
@@ -103,6 +129,25 @@ send_continue(struct conn *c, const struct httpreq *req)
 		return;
 	c->flags |= CONN_CONTINUE;
 	conn_send(c, msg, sizeof(msg) - 1);
+}
+
+/* --fault on an LLM request: which framing the answer gets. */
+static void
+fault_flags(struct conn *c, const struct httpreq *req)
+{
+	enum fault f = c->srv->opt->fault;
+	int llm = httpreq_is(req->method, req->method_len, "POST") &&
+		  ((req->path_len == 20 && !memcmp(req->target, "/v1/chat/completions", 20)) ||
+		   (req->path_len == 15 && !memcmp(req->target, "/v1/completions", 15)));
+
+	c->flags &= ~(unsigned)CONN_FAULT;
+	if (!llm || f == FAULT_NONE)
+		return;
+	c->flags |= CONN_FAULT;
+	if (f == FAULT_CLOSE || f == FAULT_HTTP10)
+		c->flags |= CONN_CLOSE_AFTER;
+	if (f == FAULT_HTTP10)
+		c->flags |= CONN_HTTP10;	/* streams end at close, unframed */
 }
 
 static int
@@ -155,6 +200,7 @@ process_one(struct conn *c)
 		c->flags |= CONN_HTTP10;
 	else
 		c->flags &= ~(unsigned)CONN_HTTP10;
+	fault_flags(c, &req);
 	route_dispatch(c, &req, body, blen, mono_ns());
 	buf_release(&chunked);
 	buf_consume(&c->in, req.head_len + used);

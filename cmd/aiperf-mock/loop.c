@@ -168,6 +168,16 @@ conn_close(struct conn *c)
 	s->dead = c;
 }
 
+void
+conn_reset(struct conn *c)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+	if (!(c->flags & CONN_DEAD))
+		setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	conn_close(c);
+}
+
 static void
 conn_free(struct conn *c)
 {

@@ -22,7 +22,7 @@ static const char synopsis[] =
 	"usage: aiperf-mock [-fv] [--host addr] [-p port] [--ttft-ms ms] [--itl-ms ms]\n"
 	"       [--jitter-ms ms] [--random-seed n] [--error-rate pct] [--status code]\n"
 	"       [--output-tokens n] [--reasoning-tokens n] [--fail-after n]\n"
-	"       [--stall-ms ms] [--max-connections n] [--model name]\n"
+	"       [--stall-ms ms] [--fault mode] [--max-connections n] [--model name]\n"
 	"       [--embedding-dim n] [--embedding-base-latency ms]\n"
 	"       [--embedding-per-input-latency ms] [--workers n] [--ports n]\n";
 
@@ -35,7 +35,7 @@ usage(FILE *f, int status)
 
 enum {
 	OPT_HOST = 256, OPT_ITL, OPT_JITTER, OPT_SEED, OPT_ERROR_RATE,
-	OPT_STATUS, OPT_OUTPUT, OPT_REASONING, OPT_FAIL_AFTER, OPT_STALL,
+	OPT_STATUS, OPT_OUTPUT, OPT_REASONING, OPT_FAIL_AFTER, OPT_STALL, OPT_FAULT,
 	OPT_MAX_CONN, OPT_MODEL, OPT_EMB_DIM, OPT_EMB_BASE, OPT_EMB_PER, OPT_WORKERS, OPT_PORTS,
 	OPT_HELP, OPT_VERSION,
 };
@@ -56,6 +56,7 @@ static const struct option longopts[] = {
 	{ "reasoning-tokens", required_argument, NULL, OPT_REASONING },
 	{ "fail-after", required_argument, NULL, OPT_FAIL_AFTER },
 	{ "stall-ms", required_argument, NULL, OPT_STALL },
+	{ "fault", required_argument, NULL, OPT_FAULT },
 	{ "max-connections", required_argument, NULL, OPT_MAX_CONN },
 	{ "model", required_argument, NULL, OPT_MODEL },
 	{ "embedding-dim", required_argument, NULL, OPT_EMB_DIM },
@@ -76,6 +77,22 @@ opt_ms(const char *name, const char *arg)
 	return llround(opt_double(name, arg, 0, 3600e3) * 1e6);
 }
 
+static enum fault
+opt_fault(const char *arg)
+{
+	static const char *const names[] = {
+		[FAULT_RESET] = "reset", [FAULT_STALL_HEAD] = "stall-head",
+		[FAULT_STALL_BODY] = "stall-body", [FAULT_CLOSE] = "close",
+		[FAULT_HTTP10] = "http10", [FAULT_BIG_HEAD] = "big-head",
+		[FAULT_BIG_BODY] = "big-body", [FAULT_BAD_CHUNK] = "bad-chunk",
+		[FAULT_BAD_UTF8] = "bad-utf8", [FAULT_SSE_ERROR] = "sse-error",
+	};
+	for (size_t i = 1; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i]))
+			return (enum fault)i;
+	die_usage("invalid value for --fault: '%s'", arg);
+}
+
 /* Options with a value; returns 0 when c is not one of them. */
 static int
 value_opt(struct options *o, int c, const char *arg)
@@ -93,6 +110,7 @@ value_opt(struct options *o, int c, const char *arg)
 	case OPT_REASONING: o->reasoning_tokens = (long)opt_int("--reasoning-tokens", arg, 0, MOCK_MAX_TOKENS); break;
 	case OPT_FAIL_AFTER: o->fail_after = (long)opt_int("--fail-after", arg, 0, MOCK_MAX_TOKENS); break;
 	case OPT_STALL: o->stall_ns = opt_ms("--stall-ms", arg); break;
+	case OPT_FAULT: o->fault = opt_fault(arg); break;
 	case OPT_MAX_CONN: o->max_connections = (long)opt_int("--max-connections", arg, 0, 100000000); break;
 	case OPT_MODEL: o->model = arg; break;
 	case OPT_EMB_DIM: o->embedding_dim = (int)opt_int("--embedding-dim", arg, 1, 4096); break;

@@ -26,6 +26,24 @@
 #define MOCK_READ_SIZE (64 << 10)
 #define MOCK_MAX_PORTS 64
 
+/* --fault: one way of misbehaving for every LLM request (man aiperf-mock). */
+enum fault {
+	FAULT_NONE,
+	FAULT_RESET,		/* RST (SO_LINGER 0) where --fail-after would close */
+	FAULT_STALL_HEAD,	/* never answer */
+	FAULT_STALL_BODY,	/* headers and --fail-after chunks, then nothing */
+	FAULT_CLOSE,		/* Connection: close on every answer */
+	FAULT_HTTP10,		/* HTTP/1.0 replies, streams ended by close */
+	FAULT_BIG_HEAD,		/* a 1 MiB response header field */
+	FAULT_BIG_BODY,		/* 2 MiB more text in the first token or the body */
+	FAULT_BAD_CHUNK,	/* a chunk size line that is not hex */
+	FAULT_BAD_UTF8,		/* invalid UTF-8 bytes in the first token's text */
+	FAULT_SSE_ERROR,	/* event: error after --fail-after chunks */
+};
+
+#define MOCK_BIG_HEAD (1 << 20)
+#define MOCK_BIG_BODY (2 << 20)
+
 struct options {
 	const char *host;
 	int port;
@@ -37,6 +55,7 @@ struct options {
 	long reasoning_tokens;
 	long fail_after;	/* -1: never */
 	int status;		/* 0: normal answers */
+	enum fault fault;
 	long max_connections;	/* 0: unlimited */
 	int embedding_dim;
 	const char *model;
@@ -121,6 +140,7 @@ enum conn_flags {
 	CONN_CONTINUE = 1 << 3,		/* sent 100 Continue for this request */
 	CONN_DEAD = 1 << 4,
 	CONN_HTTP10 = 1 << 5,		/* current request is HTTP/1.0 */
+	CONN_FAULT = 1 << 6,		/* current request is an LLM one: --fault applies */
 };
 
 struct conn {
@@ -176,6 +196,12 @@ void http_process(struct conn *c);
 #define HTTP_TO_CLOSE (-2)
 void http_head(struct buf *b, int status, const char *ctype, long long clen,
 	       int keepalive);
+/* http_head for an answer on c: keep-alive and version from c and --fault. */
+void http_head_on(struct conn *c, struct buf *b, int status, const char *ctype,
+		  long long clen);
+/* Close c with a reset (RST) instead of a FIN. */
+void conn_reset(struct conn *c);
+
 void http_error(struct conn *c, int status, const char *type,
 		const char *msg);
 void http_done(struct conn *c);
@@ -202,6 +228,9 @@ void gen_usage(struct buf *b, long prompt, long completion, long reasoning,
 /* sse.c: token words and the timed release of chunks. */
 /* Word i (mod the list) of the response text, with its leading space. */
 const char *gen_word(unsigned i, size_t *len);
+
+/* --fault big-body, bad-utf8: the extra text of a first token or body. */
+void gen_fault_text(struct buf *b, enum fault f);
 
 /* Fast decimal formatting: writes v at p, returns the length. */
 size_t fmt_i64(char *p, int64_t v);

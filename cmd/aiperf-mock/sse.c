@@ -69,6 +69,26 @@ fmt_i64(char *p, int64_t v)
 	return i;
 }
 
+static enum fault
+fault_of(const struct conn *c)
+{
+	return (c->flags & CONN_FAULT) ? c->srv->opt->fault : FAULT_NONE;
+}
+
+/* --fault big-body and bad-utf8: what the first token's text gets. */
+void
+gen_fault_text(struct buf *b, enum fault f)
+{
+	if (f == FAULT_BAD_UTF8)
+		ADD(b, " \xc3\x28\xff\xfe");	/* a bad sequence, then bytes never valid */
+	if (f != FAULT_BIG_BODY)
+		return;
+	buf_grow(b, MOCK_BIG_BODY + 1);
+	memset(b->s + b->len, 'x', MOCK_BIG_BODY);
+	b->len += MOCK_BIG_BODY;
+	b->s[b->len] = '\0';
+}
+
 static void
 add_stamp(struct buf *b, int64_t stamp)
 {
@@ -80,7 +100,8 @@ add_stamp(struct buf *b, int64_t stamp)
 }
 
 static void
-add_token(struct buf *b, const struct resp *r, long i, int64_t stamp)
+add_token(struct buf *b, const struct resp *r, long i, int64_t stamp,
+	  enum fault f)
 {
 	size_t wl;
 	const char *w = gen_word(r->word + (unsigned)i, &wl);
@@ -96,10 +117,14 @@ add_token(struct buf *b, const struct resp *r, long i, int64_t stamp)
 		else
 			ADD(b, "\"content\":\"");
 		buf_add(b, w, wl);
+		if (i == 0)
+			gen_fault_text(b, f);
 		ADD(b, "\"},\"finish_reason\":");
 	} else {
 		ADD(b, "{\"index\":0,\"text\":\"");
 		buf_add(b, w, wl);
+		if (i == 0)
+			gen_fault_text(b, f);
 		ADD(b, "\",\"logprobs\":null,\"finish_reason\":");
 	}
 	if (last) {
@@ -141,6 +166,8 @@ send_chunk(struct conn *c, struct buf *b, int last)
 		return;
 	}
 	snprintf(hex, sizeof(hex), "%08zx", n);
+	if (fault_of(c) == FAULT_BAD_CHUNK)
+		memcpy(hex, "nothex!!", 8);
 	memcpy(b->s, hex, 8);
 	ADD(b, "\r\n");
 	if (last)
@@ -167,6 +194,18 @@ note_lag(struct counters *k, int64_t lag)
 		k->late_chunks++;
 }
 
+/* The stream stops after --fail-after chunks, as --fault says. */
+static void
+cut_short(struct conn *c)
+{
+	switch (fault_of(c)) {
+	case FAULT_RESET: conn_reset(c); break;
+	case FAULT_STALL_BODY: break;	/* nothing more, ever */
+	case FAULT_SSE_ERROR: http_done(c); break;	/* the stream ended well */
+	default: conn_close(c); break;
+	}
+}
+
 /* Write every token that is due, then the tail after the last one. */
 static void
 emit(struct conn *c, int64_t now)
@@ -181,20 +220,23 @@ emit(struct conn *c, int64_t now)
 	buf_reset(b);
 	ADD(b, "00000000\r\n");
 	while (r->next < total && r->due <= now && !cut) {
-		add_token(b, r, r->next, stamp);
+		add_token(b, r, r->next, stamp, fault_of(c));
 		note_lag(&s->c, stamp - r->due);
 		r->next++;
 		cut = r->fail_after >= 0 && r->next >= r->fail_after &&
 		      r->next < total;
 		next_due(r, s->opt->itl_ns, s->opt->jitter_ns);
 	}
+	if (cut && fault_of(c) == FAULT_SSE_ERROR)
+		ADD(b, "event: error\ndata: {\"error\":{\"message\":\"mock fault: sse-error\","
+		    "\"type\":\"server_error\",\"code\":500}}\n\n");
 	if (r->next == total)
 		add_tail(b, r, stamp);
-	send_chunk(c, b, r->next == total);
+	send_chunk(c, b, r->next == total || (cut && fault_of(c) == FAULT_SSE_ERROR));
 	if (c->flags & CONN_DEAD)
 		return;
 	if (cut)
-		conn_close(c);
+		cut_short(c);
 	else if (r->next == total)
 		http_done(c);
 	else
@@ -209,9 +251,8 @@ send_headers(struct conn *c)
 	if (c->flags & CONN_HTTP10)
 		c->flags |= CONN_CLOSE_AFTER;
 	buf_reset(&s->scratch);
-	http_head(&s->scratch, 200, "text/event-stream; charset=utf-8",
-		  (c->flags & CONN_HTTP10) ? HTTP_TO_CLOSE : HTTP_CHUNKED,
-		  !(c->flags & CONN_CLOSE_AFTER));
+	http_head_on(c, &s->scratch, 200, "text/event-stream; charset=utf-8",
+		     (c->flags & CONN_HTTP10) ? HTTP_TO_CLOSE : HTTP_CHUNKED);
 	c->r->headers_sent = 1;
 	s->c.responses[2]++;
 	conn_send(c, s->scratch.s, s->scratch.len);	/* may close c */
@@ -225,7 +266,10 @@ send_fixed(struct conn *c)
 	char tail[48] = "}";
 	size_t tl = 1;
 
-	if (r->abort) {
+	enum fault f = fault_of(c);
+	int half = f == FAULT_RESET || f == FAULT_STALL_BODY;
+
+	if (r->abort && !half) {
 		conn_close(c);
 		return;
 	}
@@ -235,11 +279,17 @@ send_fixed(struct conn *c)
 		tail[tl++] = '}';
 	}
 	buf_reset(&s->scratch);
-	http_head(&s->scratch, r->status, "application/json",
-		  (long long)(r->body_len + tl), !(c->flags & CONN_CLOSE_AFTER));
+	http_head_on(c, &s->scratch, r->status, "application/json",
+		     (long long)(r->body_len + tl));
 	buf_add(&s->scratch, r->body, r->body_len);
 	buf_add(&s->scratch, tail, tl);
 	s->c.responses[r->status / 100 % 6]++;
+	if (half) {	/* half the body, then a reset or nothing more */
+		conn_send(c, s->scratch.s, s->scratch.len - (r->body_len + tl) / 2);
+		if (!(c->flags & CONN_DEAD) && f == FAULT_RESET)
+			conn_reset(c);
+		return;
+	}
 	conn_send(c, s->scratch.s, s->scratch.len);	/* may close c, free r */
 	if (!(c->flags & CONN_DEAD))
 		http_done(c);
@@ -261,7 +311,7 @@ gen_timer(struct conn *c, int64_t now)
 		if (c->flags & CONN_DEAD)
 			return;
 		if (r->fail_after == 0 && r->n_reason + r->n_content > 0) {
-			conn_close(c);
+			cut_short(c);
 			return;
 		}
 		if (r->due > now) {

@@ -17,10 +17,38 @@ stamp(struct xfer *x)
 	}
 }
 
+/*
+ * libcurl calls this once it has a connection for the transfer, right
+ * before it writes the request: that is when the request starts, not when
+ * it was handed to libcurl (a connect, or a wait for one, comes between).
+ * A retry on a fresh connection stamps again.
+ */
+int
+cb_prereq(void *clientp, char *ip, char *local_ip, int port, int local_port)
+{
+	struct xfer *x = clientp;
+
+	(void)ip, (void)local_ip, (void)port, (void)local_port;
+	x->sent_ns = clock_now_ns();
+	return CURL_PREREQFUNC_OK;
+}
+
 static int
 ok_status(long st)
 {
 	return st >= 200 && st <= 299;
+}
+
+/* The response went past --max-response-bytes: say the cap and how to raise it. */
+static void
+too_large(struct xfer *x)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	buf_addf(&b, "Response larger than %zu bytes (raise the cap with "
+		 "--max-response-bytes)", x->snd->o->max_response);
+	xfer_fail(x, XE_TOOLARGE, 0, buf_str(&b));
+	buf_release(&b);
 }
 
 size_t
@@ -45,7 +73,7 @@ cb_write(char *p, size_t size, size_t n, void *userdata)
 		}
 		if (sse_feed(&x->sse, p, len) < 0) {
 			if (x->err == XE_NONE)
-				xfer_fail(x, XE_TOOLARGE, 0, NULL);
+				too_large(x);
 			return 0;
 		}
 		return len;
@@ -54,7 +82,7 @@ cb_write(char *p, size_t size, size_t n, void *userdata)
 	if (!x->body_in.cap && len < 4096)
 		buf_grow(&x->body_in, 1024);
 	if (buf_add(&x->body_in, p, len) < 0) {
-		xfer_fail(x, XE_TOOLARGE, 0, NULL);
+		too_large(x);
 		return 0;
 	}
 	return len;
@@ -259,7 +287,7 @@ cb_sse(void *ctx, const struct sse_msg *m)
 	jw_obj_end(&w);
 	if (r->len > x->snd->o->max_response) {
 		r->len = mark;
-		xfer_fail(x, XE_TOOLARGE, 0, NULL);
+		too_large(x);
 		return -1;
 	}
 	return 0;

@@ -413,6 +413,7 @@ retry(struct sender *s, struct h1conn *c)
 	x->retried = 1;
 	x->redo = 1;
 	x->hs.sent = 0;
+	x->sent_ns = -1;
 	detach(x);
 	defer(s->h1, x);
 	h1conn_close(s, c);
@@ -443,6 +444,8 @@ send_some(struct sender *s, struct h1conn *c)
 		}
 		if (w < 0)
 			return -1;
+		if (!c->woff)	/* its first bytes are on the wire: it starts now */
+			x->sent_ns = clock_now_ns();
 		c->woff += (size_t)w;
 		x->hs.sent += w;
 	}
@@ -631,6 +634,11 @@ h1conn_start(struct sender *s, struct xfer *x)
 static int
 on_line(void *ctx, const char *p, size_t n)
 {
+	struct xfer *x = ctx;
+
+	/* the version the server answered with (h1.c takes only 1.0 and 1.1) */
+	if (n > 8 && !memcmp(p, "HTTP/1.", 7))
+		x->hs.version = p[7] == '0' ? "1.0" : "1.1";
 	cb_header((char *)p, 1, n, ctx);
 	return 0;
 }
@@ -711,6 +719,7 @@ readable(struct sender *s, struct h1conn *c)
 			closed(s, c);
 			return;
 		}
+		x->hs.received += n;	/* complete() counts exactly, without junk */
 		/* One arrival stamp per socket event (cb.c stamps the same way). */
 		if (x->io_seq != s->io_seq) {
 			x->io_seq = s->io_seq;

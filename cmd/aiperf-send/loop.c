@@ -80,6 +80,13 @@ void
 sender_finish(struct sender *s, struct xfer *x, CURLcode rc)
 {
 	heap_remove(&s->timers, x);
+	/*
+	 * The record starts when the request's bytes went out (cb_prereq, or
+	 * the native engine's first write), not when a connection for it was
+	 * sought; one never sent keeps the moment it was handed over.
+	 */
+	if (x->sent_ns >= 0)
+		x->start_ns = x->sent_ns;
 	if (x->aprev)
 		x->aprev->anext = x->anext;
 	else

@@ -90,6 +90,11 @@ fail_curl(struct xfer *x, CURLcode rc)
 		buf_addf(&b, "Request timed out after %.3fs",
 			 (double)o->timeout_ns / 1e9);
 		xfer_fail(x, XE_TIMEOUT, 0, buf_str(&b));
+	} else if (rc == CURLE_OUT_OF_MEMORY && !x->curl_err[0] && x->status &&
+		   x->ack_ns < 0) {
+		/* libcurl's answer to a header past its size limit */
+		buf_addstr(&b, "Invalid HTTP response: header too large for libcurl");
+		xfer_fail(x, XE_CONN, 0, buf_str(&b));
 	} else {
 		buf_addstr(&b, x->curl_err[0] ? x->curl_err : curl_easy_strerror(rc));
 		xfer_fail(x, XE_CONN, 0, buf_str(&b));

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "cb.h"
 #include "json.h"
 #include "util.h"
@@ -123,7 +124,7 @@ xfer_new(struct sender *s)
 {
 	struct xfer *x = xcalloc(1, sizeof(*x));
 	x->snd = s;
-	x->credit_ns = x->start_ns = x->ack_ns = x->end_ns = -1;
+	x->credit_ns = x->start_ns = x->ack_ns = x->end_ns = x->sent_ns = -1;
 	x->intended_ns = x->cancel_ns = x->deadline = -1;
 	x->hidx = x->hist_at = (size_t)-1;
 	buf_init(&x->reply, s->o->max_response);
@@ -303,9 +304,16 @@ xfer_setup(struct xfer *x, CURL *h)
 	SET(CURLOPT_FRESH_CONNECT, forbid_reuse(x) && !sess_share(x) ? 1L : 0L);
 	SET(CURLOPT_SHARE, sess_share(x));
 	SET(CURLOPT_TCP_NODELAY, 1L);
-	/* HTTP/2: new requests wait for the first connection's ALPN and then
-	 * share it, instead of each opening its own at a cold start. */
-	SET(CURLOPT_PIPEWAIT, 1L);
+	/*
+	 * HTTP/2 (https, ALPN): new requests wait for the first connection's
+	 * ALPN and then share it, instead of each opening its own at a cold
+	 * start. Over HTTP/1.1 nothing can be shared: waiting would hold every
+	 * request behind the first one's whole response (and behind a stall,
+	 * for good). Pooled handles keep options: set it both ways.
+	 */
+	SET(CURLOPT_PIPEWAIT, strncasecmp(x->url, "https://", 8) ? 0L : 1L);
+	SET(CURLOPT_PREREQFUNCTION, cb_prereq);
+	SET(CURLOPT_PREREQDATA, x);
 	/* TLS: libcurl verifies peer and host name unless told not to. */
 	SET(CURLOPT_SSL_VERIFYPEER, o->insecure ? 0L : 1L);
 	SET(CURLOPT_SSL_VERIFYHOST, o->insecure ? 0L : 2L);

@@ -50,6 +50,8 @@ struct xfer {
 	int warmup, stream;
 	/* times, monotonic ns; -1 when not reached */
 	int64_t credit_ns, start_ns, ack_ns, end_ns, intended_ns, cancel_ns;
+	/* when the request's bytes went out (-1: never); becomes start_ns */
+	int64_t sent_ns;
 	int64_t deadline;	/* cancel deadline in the timer heap */
 	size_t hidx;
 	uint64_t io_seq;
