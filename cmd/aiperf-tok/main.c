@@ -95,12 +95,6 @@ struct run {
 	struct buf out;
 };
 
-static _Noreturn void
-bad_line(struct run *r, const char *why)
-{
-	die("-:%zu: %s", r->in.lineno, why);
-}
-
 static void
 flush(struct run *r, int force)
 {
@@ -109,6 +103,16 @@ flush(struct run *r, int force)
 	if (r->out.len && fwrite(r->out.s, 1, r->out.len, stdout) != r->out.len)
 		die("write error:");
 	buf_reset(&r->out);
+}
+
+/* The lines before a bad one keep their output, written before the error. */
+static _Noreturn void
+bad_line(struct run *r, size_t lineno, const char *why)
+{
+	flush(r, 1);
+	if (fflush(stdout) == EOF)
+		die("write error:");
+	die("-:%zu: %s", lineno, why);
 }
 
 static void
@@ -132,7 +136,7 @@ encode_line(struct run *r, const char *s, size_t n)
 		json_doc_reset(r->doc);
 		v = json_parse(r->doc, s, n, err, sizeof(err));
 		if (!v || !(s = json_str(v, &n))) {
-			bad_line(r, v ? "expected a JSON string" : err);
+			bad_line(r, r->in.lineno, v ? "expected a JSON string" : err);
 			return;
 		}
 	} else if (n > 0 && s[n - 1] == '\r') {
@@ -158,13 +162,13 @@ decode_line(struct run *r, const char *s, size_t n)
 	json_doc_reset(r->doc);
 	v = json_parse(r->doc, s, n, err, sizeof(err));
 	if (!v || v->type != JSON_ARRAY) {
-		bad_line(r, v ? "expected a JSON array of token ids" : err);
+		bad_line(r, r->in.lineno, v ? "expected a JSON array of token ids" : err);
 		return;
 	}
 	r->ids.n = 0;
 	for (e = v->child; e; e = e->next) {
 		if (json_int64(e, &id) < 0 || id < INT32_MIN || id > INT32_MAX)
-			bad_line(r, "expected a JSON array of token ids");
+			bad_line(r, r->in.lineno, "expected a JSON array of token ids");
 		if (r->ids.n == r->ids.cap) {
 			r->ids.cap = r->ids.cap ? 2 * r->ids.cap : 64;
 			r->ids.v = xreallocarray(r->ids.v, r->ids.cap,
@@ -194,8 +198,8 @@ run(struct run *r)
 		flush(r, 0);
 	}
 	if (rc < 0)
-		die("-:%zu: %s", r->in.lineno + (errno != ENOBUFS),
-		    errno == ENOBUFS ? "line too long" : strerror(errno));
+		bad_line(r, r->in.lineno + (errno != ENOBUFS),
+			 errno == ENOBUFS ? "line too long" : strerror(errno));
 	flush(r, 1);
 	lines_close(&r->in);
 }
