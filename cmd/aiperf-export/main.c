@@ -3,6 +3,7 @@
 #include "export.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "lines.h"
@@ -261,6 +262,7 @@ main(int argc, char **argv)
 	size_t cfglen;
 
 	util_setprogname(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
 	parse_args(argc, argv, &o);
 	agg_init(&a);
 	if (o.goodput && agg_goodput(&a, o.goodput, why, sizeof(why)) < 0)

@@ -134,9 +134,9 @@ do_line(struct run *run, const struct opts *o, struct lines *l, const char *s, s
 		return 0;
 	if (rec_emit(&run->rec, o, &run->out) == 0) {
 		if (fwrite(run->out.s, 1, run->out.len, stdout) != run->out.len)
-			die("write error:");
+			die_write();
 		if (o->unbuffered && fflush(stdout) == EOF)
-			die("write error:");
+			die_write();
 	}
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-tok: encode, count or decode stdin lines with a HuggingFace or tiktoken tokenizer. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,7 @@ flush(struct run *r, int force)
 	if (!force && r->out.len < FLUSH_AT)
 		return;
 	if (r->out.len && fwrite(r->out.s, 1, r->out.len, stdout) != r->out.len)
-		die("write error:");
+		die_write();
 	buf_reset(&r->out);
 }
 
@@ -111,7 +112,7 @@ bad_line(struct run *r, size_t lineno, const char *why)
 {
 	flush(r, 1);
 	if (fflush(stdout) == EOF)
-		die("write error:");
+		die_write();
 	die("-:%zu: %s", lineno, why);
 }
 
@@ -212,6 +213,7 @@ main(int argc, char **argv)
 	char err[512];
 
 	util_setprogname(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
 	parse_args(&o, argc, argv);
 	memset(&r, 0, sizeof(r));
 	r.o = &o;

@@ -100,7 +100,8 @@ static void emit_row(struct csvconv *c, int64_t t_ns, int64_t in, int64_t out)
 	jw_int(&w, out);
 	jw_obj_end(&w);
 	buf_addch(&c->out, '\n');
-	fwrite(c->out.s, 1, c->out.len, stdout);
+	if (fwrite(c->out.s, 1, c->out.len, stdout) != c->out.len)
+		die_write();
 }
 
 static void on_csv(void *ctx, const char *name, size_t lineno, const char *s,

@@ -316,7 +316,8 @@ static void emit(const struct bailian *b, const struct brec *r, int64_t t0,
 	}
 	jw_obj_end(&w);
 	buf_addch(out, '\n');
-	fwrite(out->s, 1, out->len, stdout);
+	if (fwrite(out->s, 1, out->len, stdout) != out->len)
+		die_write();
 }
 
 void tt_bailian(char **files, int n, int rebase)
