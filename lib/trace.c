@@ -2,6 +2,7 @@
 /* The mooncake trace line: one JSON object per line with lengths, hash ids and timing. */
 #include "trace.h"
 
+#include "pystr.h"
 #include "util.h"
 
 void trace_parser_init(struct trace_parser *p, size_t max_hash)
@@ -16,14 +17,6 @@ void trace_parser_release(struct trace_parser *p)
 	json_doc_free(p->doc);
 	free(p->line.hash_ids);
 	memset(p, 0, sizeof(*p));
-}
-
-static int is_blank(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strchr(" \t\r\n\f\v", s[i]) || s[i] == '\0')
-			return 0;
-	return 1;
 }
 
 static int fail(char *err, size_t errlen, const char *what, const char *why)
@@ -125,7 +118,7 @@ int trace_parse(struct trace_parser *p, const char *s, size_t n, char *err,
 	const struct json *o;
 	char jerr[128];
 
-	if (is_blank(s, n))
+	if (pystr_isblank(s, n))
 		return 0;
 	json_doc_reset(p->doc);
 	l->has = 0;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "lines.h"
+#include "pystr.h"
 #include "util.h"
 
 #define MAX_LINE ((size_t)64 << 20)
@@ -170,7 +171,7 @@ read_input(struct lines *l, struct input *in)
 	char why[256];
 
 	while ((rc = lines_next(l, &s, &n)) == 1) {
-		if (n == 0 || (n == 1 && s[0] == '\r'))
+		if (pystr_isblank(s, n))
 			continue;
 		int k = agg_line(in->a, s, n, &r, why, sizeof(why));
 		if (k == 1 && slices_add(in->sl, in->a, r, why, sizeof(why)) < 0)

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "lines.h"
 #include "metrics.h"
+#include "pystr.h"
 #include "util.h"
 
 #define LINE_MAX_BYTES ((size_t)256 << 20)
@@ -141,14 +142,6 @@ do_line(struct run *run, const struct opts *o, struct lines *l, const char *s, s
 	return 0;
 }
 
-static int
-blank(const char *s, size_t n)
-{
-	while (n && (*s == ' ' || *s == '\t' || *s == '\r'))
-		s++, n--;
-	return n == 0;
-}
-
 /* The line cap; AIPERF_METRICS_MAX_LINE lowers it (tests). */
 static size_t
 line_max(void)
@@ -185,7 +178,7 @@ do_file(struct run *run, const struct opts *o, const char *path)
 		}
 		if (rc < 0)
 			die("cannot read '%s':", l.name);
-		if (blank(s, n))
+		if (pystr_isblank(s, n))
 			continue;
 		if (run->pool)
 			pool_add(run->pool, l.name, l.lineno, s, n);

@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "json.h"
 #include "lines.h"
+#include "pystr.h"
 #include "tok.h"
 #include "toksrc.h"
 #include "util.h"
@@ -192,6 +193,9 @@ run(struct run *r)
 
 	lines_fdopen(&r->in, 0, "-", MAX_LINE);
 	while ((rc = lines_next(&r->in, &s, &n)) == 1) {
+		/* JSON lines follow aiperf-records(5); a text line is text. */
+		if ((r->o->json || r->o->mode == MODE_DECODE) && pystr_isblank(s, n))
+			continue;
 		if (r->o->mode == MODE_DECODE)
 			decode_line(r, s, n);
 		else

@@ -5,6 +5,7 @@
 
 #include "buf.h"
 #include "json.h"
+#include "pystr.h"
 #include "tt.h"
 #include "util.h"
 #include "ttconv.h"
@@ -108,14 +109,15 @@ static void on_csv(void *ctx, const char *name, size_t lineno, const char *s,
 		   size_t len)
 {
 	struct csvconv *c = ctx;
-	char *line = xstrndup(s, len), *f[64];
+	char *line, *f[64];
 	int n;
 	int64_t t, in, out;
 
+	if (pystr_isblank(s, len))
+		return;
+	line = xstrndup(s, len);
 	if (len && line[len - 1] == '\r')
 		line[len - 1] = '\0';
-	if (!*tt_trim(line))
-		goto out;
 	n = csv_split(line, f, 64);
 	if (!c->header_seen) {
 		find_columns(c, f, n, name, lineno);

@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "hmap.h"
+#include "pystr.h"
 #include "tt.h"
 #include "util.h"
 
@@ -194,10 +195,7 @@ static void on_bailian(void *ctx, const char *name, size_t lineno, const char *s
 	struct brec r = { 0 };
 	char err[128];
 
-	for (size_t i = 0; i < len && isspace((unsigned char)s[i]); i++)
-		if (i + 1 == len)
-			return;
-	if (!len)
+	if (pystr_isblank(s, len))
 		return;
 	json_doc_reset(b->doc);
 	if (!(o = json_parse(b->doc, s, len, err, sizeof(err))))

@@ -74,4 +74,73 @@ test_expect_success 'export and trace analyze into a closed pipe: exit 0, nothin
 	test_cmp /dev/null err
 '
 
+# A blank line as aiperf-records(5) defines it: empty after Python's
+# str.strip(), here form feed, space, NBSP (UTF-8 C2 A0) and CR.
+printf '\f \302\240\r\n' >"$TMP/blank"
+
+test_expect_success 'send: a white-space-only line is skipped, and counted' '
+	{ cat blank; echo x; } >in &&
+	test_expect_code 1 aiperf-send <in >out 2>err &&
+	echo "aiperf-send: <stdin>:2: invalid JSON: at byte 0: unexpected character" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'metrics: a white-space-only line is skipped, and counted' '
+	d=$G/aiperf-metrics/chat-stream &&
+	{ cat blank "$d/in.ndjson" blank; echo "{"; } >in &&
+	test_expect_code 1 aiperf-metrics $(cat "$d/args") <in >out 2>err &&
+	test_cmp "$d/out.ndjson" out &&
+	n=$(($(wc -l <"$d/in.ndjson") + 3)) &&
+	grep -q "^aiperf-metrics: <stdin>:$n: " err
+'
+
+test_expect_success 'export: a white-space-only line is skipped, and counted' '
+	d=$G/aiperf-export/streaming &&
+	eval "set -- $(cat "$d/args")" &&
+	{ cat blank "$d/in.ndjson" blank; } >in &&
+	aiperf-export "$@" <in >out 2>err &&
+	test_cmp "$d/out.txt" out &&
+	{ cat blank; echo "[]"; } >in &&
+	test_expect_code 1 aiperf-export "$@" <in >out 2>err &&
+	grep -q "^aiperf-export: <stdin>:2: " err
+'
+
+test_expect_success 'trace analyze, synthesize, convert: white-space-only lines skipped, and counted' '
+	d=$G/aiperf-trace/analyze-spec71-console &&
+	{ cat blank "$d/in.txt" blank; } >in &&
+	aiperf-trace analyze <in >out && test_cmp "$d/out.txt" out &&
+	d=$G/aiperf-trace/synth-spec72 &&
+	{ cat blank "$d/in.txt" blank; } >in &&
+	aiperf-trace $(cat "$d/args") <in >out && test_cmp "$d/out.txt" out &&
+	d=$G/aiperf-trace/convert-bailian &&
+	{ cat blank "$d/in.txt" blank; } >in &&
+	aiperf-trace convert --from bailian <in >out && test_cmp "$d/out.txt" out &&
+	{ cat blank; echo "[]"; } >in &&
+	test_expect_code 1 aiperf-trace analyze <in 2>err &&
+	grep -q "^aiperf-trace: <stdin>:2: " err &&
+	test_expect_code 1 aiperf-trace convert --from bailian <in 2>err &&
+	grep -q "^aiperf-trace: <stdin>:2: " err
+'
+
+test_expect_success 'gen mooncake_trace: white-space-only lines skipped, and counted' '
+	d=$G/aiperf-gen/mooncake-fixed &&
+	{ cat blank "$d/trace.jsonl" blank; } >trace.jsonl &&
+	eval "set -- $(cat "$d/args")" &&
+	aiperf-gen "$@" >out && test_cmp "$d/out.ndjson" out &&
+	{ cat blank "$d/trace.jsonl" blank; echo "[]"; } >trace.jsonl &&
+	n=$(($(wc -l <"$d/trace.jsonl") + 3)) &&
+	test_expect_code 1 aiperf-gen "$@" >out 2>err &&
+	grep -q "^aiperf-gen: trace.jsonl:$n: " err
+'
+
+test_expect_success 'tok --decode and --json: white-space-only lines skipped, and counted' '
+	{ cat blank; echo "[24912]"; cat blank; echo "x"; } >in &&
+	test_expect_code 1 aiperf-tok --tokenizer builtin --decode <in >out 2>err &&
+	echo "\"hello\"" >expect && test_cmp expect out &&
+	grep -q "^aiperf-tok: -:4: " err &&
+	{ cat blank; echo "\"hello\""; cat blank; } >in &&
+	aiperf-tok --tokenizer builtin --json <in >out &&
+	echo "[24912]" >expect && test_cmp expect out
+'
+
 test_done
