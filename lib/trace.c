@@ -25,7 +25,7 @@ static int fail(char *err, size_t errlen, const char *what, const char *why)
 	return -1;
 }
 
-/* An optional integer field: absent or null leaves *out at 0. */
+/* An optional length: absent or null leaves *out at 0; negative is an error. */
 static int get_int(const struct json *o, const char *key, int64_t *out,
 		   unsigned bit, unsigned *has, char *err, size_t errlen)
 {
@@ -36,6 +36,8 @@ static int get_int(const struct json *o, const char *key, int64_t *out,
 		return 0;
 	if (json_int64(v, out) < 0)
 		return fail(err, errlen, key, "expected an integer");
+	if (*out < 0)
+		return fail(err, errlen, key, "must not be negative");
 	*has |= bit;
 	return 0;
 }

@@ -117,6 +117,16 @@ bad_line(struct run *r, size_t lineno, const char *why)
 	die("-:%zu: %s", lineno, why);
 }
 
+/* Ids past the vocabulary are skipped, as the reference does; these are no ids. */
+static _Noreturn void
+bad_id(struct run *r, int64_t id)
+{
+	char why[64];
+
+	snprintf(why, sizeof(why), "token id %lld out of range", (long long)id);
+	bad_line(r, r->in.lineno, why);
+}
+
 static void
 put_ids(struct run *r)
 {
@@ -169,8 +179,10 @@ decode_line(struct run *r, const char *s, size_t n)
 	}
 	r->ids.n = 0;
 	for (e = v->child; e; e = e->next) {
-		if (json_int64(e, &id) < 0 || id < INT32_MIN || id > INT32_MAX)
+		if (json_int64(e, &id) < 0)
 			bad_line(r, r->in.lineno, "expected a JSON array of token ids");
+		if (id < 0 || id > INT32_MAX)
+			bad_id(r, id);
 		if (r->ids.n == r->ids.cap) {
 			r->ids.cap = r->ids.cap ? 2 * r->ids.cap : 64;
 			r->ids.v = xreallocarray(r->ids.v, r->ids.cap,

@@ -139,6 +139,10 @@ static void on_csv(void *ctx, const char *name, size_t lineno, const char *s,
 		   tt_parse_int(f[c->col[2]], &out) < 0) {
 		goto out;
 	}
+	if (in < 0 || out < 0)
+		die("%s:%zu: '%s': must not be negative", name, lineno,
+		    c->from == FROM_AZURE ? (in < 0 ? "ContextTokens" : "GeneratedTokens")
+					  : (in < 0 ? "Request tokens" : "Response tokens"));
 	emit_row(c, t, in, out);
 out:
 	free(line);

@@ -211,6 +211,9 @@ static void on_bailian(void *ctx, const char *name, size_t lineno, const char *s
 	    tt_parse_seconds_n(t->str, t->len, &r.t_ns) < 0)
 		die("%s:%zu: not a bailian record (chat_id, timestamp, input_length, "
 		    "output_length: numbers)", name, lineno);
+	if (r.in < 0 || r.out < 0)
+		die("%s:%zu: %s: must not be negative", name, lineno,
+		    r.in < 0 ? "input_length" : "output_length");
 	add_hash_ids(b, &r, json_get(o, "hash_ids"), name, lineno);
 	if (b->n == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 4096;

@@ -143,4 +143,80 @@ test_expect_success 'tok --decode and --json: white-space-only lines skipped, an
 	echo "[24912]" >expect && test_cmp expect out
 '
 
+test_expect_success 'trace analyze and synthesize reject negative lengths, naming the field' '
+	printf "%s\n" "{\"input_length\":3}" "{\"input_length\":-1}" >in &&
+	test_expect_code 1 aiperf-trace analyze <in >out 2>err &&
+	echo "aiperf-trace: <stdin>:2: input_length: must not be negative" >expect &&
+	test_cmp expect err &&
+	printf "%s\n" "{\"input_length\":3,\"output_length\":-2}" >in &&
+	test_expect_code 1 aiperf-trace synthesize <in >out 2>err &&
+	echo "aiperf-trace: <stdin>:1: output_length: must not be negative" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'trace convert rejects negative lengths, naming the field or column' '
+	echo "{\"chat_id\":1,\"timestamp\":1,\"input_length\":5,\"output_length\":-1}" >in &&
+	test_expect_code 1 aiperf-trace convert --from bailian <in >out 2>err &&
+	echo "aiperf-trace: <stdin>:1: output_length: must not be negative" >expect &&
+	test_cmp expect err &&
+	printf "%s\n" "Timestamp,Model,Request tokens,Response tokens" "1,m,-5,3" >in &&
+	test_expect_code 1 aiperf-trace convert --from burstgpt <in >out 2>err &&
+	echo "aiperf-trace: <stdin>:2: '\''Request tokens'\'': must not be negative" >expect &&
+	test_cmp expect err &&
+	printf "%s\n" "TIMESTAMP,ContextTokens,GeneratedTokens" \
+		"2023-11-16 18:15:46.6805900,374,-44" >in &&
+	test_expect_code 1 aiperf-trace convert --from azure <in >out 2>err &&
+	echo "aiperf-trace: <stdin>:2: '\''GeneratedTokens'\'': must not be negative" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'gen mooncake_trace rejects negative lengths, naming the field' '
+	printf "%s\n" "{\"input_length\":4}" "" "{\"input_length\":-4}" >trace.jsonl &&
+	test_expect_code 1 aiperf-gen -m m --tokenizer builtin --input-file trace.jsonl \
+		--custom-dataset-type mooncake_trace >out 2>err &&
+	echo "aiperf-gen: trace.jsonl:3: input_length: must not be negative" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'send rejects a stream that is not a boolean, naming it' '
+	echo "{\"id\":\"a\",\"payload\":{},\"stream\":\"yes\"}" >in &&
+	test_expect_code 1 aiperf-send <in >out 2>err &&
+	echo "aiperf-send: <stdin>:1: '\''stream'\'': expected true or false" >expect &&
+	test_cmp expect err && test_cmp /dev/null out &&
+	echo "{\"id\":\"a\",\"payload\":{\"stream\":1}}" >in &&
+	test_expect_code 1 aiperf-send <in >out 2>err &&
+	echo "aiperf-send: <stdin>:1: '\''payload.stream'\'': expected true or false" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'export rejects a metadata that is not an object' '
+	echo "{\"metadata\":3,\"metrics\":{}}" >in &&
+	test_expect_code 1 aiperf-export --no-console <in 2>err &&
+	echo "aiperf-export: <stdin>:1: '\''metadata'\'' is not an object" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'export rejects a value that is infinite in base units, naming the metric' '
+	echo "{\"metrics\":{\"request_latency\":{\"value\":2,\"unit\":\"ms\"}}}" >in &&
+	echo "{\"metrics\":{\"request_latency\":{\"value\":1e308,\"unit\":\"ms\"}}}" >>in &&
+	test_expect_code 1 aiperf-export --no-console <in 2>err &&
+	echo "aiperf-export: <stdin>:2: metric '\''request_latency'\'': value out of range" >expect &&
+	test_cmp expect err &&
+	echo "{\"metrics\":{\"inter_chunk_latency\":{\"value\":[1,-1e308],\"unit\":\"ms\"}}}" >in &&
+	test_expect_code 1 aiperf-export --no-console <in 2>err &&
+	echo "aiperf-export: <stdin>:1: metric '\''inter_chunk_latency'\'': value out of range" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'tok --decode rejects ids no token can have; ids past the vocabulary are skipped' '
+	printf "%s\n" "[24912]" "[-1]" >in &&
+	test_expect_code 1 aiperf-tok --tokenizer builtin --decode <in >out 2>err &&
+	echo "\"hello\"" >expect && test_cmp expect out &&
+	echo "aiperf-tok: -:2: token id -1 out of range" >expect && test_cmp expect err &&
+	echo "[4294967296]" | test_expect_code 1 aiperf-tok --tokenizer builtin --decode 2>err &&
+	echo "aiperf-tok: -:1: token id 4294967296 out of range" >expect && test_cmp expect err &&
+	echo "[24912,999999]" | aiperf-tok --tokenizer builtin --decode >out &&
+	echo "\"hello\"" >expect && test_cmp expect out
+'
+
 test_done
