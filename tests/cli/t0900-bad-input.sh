@@ -219,4 +219,39 @@ test_expect_success 'tok --decode rejects ids no token can have; ids past the vo
 	echo "\"hello\"" >expect && test_cmp expect out
 '
 
+# long_line N: N bytes of "a" and a newline, made through a pipe.
+long_line() {
+	head -c "$1" /dev/zero | tr '\0' a && echo
+}
+MiB64=$((64 * 1024 * 1024))
+export MiB64
+
+test_expect_success 'export: a line over 64 MiB is reported with its own number, one of 64 MiB is read' '
+	{ echo; long_line $((MiB64 + 1)); } >in &&
+	test_expect_code 1 aiperf-export --no-console <in >out 2>err &&
+	echo "aiperf-export: <stdin>:2: line longer than 67108864 bytes" >expect &&
+	test_cmp expect err &&
+	{ echo; long_line $MiB64; } >in &&
+	test_expect_code 1 aiperf-export --no-console <in >out 2>err &&
+	echo "aiperf-export: <stdin>:2: at byte 0: unexpected character" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'gen: a line over 64 MiB, first or later, is reported with its own number' '
+	long_line $((MiB64 + 1)) >first.jsonl &&
+	test_expect_code 1 aiperf-gen -m m --tokenizer builtin --input-file first.jsonl \
+		--custom-dataset-type mooncake_trace >out 2>err &&
+	echo "aiperf-gen: first.jsonl:1: line longer than 67108864 bytes" >expect &&
+	test_cmp expect err &&
+	{ echo "{\"input_length\":1}"; echo; long_line $((MiB64 + 1)); } >later.jsonl &&
+	test_expect_code 1 aiperf-gen -m m --tokenizer builtin --input-file later.jsonl \
+		--custom-dataset-type mooncake_trace >out 2>err &&
+	echo "aiperf-gen: later.jsonl:3: line longer than 67108864 bytes" >expect &&
+	test_cmp expect err &&
+	test_expect_code 1 aiperf-gen -m m --tokenizer builtin --input-file first.jsonl \
+		>out 2>err &&
+	echo "aiperf-gen: first.jsonl:1: line longer than 67108864 bytes" >expect &&
+	test_cmp expect err
+'
+
 test_done
