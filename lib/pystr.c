@@ -51,6 +51,13 @@ pystr_strip(const char *s, size_t *n)
 	return (const char *)u;
 }
 
+int
+pystr_isblank(const char *s, size_t n)
+{
+	pystr_strip(s, &n);
+	return n == 0;
+}
+
 size_t
 pystr_len(const char *s, size_t n)
 {

@@ -14,6 +14,12 @@
 
 /* str.strip(): the start of the stripped range; *n becomes its length. */
 const char *pystr_strip(const char *s, size_t *n);
+/*
+ * 1 when s[0..n) is empty after str.strip(), else 0: the one rule for
+ * input lines (aiperf-records(5)): every NDJSON/JSONL reader skips such a
+ * line, as the original's loaders do with `if not line.strip(): continue`.
+ */
+int pystr_isblank(const char *s, size_t n);
 /* len(): code points in valid UTF-8 (continuation bytes not counted). */
 size_t pystr_len(const char *s, size_t n);
 

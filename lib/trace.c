@@ -2,6 +2,7 @@
 /* The mooncake trace line: one JSON object per line with lengths, hash ids and timing. */
 #include "trace.h"
 
+#include "pystr.h"
 #include "util.h"
 
 void trace_parser_init(struct trace_parser *p, size_t max_hash)
@@ -18,21 +19,13 @@ void trace_parser_release(struct trace_parser *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int is_blank(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strchr(" \t\r\n\f\v", s[i]) || s[i] == '\0')
-			return 0;
-	return 1;
-}
-
 static int fail(char *err, size_t errlen, const char *what, const char *why)
 {
 	snprintf(err, errlen, "%s: %s", what, why);
 	return -1;
 }
 
-/* An optional integer field: absent or null leaves *out at 0. */
+/* An optional length: absent or null leaves *out at 0; negative is an error. */
 static int get_int(const struct json *o, const char *key, int64_t *out,
 		   unsigned bit, unsigned *has, char *err, size_t errlen)
 {
@@ -43,6 +36,8 @@ static int get_int(const struct json *o, const char *key, int64_t *out,
 		return 0;
 	if (json_int64(v, out) < 0)
 		return fail(err, errlen, key, "expected an integer");
+	if (*out < 0)
+		return fail(err, errlen, key, "must not be negative");
 	*has |= bit;
 	return 0;
 }
@@ -125,7 +120,7 @@ int trace_parse(struct trace_parser *p, const char *s, size_t n, char *err,
 	const struct json *o;
 	char jerr[128];
 
-	if (is_blank(s, n))
+	if (pystr_isblank(s, n))
 		return 0;
 	json_doc_reset(p->doc);
 	l->has = 0;

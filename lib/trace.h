@@ -52,7 +52,7 @@ void trace_parser_init(struct trace_parser *p, size_t max_hash);
 void trace_parser_release(struct trace_parser *p);
 /*
  * Parse one line s[0..n). Returns 1 with p->line filled, 0 for a blank
- * line (only whitespace; the original skips those), or -1 with a reason
+ * line (pystr_isblank(); the original skips those), or -1 with a reason
  * such as "input_length: expected an integer" in err.
  */
 int trace_parse(struct trace_parser *p, const char *s, size_t n, char *err,

@@ -57,6 +57,14 @@ die_usage(const char *fmt, ...)
 }
 
 void
+die_write(void)
+{
+	if (errno == EPIPE)
+		exit(0);	/* flushing stdout again fails quietly */
+	die("write error:");
+}
+
+void
 warn(const char *fmt, ...)
 {
 	va_list ap;

@@ -28,6 +28,12 @@ _Noreturn void die(const char *fmt, ...) FMT(1, 2);
 _Noreturn void die_usage(const char *fmt, ...) FMT(1, 2);
 void warn(const char *fmt, ...) FMT(1, 2);
 int error(const char *fmt, ...) FMT(1, 2);
+/*
+ * After a failed write to stdout: EPIPE means downstream is done reading
+ * (as under "| head"), so exit 0 quietly; anything else is
+ * die("write error:"). Tools ignore SIGPIPE so that EPIPE reaches them.
+ */
+_Noreturn void die_write(void);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);

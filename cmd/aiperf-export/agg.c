@@ -184,11 +184,28 @@ push(struct agg *a, size_t i, double base)
 	return 0;
 }
 
+/*
+ * One value in base units: 0, -1 when it is no number, -2 when scaling
+ * makes it infinite (1e308 ms is not a time; its statistics would be null).
+ */
+static int
+add_value(struct agg *a, size_t i, const struct json *e, double factor)
+{
+	double v;
+
+	if (json_double(e, &v) < 0)
+		return -1;
+	v = agg_to_base(v, factor);
+	if (!isfinite(v))
+		return -2;
+	return push(a, i, v) < 0 ? -1 : 0;
+}
+
 /* Add the values of one metric; list metrics are flattened. */
 static int
 add_metric(struct agg *a, const struct json *m, char *why, size_t whylen)
 {
-	double v;
+	int rc = 0;
 	/* keys are NUL-terminated; one with an inner NUL is no tag of ours */
 	const struct metricdef *d = strlen(m->key) == m->keylen ? metricdef_find(m->key) : NULL;
 
@@ -198,17 +215,15 @@ add_metric(struct agg *a, const struct json *m, char *why, size_t whylen)
 	size_t i = def_index(d);
 
 	if (val && val->type == JSON_ARRAY) {
-		for (const struct json *e = val->child; e; e = e->next) {
-			if (json_double(e, &v) < 0 || push(a, i, agg_to_base(v, d->factor)) < 0)
-				goto bad;
-		}
-		return 0;
+		for (const struct json *e = val->child; e && !rc; e = e->next)
+			rc = add_value(a, i, e, d->factor);
+	} else {
+		rc = add_value(a, i, val, d->factor);
 	}
-	if (json_double(val, &v) < 0 || push(a, i, agg_to_base(v, d->factor)) < 0)
-		goto bad;
-	return 0;
-bad:
-	snprintf(why, whylen, "metric '%s': value is not a number", d->tag);
+	if (!rc)
+		return 0;
+	snprintf(why, whylen, "metric '%s': %s", d->tag,
+		 rc == -2 ? "value out of range" : "value is not a number");
 	return -1;
 }
 
@@ -350,6 +365,10 @@ agg_record(struct agg *a, const struct json *r, char *why, size_t whylen)
 	const struct json *e = json_get(r, "error");
 	const char *phase = json_str_or(json_get(meta, "benchmark_phase"), "profiling");
 
+	if (meta && meta->type != JSON_OBJECT) {
+		snprintf(why, whylen, "'metadata' is not an object");
+		return -1;
+	}
 	if (client_cpu(&a->cl, r, why, whylen) < 0)
 		return -1;
 	if (!strcmp(phase, "warmup")) {

@@ -3,9 +3,11 @@
 #include "export.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "lines.h"
+#include "pystr.h"
 #include "util.h"
 
 #define MAX_LINE ((size_t)64 << 20)
@@ -176,7 +178,7 @@ read_input(struct lines *l, struct input *in)
 	char why[256];
 
 	while ((rc = lines_next(l, &s, &n)) == 1) {
-		if (n == 0 || (n == 1 && s[0] == '\r'))
+		if (pystr_isblank(s, n))
 			continue;
 		int k = agg_line(in->a, s, n, &r, why, sizeof(why));
 		if (k == 1 && slices_add(in->sl, in->a, r, why, sizeof(why)) < 0)
@@ -267,6 +269,7 @@ main(int argc, char **argv)
 	size_t cfglen;
 
 	util_setprogname(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
 	parse_args(argc, argv, &o);
 	agg_init(&a);
 	if (o.goodput && agg_goodput(&a, o.goodput, why, sizeof(why)) < 0)

@@ -93,9 +93,7 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 	if (lines_open(&l, o->input_file, LINE_MAX_BYTES) < 0)
 		die("cannot open '%s':", o->input_file);
 	while ((rc = lines_next(&l, &s, &n)) == 1) {
-		size_t k = n;
-
-		if (!pystr_strip(s, &k) || !k)
+		if (pystr_isblank(s, n))
 			continue;
 		v = json_parse(doc, s, n, NULL, 0);
 		break;

@@ -10,6 +10,7 @@
 #include "linefile.h"
 #include "lines.h"
 #include "metrics.h"
+#include "pystr.h"
 #include "util.h"
 
 #define LINE_MAX_BYTES ((size_t)256 << 20)
@@ -147,19 +148,11 @@ do_line(struct run *run, const struct opts *o, struct lines *l, const char *s, s
 		return 0;
 	if (rec_emit(&run->rec, o, &run->out) == 0) {
 		if (fwrite(run->out.s, 1, run->out.len, stdout) != run->out.len)
-			die("write error:");
+			die_write();
 		if (o->unbuffered && fflush(stdout) == EOF)
-			die("write error:");
+			die_write();
 	}
 	return 0;
-}
-
-static int
-blank(const char *s, size_t n)
-{
-	while (n && (*s == ' ' || *s == '\t' || *s == '\r'))
-		s++, n--;
-	return n == 0;
 }
 
 /* The line cap; AIPERF_METRICS_MAX_LINE lowers it (tests). */
@@ -200,7 +193,7 @@ do_file(struct run *run, const struct opts *o, const char *path)
 			die("cannot read '%s':", l.name);
 		if (run->tee && linefile_put(run->tee, s, n) < 0)
 			tee_failed(run->tee);
-		if (blank(s, n))
+		if (pystr_isblank(s, n))
 			continue;
 		if (run->pool)
 			pool_add(run->pool, l.name, l.lineno, s, n);

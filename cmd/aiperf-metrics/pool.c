@@ -103,9 +103,9 @@ write_out(struct pool *p)
 			p->skipped++;
 		} else if (s->status == 0) {
 			if (fwrite(p->w[s->worker].out.s + s->oo, 1, s->ol, stdout) != s->ol)
-				die("write error:");
+				die_write();
 			if (p->o->unbuffered && fflush(stdout) == EOF)
-				die("write error:");
+				die_write();
 		}
 	}
 }

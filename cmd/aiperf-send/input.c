@@ -6,6 +6,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 #include "json.h"
+#include "pystr.h"
 #include "util.h"
 #include "xfer.h"
 
@@ -87,10 +88,10 @@ add_line(struct sender *s, const char *line, size_t n)
 	char why[256];
 	struct xfer *x;
 
+	if (pystr_isblank(line, n))
+		return 0;	/* blank lines carry no request */
 	while (n && (line[n - 1] == '\r' || line[n - 1] == ' '))
 		n--;
-	if (!n)
-		return 0;	/* blank lines carry no request */
 	x = xfer_parse(s, line, n, why, sizeof(why));
 	if (!x) {
 		bad_line(s, why);

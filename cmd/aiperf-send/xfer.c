@@ -161,6 +161,14 @@ history_body(struct xfer *x, struct jw *w, const struct json *p)
 	return 0;
 }
 
+/* Absent, null, true or false: "stream":"yes" is a mistake, not true. */
+static int
+is_bool(const struct json *v)
+{
+	return !v || v->type == JSON_NULL || v->type == JSON_FALSE ||
+	       v->type == JSON_TRUE;
+}
+
 static int
 parse_body(struct xfer *x, const struct json *r, size_t n, char *why, size_t wl)
 {
@@ -170,6 +178,10 @@ parse_body(struct xfer *x, const struct json *r, size_t n, char *why, size_t wl)
 
 	if (!p || p->type != JSON_OBJECT)
 		return bad(why, wl, "%s", "missing object 'payload'");
+	if (!is_bool(json_get(r, "stream")))
+		return bad(why, wl, "%s", "'stream': expected true or false");
+	if (!is_bool(json_get(p, "stream")))
+		return bad(why, wl, "%s", "'payload.stream': expected true or false");
 	buf_grow(&b, n);	/* the payload is shorter than its record's line */
 	st = json_get(r, "stream");
 	x->stream = st ? json_truthy(st) : json_truthy(json_get(p, "stream"));

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-tok: encode, count or decode stdin lines with a HuggingFace or tiktoken tokenizer. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "buf.h"
 #include "json.h"
 #include "lines.h"
+#include "pystr.h"
 #include "tok.h"
 #include "toksrc.h"
 #include "util.h"
@@ -95,20 +97,34 @@ struct run {
 	struct buf out;
 };
 
-static _Noreturn void
-bad_line(struct run *r, const char *why)
-{
-	die("-:%zu: %s", r->in.lineno, why);
-}
-
 static void
 flush(struct run *r, int force)
 {
 	if (!force && r->out.len < FLUSH_AT)
 		return;
 	if (r->out.len && fwrite(r->out.s, 1, r->out.len, stdout) != r->out.len)
-		die("write error:");
+		die_write();
 	buf_reset(&r->out);
+}
+
+/* The lines before a bad one keep their output, written before the error. */
+static _Noreturn void
+bad_line(struct run *r, size_t lineno, const char *why)
+{
+	flush(r, 1);
+	if (fflush(stdout) == EOF)
+		die_write();
+	die("-:%zu: %s", lineno, why);
+}
+
+/* Ids past the vocabulary are skipped, as the reference does; these are no ids. */
+static _Noreturn void
+bad_id(struct run *r, int64_t id)
+{
+	char why[64];
+
+	snprintf(why, sizeof(why), "token id %lld out of range", (long long)id);
+	bad_line(r, r->in.lineno, why);
 }
 
 static void
@@ -132,7 +148,7 @@ encode_line(struct run *r, const char *s, size_t n)
 		json_doc_reset(r->doc);
 		v = json_parse(r->doc, s, n, err, sizeof(err));
 		if (!v || !(s = json_str(v, &n))) {
-			bad_line(r, v ? "expected a JSON string" : err);
+			bad_line(r, r->in.lineno, v ? "expected a JSON string" : err);
 			return;
 		}
 	} else if (n > 0 && s[n - 1] == '\r') {
@@ -158,13 +174,15 @@ decode_line(struct run *r, const char *s, size_t n)
 	json_doc_reset(r->doc);
 	v = json_parse(r->doc, s, n, err, sizeof(err));
 	if (!v || v->type != JSON_ARRAY) {
-		bad_line(r, v ? "expected a JSON array of token ids" : err);
+		bad_line(r, r->in.lineno, v ? "expected a JSON array of token ids" : err);
 		return;
 	}
 	r->ids.n = 0;
 	for (e = v->child; e; e = e->next) {
-		if (json_int64(e, &id) < 0 || id < INT32_MIN || id > INT32_MAX)
-			bad_line(r, "expected a JSON array of token ids");
+		if (json_int64(e, &id) < 0)
+			bad_line(r, r->in.lineno, "expected a JSON array of token ids");
+		if (id < 0 || id > INT32_MAX)
+			bad_id(r, id);
 		if (r->ids.n == r->ids.cap) {
 			r->ids.cap = r->ids.cap ? 2 * r->ids.cap : 64;
 			r->ids.v = xreallocarray(r->ids.v, r->ids.cap,
@@ -187,6 +205,9 @@ run(struct run *r)
 
 	lines_fdopen(&r->in, 0, "-", MAX_LINE);
 	while ((rc = lines_next(&r->in, &s, &n)) == 1) {
+		/* JSON lines follow aiperf-records(5); a text line is text. */
+		if ((r->o->json || r->o->mode == MODE_DECODE) && pystr_isblank(s, n))
+			continue;
 		if (r->o->mode == MODE_DECODE)
 			decode_line(r, s, n);
 		else
@@ -194,8 +215,8 @@ run(struct run *r)
 		flush(r, 0);
 	}
 	if (rc < 0)
-		die("-:%zu: %s", r->in.lineno + (errno != ENOBUFS),
-		    errno == ENOBUFS ? "line too long" : strerror(errno));
+		bad_line(r, r->in.lineno + (errno != ENOBUFS),
+			 errno == ENOBUFS ? "line too long" : strerror(errno));
 	flush(r, 1);
 	lines_close(&r->in);
 }
@@ -208,6 +229,7 @@ main(int argc, char **argv)
 	char err[512];
 
 	util_setprogname(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
 	parse_args(&o, argc, argv);
 	memset(&r, 0, sizeof(r));
 	r.o = &o;

@@ -5,6 +5,7 @@
 
 #include "buf.h"
 #include "json.h"
+#include "pystr.h"
 #include "tt.h"
 #include "util.h"
 #include "ttconv.h"
@@ -100,21 +101,23 @@ static void emit_row(struct csvconv *c, int64_t t_ns, int64_t in, int64_t out)
 	jw_int(&w, out);
 	jw_obj_end(&w);
 	buf_addch(&c->out, '\n');
-	fwrite(c->out.s, 1, c->out.len, stdout);
+	if (fwrite(c->out.s, 1, c->out.len, stdout) != c->out.len)
+		die_write();
 }
 
 static void on_csv(void *ctx, const char *name, size_t lineno, const char *s,
 		   size_t len)
 {
 	struct csvconv *c = ctx;
-	char *line = xstrndup(s, len), *f[64];
+	char *line, *f[64];
 	int n;
 	int64_t t, in, out;
 
+	if (pystr_isblank(s, len))
+		return;
+	line = xstrndup(s, len);
 	if (len && line[len - 1] == '\r')
 		line[len - 1] = '\0';
-	if (!*tt_trim(line))
-		goto out;
 	n = csv_split(line, f, 64);
 	if (!c->header_seen) {
 		find_columns(c, f, n, name, lineno);
@@ -136,6 +139,10 @@ static void on_csv(void *ctx, const char *name, size_t lineno, const char *s,
 		   tt_parse_int(f[c->col[2]], &out) < 0) {
 		goto out;
 	}
+	if (in < 0 || out < 0)
+		die("%s:%zu: '%s': must not be negative", name, lineno,
+		    c->from == FROM_AZURE ? (in < 0 ? "ContextTokens" : "GeneratedTokens")
+					  : (in < 0 ? "Request tokens" : "Response tokens"));
 	emit_row(c, t, in, out);
 out:
 	free(line);

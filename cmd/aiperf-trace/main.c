@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-trace: analyze, synthesize and convert mooncake-style traces. */
 #include <math.h>
+#include <signal.h>
 
 #include "lines.h"
 #include "tt.h"
@@ -84,6 +85,7 @@ int main(int argc, char **argv)
 	const char *sub;
 
 	util_setprogname(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2)
 		tt_usage(stderr, 2);
 	sub = argv[1];

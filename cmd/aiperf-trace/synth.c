@@ -178,7 +178,7 @@ static void emit(struct synth *s, const struct trace_line *l, const struct kept 
 	jw_obj_end(&w);
 	buf_addch(&s->out, '\n');
 	if (fwrite(s->out.s, 1, s->out.len, stdout) != s->out.len)
-		die("cannot write stdout:");
+		die_write();
 }
 
 static void keep_line(struct synth *s, const char *name, size_t lineno,

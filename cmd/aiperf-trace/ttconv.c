@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "hmap.h"
+#include "pystr.h"
 #include "tt.h"
 #include "util.h"
 
@@ -194,10 +195,7 @@ static void on_bailian(void *ctx, const char *name, size_t lineno, const char *s
 	struct brec r = { 0 };
 	char err[128];
 
-	for (size_t i = 0; i < len && isspace((unsigned char)s[i]); i++)
-		if (i + 1 == len)
-			return;
-	if (!len)
+	if (pystr_isblank(s, len))
 		return;
 	json_doc_reset(b->doc);
 	if (!(o = json_parse(b->doc, s, len, err, sizeof(err))))
@@ -213,6 +211,9 @@ static void on_bailian(void *ctx, const char *name, size_t lineno, const char *s
 	    tt_parse_seconds_n(t->str, t->len, &r.t_ns) < 0)
 		die("%s:%zu: not a bailian record (chat_id, timestamp, input_length, "
 		    "output_length: numbers)", name, lineno);
+	if (r.in < 0 || r.out < 0)
+		die("%s:%zu: %s: must not be negative", name, lineno,
+		    r.in < 0 ? "input_length" : "output_length");
 	add_hash_ids(b, &r, json_get(o, "hash_ids"), name, lineno);
 	if (b->n == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 4096;
@@ -316,7 +317,8 @@ static void emit(const struct bailian *b, const struct brec *r, int64_t t0,
 	}
 	jw_obj_end(&w);
 	buf_addch(out, '\n');
-	fwrite(out->s, 1, out->len, stdout);
+	if (fwrite(out->s, 1, out->len, stdout) != out->len)
+		die_write();
 }
 
 void tt_bailian(char **files, int n, int rebase)

@@ -43,13 +43,21 @@ test_expect_success 'missing file: exit 1' '
 '
 test_expect_success 'extreme values do not crash' '
 	{
-		echo "{\"metadata\":{\"request_start_ns\":9223372036854775807},\"metrics\":{\"request_latency\":{\"value\":1e308,\"unit\":\"ms\"}}}"
-		echo "{\"metadata\":{\"request_start_ns\":-9223372036854775808},\"metrics\":{\"request_latency\":{\"value\":-1e308,\"unit\":\"ms\"},\"input_sequence_length\":{\"value\":1e400}}}"
+		echo "{\"metadata\":{\"request_start_ns\":9223372036854775807},\"metrics\":{\"request_latency\":{\"value\":1e300,\"unit\":\"ms\"}}}"
+		echo "{\"metadata\":{\"request_start_ns\":-9223372036854775808},\"metrics\":{\"request_latency\":{\"value\":-1e300,\"unit\":\"ms\"},\"input_sequence_length\":{\"value\":1e300}}}"
 		echo "{\"metadata\":{\"benchmark_phase\":7},\"metrics\":{\"unknown_tag\":{\"value\":\"x\"}},\"error\":{\"code\":1e3,\"type\":5,\"message\":null}}"
 		echo "{}"
 	} >in &&
 	aiperf-export --artifact-dir x <in >out &&
 	grep -q "Request Count (requests)" out
+'
+test_expect_success 'values infinite in base units are rejected (t0900 has the messages)' '
+	echo "{\"metrics\":{\"request_latency\":{\"value\":-1e308,\"unit\":\"ms\"}}}" >in &&
+	test_expect_code 1 aiperf-export --no-console <in 2>err &&
+	grep -q "metric .request_latency.: value out of range" err &&
+	echo "{\"metrics\":{\"input_sequence_length\":{\"value\":1e400}}}" >in &&
+	test_expect_code 1 aiperf-export --no-console <in 2>err &&
+	grep -q "metric .input_sequence_length.: value out of range" err
 '
 test_expect_success 'CRLF input lines are accepted and copied as they are' '
 	printf "%s\r\n" "$OK" >in &&

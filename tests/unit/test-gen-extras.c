@@ -94,6 +94,12 @@ test_pystr(void)
 	n = 4;
 	t = pystr_strip(" \t\n ", &n);
 	TEST("pystr: all space strips to empty", n == 0);
+	TEST("pystr: blank: empty, CR, form feed, NBSP, U+3000",
+	     pystr_isblank("", 0) && pystr_isblank("\r", 1) &&
+	     pystr_isblank(" \f\v\xc2\xa0\xe3\x80\x80\t", 9));
+	TEST("pystr: not blank: NUL, a letter, a bad sequence",
+	     !pystr_isblank("\0", 1) && !pystr_isblank(" x ", 3) &&
+	     !pystr_isblank("\xe2\x80", 2));
 	TEST("pystr: len counts code points", pystr_len("a\xc3\xa9\xe2\x82\xac", 6) == 3);
 	(void)t;
 }
