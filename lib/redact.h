@@ -10,7 +10,7 @@ struct json;
 struct jw;
 
 /*
- * What is secret (man 7 aiperf, SECRETS), all case-insensitive:
+ * What is secret (man 7 aiperf, Secrets), all case-insensitive:
  *  - a header whose name contains auth, key, token, secret, passw, cookie,
  *    credential or signature (Authorization, Proxy-Authorization, Cookie,
  *    X-Api-Key, api_key, X-Auth-User, X-Amz-Security-Token, ...);
