@@ -1,7 +1,7 @@
 #!/bin/sh
 # aiperf-export: no secret from --cli-command or --input-config reaches the
 # console or a file (issue #9); lib/redact decides what a secret is.
-# shellcheck disable=SC2016 # test bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 # test bodies are eval'd strings
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
