@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "redact.h"
 #include "util.h"
 
 #define MAX_JSON_OUT ((size_t)1 << 30)
@@ -124,7 +125,7 @@ json_input_config(struct jw *w, const char *text)
 		return error("--input-config: %s", v ? "not a JSON object" : err);
 	}
 	jw_key(w, "input_config");
-	jw_value(w, v);	/* pretty-printed at the writer's indent */
+	redact_json(w, v);	/* pretty-printed at the writer's indent */
 	json_doc_free(d);
 	return 0;
 }

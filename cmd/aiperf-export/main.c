@@ -8,6 +8,7 @@
 
 #include "lines.h"
 #include "pystr.h"
+#include "redact.h"
 #include "util.h"
 
 #define MAX_LINE ((size_t)64 << 20)
@@ -280,6 +281,10 @@ main(int argc, char **argv)
 		check_config(o.input_config_path, cfg);
 	if (!o.benchmark_id)
 		uuid4(id);
+	/* The console line and every file get the command without its secrets. */
+	struct buf cli = BUF_INIT(BUF_NOMAX);
+	if (o.cli_command && redact_cli(&cli, o.cli_command, strlen(o.cli_command)) > 0)
+		o.cli_command = buf_str(&cli);
 	snprintf(title, sizeof(title), "NVIDIA AIPerf | %s", metrics_title(o.endpoint_type));
 	eo = (struct exportopts){ .title = title,
 		.benchmark_id = o.benchmark_id ? o.benchmark_id : id,
@@ -315,5 +320,6 @@ main(int argc, char **argv)
 	files_release(&fl, &eo);
 	free((char *)eo.log_file);
 	free(cfg);
+	buf_release(&cli);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "redact.h"
 #include "send.h"
 #include "units.h"
 #include "util.h"
@@ -15,7 +16,8 @@
 static const char usage_text[] =
 	"usage: aiperf-send [-u url...] [-H header...] [--endpoint path]\n"
 	"                   [--concurrency n] [--request-timeout-seconds s]\n"
-	"                   [--api-key key] [--ui-type none|simple|dashboard]\n"
+	"                   [--api-key key | --api-key-file file]\n"
+	"                   [--ui-type none|simple|dashboard]\n"
 	"                   [--unbuffered] [--max-response-bytes size]\n"
 	"                   [--max-record-bytes size]\n"
 	"                   [--connection-reuse-strategy pooled|never|sticky-user-sessions]\n"
@@ -38,7 +40,7 @@ usage(FILE *f, int status)
 }
 
 enum {
-	OPT_ENDPOINT = 256, OPT_CONC, OPT_TIMEOUT, OPT_KEY, OPT_UI, OPT_UNBUF,
+	OPT_ENDPOINT = 256, OPT_CONC, OPT_TIMEOUT, OPT_KEY, OPT_KEYFILE, OPT_UI, OPT_UNBUF,
 	OPT_MAXRESP, OPT_MAXREC, OPT_REUSE, OPT_DUR, OPT_GRACE, OPT_SHUT,
 	OPT_CAFILE, OPT_RAMP, OPT_WCONC, OPT_WRAMP, OPT_PRE, OPT_PRERAMP,
 	OPT_WPRE, OPT_WPRERAMP, OPT_BUSY, OPT_ENGINE, OPT_VERSION, OPT_WDUR, OPT_WGRACE,
@@ -51,6 +53,7 @@ static const struct option longopts[] = {
 	{ "concurrency", required_argument, NULL, OPT_CONC },
 	{ "request-timeout-seconds", required_argument, NULL, OPT_TIMEOUT },
 	{ "api-key", required_argument, NULL, OPT_KEY },
+	{ "api-key-file", required_argument, NULL, OPT_KEYFILE },
 	{ "ui-type", required_argument, NULL, OPT_UI },
 	{ "unbuffered", no_argument, NULL, OPT_UNBUF },
 	{ "max-response-bytes", required_argument, NULL, OPT_MAXRESP },
@@ -144,6 +147,7 @@ parse_opt(struct options *o, int c, const char *arg, int *grace_set)
 	case OPT_CONC: o->concurrency = (long)opt_int("--concurrency", arg, 1, 1000000); break;
 	case OPT_TIMEOUT: o->timeout_ns = opt_seconds("--request-timeout-seconds", arg, 0); break;
 	case OPT_KEY: o->api_key = arg; break;
+	case OPT_KEYFILE: o->api_key_file = arg; break;
 	case OPT_UI: o->ui = (enum ui_type)parse_choice("--ui-type", arg, uis); break;
 	case OPT_UNBUF: o->unbuffered = 1; break;
 	case OPT_MAXRESP: o->max_response = opt_bytes("--max-response-bytes", arg); break;
@@ -180,6 +184,59 @@ parse_limit(struct options *o, int c, const char *arg)
 	}
 }
 
+/* The first line of path, without its line end and trailing blanks. */
+static char *
+read_key(const char *path)
+{
+	size_t n;
+	char *k = util_readfile(path, 64 << 10, &n);
+
+	if (!k)
+		die("cannot read '%s':", path);
+	k[strcspn(k, "\r\n")] = '\0';
+	n = strlen(k);
+	while (n && (k[n - 1] == ' ' || k[n - 1] == '\t'))
+		k[--n] = '\0';
+	if (!n)
+		die("'%s' holds no API key", path);
+	return k;
+}
+
+/*
+ * The key: --api-key, else --api-key-file, else $AIPERF_API_KEY (the last
+ * two keep it out of ps). As in the original it is the one Authorization
+ * header: any given with -H goes.
+ */
+static void
+resolve_key(struct options *o)
+{
+	const char *env = getenv("AIPERF_API_KEY");
+	size_t k = 0, dropped = 0;
+
+	if (o->api_key && o->api_key_file)
+		die_usage("--api-key and --api-key-file cannot be used together");
+	if (o->api_key_file)
+		o->api_key = read_key(o->api_key_file);
+	else if (!o->api_key && env && *env)
+		o->api_key = env;
+	if (!o->api_key)
+		return;
+	if (strpbrk(o->api_key, "\r\n"))
+		die_usage("invalid API key: it must be one line");
+	for (size_t i = 0; i < o->nheaders; i++) {
+		size_t n = strcspn(o->headers[i], ":");
+		while (n && o->headers[i][n - 1] == ' ')
+			n--;
+		if (n == 13 && !strncasecmp(o->headers[i], "authorization", 13))
+			dropped++;
+		else
+			o->headers[k++] = o->headers[i];
+	}
+	o->nheaders = k;
+	if (dropped)
+		warn("the API key replaces the Authorization header given with -H");
+}
+
 /* Whether libcurl would send through a proxy from the environment. */
 static int
 proxy_env(void)
@@ -191,6 +248,15 @@ proxy_env(void)
 			return 1;
 	}
 	return 0;
+}
+
+static _Noreturn void
+h1_https(const char *url)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	redact_url(&b, url, strlen(url));
+	die_usage("--http-engine h1 cannot send to '%s': https needs curl", buf_str(&b));
 }
 
 static void
@@ -209,6 +275,7 @@ parse_args(struct options *o, int argc, char **argv)
 		parse_opt(o, c, optarg, &grace_set);
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
+	resolve_key(o);
 	if (grace_set && !o->duration_ns)
 		die_usage("--benchmark-grace-period can only be used with "
 			  "duration-based benchmarking (--benchmark-duration).");
@@ -231,7 +298,7 @@ parse_args(struct options *o, int argc, char **argv)
 		o->engine = ENGINE_CURL;
 	for (size_t i = 0; i < o->nurls && o->engine == ENGINE_H1; i++)
 		if (!strncasecmp(o->urls[i], "https://", 8))
-			die_usage("--http-engine h1 cannot send to '%s': https needs curl", o->urls[i]);
+			h1_https(o->urls[i]);
 	if (!isatty(2))
 		o->ui = UI_NONE;
 }
@@ -263,5 +330,7 @@ main(int argc, char **argv)
 	free(s.bases);
 	free(o.urls);
 	free(o.headers);
+	if (o.api_key_file)
+		free((char *)o.api_key);
 	return status;
 }

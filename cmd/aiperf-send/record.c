@@ -9,6 +9,7 @@
 #include "cb.h"
 #include "clock.h"
 #include "json.h"
+#include "redact.h"
 #include "util.h"
 
 void
@@ -196,25 +197,6 @@ xfer_done(struct xfer *x, CURLcode rc)
 	jw_obj_end(&w);
 }
 
-static int
-secret_header(const char *h, size_t n)
-{
-	static const char *const names[] = {
-		"authorization", "proxy-authorization", "x-api-key", "api-key",
-		"cookie", "set-cookie",
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == n && !strncasecmp(h, names[i], n))
-			return 1;
-	for (size_t i = 0; i + 5 <= n; i++) {
-		char c = h[i] | 0x20;	/* look closer only at a 't' or an 's' */
-		if ((c == 't' && !strncasecmp(h + i, "token", 5)) ||
-		    (c == 's' && !strncasecmp(h + i, "secret", 5)))
-			return 1;
-	}
-	return n >= 4 && !strncasecmp(h + n - 4, "-key", 4);
-}
-
 static void
 header_member(void *ctx, const char *line, size_t n)
 {
@@ -227,8 +209,8 @@ header_member(void *ctx, const char *line, size_t n)
 	while (*v == ' ')
 		v++;
 	jw_keyn(w, line, (size_t)(c - line));
-	if (secret_header(line, (size_t)(c - line)))
-		jw_strn(w, "<redacted>", 10);
+	if (redact_header_name(line, (size_t)(c - line)))
+		jw_str(w, REDACT_MARK);
 	else
 		jw_strn(w, v, n - (size_t)(v - line));
 }
@@ -470,6 +452,22 @@ cpu_ns(struct sender *s, int64_t now)
 	return s->cpu_ns;
 }
 
+/* The URL without its credentials; most have none to look for. */
+static void
+write_url(struct jw *w, const char *url)
+{
+	size_t n = strlen(url);
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	if (!memchr(url, '@', n) && !memchr(url, '?', n)) {
+		jw_strn(w, url, n);
+		return;
+	}
+	redact_url(&b, url, n);
+	jw_strn(w, buf_str(&b), b.len);
+	buf_release(&b);
+}
+
 static void
 write_aiperf(struct jw *w, const struct xfer *x)
 {
@@ -479,7 +477,7 @@ write_aiperf(struct jw *w, const struct xfer *x)
 	KEY(w, "endpoint_type");
 	jw_str(w, x->etype);
 	KEY(w, "url");
-	jw_str(w, x->url ? x->url : "");
+	write_url(w, x->url ? x->url : "");
 	KEY(w, "stream");
 	jw_bool(w, x->stream);
 	if (x->intended_ns >= 0) {

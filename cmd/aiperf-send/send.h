@@ -25,7 +25,8 @@ struct options {
 	const char *endpoint;
 	long concurrency;	/* 0: not given */
 	int64_t timeout_ns;
-	const char *api_key;
+	const char *api_key;	/* --api-key, the file's or $AIPERF_API_KEY */
+	const char *api_key_file;	/* then api_key is ours to free */
 	char **headers;
 	size_t nheaders;
 	enum ui_type ui;

@@ -3,6 +3,9 @@
 # A loopback HTTP server for aiperf-send tests: answers every request with the
 # bytes of a canned response file, written in small pieces, then closes.
 # Usage: send-canned.py RESPONSE-FILE [PIECE-BYTES]; prints its URL first.
+# With CANNED_LOG=FILE in the environment each request's head is appended
+# to FILE (what was on the wire, for header tests).
+import os
 import socket
 import sys
 import time
@@ -23,6 +26,9 @@ for _ in range(1000):
             break
         data += more
     head, _, body = data.partition(b"\r\n\r\n")
+    if os.environ.get("CANNED_LOG"):
+        with open(os.environ["CANNED_LOG"], "ab") as log:
+            log.write(head + b"\r\n\r\n")
     length = 0
     for line in head.split(b"\r\n"):
         if line.lower().startswith(b"content-length:"):

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests for lib/redact: headers, URLs, command lines and configs. */
+#include "redact.h"
+#include "test.h"
+
+#include "json.h"
+
+static struct buf out = BUF_INIT(BUF_NOMAX);
+static int got_n;
+
+static const char *
+url(const char *s)
+{
+	buf_reset(&out);
+	got_n = redact_url(&out, s, strlen(s));
+	return buf_str(&out);
+}
+
+static const char *
+cli(const char *s)
+{
+	buf_reset(&out);
+	got_n = redact_cli(&out, s, strlen(s));
+	return buf_str(&out);
+}
+
+static const char *
+hdr(const char *s)
+{
+	buf_reset(&out);
+	got_n = redact_header(&out, s, strlen(s));
+	return buf_str(&out);
+}
+
+static const char *
+cfg(const char *s)
+{
+	struct json_doc *d = json_doc_new();
+	char err[64];
+	struct json *v = json_parse(d, s, strlen(s), err, sizeof(err));
+	struct jw w;
+
+	buf_reset(&out);
+	jw_init(&w, &out, 0);
+	got_n = v ? redact_json(&w, v) : -1;
+	json_doc_free(d);
+	return buf_str(&out);
+}
+
+#define H(s) redact_header_name(s, strlen(s))
+#define P(s) redact_param_name(s, strlen(s))
+#define O(s) redact_option_name(s, strlen(s))
+
+static void
+names(void)
+{
+	TEST("header: Authorization, any case", H("Authorization") && H("authorization"));
+	TEST("header: Proxy-Authorization, Cookie, Set-Cookie",
+	     H("Proxy-Authorization") && H("Cookie") && H("Set-Cookie"));
+	TEST("header: X-Api-Key, api-key, apikey, api_key",
+	     H("X-Api-Key") && H("api-key") && H("apikey") && H("api_key"));
+	TEST("header: X-Auth, X-Auth-Token, Password, X-Api-Token, X-Client-Secret",
+	     H("X-Auth") && H("X-Auth-Token") && H("Password") && H("X-Api-Token") &&
+	     H("X-Client-Secret"));
+	TEST("header: cloud keys", H("Ocp-Apim-Subscription-Key") && H("x-goog-api-key") &&
+	     H("X-Amz-Security-Token"));
+	TEST("header: ordinary names are kept", !H("Content-Type") && !H("Accept") &&
+	     !H("User-Agent") && !H("X-Request-ID") && !H("X-Correlation-ID") &&
+	     !H("Keep-Alive") && !H("X-Custom"));
+	TEST("param: key, api_key, apiKey, API-KEY, token, sig, X-Amz-Signature",
+	     P("key") && P("api_key") && P("apiKey") && P("API-KEY") && P("token") &&
+	     P("sig") && P("X-Amz-Signature") && P("X-Amz-Credential") &&
+	     P("access_token") && P("password") && P("secret") && P("auth"));
+	TEST("param: token_count, monkey, keys, api-version are kept",
+	     !P("token_count") && !P("monkey") && !P("keys") && !P("api-version") &&
+	     !P("model") && !P(""));
+	TEST("option: --api-key, api_key, --auth-token, password",
+	     O("--api-key") && O("api_key") && O("--auth-token") && O("password"));
+	TEST("option: --api-key-file, --tokenizer, --isl, tokens-mean are kept",
+	     !O("--api-key-file") && !O("--tokenizer") && !O("--isl") &&
+	     !O("--synthetic-input-tokens-mean") && !O("url"));
+}
+
+static void
+urls(void)
+{
+	TEST_STR("url: userinfo", url("http://user:SECRET@host:8000/v1"),
+		 "http://<redacted>@host:8000/v1");
+	TEST("url: one secret counted", got_n == 1);
+	TEST_STR("url: user only", url("https://bob@h/"), "https://<redacted>@h/");
+	TEST_STR("url: '@' inside the password",
+		 url("http://u:p@ss@host/x"), "http://<redacted>@host/x");
+	TEST_STR("url: '@' in the path is no userinfo",
+		 url("http://host/users@example.com?email=a@b.c"),
+		 "http://host/users@example.com?email=a@b.c");
+	TEST("url: unchanged counts 0", got_n == 0);
+	TEST_STR("url: no scheme", url("user:pw@localhost:8000"), "<redacted>@localhost:8000");
+	TEST_STR("url: query keys", url("http://h/p?api_key=abc&model=m&TOKEN=t#frag"),
+		 "http://h/p?api_key=<redacted>&model=m&TOKEN=<redacted>#frag");
+	TEST("url: two secrets counted", got_n == 2);
+	TEST_STR("url: signed S3 style",
+		 url("https://b.s3/o?X-Amz-Credential=AK%2F1&X-Amz-Signature=ff&x=1"),
+		 "https://b.s3/o?X-Amz-Credential=<redacted>&X-Amz-Signature=<redacted>&x=1");
+	TEST_STR("url: token_count, empty params, bare key",
+		 url("http://h/?token_count=3&&key&sig="),
+		 "http://h/?token_count=3&&key&sig=<redacted>");
+	TEST_STR("url: plain", url("http://127.0.0.1:8000"), "http://127.0.0.1:8000");
+	TEST_STR("url: empty", url(""), "");
+}
+
+static void
+headers(void)
+{
+	TEST_STR("header line: Authorization", hdr("Authorization: Bearer sk-1"),
+		 "Authorization: <redacted>");
+	TEST_STR("header line: no space after the colon", hdr("X-Api-Key:k"),
+		 "X-Api-Key: <redacted>");
+	TEST_STR("header line: kept", hdr("X-Custom: v"), "X-Custom: v");
+	TEST("header line: kept counts 0", got_n == 0);
+	TEST_STR("header line: no colon", hdr("Authorization Bearer x"),
+		 "Authorization: <redacted>");
+}
+
+static void
+clis(void)
+{
+	TEST_STR("cli: --api-key", cli("aiperf profile --model m --api-key sk-123 --streaming"),
+		 "aiperf profile --model m --api-key '<redacted>' --streaming");
+	TEST_STR("cli: --api-key=", cli("aiperf profile --api-key=sk-123"),
+		 "aiperf profile '--api-key=<redacted>'");
+	TEST_STR("cli: a key that starts with a dash", cli("x --api-key -abc --y"),
+		 "x --api-key '<redacted>' --y");
+	TEST_STR("cli: quoted secret header",
+		 cli("aiperf profile --header 'Authorization: Bearer a b' -H 'X-Custom: v'"),
+		 "aiperf profile --header 'Authorization: <redacted>' -H 'X-Custom: v'");
+	TEST_STR("cli: double-quoted header", cli("a -H \"X-Api-Key:k\\\"q\""),
+		 "a -H 'X-Api-Key: <redacted>'");
+	TEST_STR("cli: --url userinfo", cli("a --url 'http://user:SECRET@host' --isl 3"),
+		 "a --url 'http://<redacted>@host' --isl 3");
+	TEST_STR("cli: -u takes several URLs", cli("a -u u:p@h1 v:q@h2 --x y:z@w"),
+		 "a -u '<redacted>@h1' '<redacted>@h2' --x y:z@w");
+	TEST_STR("cli: a URL anywhere", cli("a --otel 'http://h/?token=t'"),
+		 "a --otel 'http://h/?token=<redacted>'");
+	TEST_STR("cli: --api-key-file keeps its path",
+		 cli("a --api-key-file /run/key --tokenizer t"),
+		 "a --api-key-file /run/key --tokenizer t");
+	TEST_STR("cli: quotes inside a redacted URL",
+		 cli("a --url \"http://o'k:pw@h/?x='1'\""), "a --url 'http://<redacted>@h/?x='\\''1'\\'''");
+	TEST_STR("cli: spacing kept", cli("  a   --model  'm x'  "), "  a   --model  'm x'  ");
+	TEST_STR("cli: unterminated quote", cli("a --api-key 'abc"), "a --api-key '<redacted>'");
+	TEST_STR("cli: a trailing secret option", cli("a --api-key"), "a --api-key");
+}
+
+static void
+configs(void)
+{
+	TEST_STR("config: api_key, urls, headers object",
+		 cfg("{\"endpoint\":{\"urls\":[\"http://u:p@h\",\"h2\"],\"api_key\":\"sk\","
+		     "\"headers\":{\"X-Api-Key\":\"k\",\"X-Ok\":\"v\"},\"n\":1}}"),
+		 "{\"endpoint\":{\"urls\":[\"http://<redacted>@h\",\"h2\"],\"api_key\":\"<redacted>\","
+		 "\"headers\":{\"X-Api-Key\":\"<redacted>\",\"X-Ok\":\"v\"},\"n\":1}}");
+	TEST("config: three secrets counted", got_n == 3);
+	TEST_STR("config: header pairs and lines",
+		 cfg("{\"headers\":[[\"Authorization\",\"Bearer x\"],[\"A\",\"b\"],\"Cookie: c\"]}"),
+		 "{\"headers\":[[\"Authorization\",\"<redacted>\"],[\"A\",\"b\"],\"Cookie: <redacted>\"]}");
+	TEST_STR("config: cli_command",
+		 cfg("{\"cli_command\":\"aiperf profile --api-key k\",\"api_key\":null}"),
+		 "{\"cli_command\":\"aiperf profile --api-key '<redacted>'\",\"api_key\":null}");
+	TEST_STR("config: other values as they were",
+		 cfg("{\"a\":[1,2.50,true,false,null,\"x\"],\"b\":{}}"),
+		 "{\"a\":[1,2.50,true,false,null,\"x\"],\"b\":{}}");
+}
+
+int
+main(void)
+{
+	names();
+	urls();
+	headers();
+	clis();
+	configs();
+	buf_release(&out);
+	return TEST_DONE();
+}
