@@ -193,7 +193,9 @@ read_key(const char *path)
 
 	if (!k)
 		die("cannot read '%s':", path);
+	/* cppcheck-suppress nullPointerRedundantCheck ; die() does not return */
 	k[strcspn(k, "\r\n")] = '\0';
+	/* cppcheck-suppress nullPointerRedundantCheck */
 	n = strlen(k);
 	while (n && (k[n - 1] == ' ' || k[n - 1] == '\t'))
 		k[--n] = '\0';
