@@ -20,7 +20,7 @@ else
 Q = @
 endif
 
-LIB_SRC  = $(sort $(wildcard lib/*.c))
+LIB_SRC  = $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJ  = $(LIB_SRC:%.c=build/%.o)
 TOOLS    = $(sort $(notdir $(wildcard cmd/aiperf-*)))
 BINS     = $(TOOLS:%=bin/%) $(if $(wildcard aiperf),bin/aiperf)

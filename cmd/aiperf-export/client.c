@@ -4,7 +4,7 @@
 
 #include <limits.h>
 
-#include "numfmt.h"
+#include "stats/numfmt.h"
 #include "util.h"
 
 #define NS_MS (1e3 / 1e9)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "numfmt.h"
+#include "stats/numfmt.h"
 #include "util.h"
 
 /* Python csv QUOTE_MINIMAL: quote fields holding the delimiter, a quote or a line break. */

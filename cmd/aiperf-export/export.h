@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "json.h"
-#include "metricdef.h"
-#include "stats.h"
+#include "json/json.h"
+#include "stats/metricdef.h"
+#include "stats/stats.h"
 
 /*
  * struct agg owns everything it accumulates (value arrays, error groups,

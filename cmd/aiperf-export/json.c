@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "buf.h"
-#include "redact.h"
+#include "http/redact.h"
 #include "util.h"
 
 #define MAX_JSON_OUT ((size_t)1 << 30)

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "lines.h"
-#include "pystr.h"
-#include "redact.h"
+#include "rand/pystr.h"
+#include "http/redact.h"
 #include "util.h"
 
 #define MAX_LINE ((size_t)64 << 20)

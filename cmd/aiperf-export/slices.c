@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "buf.h"
-#include "numfmt.h"
+#include "stats/numfmt.h"
 #include "util.h"
 
 #define MAX_SLICES 100000

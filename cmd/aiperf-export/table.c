@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "numfmt.h"
+#include "stats/numfmt.h"
 #include "util.h"
 
 #define MAXCOLS 8

@@ -5,8 +5,8 @@
 #include <math.h>
 
 #include "gen.h"
-#include "json.h"
-#include "nprand.h"
+#include "json/json.h"
+#include "rand/nprand.h"
 #include "util.h"
 
 #define INPUTS_MAX ((size_t)1 << 34)

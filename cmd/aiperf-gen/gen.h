@@ -7,10 +7,10 @@
 #include <stdint.h>
 
 #include "buf.h"
-#include "extras.h"
-#include "nprand.h"
-#include "rng.h"
-#include "tok.h"
+#include "json/extras.h"
+#include "rand/nprand.h"
+#include "rand/rng.h"
+#include "tok/tok.h"
 
 enum endpoint { EP_CHAT, EP_COMPLETIONS, EP_EMBEDDINGS };
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "gen.h"
-#include "pystr.h"
-#include "toksrc.h"
+#include "rand/pystr.h"
+#include "tok/toksrc.h"
 #include "util.h"
 
 static const char usage_text[] =

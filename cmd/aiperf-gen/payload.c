@@ -3,8 +3,8 @@
 #include <math.h>
 
 #include "gen.h"
-#include "extras.h"
-#include "json.h"
+#include "json/extras.h"
+#include "json/json.h"
 #include "util.h"
 
 #define PAYLOAD_MAX (256u << 20)

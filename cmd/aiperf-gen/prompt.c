@@ -4,7 +4,7 @@
 
 #include "gen.h"
 #include "hmap.h"
-#include "pystr.h"
+#include "rand/pystr.h"
 #include "util.h"
 
 #define CORPUS_MAX (512u << 20)

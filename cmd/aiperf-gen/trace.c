@@ -5,10 +5,10 @@
 
 #include "gen.h"
 #include "hmap.h"
-#include "json.h"
+#include "json/json.h"
 #include "lines.h"
-#include "pystr.h"
-#include "trace.h"
+#include "rand/pystr.h"
+#include "dataset/trace.h"
 #include "util.h"
 
 #define LINE_MAX_BYTES ((size_t)64 << 20)

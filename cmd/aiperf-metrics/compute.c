@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metricdef.h"
-#include "numfmt.h"
+#include "stats/metricdef.h"
+#include "stats/numfmt.h"
 
 #define MAXM 128
 #define NS_S (1.0 / 1e9)

@@ -10,7 +10,7 @@
 #include "linefile.h"
 #include "lines.h"
 #include "metrics.h"
-#include "pystr.h"
+#include "rand/pystr.h"
 #include "util.h"
 
 #define LINE_MAX_BYTES ((size_t)256 << 20)

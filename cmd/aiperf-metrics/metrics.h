@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 #include "buf.h"
-#include "json.h"
+#include "json/json.h"
 
 /*
  * A struct rec is reused for every input line: rec_reset() keeps its memory.

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "numfmt.h"
+#include "stats/numfmt.h"
 
 #define TEXT_MAX ((size_t)256 << 20)
 

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tok.h"
-#include "toksrc.h"
+#include "tok/tok.h"
+#include "tok/toksrc.h"
 
 #define MAX_MODELS 64
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json.h"
+#include "json/json.h"
 #include "util.h"
 
 #define ADD(b, lit) buf_add((b), (lit), sizeof(lit) - 1)

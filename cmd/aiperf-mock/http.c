@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "json.h"
+#include "json/json.h"
 #include "util.h"
 
 const char *

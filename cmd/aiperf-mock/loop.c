@@ -16,7 +16,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "json/json.h"
 #include "util.h"
 
 /* epoll data tag of the timerfd; listeners are tagged with &s->lfds[i]. */

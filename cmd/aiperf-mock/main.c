@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "json/json.h"
 #include "util.h"
 
 static volatile sig_atomic_t stop;

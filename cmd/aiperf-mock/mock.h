@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "buf.h"
-#include "httpreq.h"
+#include "http/httpreq.h"
 
 /*
  * One thread, one epoll set. The server owns every connection; a

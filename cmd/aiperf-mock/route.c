@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "json.h"
+#include "json/json.h"
 #include "util.h"
 
 static const struct {

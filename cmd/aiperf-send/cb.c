@@ -4,7 +4,7 @@
 
 #include <string.h>
 #include "clock.h"
-#include "json.h"
+#include "json/json.h"
 #include "xfer.h"
 
 /* Every write of one socket event shares one arrival stamp. */

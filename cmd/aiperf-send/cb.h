@@ -4,7 +4,7 @@
 #define AIPERF_CB_H
 
 #include <stddef.h>
-#include "sse.h"
+#include "http/sse.h"
 
 /* userdata is the struct xfer; they return what libcurl expects. */
 size_t cb_write(char *p, size_t size, size_t n, void *userdata);

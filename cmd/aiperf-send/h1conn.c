@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "cb.h"
 #include "clock.h"
-#include "h1.h"
+#include "http/h1.h"
 #include "util.h"
 #include "xfer.h"
 

@@ -5,8 +5,8 @@
 #include <fcntl.h>
 #include <sys/epoll.h>
 #include <unistd.h>
-#include "json.h"
-#include "pystr.h"
+#include "json/json.h"
+#include "rand/pystr.h"
 #include "util.h"
 #include "xfer.h"
 

@@ -9,7 +9,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 #include "clock.h"
-#include "json.h"
+#include "json/json.h"
 #include "util.h"
 #include "xfer.h"
 

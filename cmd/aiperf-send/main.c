@@ -8,9 +8,9 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include "redact.h"
+#include "http/redact.h"
 #include "send.h"
-#include "units.h"
+#include "stats/units.h"
 #include "util.h"
 
 static const char usage_text[] =

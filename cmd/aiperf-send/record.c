@@ -8,8 +8,8 @@
 #include <time.h>
 #include "cb.h"
 #include "clock.h"
-#include "json.h"
-#include "redact.h"
+#include "json/json.h"
+#include "http/redact.h"
 #include "util.h"
 
 void

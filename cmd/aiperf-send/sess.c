@@ -4,7 +4,7 @@
 
 #include <string.h>
 #include "clock.h"
-#include "json.h"
+#include "json/json.h"
 #include "util.h"
 #include "xfer.h"
 

@@ -3,7 +3,7 @@
 #include "send.h"
 
 #include <string.h>
-#include "json.h"
+#include "json/json.h"
 #include "util.h"
 #include "xfer.h"
 

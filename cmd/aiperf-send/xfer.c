@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include "cb.h"
-#include "json.h"
+#include "json/json.h"
 #include "util.h"
 
 static char *

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <curl/curl.h>
 #include "buf.h"
-#include "json.h"
-#include "sse.h"
+#include "json/json.h"
+#include "http/sse.h"
 #include "send.h"
 
 enum xfer_err {

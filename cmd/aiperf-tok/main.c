@@ -8,11 +8,11 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "json.h"
+#include "json/json.h"
 #include "lines.h"
-#include "pystr.h"
-#include "tok.h"
-#include "toksrc.h"
+#include "rand/pystr.h"
+#include "tok/tok.h"
+#include "tok/toksrc.h"
 #include "util.h"
 
 #define MAX_LINE ((size_t)1 << 31)

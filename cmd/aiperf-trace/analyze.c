@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "hmap.h"
-#include "trace.h"
+#include "dataset/trace.h"
 #include "tt.h"
 #include "util.h"
 

@@ -4,8 +4,8 @@
 #include <math.h>
 
 #include "buf.h"
-#include "json.h"
-#include "pystr.h"
+#include "json/json.h"
+#include "rand/pystr.h"
 #include "tt.h"
 #include "util.h"
 #include "ttconv.h"

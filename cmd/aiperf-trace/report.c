@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The analyze report: the console table as rich prints it, and the pydantic JSON. */
 #include "buf.h"
-#include "json.h"
-#include "numfmt.h"
+#include "json/json.h"
+#include "stats/numfmt.h"
 #include "tt.h"
 #include "util.h"
 

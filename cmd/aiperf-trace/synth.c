@@ -8,9 +8,9 @@
 
 #include "buf.h"
 #include "hmap.h"
-#include "json.h"
-#include "rng.h"
-#include "trace.h"
+#include "json/json.h"
+#include "rand/rng.h"
+#include "dataset/trace.h"
 #include "tt.h"
 #include "util.h"
 

@@ -7,7 +7,7 @@
 
 #include "buf.h"
 #include "hmap.h"
-#include "pystr.h"
+#include "rand/pystr.h"
 #include "tt.h"
 #include "util.h"
 

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "json.h"
+#include "json/json.h"
 
 /* Strip ASCII whitespace at both ends, in place. */
 char *tt_trim(char *s);

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extras.h"
-#include "json.h"
-#include "pystr.h"
+#include "json/extras.h"
+#include "json/json.h"
+#include "rand/pystr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

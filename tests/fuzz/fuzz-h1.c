@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h1.h"
+#include "http/h1.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "json/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

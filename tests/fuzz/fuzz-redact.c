@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: redaction never crashes, and redacting twice changes nothing more. */
-#include "redact.h"
+#include "http/redact.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json.h"
+#include "json/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: any chunk split of an SSE stream yields the same messages as the whole stream. */
-#include "sse.h"
+#include "http/sse.h"
 
 #include <stdint.h>
 #include <stdlib.h>

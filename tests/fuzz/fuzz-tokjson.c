@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hftok.h"
-#include "tokdec.h"
-#include "tokpipe.h"
+#include "tok/hftok.h"
+#include "tok/tokdec.h"
+#include "tok/tokpipe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "dataset/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

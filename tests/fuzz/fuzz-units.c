@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: unit parsers never crash and respect their max. */
-#include "units.h"
+#include "stats/units.h"
 
 #include <stddef.h>
 #include <stdint.h>

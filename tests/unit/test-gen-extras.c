@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/extras (--extra-inputs) and lib/pystr (str.strip, len). */
-#include "extras.h"
+#include "json/extras.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
-#include "pystr.h"
+#include "rand/pystr.h"
 #include "test.h"
 
 /* Parse args into one map and render it as a JSON object (or "ERR"). */

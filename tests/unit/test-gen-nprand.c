@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/nprand: numpy default_rng reproduction. */
-#include "nprand.h"
+#include "rand/nprand.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* lib/gptre against Oniguruma on the same patterns: random strings of tricky characters and every BMP code point. */
-#include "gptre.h"
+#include "tok/gptre.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
-#include "pretok.h"
+#include "tok/pretok.h"
 #include "test.h"
 #include "util.h"
 

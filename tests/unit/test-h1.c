@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/h1: framing, every split point, hostile responses. */
-#include "h1.h"
+#include "http/h1.h"
 
 #include <stdlib.h>
 #include "test.h"

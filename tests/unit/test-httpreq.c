@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "httpreq.h"
+#include "http/httpreq.h"
 #include "test.h"
 
 static int

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "json.h"
+#include "json/json.h"
 #include "test.h"
 
 static struct json_doc *d;

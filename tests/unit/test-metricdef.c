@@ -2,7 +2,7 @@
 /* Unit tests for lib/metricdef: lookups and table invariants. */
 #include <string.h>
 
-#include "metricdef.h"
+#include "stats/metricdef.h"
 #include "test.h"
 
 /* Every tag named in a deps list is in the catalogue. */

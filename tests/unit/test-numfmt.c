@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "numfmt.h"
+#include "stats/numfmt.h"
 #include "test.h"
 
 static const char *

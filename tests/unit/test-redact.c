@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/redact: headers, URLs, command lines and configs. */
-#include "redact.h"
+#include "http/redact.h"
 #include "test.h"
 
-#include "json.h"
+#include "json/json.h"
 
 static struct buf out = BUF_INIT(BUF_NOMAX);
 static int got_n;

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rng.h"
+#include "rand/rng.h"
 #include "test.h"
 
 int

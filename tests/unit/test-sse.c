@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/sse: delimiters, chunk splits, line rules, the continuation quirk, hostile input. */
-#include "sse.h"
+#include "http/sse.h"
 #include "test.h"
 
 /* Each message is rendered as name=value|name|... lines into out. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/stats: numpy-exact sums, std and linear percentiles. */
-#include "stats.h"
+#include "stats/stats.h"
 #include "test.h"
 
 int

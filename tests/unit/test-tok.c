@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/tok: the API over real tokenizers, hostile text and files, threads. */
-#include "tok.h"
+#include "tok/tok.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include <utf8proc.h>
 
 #include "test.h"
-#include "tokpipe.h"
+#include "tok/tokpipe.h"
 #include "util.h"
 
 #define SHARED "../shared/tokenizers/"

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hfhub.h"
+#include "tok/hfhub.h"
 #include "test.h"
-#include "toksrc.h"
+#include "tok/toksrc.h"
 #include "util.h"
 
 #define C1 "1111111111111111111111111111111111111111"

@@ -2,7 +2,7 @@
 /* Unit tests for lib/trace (mooncake line parser) and lib/hmap. */
 #include "hmap.h"
 #include "test.h"
-#include "trace.h"
+#include "dataset/trace.h"
 #include "util.h"
 
 static int parse(struct trace_parser *p, const char *s, char *err)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/units: suffixes, exact fractions, range and hostile input. */
-#include "units.h"
+#include "stats/units.h"
 #include "test.h"
 
 #include <stdint.h>

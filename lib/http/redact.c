@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Redaction: headers, URLs, command lines and configs with their credentials replaced. */
+#include "http/redact.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+#include "json/json.h"
+
+#define MARKLEN (sizeof(REDACT_MARK) - 1)
+
+enum kind { K_PLAIN, K_SECRET, K_HEADER, K_URL };
+
+/* Appends that remember a failure, so the writers check once at the end. */
+static void
+add(struct buf *b, const void *p, size_t n, int *bad)
+{
+	if (buf_add(b, p, n) < 0)
+		*bad = 1;
+}
+
+static void
+add_mark(struct buf *b, int *bad, int *count)
+{
+	add(b, REDACT_MARK, MARKLEN, bad);
+	(*count)++;
+}
+
+/* Whether needle (lower case) occurs in s[0..n), ignoring case. */
+static int
+has_ci(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+
+	for (size_t i = 0; i + k <= n; i++)
+		if (!strncasecmp(s + i, needle, k))
+			return 1;
+	return 0;
+}
+
+static int
+is_ci(const char *s, size_t n, const char *word)
+{
+	return strlen(word) == n && !strncasecmp(s, word, n);
+}
+
+static int
+has_any(const char *s, size_t n, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++)
+		if (has_ci(s, n, words[i]))
+			return 1;
+	return 0;
+}
+
+int
+redact_header_name(const char *name, size_t n)
+{
+	static const char *const parts[] = {
+		"auth", "key", "token", "secret", "passw", "cookie",
+		"credential", "signature", NULL,
+	};
+	return has_any(name, n, parts);
+}
+
+int
+redact_param_name(const char *name, size_t n)
+{
+	static const char *const names[] = {
+		"key", "apikey", "xapikey", "token", "apitoken", "accesstoken",
+		"authtoken", "bearertoken", "idtoken", "refreshtoken", "secret",
+		"clientsecret", "password", "passwd", "auth", "credential",
+		"accesskeyid", "awsaccesskeyid", "sig", "signature",
+		"xamzsignature", "xamzcredential", "xamzsecuritytoken",
+		"xgoogsignature", "xgoogcredential", NULL,
+	};
+	char low[32] = { 0 };
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (name[i] == '-' || name[i] == '_')
+			continue;
+		if (k + 1 >= sizeof(low))
+			return 0;
+		low[k++] = (char)tolower((unsigned char)name[i]);
+	}
+	for (size_t i = 0; names[i]; i++)
+		if (strlen(names[i]) == k && !memcmp(low, names[i], k))
+			return 1;
+	return 0;
+}
+
+int
+redact_option_name(const char *name, size_t n)
+{
+	static const char *const parts[] = {
+		"api-key", "api_key", "apikey", "api-token", "api_token",
+		"auth-token", "auth_token", "access-token", "access_token",
+		"bearer-token", "bearer_token", "id-token", "id_token",
+		"refresh-token", "refresh_token", "authorization", "password",
+		"passwd", "secret", NULL,
+	};
+	while (n && *name == '-')
+		name++, n--;
+	/* --api-key-file names a file; the file is what holds the key. */
+	if (n > 5 && (name[n - 5] == '-' || name[n - 5] == '_') &&
+	    !strncasecmp(name + n - 4, "file", 4))
+		return 0;
+	return has_any(name, n, parts);
+}
+
+/* Length of "scheme://" at the start of u, or 0. */
+static size_t
+scheme_len(const char *u, size_t n)
+{
+	size_t i = 0;
+
+	if (!n || !isalpha((unsigned char)u[0]))
+		return 0;
+	while (i < n && (isalnum((unsigned char)u[i]) || u[i] == '+' ||
+			 u[i] == '.' || u[i] == '-'))
+		i++;
+	return i + 3 <= n && !memcmp(u + i, "://", 3) ? i + 3 : 0;
+}
+
+/* The query q[0..n) (no '?'), its secret parameters' values replaced. */
+static void
+query(struct buf *b, const char *q, size_t n, int *bad, int *count)
+{
+	size_t i = 0;
+
+	while (i <= n) {
+		const char *amp = memchr(q + i, '&', n - i);
+		size_t e = amp ? (size_t)(amp - q) : n;
+		const char *eq = memchr(q + i, '=', e - i);
+
+		if (eq && redact_param_name(q + i, (size_t)(eq - q) - i)) {
+			add(b, q + i, (size_t)(eq - q) + 1 - i, bad);
+			add_mark(b, bad, count);
+		} else {
+			add(b, q + i, e - i, bad);
+		}
+		if (e < n)
+			add(b, "&", 1, bad);
+		i = e + 1;
+	}
+}
+
+int
+redact_url(struct buf *b, const char *u, size_t n)
+{
+	int bad = 0, count = 0;
+	size_t a = scheme_len(u, n), e = a, at = 0, i = 0;
+
+	while (e < n && u[e] != '/' && u[e] != '?' && u[e] != '#')
+		e++;
+	/* The last '@' of the authority: a password may hold a raw '@'. */
+	for (size_t k = a; k < e; k++)
+		if (u[k] == '@')
+			at = k + 1;
+	if (at) {
+		add(b, u, a, &bad);
+		add_mark(b, &bad, &count);
+		i = at - 1;
+	}
+	size_t q = e;
+	while (q < n && u[q] != '?' && u[q] != '#')
+		q++;
+	add(b, u + i, q - i, &bad);
+	if (q < n && u[q] == '?') {
+		size_t f = q + 1;
+		while (f < n && u[f] != '#')
+			f++;
+		add(b, "?", 1, &bad);
+		query(b, u + q + 1, f - q - 1, &bad, &count);
+		q = f;
+	}
+	add(b, u + q, n - q, &bad);
+	return bad ? -1 : count;
+}
+
+int
+redact_header(struct buf *b, const char *line, size_t n)
+{
+	int bad = 0, count = 0;
+	const char *c = memchr(line, ':', n);
+	size_t name = c ? (size_t)(c - line) : n;
+
+	if (!c) {
+		/* "Authorization Bearer x": no colon, the name is the first word */
+		const char *sp = memchr(line, ' ', n);
+		name = sp ? (size_t)(sp - line) : n;
+	}
+	if (!redact_header_name(line, name)) {
+		add(b, line, n, &bad);
+		return bad ? -1 : 0;
+	}
+	add(b, line, name, &bad);
+	add(b, ": ", 2, &bad);
+	add_mark(b, &bad, &count);
+	return bad ? -1 : count;
+}
+
+/* The wrapper's quoting: bare when safe, else '...' with ' as '\''. */
+static void
+quote(struct buf *b, const char *s, size_t n, int *bad)
+{
+	static const char safe[] = "_./:=,+-";
+	size_t i = 0;
+
+	while (i < n && (isalnum((unsigned char)s[i]) || (s[i] && strchr(safe, s[i]))))
+		i++;
+	if (n && i == n) {
+		add(b, s, n, bad);
+		return;
+	}
+	add(b, "'", 1, bad);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\'')
+			add(b, "'\\''", 4, bad);
+		else
+			add(b, s + i, 1, bad);
+	}
+	add(b, "'", 1, bad);
+}
+
+/* One word of a command line from c[*i]: its unquoted text to val. */
+static void
+word(const char *c, size_t n, size_t *i, struct buf *val)
+{
+	size_t j = *i;
+
+	while (j < n && !isspace((unsigned char)c[j])) {
+		char q = c[j];
+		if (q == '\'' || q == '"') {
+			for (j++; j < n && c[j] != q; j++) {
+				if (q == '"' && c[j] == '\\' && j + 1 < n &&
+				    strchr("\"\\$`", c[j + 1]))
+					j++;
+				buf_addch(val, c[j]);
+			}
+			j += j < n;
+		} else if (q == '\\' && j + 1 < n) {
+			buf_addch(val, c[j + 1]);
+			j += 2;
+		} else {
+			buf_addch(val, c[j++]);
+		}
+	}
+	*i = j;
+}
+
+static enum kind
+option_kind(const char *name, size_t n)
+{
+	if ((n == 2 && !memcmp(name, "-H", 2)) || is_ci(name, n, "--header"))
+		return K_HEADER;
+	if ((n == 2 && !memcmp(name, "-u", 2)) || is_ci(name, n, "--url") ||
+	    (n > 5 && (has_ci(name + n - 3, 3, "url") || has_ci(name + n - 3, 3, "uri"))))
+		return K_URL;
+	return redact_option_name(name, n) ? K_SECRET : K_PLAIN;
+}
+
+/* v[0..n) redacted as a value of kind k to out; the number of secrets. */
+static int
+value(struct buf *out, enum kind k, const char *v, size_t n)
+{
+	switch (k) {
+	case K_SECRET: return buf_addstr(out, REDACT_MARK) < 0 ? -1 : 1;
+	case K_HEADER: return redact_header(out, v, n);
+	case K_URL: return redact_url(out, v, n);
+	default: return buf_add(out, v, n) < 0 ? -1 : 0;
+	}
+}
+
+static int
+has_scheme(const char *s, size_t n)
+{
+	return has_ci(s, n, "://");
+}
+
+/*
+ * One word: raw is how it was written, val what it says. A word after a
+ * secret option or -H is its value whatever it looks like; after --url
+ * every word up to the next option is a URL (the original's --url takes
+ * several).
+ */
+static int
+cli_word(struct buf *b, enum kind *pending, const char *raw, size_t rawlen,
+	 const struct buf *val, int *bad)
+{
+	struct buf t = BUF_INIT(BUF_NOMAX);
+	const char *v = buf_str(val), *eq;
+	enum kind k = *pending;
+	size_t pre = 0;
+	int n;
+
+	if (k != K_SECRET && k != K_HEADER && v[0] == '-' && val->len > 1) {
+		eq = memchr(v, '=', val->len);
+		k = option_kind(v, eq ? (size_t)(eq - v) : val->len);
+		*pending = eq ? K_PLAIN : k;
+		pre = eq ? (size_t)(eq - v) + 1 : val->len;
+	} else {
+		if (k != K_URL)
+			*pending = K_PLAIN;
+		if (k == K_PLAIN && has_scheme(v, val->len))
+			k = K_URL;
+	}
+	buf_add(&t, v, pre);
+	n = pre == val->len && pre ? 0 : value(&t, k, v + pre, val->len - pre);
+	if (n > 0)
+		quote(b, buf_str(&t), t.len, bad);
+	else
+		add(b, raw, rawlen, bad);
+	buf_release(&t);
+	return n > 0 ? n : 0;
+}
+
+int
+redact_cli(struct buf *b, const char *cmd, size_t n)
+{
+	struct buf val = BUF_INIT(BUF_NOMAX);
+	enum kind pending = K_PLAIN;
+	int bad = 0, count = 0;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t s = i;
+		while (i < n && isspace((unsigned char)cmd[i]))
+			i++;
+		add(b, cmd + s, i - s, &bad);
+		if (i == n)
+			break;
+		s = i;
+		buf_reset(&val);
+		word(cmd, n, &i, &val);
+		count += cli_word(b, &pending, cmd + s, i - s, &val, &bad);
+	}
+	buf_release(&val);
+	return bad ? -1 : count;
+}
+
+static int walk(struct jw *w, const struct json *v, const char *key, size_t klen);
+
+/* A string member of key; hdr: a member of a "headers" object. */
+static int
+json_string(struct jw *w, const struct json *v, const char *key, size_t klen, int hdr)
+{
+	struct buf t = BUF_INIT(BUF_NOMAX);
+	int n = 0;
+
+	if (hdr ? redact_header_name(key, klen) : (klen && redact_option_name(key, klen) && v->len)) {
+		jw_str(w, REDACT_MARK);
+		return 1;
+	}
+	if (is_ci(key, klen, "cli_command"))
+		n = redact_cli(&t, v->str, v->len);
+	else if (is_ci(key, klen, "headers"))
+		n = redact_header(&t, v->str, v->len);
+	else if (has_scheme(v->str, v->len) || is_ci(key, klen, "url") || is_ci(key, klen, "urls"))
+		n = redact_url(&t, v->str, v->len);
+	if (n > 0)
+		jw_strn(w, t.s, t.len);
+	else
+		jw_strn(w, v->str, v->len);
+	buf_release(&t);
+	return n > 0 ? n : 0;
+}
+
+/* "headers": {"Name": "value"} or [["Name", "value"]] or ["Name: value"]. */
+static int
+headers(struct jw *w, const struct json *v)
+{
+	const struct json *c, *name;
+	int n = 0;
+
+	if (v->type == JSON_OBJECT) {
+		jw_obj(w);
+		for (c = v->child; c; c = c->next) {
+			jw_keyn(w, c->key, c->keylen);
+			n += c->type == JSON_STRING ? json_string(w, c, c->key, c->keylen, 1)
+						    : walk(w, c, c->key, c->keylen);
+		}
+		jw_obj_end(w);
+		return n;
+	}
+	jw_arr(w);
+	for (c = v->child; c; c = c->next) {
+		name = c->type == JSON_ARRAY ? c->child : NULL;
+		if (name && name->type == JSON_STRING && name->next &&
+		    name->next->type == JSON_STRING && !name->next->next) {
+			jw_arr(w);
+			jw_strn(w, name->str, name->len);
+			n += json_string(w, name->next, name->str, name->len, 1);
+			jw_arr_end(w);
+		} else {
+			n += walk(w, c, "headers", 7);
+		}
+	}
+	jw_arr_end(w);
+	return n;
+}
+
+static int
+walk(struct jw *w, const struct json *v, const char *key, size_t klen)
+{
+	const struct json *c;
+	int n = 0;
+
+	if ((v->type == JSON_OBJECT || v->type == JSON_ARRAY) && is_ci(key, klen, "headers"))
+		return headers(w, v);
+	switch (v->type) {
+	case JSON_STRING:
+		return json_string(w, v, key, klen, 0);
+	case JSON_ARRAY:
+		jw_arr(w);
+		for (c = v->child; c; c = c->next)
+			n += walk(w, c, key, klen);
+		jw_arr_end(w);
+		return n;
+	case JSON_OBJECT:
+		jw_obj(w);
+		for (c = v->child; c; c = c->next) {
+			jw_keyn(w, c->key, c->keylen);
+			n += walk(w, c, c->key, c->keylen);
+		}
+		jw_obj_end(w);
+		return n;
+	default:
+		jw_value(w, v);
+		return 0;
+	}
+}
+
+int
+redact_json(struct jw *w, const struct json *v)
+{
+	return walk(w, v, "", 0);
+}

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Incremental Server-Sent Events parser with the original aiperf's message and line rules. */
+#include "http/sse.h"
+
+#include <string.h>
+
+#define NOVAL ((size_t)-1)
+
+void
+sse_init(struct sse *s, size_t max, sse_fn fn, void *ctx)
+{
+	memset(s, 0, sizeof(*s));
+	buf_init(&s->in, max);
+	/* U+FFFD can triple an invalid byte; the delimiters add little. */
+	buf_init(&s->text, max > BUF_NOMAX / 4 ? max : max * 3 + 16);
+	buf_init(&s->strs, max > BUF_NOMAX / 4 ? max : max * 3 + 16);
+	s->fn = fn;
+	s->ctx = ctx;
+}
+
+void
+sse_release(struct sse *s)
+{
+	buf_release(&s->in);
+	buf_release(&s->text);
+	buf_release(&s->strs);
+	free(s->offs);
+	s->offs = NULL;
+	s->nf = s->capf = 0;
+}
+
+void
+sse_reset(struct sse *s)
+{
+	buf_reset(&s->in);
+	s->scanned = 0;
+}
+
+/* Length of the valid UTF-8 sequence at p, or 0 with *bad = bytes to replace. */
+static size_t
+utf8_seq(const unsigned char *p, size_t n, size_t *bad)
+{
+	unsigned char c = p[0], lo = 0x80, hi = 0xBF;
+	size_t need;
+
+	if (c >= 0xC2 && c <= 0xDF)
+		need = 1;
+	else if (c >= 0xE0 && c <= 0xEF)
+		need = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+	else if (c >= 0xF0 && c <= 0xF4)
+		need = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+	else
+		return *bad = 1, 0;
+	for (size_t i = 1; i <= need; i++) {
+		if (i >= n || p[i] < lo || p[i] > hi)
+			return *bad = i, 0;
+		lo = 0x80, hi = 0xBF;
+	}
+	return need + 1;
+}
+
+int
+sse_utf8_append(struct buf *b, const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	size_t i = 0, run = 0;
+
+	while (i < n) {
+		size_t k, bad = 0;
+		if (u[i] < 0x80) {
+			i++;
+			continue;
+		}
+		k = utf8_seq(u + i, n - i, &bad);
+		if (k) {
+			i += k;
+			continue;
+		}
+		if (buf_add(b, p + run, i - run) < 0 ||
+		    buf_add(b, "\xEF\xBF\xBD", 3) < 0)
+			return -1;
+		i += bad;
+		run = i;
+	}
+	return buf_add(b, p + run, n - run);
+}
+
+static int
+is_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+}
+
+static int
+is_linebreak(unsigned char c)
+{
+	return c == '\n' || c == '\r' || c == '\v' || c == '\f' ||
+	       (c >= 0x1c && c <= 0x1e);
+}
+
+static void
+trim(const char **p, size_t *n)
+{
+	while (*n && is_space((unsigned char)**p))
+		(*p)++, (*n)--;
+	while (*n && is_space((unsigned char)(*p)[*n - 1]))
+		(*n)--;
+}
+
+/* Copy s[0..n) NUL-terminated to strs; returns its offset or NOVAL past the cap. */
+static size_t
+put_str(struct sse *s, const char *p, size_t n)
+{
+	size_t off = s->strs.len;
+	if (buf_add(&s->strs, p, n) < 0 || buf_addch(&s->strs, '\0') < 0)
+		return NOVAL;
+	return off;
+}
+
+static int
+add_field(struct sse *s, const char *name, size_t nlen, const char *val,
+	  size_t vlen, int has_val)
+{
+	if (s->nf == s->capf) {
+		s->capf = s->capf ? 2 * s->capf : 8;
+		s->offs = xreallocarray(s->offs, s->capf, 4 * sizeof(size_t));
+	}
+	size_t *o = s->offs + 4 * s->nf;
+	o[0] = put_str(s, name, nlen);
+	o[1] = nlen;
+	o[2] = has_val ? put_str(s, val, vlen) : NOVAL;
+	o[3] = vlen;
+	if (o[0] == NOVAL || (has_val && o[2] == NOVAL))
+		return -1;
+	s->nf++;
+	return 0;
+}
+
+/* The quirk: a JSON value split over lines is glued back with "\\n". */
+static int
+continues(struct sse *s, const char *line, size_t n)
+{
+	if (!s->nf)
+		return 0;
+	size_t *o = s->offs + 4 * (s->nf - 1);
+	if (o[2] == NOVAL || !o[3])
+		return 0;
+	const char *v = s->strs.s + o[2];
+	if (v[0] != '{' || v[o[3] - 1] == '}')
+		return 0;
+	return !(n >= 5 && !memcmp(line, "data:", 5));
+}
+
+static int
+append_continuation(struct sse *s, const char *line, size_t n)
+{
+	size_t *o = s->offs + 4 * (s->nf - 1);
+	/* The last value is the last string in strs: extend it in place. */
+	s->strs.len--;
+	if (buf_add(&s->strs, "\\n", 2) < 0 || buf_add(&s->strs, line, n) < 0 ||
+	    buf_addch(&s->strs, '\0') < 0)
+		return -1;
+	o[3] += 2 + n;
+	return 0;
+}
+
+static int
+parse_line(struct sse *s, const char *line, size_t n)
+{
+	if (continues(s, line, n))
+		return append_continuation(s, line, n);
+	const char *colon = memchr(line, ':', n);
+	if (!colon)
+		return add_field(s, line, n, NULL, 0, 0);
+	const char *name = line, *val = colon + 1;
+	size_t nlen = (size_t)(colon - line), vlen = n - nlen - 1;
+	trim(&name, &nlen);
+	trim(&val, &vlen);
+	if (!nlen)
+		name = "comment", nlen = 7;
+	return add_field(s, name, nlen, val, vlen, 1);
+}
+
+static int
+emit(struct sse *s)
+{
+	struct sse_field fields[16], *f = fields;
+	int rc;
+
+	if (s->nf > 16)
+		f = xreallocarray(NULL, s->nf, sizeof(*f));
+	for (size_t i = 0; i < s->nf; i++) {
+		size_t *o = s->offs + 4 * i;
+		f[i].name = s->strs.s + o[0];
+		f[i].nlen = o[1];
+		f[i].value = o[2] == NOVAL ? NULL : s->strs.s + o[2];
+		f[i].vlen = o[3];
+	}
+	struct sse_msg m = { s->text.s, s->text.len, f, s->nf };
+	rc = s->fn ? s->fn(s->ctx, &m) : 0;
+	if (f != fields)
+		free(f);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+sse_parse_message(struct sse *s, const char *p, size_t n)
+{
+	buf_reset(&s->text);
+	buf_reset(&s->strs);
+	s->nf = 0;
+	if (sse_utf8_append(&s->text, p, n) < 0)
+		return errno = ENOBUFS, -1;
+	const char *t = buf_str(&s->text);
+	size_t tn = s->text.len;
+	trim(&t, &tn);
+	if (!tn)
+		return 0;
+	memmove(s->text.s, t, tn);
+	s->text.len = tn;
+	s->text.s[tn] = '\0';
+	for (size_t i = 0; i < tn;) {
+		size_t j = i;
+		while (j < tn && !is_linebreak((unsigned char)s->text.s[j]))
+			j++;
+		const char *line = s->text.s + i;
+		size_t ln = j - i;
+		trim(&line, &ln);
+		if (ln && parse_line(s, line, ln) < 0)
+			return errno = ENOBUFS, -1;
+		i = j + 1;
+	}
+	return emit(s);
+}
+
+/* Index of the earliest "\n\n" or "\r\n\r\n" at or after from, or NOVAL. */
+static size_t
+find_delim(const char *p, size_t n, size_t from, size_t *dlen)
+{
+	for (size_t i = from; i + 1 < n; i++) {
+		const char *nl = memchr(p + i, '\n', n - i);
+		if (!nl)
+			return NOVAL;
+		i = (size_t)(nl - p);
+		if (i + 1 < n && p[i + 1] == '\n')
+			return *dlen = 2, i;
+		if (i >= 1 && p[i - 1] == '\r' && i + 2 < n && p[i + 1] == '\r' &&
+		    p[i + 2] == '\n' && i - 1 >= from)
+			return *dlen = 4, i - 1;
+	}
+	return NOVAL;
+}
+
+int
+sse_feed(struct sse *s, const char *p, size_t n)
+{
+	size_t start = 0, dlen = 0, at;
+
+	if (buf_add(&s->in, p, n) < 0) {
+		sse_reset(s);
+		return errno = ENOBUFS, -1;
+	}
+	while ((at = find_delim(s->in.s, s->in.len, s->scanned, &dlen)) != NOVAL) {
+		int rc = sse_parse_message(s, s->in.s + start, at - start);
+		start = s->scanned = at + dlen;
+		if (rc < 0) {
+			buf_consume(&s->in, start);
+			s->scanned = 0;
+			return -1;
+		}
+	}
+	buf_consume(&s->in, start);
+	/* A delimiter may straddle this feed and the next: back up 3 bytes. */
+	s->scanned = s->in.len > 3 ? s->in.len - 3 : 0;
+	return 0;
+}
+
+int
+sse_finish(struct sse *s)
+{
+	int rc = 0;
+	if (s->in.len)
+		rc = sse_parse_message(s, s->in.s, s->in.len);
+	sse_reset(s);
+	return rc;
+}
+
+int
+sse_msg_data(const struct sse_msg *m, struct buf *out)
+{
+	int count = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct sse_field *f = &m->f[i];
+		if (f->nlen != 4 || memcmp(f->name, "data", 4))
+			continue;
+		if ((count && buf_addch(out, '\n') < 0) ||
+		    (f->value && buf_add(out, f->value, f->vlen) < 0))
+			return -1;
+		count++;
+	}
+	return count;
+}
+
+static int
+eq_ci(const char *a, size_t n, const char *lit)
+{
+	size_t i = 0;
+	for (; i < n && lit[i]; i++) {
+		char c = a[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c != lit[i])
+			return 0;
+	}
+	return i == n && !lit[i];
+}
+
+int
+sse_msg_is_error(const struct sse_msg *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (eq_ci(m->f[i].name, m->f[i].nlen, "event") && m->f[i].value &&
+		    eq_ci(m->f[i].value, m->f[i].vlen, "error"))
+			return 1;
+	return 0;
+}
+
+const struct sse_field *
+sse_msg_comment(const struct sse_msg *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->f[i].nlen == 7 && !memcmp(m->f[i].name, "comment", 7))
+			return &m->f[i];
+	return NULL;
+}

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Number text exactly as the Python original prints it. */
+#include "stats/numfmt.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The 16-digit candidate when no shorter decimal reads back as v: the
+ * integer nearest to the exact v * p (p = 10^k <= 1e20). For v * p below
+ * 2^53 that product's fractional part needs at most 53 bits, so fma()
+ * gives it exactly. When a 16-digit decimal reads back as v, the nearest
+ * one does, and repr() prints the nearest. Returns 0 (no fast answer) at
+ * and above 2^53 and on an exact tie.
+ */
+static double
+nearest16(double v, double p, double s)
+{
+	double m, d;
+
+	if (s >= 9007199254740992.0)
+		return 0;
+	m = nearbyint(s);
+	d = fma(v, p, -m);
+	if (d > 0.5)
+		m += 1;
+	else if (d < -0.5)
+		m -= 1;
+	else if (d == 0.5 || d == -0.5)
+		return 0;
+	return m < 9007199254740992.0 ? m : 0;
+}
+
+/*
+ * Shortest round-trip digits: the smallest precision whose %.*e text reads
+ * back as v. When some precision p <= 15 round-trips, the 15-digit text is
+ * that p-digit text padded with zeros (v lies within half an ulp of it,
+ * far less than half a unit in the 15th digit), so stripping zeros gives
+ * it; otherwise 16 or 17 digits. At most two snprintf/strtod pairs, the
+ * same result as a search over 1..17. Returns the digit count; *exp10 is
+ * the decimal exponent of the first digit.
+ */
+/*
+ * Fast path for the common case, a value with a short exact decimal
+ * (latencies are integer ns times 1e-6): the smallest k for which
+ * m = round(v * 10^k) gives m / 10^k == v. With m < 2^53 and 10^k exact, that
+ * division is correctly rounded exactly as strtod of the decimal would be,
+ * so the text reads back as v; with at most 15 digits no other decimal that
+ * short maps to v, so it is the shortest. Returns the digit count, or 0
+ * to leave the value to the snprintf search.
+ */
+static int
+shortest_fast(double v, char *digits, int *exp10)
+{
+	static const double p10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+		1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+	};
+	char tmp[24];
+	int n = 0, k;
+	double m = 0;
+
+	if (!(v >= 1e-5 && v < 1e15))
+		return 0;
+	for (k = 0; k < 18; k++) {
+		double s = v * p10[k];
+		if (s >= 1e15) {
+			m = nearest16(v, p10[k], s);
+			if (m == 0 || m / p10[k] != v)
+				return 0;
+			break;
+		}
+		m = nearbyint(s);
+		if (m != 0 && m / p10[k] == v)
+			break;
+	}
+	if (k == 18)
+		return 0;
+	for (uint64_t u = (uint64_t)m; u; u /= 10)
+		tmp[n++] = (char)('0' + u % 10);
+	for (int i = 0; i < n; i++)
+		digits[i] = tmp[n - 1 - i];
+	*exp10 = n - 1 - k;
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	digits[n] = '\0';
+	return n;
+}
+
+static int
+shortest(double v, char *digits, int *exp10)
+{
+	char tmp[40];
+	int n = 0, lo = 1, hi = 17;
+
+	if ((n = shortest_fast(v, digits, exp10)) > 0)
+		return n;
+
+	if (fabs(v) >= DBL_MIN) {
+		for (int prec = 15; prec <= 17; prec++) {
+			snprintf(tmp, sizeof(tmp), "%.*e", prec - 1, v);
+			if (prec == 17 || strtod(tmp, NULL) == v)
+				break;
+		}
+	} else {
+		/* Subnormals have fewer bits: binary search every precision. */
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			snprintf(tmp, sizeof(tmp), "%.*e", mid - 1, v);
+			if (strtod(tmp, NULL) == v)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		snprintf(tmp, sizeof(tmp), "%.*e", lo - 1, v);
+	}
+	char *p = tmp, *e = strchr(tmp, 'e');
+	if (*p == '-')
+		p++;
+	for (; p < e; p++)
+		if (*p != '.')
+			digits[n++] = *p;
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	digits[n] = '\0';
+	*exp10 = (int)strtol(e + 1, NULL, 10);
+	return n;
+}
+
+static size_t
+nonfinite(char *out, double v, enum numfmt_style style)
+{
+	const char *s = "null";
+
+	if (style == NUMFMT_PYREPR)
+		s = isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+	memcpy(out, s, strlen(s) + 1);
+	return strlen(s);
+}
+
+static size_t
+scientific(char *o, const char *digits, int n, int exp10,
+	   enum numfmt_style style)
+{
+	size_t k = 0;
+
+	o[k++] = digits[0];
+	if (n > 1) {
+		o[k++] = '.';
+		memcpy(o + k, digits + 1, (size_t)n - 1);
+		k += (size_t)n - 1;
+	}
+	if (style == NUMFMT_ORJSON)
+		k += (size_t)snprintf(o + k, 12, "e%d", exp10);
+	else if (style == NUMFMT_PYDANTIC)
+		k += (size_t)snprintf(o + k, 12, "e%s%d", exp10 < 0 ? "" : "+", exp10);
+	else
+		k += (size_t)snprintf(o + k, 12, "e%c%02d", exp10 < 0 ? '-' : '+',
+				      exp10 < 0 ? -exp10 : exp10);
+	o[k] = '\0';
+	return k;
+}
+
+static size_t
+decimal(char *o, const char *digits, int n, int exp10)
+{
+	size_t k = 0;
+
+	if (exp10 < 0) {
+		o[k++] = '0';
+		o[k++] = '.';
+		for (int i = -1; i > exp10; i--)
+			o[k++] = '0';
+		memcpy(o + k, digits, (size_t)n);
+		k += (size_t)n;
+	} else {
+		for (int i = 0; i <= exp10; i++)
+			o[k++] = i < n ? digits[i] : '0';
+		o[k++] = '.';
+		if (n > exp10 + 1) {
+			memcpy(o + k, digits + exp10 + 1, (size_t)(n - exp10 - 1));
+			k += (size_t)(n - exp10 - 1);
+		} else {
+			o[k++] = '0';
+		}
+	}
+	o[k] = '\0';
+	return k;
+}
+
+size_t
+numfmt_repr(char *out, double v, enum numfmt_style style)
+{
+	char digits[24];
+	int exp10, n;
+	size_t k = 0;
+
+	if (!isfinite(v))
+		return nonfinite(out, v, style);
+	if (signbit(v)) {
+		out[k++] = '-';
+		v = -v;
+	}
+	if (v == 0) {
+		memcpy(out + k, "0.0", 4);
+		return k + 3;
+	}
+	n = shortest(v, digits, &exp10);
+	int lowest = style == NUMFMT_PYREPR ? -4 : -5;
+	if (exp10 < lowest || exp10 >= 16)
+		return k + scientific(out + k, digits, n, exp10, style);
+	return k + decimal(out + k, digits, n, exp10);
+}
+
+size_t
+numfmt_int(char *out, long long v)
+{
+	char tmp[24];
+	size_t n = 0, k = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
+				     : (unsigned long long)v;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		out[k++] = '-';
+	while (n)
+		out[k++] = tmp[--n];
+	return k;
+}
+
+static size_t
+group(char *out, const char *intpart, const char *rest)
+{
+	size_t k = 0, n = strlen(intpart);
+
+	for (size_t i = 0; i < n; i++) {
+		out[k++] = intpart[i];
+		if ((n - i - 1) % 3 == 0 && i + 1 < n)
+			out[k++] = ',';
+	}
+	size_t r = strlen(rest);
+	memcpy(out + k, rest, r + 1);
+	return k + r;
+}
+
+size_t
+numfmt_commas2(char *out, double v)
+{
+	char tmp[400], *dot;
+	size_t k = 0;
+
+	if (!isfinite(v))
+		return nonfinite(out, v, NUMFMT_PYREPR);
+	snprintf(tmp, sizeof(tmp), "%.2f", v);
+	char *p = tmp;
+	if (*p == '-') {
+		out[k++] = '-';
+		p++;
+	}
+	dot = strchr(p, '.');
+	char rest[8];
+	snprintf(rest, sizeof(rest), "%s", dot);
+	*dot = '\0';
+	return k + group(out + k, p, rest);
+}
+
+size_t
+numfmt_commas_int(char *out, long long v)
+{
+	char tmp[32];
+	size_t k = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
+				     : (unsigned long long)v;
+
+	if (v < 0)
+		out[k++] = '-';
+	snprintf(tmp, sizeof(tmp), "%llu", u);
+	return k + group(out + k, tmp, "");
+}
+
+size_t
+numfmt_fixed2(char *out, size_t size, double v)
+{
+	int n;
+
+	if (!isfinite(v))
+		return nonfinite(out, v, NUMFMT_PYREPR);
+	n = snprintf(out, size, "%.2f", v);
+	return n < 0 ? 0 : (size_t)n;
+}
