@@ -13,7 +13,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 const char *__asan_default_options(void);
 
-/* die() leaves the partial dataset behind: see fuzztool.h. */
+/* After a die() the target frees what it can (fuzztool.h), but the
+ * prompt it drops then is lost. */
 const char *
 __asan_default_options(void)
 {
@@ -173,16 +174,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size || too_costly((const char *)data + 1, size - 1))
 		return 0;
 	options(&o, data[0], fuzz_file("trace.jsonl", data + 1, size - 1));
+	fuzz_track = 1;
 	if (FUZZ_TRY()) {
-		fuzz_armed = 0;
+		/* the prompt's caches may hold freed blocks now: start anew */
+		fuzz_armed = fuzz_track = 0;
+		fuzz_release_tracked(1);
 		fuzz_closefds();
+		prompt = NULL;
 		return 0;
 	}
 	sched_check_opts(&o);
 	trace_check_opts(&o);
 	sched_check_mode(&o);
 	trace_dataset_build(&d, &o, prompt, 1);
-	fuzz_armed = 0;
+	fuzz_armed = fuzz_track = 0;
+	fuzz_release_tracked(0);
 	emit(&d, &o);
 	dataset_free(&d);
 	return 0;

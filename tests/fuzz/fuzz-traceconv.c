@@ -149,10 +149,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_armed = fuzz_track = 0;
 	out = fuzz_out_end(closed, &len);
 	if (fuzz_died) {
-		fuzz_free_tracked();
+		fuzz_release_tracked(1);
 		fuzz_closefds();
 	} else {
-		fuzz_free_tracked();	/* nothing: the converter freed it all */
+		fuzz_release_tracked(1);	/* nothing: the converter freed it all */
 		check(out, len, bailian, rebase, in);
 	}
 	free(out);

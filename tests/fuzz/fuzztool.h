@@ -119,13 +119,15 @@ __wrap_free(void *p)
 	__real_free(p);
 }
 
-/* After a die(): what the tool allocated for this input. */
+/* After a die(): free what the tool allocated for this input (free 1),
+ * or only forget it (free 0: its owner lives on). */
 static void
-fuzz_free_tracked(void)
+fuzz_release_tracked(int free_them)
 {
 	for (size_t i = 0; i < FUZZ_TRACK_MAX; i++)
 		if (fuzz_blocks[i]) {
-			__real_free(fuzz_blocks[i]);
+			if (free_them)
+				__real_free(fuzz_blocks[i]);
 			fuzz_blocks[i] = NULL;
 		}
 }
