@@ -83,9 +83,22 @@ lint:
 FUZZ_CC = clang
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined
 FUZZTIME ?= 10
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+# A target for a tool's private parser names the tool: it is built with the
+# tool's files (their main renamed) and die()/die_usage() wrapped, so that a
+# rejected input returns to the target (tests/fuzz/fuzztool.h).
+FUZZ_TOOL_fuzz-genemit = aiperf-gen
+FUZZ_TOOL_fuzz-sendrec = aiperf-send
+FUZZ_TOOL_fuzz-traceconv = aiperf-trace
+fuzz_tool_src = $(if $(FUZZ_TOOL_$(1)),$(wildcard cmd/$(FUZZ_TOOL_$(1))/*.c))
+FUZZ_TOOL_LDFLAGS = -Wl,--wrap=die,--wrap=die_usage,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+fuzz_tool_flags = $(if $(FUZZ_TOOL_$(1)),-Icmd/$(FUZZ_TOOL_$(1)) \
+	-Dmain=fuzz_tool_main $(FUZZ_TOOL_LDFLAGS))
+
+.SECONDEXPANSION:
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $$(call fuzz_tool_src,$$*) tests/fuzz/fuzztool.h
 	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(CPPFLAGS) -std=c17 $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LDLIBS)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -std=c17 $(FUZZ_FLAGS) $(call fuzz_tool_flags,$*) \
+		-o $@ $< $(call fuzz_tool_src,$*) $(LIB_SRC) $(LDLIBS)
 
 fuzz-build: $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
@@ -94,8 +107,9 @@ fuzz: fuzz-build
 	@for f in $(FUZZ_SRC:tests/fuzz/%.c=%); do \
 		mkdir -p tests/fuzz/corpus/$$f build/fuzz/new-$$f; \
 		echo "fuzz $$f"; \
-		build/fuzz/$$f -runs=0 tests/fuzz/corpus/$$f >/dev/null 2>&1 || exit 1; \
-		build/fuzz/$$f -max_total_time=$(FUZZTIME) build/fuzz/new-$$f tests/fuzz/corpus/$$f \
+		build/fuzz/$$f -timeout=25 -runs=0 tests/fuzz/corpus/$$f >build/fuzz/$$f.log 2>&1 || \
+			{ tail -30 build/fuzz/$$f.log; exit 1; }; \
+		build/fuzz/$$f -timeout=25 -max_total_time=$(FUZZTIME) build/fuzz/new-$$f tests/fuzz/corpus/$$f \
 			>build/fuzz/$$f.log 2>&1 || { tail -30 build/fuzz/$$f.log; exit 1; }; \
 	done
 

@@ -172,10 +172,13 @@ inputs_json_write(const struct dataset *d, const char *path)
 	return rc;
 }
 
-/* ShuffleSampler.next_conversation_id: reshuffle after each full pass. */
+/* ShuffleSampler.next_conversation_id: reshuffle after each full pass;
+ * NULL for an empty dataset. */
 const struct conv *
 stream_next_conv(struct stream *s)
 {
+	if (!s->d->n)
+		return NULL;
 	if (s->pos >= s->d->n) {
 		if (!s->o->sequential)
 			nprand_shuffle(&s->shuffle, s->order, s->d->n);
@@ -263,7 +266,8 @@ emit_phase(struct stream *s, const char *phase, long long count,
 
 		if (dur_ns && at >= dur_ns)
 			break;
-		c = stream_next_conv(s);
+		if (!(c = stream_next_conv(s)))
+			break;
 		started++;
 		gen_uuid4(&s->ids, corr);
 		for (size_t k = 0; k < c->nturns && num < count; k++, num++)
@@ -330,8 +334,11 @@ emit_fixed(struct stream *s, long long count)
 	int rc = 0;
 
 	/* ties keep dataset order, as Python's stable sort */
-	for (size_t i = 0; i < s->d->n; i++)
-		order[i] = (struct at_idx){ s->d->convs[i].turns[0].at_ns, i };
+	for (size_t i = 0; i < s->d->n; i++) {
+		const struct conv *c = &s->d->convs[i];
+
+		order[i] = (struct at_idx){ c->nturns ? c->turns[0].at_ns : -1, i };
+	}
 	qsort(order, s->d->n, sizeof(*order), cmp_at);
 	for (size_t i = 0; i < s->d->n && num < count && !rc; i++) {
 		const struct conv *c = &s->d->convs[order[i].i];
@@ -358,6 +365,17 @@ default_count(const struct dataset *d, const struct gen_opts *o)
 	return o->concurrency * 2 > 10 ? o->concurrency * 2 : 10;
 }
 
+/* Every sampler loop below draws conversations until enough turns are
+ * written, so it needs a turn somewhere in each pass over the dataset. */
+static int
+has_turns(const struct dataset *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->convs[i].nturns)
+			return 1;
+	return 0;
+}
+
 int
 records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 {
@@ -365,6 +383,8 @@ records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 	long long count = o->request_count;
 	int rc;
 
+	if (!has_turns(d))
+		return 0;
 	if (count < 0)
 		count = default_count(d, o);
 	nprand_seed(&s.shuffle, rng_child_seed(root, "dataset.sampler.shuffle"));

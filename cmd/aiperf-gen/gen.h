@@ -173,7 +173,7 @@ struct stream {
 	unsigned long long index;	/* record index across phases, for --shard */
 	struct buf line;
 };
-/* The sampler's next conversation. */
+/* The sampler's next conversation, or NULL for an empty dataset. */
 const struct conv *stream_next_conv(struct stream *s);
 /* Write turn k of c as a request record (nturns: the session's turns to
  * send; at: at_ns or -1); returns 0, or -1 on write error. */

@@ -87,7 +87,7 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 	const struct json *v = NULL;
 	const char *s;
 	size_t n;
-	int rc, type = -1;
+	int rc, type = -1, found = 0;
 
 	*has_timestamp = 0;
 	if (lines_open(&l, o->input_file, LINE_MAX_BYTES) < 0)
@@ -95,6 +95,7 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 	while ((rc = lines_next(&l, &s, &n)) == 1) {
 		if (pystr_isblank(s, n))
 			continue;
+		found = 1;
 		v = json_parse(doc, s, n, NULL, 0);
 		break;
 	}
@@ -103,6 +104,8 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 		    LINE_MAX_BYTES);
 	if (rc < 0)
 		die("cannot read '%s':", o->input_file);
+	if (!found)
+		die("'%s' has no records", o->input_file);
 	*has_timestamp = v && v->type == JSON_OBJECT && nonnull(v, "timestamp");
 	if (o->custom_type) {
 		if (!strcmp(o->custom_type, "mooncake_trace"))
@@ -539,6 +542,8 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 	size_t rr = 0;
 
 	load(&t);
+	if (!t.lines)
+		die("'%s' has no records", t.name);
 	d->lines = t.lines;
 	group(&t, d, root);
 	first = xcalloc(d->n ? d->n : 1, sizeof(*first));

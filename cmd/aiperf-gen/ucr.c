@@ -187,7 +187,8 @@ ucr_emit(struct stream *s, long long count)
 			push(&u, (struct ev){ .t = e.t + (double)n.max * u.gap });
 			e = n;
 		}
-		rc = turn(&u, s, e, num++);
+		if (e.max)	/* a conversation without turns sends nothing */
+			rc = turn(&u, s, e, num++);
 	}
 	free(u.v);
 	return rc;
