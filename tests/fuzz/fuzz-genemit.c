@@ -4,9 +4,9 @@
 #include <stdint.h>
 
 #include "gen.h"
-#include "json.h"
-#include "toksrc.h"
-#include "trace.h"
+#include "json/json.h"
+#include "tok/toksrc.h"
+#include "dataset/trace.h"
 #include "util.h"
 #include "fuzztool.h"
 

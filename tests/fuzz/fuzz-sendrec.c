@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jw.h"
+#include "json/jw.h"
 #include "util.h"
 #include "xfer.h"
 #include "fuzztool.h"

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bpe.h"
-#include "tiktoken.h"
-#include "tokpipe.h"
+#include "tok/bpe.h"
+#include "tok/tiktoken.h"
+#include "tok/tokpipe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "dataset/trace.h"
 #include "tt.h"
 #include "util.h"
 #include "fuzztool.h"
