@@ -28,8 +28,12 @@ UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
 UNITS    = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz-*.c))
 MANS     = $(sort $(wildcard man/*.[157]))
+# Tools whose options come from a lib/opt table print their completion.
+COMP_TOOLS = $(patsubst cmd/%/main.c,%,$(shell grep -l '^\#include "opt.h"' cmd/*/main.c))
+COMPS    = $(COMP_TOOLS:%=build/completion/%)
+COMPDIR  = $(PREFIX)/share/bash-completion/completions
 
-all: $(BINS)
+all: $(BINS) completion
 
 # Missing Debian packages are installed once (as root) before the first build.
 build/.deps: scripts/install-deps.sh
@@ -59,6 +63,15 @@ $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 bin/aiperf: aiperf
 	@mkdir -p bin
 	$(Q)cp aiperf $@ && chmod +x $@
+
+build/completion/%: bin/%
+	@mkdir -p $(@D)
+	$(Q)$< --completion bash >$@.tmp && mv $@.tmp $@
+
+build/completion/aiperf.bash: $(COMPS)
+	$(Q)cat $(COMPS) >$@
+
+completion: build/completion/aiperf.bash
 
 build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
 	@mkdir -p $(@D)
@@ -125,9 +138,11 @@ install: all
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
 	cp -R data/. $(DESTDIR)$(DATADIR)
 	for m in $(MANS); do s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANPREFIX)/man$$s; done
+	install -d $(DESTDIR)$(COMPDIR)
+	install -m 644 $(COMPS) $(DESTDIR)$(COMPDIR)
 
 clean:
 	rm -rf build bin
 
-.PHONY: all units test check lint fuzz fuzz-build demo deps install clean
+.PHONY: all units test check lint fuzz fuzz-build demo deps install clean completion
 -include $(shell find build -name '*.d' 2>/dev/null)

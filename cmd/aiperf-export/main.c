@@ -2,11 +2,11 @@
 /* aiperf-export: metric records in; console table, profile_export_aiperf.{json,csv} and records copy out. */
 #include "export.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include "lines.h"
+#include "opt.h"
 #include "rand/pystr.h"
 #include "http/redact.h"
 #include "util.h"
@@ -25,90 +25,64 @@ struct options {
 	int nfiles;
 };
 
-_Noreturn static void
-usage(FILE *f, int status)
-{
-	fputs("usage: aiperf-export [--artifact-dir dir] [--profile-export-prefix prefix]\n"
-	      "                     [--export-level summary | records | raw] [--goodput slos]\n"
-	      "                     [--endpoint-type type] [--input-config file]\n"
-	      "                     [--benchmark-id id] [--aiperf-version version]\n"
-	      "                     [--cli-command text] [--was-cancelled]\n"
-	      "                     [--was-cancelled-if file] [--no-console]\n"
-	      "                     [--max-error-rate pct] [--min-goodput-pct pct]\n"
-	      "                     [--client-cpu-seconds s] [--target-request-rate rate]\n"
-	      "                     [--slice-duration s] [--log-file path]\n"
-	      "                     [--show-trace-timing] [file ...]\n", f);
-	exit(status);
+enum {
+	O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER, O_CLI, O_CAN,
+	O_CANIF, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE,
+	O_HELP, O_VERSION,
+};
+
+#define STR(arg, lv) OPT_STR, arg, OPT_TO(lv)
+#define DBL(arg, lv, l, h) OPT_DOUBLE, arg, OPT_TO(lv), .lo = (l), .hi = (h)
+#define ALIAS(name, key) { name, key, .flags = OPT_ALIAS }
+
+/* The options in synopsis order, each followed by its other names. */
+#define EXPORT_OPTS(o) { \
+	{ "artifact-dir", O_ART, STR("dir", o->artifact_dir) }, \
+	ALIAS("output-artifact-dir", O_ART), \
+	{ "profile-export-prefix", O_PFX, STR("prefix", o->prefix) }, \
+	ALIAS("profile-export-file", O_PFX), \
+	{ "export-level", O_LVL, STR("summary | records | raw", o->level), .flags = OPT_BR }, \
+	ALIAS("profile-export-level", O_LVL), \
+	{ "goodput", O_GP, STR("slos", o->goodput) }, \
+	{ "endpoint-type", O_EPT, STR("type", o->endpoint_type), .flags = OPT_BR }, \
+	{ "input-config", O_CFG, STR("file", o->input_config_path) }, \
+	{ "benchmark-id", O_BID, STR("id", o->benchmark_id), .flags = OPT_BR }, \
+	{ "aiperf-version", O_VER, STR("version", o->version) }, \
+	{ "cli-command", O_CLI, STR("text", o->cli_command), .flags = OPT_BR }, \
+	{ "was-cancelled", O_CAN, OPT_FLAG, NULL, OPT_TO(o->was_cancelled) }, \
+	{ "was-cancelled-if", O_CANIF, STR("file", o->cancelled_if), .flags = OPT_BR }, \
+	{ "no-console", O_NOC, OPT_FLAG, NULL, OPT_TO(o->no_console) }, \
+	{ "max-error-rate", O_MER, DBL("pct", o->max_error_rate, 0, 100), .flags = OPT_BR }, \
+	{ "min-goodput-pct", O_MGP, DBL("pct", o->min_goodput_pct, 0, 100) }, \
+	{ "client-cpu-seconds", O_CPU, DBL("s", o->cpu_seconds, 0, 1e12), .flags = OPT_BR }, \
+	{ "target-request-rate", O_RATE, DBL("rate", o->target_rate, 0, 1e12) }, \
+	{ "slice-duration", O_SLICE, DBL("s", o->slice, 1e-9, 1e9), .flags = OPT_BR }, \
+	{ "log-file", O_LOG, STR("path", o->log_file) }, \
+	{ "show-trace-timing", O_TRACE, OPT_FLAG, NULL, OPT_TO(o->show_trace), \
+	  .flags = OPT_BR }, \
+	{ "help", O_HELP, OPT_HELP, .flags = OPT_HIDE }, \
+	{ "version", O_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
+	{ 0 }, \
 }
 
 static void
 parse_args(int argc, char **argv, struct options *o)
 {
-	enum { O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER,
-	       O_CLI, O_CAN, O_CANIF, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE, O_HELP, O_VERSION };
-	static const struct option lo[] = {
-		{ "artifact-dir", required_argument, NULL, O_ART },
-		{ "output-artifact-dir", required_argument, NULL, O_ART },
-		{ "profile-export-prefix", required_argument, NULL, O_PFX },
-		{ "profile-export-file", required_argument, NULL, O_PFX },
-		{ "export-level", required_argument, NULL, O_LVL },
-		{ "profile-export-level", required_argument, NULL, O_LVL },
-		{ "goodput", required_argument, NULL, O_GP },
-		{ "endpoint-type", required_argument, NULL, O_EPT },
-		{ "input-config", required_argument, NULL, O_CFG },
-		{ "benchmark-id", required_argument, NULL, O_BID },
-		{ "aiperf-version", required_argument, NULL, O_VER },
-		{ "cli-command", required_argument, NULL, O_CLI },
-		{ "was-cancelled", no_argument, NULL, O_CAN },
-		{ "was-cancelled-if", required_argument, NULL, O_CANIF },
-		{ "no-console", no_argument, NULL, O_NOC },
-		{ "max-error-rate", required_argument, NULL, O_MER },
-		{ "min-goodput-pct", required_argument, NULL, O_MGP },
-		{ "client-cpu-seconds", required_argument, NULL, O_CPU },
-		{ "target-request-rate", required_argument, NULL, O_RATE },
-		{ "slice-duration", required_argument, NULL, O_SLICE },
-		{ "log-file", required_argument, NULL, O_LOG },
-		{ "show-trace-timing", no_argument, NULL, O_TRACE },
-		{ "help", no_argument, NULL, O_HELP },
-		{ "version", no_argument, NULL, O_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	struct opt tab[] = EXPORT_OPTS(o);
+	const struct opt_cmd cmd = { "aiperf-export", tab, "[file ...]", 0 };
+	struct opt_iter it;
 
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		switch (c) {
-		case O_ART: o->artifact_dir = optarg; break;
-		case O_PFX: o->prefix = optarg; break;
-		case O_LVL: o->level = optarg; break;
-		case O_GP: o->goodput = optarg; break;
-		case O_EPT: o->endpoint_type = optarg; break;
-		case O_CFG: o->input_config_path = optarg; break;
-		case O_BID: o->benchmark_id = optarg; break;
-		case O_VER: o->version = optarg; break;
-		case O_CLI: o->cli_command = optarg; break;
-		case O_CAN: o->was_cancelled = 1; break;
-		case O_CANIF: o->cancelled_if = optarg; break;
-		case O_NOC: o->no_console = 1; break;
-		case O_MER: o->max_error_rate = opt_double("--max-error-rate", optarg, 0, 100); break;
-		case O_MGP: o->min_goodput_pct = opt_double("--min-goodput-pct", optarg, 0, 100); break;
-		case O_CPU: o->cpu_seconds = opt_double("--client-cpu-seconds", optarg, 0, 1e12); break;
-		case O_RATE: o->target_rate = opt_double("--target-request-rate", optarg, 0, 1e12); break;
-		case O_SLICE: o->slice = opt_double("--slice-duration", optarg, 1e-9, 1e9); break;
-		case O_LOG: o->log_file = optarg; break;
-		case O_TRACE: o->show_trace = 1; break;
-		case O_HELP: usage(stdout, 0);
-		case O_VERSION: puts("aiperf-export " AIPERF_VERSION); exit(0);
-		default: usage(stderr, 2);
-		}
-	}
+	opt_init(&it, &cmd, argc, argv);
+	while (opt_next(&it) != -1)
+		;
 	if (strcmp(o->level, "summary") && strcmp(o->level, "records") && strcmp(o->level, "raw"))
 		die_usage("invalid value for --export-level: '%s' (summary, records or raw)", o->level);
 	if (o->min_goodput_pct >= 0 && !o->goodput)
 		die_usage("--min-goodput-pct needs --goodput");
 	if (o->benchmark_id && !*o->benchmark_id)
 		die_usage("--benchmark-id must not be empty");
-	o->files = argv + optind;
-	o->nfiles = argc - optind;
+	o->files = argv + it.ind;
+	o->nfiles = argc - it.ind;
 }
 
 /* Random (version 4) UUID text from /dev/urandom. */

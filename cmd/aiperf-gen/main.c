@@ -1,50 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-gen: synthetic request records (dataset + schedule) on stdout. */
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include "gen.h"
+#include "opt.h"
 #include "rand/pystr.h"
 #include "tok/toksrc.h"
 #include "util.h"
-
-static const char usage_text[] =
-	"usage: aiperf-gen -m model [-b n] [--concurrency n] [--corpus file]\n"
-	"                  [--endpoint path] [--endpoint-type type]\n"
-	"                  [--extra-inputs key:value | json] [--inputs-json file]\n"
-	"                  [--input-file file] [--custom-dataset-type type]\n"
-	"                  [--isl-block-size n] [--fixed-schedule]\n"
-	"                  [--fixed-schedule-auto-offset]\n"
-	"                  [--fixed-schedule-start-offset ms]\n"
-	"                  [--fixed-schedule-end-offset ms] [--no-fixed-schedule]\n"
-	"                  [--print-timing-mode] [--isl n] [--isl-stddev x]\n"
-	"                  [--model-selection-strategy round_robin | random]\n"
-	"                  [--num-dataset-entries n] [--osl n] [--osl-stddev x]\n"
-	"                  [--random-seed n] [--request-count n] [--request-rate r]\n"
-	"                  [--arrival-pattern pattern] [--arrival-smoothness k]\n"
-	"                  [--request-rate-ramp-duration s] [--user-centric-rate q]\n"
-	"                  [--num-users n] [--request-cancellation-rate pct]\n"
-	"                  [--request-cancellation-delay s] [--session-turns-mean x]\n"
-	"                  [--session-turns-stddev x] [--session-turn-delay-mean ms]\n"
-	"                  [--session-turn-delay-stddev ms] [--session-delay-ratio x]\n"
-	"                  [--shard k/n] [--streaming] [--tokenizer name]\n"
-	"                  [--tokenizer-revision rev] [--tokenizer-trust-remote-code]\n"
-	"                  [--use-legacy-max-tokens] [--use-server-token-count]\n"
-	"                  [--warmup-request-count n] [--warmup-request-rate r]\n"
-	"                  [--warmup-arrival-pattern pattern] [--warmup-duration s]\n"
-	"                  [--num-warmup-sessions n] [--warmup-grace-period s]\n"
-	"                  [--warmup-request-rate-ramp-duration s]\n";
-
-static _Noreturn void
-usage(FILE *f, int status)
-{
-	fputs(usage_text, f);
-	exit(status);
-}
 
 enum {
 	O_STRATEGY = 256, O_ETYPE, O_ENDPOINT, O_STREAMING, O_ISL, O_ISLSD,
@@ -57,85 +23,103 @@ enum {
 	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE, O_WRAMP,
 };
 
-static const struct option longopts[] = {
-	{ "model", required_argument, NULL, 'm' },
-	{ "model-names", required_argument, NULL, 'm' },
-	{ "model-selection-strategy", required_argument, NULL, O_STRATEGY },
-	{ "endpoint-type", required_argument, NULL, O_ETYPE },
-	{ "endpoint", required_argument, NULL, O_ENDPOINT },
-	{ "custom-endpoint", required_argument, NULL, O_ENDPOINT },
-	{ "streaming", no_argument, NULL, O_STREAMING },
-	{ "isl", required_argument, NULL, O_ISL },
-	{ "synthetic-input-tokens-mean", required_argument, NULL, O_ISL },
-	{ "prompt-input-tokens-mean", required_argument, NULL, O_ISL },
-	{ "isl-stddev", required_argument, NULL, O_ISLSD },
-	{ "synthetic-input-tokens-stddev", required_argument, NULL, O_ISLSD },
-	{ "prompt-input-tokens-stddev", required_argument, NULL, O_ISLSD },
-	{ "osl", required_argument, NULL, O_OSL },
-	{ "output-tokens-mean", required_argument, NULL, O_OSL },
-	{ "prompt-output-tokens-mean", required_argument, NULL, O_OSL },
-	{ "osl-stddev", required_argument, NULL, O_OSLSD },
-	{ "output-tokens-stddev", required_argument, NULL, O_OSLSD },
-	{ "prompt-output-tokens-stddev", required_argument, NULL, O_OSLSD },
-	{ "use-legacy-max-tokens", no_argument, NULL, O_LEGACY },
-	{ "use-server-token-count", no_argument, NULL, O_SERVERTOK },
-	{ "num-dataset-entries", required_argument, NULL, O_ENTRIES },
-	{ "num-prompts", required_argument, NULL, O_ENTRIES },
-	{ "request-count", required_argument, NULL, O_COUNT },
-	{ "num-requests", required_argument, NULL, O_COUNT },
-	{ "concurrency", required_argument, NULL, O_CONC },
-	{ "warmup-request-count", required_argument, NULL, O_WARMUP },
-	{ "num-warmup-requests", required_argument, NULL, O_WARMUP },
-	{ "random-seed", required_argument, NULL, O_SEED },
-	{ "extra-inputs", required_argument, NULL, O_EXTRA },
-	{ "tokenizer", required_argument, NULL, O_TOK },
-	{ "tokenizer-revision", required_argument, NULL, O_TOKREV },
-	{ "tokenizer-trust-remote-code", no_argument, NULL, O_TOKTRUST },
-	{ "prompt-batch-size", required_argument, NULL, 'b' },
-	{ "batch-size-text", required_argument, NULL, 'b' },
-	{ "inputs-json", required_argument, NULL, O_INPUTS },
-	{ "shard", required_argument, NULL, O_SHARD },
-	{ "corpus", required_argument, NULL, O_CORPUS },
-	{ "session-turns-mean", required_argument, NULL, O_TURNS },
-	{ "conversation-turn-mean", required_argument, NULL, O_TURNS },
-	{ "session-turns-stddev", required_argument, NULL, O_TURNSSD },
-	{ "conversation-turn-stddev", required_argument, NULL, O_TURNSSD },
-	{ "session-turn-delay-mean", required_argument, NULL, O_DELAY },
-	{ "conversation-turn-delay-mean", required_argument, NULL, O_DELAY },
-	{ "session-turn-delay-stddev", required_argument, NULL, O_DELAYSD },
-	{ "conversation-turn-delay-stddev", required_argument, NULL, O_DELAYSD },
-	{ "session-delay-ratio", required_argument, NULL, O_DELAYRATIO },
-	{ "conversation-turn-delay-ratio", required_argument, NULL, O_DELAYRATIO },
-	{ "request-rate", required_argument, NULL, O_RATE },
-	{ "arrival-pattern", required_argument, NULL, O_PATTERN },
-	{ "arrival-smoothness", required_argument, NULL, O_SMOOTH },
-	{ "warmup-request-rate", required_argument, NULL, O_WRATE },
-	{ "warmup-arrival-pattern", required_argument, NULL, O_WPATTERN },
-	{ "request-rate-ramp-duration", required_argument, NULL, O_RAMP },
-	{ "user-centric-rate", required_argument, NULL, O_UCRATE },
-	{ "num-users", required_argument, NULL, O_USERS },
-	{ "warmup-duration", required_argument, NULL, O_WDUR },
-	{ "num-warmup-sessions", required_argument, NULL, O_WSESS },
-	{ "num-warmup-conversations", required_argument, NULL, O_WSESS },
-	{ "warmup-grace-period", required_argument, NULL, O_WGRACE },
-	{ "warmup-request-rate-ramp-duration", required_argument, NULL, O_WRAMP },
-	{ "request-cancellation-rate", required_argument, NULL, O_CRATE },
-	{ "request-cancellation-delay", required_argument, NULL, O_CDELAY },
-	{ "input-file", required_argument, NULL, O_FILE },
-	{ "custom-dataset-type", required_argument, NULL, O_CTYPE },
-	{ "isl-block-size", required_argument, NULL, O_BLOCK },
-	{ "synthetic-input-tokens-block-size", required_argument, NULL, O_BLOCK },
-	{ "prompt-input-tokens-block-size", required_argument, NULL, O_BLOCK },
-	{ "fixed-schedule", no_argument, NULL, O_FIXED },
-	{ "no-fixed-schedule", no_argument, NULL, O_NOFIXED },
-	{ "fixed-schedule-auto-offset", no_argument, NULL, O_AUTOOFF },
-	{ "fixed-schedule-start-offset", required_argument, NULL, O_STARTOFF },
-	{ "fixed-schedule-end-offset", required_argument, NULL, O_ENDOFF },
-	{ "print-timing-mode", no_argument, NULL, O_PRINTMODE },
-	{ "help", no_argument, NULL, O_HELP },
-	{ "version", no_argument, NULL, O_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
+#define INTA(arg, lv, lo, hi) OPT_INT, arg, OPT_TO(lv), .min = (lo), .max = (hi)
+#define INT(lv, lo, hi) INTA("n", lv, lo, hi)
+#define DBL(arg, lv, l, h) OPT_DOUBLE, arg, OPT_TO(lv), .lo = (l), .hi = (h)
+#define ALIAS(name, key) { name, key, .flags = OPT_ALIAS }
+#define BIG (LLONG_MAX / 2)
+
+/* The options in synopsis order, each followed by its other names. */
+#define GEN_OPTS(o) { \
+	{ "model", 'm', OPT_STR, "model", .flags = OPT_REQ | OPT_SHORT }, \
+	ALIAS("model-names", 'm'), \
+	{ "prompt-batch-size", 'b', INT(o->batch_size, 1, 1000000), .flags = OPT_SHORT }, \
+	ALIAS("batch-size-text", 'b'), \
+	{ "concurrency", O_CONC, INT(o->concurrency, 1, 100000000) }, \
+	{ "corpus", O_CORPUS, OPT_STR, "file", OPT_TO(o->corpus) }, \
+	{ "endpoint", O_ENDPOINT, OPT_STR, "path", OPT_TO(o->path), .flags = OPT_BR }, \
+	ALIAS("custom-endpoint", O_ENDPOINT), \
+	{ "endpoint-type", O_ETYPE, OPT_STR, "type", .flags = 0 }, \
+	{ "extra-inputs", O_EXTRA, OPT_STR, "key:value | json", .flags = OPT_BR }, \
+	{ "inputs-json", O_INPUTS, OPT_STR, "file", OPT_TO(o->inputs_json) }, \
+	{ "input-file", O_FILE, OPT_STR, "file", OPT_TO(o->input_file), .flags = OPT_BR }, \
+	{ "custom-dataset-type", O_CTYPE, OPT_STR, "type", OPT_TO(o->custom_type) }, \
+	{ "isl-block-size", O_BLOCK, INT(o->block_size, 1, INT32_MAX), .flags = OPT_BR }, \
+	ALIAS("synthetic-input-tokens-block-size", O_BLOCK), \
+	ALIAS("prompt-input-tokens-block-size", O_BLOCK), \
+	{ "fixed-schedule", O_FIXED, OPT_FLAG, NULL, OPT_TO(o->fixed_schedule) }, \
+	{ "fixed-schedule-auto-offset", O_AUTOOFF, OPT_FLAG, NULL, OPT_TO(o->auto_offset), \
+	  .flags = OPT_BR }, \
+	{ "fixed-schedule-start-offset", O_STARTOFF, INTA("ms", o->start_offset, 0, BIG), \
+	  .flags = OPT_BR }, \
+	{ "fixed-schedule-end-offset", O_ENDOFF, INTA("ms", o->end_offset, 0, BIG), \
+	  .flags = OPT_BR }, \
+	{ "no-fixed-schedule", O_NOFIXED, OPT_FLAG, NULL, OPT_TO(o->no_fixed_schedule) }, \
+	{ "print-timing-mode", O_PRINTMODE, OPT_FLAG, NULL, OPT_TO(o->print_mode), \
+	  .flags = OPT_BR }, \
+	{ "isl", O_ISL, INT(o->isl, 1, 100000000) }, \
+	ALIAS("synthetic-input-tokens-mean", O_ISL), \
+	ALIAS("prompt-input-tokens-mean", O_ISL), \
+	{ "isl-stddev", O_ISLSD, DBL("x", o->isl_stddev, 0, 1e9) }, \
+	ALIAS("synthetic-input-tokens-stddev", O_ISLSD), \
+	ALIAS("prompt-input-tokens-stddev", O_ISLSD), \
+	{ "model-selection-strategy", O_STRATEGY, OPT_STR, "round_robin | random", \
+	  .flags = OPT_BR }, \
+	{ "num-dataset-entries", O_ENTRIES, INT(o->num_entries, 1, 100000000), .flags = OPT_BR }, \
+	ALIAS("num-prompts", O_ENTRIES), \
+	{ "osl", O_OSL, INT(o->osl, 1, 100000000) }, \
+	ALIAS("output-tokens-mean", O_OSL), \
+	ALIAS("prompt-output-tokens-mean", O_OSL), \
+	{ "osl-stddev", O_OSLSD, DBL("x", o->osl_stddev, 0, 1e9) }, \
+	ALIAS("output-tokens-stddev", O_OSLSD), \
+	ALIAS("prompt-output-tokens-stddev", O_OSLSD), \
+	{ "random-seed", O_SEED, INT(o->seed, 0, LLONG_MAX), .flags = OPT_BR }, \
+	{ "request-count", O_COUNT, INT(o->request_count, 1, BIG) }, \
+	ALIAS("num-requests", O_COUNT), \
+	{ "request-rate", O_RATE, DBL("r", o->sched.rate, 1e-9, 1e9) }, \
+	{ "arrival-pattern", O_PATTERN, OPT_STR, "pattern", .flags = OPT_BR }, \
+	{ "arrival-smoothness", O_SMOOTH, DBL("k", o->sched.smoothness, 1e-9, 1e9) }, \
+	{ "request-rate-ramp-duration", O_RAMP, DBL("s", o->sched.ramp, 1e-9, 1e9), \
+	  .flags = OPT_BR }, \
+	{ "user-centric-rate", O_UCRATE, DBL("q", o->uc_rate, 1e-9, 1e9) }, \
+	{ "num-users", O_USERS, INT(o->num_users, 1, 100000000), .flags = OPT_BR }, \
+	{ "request-cancellation-rate", O_CRATE, DBL("pct", o->cancel_rate, 0, 100) }, \
+	{ "request-cancellation-delay", O_CDELAY, DBL("s", o->cancel_delay, 0, 1e9), \
+	  .flags = OPT_BR }, \
+	{ "session-turns-mean", O_TURNS, DBL("x", o->turns_mean, 1, 1e6) }, \
+	ALIAS("conversation-turn-mean", O_TURNS), \
+	{ "session-turns-stddev", O_TURNSSD, DBL("x", o->turns_stddev, 0, 1e6), .flags = OPT_BR }, \
+	ALIAS("conversation-turn-stddev", O_TURNSSD), \
+	{ "session-turn-delay-mean", O_DELAY, DBL("ms", o->delay_mean, 0, 1e12) }, \
+	ALIAS("conversation-turn-delay-mean", O_DELAY), \
+	{ "session-turn-delay-stddev", O_DELAYSD, DBL("ms", o->delay_stddev, 0, 1e12), \
+	  .flags = OPT_BR }, \
+	ALIAS("conversation-turn-delay-stddev", O_DELAYSD), \
+	{ "session-delay-ratio", O_DELAYRATIO, DBL("x", o->delay_ratio, 0, 1e6) }, \
+	ALIAS("conversation-turn-delay-ratio", O_DELAYRATIO), \
+	{ "shard", O_SHARD, OPT_STR, "k/n", .flags = OPT_BR }, \
+	{ "streaming", O_STREAMING, OPT_FLAG, NULL, OPT_TO(o->streaming) }, \
+	{ "tokenizer", O_TOK, OPT_STR, "name", OPT_TO(o->tokenizer) }, \
+	{ "tokenizer-revision", O_TOKREV, OPT_STR, "rev", OPT_TO(o->revision), .flags = OPT_BR }, \
+	{ "tokenizer-trust-remote-code", O_TOKTRUST, OPT_FLAG, NULL, \
+	  OPT_TO(o->trust_remote_code) }, \
+	{ "use-legacy-max-tokens", O_LEGACY, OPT_FLAG, NULL, OPT_TO(o->legacy_max_tokens), \
+	  .flags = OPT_BR }, \
+	{ "use-server-token-count", O_SERVERTOK, OPT_FLAG, NULL, OPT_TO(o->server_token_count) }, \
+	{ "warmup-request-count", O_WARMUP, INT(o->warmup_count, 1, BIG), .flags = OPT_BR }, \
+	ALIAS("num-warmup-requests", O_WARMUP), \
+	{ "warmup-request-rate", O_WRATE, DBL("r", o->warmup_sched.rate, 1e-9, 1e9) }, \
+	{ "warmup-arrival-pattern", O_WPATTERN, OPT_STR, "pattern", .flags = OPT_BR }, \
+	{ "warmup-duration", O_WDUR, DBL("s", o->warmup_sched.duration, 1e-9, 1e12) }, \
+	{ "num-warmup-sessions", O_WSESS, INT(o->warmup_sessions, 1, BIG), .flags = OPT_BR }, \
+	ALIAS("num-warmup-conversations", O_WSESS), \
+	{ "warmup-grace-period", O_WGRACE, OPT_STR, "s", .flags = 0 }, \
+	{ "warmup-request-rate-ramp-duration", O_WRAMP, \
+	  DBL("s", o->warmup_sched.ramp, 1e-9, 1e9), .flags = OPT_BR }, \
+	{ "help", O_HELP, OPT_HELP, .flags = OPT_HIDE }, \
+	{ "version", O_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
+	{ 0 }, \
+}
 
 /* --model takes a comma-separated list (the original's parse_str_or_list). */
 static void
@@ -205,25 +189,6 @@ pattern_arg(const char *opt, const char *a)
 	return p;
 }
 
-/* Dataset file options. Returns 0 if c is not one. */
-static int
-parse_file_opt(struct gen_opts *o, int c, const char *a)
-{
-	switch (c) {
-	case O_FILE: o->input_file = a; break;
-	case O_CTYPE: o->custom_type = a; break;
-	case O_BLOCK: o->block_size = opt_int("--isl-block-size", a, 1, INT32_MAX); break;
-	case O_FIXED: o->fixed_schedule = 1; break;
-	case O_NOFIXED: o->no_fixed_schedule = 1; break;
-	case O_AUTOOFF: o->auto_offset = 1; break;
-	case O_STARTOFF: o->start_offset = opt_int("--fixed-schedule-start-offset", a, 0, LLONG_MAX / 2); break;
-	case O_ENDOFF: o->end_offset = opt_int("--fixed-schedule-end-offset", a, 0, LLONG_MAX / 2); break;
-	case O_PRINTMODE: o->print_mode = 1; break;
-	default: return 0;
-	}
-	return 1;
-}
-
 /* --warmup-grace-period: seconds >= 0 or inf. */
 static double
 grace_arg(const char *a)
@@ -233,78 +198,35 @@ grace_arg(const char *a)
 	return opt_double("--warmup-grace-period", a, 0, 1e12);
 }
 
-/* Session and load options (issue 4's modes). Returns 0 if c is not one. */
-static int
-parse_load_opt(struct gen_opts *o, int c, const char *a)
-{
-	switch (c) {
-	case O_TURNS: o->turns_mean = opt_double("--session-turns-mean", a, 1, 1e6); break;
-	case O_TURNSSD: o->turns_stddev = opt_double("--session-turns-stddev", a, 0, 1e6); break;
-	case O_DELAY: o->delay_mean = opt_double("--session-turn-delay-mean", a, 0, 1e12); break;
-	case O_DELAYSD: o->delay_stddev = opt_double("--session-turn-delay-stddev", a, 0, 1e12); break;
-	case O_DELAYRATIO: o->delay_ratio = opt_double("--session-delay-ratio", a, 0, 1e6); break;
-	case O_RATE: o->sched.rate = opt_double("--request-rate", a, 1e-9, 1e9); break;
-	case O_PATTERN: o->sched.pattern = pattern_arg("--arrival-pattern", a); break;
-	case O_SMOOTH: o->sched.smoothness = opt_double("--arrival-smoothness", a, 1e-9, 1e9); break;
-	case O_WRATE: o->warmup_sched.rate = opt_double("--warmup-request-rate", a, 1e-9, 1e9); break;
-	case O_WPATTERN: o->warmup_sched.pattern = pattern_arg("--warmup-arrival-pattern", a); break;
-	case O_CRATE: o->cancel_rate = opt_double("--request-cancellation-rate", a, 0, 100); break;
-	case O_CDELAY: o->cancel_delay = opt_double("--request-cancellation-delay", a, 0, 1e9); break;
-	case O_RAMP: o->sched.ramp = opt_double("--request-rate-ramp-duration", a, 1e-9, 1e9); o->ramp_set = 1; break;
-	case O_UCRATE: o->uc_rate = opt_double("--user-centric-rate", a, 1e-9, 1e9); break;
-	case O_USERS: o->num_users = opt_int("--num-users", a, 1, 100000000); break;
-	case O_WDUR: o->warmup_sched.duration = opt_double("--warmup-duration", a, 1e-9, 1e12); break;
-	case O_WSESS: o->warmup_sessions = opt_int("--num-warmup-sessions", a, 1, LLONG_MAX / 2); break;
-	case O_WGRACE: o->warmup_grace = grace_arg(a); break;
-	case O_WRAMP: o->warmup_sched.ramp = opt_double("--warmup-request-rate-ramp-duration", a, 1e-9, 1e9); break;
-	default: return 0;
-	}
-	return 1;
-}
-
+/* What the table does not: lists, compound values, side effects. */
 static void
 parse_opt(struct gen_opts *o, int c, const char *a)
 {
-	if (parse_load_opt(o, c, a) || parse_file_opt(o, c, a))
-		return;
 	switch (c) {
 	case 'm': add_models(o, a); break;
-	case 'b': o->batch_size = opt_int("--prompt-batch-size", a, 1, 1000000); break;
 	case O_STRATEGY:
 		if (strcmp(a, "round_robin") && strcmp(a, "random"))
 			die_usage("invalid value for --model-selection-strategy: '%s'", a);
 		o->model_random = !strcmp(a, "random");
 		break;
 	case O_ETYPE: set_endpoint_type(o, a); break;
-	case O_ENDPOINT: o->path = a; break;
-	case O_STREAMING: o->streaming = 1; break;
-	case O_ISL: o->isl = opt_int("--isl", a, 1, 100000000); break;
-	case O_ISLSD: o->isl_stddev = opt_double("--isl-stddev", a, 0, 1e9); break;
-	case O_OSL: o->osl = opt_int("--osl", a, 1, 100000000); break;
-	case O_OSLSD: o->osl_stddev = opt_double("--osl-stddev", a, 0, 1e9); break;
-	case O_LEGACY: o->legacy_max_tokens = 1; break;
-	case O_SERVERTOK: o->server_token_count = 1; break;
-	case O_ENTRIES: o->num_entries = opt_int("--num-dataset-entries", a, 1, 100000000); break;
-	case O_COUNT: o->request_count = opt_int("--request-count", a, 1, LLONG_MAX / 2); break;
-	case O_CONC: o->concurrency = opt_int("--concurrency", a, 1, 100000000); break;
-	case O_WARMUP: o->warmup_count = opt_int("--warmup-request-count", a, 1, LLONG_MAX / 2); break;
-	case O_SEED: o->seed = (uint64_t)opt_int("--random-seed", a, 0, LLONG_MAX); o->has_seed = 1; break;
+	case O_SEED: o->has_seed = 1; break;
 	case O_EXTRA: set_extra(o, a); break;
-	case O_TOK: o->tokenizer = a; break;
-	case O_TOKREV: o->revision = a; break;
-	case O_TOKTRUST: o->trust_remote_code = 1; break;
-	case O_INPUTS: o->inputs_json = a; break;
 	case O_SHARD: set_shard(o, a); break;
-	case O_CORPUS: o->corpus = a; break;
-	case O_HELP: usage(stdout, 0);
-	case O_VERSION: printf("aiperf-gen %s\n", AIPERF_VERSION); exit(0);
-	default: usage(stderr, 2);
+	case O_PATTERN: o->sched.pattern = pattern_arg("--arrival-pattern", a); break;
+	case O_WPATTERN: o->warmup_sched.pattern = pattern_arg("--warmup-arrival-pattern", a); break;
+	case O_RAMP: o->ramp_set = 1; break;
+	case O_WGRACE: o->warmup_grace = grace_arg(a); break;
+	default: break;
 	}
 }
 
 static void
 parse_args(struct gen_opts *o, int argc, char **argv)
 {
+	struct opt tab[] = GEN_OPTS(o);
+	const struct opt_cmd cmd = { "aiperf-gen", tab, NULL, 0 };
+	struct opt_iter it;
 	int c;
 
 	*o = (struct gen_opts){ .endpoint_type = "chat", .isl = 550,
@@ -316,10 +238,11 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 				.warmup_sched.pattern = -1,
 				.block_size = -1, .start_offset = -1,
 				.end_offset = -1, .warmup_grace = -1 };
-	while ((c = getopt_long(argc, argv, "m:b:", longopts, NULL)) != -1)
-		parse_opt(o, c, optarg);
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
+	opt_init(&it, &cmd, argc, argv);
+	while ((c = opt_next(&it)) != -1)
+		parse_opt(o, c, it.arg);
+	if (it.ind < argc)
+		die_usage("unexpected argument '%s'", argv[it.ind]);
 	if (!o->nmodels)
 		die_usage("--model is required");
 	sched_check_opts(o);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-metrics: raw records in, per-request metric records (profile_export.jsonl lines) out. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "linefile.h"
 #include "lines.h"
 #include "metrics.h"
+#include "opt.h"
 #include "rand/pystr.h"
 #include "util.h"
 
@@ -25,48 +25,31 @@ struct options {
 };
 
 enum {
-	OPT_TOKENIZER = 256,
-	OPT_REVISION,
-	OPT_TRUST,
-	OPT_ENDPOINT_TYPE,
-	OPT_SERVER_TOKENS,
-	OPT_STREAMING,
-	OPT_TRACE,
-	OPT_UNBUFFERED,
-	OPT_DROP_WARMUP,
-	OPT_KEEP_GOING,
-	OPT_THREADS,
-	OPT_TEE,
-	OPT_VERSION,
+	K_TOKENIZER = 256, K_REVISION, K_TRUST, K_ENDPOINT_TYPE, K_SERVER_TOKENS,
+	K_STREAMING, K_TRACE, K_UNBUFFERED, K_DROP_WARMUP, K_KEEP_GOING,
+	K_THREADS, K_TEE, K_VERSION,
 };
 
-static const struct option longopts[] = {
-	{ "tokenizer", required_argument, NULL, OPT_TOKENIZER },
-	{ "tokenizer-revision", required_argument, NULL, OPT_REVISION },
-	{ "tokenizer-trust-remote-code", no_argument, NULL, OPT_TRUST },
-	{ "endpoint-type", required_argument, NULL, OPT_ENDPOINT_TYPE },
-	{ "use-server-token-count", no_argument, NULL, OPT_SERVER_TOKENS },
-	{ "streaming", no_argument, NULL, OPT_STREAMING },
-	{ "export-http-trace", no_argument, NULL, OPT_TRACE },
-	{ "unbuffered", no_argument, NULL, OPT_UNBUFFERED },
-	{ "drop-warmup", no_argument, NULL, OPT_DROP_WARMUP },
-	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "tee", required_argument, NULL, OPT_TEE },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
+#define FLAG(lv) OPT_FLAG, NULL, OPT_TO(lv)
 
-static _Noreturn void
-usage(FILE *f, int status)
-{
-	fputs("usage: aiperf-metrics [--tokenizer name] [--tokenizer-revision rev]\n"
-	      "                      [--tokenizer-trust-remote-code] [--endpoint-type type]\n"
-	      "                      [--use-server-token-count] [--streaming]\n"
-	      "                      [--export-http-trace] [--drop-warmup] [--keep-going]\n"
-	      "                      [--threads n] [--tee file] [--unbuffered] [file ...]\n", f);
-	exit(status);
+/* The options in synopsis order. */
+#define METRICS_OPTS(op) { \
+	{ "tokenizer", K_TOKENIZER, OPT_STR, "name", OPT_TO(op->tokenizer) }, \
+	{ "tokenizer-revision", K_REVISION, OPT_STR, "rev", OPT_TO(op->revision) }, \
+	{ "tokenizer-trust-remote-code", K_TRUST, OPT_FLAG, .flags = OPT_BR }, \
+	{ "endpoint-type", K_ENDPOINT_TYPE, OPT_STR, "type", OPT_TO(op->o.endpoint_type) }, \
+	{ "use-server-token-count", K_SERVER_TOKENS, FLAG(op->o.server_tokens), .flags = OPT_BR }, \
+	{ "streaming", K_STREAMING, FLAG(op->o.streaming) }, \
+	{ "export-http-trace", K_TRACE, FLAG(op->o.export_trace), .flags = OPT_BR }, \
+	{ "drop-warmup", K_DROP_WARMUP, FLAG(op->o.drop_warmup) }, \
+	{ "keep-going", K_KEEP_GOING, FLAG(op->o.keep_going) }, \
+	{ "threads", K_THREADS, OPT_INT, "n", OPT_TO(op->o.threads), .min = 1, .max = 256, \
+	  .flags = OPT_BR }, \
+	{ "tee", K_TEE, OPT_STR, "file", OPT_TO(op->tee) }, \
+	{ "unbuffered", K_UNBUFFERED, FLAG(op->o.unbuffered) }, \
+	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
+	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
+	{ 0 }, \
 }
 
 static const char *const endpoint_types[] = {
@@ -86,34 +69,17 @@ check_endpoint_type(const char *t)
 static void
 parse_args(struct options *op, int argc, char **argv)
 {
+	struct opt tab[] = METRICS_OPTS(op);
+	const struct opt_cmd cmd = { "aiperf-metrics", tab, "[file ...]", 0 };
+	struct opt_iter it;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_TOKENIZER: op->tokenizer = optarg; break;
-		case OPT_REVISION: op->revision = optarg; break;
-		case OPT_TRUST: break;
-		case OPT_ENDPOINT_TYPE:
-			check_endpoint_type(optarg);
-			op->o.endpoint_type = optarg;
-			break;
-		case OPT_SERVER_TOKENS: op->o.server_tokens = 1; break;
-		case OPT_STREAMING: op->o.streaming = 1; break;
-		case OPT_TRACE: op->o.export_trace = 1; break;
-		case OPT_UNBUFFERED: op->o.unbuffered = 1; break;
-		case OPT_DROP_WARMUP: op->o.drop_warmup = 1; break;
-		case OPT_KEEP_GOING: op->o.keep_going = 1; break;
-		case OPT_THREADS: op->o.threads = (int)opt_int("--threads", optarg, 1, 256); break;
-		case OPT_TEE: op->tee = optarg; break;
-		case 'h': usage(stdout, 0);
-		case OPT_VERSION:
-			printf("aiperf-metrics %s\n", AIPERF_VERSION);
-			exit(0);
-		default: usage(stderr, 2);
-		}
-	}
-	op->files = argv + optind;
-	op->nfiles = argc - optind;
+	opt_init(&it, &cmd, argc, argv);
+	while ((c = opt_next(&it)) != -1)
+		if (c == K_ENDPOINT_TYPE)
+			check_endpoint_type(it.arg);
+	op->files = argv + it.ind;
+	op->nfiles = argc - it.ind;
 }
 
 struct run {

@@ -1,103 +1,66 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-send: read request records, send them over HTTP (SSE), write one raw record per request. */
-#include <getopt.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-#include <math.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include "http/redact.h"
+#include "opt.h"
 #include "send.h"
-#include "stats/units.h"
 #include "util.h"
 
-static const char usage_text[] =
-	"usage: aiperf-send [-u url...] [-H header...] [--endpoint path]\n"
-	"                   [--concurrency n] [--request-timeout-seconds s]\n"
-	"                   [--api-key key | --api-key-file file]\n"
-	"                   [--ui-type none|simple|dashboard]\n"
-	"                   [--unbuffered] [--max-response-bytes size]\n"
-	"                   [--max-record-bytes size]\n"
-	"                   [--connection-reuse-strategy pooled|never|sticky-user-sessions]\n"
-	"                   [--benchmark-duration s] [--benchmark-grace-period s]\n"
-	"                   [--shutdown-grace-period s]\n"
-	"                   [--ssl-ca-file file] [-k | --insecure]\n"
-	"                   [--concurrency-ramp-duration s] [--warmup-concurrency n]\n"
-	"                   [--warmup-concurrency-ramp-duration s]\n"
-	"                   [--prefill-concurrency n] [--prefill-concurrency-ramp-duration s]\n"
-	"                   [--warmup-prefill-concurrency n]\n"
-	"                   [--warmup-prefill-concurrency-ramp-duration s]\n"
-	"                   [--warmup-duration s] [--warmup-grace-period s]\n"
-	"                   [--busy-poll] [--http-engine auto|h1|curl]\n";
-
-static _Noreturn void
-usage(FILE *f, int status)
-{
-	fputs(usage_text, f);
-	exit(status);
-}
-
 enum {
-	OPT_ENDPOINT = 256, OPT_CONC, OPT_TIMEOUT, OPT_KEY, OPT_KEYFILE, OPT_UI, OPT_UNBUF,
-	OPT_MAXRESP, OPT_MAXREC, OPT_REUSE, OPT_DUR, OPT_GRACE, OPT_SHUT,
-	OPT_CAFILE, OPT_RAMP, OPT_WCONC, OPT_WRAMP, OPT_PRE, OPT_PRERAMP,
-	OPT_WPRE, OPT_WPRERAMP, OPT_BUSY, OPT_ENGINE, OPT_VERSION, OPT_WDUR, OPT_WGRACE,
+	K_ENDPOINT = 256, K_CONC, K_TIMEOUT, K_KEY, K_KEYFILE, K_UI, K_UNBUF,
+	K_MAXRESP, K_MAXREC, K_REUSE, K_DUR, K_GRACE, K_SHUT,
+	K_CAFILE, K_RAMP, K_WCONC, K_WRAMP, K_PRE, K_PRERAMP,
+	K_WPRE, K_WPRERAMP, K_BUSY, K_ENGINE, K_VERSION, K_WDUR, K_WGRACE,
 };
 
-static const struct option longopts[] = {
-	{ "url", required_argument, NULL, 'u' },
-	{ "header", required_argument, NULL, 'H' },
-	{ "endpoint", required_argument, NULL, OPT_ENDPOINT },
-	{ "concurrency", required_argument, NULL, OPT_CONC },
-	{ "request-timeout-seconds", required_argument, NULL, OPT_TIMEOUT },
-	{ "api-key", required_argument, NULL, OPT_KEY },
-	{ "api-key-file", required_argument, NULL, OPT_KEYFILE },
-	{ "ui-type", required_argument, NULL, OPT_UI },
-	{ "unbuffered", no_argument, NULL, OPT_UNBUF },
-	{ "max-response-bytes", required_argument, NULL, OPT_MAXRESP },
-	{ "max-record-bytes", required_argument, NULL, OPT_MAXREC },
-	{ "connection-reuse-strategy", required_argument, NULL, OPT_REUSE },
-	{ "benchmark-duration", required_argument, NULL, OPT_DUR },
-	{ "benchmark-grace-period", required_argument, NULL, OPT_GRACE },
-	{ "shutdown-grace-period", required_argument, NULL, OPT_SHUT },
-	{ "ssl-ca-file", required_argument, NULL, OPT_CAFILE },
-	{ "insecure", no_argument, NULL, 'k' },
-	{ "concurrency-ramp-duration", required_argument, NULL, OPT_RAMP },
-	{ "warmup-concurrency", required_argument, NULL, OPT_WCONC },
-	{ "warmup-concurrency-ramp-duration", required_argument, NULL, OPT_WRAMP },
-	{ "prefill-concurrency", required_argument, NULL, OPT_PRE },
-	{ "prefill-concurrency-ramp-duration", required_argument, NULL, OPT_PRERAMP },
-	{ "warmup-prefill-concurrency", required_argument, NULL, OPT_WPRE },
-	{ "warmup-prefill-concurrency-ramp-duration", required_argument, NULL, OPT_WPRERAMP },
-	{ "warmup-duration", required_argument, NULL, OPT_WDUR },
-	{ "warmup-grace-period", required_argument, NULL, OPT_WGRACE },
-	{ "busy-poll", no_argument, NULL, OPT_BUSY },
-	{ "http-engine", required_argument, NULL, OPT_ENGINE },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
+#define SECS(lv) OPT_SECONDS, "s", OPT_TO(lv), .hi = 9.2e9, .scale = 1e9
+#define CONC(lv) OPT_INT, "n", OPT_TO(lv), .min = 1, .max = 1000000
+#define SIZE(lv) OPT_SIZE, "size", OPT_TO(lv), .min = 1, .max = 1LL << 40
 
-/* Seconds as a float ("inf" allowed when inf_ok), as ns. */
-static int64_t
-opt_seconds(const char *opt, const char *arg, int inf_ok)
-{
-	if (inf_ok && !strcmp(arg, "inf"))
-		return -1;
-	double v = opt_double(opt, arg, 0, 9.2e9);
-	return (int64_t)llround(v * 1e9);
-}
+static const char *const uis[] = { "none", "simple", "dashboard", NULL };
+static const char *const reuses[] = { "pooled", "never", "sticky-user-sessions", NULL };
+static const char *const engines[] = { "auto", "h1", "curl", NULL };
 
-static size_t
-opt_bytes(const char *opt, const char *arg)
-{
-	uint64_t v;
-	const char *why;
-	if (units_bytes(arg, (uint64_t)1 << 40, &v, &why) < 0 || v == 0)
-		die_usage("invalid value for %s: '%s'", opt, arg);
-	return (size_t)v;
+/* The options in synopsis order; [0] profiling, [1] warmup (spec 5.3). */
+#define SEND_OPTS(o) { \
+	{ "url", 'u', OPT_STR, "url...", .flags = OPT_SHORT }, \
+	{ "header", 'H', OPT_STR, "header...", .flags = OPT_SHORT }, \
+	{ "endpoint", K_ENDPOINT, OPT_STR, "path", OPT_TO(o->endpoint) }, \
+	{ "concurrency", K_CONC, CONC(o->concurrency), .flags = OPT_BR }, \
+	{ "request-timeout-seconds", K_TIMEOUT, SECS(o->timeout_ns) }, \
+	{ "api-key", K_KEY, OPT_STR, "key", OPT_TO(o->api_key), .flags = OPT_BR }, \
+	{ "api-key-file", K_KEYFILE, OPT_STR, "file", OPT_TO(o->api_key_file), .flags = OPT_OR }, \
+	{ "ui-type", K_UI, OPT_CHOICE, NULL, OPT_TO(o->ui), .choices = uis, .flags = OPT_BR }, \
+	{ "unbuffered", K_UNBUF, OPT_FLAG, NULL, OPT_TO(o->unbuffered), .flags = OPT_BR }, \
+	{ "max-response-bytes", K_MAXRESP, SIZE(o->max_response) }, \
+	{ "max-record-bytes", K_MAXREC, SIZE(o->max_line), .flags = OPT_BR }, \
+	{ "connection-reuse-strategy", K_REUSE, OPT_CHOICE, NULL, OPT_TO(o->reuse), \
+	  .choices = reuses, .flags = OPT_BR }, \
+	{ "benchmark-duration", K_DUR, SECS(o->duration_ns), .flags = OPT_BR }, \
+	{ "benchmark-grace-period", K_GRACE, SECS(o->grace_ns), .flags = OPT_INF }, \
+	{ "shutdown-grace-period", K_SHUT, SECS(o->stop_grace_ns), .flags = OPT_INF | OPT_BR }, \
+	{ "ssl-ca-file", K_CAFILE, OPT_STR, "file", OPT_TO(o->ca_file), .flags = OPT_BR }, \
+	{ "insecure", 'k', OPT_FLAG, NULL, OPT_TO(o->insecure), .flags = OPT_BOTH }, \
+	{ "concurrency-ramp-duration", K_RAMP, SECS(o->ramp_ns[0]), .flags = OPT_BR }, \
+	{ "warmup-concurrency", K_WCONC, CONC(o->wconcurrency) }, \
+	{ "warmup-concurrency-ramp-duration", K_WRAMP, SECS(o->ramp_ns[1]), .flags = OPT_BR }, \
+	{ "prefill-concurrency", K_PRE, CONC(o->prefill[0]), .flags = OPT_BR }, \
+	{ "prefill-concurrency-ramp-duration", K_PRERAMP, SECS(o->pramp_ns[0]) }, \
+	{ "warmup-prefill-concurrency", K_WPRE, CONC(o->prefill[1]), .flags = OPT_BR }, \
+	{ "warmup-prefill-concurrency-ramp-duration", K_WPRERAMP, SECS(o->pramp_ns[1]), \
+	  .flags = OPT_BR }, \
+	{ "warmup-duration", K_WDUR, SECS(o->warmup_ns), .flags = OPT_BR }, \
+	{ "warmup-grace-period", K_WGRACE, SECS(o->wgrace_ns), .flags = OPT_INF }, \
+	{ "busy-poll", K_BUSY, OPT_FLAG, NULL, OPT_TO(o->busy_poll), .flags = OPT_BR }, \
+	{ "http-engine", K_ENGINE, OPT_CHOICE, NULL, OPT_TO(o->engine), .choices = engines }, \
+	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
+	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
+	{ 0 }, \
 }
 
 static void
@@ -115,72 +78,21 @@ check_header(const char *h)
 		die_usage("invalid header '%s': expected 'Name: value'", h);
 }
 
-static int
-parse_choice(const char *opt, const char *arg, const char *const *names)
-{
-	for (int i = 0; names[i]; i++)
-		if (!strcmp(arg, names[i]))
-			return i;
-	die_usage("invalid value for %s: '%s'", opt, arg);
-}
-
-static void parse_limit(struct options *o, int c, const char *arg);
-
+/* What the table does not: repeated options, side effects, checks. */
 static void
-check_positive(const char *opt, const char *arg, int64_t ns)
-{
-	if (ns <= 0)
-		die_usage("invalid value for %s: '%s' (must be > 0)", opt, arg);
-}
-
-static void
-parse_opt(struct options *o, int c, const char *arg, int *grace_set)
-{
-	static const char *const uis[] = { "none", "simple", "dashboard", NULL };
-	static const char *const reuses[] = { "pooled", "never", "sticky-user-sessions", NULL };
-	static const char *const engines[] = { "auto", "h1", "curl", NULL };
-
-	switch (c) {
-	case 'u': add_str(&o->urls, &o->nurls, arg); break;
-	case 'H': check_header(arg); add_str(&o->headers, &o->nheaders, arg); break;
-	case OPT_ENDPOINT: o->endpoint = arg; break;
-	case OPT_CONC: o->concurrency = (long)opt_int("--concurrency", arg, 1, 1000000); break;
-	case OPT_TIMEOUT: o->timeout_ns = opt_seconds("--request-timeout-seconds", arg, 0); break;
-	case OPT_KEY: o->api_key = arg; break;
-	case OPT_KEYFILE: o->api_key_file = arg; break;
-	case OPT_UI: o->ui = (enum ui_type)parse_choice("--ui-type", arg, uis); break;
-	case OPT_UNBUF: o->unbuffered = 1; break;
-	case OPT_MAXRESP: o->max_response = opt_bytes("--max-response-bytes", arg); break;
-	case OPT_MAXREC: o->max_line = opt_bytes("--max-record-bytes", arg); break;
-	case OPT_REUSE: o->reuse = (enum reuse)parse_choice("--connection-reuse-strategy", arg, reuses); break;
-	case OPT_DUR: o->duration_ns = opt_seconds("--benchmark-duration", arg, 0); break;
-	case OPT_GRACE: o->grace_ns = opt_seconds("--benchmark-grace-period", arg, 1); *grace_set = 1; break;
-	case OPT_SHUT: o->stop_grace_ns = opt_seconds("--shutdown-grace-period", arg, 1); break;
-	case OPT_CAFILE: o->ca_file = arg; break;
-	case 'k': o->insecure = 1; break;
-	case OPT_BUSY: o->busy_poll = 1; break;
-	case OPT_ENGINE: o->engine = (enum engine)parse_choice("--http-engine", arg, engines); break;
-	case 'h': usage(stdout, 0);
-	case OPT_VERSION: printf("aiperf-send %s\n", AIPERF_VERSION); exit(0);
-	default: parse_limit(o, c, arg); break;
-	}
-}
-
-/* The concurrency limits and their ramps (spec 5.3); [0] profiling, [1] warmup. */
-static void
-parse_limit(struct options *o, int c, const char *arg)
+parse_opt(struct options *o, int c, const struct opt_iter *it, int *grace_set)
 {
 	switch (c) {
-	case OPT_RAMP: o->ramp_ns[0] = opt_seconds("--concurrency-ramp-duration", arg, 0); break;
-	case OPT_WCONC: o->wconcurrency = (long)opt_int("--warmup-concurrency", arg, 1, 1000000); break;
-	case OPT_WRAMP: o->ramp_ns[1] = opt_seconds("--warmup-concurrency-ramp-duration", arg, 0); break;
-	case OPT_PRE: o->prefill[0] = (long)opt_int("--prefill-concurrency", arg, 1, 1000000); break;
-	case OPT_PRERAMP: o->pramp_ns[0] = opt_seconds("--prefill-concurrency-ramp-duration", arg, 0); break;
-	case OPT_WPRE: o->prefill[1] = (long)opt_int("--warmup-prefill-concurrency", arg, 1, 1000000); break;
-	case OPT_WPRERAMP: o->pramp_ns[1] = opt_seconds("--warmup-prefill-concurrency-ramp-duration", arg, 0); break;
-	case OPT_WDUR: o->warmup_ns = opt_seconds("--warmup-duration", arg, 0); check_positive("--warmup-duration", arg, o->warmup_ns); break;
-	case OPT_WGRACE: o->wgrace_ns = opt_seconds("--warmup-grace-period", arg, 1); o->wgrace_set = 1; break;
-	default: usage(stderr, 2);
+	case 'u': add_str(&o->urls, &o->nurls, it->arg); break;
+	case 'H': check_header(it->arg); add_str(&o->headers, &o->nheaders, it->arg); break;
+	case K_GRACE: *grace_set = 1; break;
+	case K_WGRACE: o->wgrace_set = 1; break;
+	case K_WDUR:
+		if (o->warmup_ns <= 0)
+			die_usage("invalid value for %s: '%s' (must be > 0)",
+				  "--warmup-duration", it->arg);
+		break;
+	default: break;
 	}
 }
 
@@ -264,6 +176,9 @@ h1_https(const char *url)
 static void
 parse_args(struct options *o, int argc, char **argv)
 {
+	struct opt o_tab[] = SEND_OPTS(o);
+	const struct opt_cmd cmd = { "aiperf-send", o_tab, NULL, 0 };
+	struct opt_iter it;
 	int c, grace_set = 0;
 
 	o->timeout_ns = 21600LL * 1000000000;
@@ -273,10 +188,11 @@ parse_args(struct options *o, int argc, char **argv)
 	o->grace_ns = 30LL * 1000000000;
 	o->stop_grace_ns = 5LL * 1000000000;
 	o->wgrace_ns = -1;
-	while ((c = getopt_long(argc, argv, "u:H:hk", longopts, NULL)) != -1)
-		parse_opt(o, c, optarg, &grace_set);
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
+	opt_init(&it, &cmd, argc, argv);
+	while ((c = opt_next(&it)) != -1)
+		parse_opt(o, c, &it, &grace_set);
+	if (it.ind < argc)
+		die_usage("unexpected argument '%s'", argv[it.ind]);
 	resolve_key(o);
 	if (grace_set && !o->duration_ns)
 		die_usage("--benchmark-grace-period can only be used with "

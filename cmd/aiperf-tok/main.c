@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-tok: encode, count or decode stdin lines with a HuggingFace or tiktoken tokenizer. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "buf.h"
 #include "json/json.h"
 #include "lines.h"
+#include "opt.h"
 #include "rand/pystr.h"
 #include "tok/tok.h"
 #include "tok/toksrc.h"
@@ -28,62 +28,46 @@ struct options {
 	int skip_special;
 };
 
-static const char synopsis[] =
-	"usage: aiperf-tok --tokenizer name [--tokenizer-revision rev]\n"
-	"       [--tokenizer-trust-remote-code] [--json] [--ids | --count | --decode]\n"
-	"       [--skip-special]\n";
-
-static _Noreturn void
-usage(FILE *f, int status)
-{
-	fputs(synopsis, f);
-	exit(status);
-}
-
 enum {
-	OPT_TOKENIZER = 256, OPT_REVISION, OPT_TRUST, OPT_JSON, OPT_IDS,
-	OPT_COUNT, OPT_DECODE, OPT_SKIP, OPT_HELP, OPT_VERSION,
+	K_TOKENIZER = 256, K_REVISION, K_TRUST, K_JSON, K_IDS,
+	K_COUNT, K_DECODE, K_SKIP, K_HELP, K_VERSION,
 };
 
-static const struct option longopts[] = {
-	{ "tokenizer", required_argument, NULL, OPT_TOKENIZER },
-	{ "tokenizer-revision", required_argument, NULL, OPT_REVISION },
-	{ "tokenizer-trust-remote-code", no_argument, NULL, OPT_TRUST },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "ids", no_argument, NULL, OPT_IDS },
-	{ "count", no_argument, NULL, OPT_COUNT },
-	{ "decode", no_argument, NULL, OPT_DECODE },
-	{ "skip-special", no_argument, NULL, OPT_SKIP },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
+/* The options in synopsis order. */
+#define TOK_OPTS(o) { \
+	{ "tokenizer", K_TOKENIZER, OPT_STR, "name", OPT_TO(o->tokenizer), .flags = OPT_REQ }, \
+	{ "tokenizer-revision", K_REVISION, OPT_STR, "rev", OPT_TO(o->revision) }, \
+	{ "tokenizer-trust-remote-code", K_TRUST, OPT_FLAG, .flags = OPT_BR }, \
+	{ "json", K_JSON, OPT_FLAG, NULL, OPT_TO(o->json) }, \
+	{ "ids", K_IDS, OPT_FLAG, .flags = 0 }, \
+	{ "count", K_COUNT, OPT_FLAG, .flags = OPT_OR }, \
+	{ "decode", K_DECODE, OPT_FLAG, .flags = OPT_OR }, \
+	{ "skip-special", K_SKIP, OPT_FLAG, NULL, OPT_TO(o->skip_special), .flags = OPT_BR }, \
+	{ "help", K_HELP, OPT_HELP, .flags = OPT_HIDE }, \
+	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
+	{ 0 }, \
+}
 
 static void
 parse_args(struct options *o, int argc, char **argv)
 {
+	struct opt tab[] = TOK_OPTS(o);
+	const struct opt_cmd cmd = { "aiperf-tok", tab, NULL, 7 };
+	struct opt_iter it;
 	int c;
 
 	*o = (struct options){ .mode = MODE_IDS };
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	opt_init(&it, &cmd, argc, argv);
+	while ((c = opt_next(&it)) != -1) {
 		switch (c) {
-		case OPT_TOKENIZER: o->tokenizer = optarg; break;
-		case OPT_REVISION: o->revision = optarg; break;
-		case OPT_TRUST: break;
-		case OPT_JSON: o->json = 1; break;
-		case OPT_IDS: o->mode = MODE_IDS; break;
-		case OPT_COUNT: o->mode = MODE_COUNT; break;
-		case OPT_DECODE: o->mode = MODE_DECODE; break;
-		case OPT_SKIP: o->skip_special = 1; break;
-		case OPT_HELP: usage(stdout, 0);
-		case OPT_VERSION:
-			printf("aiperf-tok %s\n", AIPERF_VERSION);
-			exit(0);
-		default: usage(stderr, 2);
+		case K_IDS: o->mode = MODE_IDS; break;
+		case K_COUNT: o->mode = MODE_COUNT; break;
+		case K_DECODE: o->mode = MODE_DECODE; break;
+		default: break;
 		}
 	}
-	if (optind != argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
+	if (it.ind != argc)
+		die_usage("unexpected argument '%s'", argv[it.ind]);
 	if (!o->tokenizer)
 		die_usage("--tokenizer is required");
 }

@@ -8,13 +8,6 @@ test_expect_success 'help prints the usage and exits 0' '
 	aiperf-send --help >out &&
 	grep -q "^usage: aiperf-send" out
 '
-test_expect_success 'usage matches the man page synopsis' '
-	aiperf-send --help | sed -e "s/^usage: //" -e "s/^ *//" | tr -s " \t\n" "   " >a &&
-	mandoc -Tutf8 "$TOP/man/aiperf-send.1" 2>/dev/null | col -b |
-		sed -n "/^SYNOPSIS/,/^DESCRIPTION/p" | sed -e "1d" -e "\$d" -e "s/^ *//" |
-		tr -s " \t\n" "   " >b &&
-	test_cmp a b
-'
 test_expect_success 'version' '
 	aiperf-send --version | grep -q "^aiperf-send [0-9]"
 '

@@ -101,12 +101,4 @@ test_expect_success '--help prints the synopsis on stdout, --version the version
 	aiperf-gen --version >out && grep -q "^aiperf-gen [0-9]" out
 '
 
-test_expect_success 'usage text equals the man page SYNOPSIS' '
-	mandoc -Tascii "$TOP/man/aiperf-gen.1" | sed "s/.\x08//g" |
-		sed -n "/^SYNOPSIS/,/^DESCRIPTION/p" | sed -e "1d" -e "\$d" -e "/^\$/d" \
-		-e "s/^     //" >syn &&
-	aiperf-gen --help | sed -e "s/^usage: //" -e "s/^       //" >use &&
-	test_cmp syn use
-'
-
 test_done

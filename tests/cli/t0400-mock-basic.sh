@@ -74,17 +74,6 @@ test_expect_success 'bad flags exit 2 with a prefixed message' '
 	test_expect_code 2 aiperf-mock extra 2>err
 '
 
-test_expect_success '--help prints the synopsis of the man page' '
-	command -v mandoc >/dev/null || skip_because "mandoc is not installed" &&
-	aiperf-mock --help >out &&
-	sed "s/^usage: //" out | tr -s " \t\n" "   " | awk "{ \$1 = \$1; print }" >u.txt &&
-	mandoc -Tascii -O width=300 "$TOP/man/aiperf-mock.1" | col -b |
-		sed -n "/^SYNOPSIS/,/^DESCRIPTION/p" | sed "1d;\$d" |
-		tr -s " \t\n" "   " | awk "{ \$1 = \$1; print }" >m.txt &&
-	test -s m.txt &&
-	test_cmp m.txt u.txt
-'
-
 test_expect_success '--version prints the name and a version' '
 	aiperf-mock --version >out &&
 	grep -q "^aiperf-mock [0-9]" out

@@ -38,14 +38,6 @@ test_expect_success '--help and --version' "
 	aiperf-trace --version | grep -q '^aiperf-trace '
 "
 
-test_expect_success 'usage text equals the man page synopsis' "
-	aiperf-trace --help | sed 's/^usage: //; s/^ *//' | tr -s ' \n' '  ' >u.txt &&
-	mandoc -Tascii -O width=300 '$TOP/man/aiperf-trace.1' 2>/dev/null | col -b |
-		sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed '1d;\$d' | sed 's/^ *//' |
-		tr -s ' \n' '  ' >m.txt &&
-	test_cmp m.txt u.txt
-"
-
 # big_second_line BYTES: a valid first line, then a line of BYTES+ bytes.
 big_second_line() {
 	printf '{"input_length": 5}\n{"input_length": 5, "x": "'

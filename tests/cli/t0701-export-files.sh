@@ -128,11 +128,4 @@ test_expect_success '--slice-duration: epoch-aligned windows, each its own run' 
 	! grep -q "timeslice_index\": 2" ts/run_timeslices.json
 '
 
-test_expect_success '--help equals the man page synopsis' '
-	mandoc -Tascii "$TOP/man/aiperf-export.1" | col -b |
-		sed -n "/^SYNOPSIS/,/^DESCRIPTION/p" | sed "1d;\$d" | sed "/^\$/d" |
-		expand | sed "s/^ *//" >want &&
-	aiperf-export --help | sed "1s/^usage: //" | sed "s/^ *//" >got &&
-	test_cmp want got
-'
 test_done

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Option tables: getopt_long arguments, synopsis and bash completion from one array. */
+#include "opt.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "buf.h"
+#include "stats/units.h"
+#include "util.h"
+
+static int
+takes_arg(const struct opt *o)
+{
+	return o->kind != OPT_FLAG && o->kind != OPT_HELP &&
+	       o->kind != OPT_VERSION;
+}
+
+static size_t
+count(const struct opt_cmd *cmd)
+{
+	size_t n = 0;
+
+	while (cmd->opts[n].name || cmd->opts[n].key)
+		n++;
+	return n;
+}
+
+const struct opt *
+opt_find(const struct opt_cmd *cmd, int key)
+{
+	for (const struct opt *o = cmd->opts; o->name || o->key; o++)
+		if (o->key == key && !(o->flags & OPT_ALIAS))
+			return o;
+	return NULL;
+}
+
+/* The entry an alias stands for; o itself otherwise. */
+static const struct opt *
+canon(const struct opt_cmd *cmd, const struct opt *o)
+{
+	const struct opt *c = o->flags & OPT_ALIAS ? opt_find(cmd, o->key) : o;
+
+	if (!c)
+		abort();	/* a table bug: an alias of nothing */
+	return c;
+}
+
+/* getopt_long's arguments, in table order (its ambiguity messages list them so). */
+static void
+build(struct opt_iter *it)
+{
+	size_t n = count(it->cmd), k = 0, s = 0;
+
+	it->lo = xcalloc(n + 1, sizeof(*it->lo));
+	it->shorts = xcalloc(2 * n + 1, 1);
+	for (const struct opt *o = it->cmd->opts; o->name || o->key; o++) {
+		if (o->name)
+			it->lo[k++] = (struct option){ o->name,
+				takes_arg(canon(it->cmd, o)) ? required_argument :
+							       no_argument,
+				NULL, o->key };
+		if (o->key > 0 && o->key < 256 && !strchr(it->shorts, o->key)) {
+			it->shorts[s++] = (char)o->key;
+			if (takes_arg(o))
+				it->shorts[s++] = ':';
+		}
+	}
+}
+
+void
+opt_init(struct opt_iter *it, const struct opt_cmd *cmd, int argc, char **argv)
+{
+	*it = (struct opt_iter){ .cmd = cmd, .argc = argc, .argv = argv };
+	if (argc > 1 && !strcmp(argv[1], "--completion")) {
+		if (argc != 3 || strcmp(argv[2], "bash"))
+			die_usage("--completion takes one argument: 'bash'");
+		opt_complete_bash(cmd, stdout);
+		exit(util_fshut(stdout, "stdout") ? 1 : 0);
+	}
+	build(it);
+}
+
+static void
+store(const struct opt *o, long long v)
+{
+	if (!o->to)
+		return;
+	if (o->size == sizeof(int32_t)) {
+		int32_t x = (int32_t)v;
+		memcpy(o->to, &x, sizeof(x));
+	} else if (o->size == sizeof(int64_t)) {
+		int64_t x = (int64_t)v;
+		memcpy(o->to, &x, sizeof(x));
+	} else {
+		abort();	/* a table bug: an integer of another width */
+	}
+}
+
+static long long
+parse_size(const char *name, const struct opt *o, const char *arg)
+{
+	uint64_t v;
+	const char *why;
+
+	if (units_bytes(arg, (uint64_t)o->max, &v, &why) < 0 ||
+	    v < (uint64_t)o->min)
+		die_usage("invalid value for %s: '%s'", name, arg);
+	return (long long)v;
+}
+
+static long long
+parse_choice(const char *name, const struct opt *o, const char *arg)
+{
+	for (int i = 0; o->choices[i]; i++)
+		if (!strcmp(arg, o->choices[i]))
+			return i;
+	die_usage("invalid value for %s: '%s'", name, arg);
+}
+
+/* Converts it->arg for o into it->i / it->d and stores it. */
+static void
+convert(struct opt_iter *it, const struct opt *o)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "--%s", o->name);
+	switch (o->kind) {
+	case OPT_FLAG: store(o, 1); break;
+	case OPT_STR:
+		if (o->to)
+			*(const char **)o->to = it->arg;
+		break;
+	case OPT_INT: store(o, it->i = opt_int(name, it->arg, o->min, o->max)); break;
+	case OPT_SIZE: store(o, it->i = parse_size(name, o, it->arg)); break;
+	case OPT_CHOICE: store(o, it->i = parse_choice(name, o, it->arg)); break;
+	case OPT_DOUBLE:
+		it->d = opt_double(name, it->arg, o->lo, o->hi);
+		if (o->to)
+			*(double *)o->to = it->d;
+		break;
+	case OPT_SECONDS:
+		if ((o->flags & OPT_INF) && !strcmp(it->arg, "inf"))
+			it->i = -1;
+		else
+			it->i = llround(opt_double(name, it->arg, o->lo, o->hi) * o->scale);
+		store(o, it->i);
+		break;
+	case OPT_HELP: opt_usage_exit(it->cmd, stdout, 0);
+	case OPT_VERSION:
+		printf("%s %s\n", it->cmd->name, AIPERF_VERSION);
+		exit(0);
+	}
+}
+
+int
+opt_next(struct opt_iter *it)
+{
+	const struct opt *o;
+	int c = getopt_long(it->argc, it->argv, it->shorts, it->lo, NULL);
+
+	if (c == -1) {
+		it->ind = optind;
+		free(it->lo);
+		free(it->shorts);
+		it->lo = NULL;
+		it->shorts = NULL;
+		return -1;
+	}
+	o = opt_find(it->cmd, c);
+	if (!o)
+		opt_usage_exit(it->cmd, stderr, 2);
+	it->arg = optarg;
+	convert(it, o);
+	return c;
+}
+
+/* One synopsis item, without the brackets. */
+static void
+item(struct buf *b, const struct opt *o)
+{
+	if (o->flags & (OPT_SHORT | OPT_BOTH))
+		buf_addf(b, "-%c", o->key);
+	if (o->flags & OPT_BOTH)
+		buf_addstr(b, " | ");
+	if (!(o->flags & OPT_SHORT))
+		buf_addf(b, "--%s", o->name);
+	if (o->arg) {
+		buf_addf(b, " %s", o->arg);
+	} else if (o->kind == OPT_CHOICE) {
+		for (int i = 0; o->choices[i]; i++)
+			buf_addf(b, "%c%s", i ? '|' : ' ', o->choices[i]);
+	}
+}
+
+static void
+synopsis(struct buf *b, const struct opt_cmd *cmd)
+{
+	int indent = cmd->indent ? cmd->indent : (int)strlen(cmd->name) + 8;
+
+	buf_addf(b, "usage: %s", cmd->name);
+	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
+		int req = o->flags & OPT_REQ;
+
+		if (o->flags & (OPT_ALIAS | OPT_HIDE))
+			continue;
+		if (o->flags & OPT_OR) {
+			b->len--;	/* the previous item's ']' */
+			buf_addstr(b, " | ");
+		} else if (o->flags & OPT_BR) {
+			buf_addf(b, "\n%*s", indent, "");
+		} else {
+			buf_addch(b, ' ');
+		}
+		if (o->syn) {
+			buf_addstr(b, o->syn);
+			continue;
+		}
+		if (!req && !(o->flags & OPT_OR))
+			buf_addch(b, '[');
+		item(b, o);
+		if (!req)
+			buf_addch(b, ']');
+	}
+	if (cmd->operands)
+		buf_addf(b, " %s", cmd->operands);
+	buf_addch(b, '\n');
+}
+
+void
+opt_usage(const struct opt_cmd *cmd, FILE *f)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	synopsis(&b, cmd);
+	fputs(buf_str(&b), f);
+	buf_release(&b);
+}
+
+void
+opt_usage_exit(const struct opt_cmd *cmd, FILE *f, int status)
+{
+	opt_usage(cmd, f);
+	exit(status);
+}
+
+/* What completes an option's argument: 'f' files, 'd' directories, 'w' choices, 0 nothing. */
+static int
+arg_class(const struct opt *o)
+{
+	if (o->kind == OPT_CHOICE)
+		return 'w';
+	if (!o->arg)
+		return 0;
+	if (!strcmp(o->arg, "file") || !strcmp(o->arg, "F") || !strcmp(o->arg, "FILE"))
+		return 'f';
+	return strcmp(o->arg, "dir") ? 0 : 'd';
+}
+
+/* One case pattern: the options of class cls that take an argument. */
+static int
+pattern(struct buf *b, const struct opt_cmd *cmd, int cls)
+{
+	int n = 0;
+
+	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
+		const struct opt *c = canon(cmd, o);
+
+		if (!takes_arg(c) || arg_class(c) != cls)
+			continue;
+		buf_addstr(b, n++ ? "|" : "\t");
+		if (o->key > 0 && o->key < 256)
+			buf_addf(b, "-%c|", o->key);
+		buf_addf(b, "--%s", o->name);
+	}
+	return n;
+}
+
+static void
+complete_args(struct buf *b, const struct opt_cmd *cmd)
+{
+	if (pattern(b, cmd, 'f'))
+		buf_addstr(b, ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n");
+	if (pattern(b, cmd, 'd'))
+		buf_addstr(b, ") COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n");
+	if (pattern(b, cmd, 0))
+		buf_addstr(b, ") return ;;\n");
+	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
+		if (o->kind != OPT_CHOICE || (o->flags & OPT_ALIAS))
+			continue;
+		buf_addf(b, "\t--%s) COMPREPLY=($(compgen -W '", o->name);
+		for (int i = 0; o->choices[i]; i++)
+			buf_addf(b, "%s%s", i ? " " : "", o->choices[i]);
+		buf_addstr(b, "' -- \"$cur\")); return ;;\n");
+	}
+}
+
+void
+opt_complete_bash(const struct opt_cmd *cmd, FILE *f)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	char fn[128];
+
+	snprintf(fn, sizeof(fn), "_%s", cmd->name);
+	for (char *p = fn; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	buf_addf(&b, "# bash completion for %s (generated from its option table)\n"
+		 "%s()\n{\n\tlocal cur=${COMP_WORDS[COMP_CWORD]} "
+		 "prev=${COMP_WORDS[COMP_CWORD-1]}\n\tCOMPREPLY=()\n"
+		 "\tcase $prev in\n", cmd->name, fn);
+	complete_args(&b, cmd);
+	buf_addstr(&b, "\tesac\n\tcase $cur in\n\t-*) COMPREPLY=($(compgen -W '");
+	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
+		if (o->flags & OPT_ALIAS)
+			continue;
+		if (o->key > 0 && o->key < 256)
+			buf_addf(&b, " -%c", o->key);
+		if (o->name)
+			buf_addf(&b, " --%s", o->name);
+	}
+	buf_addstr(&b, "' -- \"$cur\")) ;;\n");
+	if (cmd->operands)
+		buf_addstr(&b, "\t*) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n");
+	buf_addf(&b, "\tesac\n}\ncomplete -F %s %s\n", fn, cmd->name);
+	fputs(buf_str(&b), f);
+	buf_release(&b);
+}
