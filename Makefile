@@ -22,8 +22,11 @@ endif
 
 LIB_SRC  = $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJ  = $(LIB_SRC:%.c=build/%.o)
-TOOLS    = $(sort $(notdir $(wildcard cmd/aiperf-*)))
-BINS     = $(TOOLS:%=bin/%) $(if $(wildcard aiperf),bin/aiperf)
+# C tools are folders cmd/aiperf-X/; shell commands are files cmd/X.sh,
+# installed as bin/X (aiperf, the dispatcher, and aiperf-profile etc.).
+TOOLS    = $(sort $(patsubst cmd/%/,%,$(wildcard cmd/aiperf-*/)))
+SCRIPTS  = $(sort $(wildcard cmd/*.sh))
+BINS     = $(TOOLS:%=bin/%) $(SCRIPTS:cmd/%.sh=bin/%)
 UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
 UNITS    = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz-*.c))
@@ -56,9 +59,11 @@ bin/$(1): $$($(1)_OBJ) build/libaiperf.a
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
-bin/aiperf: aiperf
+# @DATADIR@ and @VERSION@ are filled in as git fills its *.sh scripts.
+bin/%: cmd/%.sh config.mk
 	@mkdir -p bin
-	$(Q)cp aiperf $@ && chmod +x $@
+	$(Q)sed -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@VERSION@|$(VERSION)|g' $< >$@.tmp && \
+		chmod +x $@.tmp && mv $@.tmp $@
 
 build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
 	@mkdir -p $(@D)
@@ -76,7 +81,7 @@ check: all units build/.deps
 
 lint:
 	mandoc -Tlint -Wwarning $(MANS)
-	shellcheck -x aiperf tests/*.sh tests/cli/*.sh tests/golden/*.sh tests/golden/*/*.sh bench/*.sh scripts/*.sh .ci/run
+	shellcheck -x $(SCRIPTS) tests/*.sh tests/cli/*.sh tests/golden/*.sh tests/golden/*/*.sh bench/*.sh scripts/*.sh .ci/run
 	cppcheck --std=c11 --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -q -Ilib lib cmd
 

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# aiperf: the original's command line over the C pipeline stages.
-#   aiperf profile [options]        gen | send | metrics | export, writes artifacts
-#   aiperf analyze-trace FILE ...   aiperf-trace analyze
-#   aiperf synthesize ...           aiperf-trace synthesize
+# aiperf profile [options]: the original's command line over the C pipeline
+# stages, gen | send | metrics | export; writes the original's artifacts.
+# Run as aiperf-profile by aiperf(7)'s dispatcher, or directly.
 set -o pipefail
-argv0=aiperf
-VERSION=0.1.0
+argv0="aiperf profile"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export PATH="$here:$PATH"
 
@@ -20,9 +18,7 @@ usage_error() {
 usage() {
 	cat <<'USAGE'
 usage: aiperf profile -m MODEL [options]
-       aiperf analyze-trace [--block-size N] [--output-file F] FILE
-       aiperf synthesize [options] [FILE]
-       aiperf --version | --help
+       aiperf profile --help
 
 aiperf profile options (the original's names and aliases):
   Endpoint:  -m/--model/--model-names, --model-selection-strategy,
@@ -524,12 +520,4 @@ profile() {
 	return "$st"
 }
 
-case ${1:-} in
-profile) shift; argv0="aiperf profile"; profile "$@" ;;
-analyze-trace) shift; exec aiperf-trace analyze "$@" ;;
-synthesize) shift; exec aiperf-trace synthesize "$@" ;;
--h|--help|help) usage ;;
--V|--version) printf 'aiperf %s\n' "$VERSION" ;;
-'') usage >&2; exit 2 ;;
-*) usage_error "unknown command '$1' (profile, analyze-trace, synthesize)" ;;
-esac
+profile "$@"
