@@ -81,7 +81,7 @@ check: all units build/.deps
 
 lint:
 	mandoc -Tlint -Wwarning $(MANS)
-	shellcheck -x $(SCRIPTS) tests/*.sh tests/cli/*.sh tests/golden/*.sh tests/golden/*/*.sh bench/*.sh scripts/*.sh .ci/run
+	shellcheck -x $(SCRIPTS) completion/aiperf.bash tests/*.sh tests/cli/*.sh tests/golden/*.sh tests/golden/*/*.sh bench/*.sh scripts/*.sh .ci/run
 	cppcheck --std=c11 --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -q -Ilib lib cmd
 
@@ -112,9 +112,10 @@ deps:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANPREFIX)/man1 \
-		$(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7
+		$(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
 	cp -R data/. $(DESTDIR)$(DATADIR)
+	install -m 644 completion/aiperf.bash $(DESTDIR)$(COMPLETIONDIR)/aiperf
 	for m in $(MANS); do s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANPREFIX)/man$$s; done
 
 clean:
