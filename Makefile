@@ -22,8 +22,11 @@ endif
 
 LIB_SRC  = $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJ  = $(LIB_SRC:%.c=build/%.o)
-TOOLS    = $(sort $(notdir $(wildcard cmd/aiperf-*)))
-BINS     = $(TOOLS:%=bin/%) $(if $(wildcard aiperf),bin/aiperf)
+# C tools are folders cmd/aiperf-X/; shell commands are files cmd/X.sh,
+# installed as bin/X (aiperf, the dispatcher, and aiperf-profile etc.).
+TOOLS    = $(sort $(patsubst cmd/%/,%,$(wildcard cmd/aiperf-*/)))
+SCRIPTS  = $(sort $(wildcard cmd/*.sh))
+BINS     = $(TOOLS:%=bin/%) $(SCRIPTS:cmd/%.sh=bin/%)
 UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
 UNITS    = $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz-*.c))
@@ -60,9 +63,11 @@ bin/$(1): $$($(1)_OBJ) build/libaiperf.a
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
-bin/aiperf: aiperf
+# @DATADIR@ and @VERSION@ are filled in as git fills its *.sh scripts.
+bin/%: cmd/%.sh config.mk
 	@mkdir -p bin
-	$(Q)cp aiperf $@ && chmod +x $@
+	$(Q)sed -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@VERSION@|$(VERSION)|g' $< >$@.tmp && \
+		chmod +x $@.tmp && mv $@.tmp $@
 
 build/completion/%: bin/%
 	@mkdir -p $(@D)
@@ -89,7 +94,7 @@ check: all units build/.deps
 
 lint:
 	mandoc -Tlint -Wwarning $(MANS)
-	shellcheck -x aiperf tests/*.sh tests/cli/*.sh tests/golden/*.sh tests/golden/*/*.sh bench/*.sh scripts/*.sh .ci/run
+	shellcheck -x $(SCRIPTS) completion/aiperf.bash tests/*.sh tests/cli/*.sh tests/golden/*.sh tests/golden/*/*.sh bench/*.sh scripts/*.sh .ci/run
 	cppcheck --std=c11 --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -q -Ilib lib cmd
 
@@ -134,9 +139,10 @@ deps:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANPREFIX)/man1 \
-		$(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7
+		$(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
 	cp -R data/. $(DESTDIR)$(DATADIR)
+	install -m 644 completion/aiperf.bash $(DESTDIR)$(COMPLETIONDIR)/aiperf
 	for m in $(MANS); do s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANPREFIX)/man$$s; done
 	install -d $(DESTDIR)$(COMPDIR)
 	install -m 644 $(COMPS) $(DESTDIR)$(COMPDIR)

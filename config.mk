@@ -4,6 +4,7 @@ PREFIX  = /usr/local
 BINDIR  = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share/aiperf
 MANPREFIX = $(PREFIX)/share/man
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 
 CC      ?= cc
 OPT     ?= -O2 -g

@@ -45,17 +45,19 @@ test_expect_success 'nothing of the run is left beside the artifacts' '
 	test ! -e hdr/.input_config.json && test ! -e url/.input_config.json
 '
 
-# ps_during_run FILE CMD...: runs CMD in the background and writes every
-# process's command line to FILE at a moment its pipeline (aiperf-send and
-# aiperf-metrics) is running.
+# ps_during_run FILE CMD...: runs CMD in the background and writes the
+# command line of every process of this test's session (tests/run.sh gives
+# each test its own; other runs on the machine are not ours to read) to
+# FILE at a moment its pipeline (aiperf-send and aiperf-metrics) is running.
 ps_during_run() {
 	f=$1
 	shift
 	"$@" >/dev/null 2>&1 &
 	pid=$!
+	sid=$(ps -o sid= -p $$ | tr -d " ")
 	i=0
 	while [ $i -lt 500 ]; do
-		ps -eo args >"$f"
+		ps -o args= -s "$sid" >"$f"
 		grep -q "^aiperf-metrics" "$f" && grep -q "^aiperf-send" "$f" && break
 		sleep 0.01
 		i=$((i + 1))

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# aiperf: the original's command line over the C pipeline stages.
-#   aiperf profile [options]        gen | send | metrics | export, writes artifacts
-#   aiperf analyze-trace FILE ...   aiperf-trace analyze
-#   aiperf synthesize ...           aiperf-trace synthesize
+# aiperf profile [options]: the original's command line over the C pipeline
+# stages, gen | send | metrics | export; writes the original's artifacts.
+# Run as aiperf-profile by aiperf(7)'s dispatcher, or directly.
 set -o pipefail
-argv0=aiperf
-VERSION=0.1.0
+argv0="aiperf profile"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export PATH="$here:$PATH"
 
@@ -20,9 +18,7 @@ usage_error() {
 usage() {
 	cat <<'USAGE'
 usage: aiperf profile -m MODEL [options]
-       aiperf analyze-trace [--block-size N] [--output-file F] FILE
-       aiperf synthesize [options] [FILE]
-       aiperf --version | --help
+       aiperf profile --help
 
 aiperf profile options (the original's names and aliases):
   Endpoint:  -m/--model/--model-names, --model-selection-strategy,
@@ -68,111 +64,60 @@ aiperf profile options (the original's names and aliases):
   Tokenizer: --tokenizer, --tokenizer-revision, --tokenizer-trust-remote-code
   Output:    --artifact-dir/--output-artifact-dir, --profile-export-prefix,
              --export-level summary|records|raw, --show-trace-timing
-  Service:   --ui/--ui-type dashboard|simple|none, --log-level, -v/--verbose
+  Service:   --ui/--ui-type dashboard|simple|none, --log-level, -v/--verbose,
+             -vv/--extra-verbose
 See aiperf(7) (man/aiperf.7) for the pipeline and every stage's man page.
+The options, with the original's we refuse and why: profile-options.tsv
+in the data folder (data/ in the source tree).
 USAGE
 }
 
-# canonical|aliases|kind (flag, arg, list)|stages (g s m e w, y: synthesis)|config path:type
-OPTIONS=(
-	"--model|-m --model-names|list|g|endpoint.model_names:L"
-	"--model-selection-strategy||arg|g|endpoint.model_selection_strategy:s"
-	"--endpoint-type||arg|gme|endpoint.type:s"
-	"--endpoint|--custom-endpoint|arg|g|endpoint.custom_endpoint:s"
-	"--streaming||flag|gm|endpoint.streaming:b"
-	"--url|-u|list|s|endpoint.urls:L"
-	"--request-timeout-seconds||arg|s|endpoint.timeout_seconds:f"
-	"--api-key||arg|s|"
-	"--api-key-file||arg|s|"
-	"--use-legacy-max-tokens||flag|g|endpoint.use_legacy_max_tokens:b"
-	"--use-server-token-count||flag|gm|endpoint.use_server_token_count:b"
-	"--extra-inputs||list|g|input.extra:L"
-	"--header|-H|list|s|"
-	"--random-seed||arg|g|input.random_seed:i"
-	"--goodput||arg|e|input.goodput:s"
-	"--isl|--synthetic-input-tokens-mean --prompt-input-tokens-mean|arg|g|input.prompt.input_tokens.mean:i"
-	"--isl-stddev|--synthetic-input-tokens-stddev --prompt-input-tokens-stddev|arg|g|input.prompt.input_tokens.stddev:f"
-	"--osl|--output-tokens-mean --prompt-output-tokens-mean|arg|g|input.prompt.output_tokens.mean:i"
-	"--osl-stddev|--output-tokens-stddev --prompt-output-tokens-stddev|arg|g|input.prompt.output_tokens.stddev:f"
-	"--num-dataset-entries|--num-prompts|arg|g|input.conversation.num_dataset_entries:i"
-	"--input-file||arg||input.file:s"
-	"--custom-dataset-type||arg|g|input.custom_dataset_type:s"
-	"--isl-block-size|--synthetic-input-tokens-block-size --prompt-input-tokens-block-size|arg|g|input.prompt.input_tokens.block_size:i"
-	"--fixed-schedule||flag|g|input.fixed_schedule:b"
-	"--fixed-schedule-auto-offset||flag|g|input.fixed_schedule_auto_offset:b"
-	"--fixed-schedule-start-offset||arg|g|input.fixed_schedule_start_offset:i"
-	"--fixed-schedule-end-offset||arg|g|input.fixed_schedule_end_offset:i"
-	"--no-fixed-schedule||flag|g|input.disable_auto_fixed_schedule:b"
-	"--synthesis-speedup-ratio||arg|y|input.synthesis.speedup_ratio:f"
-	"--synthesis-prefix-len-multiplier||arg|y|input.synthesis.prefix_len_multiplier:f"
-	"--synthesis-prefix-root-multiplier||arg|y|input.synthesis.prefix_root_multiplier:i"
-	"--synthesis-prompt-len-multiplier||arg|y|input.synthesis.prompt_len_multiplier:f"
-	"--synthesis-max-isl||arg|y|input.synthesis.max_isl:i"
-	"--synthesis-max-osl||arg|y|input.synthesis.max_osl:i"
-	"--concurrency||arg|gs|loadgen.concurrency:i"
-	"--request-rate||arg|g|loadgen.request_rate:f"
-	"--arrival-pattern||arg|g|loadgen.arrival_pattern:s"
-	"--arrival-smoothness||arg|g|loadgen.arrival_smoothness:f"
-	"--benchmark-duration||arg|s|loadgen.benchmark_duration:f"
-	"--benchmark-grace-period||arg|s|loadgen.benchmark_grace_period:f"
-	"--warmup-request-rate||arg|g|loadgen.warmup_request_rate:f"
-	"--warmup-arrival-pattern||arg|g|loadgen.warmup_arrival_pattern:s"
-	"--request-cancellation-rate||arg|g|loadgen.request_cancellation_rate:f"
-	"--request-cancellation-delay||arg|g|loadgen.request_cancellation_delay:f"
-	"--session-turns-mean|--conversation-turn-mean|arg|g|input.conversation.turn.mean:f"
-	"--session-turns-stddev|--conversation-turn-stddev|arg|g|input.conversation.turn.stddev:f"
-	"--session-turn-delay-mean|--conversation-turn-delay-mean|arg|g|input.conversation.turn.delay.mean:f"
-	"--session-turn-delay-stddev|--conversation-turn-delay-stddev|arg|g|input.conversation.turn.delay.stddev:f"
-	"--session-delay-ratio|--conversation-turn-delay-ratio|arg|g|input.conversation.turn.delay.ratio:f"
-	"--prompt-batch-size|-b --batch-size-text|arg|g|input.prompt.batch_size:i"
-	"--connection-reuse-strategy||arg|s|endpoint.connection_reuse_strategy:s"
-	"--concurrency-ramp-duration||arg|s|loadgen.concurrency_ramp_duration:f"
-	"--prefill-concurrency||arg|s|loadgen.prefill_concurrency:i"
-	"--prefill-concurrency-ramp-duration||arg|s|loadgen.prefill_concurrency_ramp_duration:f"
-	"--warmup-concurrency||arg|s|loadgen.warmup_concurrency:i"
-	"--warmup-concurrency-ramp-duration||arg|s|loadgen.warmup_concurrency_ramp_duration:f"
-	"--warmup-prefill-concurrency||arg|s|loadgen.warmup_prefill_concurrency:i"
-	"--warmup-prefill-concurrency-ramp-duration||arg|s|loadgen.warmup_prefill_concurrency_ramp_duration:f"
-	"--request-rate-ramp-duration||arg|g|loadgen.request_rate_ramp_duration:f"
-	"--warmup-request-rate-ramp-duration||arg|g|loadgen.warmup_request_rate_ramp_duration:f"
-	"--user-centric-rate||arg|g|loadgen.user_centric_rate:f"
-	"--num-users||arg|g|loadgen.num_users:i"
-	"--warmup-duration||arg|gs|loadgen.warmup_duration:f"
-	"--num-warmup-sessions|--num-warmup-conversations|arg|g|loadgen.warmup_num_sessions:i"
-	"--warmup-grace-period||arg|gs|loadgen.warmup_grace_period:f"
-	"--show-trace-timing||flag|e|output.show_trace_timing:b"
-	"--ssl-ca-file||arg|s|"
-	"--insecure|-k|flag|s|"
-	"--http-engine||arg|s|"
-	"--busy-poll||flag|s|"
-	"--request-count|--num-requests|arg|g|loadgen.request_count:i"
-	"--warmup-request-count|--num-warmup-requests|arg|g|loadgen.warmup_request_count:i"
-	"--tokenizer||arg|gm|tokenizer.name:s"
-	"--tokenizer-revision||arg|gm|tokenizer.revision:s"
-	"--tokenizer-trust-remote-code||flag|gm|tokenizer.trust_remote_code:b"
-	"--artifact-dir|--output-artifact-dir|arg|w|output.artifact_directory:s"
-	"--profile-export-prefix|--profile-export-file|arg|e|output.profile_export_prefix:s"
-	"--export-level||arg|e|output.export_level:s"
-	"--ui-type|--ui|arg|s|"
-	"--log-level||arg|w|"
-	"--verbose|-v|flag|w|"
-	"--extra-verbose|-vv|flag|w|"
-)
+# The options, from data/profile-options.tsv (its header says the columns),
+# as "canonical|aliases|kind|stages|config path:type" by each of their names;
+# an option of the original we refuse has its reason in REFUSED instead.
+OPTIONS=()
+declare -A BYNAME=() REFUSED=()
+
+# options_file: the data folder's profile-options.tsv, looked for as
+# aiperf-tokenizers(7) says: $AIPERF_DATA_DIR, then ../data and
+# ../share/aiperf beside this script (links resolved), then DATADIR.
+options_file() {
+	local dir d
+	dir=$(readlink -f "${BASH_SOURCE[0]}") && dir=${dir%/*}
+	for d in ${AIPERF_DATA_DIR:+"$AIPERF_DATA_DIR"} "$dir/../data" \
+		"$dir/../share/aiperf" "@DATADIR@"; do
+		[[ -f $d/profile-options.tsv ]] && printf '%s\n' "$d/profile-options.tsv" && return
+	done
+	die "cannot find profile-options.tsv (set AIPERF_DATA_DIR to the folder holding it)"
+}
+
+load_options() {
+	local file n=0 name aliases kind stages config support note a e
+	file=$(options_file) || exit 1
+	while IFS=$'\t' read -r name aliases kind stages config _ _ support note; do
+		((++n))
+		[[ -z $name || $name == '#'* ]] && continue
+		[[ $kind =~ ^(flag|arg|list)$ && $support =~ ^(yes|ours|no)$ ]] ||
+			die "$file:$n: malformed option line"
+		[[ $aliases == - ]] && aliases=
+		[[ $stages == - ]] && stages=
+		[[ $config == - ]] && config=
+		for a in "$name" $aliases; do
+			if [[ $support == no ]]; then REFUSED[$a]=$note; continue; fi
+			e="$name|$aliases|$kind|$stages|$config"
+			BYNAME[$a]=$e
+		done
+		[[ $support == no ]] || OPTIONS+=("$e")
+	done <"$file"
+}
 
 GEN=() SEND=() MET=() EXP=() SYN=() CFG=()
 declare -A SET=()	# canonical -> value(s), newline separated
 CLI="aiperf profile"
 
 lookup() {	# name -> sets ENTRY or fails
-	local e canon aliases a
-	for e in "${OPTIONS[@]}"; do
-		IFS='|' read -r canon aliases _ <<<"$e"
-		if [[ $1 == "$canon" ]]; then ENTRY=$e; return 0; fi
-		for a in $aliases; do
-			[[ $1 == "$a" ]] && { ENTRY=$e; return 0; }
-		done
-	done
-	return 1
+	[[ -n ${BYNAME[$1]+x} ]] || return 1
+	ENTRY=${BYNAME[$1]}
 }
 
 shell_quote() {	# the original's CLI Command quoting: 'value'
@@ -202,6 +147,8 @@ parse_profile() {
 		--*=*) name=${arg%%=*} value=${arg#*=} has_value=1 ;;
 		*) name=$arg value='' has_value=0 ;;
 		esac
+		[[ -n ${REFUSED[$name]+x} ]] &&
+			usage_error "profile: option '$name' is not supported (${REFUSED[$name]})"
 		lookup "$name" || usage_error "profile: unknown option '$name'"
 		IFS='|' read -r canon _ kind stages _ <<<"$ENTRY"
 		if [[ $kind == flag ]]; then
@@ -524,12 +471,5 @@ profile() {
 	return "$st"
 }
 
-case ${1:-} in
-profile) shift; argv0="aiperf profile"; profile "$@" ;;
-analyze-trace) shift; exec aiperf-trace analyze "$@" ;;
-synthesize) shift; exec aiperf-trace synthesize "$@" ;;
--h|--help|help) usage ;;
--V|--version) printf 'aiperf %s\n' "$VERSION" ;;
-'') usage >&2; exit 2 ;;
-*) usage_error "unknown command '$1' (profile, analyze-trace, synthesize)" ;;
-esac
+load_options
+profile "$@"
