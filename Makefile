@@ -34,7 +34,6 @@ MANS     = $(sort $(wildcard man/*.[157]))
 # Tools whose options come from a lib/opt table print their completion.
 COMP_TOOLS = $(patsubst cmd/%/main.c,%,$(shell grep -l '^\#include "opt.h"' cmd/*/main.c))
 COMPS    = $(COMP_TOOLS:%=build/completion/%)
-COMPDIR  = $(PREFIX)/share/bash-completion/completions
 
 all: $(BINS) completion
 
@@ -144,8 +143,7 @@ install: all
 	cp -R data/. $(DESTDIR)$(DATADIR)
 	install -m 644 completion/aiperf.bash $(DESTDIR)$(COMPLETIONDIR)/aiperf
 	for m in $(MANS); do s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(MANPREFIX)/man$$s; done
-	install -d $(DESTDIR)$(COMPDIR)
-	install -m 644 $(COMPS) $(DESTDIR)$(COMPDIR)
+	install -m 644 $(COMPS) $(DESTDIR)$(COMPLETIONDIR)
 
 clean:
 	rm -rf build bin
