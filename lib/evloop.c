@@ -17,9 +17,10 @@
 #define NS 1000000000
 #define MAXSIG 65	/* signal numbers are below this (SIGRTMAX is 64) */
 
-_Static_assert(EVLOOP_IN == EPOLLIN && EVLOOP_OUT == EPOLLOUT &&
-	       EVLOOP_ERR == EPOLLERR && EVLOOP_HUP == EPOLLHUP &&
-	       EVLOOP_RDHUP == EPOLLRDHUP && EVLOOP_ONESHOT == EPOLLONESHOT,
+_Static_assert((unsigned)EVLOOP_IN == EPOLLIN && (unsigned)EVLOOP_OUT == EPOLLOUT &&
+	       (unsigned)EVLOOP_ERR == EPOLLERR && (unsigned)EVLOOP_HUP == EPOLLHUP &&
+	       (unsigned)EVLOOP_RDHUP == EPOLLRDHUP &&
+	       (unsigned)EVLOOP_ONESHOT == EPOLLONESHOT,
 	       "EVLOOP_* are the epoll bits");
 
 /*
@@ -315,25 +316,26 @@ evloop_free(struct evloop *l)
 }
 
 /*
- * epoll_pwait2 takes the timeout in nanoseconds. Without it, a whole
- * number of milliseconds goes to epoll_wait as it is, and anything finer
- * arms the timerfd (two more system calls) rather than sleep too long.
+ * A whole number of milliseconds (or none) goes to epoll_wait as it is.
+ * A finer timeout goes to epoll_pwait2 (Linux 5.11), or else arms the
+ * timerfd (two more system calls) rather than sleep too long.
  */
 static int
 wait_events(struct evloop *l, int64_t timeout_ns)
 {
 	int ms = -1;
 
-	if (l->pwait2) {
+	if (timeout_ns >= 0 && timeout_ns % 1000000 == 0)
+		return epoll_wait(l->ep, l->ev, l->max, timeout_ns / 1000000 > INT_MAX ?
+			INT_MAX : (int)(timeout_ns / 1000000));
+	if (timeout_ns > 0 && l->pwait2) {
 		struct timespec ts = { .tv_sec = timeout_ns / NS, .tv_nsec = timeout_ns % NS };
-		int n = epoll_pwait2(l->ep, l->ev, l->max, timeout_ns < 0 ? NULL : &ts, NULL);
+		int n = epoll_pwait2(l->ep, l->ev, l->max, &ts, NULL);
 		if (n >= 0 || errno != ENOSYS)
 			return n;
 		l->pwait2 = 0;
 	}
-	if (timeout_ns >= 0 && timeout_ns % 1000000 == 0)
-		ms = timeout_ns / 1000000 > INT_MAX ? INT_MAX : (int)(timeout_ns / 1000000);
-	else if (timeout_ns > 0)
+	if (timeout_ns > 0)
 		evloop_timer_arm(l, &l->tick, mono_ns() + timeout_ns);
 	return epoll_wait(l->ep, l->ev, l->max, ms);
 }

@@ -97,8 +97,9 @@ void evloop_timer_stop(struct evloop *l, struct evloop_timer *t);
 /*
  * One pass: sleep until an event, a timer or timeout_ns from now (-1: no
  * limit, 0: do not sleep), then run the callbacks of what was fetched.
- * Returns the number of events fetched, 0 on a timeout or an interrupted
- * sleep, or -1 with errno when epoll fails.
+ * Returns the number of events fetched (the loop's own timerfd and
+ * signalfd included), 0 on a timeout or an interrupted sleep, or -1 with
+ * errno when epoll fails.
  */
 int evloop_run_once(struct evloop *l, int64_t timeout_ns);
 

@@ -203,8 +203,8 @@ test_timers(void)
 
 	/* The timeout alone ends a pass, near its length. */
 	now = now_ns();
-	TEST("timeout", evloop_run_once(l, 2500000) == 0 &&
-	     now_ns() - now >= 2500000);
+	TEST("timeout", evloop_run_once(l, 2500000) >= 0 &&
+	     now_ns() - now >= 2500000 && now_ns() - now < 500000000);
 	evloop_free(l);
 }
 
