@@ -13,6 +13,7 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
+#include "clock.h"
 
 #define NS 1000000000
 #define MAXSIG 65	/* signal numbers are below this (SIGRTMAX is 64) */
@@ -52,15 +53,6 @@ struct evloop {
 	sigset_t sigs;
 	struct sigslot sig[MAXSIG];
 };
-
-static int64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * NS + ts.tv_nsec;
-}
 
 static struct slot *
 slot_get(struct evloop *l, int fd)
@@ -209,7 +201,7 @@ on_timerfd(struct evloop *l, int fd, unsigned events, void *ud)
 	if (read(fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
 		return;
 	l->armed = -1;	/* fired: it is disarmed now */
-	int64_t now = mono_ns();
+	int64_t now = clock_mono_ns();
 	while ((t = l->timers) && t->at <= now) {
 		l->timers = t->next;
 		t->next = NULL;
@@ -336,7 +328,7 @@ wait_events(struct evloop *l, int64_t timeout_ns)
 		l->pwait2 = 0;
 	}
 	if (timeout_ns > 0)
-		evloop_timer_arm(l, &l->tick, mono_ns() + timeout_ns);
+		evloop_timer_arm(l, &l->tick, clock_mono_ns() + timeout_ns);
 	return epoll_wait(l->ep, l->ev, l->max, ms);
 }
 
