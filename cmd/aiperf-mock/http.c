@@ -201,7 +201,7 @@ process_one(struct conn *c)
 	else
 		c->flags &= ~(unsigned)CONN_HTTP10;
 	fault_flags(c, &req);
-	route_dispatch(c, &req, body, blen, mono_ns());
+	route_dispatch(c, &req, body, blen, clock_mono_ns());
 	buf_release(&chunked);
 	buf_consume(&c->in, req.head_len + used);
 	return 1;

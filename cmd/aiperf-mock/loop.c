@@ -10,17 +10,13 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
-#include <sys/timerfd.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "evloop.h"
 #include "json/json.h"
 #include "util.h"
-
-/* epoll data tag of the timerfd; listeners are tagged with &s->lfds[i]. */
-static char tag_timer;
 
 static int
 listen_on(const struct sockaddr *sa, socklen_t salen, int reuseport)
@@ -38,14 +34,6 @@ listen_on(const struct sockaddr *sa, socklen_t salen, int reuseport)
 		return -1;
 	}
 	return fd;
-}
-
-static int
-epoll_add(struct server *s, int fd, void *ptr, uint32_t events)
-{
-	struct epoll_event ev = { .events = events, .data.ptr = ptr };
-
-	return epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
 static void
@@ -110,35 +98,33 @@ server_rebind(struct server *s)
 	return 0;
 }
 
+static void on_accept(struct evloop *l, int lfd, unsigned events, void *ud);
+
 int
 server_init(struct server *s)
 {
-	s->epfd = epoll_create1(EPOLL_CLOEXEC);
-	s->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	s->loop = evloop_new(1024);
 	s->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (s->epfd < 0 || s->tfd < 0 ||
-	    epoll_add(s, s->tfd, &tag_timer, EPOLLIN) < 0)
+	if (!s->loop)
 		return error("cannot set up epoll:");
 	for (int i = 0; i < s->nlfd; i++)
-		if (epoll_add(s, s->lfds[i], &s->lfds[i], EPOLLIN) < 0)
+		if (evloop_add(s->loop, s->lfds[i], EVLOOP_IN, on_accept, s) < 0)
 			return error("cannot set up epoll:");
 	return 0;
 }
 
 static void
-set_events(struct conn *c, uint32_t events)
+set_events(struct conn *c, unsigned events)
 {
-	struct epoll_event ev = { .events = events, .data.ptr = c };
-
-	epoll_ctl(c->srv->epfd, EPOLL_CTL_MOD, c->fd, &ev);
+	evloop_mod(c->srv->loop, c->fd, events);
 }
 
-static uint32_t
+static unsigned
 conn_events(const struct conn *c)
 {
-	uint32_t ev = (c->flags & CONN_PEER_EOF) ? 0 : EPOLLIN | EPOLLRDHUP;
+	unsigned ev = (c->flags & CONN_PEER_EOF) ? 0 : EVLOOP_IN | EVLOOP_RDHUP;
 
-	return ev | ((c->flags & CONN_WANT_OUT) ? EPOLLOUT : 0);
+	return ev | ((c->flags & CONN_WANT_OUT) ? EVLOOP_OUT : 0);
 }
 
 void
@@ -156,6 +142,7 @@ conn_close(struct conn *c)
 		s->c.in_flight--;
 		s->c.aborted++;
 	}
+	evloop_forget(s->loop, c->fd);
 	close(c->fd);
 	s->c.conns_open--;
 	if (c->prev)
@@ -325,6 +312,8 @@ reject(struct server *s, int fd)
 	s->c.conns_rejected++;
 }
 
+static void on_conn(struct evloop *l, int fd, unsigned events, void *ud);
+
 static void
 add_conn(struct server *s, int fd)
 {
@@ -337,7 +326,7 @@ add_conn(struct server *s, int fd)
 	c->hidx = SIZE_MAX;
 	buf_init(&c->in, MOCK_MAX_HEAD + MOCK_MAX_BODY + MOCK_READ_SIZE);
 	buf_init(&c->out, MOCK_MAX_OUT);
-	if (epoll_add(s, fd, c, conn_events(c)) < 0) {
+	if (evloop_add(s->loop, fd, conn_events(c), on_conn, c) < 0) {
 		close(fd);
 		free(c);
 		return;
@@ -367,8 +356,12 @@ shed(struct server *s, int lfd)
 }
 
 static void
-on_accept(struct server *s, int lfd)
+on_accept(struct evloop *l, int lfd, unsigned events, void *ud)
 {
+	struct server *s = ud;
+
+	(void)l;
+	(void)events;
 	for (int i = 0; i < 1024; i++) {
 		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
@@ -389,7 +382,7 @@ on_accept(struct server *s, int lfd)
 static void
 run_timers(struct server *s)
 {
-	int64_t now = mono_ns();
+	int64_t now = clock_mono_ns();
 	struct conn *c;
 
 	while ((c = heap_top(s)) && c->deadline <= now) {
@@ -399,52 +392,17 @@ run_timers(struct server *s)
 }
 
 static void
-rearm(struct server *s)
+on_conn(struct evloop *l, int fd, unsigned events, void *ud)
 {
-	struct conn *top = heap_top(s);
-	int64_t want = top ? top->deadline : 0;
-	struct itimerspec its = { 0 };
+	struct conn *c = ud;
 
-	if (want == s->armed)
-		return;
-	if (want > 0) {
-		its.it_value.tv_sec = want / 1000000000;
-		its.it_value.tv_nsec = want % 1000000000;
-	}
-	timerfd_settime(s->tfd, TFD_TIMER_ABSTIME, &its, NULL);
-	s->armed = want;
-}
-
-/* The listening socket an epoll tag stands for, or -1. */
-static int
-listener(const struct server *s, const void *tag)
-{
-	for (int i = 0; i < s->nlfd; i++)
-		if (tag == &s->lfds[i])
-			return s->lfds[i];
-	return -1;
-}
-
-static void
-dispatch(struct server *s, const struct epoll_event *ev)
-{
-	int lfd = listener(s, ev->data.ptr);
-
-	if (lfd >= 0) {
-		on_accept(s, lfd);
-	} else if (ev->data.ptr == &tag_timer) {
-		uint64_t n;
-		if (read(s->tfd, &n, sizeof(n)) < 0)
-			return;
-		s->armed = 0;	/* fired: it is disarmed now */
-	} else {
-		struct conn *c = ev->data.ptr;
-		if (!(c->flags & CONN_DEAD) && (ev->events & EPOLLOUT))
-			on_writable(c);
-		if (!(c->flags & CONN_DEAD) &&
-		    (ev->events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)))
-			on_readable(c);
-	}
+	(void)l;
+	(void)fd;
+	if (!(c->flags & CONN_DEAD) && (events & EVLOOP_OUT))
+		on_writable(c);
+	if (!(c->flags & CONN_DEAD) &&
+	    (events & (EVLOOP_IN | EVLOOP_RDHUP | EVLOOP_HUP | EVLOOP_ERR)))
+		on_readable(c);
 }
 
 static void
@@ -457,50 +415,41 @@ reap(struct server *s)
 	}
 }
 
-/* Wait for events until the earliest deadline. epoll_pwait2 (Linux 5.11)
- * takes a nanosecond timeout, which saves the timerfd's two system calls
- * per wake-up; older kernels fall back to the timerfd. */
+static void
+on_signal(struct evloop *l, int sig, void *ud)
+{
+	struct server *s = ud;
+
+	(void)l;
+	(void)sig;
+	*s->stop = 1;
+}
+
+/* Wait for events until the earliest deadline, to the nanosecond. */
 static int
-wait_events(struct server *s, struct epoll_event *evs, int max,
-	    const sigset_t *mask)
+wait_events(struct server *s)
 {
 	struct conn *top = heap_top(s);
-	struct timespec ts;
+	int64_t d = -1;
 
-	if (s->use_pwait2) {
-		int64_t d = top ? top->deadline - mono_ns() : -1;
-		if (d < 0 && top)
+	if (top) {
+		d = top->deadline - clock_mono_ns();
+		if (d < 0)
 			d = 0;
-		ts.tv_sec = d / 1000000000;
-		ts.tv_nsec = d % 1000000000;
-		int n = epoll_pwait2(s->epfd, evs, max, top ? &ts : NULL, mask);
-		if (n >= 0 || errno != ENOSYS)
-			return n;
-		s->use_pwait2 = 0;
 	}
-	rearm(s);
-	return epoll_pwait(s->epfd, evs, max, -1, mask);
+	return evloop_run_once(s->loop, d);
 }
 
 int
 server_run(struct server *s, volatile sig_atomic_t *stop)
 {
-	struct epoll_event evs[1024];
-	sigset_t block, waitmask;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &waitmask);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	s->use_pwait2 = 1;
+	s->stop = stop;
+	if (evloop_signal(s->loop, SIGINT, on_signal, s) < 0 ||
+	    evloop_signal(s->loop, SIGTERM, on_signal, s) < 0)
+		return error("cannot set up signals:");
 	while (!*stop) {
-		int n = wait_events(s, evs, 1024, &waitmask);
-		if (n < 0 && errno != EINTR)
+		if (wait_events(s) < 0)
 			return error("epoll_wait:");
-		for (int i = 0; i < n; i++)
-			dispatch(s, &evs[i]);
 		run_timers(s);
 		reap(s);
 	}
@@ -515,8 +464,7 @@ server_release(struct server *s)
 	while (s->conns)
 		conn_close(s->conns);
 	reap(s);
-	close(s->epfd);
-	close(s->tfd);
+	evloop_free(s->loop);
 	close(s->spare_fd);
 	free(s->heap);
 	buf_release(&s->scratch);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "http/httpreq.h"
 
 /*
@@ -16,8 +17,8 @@
  * connection owns its input/output buffers and at most one response in
  * progress (struct resp), which it frees when the response completes.
  * Every timed action (stall, token release, delayed body) is a deadline
- * in a binary min-heap of connections; the loop sleeps in epoll_pwait2
- * until the earliest one (or in epoll_pwait on a timerfd, before 5.11).
+ * in a binary min-heap of connections; the loop (lib/evloop) sleeps until
+ * the earliest one, to the nanosecond.
  */
 #define MOCK_MAX_HEAD (64 << 10)
 #define MOCK_MAX_BODY (64 << 20)
@@ -89,11 +90,11 @@ struct conn;
 
 struct server {
 	const struct options *opt;
-	int epfd, tfd, spare_fd;
+	struct evloop *loop;
+	volatile sig_atomic_t *stop;	/* main's flag: SIGINT, SIGTERM set it */
+	int spare_fd;
 	int lfds[MOCK_MAX_PORTS];	/* listeners, one per port */
 	int nlfd;
-	int64_t armed;		/* deadline the timerfd is set to, 0 none */
-	int use_pwait2;		/* 0: kernel without epoll_pwait2, use tfd */
 	struct conn **heap;
 	size_t nheap, heapcap;
 	struct counters c;
@@ -155,15 +156,6 @@ struct conn {
 	int status;		/* of the last answer started, for the log */
 	struct conn *prev, *next;	/* server's list, or dead list (next) */
 };
-
-static inline int64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* heap.c: the timer heap. */
 void heap_set(struct server *s, struct conn *c, int64_t deadline);

@@ -214,7 +214,7 @@ emit(struct conn *c, int64_t now)
 	struct resp *r = c->r;
 	struct buf *b = &s->scratch;
 	long total = r->n_reason + r->n_content;
-	int64_t stamp = mono_ns();
+	int64_t stamp = clock_mono_ns();
 	int cut = 0;
 
 	buf_reset(b);
@@ -275,7 +275,7 @@ send_fixed(struct conn *c)
 	}
 	if (r->stamp) {
 		memcpy(tail, ",\"aiperf_send_ns\":", 18);
-		tl = 18 + fmt_i64(tail + 18, mono_ns());
+		tl = 18 + fmt_i64(tail + 18, clock_mono_ns());
 		tail[tl++] = '}';
 	}
 	buf_reset(&s->scratch);

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libcurl's sockets and timer on our epoll and timerfd (the hiperfifo glue). */
+/* libcurl's sockets and timer on the sender's event loop (the hiperfifo glue). */
 #include "send.h"
 
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/timerfd.h>
 #include <unistd.h>
 #include "clock.h"
 #include "util.h"
@@ -17,6 +15,8 @@
  * closes it (cb_close).
  */
 enum { FD_IN_EPOLL = 1, FD_IN = 2, FD_OUT = 4, FD_WANTED = 8 };
+
+static void on_curl(struct evloop *l, int fd, unsigned events, void *ud);
 
 static unsigned char *
 fd_slot(struct sender *s, int fd)
@@ -36,7 +36,6 @@ static int
 cb_socket(CURL *e, curl_socket_t fd, int what, void *userp, void *sockp)
 {
 	struct sender *s = userp;
-	struct epoll_event ev = { 0 };
 	unsigned char *st = fd_slot(s, fd);
 
 	(void)e;
@@ -51,14 +50,11 @@ cb_socket(CURL *e, curl_socket_t fd, int what, void *userp, void *sockp)
 		*st |= FD_WANTED;
 		return 0;
 	}
-	ev.data.fd = fd;
-	ev.events = (want & FD_IN ? EPOLLIN : 0) | (want & FD_OUT ? EPOLLOUT : 0);
-	int op = *st & FD_IN_EPOLL ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-	if (epoll_ctl(s->ep, op, fd, &ev) < 0) {
-		op = op == EPOLL_CTL_MOD ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
-		if (epoll_ctl(s->ep, op, fd, &ev) < 0)
-			return -1;
-	}
+	unsigned ev = (want & FD_IN ? EVLOOP_IN : 0) | (want & FD_OUT ? EVLOOP_OUT : 0);
+	/* evloop_add changes a watched descriptor; a stale one is re-added. */
+	if ((!(*st & FD_IN_EPOLL) || evloop_mod(s->loop, fd, ev) < 0) &&
+	    evloop_add(s->loop, fd, ev, on_curl, s) < 0)
+		return -1;
 	*st = FD_IN_EPOLL | FD_WANTED | want;
 	return 0;
 }
@@ -70,6 +66,7 @@ cb_close(void *clientp, curl_socket_t fd)
 	struct sender *s = clientp;
 	if ((size_t)fd < s->nfds)
 		s->fds[fd] = 0;
+	evloop_forget(s->loop, fd);
 	return close(fd);
 }
 
@@ -102,57 +99,25 @@ ev_handle(struct sender *s, CURL *h)
 	return 0;
 }
 
-/* Set the timerfd to fire at monotonic time t (ns); -1 disarms. */
-void
-ev_arm(struct sender *s, int64_t t)
+/* A libcurl socket is ready. */
+static void
+on_curl(struct evloop *l, int fd, unsigned events, void *ud)
 {
-	struct itimerspec its = { 0 };
+	struct sender *s = ud;
+	int running, flags = 0;
 
-	if (t == s->armed_ns)
-		return;
-	s->armed_ns = t;
-	if (t >= 0) {
-		its.it_value.tv_sec = t / 1000000000;
-		its.it_value.tv_nsec = t % 1000000000;
-		if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
-			its.it_value.tv_nsec = 1;
-	}
-	if (timerfd_settime(s->tfd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
-		die("timerfd:");
-}
-
-/* One epoll event: the timerfd, stdin, or a libcurl socket. */
-void
-ev_dispatch(struct sender *s, const struct epoll_event *ev)
-{
-	int fd = ev->data.fd, running, flags = 0;
-
-	if (fd == s->tfd) {
-		uint64_t n;
-		if (read(s->tfd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-			die("timerfd:");
-		s->armed_ns = -1;
-		return;
-	}
-	if (fd == 0 && s->in_polled > 0) {
-		s->in_ready = 1;
-		return;
-	}
-	if (h1conn_event(s, ev))
-		return;
 	if ((size_t)fd < s->nfds && !(s->fds[fd] & FD_WANTED)) {
 		/* An idle kept-alive socket: the server closed it, or sent junk. */
-		epoll_ctl(s->ep, EPOLL_CTL_DEL, fd, NULL);
+		evloop_del(l, fd);
 		s->fds[fd] = 0;
 		return;
 	}
-	if (ev->events & (EPOLLIN | EPOLLHUP))
+	if (events & (EVLOOP_IN | EVLOOP_HUP))
 		flags |= CURL_CSELECT_IN;
-	if (ev->events & EPOLLOUT)
+	if (events & EVLOOP_OUT)
 		flags |= CURL_CSELECT_OUT;
-	if (ev->events & EPOLLERR)
+	if (events & EVLOOP_ERR)
 		flags |= CURL_CSELECT_ERR;
 	s->io_seq++;
 	curl_multi_socket_action(s->m, fd, flags, &running);
 }
-

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The native HTTP/1.1 engine for http:// URLs: keep-alive pools on the sender's epoll (wrk-style). */
+/* The native HTTP/1.1 engine for http:// URLs: keep-alive pools on the sender's event loop (wrk-style). */
 #include "send.h"
 
 #include <stdarg.h>
@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -53,7 +52,7 @@ struct h1conn {
 	struct h1conn **owner;	/* sticky: the session's slot */
 	struct xfer *x;
 	struct h1 p;
-	uint32_t events;	/* what epoll watches */
+	unsigned events;	/* what the loop watches (EVLOOP_*), 0: not yet */
 	int ai;			/* the address being tried */
 	int cerr;		/* connect() failed at once with this errno */
 	int64_t t0;		/* connect() began */
@@ -197,14 +196,15 @@ resolve(struct origin *o, struct xfer *x)
 	return -1;
 }
 
-static void
-watch(struct sender *s, struct h1conn *c, uint32_t events)
-{
-	struct epoll_event ev = { .events = events, .data.fd = c->fd };
+static void on_event(struct evloop *l, int fd, unsigned events, void *ud);
 
+static void
+watch(struct sender *s, struct h1conn *c, unsigned events)
+{
 	if (c->events == events)
 		return;
-	if (epoll_ctl(s->ep, c->events ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c->fd, &ev) < 0)
+	if ((c->events ? evloop_mod(s->loop, c->fd, events) :
+			 evloop_add(s->loop, c->fd, events, on_event, s)) < 0)
 		die("epoll:");
 	c->events = events;
 }
@@ -243,6 +243,7 @@ h1conn_close(struct sender *s, struct h1conn *c)
 	e->nconns--;
 	if (c->fd >= 0) {	/* -1: a retry on the next address found no socket */
 		e->byfd[c->fd] = NULL;
+		evloop_forget(s->loop, c->fd);
 		close(c->fd);
 	}
 	h1_release(&c->p);
@@ -285,8 +286,8 @@ dial(struct sender *s, struct h1conn *c)
 	c->st = C_CONNECTING;
 	if (connect(c->fd, (const struct sockaddr *)&o->addr[c->ai], o->alen[c->ai]) < 0 &&
 	    errno != EINPROGRESS)
-		c->cerr = errno ? errno : ECONNREFUSED;	/* EPOLLOUT comes at once */
-	watch(s, c, EPOLLIN | EPOLLOUT);
+		c->cerr = errno ? errno : ECONNREFUSED;	/* EVLOOP_OUT comes at once */
+	watch(s, c, EVLOOP_IN | EVLOOP_OUT);
 	return 0;
 }
 
@@ -439,7 +440,7 @@ send_some(struct sender *s, struct h1conn *c)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EAGAIN) {
-			watch(s, c, EPOLLIN | EPOLLOUT);
+			watch(s, c, EVLOOP_IN | EVLOOP_OUT);
 			return 0;
 		}
 		if (w < 0)
@@ -449,7 +450,7 @@ send_some(struct sender *s, struct h1conn *c)
 		c->woff += (size_t)w;
 		x->hs.sent += w;
 	}
-	watch(s, c, EPOLLIN);
+	watch(s, c, EVLOOP_IN);
 	return 0;
 }
 
@@ -756,6 +757,7 @@ connected(struct sender *s, struct h1conn *c)
 		err = errno;
 	if (err && c->ai + 1 < o->naddr) {
 		s->h1->byfd[c->fd] = NULL;
+		evloop_forget(s->loop, c->fd);
 		close(c->fd);
 		c->ai++;
 		if (dial(s, c) == 0)
@@ -772,35 +774,35 @@ connected(struct sender *s, struct h1conn *c)
 	send_or_fail(s, c);
 }
 
-/* One epoll event for one of our sockets: 1, or 0 when fd is not ours. */
-int
-h1conn_event(struct sender *s, const struct epoll_event *ev)
+/* One of our sockets is ready. */
+static void
+on_event(struct evloop *l, int fd, unsigned events, void *ud)
 {
+	struct sender *s = ud;
 	struct h1eng *e = s->h1;
-	int fd = ev->data.fd;
 	struct h1conn *c;
 
+	(void)l;
 	if (!e || (size_t)fd >= e->nbyfd || !(c = e->byfd[fd]))
-		return 0;
+		return;
 	s->io_seq++;
 	if (!c->x) {
 		/* An idle kept-alive connection: the server closed it, or sent junk. */
 		h1conn_close(s, c);
-		return 1;
+		return;
 	}
 	if (c->st == C_CONNECTING) {
-		if (ev->events & (EPOLLOUT | EPOLLERR | EPOLLHUP))
+		if (events & (EVLOOP_OUT | EVLOOP_ERR | EVLOOP_HUP))
 			connected(s, c);
-		return 1;
+		return;
 	}
-	if ((ev->events & EPOLLOUT) && c->woff < c->wlen) {
+	if ((events & EVLOOP_OUT) && c->woff < c->wlen) {
 		send_or_fail(s, c);
 		if (!e->byfd[fd] || c->x == NULL)
-			return 1;
+			return;
 	}
-	if (ev->events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+	if (events & (EVLOOP_IN | EVLOOP_HUP | EVLOOP_ERR))
 		readable(s, c);
-	return 1;
 }
 
 /* x is cancelled: its connection closes (the loop records it). */

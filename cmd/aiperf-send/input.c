@@ -3,30 +3,37 @@
 #include "send.h"
 
 #include <fcntl.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 #include "json/json.h"
 #include "rand/pystr.h"
 #include "util.h"
 #include "xfer.h"
 
-/* Ask epoll for one more "readable" once reading would block. */
+/* Ask the loop for one more "readable" once reading would block. */
 static void
 input_rearm(struct sender *s)
 {
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT, .data.fd = 0 };
-
 	if (s->in_polled < 0)
 		return;
 	s->in_ready = 0;
-	if (epoll_ctl(s->ep, EPOLL_CTL_MOD, 0, &ev) < 0)
+	if (evloop_mod(s->loop, 0, EVLOOP_IN | EVLOOP_ONESHOT) < 0)
 		die("epoll on '<stdin>':");
+}
+
+static void
+on_stdin(struct evloop *l, int fd, unsigned events, void *ud)
+{
+	struct sender *s = ud;
+
+	(void)l;
+	(void)fd;
+	(void)events;
+	s->in_ready = 1;
 }
 
 void
 input_open(struct sender *s)
 {
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT, .data.fd = 0 };
 	int fl = fcntl(0, F_GETFL);
 
 	if (fl < 0)
@@ -37,7 +44,7 @@ input_open(struct sender *s)
 	lines_fdopen(&s->in, 0, "<stdin>", s->o->max_line);
 	/* Regular files (and /dev/null) cannot be polled: always readable. */
 	s->in_ready = 1;
-	if (epoll_ctl(s->ep, EPOLL_CTL_ADD, 0, &ev) == 0)
+	if (evloop_add(s->loop, 0, EVLOOP_IN | EVLOOP_ONESHOT, on_stdin, s) == 0)
 		s->in_polled = 1;
 	else if (errno == EPERM)
 		s->in_polled = -1;
@@ -148,6 +155,7 @@ input_pump(struct sender *s)
 void
 input_close(struct sender *s)
 {
+	evloop_forget(s->loop, 0);
 	lines_close(&s->in);
 	fcntl(0, F_SETFL, s->in_flags);
 }

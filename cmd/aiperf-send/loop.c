@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The sender loop: one CURLM driven by epoll through curl_multi_socket_action (hiperfifo). */
+/* The sender loop: one CURLM driven by lib/evloop through curl_multi_socket_action (hiperfifo). */
 #include "send.h"
 
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/timerfd.h>
 #include <unistd.h>
 #include "clock.h"
 #include "json/json.h"
@@ -17,13 +15,14 @@
 #define MAX_EVENTS 256
 #define FLUSH_NS 100000000	/* records wait at most this long in the output buffer */
 
-static volatile sig_atomic_t stop;
-
 static void
-on_signal(int sig)
+on_signal(struct evloop *l, int sig, void *ud)
 {
+	struct sender *s = ud;
+
+	(void)l;
 	(void)sig;
-	stop++;
+	s->nsig++;
 }
 
 int64_t
@@ -380,9 +379,9 @@ run_timers(struct sender *s)
 	h1conn_timers(s, now);
 	s->ramp_due = -1;	/* start_turns and start_ready set it again */
 	start_turns(s, now);
-	if (stop == 1 && s->stopping == 0)
+	if (s->nsig == 1 && s->stopping == 0)
 		sender_stop(s, s->o->stop_grace_ns);
-	if (stop > 1)
+	if (s->nsig > 1)
 		sender_stop(s, 0);
 	if (!s->stopping && s->stop_issue_at >= 0 && now >= s->stop_issue_at)
 		sender_stop(s, s->o->grace_ns);
@@ -441,13 +440,13 @@ next_wakeup(struct sender *s)
 
 /*
  * Sleep until a socket is ready or a deadline passes: millisecond-grade
- * deadlines through epoll's timeout, the next intended send time through
- * the timerfd (nanoseconds; the last SPIN_NS are spun in start_ready).
+ * deadlines through the pass's timeout, the next intended send time
+ * through a loop timer (a timerfd, to the nanosecond; the last SPIN_NS
+ * are spun in start_ready).
  */
 static void
-wait_events(struct sender *s, const sigset_t *mask)
+wait_events(struct sender *s)
 {
-	struct epoll_event ev[MAX_EVENTS];
 	int64_t t = next_wakeup(s), now = clock_now_ns();
 	int timeout = -1;
 
@@ -457,47 +456,31 @@ wait_events(struct sender *s, const sigset_t *mask)
 		if (s->next_due - SPIN_NS <= now)
 			t = now;
 		else
-			ev_arm(s, s->next_due - SPIN_NS);
+			evloop_timer_arm(s->loop, &s->wake, s->next_due - SPIN_NS);
 	}
 	if (t >= 0)
 		timeout = t <= now ? 0 : (int)((t - now + 999999) / 1000000);
 	/* Spinning saves the wake-up from sleep on every arrival: one core. */
 	if (s->o->busy_poll && s->active)
 		timeout = 0;
-	int n = epoll_pwait(s->ep, ev, MAX_EVENTS, timeout, mask);
-	if (n < 0 && errno != EINTR)
+	if (evloop_run_once(s->loop, timeout < 0 ? -1 : (int64_t)timeout * 1000000) < 0)
 		die("epoll_wait:");
-	for (int i = 0; i < n; i++)
-		ev_dispatch(s, &ev[i]);
 }
 
 static void
-setup(struct sender *s, sigset_t *waitmask)
+setup(struct sender *s)
 {
 	struct sigaction sa = { 0 };
-	sigset_t block;
 
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/* Signals arrive only inside epoll_pwait: no lost wake-ups. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, waitmask);
-	sigdelset(waitmask, SIGINT);
-	sigdelset(waitmask, SIGTERM);
-
-	s->ep = epoll_create1(EPOLL_CLOEXEC);
-	s->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (s->ep < 0 || s->tfd < 0)
+	/* Signals arrive as loop events (a signalfd): no lost wake-ups. */
+	if (!(s->loop = evloop_new(MAX_EVENTS)) ||
+	    evloop_signal(s->loop, SIGINT, on_signal, s) < 0 ||
+	    evloop_signal(s->loop, SIGTERM, on_signal, s) < 0)
 		die("epoll:");
-	struct epoll_event ev = { .events = EPOLLIN, .data.fd = s->tfd };
-	if (epoll_ctl(s->ep, EPOLL_CTL_ADD, s->tfd, &ev) < 0)
-		die("epoll:");
-	s->armed_ns = s->curl_due = s->next_due = s->ramp_due = -1;
+	s->wake = (struct evloop_timer)EVLOOP_TIMER_INIT(NULL, NULL);
+	s->curl_due = s->next_due = s->ramp_due = -1;
 	s->stop_issue_at = s->cancel_at = -1;
 	s->qmax = 256;
 	buf_init(&s->out, BUF_NOMAX);
@@ -541,8 +524,7 @@ teardown(struct sender *s)
 	input_close(s);
 	json_doc_free(s->doc);
 	buf_release(&s->out);
-	close(s->ep);
-	close(s->tfd);
+	evloop_free(s->loop);
 }
 
 static int
@@ -556,9 +538,7 @@ finished(const struct sender *s)
 int
 sender_run(struct sender *s)
 {
-	sigset_t mask;
-
-	setup(s, &mask);
+	setup(s);
 	s->ui_next = clock_now_ns();
 	for (;;) {
 		run_timers(s);
@@ -574,12 +554,12 @@ sender_run(struct sender *s)
 		/* Requests that ended while starting others free slots now. */
 		if (s->ndone != done && s->qhead && !s->stopping)
 			continue;
-		wait_events(s, &mask);
+		wait_events(s);
 		drain_done(s);
 	}
 	flush_out(s);
 	ui_update(s, 1);
-	if (stop)
+	if (s->nsig)
 		warn("interrupted: %llu requests ended, %llu of them cancelled in flight; "
 		     "%llu read but never sent (NotSentError records)",
 		     (unsigned long long)(s->ndone - s->nnotsent),

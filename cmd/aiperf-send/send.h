@@ -7,11 +7,11 @@
 #include <stdint.h>
 #include <curl/curl.h>
 #include "buf.h"
+#include "evloop.h"
 #include "lines.h"
 
 struct xfer;
 struct json_doc;
-struct epoll_event;
 struct sess;
 
 enum ui_type { UI_NONE, UI_SIMPLE, UI_DASHBOARD };
@@ -66,8 +66,9 @@ struct heap {
 struct sender {
 	const struct options *o;
 	CURLM *m;
-	int ep, tfd;
-	int64_t armed_ns;	/* what the timerfd is set to, or -1 */
+	struct evloop *loop;
+	struct evloop_timer wake;	/* the next intended send time, less the spin */
+	unsigned nsig;		/* SIGINT/SIGTERM received */
 	int64_t curl_due;	/* curl's timeout as monotonic ns, or -1 */
 	struct lines in;
 	int in_state;		/* 0 reading, 1 eof, 2 bad input */
@@ -100,7 +101,7 @@ struct sender {
 	size_t slots;		/* concurrency slots held (sessions) */
 	size_t nparked;		/* later turns waiting in their sessions */
 	struct heap delays;	/* next turns waiting for their delay */
-	unsigned char *fds;	/* epoll state per descriptor (loop.c) */
+	unsigned char *fds;	/* libcurl's sockets' epoll state (ev.c) */
 	size_t nfds;
 	int64_t ramp_due;	/* a ramp raises a limit that holds requests back, or -1 */
 	size_t prefill_held;	/* prefill slots held */
@@ -127,7 +128,6 @@ void sender_finish(struct sender *s, struct xfer *x, CURLcode rc);
 struct h1conn;
 int h1conn_wants(const struct sender *s, const char *base);
 void h1conn_start(struct sender *s, struct xfer *x);
-int h1conn_event(struct sender *s, const struct epoll_event *ev);
 void h1conn_abort(struct sender *s, struct xfer *x);
 void h1conn_drain(struct sender *s);
 int64_t h1conn_due(const struct sender *s);
@@ -138,8 +138,6 @@ void h1conn_release(struct sender *s);
 /* ev.c */
 void ev_multi(struct sender *s);
 int ev_handle(struct sender *s, CURL *h);
-void ev_arm(struct sender *s, int64_t t);
-void ev_dispatch(struct sender *s, const struct epoll_event *ev);
 
 /* sched.c */
 void heap_push(struct heap *h, struct xfer *x);
