@@ -23,9 +23,8 @@
 struct dl {
 	FILE *f;
 	size_t got, max;
-	int toobig, nresp, linked;
-	char commit[80];	/* X-Repo-Commit, first seen */
-	char etag[160];		/* X-Linked-Etag, else the first response's ETag */
+	int toobig;
+	struct hfhub_meta m;
 };
 
 /* The state of fetching a repository's files into the cache. */
@@ -215,31 +214,37 @@ header(const char *p, size_t len, const char *name, char *out, size_t n)
 		;
 	while (v && (p[v - 1] == ' ' || p[v - 1] == '\t'))
 		v--;
-	if (v >= n)
-		v = 0;	/* overlong: invalid, rejected later */
+	if (v >= n || memchr(p, '\0', v))
+		v = 0;	/* overlong or holding a NUL: invalid, rejected later */
 	memcpy(out, p, v);
 	out[v] = '\0';
 	return 1;
 }
 
 /* Redirects bring several responses: keep the hub's own headers. */
+void
+hfhub_meta_line(struct hfhub_meta *m, const char *p, size_t len)
+{
+	if (len >= 5 && !memcmp(p, "HTTP/", 5)) {
+		m->nresp++;
+		return;
+	}
+	if (!m->commit[0] &&
+	    header(p, len, "x-repo-commit", m->commit, sizeof(m->commit)))
+		return;
+	if (!m->linked && header(p, len, "x-linked-etag", m->etag, sizeof(m->etag)))
+		m->linked = 1;
+	else if (!m->linked && m->nresp == 1)
+		header(p, len, "etag", m->etag, sizeof(m->etag));
+}
+
 static size_t
 cb_header(char *p, size_t size, size_t n, void *ud)
 {
 	struct dl *d = ud;
-	size_t len = size * n;
-	char v[160];
 
-	if (len >= 5 && !memcmp(p, "HTTP/", 5))
-		d->nresp++;
-	else if (!d->commit[0] && header(p, len, "x-repo-commit", v, sizeof(v)))
-		snprintf(d->commit, sizeof(d->commit), "%.79s", v);
-	else if (!d->linked &&
-		 header(p, len, "x-linked-etag", d->etag, sizeof(d->etag)))
-		d->linked = 1;
-	else if (!d->linked && d->nresp == 1)
-		header(p, len, "etag", d->etag, sizeof(d->etag));
-	return len;
+	hfhub_meta_line(&d->m, p, size * n);
+	return size * n;
 }
 
 static void
@@ -336,14 +341,14 @@ url_segment(const char *s)
 static int
 set_commit(struct fetch *F, const struct dl *d, const char *url)
 {
-	if (!d->commit[0]) {
+	if (!d->m.commit[0]) {
 		F->commit = xstrdup(F->rev);
 		return 0;
 	}
-	if (!hfcache_is_commit(d->commit))
+	if (!hfcache_is_commit(d->m.commit))
 		return util_seterr(F->err, F->errlen, "cannot download '%s': "
 			      "invalid X-Repo-Commit header", url);
-	F->commit = xstrdup(d->commit);
+	F->commit = xstrdup(d->m.commit);
 	return 0;
 }
 
@@ -361,7 +366,7 @@ keep(struct fetch *F, const char *file, int required, const char *url,
 			      url, status, status_hint(status));
 	if (!F->commit && set_commit(F, d, url) < 0)
 		return -1;
-	return hfcache_store(F->repo, F->commit, file, tmp, d->etag, F->err,
+	return hfcache_store(F->repo, F->commit, file, tmp, d->m.etag, F->err,
 			     F->errlen);
 }
 

@@ -35,6 +35,23 @@ int hfhub_valid_id(const char *id);
 int hfhub_valid_revision(const char *rev);
 
 /*
+ * What a download's response headers say about the file, fed one header
+ * line at a time as libcurl hands them over (status lines included, one per
+ * response of a redirect chain): the first X-Repo-Commit, the X-Linked-Etag,
+ * else the ETag of the first response. A value too long for its field, or
+ * holding a NUL byte, is kept empty (rejected later); values hold no CR, LF
+ * or edge blanks.
+ * Start from a zeroed struct.
+ */
+struct hfhub_meta {
+	int nresp, linked;
+	char commit[80];
+	char etag[160];
+};
+
+void hfhub_meta_line(struct hfhub_meta *m, const char *line, size_t len);
+
+/*
  * The snapshot folder of repository id at revision rev (NULL: "main")
  * holding files[0] (required) and, where the hub has them, files[1..n-1].
  * Looks in the cache first (snapshots/ named by refs/<rev>, else by rev

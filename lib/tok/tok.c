@@ -80,26 +80,32 @@ config_token(const struct tok *t, const struct json *v)
 	return bpe_lookup(t->p.bpe, s, n);
 }
 
+int
+tok_set_config(struct tok *t, const char *json, size_t len)
+{
+	struct json_doc *d = json_doc_new();
+	const struct json *root = json_parse(d, json, len, NULL, 0);
+
+	if (root) {
+		t->p.bos = config_token(t, json_get(root, "bos_token"));
+		t->p.eos = config_token(t, json_get(root, "eos_token"));
+	}
+	json_doc_free(d);
+	return root ? 0 : -1;
+}
+
 /* tokenizer_config.json beside the tokenizer: bos_token and eos_token. */
 static void
 load_config(struct tok *t, const char *dir)
 {
-	char *path = join(dir, "tokenizer_config.json"), jerr[64];
-	struct json_doc *d;
-	const struct json *root;
+	char *path = join(dir, "tokenizer_config.json");
 	size_t len;
 	char *s = util_readfile(path, MAX_CONFIG, &len);
 
 	free(path);
 	if (!s)
 		return;
-	d = json_doc_new();
-	root = json_parse(d, s, len, jerr, sizeof(jerr));
-	if (root) {
-		t->p.bos = config_token(t, json_get(root, "bos_token"));
-		t->p.eos = config_token(t, json_get(root, "eos_token"));
-	}
-	json_doc_free(d);
+	tok_set_config(t, s, len);
 	free(s);
 }
 

@@ -52,6 +52,11 @@ int tok_decode(const struct tok *t, const int32_t *ids, size_t n,
  * has none. tiktoken encodings: no BOS, EOS <|endoftext|>. */
 int32_t tok_bos(const struct tok *t);
 int32_t tok_eos(const struct tok *t);
+/* Take bos_token and eos_token (a string, or an object with "content")
+ * from the text of a tokenizer_config.json; tok_open() does it for the file
+ * beside the tokenizer. A token the tokenizer does not know gives -1.
+ * Returns 0, or -1 (ids unchanged) when json is not a JSON document. */
+int tok_set_config(struct tok *t, const char *json, size_t len);
 /* One past the largest id (model vocabulary and added tokens). */
 size_t tok_vocab_size(const struct tok *t);
 /* A short description such as "hf-bpe byte-level (qwen3/tokenizer.json)". */
