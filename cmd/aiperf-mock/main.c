@@ -2,7 +2,6 @@
 /* aiperf-mock: an OpenAI-compatible mock LLM server with a timed token model. */
 #include "mock.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,119 +13,68 @@
 #include <unistd.h>
 
 #include "json/json.h"
+#include "opt.h"
 #include "util.h"
 
 static volatile sig_atomic_t stop;
 
-static const char synopsis[] =
-	"usage: aiperf-mock [-fv] [--host addr] [-p port] [--ttft-ms ms] [--itl-ms ms]\n"
-	"       [--jitter-ms ms] [--random-seed n] [--error-rate pct] [--status code]\n"
-	"       [--output-tokens n] [--reasoning-tokens n] [--fail-after n]\n"
-	"       [--stall-ms ms] [--fault mode] [--max-connections n] [--model name]\n"
-	"       [--embedding-dim n] [--embedding-base-latency ms]\n"
-	"       [--embedding-per-input-latency ms] [--workers n] [--ports n]\n";
-
-static _Noreturn void
-usage(FILE *f, int status)
-{
-	fputs(synopsis, f);
-	exit(status);
-}
-
 enum {
-	OPT_HOST = 256, OPT_ITL, OPT_JITTER, OPT_SEED, OPT_ERROR_RATE,
-	OPT_STATUS, OPT_OUTPUT, OPT_REASONING, OPT_FAIL_AFTER, OPT_STALL, OPT_FAULT,
-	OPT_MAX_CONN, OPT_MODEL, OPT_EMB_DIM, OPT_EMB_BASE, OPT_EMB_PER, OPT_WORKERS, OPT_PORTS,
-	OPT_HELP, OPT_VERSION,
+	K_HOST = 256, K_ITL, K_JITTER, K_SEED, K_ERROR_RATE, K_STATUS, K_OUTPUT,
+	K_REASONING, K_FAIL_AFTER, K_STALL, K_FAULT, K_MAX_CONN, K_MODEL,
+	K_EMB_DIM, K_EMB_BASE, K_EMB_PER, K_WORKERS, K_PORTS, K_HELP, K_VERSION,
 };
 
-static const struct option longopts[] = {
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "port", required_argument, NULL, 'p' },
-	{ "ttft-ms", required_argument, NULL, 't' },
-	{ "ttft", required_argument, NULL, 't' },
-	{ "itl-ms", required_argument, NULL, OPT_ITL },
-	{ "itl", required_argument, NULL, OPT_ITL },
-	{ "jitter-ms", required_argument, NULL, OPT_JITTER },
-	{ "itl-jitter", required_argument, NULL, OPT_JITTER },
-	{ "random-seed", required_argument, NULL, OPT_SEED },
-	{ "error-rate", required_argument, NULL, OPT_ERROR_RATE },
-	{ "status", required_argument, NULL, OPT_STATUS },
-	{ "output-tokens", required_argument, NULL, OPT_OUTPUT },
-	{ "reasoning-tokens", required_argument, NULL, OPT_REASONING },
-	{ "fail-after", required_argument, NULL, OPT_FAIL_AFTER },
-	{ "stall-ms", required_argument, NULL, OPT_STALL },
-	{ "fault", required_argument, NULL, OPT_FAULT },
-	{ "max-connections", required_argument, NULL, OPT_MAX_CONN },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "embedding-dim", required_argument, NULL, OPT_EMB_DIM },
-	{ "embedding-base-latency", required_argument, NULL, OPT_EMB_BASE },
-	{ "embedding-per-input-latency", required_argument, NULL, OPT_EMB_PER },
-	{ "workers", required_argument, NULL, OPT_WORKERS },
-	{ "ports", required_argument, NULL, OPT_PORTS },
-	{ "fast", no_argument, NULL, 'f' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
+/* In enum fault's order, from FAULT_RESET. */
+static const char *const faults[] = {
+	"reset", "stall-head", "stall-body", "close", "http10", "big-head",
+	"big-body", "bad-chunk", "bad-utf8", "sse-error", NULL,
 };
 
-static int64_t
-opt_ms(const char *name, const char *arg)
-{
-	return llround(opt_double(name, arg, 0, 3600e3) * 1e6);
-}
+#define MS(lv) OPT_SECONDS, "ms", OPT_TO(lv), .hi = 3600e3, .scale = 1e6
+#define COUNT(lv, lo) OPT_INT, "n", OPT_TO(lv), .min = (lo), .max = MOCK_MAX_TOKENS
 
-static enum fault
-opt_fault(const char *arg)
-{
-	static const char *const names[] = {
-		[FAULT_RESET] = "reset", [FAULT_STALL_HEAD] = "stall-head",
-		[FAULT_STALL_BODY] = "stall-body", [FAULT_CLOSE] = "close",
-		[FAULT_HTTP10] = "http10", [FAULT_BIG_HEAD] = "big-head",
-		[FAULT_BIG_BODY] = "big-body", [FAULT_BAD_CHUNK] = "bad-chunk",
-		[FAULT_BAD_UTF8] = "bad-utf8", [FAULT_SSE_ERROR] = "sse-error",
-	};
-	for (size_t i = 1; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(arg, names[i]))
-			return (enum fault)i;
-	die_usage("invalid value for --fault: '%s'", arg);
-}
-
-/* Options with a value; returns 0 when c is not one of them. */
-static int
-value_opt(struct options *o, int c, const char *arg)
-{
-	switch (c) {
-	case OPT_HOST: o->host = arg; break;
-	case 'p': o->port = (int)opt_int("--port", arg, 0, 65535); break;
-	case 't': o->ttft_ns = opt_ms("--ttft-ms", arg); break;
-	case OPT_ITL: o->itl_ns = opt_ms("--itl-ms", arg); break;
-	case OPT_JITTER: o->jitter_ns = opt_ms("--jitter-ms", arg); break;
-	case OPT_SEED: o->seed = (uint64_t)opt_int("--random-seed", arg, 0, INT64_MAX); break;
-	case OPT_ERROR_RATE: o->error_rate = opt_double("--error-rate", arg, 0, 100); break;
-	case OPT_STATUS: o->status = (int)opt_int("--status", arg, 200, 599); break;
-	case OPT_OUTPUT: o->output_tokens = (long)opt_int("--output-tokens", arg, 1, MOCK_MAX_TOKENS); break;
-	case OPT_REASONING: o->reasoning_tokens = (long)opt_int("--reasoning-tokens", arg, 0, MOCK_MAX_TOKENS); break;
-	case OPT_FAIL_AFTER: o->fail_after = (long)opt_int("--fail-after", arg, 0, MOCK_MAX_TOKENS); break;
-	case OPT_STALL: o->stall_ns = opt_ms("--stall-ms", arg); break;
-	case OPT_FAULT: o->fault = opt_fault(arg); break;
-	case OPT_MAX_CONN: o->max_connections = (long)opt_int("--max-connections", arg, 0, 100000000); break;
-	case OPT_MODEL: o->model = arg; break;
-	case OPT_EMB_DIM: o->embedding_dim = (int)opt_int("--embedding-dim", arg, 1, 4096); break;
-	case OPT_EMB_BASE: o->emb_base_ns = opt_ms("--embedding-base-latency", arg); break;
-	case OPT_EMB_PER: o->emb_per_ns = opt_ms("--embedding-per-input-latency", arg); break;
-	case OPT_WORKERS: o->workers = (int)opt_int("--workers", arg, 1, 1024); break;
-	case OPT_PORTS: o->ports = (int)opt_int("--ports", arg, 1, MOCK_MAX_PORTS); break;
-	default: return 0;
-	}
-	return 1;
+/* The options in synopsis order. */
+#define MOCK_OPTS(o, fast) { \
+	{ "fast", 'f', OPT_FLAG, NULL, OPT_TO(fast), .syn = "[-fv]" }, \
+	{ "verbose", 'v', OPT_FLAG, NULL, OPT_TO(o->verbose), .flags = OPT_HIDE }, \
+	{ "host", K_HOST, OPT_STR, "addr", OPT_TO(o->host) }, \
+	{ "port", 'p', OPT_INT, "port", OPT_TO(o->port), .max = 65535, .flags = OPT_SHORT }, \
+	{ "ttft-ms", 't', MS(o->ttft_ns) }, \
+	{ "ttft", 't', .flags = OPT_ALIAS }, \
+	{ "itl-ms", K_ITL, MS(o->itl_ns) }, \
+	{ "itl", K_ITL, .flags = OPT_ALIAS }, \
+	{ "jitter-ms", K_JITTER, MS(o->jitter_ns), .flags = OPT_BR }, \
+	{ "itl-jitter", K_JITTER, .flags = OPT_ALIAS }, \
+	{ "random-seed", K_SEED, OPT_INT, "n", OPT_TO(o->seed), .max = INT64_MAX }, \
+	{ "error-rate", K_ERROR_RATE, OPT_DOUBLE, "pct", OPT_TO(o->error_rate), .hi = 100 }, \
+	{ "status", K_STATUS, OPT_INT, "code", OPT_TO(o->status), .min = 200, .max = 599 }, \
+	{ "output-tokens", K_OUTPUT, COUNT(o->output_tokens, 1), .flags = OPT_BR }, \
+	{ "reasoning-tokens", K_REASONING, COUNT(o->reasoning_tokens, 0) }, \
+	{ "fail-after", K_FAIL_AFTER, COUNT(o->fail_after, 0) }, \
+	{ "stall-ms", K_STALL, MS(o->stall_ns), .flags = OPT_BR }, \
+	{ "fault", K_FAULT, OPT_CHOICE, "mode", .choices = faults }, \
+	{ "max-connections", K_MAX_CONN, OPT_INT, "n", OPT_TO(o->max_connections), \
+	  .max = 100000000 }, \
+	{ "model", K_MODEL, OPT_STR, "name", OPT_TO(o->model) }, \
+	{ "embedding-dim", K_EMB_DIM, OPT_INT, "n", OPT_TO(o->embedding_dim), \
+	  .min = 1, .max = 4096, .flags = OPT_BR }, \
+	{ "embedding-base-latency", K_EMB_BASE, MS(o->emb_base_ns) }, \
+	{ "embedding-per-input-latency", K_EMB_PER, MS(o->emb_per_ns), .flags = OPT_BR }, \
+	{ "workers", K_WORKERS, OPT_INT, "n", OPT_TO(o->workers), .min = 1, .max = 1024 }, \
+	{ "ports", K_PORTS, OPT_INT, "n", OPT_TO(o->ports), .min = 1, .max = MOCK_MAX_PORTS }, \
+	{ "help", K_HELP, OPT_HELP, .flags = OPT_HIDE }, \
+	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
+	{ 0 }, \
 }
 
 static void
 parse_args(struct options *o, int argc, char **argv)
 {
-	int c, fast = 0;
+	int fast = 0;
+	struct opt tab[] = MOCK_OPTS(o, fast);
+	const struct opt_cmd cmd = { "aiperf-mock", tab, NULL, 7 };
+	struct opt_iter it;
+	int c;
 
 	*o = (struct options){
 		.host = "127.0.0.1", .port = 8000, .ttft_ns = 20000000,
@@ -134,21 +82,12 @@ parse_args(struct options *o, int argc, char **argv)
 		.emb_per_ns = 2000000, .fail_after = -1, .embedding_dim = 16,
 		.model = "aiperf-mock", .workers = 1, .ports = 1,
 	};
-	while ((c = getopt_long(argc, argv, "fp:t:v", longopts, NULL)) != -1) {
-		if (value_opt(o, c, optarg))
-			continue;
-		switch (c) {
-		case 'f': fast = 1; break;
-		case 'v': o->verbose = 1; break;
-		case OPT_HELP: usage(stdout, 0);
-		case OPT_VERSION:
-			printf("aiperf-mock %s\n", AIPERF_VERSION);
-			exit(0);
-		default: usage(stderr, 2);
-		}
-	}
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
+	opt_init(&it, &cmd, argc, argv);
+	while ((c = opt_next(&it)) != -1)
+		if (c == K_FAULT)
+			o->fault = (enum fault)(FAULT_RESET + it.i);
+	if (it.ind < argc)
+		die_usage("unexpected argument '%s'", argv[it.ind]);
 	if (fast)
 		o->ttft_ns = o->itl_ns = o->jitter_ns = o->emb_base_ns =
 			o->emb_per_ns = 0;
