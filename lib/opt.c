@@ -170,6 +170,8 @@ opt_next(struct opt_iter *it)
 		return -1;
 	}
 	o = opt_find(it->cmd, c);
+	if (!o && it->cmd->bad)
+		die_usage("%s", it->cmd->bad);
 	if (!o)
 		opt_usage_exit(it->cmd, stderr, 2);
 	it->arg = optarg;
@@ -234,6 +236,10 @@ opt_usage(const struct opt_cmd *cmd, FILE *f)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
 
+	if (cmd->usage) {
+		fputs(cmd->usage, f);
+		return;
+	}
 	synopsis(&b, cmd);
 	fputs(buf_str(&b), f);
 	buf_release(&b);
@@ -297,34 +303,76 @@ complete_args(struct buf *b, const struct opt_cmd *cmd)
 	}
 }
 
+/* The two case statements completing one command's words. */
+static void
+complete_body(struct buf *b, const struct opt_cmd *cmd)
+{
+	buf_addstr(b, "\tcase $prev in\n");
+	complete_args(b, cmd);
+	buf_addstr(b, "\tesac\n\tcase $cur in\n\t-*) COMPREPLY=($(compgen -W '");
+	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
+		if (o->flags & OPT_ALIAS)
+			continue;
+		if (o->key > 0 && o->key < 256)
+			buf_addf(b, " -%c", o->key);
+		if (o->name)
+			buf_addf(b, " --%s", o->name);
+	}
+	buf_addstr(b, "' -- \"$cur\")) ;;\n");
+	if (cmd->operands)
+		buf_addstr(b, "\t*) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n");
+	buf_addstr(b, "\tesac\n");
+}
+
+/* "_aiperf_send" from "aiperf-send" */
+static void
+function_name(char *fn, size_t n, const char *tool)
+{
+	snprintf(fn, n, "_%s", tool);
+	for (char *p = fn; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+#define HEAD "%s()\n{\n\tlocal cur=${COMP_WORDS[COMP_CWORD]} " \
+	     "prev=${COMP_WORDS[COMP_CWORD-1]}\n\tCOMPREPLY=()\n"
+
 void
 opt_complete_bash(const struct opt_cmd *cmd, FILE *f)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	char fn[128];
 
-	snprintf(fn, sizeof(fn), "_%s", cmd->name);
-	for (char *p = fn; *p; p++)
-		if (*p == '-')
-			*p = '_';
+	function_name(fn, sizeof(fn), cmd->name);
 	buf_addf(&b, "# bash completion for %s (generated from its option table)\n"
-		 "%s()\n{\n\tlocal cur=${COMP_WORDS[COMP_CWORD]} "
-		 "prev=${COMP_WORDS[COMP_CWORD-1]}\n\tCOMPREPLY=()\n"
-		 "\tcase $prev in\n", cmd->name, fn);
-	complete_args(&b, cmd);
-	buf_addstr(&b, "\tesac\n\tcase $cur in\n\t-*) COMPREPLY=($(compgen -W '");
-	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
-		if (o->flags & OPT_ALIAS)
-			continue;
-		if (o->key > 0 && o->key < 256)
-			buf_addf(&b, " -%c", o->key);
-		if (o->name)
-			buf_addf(&b, " --%s", o->name);
+		 HEAD, cmd->name, fn);
+	complete_body(&b, cmd);
+	buf_addf(&b, "}\ncomplete -F %s %s\n", fn, cmd->name);
+	fputs(buf_str(&b), f);
+	buf_release(&b);
+}
+
+void
+opt_complete_bash_subs(const char *tool, const char *const *names,
+		       const struct opt_cmd *const *subs, size_t n, FILE *f)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	char fn[128];
+
+	function_name(fn, sizeof(fn), tool);
+	buf_addf(&b, "# bash completion for %s (generated from its option tables)\n"
+		 HEAD "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+		 "\t\tCOMPREPLY=($(compgen -W '", tool, fn);
+	for (size_t i = 0; i < n; i++)
+		buf_addf(&b, "%s ", names[i]);
+	buf_addstr(&b, "--help --version' -- \"$cur\"))\n\t\treturn\n\tfi\n"
+		   "\tcase ${COMP_WORDS[1]} in\n");
+	for (size_t i = 0; i < n; i++) {
+		buf_addf(&b, "\t%s)\n", names[i]);
+		complete_body(&b, subs[i]);
+		buf_addstr(&b, "\t;;\n");
 	}
-	buf_addstr(&b, "' -- \"$cur\")) ;;\n");
-	if (cmd->operands)
-		buf_addstr(&b, "\t*) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n");
-	buf_addf(&b, "\tesac\n}\ncomplete -F %s %s\n", fn, cmd->name);
+	buf_addf(&b, "\tesac\n}\ncomplete -F %s %s\n", fn, tool);
 	fputs(buf_str(&b), f);
 	buf_release(&b);
 }

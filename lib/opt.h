@@ -65,6 +65,8 @@ struct opt_cmd {
 	const struct opt *opts;
 	const char *operands;	/* ends the synopsis ("[file ...]"), or NULL */
 	int indent;		/* continuation lines; 0: under the first item */
+	const char *usage;	/* --help prints this instead of the synopsis */
+	const char *bad;	/* an unknown option: this usage error instead */
 };
 
 struct opt_iter {
@@ -106,5 +108,9 @@ _Noreturn void opt_usage_exit(const struct opt_cmd *cmd, FILE *f, int status);
 
 /* Print a bash completion script for the tool (complete -F). */
 void opt_complete_bash(const struct opt_cmd *cmd, FILE *f);
+/* The same for a tool of subcommands: names[i] runs with table subs[i]; the
+ * first word completes to a name, --help or --version. */
+void opt_complete_bash_subs(const char *tool, const char *const *names,
+			    const struct opt_cmd *const *subs, size_t n, FILE *f);
 
 #endif

@@ -69,7 +69,7 @@ static void
 parse_args(int argc, char **argv, struct options *o)
 {
 	struct opt tab[] = EXPORT_OPTS(o);
-	const struct opt_cmd cmd = { "aiperf-export", tab, "[file ...]", 0 };
+	const struct opt_cmd cmd = { "aiperf-export", tab, "[file ...]", 0, NULL, NULL };
 	struct opt_iter it;
 
 	opt_init(&it, &cmd, argc, argv);

@@ -225,7 +225,7 @@ static void
 parse_args(struct gen_opts *o, int argc, char **argv)
 {
 	struct opt tab[] = GEN_OPTS(o);
-	const struct opt_cmd cmd = { "aiperf-gen", tab, NULL, 0 };
+	const struct opt_cmd cmd = { "aiperf-gen", tab, NULL, 0, NULL, NULL };
 	struct opt_iter it;
 	int c;
 

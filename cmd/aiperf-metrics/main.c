@@ -70,7 +70,7 @@ static void
 parse_args(struct options *op, int argc, char **argv)
 {
 	struct opt tab[] = METRICS_OPTS(op);
-	const struct opt_cmd cmd = { "aiperf-metrics", tab, "[file ...]", 0 };
+	const struct opt_cmd cmd = { "aiperf-metrics", tab, "[file ...]", 0, NULL, NULL };
 	struct opt_iter it;
 	int c;
 

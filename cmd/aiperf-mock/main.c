@@ -72,7 +72,7 @@ parse_args(struct options *o, int argc, char **argv)
 {
 	int fast = 0;
 	struct opt tab[] = MOCK_OPTS(o, fast);
-	const struct opt_cmd cmd = { "aiperf-mock", tab, NULL, 7 };
+	const struct opt_cmd cmd = { "aiperf-mock", tab, NULL, 7, NULL, NULL };
 	struct opt_iter it;
 	int c;
 

@@ -177,7 +177,7 @@ static void
 parse_args(struct options *o, int argc, char **argv)
 {
 	struct opt o_tab[] = SEND_OPTS(o);
-	const struct opt_cmd cmd = { "aiperf-send", o_tab, NULL, 0 };
+	const struct opt_cmd cmd = { "aiperf-send", o_tab, NULL, 0, NULL, NULL };
 	struct opt_iter it;
 	int c, grace_set = 0;
 

@@ -52,7 +52,7 @@ static void
 parse_args(struct options *o, int argc, char **argv)
 {
 	struct opt tab[] = TOK_OPTS(o);
-	const struct opt_cmd cmd = { "aiperf-tok", tab, NULL, 7 };
+	const struct opt_cmd cmd = { "aiperf-tok", tab, NULL, 7, NULL, NULL };
 	struct opt_iter it;
 	int c;
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-trace analyze: prefix statistics of a trace in memory bounded by its distinct prefixes. */
-#include <getopt.h>
 #include <sys/stat.h>
 #include <math.h>
 
@@ -371,36 +370,37 @@ struct analyze_opts {
 	int json;
 };
 
-static void parse_analyze(int argc, char **argv, struct analyze_opts *o)
+static const struct opt analyze_opts[] = {
+	{ "block-size", 'b', OPT_INT, "N", .min = 1, .max = INT32_MAX },
+	{ "isl-block-size", 'b', .flags = OPT_ALIAS },
+	{ "output-file", 'o', OPT_STR, "F", .to = NULL },
+	{ "json", 'j', OPT_FLAG, .arg = NULL },
+	{ "help", 'h', OPT_HELP, .arg = NULL },
+	{ 0 },
+};
+
+const struct opt_cmd tt_analyze_cmd = {
+	"aiperf-trace", analyze_opts, "[FILE ...]", 0, tt_usage_text,
+	"invalid option for analyze",
+};
+
+/* Returns the index of the first operand. */
+static int parse_analyze(int argc, char **argv, struct analyze_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "block-size", required_argument, NULL, 'b' },
-		{ "isl-block-size", required_argument, NULL, 'b' },
-		{ "output-file", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opt_iter it;
 	int c;
 
 	o->block = 512;
-	while ((c = getopt_long(argc, argv, "b:o:jh", longopts, NULL)) != -1) {
+	opt_init(&it, &tt_analyze_cmd, argc, argv);
+	while ((c = opt_next(&it)) != -1) {
 		switch (c) {
-		case 'b':
-			o->block = opt_int("--block-size", optarg, 1, INT32_MAX);
-			break;
-		case 'o':
-			o->output_file = optarg;
-			break;
-		case 'j':
-			o->json = 1;
-			break;
-		case 'h':
-			tt_usage(stdout, 0);
-		default:
-			die_usage("invalid option for analyze");
+		case 'b': o->block = it.i; break;
+		case 'o': o->output_file = it.arg; break;
+		case 'j': o->json = 1; break;
+		default: break;
 		}
 	}
+	return it.ind;
 }
 
 /* mkdir -p of the directories above path, as the original does. */
@@ -435,9 +435,10 @@ int cmd_analyze(int argc, char **argv)
 	struct tt_report r;
 	char *json;
 
-	parse_analyze(argc, argv, &o);
+	int ind = parse_analyze(argc, argv, &o);
+
 	analysis_init(&an, o.block);
-	tt_each_line(argv + optind, argc - optind, on_line, &an);
+	tt_each_line(argv + ind, argc - ind, on_line, &an);
 	finish(&an, &r);
 	analysis_release(&an);
 	json = tt_report_json(&r);

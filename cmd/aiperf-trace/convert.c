@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-trace convert: BurstGPT, Azure and Alibaba bailian traces to mooncake JSONL. */
-#include <getopt.h>
 #include <math.h>
 
 #include "buf.h"
@@ -160,23 +159,32 @@ static enum from parse_from(const char *s)
 	die_usage("invalid value for --from: '%s' (burstgpt, azure or bailian)", s);
 }
 
+enum { K_FROM = 256, K_NO_REBASE };
+
+static const struct opt convert_opts[] = {
+	{ "from", K_FROM, OPT_STR, "burstgpt|azure|bailian", .to = NULL },
+	{ "no-rebase", K_NO_REBASE, OPT_FLAG, .arg = NULL },
+	{ "help", 'h', OPT_HELP, .arg = NULL },
+	{ 0 },
+};
+
+const struct opt_cmd tt_convert_cmd = {
+	"aiperf-trace", convert_opts, "[FILE ...]", 0, tt_usage_text,
+	"invalid option for convert",
+};
+
 int cmd_convert(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "from", required_argument, NULL, 'f' },
-		{ "no-rebase", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct csvconv c = { .rebase = 1 };
+	struct opt_iter it;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	opt_init(&it, &tt_convert_cmd, argc, argv);
+	while ((ch = opt_next(&it)) != -1) {
 		switch (ch) {
-		case 'f': c.from = parse_from(optarg); break;
-		case 'n': c.rebase = 0; break;
-		case 'h': tt_usage(stdout, 0);
-		default: die_usage("invalid option for convert");
+		case K_FROM: c.from = parse_from(it.arg); break;
+		case K_NO_REBASE: c.rebase = 0; break;
+		default: break;
 		}
 	}
 	if (c.from == FROM_NONE)
@@ -184,10 +192,10 @@ int cmd_convert(int argc, char **argv)
 	if (c.from == FROM_AZURE && !c.rebase)
 		die_usage("--no-rebase applies to burstgpt and bailian only");
 	if (c.from == FROM_BAILIAN) {
-		tt_bailian(argv + optind, argc - optind, c.rebase);
+		tt_bailian(argv + it.ind, argc - it.ind, c.rebase);
 	} else {
 		buf_init(&c.out, BUF_NOMAX);
-		tt_each_line(argv + optind, argc - optind, on_csv, &c);
+		tt_each_line(argv + it.ind, argc - it.ind, on_csv, &c);
 		if (!c.header_seen)
 			die("no CSV header in the input");
 		buf_release(&c.out);

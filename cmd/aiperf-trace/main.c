@@ -4,10 +4,11 @@
 #include <signal.h>
 
 #include "lines.h"
+#include "opt.h"
 #include "tt.h"
 #include "util.h"
 
-static const char usage_text[] =
+const char tt_usage_text[] =
 	"usage: aiperf-trace analyze [--block-size N] [--output-file F] [--json] [FILE ...]\n"
 	"       aiperf-trace synthesize [--speedup-ratio X] [--prefix-len-multiplier X]\n"
 	"                               [--prefix-root-multiplier N] [--prompt-len-multiplier X]\n"
@@ -18,7 +19,7 @@ static const char usage_text[] =
 
 _Noreturn void tt_usage(FILE *f, int status)
 {
-	fputs(usage_text, f);
+	fputs(tt_usage_text, f);
 	exit(status);
 }
 
@@ -89,6 +90,16 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		tt_usage(stderr, 2);
 	sub = argv[1];
+	if (!strcmp(sub, "--completion")) {
+		static const char *const names[] = { "analyze", "synthesize", "convert" };
+		static const struct opt_cmd *const subs[] = {
+			&tt_analyze_cmd, &tt_synth_cmd, &tt_convert_cmd,
+		};
+		if (argc != 3 || strcmp(argv[2], "bash"))
+			die_usage("--completion takes one argument: 'bash'");
+		opt_complete_bash_subs("aiperf-trace", names, subs, 3, stdout);
+		return util_fshut(stdout, "stdout") < 0;
+	}
 	if (!strcmp(sub, "--help") || !strcmp(sub, "-h"))
 		tt_usage(stdout, 0);
 	if (!strcmp(sub, "--version")) {

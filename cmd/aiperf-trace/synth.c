@@ -2,7 +2,6 @@
 /* aiperf-trace synthesize: the original's prefix-preserving trace synthesis, step for step. */
 #include <fcntl.h>
 #include <inttypes.h>
-#include <getopt.h>
 #include <math.h>
 #include <unistd.h>
 
@@ -328,49 +327,65 @@ static uint64_t entropy_seed(void)
 	return v;
 }
 
-static void parse_synth(int argc, char **argv, struct synth_opts *o)
+enum {
+	K_SPEEDUP = 256, K_PREFIX_LEN, K_PREFIX_ROOT, K_PROMPT_LEN, K_MAX_ISL,
+	K_MAX_OSL, K_BLOCK, K_SEED, K_GROUP,
+};
+
+#define MULT(max) OPT_DOUBLE, "X", .hi = (max)
+
+static const struct opt synth_opts[] = {
+	{ "speedup-ratio", K_SPEEDUP, MULT(1e12) },
+	{ "synthesis-speedup-ratio", K_SPEEDUP, .flags = OPT_ALIAS },
+	{ "prefix-len-multiplier", K_PREFIX_LEN, MULT(1e6) },
+	{ "synthesis-prefix-len-multiplier", K_PREFIX_LEN, .flags = OPT_ALIAS },
+	{ "prefix-root-multiplier", K_PREFIX_ROOT, OPT_INT, "N", .min = 1, .max = 1 << 20 },
+	{ "synthesis-prefix-root-multiplier", K_PREFIX_ROOT, .flags = OPT_ALIAS },
+	{ "prompt-len-multiplier", K_PROMPT_LEN, MULT(1e6) },
+	{ "synthesis-prompt-len-multiplier", K_PROMPT_LEN, .flags = OPT_ALIAS },
+	{ "max-isl", K_MAX_ISL, OPT_INT, "N", .min = 1, .max = INT64_MAX },
+	{ "synthesis-max-isl", K_MAX_ISL, .flags = OPT_ALIAS },
+	{ "max-osl", K_MAX_OSL, OPT_INT, "N", .min = 1, .max = INT64_MAX },
+	{ "synthesis-max-osl", K_MAX_OSL, .flags = OPT_ALIAS },
+	{ "block-size", K_BLOCK, OPT_INT, "N", .min = 1, .max = INT32_MAX },
+	{ "isl-block-size", K_BLOCK, .flags = OPT_ALIAS },
+	{ "random-seed", K_SEED, OPT_INT, "N", .max = INT64_MAX },
+	{ "group-sessions", K_GROUP, OPT_FLAG, .arg = NULL },
+	{ "help", 'h', OPT_HELP, .arg = NULL },
+	{ 0 },
+};
+
+const struct opt_cmd tt_synth_cmd = {
+	"aiperf-trace", synth_opts, "[FILE ...]", 0, tt_usage_text,
+	"invalid option for synthesize",
+};
+
+/* Returns the index of the first operand. */
+static int parse_synth(int argc, char **argv, struct synth_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "speedup-ratio", required_argument, NULL, 's' },
-		{ "synthesis-speedup-ratio", required_argument, NULL, 's' },
-		{ "prefix-len-multiplier", required_argument, NULL, 'p' },
-		{ "synthesis-prefix-len-multiplier", required_argument, NULL, 'p' },
-		{ "prefix-root-multiplier", required_argument, NULL, 'r' },
-		{ "synthesis-prefix-root-multiplier", required_argument, NULL, 'r' },
-		{ "prompt-len-multiplier", required_argument, NULL, 'q' },
-		{ "synthesis-prompt-len-multiplier", required_argument, NULL, 'q' },
-		{ "max-isl", required_argument, NULL, 'i' },
-		{ "synthesis-max-isl", required_argument, NULL, 'i' },
-		{ "max-osl", required_argument, NULL, 'o' },
-		{ "synthesis-max-osl", required_argument, NULL, 'o' },
-		{ "block-size", required_argument, NULL, 'b' },
-		{ "isl-block-size", required_argument, NULL, 'b' },
-		{ "random-seed", required_argument, NULL, 'S' },
-		{ "group-sessions", no_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opt_iter it;
 	int c;
 
 	*o = (struct synth_opts){ 1.0, 1.0, 1.0, 1, 0, -1, 512, 0, 0, 0 };
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	opt_init(&it, &tt_synth_cmd, argc, argv);
+	while ((c = opt_next(&it)) != -1) {
 		switch (c) {
-		case 's': o->speedup = opt_double("--speedup-ratio", optarg, 0, 1e12); break;
-		case 'p': o->prefix_mult = opt_double("--prefix-len-multiplier", optarg, 0, 1e6); break;
-		case 'r': o->root_mult = opt_int("--prefix-root-multiplier", optarg, 1, 1 << 20); break;
-		case 'q': o->prompt_mult = opt_double("--prompt-len-multiplier", optarg, 0, 1e6); break;
-		case 'i': o->max_isl = opt_int("--max-isl", optarg, 1, INT64_MAX); break;
-		case 'o': o->max_osl = opt_int("--max-osl", optarg, 1, INT64_MAX); break;
-		case 'b': o->block = opt_int("--block-size", optarg, 1, INT32_MAX); break;
-		case 'S':
-			o->seed = (uint64_t)opt_int("--random-seed", optarg, 0, INT64_MAX);
+		case K_SPEEDUP: o->speedup = it.d; break;
+		case K_PREFIX_LEN: o->prefix_mult = it.d; break;
+		case K_PREFIX_ROOT: o->root_mult = it.i; break;
+		case K_PROMPT_LEN: o->prompt_mult = it.d; break;
+		case K_MAX_ISL: o->max_isl = it.i; break;
+		case K_MAX_OSL: o->max_osl = it.i; break;
+		case K_BLOCK: o->block = it.i; break;
+		case K_SEED:
+			o->seed = (uint64_t)it.i;
 			o->has_seed = 1;
 			break;
-		case 'g': o->group_sessions = 1; break;
-		case 'h': tt_usage(stdout, 0);
-		default: die_usage("invalid option for synthesize");
+		case K_GROUP: o->group_sessions = 1; break;
+		default: break;
 		}
 	}
+	return it.ind;
 }
 
 int cmd_synthesize(int argc, char **argv)
@@ -378,7 +393,8 @@ int cmd_synthesize(int argc, char **argv)
 	struct synth s;
 
 	memset(&s, 0, sizeof(s));
-	parse_synth(argc, argv, &s.o);
+	int ind = parse_synth(argc, argv, &s.o);
+
 	s.trivial = s.o.speedup == 1.0 && s.o.prefix_mult == 1.0 &&
 		    s.o.root_mult == 1 && s.o.prompt_mult == 1.0;
 	if (s.o.has_seed)
@@ -389,7 +405,7 @@ int cmd_synthesize(int argc, char **argv)
 	hmap_init(&s.count, TT_MAP_MAX);
 	buf_init(&s.text, BUF_NOMAX);
 	buf_init(&s.out, BUF_NOMAX);
-	tt_each_line(argv + optind, argc - optind, on_line, &s);
+	tt_each_line(argv + ind, argc - ind, on_line, &s);
 	if (!s.trivial)
 		run(&s);
 	trace_parser_release(&s.tp);

@@ -3,6 +3,7 @@
 #ifndef AIPERF_TT_H
 #define AIPERF_TT_H
 
+#include "opt.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,9 @@ void tt_report_console(FILE *f, const struct tt_report *r);
 char *tt_report_json(const struct tt_report *r);
 
 _Noreturn void tt_usage(FILE *f, int status);
+/* The whole tool's --help text, and each subcommand's option table. */
+extern const char tt_usage_text[];
+extern const struct opt_cmd tt_analyze_cmd, tt_synth_cmd, tt_convert_cmd;
 int cmd_analyze(int argc, char **argv);
 int cmd_synthesize(int argc, char **argv);
 int cmd_convert(int argc, char **argv);

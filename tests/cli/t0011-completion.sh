@@ -52,6 +52,20 @@ test_expect_success 'aiperf-send: a prefix, choices, files, an argument' '
 	offer aiperf-send --ssl-ca-file d/c >got && echo d/ca.pem >want && test_cmp want got &&
 	offer aiperf-send --concurrency "" >got && test_cmp /dev/null got
 '
+test_expect_success 'aiperf-trace: subcommands, then each one'"'"'s options' '
+	command -v bash >/dev/null || skip_because "no bash" &&
+	printf "%s\n" analyze synthesize convert --help --version >want &&
+	offer aiperf-trace "" >got && test_cmp want got &&
+	offer aiperf-trace an >got && echo analyze >want && test_cmp want got &&
+	offer aiperf-trace analyze --bl >got && echo --block-size >want && test_cmp want got &&
+	offer aiperf-trace synthesize --gr >got && echo --group-sessions >want &&
+	test_cmp want got &&
+	offer aiperf-trace convert --no >got && echo --no-rebase >want && test_cmp want got &&
+	: >t.jsonl && offer aiperf-trace analyze t. >got && echo t.jsonl >want &&
+	test_cmp want got &&
+	aiperf-trace --completion bash >c.bash && bash -n c.bash &&
+	test_expect_code 2 aiperf-trace --completion zsh 2>err
+'
 test_expect_success 'aiperf-metrics: operands complete as files' '
 	command -v bash >/dev/null || skip_because "no bash" &&
 	: >r1.ndjson &&

@@ -44,13 +44,16 @@ static const char want_usage[] =
 	"         [--rate r] [--wait s] [--max-bytes size]\n"
 	"         [--mode fast|slow | --loud] [--conf file] [file ...]\n";
 
+static int hooks;	/* the child's table has a usage text and a bad-option message */
+
 /* Parses argv in a child; its stdout shows the values, or what it printed. */
 static void
 child(char **argv)
 {
 	struct vals v = { 0 };
 	struct opt tab[] = TABLE(v);
-	const struct opt_cmd cmd = { "t", tab, "[file ...]", 0 };
+	const struct opt_cmd cmd = { "t", tab, "[file ...]", 0,
+		hooks ? "usage: t sub [...]\n" : NULL, hooks ? "no such option for sub" : NULL };
 	struct opt_iter it;
 	int argc = 0, c;
 
@@ -180,5 +183,31 @@ main(void)
 	     !strstr(out, "--number --") && strstr(out, "-c|--conf) COMPREPLY=($(compgen -f"));
 	TEST("--completion needs bash", fails("--completion zsh", "--completion takes"));
 	TEST("--completion only as the first word", fails("-f --completion bash", "unrecognized option '--completion'"));
+	hooks = 1;
+	TEST("a usage text replaces the synopsis for --help",
+	     run("--help", out, sizeof(out)) == 0 && !strcmp(out, "usage: t sub [...]\n"));
+	TEST("a bad-option message replaces the synopsis",
+	     fails("--zz", "t: no such option for sub\nTry 't --help' for more information.") &&
+	     fails("--num 0", "invalid value for --num"));
+	hooks = 0;
+	{
+		struct vals v = { 0 };
+		struct opt tab[] = TABLE(v);
+		const struct opt_cmd a = { "t", tab, "[file ...]", 0, NULL, NULL };
+		const struct opt_cmd *const subs[] = { &a, &a };
+		const char *const names[] = { "one", "two" };
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		opt_complete_bash_subs("t-x", names, subs, 2, f);
+		fclose(f);
+		TEST("subcommand completion: names first, then each table",
+		     strstr(text, "compgen -W 'one two --help --version'") &&
+		     strstr(text, "case ${COMP_WORDS[1]} in\n\tone)\n") &&
+		     strstr(text, "\ttwo)\n") && strstr(text, " --max-bytes") &&
+		     strstr(text, "complete -F _t_x t-x\n"));
+		free(text);
+	}
 	return TEST_DONE();
 }
