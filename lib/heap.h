@@ -37,6 +37,12 @@ struct heap_type {
 
 #define HEAP_ELEM_MAX 32
 
+/* Room for one element outside the array, where sifts can keep it. */
+union heap_tmp_ {
+	max_align_t align;
+	unsigned char b[HEAP_ELEM_MAX];
+};
+
 void heap_init(struct heap *h);
 void heap_release(struct heap *h);
 /* Room for at least n elements of size bytes each (aborts on overflow). */
@@ -56,26 +62,30 @@ heap_top(const struct heap *h)
 	return h->n ? h->v : NULL;
 }
 
-/* Copy x into slot i. */
-static inline void
-heap_put_(struct heap *h, const struct heap_type *t, size_t i, const void *x)
-{
-	void *e = heap_at(h, t, i);
+/*
+ * The sifts work on the array v, not on struct heap: the element copies
+ * are char stores the compiler must assume alias h->v and h->n, which
+ * would reload both on every step of the tokenizer's loop.
+ */
 
-	memcpy(e, x, t->size);
+/* Copy x into slot i of v. */
+static inline void
+heap_put_(char *v, const struct heap_type *t, size_t i, const void *x)
+{
+	memcpy(v + i * t->size, x, t->size);
 	if (t->moved)
-		t->moved(e, i);
+		t->moved(v + i * t->size, i);
 }
 
 /* Move the hole at i up past parents greater than x; its final index. */
 static inline size_t
-heap_up_(struct heap *h, const struct heap_type *t, size_t i, const void *x)
+heap_up_(char *v, const struct heap_type *t, size_t i, const void *x)
 {
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
-		if (!t->less(x, heap_at(h, t, p)))
+		if (!t->less(x, v + p * t->size))
 			break;
-		heap_put_(h, t, i, heap_at(h, t, p));
+		heap_put_(v, t, i, v + p * t->size);
 		i = p;
 	}
 	return i;
@@ -83,31 +93,32 @@ heap_up_(struct heap *h, const struct heap_type *t, size_t i, const void *x)
 
 /* Move the hole at i down past children less than x; its final index. */
 static inline size_t
-heap_down_(struct heap *h, const struct heap_type *t, size_t i, const void *x)
+heap_down_(char *v, size_t n, const struct heap_type *t, size_t i,
+	   const void *x)
 {
 	for (;;) {
 		size_t c = 2 * i + 1;
-		if (c >= h->n)
+		if (c >= n)
 			break;
-		if (c + 1 < h->n &&
-		    t->less(heap_at(h, t, c + 1), heap_at(h, t, c)))
+		if (c + 1 < n && t->less(v + (c + 1) * t->size, v + c * t->size))
 			c++;
-		if (!t->less(heap_at(h, t, c), x))
+		if (!t->less(v + c * t->size, x))
 			break;
-		heap_put_(h, t, i, heap_at(h, t, c));
+		heap_put_(v, t, i, v + c * t->size);
 		i = c;
 	}
 	return i;
 }
 
-/* Add a copy of the element at e. */
+/* Add a copy of the element at e (not one inside the heap). */
 static inline void
 heap_push(struct heap *h, const struct heap_type *t, const void *e)
 {
 	if (h->n == h->cap)
 		heap_reserve(h, t->size, h->n + 1);
-	size_t i = heap_up_(h, t, h->n++, e);
-	heap_put_(h, t, i, e);
+	char *v = h->v;
+	size_t i = heap_up_(v, t, h->n++, e);
+	heap_put_(v, t, i, e);
 }
 
 /*
@@ -117,14 +128,19 @@ heap_push(struct heap *h, const struct heap_type *t, const void *e)
 static inline void
 heap_delete(struct heap *h, const struct heap_type *t, size_t i)
 {
-	if (--h->n == i)
+	char *v = h->v;
+	size_t n = --h->n;
+	union heap_tmp_ x;
+
+	if (n == i)
 		return;
-	/* The last element, just past the end, fills the hole. */
-	const void *x = heap_at(h, t, h->n);
-	size_t j = heap_down_(h, t, i, x);
+	/* The last element fills the hole. A copy, not a pointer into v:
+	 * then the compiler may keep it in registers. */
+	memcpy(x.b, v + n * t->size, t->size);
+	size_t j = heap_down_(v, n, t, i, x.b);
 	if (j == i)
-		j = heap_up_(h, t, i, x);
-	heap_put_(h, t, j, x);
+		j = heap_up_(v, t, i, x.b);
+	heap_put_(v, t, j, x.b);
 }
 
 /* Copy the least element to out and remove it; the heap is not empty. */
@@ -139,16 +155,14 @@ heap_pop(struct heap *h, const struct heap_type *t, void *out)
 static inline void
 heap_fix(struct heap *h, const struct heap_type *t, size_t i)
 {
-	union {
-		max_align_t align;
-		unsigned char b[HEAP_ELEM_MAX];
-	} x;
+	union heap_tmp_ x;
+	char *v = h->v;
 
-	memcpy(x.b, heap_at(h, t, i), t->size);
-	size_t j = heap_up_(h, t, i, x.b);
+	memcpy(x.b, v + i * t->size, t->size);
+	size_t j = heap_up_(v, t, i, x.b);
 	if (j == i)
-		j = heap_down_(h, t, i, x.b);
-	heap_put_(h, t, j, x.b);
+		j = heap_down_(v, h->n, t, i, x.b);
+	heap_put_(v, t, j, x.b);
 }
 
 #endif
