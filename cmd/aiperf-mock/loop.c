@@ -149,7 +149,7 @@ conn_close(struct conn *c)
 	if (c->flags & CONN_DEAD)
 		return;
 	c->flags |= CONN_DEAD;
-	heap_del(s, c);
+	timer_del(s, c);
 	if (c->r) {
 		resp_free(c->r);
 		c->r = NULL;
@@ -189,7 +189,7 @@ conn_free(struct conn *c)
 void
 conn_arm(struct conn *c, int64_t deadline)
 {
-	heap_set(c->srv, c, deadline);
+	timer_set(c->srv, c, deadline);
 }
 
 static void
@@ -392,8 +392,8 @@ run_timers(struct server *s)
 	int64_t now = mono_ns();
 	struct conn *c;
 
-	while ((c = heap_top(s)) && c->deadline <= now) {
-		heap_del(s, c);
+	while ((c = timer_top(s)) && c->deadline <= now) {
+		timer_del(s, c);
 		gen_timer(c, now);
 	}
 }
@@ -401,7 +401,7 @@ run_timers(struct server *s)
 static void
 rearm(struct server *s)
 {
-	struct conn *top = heap_top(s);
+	struct conn *top = timer_top(s);
 	int64_t want = top ? top->deadline : 0;
 	struct itimerspec its = { 0 };
 
@@ -464,7 +464,7 @@ static int
 wait_events(struct server *s, struct epoll_event *evs, int max,
 	    const sigset_t *mask)
 {
-	struct conn *top = heap_top(s);
+	struct conn *top = timer_top(s);
 	struct timespec ts;
 
 	if (s->use_pwait2) {
@@ -518,7 +518,7 @@ server_release(struct server *s)
 	close(s->epfd);
 	close(s->tfd);
 	close(s->spare_fd);
-	free(s->heap);
+	heap_release(&s->timers);
 	buf_release(&s->scratch);
 	free(s->rbuf);
 	json_doc_free(s->doc);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "heap.h"
 #include "http/httpreq.h"
 
 /*
@@ -94,8 +95,7 @@ struct server {
 	int nlfd;
 	int64_t armed;		/* deadline the timerfd is set to, 0 none */
 	int use_pwait2;		/* 0: kernel without epoll_pwait2, use tfd */
-	struct conn **heap;
-	size_t nheap, heapcap;
+	struct heap timers;	/* of struct conn *, by deadline */
 	struct counters c;
 	uint64_t next_id;
 	unsigned worker, nworkers;	/* ids are next_id * nworkers + worker */
@@ -165,10 +165,11 @@ mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* heap.c: the timer heap. */
-void heap_set(struct server *s, struct conn *c, int64_t deadline);
-void heap_del(struct server *s, struct conn *c);
-struct conn *heap_top(const struct server *s);
+/* heap.c: the timer heap. timer_set() queues c or moves it to the new
+ * deadline; timer_del() of an unqueued c does nothing. */
+void timer_set(struct server *s, struct conn *c, int64_t deadline);
+void timer_del(struct server *s, struct conn *c);
+struct conn *timer_top(const struct server *s);
 
 /* loop.c: sockets and the event loop. */
 /* Bind and listen on one more port (SO_REUSEPORT when several workers
