@@ -135,7 +135,7 @@ conn_close(struct conn *c)
 	if (c->flags & CONN_DEAD)
 		return;
 	c->flags |= CONN_DEAD;
-	heap_del(s, c);
+	timer_del(s, c);
 	if (c->r) {
 		resp_free(c->r);
 		c->r = NULL;
@@ -176,7 +176,7 @@ conn_free(struct conn *c)
 void
 conn_arm(struct conn *c, int64_t deadline)
 {
-	heap_set(c->srv, c, deadline);
+	timer_set(c->srv, c, deadline);
 }
 
 static void
@@ -385,8 +385,8 @@ run_timers(struct server *s)
 	int64_t now = clock_mono_ns();
 	struct conn *c;
 
-	while ((c = heap_top(s)) && c->deadline <= now) {
-		heap_del(s, c);
+	while ((c = timer_top(s)) && c->deadline <= now) {
+		timer_del(s, c);
 		gen_timer(c, now);
 	}
 }
@@ -429,7 +429,7 @@ on_signal(struct evloop *l, int sig, void *ud)
 static int
 wait_events(struct server *s)
 {
-	struct conn *top = heap_top(s);
+	struct conn *top = timer_top(s);
 	int64_t d = -1;
 
 	if (top) {
@@ -466,7 +466,7 @@ server_release(struct server *s)
 	reap(s);
 	evloop_free(s->loop);
 	close(s->spare_fd);
-	free(s->heap);
+	heap_release(&s->timers);
 	buf_release(&s->scratch);
 	free(s->rbuf);
 	json_doc_free(s->doc);

@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "clock.h"
+#include "heap.h"
 #include "http/httpreq.h"
 
 /*
@@ -95,8 +96,7 @@ struct server {
 	int spare_fd;
 	int lfds[MOCK_MAX_PORTS];	/* listeners, one per port */
 	int nlfd;
-	struct conn **heap;
-	size_t nheap, heapcap;
+	struct heap timers;	/* of struct conn *, by deadline */
 	struct counters c;
 	uint64_t next_id;
 	unsigned worker, nworkers;	/* ids are next_id * nworkers + worker */
@@ -157,10 +157,11 @@ struct conn {
 	struct conn *prev, *next;	/* server's list, or dead list (next) */
 };
 
-/* heap.c: the timer heap. */
-void heap_set(struct server *s, struct conn *c, int64_t deadline);
-void heap_del(struct server *s, struct conn *c);
-struct conn *heap_top(const struct server *s);
+/* heap.c: the timer heap. timer_set() queues c or moves it to the new
+ * deadline; timer_del() of an unqueued c does nothing. */
+void timer_set(struct server *s, struct conn *c, int64_t deadline);
+void timer_del(struct server *s, struct conn *c);
+struct conn *timer_top(const struct server *s);
 
 /* loop.c: sockets and the event loop. */
 /* Bind and listen on one more port (SO_REUSEPORT when several workers

@@ -78,7 +78,7 @@ sender_emit(struct sender *s, struct xfer *x)
 void
 sender_finish(struct sender *s, struct xfer *x, CURLcode rc)
 {
-	heap_remove(&s->timers, x);
+	sched_remove(&s->timers, x);
 	/*
 	 * The record starts when the request's bytes went out (cb_prereq, or
 	 * the native engine's first write), not when a connection for it was
@@ -142,7 +142,7 @@ static void
 cancel_due(struct sender *s, int64_t now)
 {
 	struct xfer *x;
-	while ((x = heap_top(&s->timers)) && x->deadline <= now) {
+	while ((x = sched_top(&s->timers)) && x->deadline <= now) {
 		struct buf b = BUF_INIT(BUF_NOMAX);
 		buf_addf(&b, "Request cancelled %.3fs after being sent",
 			 (double)x->cancel_after_ns / 1e9);
@@ -229,7 +229,7 @@ start(struct sender *s, struct xfer *x, int64_t now)
 	sched_prefill_take(s, x);
 	if (x->cancel_after_ns >= 0 && !x->warmup) {
 		x->deadline = x->start_ns + x->cancel_after_ns;
-		heap_push(&s->timers, x);
+		sched_push(&s->timers, x);
 	}
 }
 
@@ -350,12 +350,12 @@ start_turns(struct sender *s, int64_t now)
 	int started = 0;
 
 	s->turns_held = 0;
-	while (!s->stopping && (x = heap_top(&s->delays)) && x->deadline <= now) {
+	while (!s->stopping && (x = sched_top(&s->delays)) && x->deadline <= now) {
 		if (!sched_may_start(s, x, 0, now)) {
 			s->turns_held = 1;	/* until a prefill slot frees */
 			break;
 		}
-		heap_remove(&s->delays, x);
+		sched_remove(&s->delays, x);
 		x->deadline = -1;
 		start(s, x, now);
 		started++;
@@ -418,11 +418,11 @@ static int64_t
 next_wakeup(struct sender *s)
 {
 	int64_t t = min_due(s->curl_due, h1conn_due(s));
-	struct xfer *x = heap_top(&s->timers);
+	struct xfer *x = sched_top(&s->timers);
 
 	if (x)
 		t = min_due(t, x->deadline);
-	if ((x = heap_top(&s->delays)) && !s->turns_held)
+	if ((x = sched_top(&s->delays)) && !s->turns_held)
 		t = min_due(t, x->deadline);
 	if (!s->stopping)
 		t = min_due(t, s->ramp_due);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Timing: the cancel-deadline heap, when the next request is due, and the precise final wait. */
+/* Timing: the cancel-deadline and delay heaps, when the next request is due, and the precise final wait. */
 #include "send.h"
 
 #include <math.h>
@@ -8,83 +8,48 @@
 #include "util.h"
 #include "xfer.h"
 
-static void
-heap_set(struct heap *h, size_t i, struct xfer *x)
+/* The timer and delay heaps hold xfer pointers keyed by deadline; hidx
+ * is the back-pointer, (size_t)-1 when on neither. */
+static int
+xfer_less(const void *a, const void *b)
 {
-	h->v[i] = x;
-	x->hidx = i;
+	return (*(struct xfer *const *)a)->deadline <
+	       (*(struct xfer *const *)b)->deadline;
 }
 
 static void
-sift_up(struct heap *h, size_t i)
+xfer_moved(void *e, size_t i)
 {
-	struct xfer *x = h->v[i];
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (h->v[p]->deadline <= x->deadline)
-			break;
-		heap_set(h, i, h->v[p]);
-		i = p;
-	}
-	heap_set(h, i, x);
+	(*(struct xfer **)e)->hidx = i;
 }
 
-static void
-sift_down(struct heap *h, size_t i)
+static const struct heap_type xfer_heap = { sizeof(struct xfer *), xfer_less,
+					    xfer_moved };
+
+void
+sched_push(struct heap *h, struct xfer *x)
 {
-	struct xfer *x = h->v[i];
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && h->v[c + 1]->deadline < h->v[c]->deadline)
-			c++;
-		if (x->deadline <= h->v[c]->deadline)
-			break;
-		heap_set(h, i, h->v[c]);
-		i = c;
-	}
-	heap_set(h, i, x);
+	heap_push(h, &xfer_heap, &x);
 }
 
 void
-heap_push(struct heap *h, struct xfer *x)
-{
-	if (h->n == h->cap) {
-		h->cap = h->cap ? 2 * h->cap : 64;
-		h->v = xreallocarray(h->v, h->cap, sizeof(*h->v));
-	}
-	heap_set(h, h->n++, x);
-	sift_up(h, h->n - 1);
-}
-
-void
-heap_remove(struct heap *h, struct xfer *x)
+sched_remove(struct heap *h, struct xfer *x)
 {
 	size_t i = x->hidx;
-	if (i >= h->n || h->v[i] != x)
+
+	/* hidx may be x's place in the other heap. */
+	if (i >= h->n || *(struct xfer **)heap_at(h, &xfer_heap, i) != x)
 		return;
 	x->hidx = (size_t)-1;
-	struct xfer *last = h->v[--h->n];
-	if (last == x)
-		return;
-	heap_set(h, i, last);
-	sift_down(h, i);
-	sift_up(h, last->hidx);
+	heap_delete(h, &xfer_heap, i);
 }
 
 struct xfer *
-heap_top(const struct heap *h)
+sched_top(const struct heap *h)
 {
-	return h->n ? h->v[0] : NULL;
-}
+	struct xfer **top = heap_top(h);
 
-void
-heap_release(struct heap *h)
-{
-	free(h->v);
-	h->v = NULL;
-	h->n = h->cap = 0;
+	return top ? *top : NULL;
 }
 
 /*

@@ -8,6 +8,7 @@
 #include <curl/curl.h>
 #include "buf.h"
 #include "evloop.h"
+#include "heap.h"
 #include "lines.h"
 
 struct xfer;
@@ -57,12 +58,6 @@ struct hdrtpl {
 	size_t len, cut[2];
 };
 
-/* The timer heap orders in-flight transfers by their cancel deadline. */
-struct heap {
-	struct xfer **v;
-	size_t n, cap;
-};
-
 struct sender {
 	const struct options *o;
 	CURLM *m;
@@ -91,7 +86,7 @@ struct sender {
 	uint64_t nnotsent, nstopped;	/* NotSentError; cancelled by the stop */
 	int64_t ui_next;
 	size_t url_rr;
-	struct heap timers;
+	struct heap timers;	/* in flight, by cancel deadline */
 	CURL **pool;
 	size_t npool, cappool;
 	int64_t wall0, mono0;
@@ -140,10 +135,11 @@ void ev_multi(struct sender *s);
 int ev_handle(struct sender *s, CURL *h);
 
 /* sched.c */
-void heap_push(struct heap *h, struct xfer *x);
-void heap_remove(struct heap *h, struct xfer *x);
-struct xfer *heap_top(const struct heap *h);
-void heap_release(struct heap *h);
+/* The timers and delays heaps (lib/heap of xfer pointers by deadline);
+ * sched_remove() of an xfer not on h does nothing. */
+void sched_push(struct heap *h, struct xfer *x);
+void sched_remove(struct heap *h, struct xfer *x);
+struct xfer *sched_top(const struct heap *h);
 int64_t sched_next_due(struct sender *s, int64_t now);
 void sched_wait_until(int64_t due);
 int sched_may_start(struct sender *s, const struct xfer *x, int need_slot, int64_t now);

@@ -70,7 +70,7 @@ drop_parked(struct sender *s, struct sess *e)
 	e->ptail = NULL;
 	if ((x = e->due)) {
 		e->due = NULL;
-		heap_remove(&s->delays, x);
+		sched_remove(&s->delays, x);
 		s->nparked--;
 		sender_not_sent(s, x);
 	}
@@ -119,7 +119,7 @@ schedule_next(struct sender *s, struct sess *e)
 	else
 		x->deadline = e->returned_ns + (x->delay_ns > 0 ? x->delay_ns : 0);
 	e->due = x;
-	heap_push(&s->delays, x);
+	sched_push(&s->delays, x);
 }
 
 /* A later turn read from the input waits in its session. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "util.h"
 
 #define MAX_ID (1 << 24)
@@ -357,7 +358,7 @@ struct cslot {
 struct tls {
 	uint64_t serial;
 	struct sym *sym;
-	struct hent *heap;
+	struct heap heap;	/* of struct hent */
 	int32_t *out;
 	size_t cap;
 	struct cslot *slot;
@@ -380,7 +381,7 @@ tls_free(void *p)
 	if (!t)
 		return;
 	free(t->sym);
-	free(t->heap);
+	heap_release(&t->heap);
 	free(t->out);
 	free(t->slot);
 	free(t->keys);
@@ -423,7 +424,8 @@ tls_get(const struct bpe *b, size_t n)
 	if (n > t->cap) {
 		size_t cap = n < 256 ? 256 : n + n / 2;
 		t->sym = xreallocarray(t->sym, cap, sizeof(*t->sym));
-		t->heap = xreallocarray(t->heap, cap, 3 * sizeof(*t->heap));
+		/* A word of n symbols pushes under 3n pairs. */
+		heap_reserve(&t->heap, sizeof(struct hent), 3 * cap);
 		t->out = xreallocarray(t->out, cap, sizeof(*t->out));
 		t->cap = cap;
 	}
@@ -500,51 +502,18 @@ cache_put(struct tls *t, const char *s, size_t n, uint64_t h,
 }
 
 static int
-hless(const struct hent *a, const struct hent *b)
+hless(const void *pa, const void *pb)
 {
+	const struct hent *a = pa, *b = pb;
+
 	return a->rank < b->rank || (a->rank == b->rank && a->pos < b->pos);
 }
 
-static void
-heap_push(struct hent *h, size_t *n, struct hent e)
-{
-	size_t i = (*n)++, p;
-
-	while (i > 0) {
-		p = (i - 1) / 2;
-		if (!hless(&e, &h[p]))
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i] = e;
-}
-
-static struct hent
-heap_pop(struct hent *h, size_t *n)
-{
-	struct hent top = h[0], last = h[--*n];
-	size_t i = 0, c, m = *n;
-
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= m)
-			break;
-		if (c + 1 < m && hless(&h[c + 1], &h[c]))
-			c++;
-		if (!hless(&h[c], &last))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (m > 0)
-		h[i] = last;
-	return top;
-}
+static const struct heap_type hent_type = { sizeof(struct hent), hless, NULL };
 
 /* The merge of the pair at pos: from the merge table, or (tiktoken) the
  * rank of the concatenated bytes. Returns 0 when there is none. */
-static int
+static inline int
 pair_merge(const struct bpe *b, const struct tls *t, const char *s,
 	   int32_t pos, int32_t *rank, int32_t *result)
 {
@@ -569,26 +538,26 @@ pair_merge(const struct bpe *b, const struct tls *t, const char *s,
 }
 
 static void
-push_pair(const struct bpe *b, struct tls *t, const char *s, size_t *nh,
-	  int32_t pos)
+push_pair(const struct bpe *b, struct tls *t, const char *s, int32_t pos)
 {
 	int32_t rank, result;
 
 	if (pair_merge(b, t, s, pos, &rank, &result))
-		heap_push(t->heap, nh, (struct hent){ rank, pos, result });
+		heap_push(&t->heap, &hent_type, &(struct hent){ rank, pos, result });
 }
 
 /* HF tokenizers Word::merge_all: lowest rank first, then leftmost. */
 static size_t
 merge_all(const struct bpe *b, struct tls *t, const char *s, size_t n)
 {
-	size_t nh = 0, i, k = 0;
+	size_t i, k = 0;
 	int32_t pos, nx, rank, result;
+	struct hent e;
 
 	for (i = 0; i + 1 < n; i++)
-		push_pair(b, t, s, &nh, (int32_t)i);
-	while (nh > 0) {
-		struct hent e = heap_pop(t->heap, &nh);
+		push_pair(b, t, s, (int32_t)i);
+	while (t->heap.n > 0) {
+		heap_pop(&t->heap, &hent_type, &e);
 		pos = e.pos;
 		nx = t->sym[pos].next;
 		if (t->sym[pos].id < 0 || nx < 0)
@@ -603,8 +572,8 @@ merge_all(const struct bpe *b, struct tls *t, const char *s, size_t n)
 		if (t->sym[nx].next >= 0)
 			t->sym[t->sym[nx].next].prev = pos;
 		if (t->sym[pos].prev >= 0)
-			push_pair(b, t, s, &nh, t->sym[pos].prev);
-		push_pair(b, t, s, &nh, pos);
+			push_pair(b, t, s, t->sym[pos].prev);
+		push_pair(b, t, s, pos);
 	}
 	for (i = 0; i < n; i++)
 		if (t->sym[i].id >= 0)

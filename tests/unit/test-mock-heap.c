@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The heap is private to the tool; test it from its source. */
+/* The binding is private to the tool; test it from its source. */
 #include "../../cmd/aiperf-mock/heap.c"
 #include "test.h"
 
@@ -23,10 +23,12 @@ rnd(int64_t mod)
 static int
 valid(const struct server *s)
 {
-	for (size_t i = 0; i < s->nheap; i++) {
-		if (s->heap[i]->hidx != i)
+	struct conn **v = s->timers.v;
+
+	for (size_t i = 0; i < s->timers.n; i++) {
+		if (v[i]->hidx != i)
 			return 0;
-		if (i && s->heap[(i - 1) / 2]->deadline > s->heap[i]->deadline)
+		if (i && v[(i - 1) / 2]->deadline > v[i]->deadline)
 			return 0;
 	}
 	return 1;
@@ -41,11 +43,11 @@ drain(struct server *s, int *ordered)
 	struct conn *c;
 
 	*ordered = 1;
-	while ((c = heap_top(s))) {
+	while ((c = timer_top(s))) {
 		if (c->deadline < last)
 			*ordered = 0;
 		last = c->deadline;
-		heap_del(s, c);
+		timer_del(s, c);
 		if (c->hidx != SIZE_MAX)
 			*ordered = 0;
 		n++;
@@ -62,32 +64,32 @@ main(void)
 
 	for (int i = 0; i < N; i++) {
 		conns[i].hidx = SIZE_MAX;
-		heap_set(&s, &conns[i], rnd(1000));
+		timer_set(&s, &conns[i], rnd(1000));
 	}
-	TEST("inserts keep the heap valid", valid(&s) && s.nheap == N);
+	TEST("inserts keep the heap valid", valid(&s) && s.timers.n == N);
 	for (int i = 0; i < 5 * N; i++) {
 		struct conn *c = &conns[rnd(N)];
 		if (rnd(3) == 0)
-			heap_del(&s, c);
+			timer_del(&s, c);
 		else
-			heap_set(&s, c, rnd(1000));
+			timer_set(&s, c, rnd(1000));
 		ok &= valid(&s);
 	}
 	TEST("random moves and deletes keep it valid", ok);
 	size_t queued = 0;
 	for (int i = 0; i < N; i++)
 		queued += conns[i].hidx != SIZE_MAX;
-	TEST("size matches the queued connections", queued == s.nheap);
+	TEST("size matches the queued connections", queued == s.timers.n);
 	TEST("pops come in deadline order", drain(&s, &ordered) == queued && ordered);
-	TEST("empty heap has no top", heap_top(&s) == NULL);
-	heap_del(&s, &conns[0]);
-	TEST("deleting an unqueued connection is a no-op", s.nheap == 0);
-	heap_set(&s, &conns[0], 5);
-	heap_set(&s, &conns[1], 3);
-	heap_set(&s, &conns[0], 1);
-	TEST("moving earlier takes the top", heap_top(&s) == &conns[0]);
-	heap_set(&s, &conns[0], 9);
-	TEST("moving later gives it up", heap_top(&s) == &conns[1]);
-	free(s.heap);
+	TEST("empty heap has no top", timer_top(&s) == NULL);
+	timer_del(&s, &conns[0]);
+	TEST("deleting an unqueued connection is a no-op", s.timers.n == 0);
+	timer_set(&s, &conns[0], 5);
+	timer_set(&s, &conns[1], 3);
+	timer_set(&s, &conns[0], 1);
+	TEST("moving earlier takes the top", timer_top(&s) == &conns[0]);
+	timer_set(&s, &conns[0], 9);
+	TEST("moving later gives it up", timer_top(&s) == &conns[1]);
+	heap_release(&s.timers);
 	return TEST_DONE();
 }
