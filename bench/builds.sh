@@ -16,6 +16,8 @@ trap 'git -C "$TOP" worktree remove --force "$BASE" 2>/dev/null; rm -rf "$BASE"'
 git -C "$TOP" worktree add -q --detach "$BASE" "$REV"
 # ../shared beside the base tree, as beside this one
 [ -e "$BASE/../shared" ] || ln -s "$TOP/../shared" "$(dirname "$BASE")/shared" 2>/dev/null || true
+# a script newer than REV runs there as it is here
+[ -f "$BASE/bench/$SCRIPT" ] || cp "$TOP/bench/$SCRIPT" "$BASE/bench/"
 echo "builds: building $REV in $BASE" >&2
 make -C "$BASE" -s -j2 all >/dev/null
 make -C "$TOP" -s -j2 all >/dev/null
