@@ -362,8 +362,9 @@ stage() {
 
 # on_signal INT|TERM: the first signal asks the sender to stop issuing and
 # flush (the stages downstream read to the end and write every artifact,
-# marked cancelled); the second makes it cancel what is in flight at once;
-# a third kills the pipeline. Nothing but our own stages is signalled.
+# marked cancelled); the second makes it cancel what is in flight at once
+# and stops the generator; a third kills the pipeline. Nothing but our own
+# stages is signalled.
 on_signal() {
 	local pid i=0
 	((++nsig == 1)) && caught=$1 && : >"$run/cancelled" &&
@@ -377,6 +378,9 @@ on_signal() {
 		sleep 0.01
 	done
 	[[ -n $pid ]] && kill -"$1" "$pid" 2>/dev/null
+	# a generator still busy (a large dataset) is of no use any more
+	((nsig == 2)) && pid=$(cat "$run/gen.pid" 2>/dev/null) && kill -TERM "$pid" 2>/dev/null
+	return 0
 }
 
 # run_pipeline DIR LOG RAW RUN: gen | send | metrics (--tee RAW) | export into
@@ -426,7 +430,8 @@ run_pipeline() {
 	((failed)) && rm -rf "$run" && return 1
 	st=$(cat "$run/export.st" 2>/dev/null || echo 1)
 	rm -rf "$run"
-	[[ -n $caught && $st == 0 ]] && return $((128 + ${sig[$caught]}))
+	# interrupted says more than a verdict on a run that was cut short
+	[[ -n $caught ]] && return $((128 + ${sig[$caught]}))
 	return "$st"
 }
 

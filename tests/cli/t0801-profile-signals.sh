@@ -37,6 +37,16 @@ wait_raw() {
 	test -s "$1/profile_export_raw.jsonl"
 }
 
+# grep_wait PATTERN FILE: until FILE has a line matching PATTERN (30 s at most).
+grep_wait() {
+	i=0
+	while ! grep -q -- "$1" "$2" && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q -- "$1" "$2"
+}
+
 # check_run DIR STATUS WANT: the interrupted run in DIR ended as it must.
 check_run() {
 	test "$2" -eq "$3" || { echo "status $2, want $3"; return 1; }
@@ -102,6 +112,24 @@ test_expect_success 'a second signal cancels the requests in flight at once' '
 	n=$(sed -n "s/.* \([0-9]*\) of them cancelled in flight.*/\1/p" err) &&
 	test "$n" -gt 0 &&
 	test "$(grep -c "Request cancelled because the run stopped" two/profile_export_raw.jsonl)" -eq "$n"
+'
+
+test_expect_success 'a second signal also stops a generator still preparing' '
+	grp sh -c "echo \$\$ >pid; exec aiperf profile -m m --url $MOCK_URL \
+		--tokenizer builtin --isl 100000 --osl 4 --num-dataset-entries 20000 \
+		--request-count 5 --artifact-dir busy" >out 2>err &
+	prof=$! &&
+	i=0 && while [ ! -e busy/logs/aiperf.log ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done &&
+	kill -INT -$(cat pid) &&
+	grep_wait "^aiperf-send: interrupted" err &&
+	kill -INT -$(cat pid)
+	# the generator would work for minutes: 60 s is only a bound on a hang
+	( sleep 60 && kill -KILL -$(cat pid) 2>/dev/null ) &
+	dog=$!
+	st=0 && wait $prof || st=$?
+	pkill -P $dog; kill $dog 2>/dev/null; test $st -eq 130 &&
+	test "$(jq .was_cancelled busy/profile_export_aiperf.json)" = true &&
+	! pgrep -f -- "$PWD/busy" >/dev/null
 '
 
 test_expect_success 'SIGTERM from a calling script touches nothing else' '
