@@ -24,7 +24,8 @@ h1_init(struct h1 *h, size_t max_line, size_t max_head, h1_line_fn on_line,
 	h->on_line = on_line;
 	h->on_body = on_body;
 	h->ctx = ctx;
-	buf_init(&h->line, max_line + 2);
+	/* room for the longest line either kind may have (chunk sizes too) */
+	buf_init(&h->line, (max_line > MAX_CHUNK_LINE ? max_line : MAX_CHUNK_LINE) + 2);
 	h1_reset(h);
 }
 
@@ -115,11 +116,13 @@ get_line(struct h1 *h, const char *p, size_t n, size_t cap, const char **lp,
 	if (h->line.len + take > cap + 2)
 		return fail(h, "line too long");
 	if (!nl) {
-		buf_add(&h->line, p, take);
+		if (buf_add(&h->line, p, take) < 0)
+			return fail(h, "line too long");
 		return 0;
 	}
 	if (h->line.len) {
-		buf_add(&h->line, p, take - 1);
+		if (buf_add(&h->line, p, take - 1) < 0)
+			return fail(h, "line too long");
 		*lp = h->line.s;
 		*ll = h->line.len;
 	} else {

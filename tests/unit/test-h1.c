@@ -136,6 +136,30 @@ test_framing(void)
 	      0, "1 200 1a 78 HTTP/1.1 200 OK|Content-Length: 99|Transfer-Encoding: chunked||q");
 }
 
+/* A chunk-size line longer than a head line may be, in one feed or many:
+ * the same verdict (it used to be cut at the head cap when split). */
+static void
+test_long_chunk_line(void)
+{
+	static const char head[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+	char in[2048];
+	size_t n = strlen(head);
+
+	memcpy(in, head, n);
+	memcpy(in + n, "1;", 2);
+	memset(in + n + 2, 'e', 1000);
+	snprintf(in + n + 1002, sizeof(in) - n - 1002, "\r\nx\r\n0\r\n\r\n");
+	char *r = run(in, strlen(in), 0, strlen(in), 0);
+	TEST("a 1000-byte chunk extension is read", strstr(r, "||x") != NULL);
+	free(r);
+	TEST("a 1000-byte chunk extension: every split agrees", splits_agree(in, 0));
+	in[n + 900] = '\x05';	/* a control byte past the head line cap */
+	r = run(in, strlen(in), 0, strlen(in), 0);
+	TEST("a control byte late in a long chunk line is refused", strstr(r, "malformed chunk size") != NULL);
+	free(r);
+	TEST("... whatever the split", splits_agree(in, 0));
+}
+
 static void
 test_hostile(void)
 {
@@ -239,6 +263,7 @@ test_pipelined_and_reset(void)
 int
 main(void)
 {
+	test_long_chunk_line();
 	test_framing();
 	test_hostile();
 	test_nul();
