@@ -33,6 +33,8 @@ except ImportError:  # console tables are then not checked
     Console = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import checkrun  # noqa: E402  tests/golden/checkrun.py
 os.environ["TZ"] = "UTC"  # as tests/golden.sh runs the cases
 time.tzset()
 NS_MS = 1e3 / 1e9  # ns -> ms factor, as the original's unit converter
@@ -642,24 +644,15 @@ def check_case(name):
     return bad, "; ".join(how)
 
 
+def check_or_mismatch(name):
+    try:
+        return check_case(name)
+    except Mismatch as e:
+        return [str(e)], ""
+
+
 def main():
-    names = sys.argv[1:] or sorted(
-        n for n in os.listdir(HERE) if os.path.isdir(os.path.join(HERE, n)))
-    failed = 0
-    for n in names:
-        try:
-            bad, how = check_case(n)
-        except Mismatch as e:
-            bad, how = [str(e)], ""
-        if bad:
-            failed += 1
-            print("MISMATCH %s%s" % (n, ": " + how if how else ""))
-            for b in bad:
-                print("  " + b)
-        else:
-            print("ok %s: %s" % (n, how))
-    print("%d of %d cases match the reference" % (len(names) - failed, len(names)))
-    return 1 if failed else 0
+    return checkrun.run(HERE, check_or_mismatch)
 
 
 if __name__ == "__main__":

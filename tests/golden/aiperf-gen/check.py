@@ -36,6 +36,8 @@ import uuid
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import checkrun  # noqa: E402  tests/golden/checkrun.py
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 ORACLE = os.path.join(os.path.dirname(TOP), "shared", "tools", "tok-oracle.mjs")
 CORPUS = os.path.join(TOP, "data", "corpus", "tinyshakespeare.txt")
@@ -485,28 +487,15 @@ def check_case(name):
         ", %d re-encode to another length" % short if short else ", each re-encodes to its length")
 
 
+def check_or_skip(name):
+    try:
+        return check_case(name)
+    except Skip as e:
+        return None, str(e)
+
+
 def main():
-    names = sys.argv[1:] or sorted(
-        n for n in os.listdir(HERE) if os.path.isdir(os.path.join(HERE, n)))
-    failed = skipped = 0
-    for n in names:
-        try:
-            bad, how = check_case(n)
-        except Skip as e:
-            skipped += 1
-            print("SKIP %s: %s" % (n, e))
-            continue
-        if bad:
-            failed += 1
-            print("MISMATCH %s%s" % (n, ": " + how if how else ""))
-            for b in bad:
-                print("  " + b)
-        else:
-            print("ok %s: %s" % (n, how))
-    print("%d of %d cases match the reference%s" % (
-        len(names) - failed - skipped, len(names),
-        ", %d skipped" % skipped if skipped else ""))
-    return 1 if failed else 0
+    return checkrun.run(HERE, check_or_skip)
 
 
 if __name__ == "__main__":

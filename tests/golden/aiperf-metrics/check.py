@@ -28,6 +28,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import checkrun  # noqa: E402  tests/golden/checkrun.py
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 ORACLE = os.path.join(os.path.dirname(TOP), "shared", "tools", "tok-oracle.mjs")
 NS_MS = 1e3 / 1e9
@@ -717,25 +719,7 @@ def check_case(name):
 
 
 def main():
-    names = sys.argv[1:] or sorted(
-        n for n in os.listdir(HERE) if os.path.isdir(os.path.join(HERE, n)))
-    failed = skipped = 0
-    for n in names:
-        bad, how = check_case(n)
-        if bad is None:
-            skipped += 1
-            print("SKIP %s: %s" % (n, how))
-        elif bad:
-            failed += 1
-            print("MISMATCH %s%s" % (n, ": " + how if how else ""))
-            for b in bad:
-                print("  " + b)
-        else:
-            print("ok %s: %s" % (n, how))
-    print("%d of %d cases match the reference%s" % (
-        len(names) - failed - skipped, len(names),
-        ", %d skipped" % skipped if skipped else ""))
-    return 1 if failed else 0
+    return checkrun.run(HERE, check_case)
 
 
 if __name__ == "__main__":

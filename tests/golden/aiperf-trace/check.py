@@ -31,6 +31,8 @@ import shlex
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import checkrun  # noqa: E402  tests/golden/checkrun.py
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(TOP, "tests", "trace"))
 import ref  # noqa: E402  (tests/trace/ref.py)
@@ -304,25 +306,7 @@ def same_lines(gold, exp, src):
 
 
 def main():
-    names = sys.argv[1:] or sorted(
-        n for n in os.listdir(HERE) if os.path.isdir(os.path.join(HERE, n)))
-    failed = skipped = 0
-    for n in names:
-        bad, how = check_case(n)
-        if bad is None:
-            skipped += 1
-            print("SKIP %s: %s" % (n, how))
-        elif bad:
-            failed += 1
-            print("MISMATCH %s%s" % (n, ": " + how if how else ""))
-            for b in bad:
-                print("  " + b)
-        else:
-            print("ok %s: %s" % (n, how))
-    print("%d of %d cases match the reference%s" % (
-        len(names) - failed - skipped, len(names),
-        ", %d skipped" % skipped if skipped else ""))
-    return 1 if failed else 0
+    return checkrun.run(HERE, check_case)
 
 
 if __name__ == "__main__":
