@@ -15,7 +15,7 @@ linefile_open(struct linefile *lf, const char *path)
 	lf->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (lf->fd < 0)
 		return -1;
-	lf->path = xstrdup(path);
+	lf->path = path;
 	buf_init(&lf->b, BUF_NOMAX);
 	return 0;
 }
@@ -81,9 +81,7 @@ linefile_close(struct linefile *lf)
 		rc = -1;
 		err = errno;
 	}
-	free(lf->path);
 	buf_release(&lf->b);
 	lf->fd = -1;
-	lf->path = NULL;
 	return errno = err, rc;
 }

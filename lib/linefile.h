@@ -14,12 +14,13 @@
  * is cut back to the end of its last whole line, and that call and every
  * later one return -1 with errno set to the write's error; lines() tells
  * how many whole lines the file holds. All of them return 0 on success.
- * The struct owns a copy of the path and its buffer; linefile_close()
- * frees them, whatever it returns.
+ * The struct borrows path (it must outlive lf, so that a caller can name
+ * the file after a failed close) and owns its buffer, which
+ * linefile_close() frees whatever it returns.
  */
 struct linefile {
 	int fd;
-	char *path;
+	const char *path;
 	struct buf b;
 	off_t good;		/* bytes of whole lines on disk */
 	size_t lines;		/* whole lines on disk */

@@ -274,10 +274,8 @@ main(int argc, char **argv)
 	/* Whoever stopped the run made the file before the input could end. */
 	if (o.cancelled_if && access(o.cancelled_if, F_OK) == 0)
 		eo.was_cancelled = 1;
-	if (fl.records && linefile_close(fl.records) < 0) {
-		fl.rec.path = fl.jsonl;
+	if (fl.records && linefile_close(fl.records) < 0)
 		copy_failed(fl.records);
-	}
 	agg_summary(&a, &sm);
 	client_summary(&a.cl, &sm, &eo.cs, o.cpu_seconds, o.target_rate);
 	files_write(&fl, &sm, &sl, &eo);

@@ -202,10 +202,8 @@ main(int argc, char **argv)
 		do_file(&run, &op.o, op.files[i]);
 	if (run.pool)
 		run.skipped += pool_free(run.pool);
-	if (run.tee && linefile_close(run.tee) < 0) {
-		tee.path = (char *)op.tee;
-		tee_failed(&tee);
-	}
+	if (run.tee && linefile_close(run.tee) < 0)
+		tee_failed(run.tee);
 	if (run.skipped)
 		warn("%zu malformed line%s skipped", run.skipped, run.skipped == 1 ? "" : "s");
 	rec_release(&run.rec);
