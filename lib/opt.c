@@ -277,8 +277,8 @@ pattern(struct buf *b, const struct opt_cmd *cmd, int cls)
 		if (!takes_arg(c) || arg_class(c) != cls)
 			continue;
 		buf_addstr(b, n++ ? "|" : "\t");
-		if (o->key > 0 && o->key < 256)
-			buf_addf(b, "-%c|", o->key);
+		if (o->key > 0 && o->key < 256 && !(o->flags & OPT_ALIAS))
+			buf_addf(b, "-%c|", o->key);	/* once, with the canonical name */
 		buf_addf(b, "--%s", o->name);
 	}
 	return n;
