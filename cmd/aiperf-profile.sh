@@ -461,6 +461,10 @@ profile() {
 	# aiperf-export in a directory only we can read, not among the artifacts.
 	run=$(mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX") || die "cannot make a temporary directory"
 	trap 'rm -rf "$run"' EXIT
+	# Until the stages run there is nothing to flush: a signal ends it here
+	# (run_pipeline takes the signals over).
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	write_input_config "$run/input_config.json"
 	local synth=$dir/.synthesized_input.jsonl
 	if [[ -n $input ]] && synthesize_input "$synth"; then

@@ -119,7 +119,12 @@ test_expect_success 'a second signal also stops a generator still preparing' '
 		--tokenizer builtin --isl 100000 --osl 4 --num-dataset-entries 20000 \
 		--request-count 5 --artifact-dir busy" >out 2>err &
 	prof=$! &&
-	i=0 && while [ ! -e busy/logs/aiperf.log ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done &&
+	# until the generator runs (a signal before the stages start ends the
+	# run at once, with nothing written)
+	i=0 && while ! pgrep -f -- "$PWD/busy/inputs.json" >/dev/null && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done &&
 	kill -INT -$(cat pid) &&
 	grep_wait "^aiperf-send: interrupted" err &&
 	kill -INT -$(cat pid)
@@ -127,7 +132,8 @@ test_expect_success 'a second signal also stops a generator still preparing' '
 	( sleep 60 && kill -KILL -$(cat pid) 2>/dev/null ) &
 	dog=$!
 	st=0 && wait $prof || st=$?
-	pkill -P $dog; kill $dog 2>/dev/null; test $st -eq 130 &&
+	pkill -P $dog; kill $dog 2>/dev/null
+	test $st -eq 130 || { echo "status $st"; cat err; false; }
 	test "$(jq .was_cancelled busy/profile_export_aiperf.json)" = true &&
 	! pgrep -f -- "$PWD/busy" >/dev/null
 '
