@@ -10,12 +10,21 @@
 #include "json/json.h"
 #include "util.h"
 
-static char *
-dup_str(const struct json *v)
+/* The string at key (NULL when absent or not a string), or -1 when it
+ * holds a NUL: a C string would silently cut it short. */
+static int
+dup_str(const struct json *r, const char *key, char **out)
 {
 	size_t n;
-	const char *s = json_str(v, &n);
-	return s ? xstrndup(s, n) : NULL;
+	const char *s = json_str(json_get(r, key), &n);
+
+	*out = NULL;
+	if (!s)
+		return 0;
+	if (memchr(s, '\0', n))
+		return -1;
+	*out = xstrndup(s, n);
+	return 0;
 }
 
 /* Optional integer field: 0 ok (dflt when absent), -1 when present but not an integer. */
@@ -92,16 +101,22 @@ default_path(const char *etype, int stream)
 static int
 parse_strs(struct xfer *x, const struct json *r, char *why, size_t wl)
 {
+	static const char *const keys[] = {
+		"id", "x_correlation_id", "conversation_id", "endpoint_type",
+		"input_text", "path", "phase",
+	};
+	char **dst[] = {
+		&x->id, &x->corr, &x->conv, &x->etype,
+		&x->input_text, &x->path, &x->phase,
+	};
 	const struct json *v;
 
-	if (!(x->id = dup_str(json_get(r, "id"))))
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (dup_str(r, keys[i], dst[i]) < 0)
+			return bad(why, wl, "'%s' contains a NUL character",
+				   keys[i]);
+	if (!x->id)
 		return bad(why, wl, "%s", "missing string 'id'");
-	x->corr = dup_str(json_get(r, "x_correlation_id"));
-	x->conv = dup_str(json_get(r, "conversation_id"));
-	x->etype = dup_str(json_get(r, "endpoint_type"));
-	x->input_text = dup_str(json_get(r, "input_text"));
-	x->path = dup_str(json_get(r, "path"));
-	x->phase = dup_str(json_get(r, "phase"));
 	if (!x->corr)
 		x->corr = xstrdup(x->id);
 	if (!x->etype)

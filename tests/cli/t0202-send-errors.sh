@@ -80,6 +80,14 @@ test_expect_success 'bad field types are reported' '
 		test ! -s out || exit 1
 	done
 '
+test_expect_success 'a NUL inside a string field is refused, not cut short' '
+	for k in id x_correlation_id conversation_id path; do
+		printf "{\"id\":\"a\",\"payload\":{},\"$k\":\"b\\\\u0000c\"}\n" >in &&
+		test_expect_code 1 aiperf-send -u "$MOCK_URL" <in >out 2>err || exit 1
+		grep -q "<stdin>:1: .$k. contains a NUL character" err || { cat in err; exit 1; }
+		test ! -s out || exit 1
+	done
+'
 test_expect_success 'over-long line is malformed' '
 	reqs 1 >in && test_expect_code 1 aiperf-send -u "$MOCK_URL" --max-record-bytes 50 <in 2>err &&
 	grep -q "<stdin>:1: line too long" err
