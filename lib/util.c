@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include "runlog.h"
 
 const char *argv0 = "aiperf";
 
@@ -20,17 +21,23 @@ util_setprogname(const char *name)
 	argv0 = slash ? slash + 1 : name;
 }
 
-static void __attribute__((format(printf, 1, 0)))
-vmsg(const char *fmt, va_list ap)
+static void __attribute__((format(printf, 2, 0)))
+vmsg(enum runlog_level level, const char *fmt, va_list ap)
 {
 	int saved = errno;
 	size_t n = strlen(fmt);
+	char text[2048];
 
-	fprintf(stderr, "%s: ", argv0);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	fprintf(stderr, "%s: %s", argv0, text);
 	if (n && fmt[n - 1] == ':')
 		fprintf(stderr, " %s", strerror(saved));
 	fputc('\n', stderr);
+	if (n && fmt[n - 1] == ':')
+		runlog(level, "%s %s", text, strerror(saved));
+	else
+		runlog(level, "%s", text);
+	errno = saved;
 }
 
 void
@@ -39,7 +46,7 @@ die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap);
+	vmsg(RUNLOG_ERROR, fmt, ap);
 	va_end(ap);
 	exit(1);
 }
@@ -50,7 +57,7 @@ die_usage(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap);
+	vmsg(RUNLOG_ERROR, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try '%s --help' for more information.\n", argv0);
 	exit(2);
@@ -70,7 +77,7 @@ warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap);
+	vmsg(RUNLOG_WARNING, fmt, ap);
 	va_end(ap);
 }
 
@@ -80,7 +87,7 @@ error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap);
+	vmsg(RUNLOG_ERROR, fmt, ap);
 	va_end(ap);
 	return -1;
 }
