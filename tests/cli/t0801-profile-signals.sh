@@ -132,7 +132,10 @@ test_expect_success 'a second signal also stops a generator still preparing' '
 	( sleep 60 && kill -KILL -$(cat pid) 2>/dev/null ) &
 	dog=$!
 	st=0 && wait $prof || st=$?
-	pkill -P $dog; kill $dog 2>/dev/null
+	# the watchdog may be gone by now (its sleep killed, it exits): under
+	# set -e a failed kill here would fail the test without a word
+	pkill -P $dog || :
+	kill $dog 2>/dev/null || :
 	test $st -eq 130 || { echo "status $st"; cat err; false; }
 	test "$(jq .was_cancelled busy/profile_export_aiperf.json)" = true &&
 	! pgrep -f -- "$PWD/busy" >/dev/null
