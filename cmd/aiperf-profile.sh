@@ -23,13 +23,16 @@ usage: aiperf profile -m MODEL [options]
 aiperf profile options (the original's names and aliases):
   Endpoint:  -m/--model/--model-names, --model-selection-strategy,
              --endpoint-type, --endpoint/--custom-endpoint, --streaming,
-             -u/--url, --request-timeout-seconds, --api-key,
+             -u/--url, --url-strategy round_robin, --transport http,
+             --request-timeout-seconds, --api-key,
              --api-key-file FILE (ours; or $AIPERF_API_KEY),
              --use-legacy-max-tokens, --use-server-token-count
   Input:     --extra-inputs, -H/--header, --random-seed, --goodput,
              --isl/--synthetic-input-tokens-mean/--prompt-input-tokens-mean,
              --isl-stddev, --osl/--output-tokens-mean, --osl-stddev,
-             --num-dataset-entries/--num-prompts
+             --num-dataset-entries/--num-prompts,
+             --conversation-num/--num-conversations/--num-sessions,
+             --dataset-sampling-strategy sequential|random|shuffle
   Dataset:   --input-file, --custom-dataset-type mooncake_trace,
              --isl-block-size/--synthetic-input-tokens-block-size/
              --prompt-input-tokens-block-size, --fixed-schedule,
@@ -41,8 +44,9 @@ aiperf profile options (the original's names and aliases):
              --synthesis-max-osl (applied to --input-file on the fly by
              aiperf-trace synthesize)
   Load:      --concurrency, --request-count/--num-requests,
-             --request-rate, --arrival-pattern constant|poisson|gamma|
-             concurrency_burst, --arrival-smoothness, --benchmark-duration,
+             --request-rate, --arrival-pattern/--request-rate-mode constant|
+             poisson|gamma|concurrency_burst, --arrival-smoothness/
+             --vllm-burstiness, --benchmark-duration,
              --benchmark-grace-period, --warmup-request-count/
              --num-warmup-requests, --warmup-request-rate,
              --warmup-arrival-pattern, --request-cancellation-rate,
@@ -60,15 +64,22 @@ aiperf profile options (the original's names and aliases):
   Sessions:  --session-turns-mean, --session-turns-stddev,
              --session-turn-delay-mean, --session-turn-delay-stddev,
              --session-delay-ratio (and --conversation-turn-* aliases),
-             -b/--prompt-batch-size
+             -b/--prompt-batch-size/--batch-size
   Tokenizer: --tokenizer, --tokenizer-revision, --tokenizer-trust-remote-code
   Output:    --artifact-dir/--output-artifact-dir, --profile-export-prefix,
-             --export-level summary|records|raw, --show-trace-timing
-  Service:   --ui/--ui-type dashboard|simple|none, --log-level, -v/--verbose,
-             -vv/--extra-verbose
+             --export-level/--profile-export-level summary|records|raw,
+             --show-trace-timing, --slice-duration, --export-http-trace
+  Service:   --ui/--ui-type dashboard|simple|none, --log-level TRACE|DEBUG|
+             INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL (logs/aiperf.log),
+             -v/--verbose (DEBUG), -vv/--extra-verbose (TRACE)
+  Accepted, no effect here (the log says so): --zmq-host, --zmq-ipc-path,
+             --workers-max/--max-workers (one sender process),
+             --record-processor-service-count/--record-processors
 See aiperf(7) (man/aiperf.7) for the pipeline and every stage's man page.
-The options, with the original's we refuse and why: profile-options.tsv
-in the data folder (data/ in the source tree).
+Choices may be written in any case, with dashes or underscores. The
+options, with those of the original not supported yet and the issue that
+brings each: profile-options.tsv in the data folder (data/ in the source
+tree).
 USAGE
 }
 
@@ -76,7 +87,7 @@ USAGE
 # as "canonical|aliases|kind|stages|config path:type" by each of their names;
 # an option of the original we refuse has its reason in REFUSED instead.
 OPTIONS=()
-declare -A BYNAME=() REFUSED=()
+declare -A BYNAME=() REFUSED=() INERT=() VALUES=()
 
 # options_file: the data folder's profile-options.tsv, looked for as
 # aiperf-tokenizers(7) says: $AIPERF_DATA_DIR, then ../data and
@@ -92,16 +103,18 @@ options_file() {
 }
 
 load_options() {
-	local file n=0 name aliases kind stages config support note a e
+	local file n=0 name aliases kind stages config values support note a e
 	file=$(options_file) || exit 1
-	while IFS=$'\t' read -r name aliases kind stages config _ _ support note; do
+	while IFS=$'\t' read -r name aliases kind stages config _ values support note; do
 		((++n))
 		[[ -z $name || $name == '#'* ]] && continue
-		[[ $kind =~ ^(flag|arg|list)$ && $support =~ ^(yes|ours|no)$ ]] ||
+		[[ $kind =~ ^(flag|arg|list)$ && $support =~ ^(yes|ours|inert|no)$ ]] ||
 			die "$file:$n: malformed option line"
 		[[ $aliases == - ]] && aliases=
 		[[ $stages == - ]] && stages=
 		[[ $config == - ]] && config=
+		[[ $values != - ]] && VALUES[$name]=$values
+		[[ $support == inert ]] && INERT[$name]=$note
 		for a in "$name" $aliases; do
 			if [[ $support == no ]]; then REFUSED[$a]=$note; continue; fi
 			e="$name|$aliases|$kind|$stages|$config"
@@ -118,6 +131,19 @@ CLI="aiperf profile"
 lookup() {	# name -> sets ENTRY or fails
 	[[ -n ${BYNAME[$1]+x} ]] || return 1
 	ENTRY=${BYNAME[$1]}
+}
+
+# choice NAME VALUE: VALUE as NAME's documented choice it names, in any
+# case and with dashes or underscores (the original's older help spells
+# round-robin, nim-rankings); else VALUE as given, for the stage to judge.
+choice() {
+	local v c norm=${2,,}
+	norm=${norm//-/_}
+	for c in ${VALUES[$1]}; do
+		v=${c,,}
+		[[ ${v//-/_} == "$norm" ]] && printf '%s' "$c" && return
+	done
+	printf '%s' "$2"
 }
 
 shell_quote() {	# the original's CLI Command quoting: 'value'
@@ -148,7 +174,7 @@ parse_profile() {
 		*) name=$arg value='' has_value=0 ;;
 		esac
 		[[ -n ${REFUSED[$name]+x} ]] &&
-			usage_error "profile: option '$name' is not supported (${REFUSED[$name]})"
+			usage_error "profile: option '$name' is not supported yet: ${REFUSED[$name]}"
 		lookup "$name" || usage_error "profile: unknown option '$name'"
 		IFS='|' read -r canon _ kind stages _ <<<"$ENTRY"
 		if [[ $kind == flag ]]; then
@@ -163,6 +189,7 @@ parse_profile() {
 			value=$1
 			shift
 		fi
+		[[ -n ${VALUES[$canon]:-} ]] && value=$(choice "$canon" "$value")
 		# as typed: aiperf-export redacts it (lib/redact.c, the one rule)
 		CLI+=" $canon $(shell_quote "$value")"
 		if [[ $kind == list && $canon == --model ]]; then
@@ -184,6 +211,59 @@ parse_profile() {
 		local first=${SET[--model]%%$'\n'*}
 		add_stage_arg gm --tokenizer "$first"
 	fi
+}
+
+# The run log, logs/aiperf.log, in the original's line form: "2026-11-26
+# 10:30:00.123 - aiperf.profile - INFO - message". The stages append their
+# own lines (lib/runlog.h) to the same file through AIPERF_LOG_FILE and
+# AIPERF_LOG_LEVEL; -v is DEBUG, -vv TRACE.
+declare -A LEVELS=([TRACE]=5 [DEBUG]=10 [INFO]=20 [NOTICE]=25 [WARNING]=30
+	[SUCCESS]=35 [ERROR]=40 [CRITICAL]=50)
+LOGLEVEL=INFO LOGFILE=
+
+log() {	# LEVEL MESSAGE...
+	local t=${EPOCHREALTIME/,/.} ms
+	[[ -n $LOGFILE ]] && ((LEVELS[$1] >= LEVELS[$LOGLEVEL])) || return 0
+	ms=${t#*.}
+	printf '%(%Y-%m-%d %H:%M:%S)T.%s - aiperf.profile - %s - %s\n' "${t%.*}" \
+		"${ms:0:3}" "$1" "${*:2}" >>"$LOGFILE" 2>/dev/null
+	return 0
+}
+
+# The wrapper's own options: the log level, and the choices it alone can
+# check (one URL strategy, one transport).
+check_wrapper_options() {
+	local l=${SET[--log-level]:-INFO} o
+	l=${l^^}
+	[[ -n ${LEVELS[$l]+x} ]] || usage_error "profile: invalid value for --log-level:" \
+		"'${SET[--log-level]}' (TRACE, DEBUG, INFO, NOTICE, WARNING, SUCCESS, ERROR, CRITICAL)"
+	[[ -n ${SET[--verbose]+x} ]] && ((LEVELS[$l] > LEVELS[DEBUG])) && l=DEBUG
+	[[ -n ${SET[--extra-verbose]+x} ]] && l=TRACE
+	LOGLEVEL=$l
+	for o in --url-strategy --transport; do
+		[[ -z ${SET[$o]+x} || " ${VALUES[$o]} " == *" ${SET[$o]} "* ]] ||
+			usage_error "profile: invalid value for $o: '${SET[$o]}' (the only" \
+				"choice here: ${VALUES[$o]})"
+	done
+	return 0
+}
+
+# log_settings DIR MODE: what this run is, for the log's reader; the
+# command line and the whole configuration come from aiperf-export, which
+# redacts them.
+log_settings() {
+	local o
+	log INFO "aiperf profile ${AIPERF_VERSION:-} (pid $$) on $(uname -n)"
+	log INFO "artifact directory: $1"
+	log INFO "timing mode: $2"
+	[[ -z ${SET[--tokenizer]+x} ]] &&
+		log INFO "tokenizer: ${SET[--model]%%$'\n'*} (the first model, as the original)"
+	for o in "${!INERT[@]}"; do
+		[[ -n ${SET[$o]+x} ]] && log WARNING "$o has no effect: ${INERT[$o]}"
+	done
+	log DEBUG "stages: aiperf-gen (${#GEN[@]} arguments), aiperf-send (${#SEND[@]})," \
+		"aiperf-metrics (${#MET[@]}), aiperf-export (${#EXP[@]}); each logs its own"
+	return 0
 }
 
 json_str() {	# JSON string literal of $1
@@ -370,6 +450,9 @@ on_signal() {
 	((++nsig == 1)) && caught=$1 && : >"$run/cancelled" &&
 		printf '%s: interrupted: stopping (again to cancel requests in flight)\n' \
 			"$argv0" >&2
+	local what=("no new requests; those in flight finish"
+		"requests in flight cancelled" "the stages killed")
+	log WARNING "SIG$1 ($nsig): ${what[nsig > 2 ? 2 : nsig - 1]}"
 	if ((nsig > 2)); then
 		kill -KILL -- -"$job" 2>/dev/null
 		return
@@ -396,6 +479,7 @@ run_pipeline() {
 	[[ $raw != /dev/null ]] && MET+=(--tee "$raw")
 	trap 'on_signal INT' INT
 	trap 'on_signal TERM' TERM
+	export AIPERF_LOG_FILE=$log AIPERF_LOG_LEVEL=$LOGLEVEL
 	set -m
 	# gen's and metrics' messages are kept off the artifact disk until the
 	# end, so that a full disk cannot swallow the message that says so.
@@ -410,7 +494,7 @@ run_pipeline() {
 	set +m
 	while ! wait; do :; done
 	trap - INT TERM
-	cat "$run/gen.err" "$run/metrics.err" >>"$log" 2>/dev/null || log=''
+	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
 	local -A sig=([INT]=2 [TERM]=15)
 	local names=(gen send metrics export) failed=0
 	# Every stage that failed is named, downstream first. The stages take a
@@ -424,12 +508,15 @@ run_pipeline() {
 		((st == 0 || (i == 3 && st == 3) || (st == 141 && failed))) && continue
 		printf '%s: aiperf-%s failed (status %d)%s\n' "$argv0" "${names[i]}" \
 			"$st" "${log:+; its messages are in $log}" >&2
+		log ERROR "aiperf-${names[i]} failed (status $st)"
 		[[ -f $run/${names[i]}.err ]] && tail -5 "$run/${names[i]}.err" >&2
 		failed=1
 	done
 	((failed)) && rm -rf "$run" && return 1
 	st=$(cat "$run/export.st" 2>/dev/null || echo 1)
 	rm -rf "$run"
+	log INFO "the stages ended: $( [[ -n $caught ]] && echo "cancelled by SIG$caught" ||
+		echo "aiperf-export status $st")"
 	# interrupted says more than a verdict on a run that was cut short
 	[[ -n $caught ]] && return $((128 + ${sig[$caught]}))
 	return "$st"
@@ -442,6 +529,7 @@ profile() {
 		usage_error "profile: invalid value for --export-level: '$level' (summary, records, raw)" ;;
 	esac
 	check_load_options
+	check_wrapper_options
 	local input=${SET[--input-file]:-} mode st
 	[[ -n $input ]] && GEN+=(--input-file "$input")
 	# validates the dataset and timing options before anything is written
@@ -471,6 +559,8 @@ profile() {
 		GEN=("${GEN[@]:0:${#GEN[@]}-2}" --input-file "$synth")
 	fi
 	: >"$log"
+	LOGFILE=$log
+	log_settings "$dir" "$mode"
 	run_pipeline "$dir" "$log" "$raw" "$run"
 	local st=$?
 	rm -f "$synth"

@@ -7,6 +7,7 @@ set -u
 argv0=aiperf
 VERSION=@VERSION@
 [[ $VERSION == @*@ ]] && VERSION=0.1.0	# run from the source tree
+export AIPERF_VERSION=$VERSION	# for the run log
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export PATH="$here:$PATH"
 

@@ -58,9 +58,11 @@ test_expect_success 'every line has 9 fields of the documented forms' '
 		\$3 !~ /^(flag|arg|list)\$/ { print \"kind: \" \$0; bad = 1 }
 		\$4 !~ /^(-|[gsmewy]+)\$/ { print \"stages: \" \$0; bad = 1 }
 		\$5 !~ /^(-|[a-z_.]+:[bifsL])\$/ { print \"config: \" \$0; bad = 1 }
-		\$8 !~ /^(yes|ours|no)\$/ { print \"support: \" \$0; bad = 1 }
+		\$8 !~ /^(yes|ours|inert|no)\$/ { print \"support: \" \$0; bad = 1 }
 		\$8 != \"yes\" && \$9 == \"-\" { print \"no reason: \" \$1; bad = 1 }
 		\$8 == \"no\" && (\$4 != \"-\" || \$5 != \"-\") { print \"refused yet routed: \" \$1; bad = 1 }
+		\$8 == \"no\" && \$9 !~ /(, issue #[0-9]+|: no issue)\)\$/ { print \"no issue named: \" \$1; bad = 1 }
+		\$8 == \"inert\" && \$4 != \"w\" { print \"inert yet routed: \" \$1; bad = 1 }
 		END { exit bad }" &&
 	test "$(rows "$TSV" | wc -l)" -gt 100
 '
@@ -83,14 +85,48 @@ test_expect_success 'the check fails when a documented option is missing' '
 	! check kind.tsv >out && grep -q "^--model: documented as list, the table says flag" out
 '
 
-test_expect_success 'each refused option is refused with its reason (exit 2)' '
+test_expect_success 'each refused option: not supported yet, with the capability (exit 2)' '
 	rows "$TSV" | awk -F"\t" "\$8 == \"no\" { print \$1 \"\t\" \$9 }" >refused &&
 	test -s refused &&
 	while IFS="	" read -r n why; do
 		test_expect_code 2 aiperf profile -m m "$n" x 2>err &&
-		grep -qF -- "option '"'"'$n'"'"' is not supported ($why)" err ||
+		grep -qF -- "option '"'"'$n'"'"' is not supported yet: $why" err ||
 			{ echo "$n"; cat err; exit 1; }
 	done <refused
+'
+
+# value NAME: a value NAME takes that its row allows (its first choice), or
+# "-" for a flag.
+value() {
+	rows "$TSV" | awk -F'\t' -v n="$1" '$1 == n || (" " $2 " ") ~ (" " n " ") {
+		if ($3 == "flag") print "-"; else if ($7 != "-") { split($7, c, " "); print c[1] }
+		else print "1"; exit }'
+}
+
+test_expect_success 'every documented option parses, or is not supported yet; none is unknown' '
+	documented | sort -u | grep -v "^\(-m\|--model\|--model-names\) " | while read -r n _; do
+		v=$(value "$n")
+		# no --model: the parser reads every option, then stops there
+		if [ "$v" = - ]; then test_expect_code 2 aiperf profile "$n" 2>err
+		else test_expect_code 2 aiperf profile "$n" "$v" 2>err; fi || { echo "$n"; exit 1; }
+		if grep -q "not supported yet: .*\(, issue #[0-9]*\|: no issue\))" err; then
+			echo "$n" >>later
+		else
+			grep -qx "aiperf profile: profile: --model is required" err ||
+				{ echo "$n $v:"; cat err; exit 1; }
+		fi
+	done &&
+	test "$(sort -u later | wc -l)" -le 46 && grep -qx -- "--gpu-telemetry" later
+'
+
+test_expect_success 'choices in any case, with dashes or underscores, become the documented one' '
+	aiperf profile -m m --url-strategy Round-Robin --transport HTTP --dataset-sampling-strategy SHUFFLE \
+		--connection-reuse-strategy sticky_user_sessions --log-level debug --bogus 2>err || : &&
+	grep -q "unknown option .--bogus." err &&
+	test_expect_code 2 aiperf profile -m m --transport grpc 2>err &&
+	grep -qx "aiperf profile: profile: invalid value for --transport: .grpc. (the only choice here: http)" err &&
+	test_expect_code 2 aiperf profile -m m --log-level loud 2>err &&
+	grep -q "invalid value for --log-level: .loud." err
 '
 
 test_expect_success '--help names every option it accepts' '
@@ -103,11 +139,11 @@ test_expect_success '--help names every option it accepts' '
 
 test_expect_success 'the table is found beside the script, links resolved, or in AIPERF_DATA_DIR' '
 	mkdir -p link data && ln -s "$TOP/bin/aiperf-profile" link/aiperf-profile &&
-	test_expect_code 2 link/aiperf-profile -m m --zmq-host h 2>err &&
-	grep -q "not supported" err &&
+	test_expect_code 2 link/aiperf-profile -m m --gpu-telemetry h 2>err &&
+	grep -q "not supported yet" err &&
 	printf "#c\n%s\t-\targ\t-\t-\t-\t-\tno\ttest reason\n" --zmq-host >data/profile-options.tsv &&
 	AIPERF_DATA_DIR=$PWD/data test_expect_code 2 aiperf profile --zmq-host h 2>err &&
-	grep -q "not supported (test reason)" err &&
+	grep -q "not supported yet: test reason" err &&
 	printf "%s\targ\n" --zmq-host >data/profile-options.tsv &&
 	AIPERF_DATA_DIR=$PWD/data test_expect_code 1 aiperf profile -m m 2>err &&
 	grep -q "profile-options.tsv:1: malformed option line" err
