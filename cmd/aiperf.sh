@@ -36,9 +36,15 @@ usage_error() {
 	exit 2
 }
 
+# The original's commands not built yet, with what brings them.
+declare -A LATER=([plot]="plots and dashboards (reports, issue #16)")
+
 run() {	# CMD ARGS...: replaces this shell with aiperf-CMD
 	local cmd=$1 path
 	shift
+	if [[ $cmd != */* && -n ${LATER[$cmd]+x} ]] && ! type -P "aiperf-$cmd" >/dev/null; then
+		usage_error "command '$cmd' is not supported yet: ${LATER[$cmd]}"
+	fi
 	if [[ $cmd == */* ]] || ! path=$(type -P "aiperf-$cmd"); then
 		usage_error "unknown command '$cmd' (known: $(commands | paste -sd ' ' | sed 's/ /, /g'))"
 	fi
