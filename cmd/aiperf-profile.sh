@@ -538,6 +538,8 @@ profile() {
 	local err
 	err=$(aiperf-send "${SEND[@]}" </dev/null 2>&1 >/dev/null) ||
 		usage_error "${err%%$'\n'Try *}"
+	err=$(aiperf-metrics "${MET[@]}" </dev/null 2>&1 >/dev/null) ||
+		usage_error "${err%%$'\n'Try *}"
 	local dir=${SET[--artifact-dir]:-}
 	[[ -z $dir ]] && dir=artifacts/$(artifact_subdir "$mode")
 	mkdir -p "$dir/logs" || die "cannot create '$dir'"
