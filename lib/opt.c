@@ -138,10 +138,14 @@ parse_size(const char *name, const struct opt *o, const char *arg)
 static long long
 parse_choice(const char *name, const struct opt *o, const char *arg)
 {
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
 	for (int i = 0; o->choices[i]; i++)
 		if (!strcmp(arg, o->choices[i]))
 			return i;
-	die_usage("invalid value for %s: '%s'", name, arg);
+	for (int i = 0; o->choices[i]; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);
+	die_usage("invalid value for %s: '%s' (%s)", name, arg, buf_str(&b));
 }
 
 /* Converts it->arg for o into it->i / it->d and stores it. */

@@ -163,10 +163,10 @@ main(void)
 	     fails("--max-bytes 0", "invalid value for --max-bytes: '0'") &&
 	     fails("--max-bytes 2MiB", "invalid value for --max-bytes: '2MiB'"));
 	TEST("choice", parses("--mode slow", "mode=1") &&
-	     fails("--mode x", "t: invalid value for --mode: 'x'\nTry 't --help'"));
+	     fails("--mode x", "t: invalid value for --mode: 'x' (fast, slow)\nTry 't --help'"));
 	TEST("string with choices: one of them, as given", parses("--speed warp", "speed=warp#1") &&
 	     parses("--pace impulse", "speed=impulse#0") &&
-	     fails("--speed x", "t: invalid value for --speed: 'x'"));
+	     fails("--speed x", "t: invalid value for --speed: 'x' (impulse, warp)"));
 	TEST("--list-choices: an option's values, one a line",
 	     run("--list-choices mode", out, sizeof(out)) == 0 && !strcmp(out, "fast\nslow\n") &&
 	     run("--list-choices --pace", out, sizeof(out)) == 0 && !strcmp(out, "impulse\nwarp\n"));
