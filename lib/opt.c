@@ -70,6 +70,24 @@ build(struct opt_iter *it)
 	}
 }
 
+/* --list-choices NAME: the values of the option named NAME, one a line. */
+static void
+list_choices(const struct opt_cmd *cmd, const char *name, FILE *f)
+{
+	const char *n = strncmp(name, "--", 2) ? name : name + 2;
+	const struct opt *o = cmd->opts;
+
+	while ((o->name || o->key) && !(o->name && !strcmp(o->name, n)))
+		o++;
+	if (!o->name)
+		die_usage("--list-choices: unknown option '--%s'", n);
+	o = canon(cmd, o);
+	if (!o->choices)
+		die_usage("--list-choices: --%s has no list of values", n);
+	for (const char *const *c = o->choices; c && *c; c++)
+		fprintf(f, "%s\n", *c);
+}
+
 void
 opt_init(struct opt_iter *it, const struct opt_cmd *cmd, int argc, char **argv)
 {
@@ -78,6 +96,12 @@ opt_init(struct opt_iter *it, const struct opt_cmd *cmd, int argc, char **argv)
 		if (argc != 3 || strcmp(argv[2], "bash"))
 			die_usage("--completion takes one argument: 'bash'");
 		opt_complete_bash(cmd, stdout);
+		exit(util_fshut(stdout, "stdout") ? 1 : 0);
+	}
+	if (argc > 1 && !strcmp(argv[1], "--list-choices")) {
+		if (argc != 3)
+			die_usage("--list-choices takes one argument: an option's name");
+		list_choices(cmd, argv[2], stdout);
 		exit(util_fshut(stdout, "stdout") ? 1 : 0);
 	}
 	build(it);
@@ -114,10 +138,14 @@ parse_size(const char *name, const struct opt *o, const char *arg)
 static long long
 parse_choice(const char *name, const struct opt *o, const char *arg)
 {
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
 	for (int i = 0; o->choices[i]; i++)
 		if (!strcmp(arg, o->choices[i]))
 			return i;
-	die_usage("invalid value for %s: '%s'", name, arg);
+	for (int i = 0; o->choices[i]; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);
+	die_usage("invalid value for %s: '%s' (%s)", name, arg, buf_str(&b));
 }
 
 /* Converts it->arg for o into it->i / it->d and stores it. */
@@ -130,6 +158,8 @@ convert(struct opt_iter *it, const struct opt *o)
 	switch (o->kind) {
 	case OPT_FLAG: store(o, 1); break;
 	case OPT_STR:
+		if (o->choices)
+			it->i = parse_choice(name, o, it->arg);
 		if (o->to)
 			*(const char **)o->to = it->arg;
 		break;
@@ -191,7 +221,7 @@ item(struct buf *b, const struct opt *o)
 		buf_addf(b, "--%s", o->name);
 	if (o->arg) {
 		buf_addf(b, " %s", o->arg);
-	} else if (o->kind == OPT_CHOICE) {
+	} else if (o->choices) {
 		for (int i = 0; o->choices[i]; i++)
 			buf_addf(b, "%c%s", i ? '|' : ' ', o->choices[i]);
 	}
@@ -256,7 +286,7 @@ opt_usage_exit(const struct opt_cmd *cmd, FILE *f, int status)
 static int
 arg_class(const struct opt *o)
 {
-	if (o->kind == OPT_CHOICE)
+	if (o->choices)
 		return 'w';
 	if (!o->arg)
 		return 0;
@@ -284,6 +314,24 @@ pattern(struct buf *b, const struct opt_cmd *cmd, int cls)
 	return n;
 }
 
+/* "-k|--name|--alias": every name of the canonical entry c. */
+static void
+all_names(struct buf *b, const struct opt_cmd *cmd, const struct opt *c)
+{
+	const char *sep = "";
+
+	if (c->key > 0 && c->key < 256) {
+		buf_addf(b, "-%c", c->key);
+		sep = "|";
+	}
+	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
+		if (o->name && canon(cmd, o) == c) {
+			buf_addf(b, "%s--%s", sep, o->name);
+			sep = "|";
+		}
+	}
+}
+
 static void
 complete_args(struct buf *b, const struct opt_cmd *cmd)
 {
@@ -294,9 +342,11 @@ complete_args(struct buf *b, const struct opt_cmd *cmd)
 	if (pattern(b, cmd, 0))
 		buf_addstr(b, ") return ;;\n");
 	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
-		if (o->kind != OPT_CHOICE || (o->flags & OPT_ALIAS))
+		if (!o->choices || (o->flags & OPT_ALIAS))
 			continue;
-		buf_addf(b, "\t--%s) COMPREPLY=($(compgen -W '", o->name);
+		buf_addch(b, '\t');
+		all_names(b, cmd, o);
+		buf_addstr(b, ") COMPREPLY=($(compgen -W '");
 		for (int i = 0; o->choices[i]; i++)
 			buf_addf(b, "%s%s", i ? " " : "", o->choices[i]);
 		buf_addstr(b, "' -- \"$cur\")); return ;;\n");

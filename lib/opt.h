@@ -28,6 +28,7 @@ enum opt_kind {
 	OPT_SECONDS,	/* a number in [lo, hi] times scale, rounded, as an integer */
 	OPT_SIZE,	/* bytes with units (units_bytes) in [min, max] */
 	OPT_CHOICE,	/* one of choices[]; its index as an integer */
+			/* (OPT_STR with choices: one of them, as the string) */
 	OPT_HELP,	/* print the synopsis on stdout, exit 0 */
 	OPT_VERSION,	/* print "name VERSION", exit 0 */
 };
@@ -52,7 +53,7 @@ struct opt {
 	size_t size;		/* sizeof *to (integers: 4 or 8 bytes) */
 	long long min, max;	/* OPT_INT, OPT_SIZE */
 	double lo, hi, scale;	/* OPT_DOUBLE, OPT_SECONDS */
-	const char *const *choices;	/* OPT_CHOICE: NULL-terminated */
+	const char *const *choices;	/* OPT_CHOICE, OPT_STR: NULL-terminated */
 	unsigned flags;		/* enum opt_flags */
 	const char *syn;	/* the synopsis item instead of "[--name arg]" */
 };
@@ -84,7 +85,10 @@ struct opt_iter {
 /*
  * Start parsing argv with cmd's table. When argv[1] is "--completion", the
  * next word must be "bash": the completion script is printed and the tool
- * exits 0 (an option getopt never sees, so no abbreviation changes).
+ * exits 0 (an option getopt never sees, so no abbreviation changes). When
+ * argv[1] is "--list-choices", the next word names an option (long name or
+ * alias, with or without "--"): its values are printed one a line, exit 0;
+ * an unknown option or one without a list of values is a usage error.
  */
 void opt_init(struct opt_iter *it, const struct opt_cmd *cmd, int argc,
 	      char **argv);

@@ -368,9 +368,14 @@ struct analyze_opts {
 	int64_t block;
 	const char *output_file;
 	int json;
+	char **files;	/* --input-file values, then the operands */
+	int nfiles;
 };
 
+enum { K_INPUT = 256 };
+
 static const struct opt analyze_opts[] = {
+	{ "input-file", K_INPUT, OPT_STR, "F", .to = NULL },
 	{ "block-size", 'b', OPT_INT, "N", .min = 1, .max = INT32_MAX },
 	{ "isl-block-size", 'b', .flags = OPT_ALIAS },
 	{ "output-file", 'o', OPT_STR, "F", .to = NULL },
@@ -384,8 +389,14 @@ const struct opt_cmd tt_analyze_cmd = {
 	"invalid option for analyze",
 };
 
-/* Returns the index of the first operand. */
-static int parse_analyze(int argc, char **argv, struct analyze_opts *o)
+static void add_file(struct analyze_opts *o, char *path)
+{
+	o->files = xreallocarray(o->files, (size_t)o->nfiles + 1, sizeof(*o->files));
+	o->files[o->nfiles++] = path;
+}
+
+/* The files to read: each --input-file (the original's form), then the operands. */
+static void parse_analyze(int argc, char **argv, struct analyze_opts *o)
 {
 	struct opt_iter it;
 	int c;
@@ -394,13 +405,15 @@ static int parse_analyze(int argc, char **argv, struct analyze_opts *o)
 	opt_init(&it, &tt_analyze_cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1) {
 		switch (c) {
+		case K_INPUT: add_file(o, (char *)it.arg); break;
 		case 'b': o->block = it.i; break;
 		case 'o': o->output_file = it.arg; break;
 		case 'j': o->json = 1; break;
 		default: break;
 		}
 	}
-	return it.ind;
+	for (int i = it.ind; i < argc; i++)
+		add_file(o, argv[i]);
 }
 
 /* mkdir -p of the directories above path, as the original does. */
@@ -435,10 +448,10 @@ int cmd_analyze(int argc, char **argv)
 	struct tt_report r;
 	char *json;
 
-	int ind = parse_analyze(argc, argv, &o);
-
+	parse_analyze(argc, argv, &o);
 	analysis_init(&an, o.block);
-	tt_each_line(argv + ind, argc - ind, on_line, &an);
+	tt_each_line(o.files, o.nfiles, on_line, &an);
+	free(o.files);
 	finish(&an, &r);
 	analysis_release(&an);
 	json = tt_report_json(&r);

@@ -9,7 +9,8 @@
 #include "util.h"
 
 const char tt_usage_text[] =
-	"usage: aiperf-trace analyze [--block-size N] [--output-file F] [--json] [FILE ...]\n"
+	"usage: aiperf-trace analyze [--input-file F] [--block-size N] [--output-file F]\n"
+	"                            [--json] [FILE ...]\n"
 	"       aiperf-trace synthesize [--speedup-ratio X] [--prefix-len-multiplier X]\n"
 	"                               [--prefix-root-multiplier N] [--prompt-len-multiplier X]\n"
 	"                               [--max-isl N] [--max-osl N] [--block-size N]\n"

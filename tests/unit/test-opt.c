@@ -10,7 +10,7 @@
 
 #include "util.h"
 
-enum { K_NUM = 256, K_RATE, K_WAIT, K_MAX, K_MODE, K_NAME, K_VERSION, K_LOUD };
+enum { K_NUM = 256, K_RATE, K_WAIT, K_MAX, K_MODE, K_NAME, K_VERSION, K_LOUD, K_SPEED };
 
 struct vals {
 	int flag, num, mode;
@@ -21,6 +21,7 @@ struct vals {
 };
 
 static const char *const modes[] = { "fast", "slow", NULL };
+static const char *const speeds[] = { "impulse", "warp", NULL };
 
 #define TABLE(v) { \
 	{ "name", 'n', OPT_STR, "name", OPT_TO(v.name), .flags = OPT_REQ | OPT_SHORT }, \
@@ -34,6 +35,8 @@ static const char *const modes[] = { "fast", "slow", NULL };
 	{ "mode", K_MODE, OPT_CHOICE, NULL, OPT_TO(v.mode), .choices = modes, .flags = OPT_BR }, \
 	{ "loud", K_LOUD, OPT_FLAG, .flags = OPT_OR }, \
 	{ "conf", 'c', OPT_STR, "file", .flags = 0 }, \
+	{ "speed", K_SPEED, OPT_STR, "speed", .choices = speeds, .flags = OPT_HIDE }, \
+	{ "pace", K_SPEED, .flags = OPT_ALIAS }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -66,6 +69,8 @@ child(char **argv)
 			printf("conf=%s ", it.arg);
 		else if (c == K_LOUD)
 			printf("loud ");
+		else if (c == K_SPEED)
+			printf("speed=%s#%lld ", it.arg, it.i);
 	printf("n=%s f=%d num=%d rate=%g wait=%lld max=%zu mode=%d ind=%d\n",
 	       v.name ? v.name : "-", v.flag, v.num, v.rate, (long long)v.wait,
 	       v.max, v.mode, it.ind);
@@ -158,7 +163,18 @@ main(void)
 	     fails("--max-bytes 0", "invalid value for --max-bytes: '0'") &&
 	     fails("--max-bytes 2MiB", "invalid value for --max-bytes: '2MiB'"));
 	TEST("choice", parses("--mode slow", "mode=1") &&
-	     fails("--mode x", "t: invalid value for --mode: 'x'\nTry 't --help'"));
+	     fails("--mode x", "t: invalid value for --mode: 'x' (fast, slow)\nTry 't --help'"));
+	TEST("string with choices: one of them, as given", parses("--speed warp", "speed=warp#1") &&
+	     parses("--pace impulse", "speed=impulse#0") &&
+	     fails("--speed x", "t: invalid value for --speed: 'x' (impulse, warp)"));
+	TEST("--list-choices: an option's values, one a line",
+	     run("--list-choices mode", out, sizeof(out)) == 0 && !strcmp(out, "fast\nslow\n") &&
+	     run("--list-choices --pace", out, sizeof(out)) == 0 && !strcmp(out, "impulse\nwarp\n"));
+	TEST("--list-choices: unknown option, no list, no name: usage errors",
+	     fails("--list-choices num", "t: --list-choices: --num has no list of values") &&
+	     fails("--list-choices --bogus", "unknown option '--bogus'") &&
+	     fails("--list-choices", "--list-choices takes one argument") &&
+	     fails("-f --list-choices mode", "unrecognized option '--list-choices'"));
 	TEST("keyed entries are returned with their argument",
 	     parses("-c a.conf --loud", "conf=a.conf loud "));
 	TEST("short option with attached argument, grouped flags",
@@ -180,7 +196,8 @@ main(void)
 	TEST("--completion bash", run("--completion bash", out, sizeof(out)) == 0 &&
 	     strstr(out, "complete -F _t t\n") &&
 	     strstr(out, "'fast slow'") && strstr(out, " -f --flag --num") &&
-	     !strstr(out, "--number --") && strstr(out, "-c|--conf) COMPREPLY=($(compgen -f"));
+	     !strstr(out, "--number --") && strstr(out, "-c|--conf) COMPREPLY=($(compgen -f") &&
+	     strstr(out, "\t--speed|--pace) COMPREPLY=($(compgen -W 'impulse warp'"));
 	TEST("--completion needs bash", fails("--completion zsh", "--completion takes"));
 	TEST("--completion only as the first word", fails("-f --completion bash", "unrecognized option '--completion'"));
 	hooks = 1;
