@@ -95,13 +95,15 @@ test_expect_success 'no stage lists the values: unknown, and why' '
 '
 
 test_expect_success 'refused by aiperf profile: profile-options.tsv says why' '
-	note=$(awk -F "\t" "\$1 == \"--dataset-sampling-strategy\" { print \$9 }" \
+	note=$(awk -F "\t" "\$1 == \"--gpu-telemetry\" { print \$9 }" \
 		"$TOP/data/profile-options.tsv") &&
 	test -n "$note" &&
-	aiperf plugins dataset_sampler random >out &&
+	aiperf plugins console_exporter telemetry >out &&
 	flat out | grep -qF "Status: not provided: $note " &&
+	note=$(awk -F "\t" "\$1 == \"--accuracy-benchmark\" { print \$9 }" \
+		"$TOP/data/profile-options.tsv") &&
 	aiperf plugins accuracy_benchmark mmlu >out &&
-	flat out | grep -q "Status: not provided: aiperf profile has no --accuracy-benchmark " &&
+	flat out | grep -qF "Status: not provided: $note " &&
 	aiperf plugins service worker >out &&
 	grep -q "^Status: *not provided: the original chooses it inside" out &&
 	aiperf plugins timing_strategy fixed_schedule >out &&
@@ -138,8 +140,8 @@ test_expect_success '--all: every category of the original, the rest marked' '
 	aiperf plugins -a ramp >all && aiperf plugins ramp >some &&
 	grep -q "^linear  *provided " some && ! grep -q "not provided" some &&
 	grep -q "^linear  *provided " all && grep -q "^poisson  *not provided " all &&
-	aiperf plugins dataset_sampler >out &&
-	grep -q "^none provided (aiperf plugins --all dataset_sampler lists" out
+	aiperf plugins accuracy_grader >out &&
+	grep -q "^none provided (aiperf plugins --all accuracy_grader lists" out
 '
 
 test_expect_success 'the original'"'"'s ways to name a category and a type' '
