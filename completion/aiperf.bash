@@ -59,9 +59,38 @@ _aiperf() {
 		fi
 		return 0
 	fi
-	[[ $cmd == profile ]] || return 0
-	file=$(_aiperf_options_file "${COMP_WORDS[0]}") || return 0
-	_aiperf_profile "$file" "$cur" "$prev"
+	case $cmd in
+	profile)
+		file=$(_aiperf_options_file "${COMP_WORDS[0]}") || return 0
+		_aiperf_profile "$file" "$cur" "$prev" ;;
+	plugins)
+		file=$(_aiperf_options_file "${COMP_WORDS[0]}") || return 0
+		_aiperf_plugins "${file%/*}/plugins-original.tsv" "$cur" "$prev" ;;
+	esac
+	return 0
+}
+
+# _aiperf_plugins FILE CUR PREV: sets COMPREPLY for aiperf plugins: its
+# options, then the original's categories (data/plugins-original.tsv) and
+# a category's plugin names.
+_aiperf_plugins() {
+	local file=$1 cur=$2 prev=$3 cat='' w
+	if [[ $cur == -* ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "--category --name -a --all -v --validate --help" -- "$cur")
+		return 0
+	fi
+	[[ -f $file ]] || return 0
+	for w in "${COMP_WORDS[@]:2:COMP_CWORD-2}"; do
+		[[ $w == -* || $w == "$prev" && $prev == --name ]] && continue
+		cat=$w
+	done
+	[[ $prev == --category ]] && cat=
+	if [[ -z $cat || $prev == --category ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$(awk -F'\t' '!/^#/ && $2 == "-" { print $1 }' "$file")" -- "$cur")
+	else
+		mapfile -t COMPREPLY < <(compgen -W "$(awk -F'\t' -v c="$cat" '!/^#/ && $1 == c && $2 != "-" { print $2 }' "$file")" -- "$cur")
+	fi
+	return 0
 }
 
 complete -o default -F _aiperf aiperf

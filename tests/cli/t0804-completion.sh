@@ -82,4 +82,13 @@ test_expect_success 'installed layout: the table in share/aiperf, found through 
 	grep -q "not supported" err
 '
 
+test_expect_success 'aiperf plugins: its options, the categories, a category'"'"'s plugins' '
+	comp aiperf plugins --c >out && want --category >exp && test_cmp exp out &&
+	comp aiperf plugins endp >out && want endpoint >exp && test_cmp exp out &&
+	comp aiperf plugins --category ui >out && want ui >exp && test_cmp exp out &&
+	comp aiperf plugins endpoint chat >out &&
+	want chat chat_embeddings >exp && test_cmp exp out &&
+	comp aiperf plugins -a ui "" >out && grep -qx dashboard out
+'
+
 test_done
