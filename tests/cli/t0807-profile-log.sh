@@ -38,6 +38,17 @@ test_expect_success '-v adds DEBUG lines, -vv TRACE level, --log-level WARNING d
 	grep -q " - DEBUG - " vv/logs/aiperf.log
 '
 
+test_expect_success '-v: each stage logs its command line, with no secret in it' '
+	prof --artifact-dir c -v --api-key SECRET1 -H "X-Auth: SECRET2" \
+		--url "http://user:SECRET3@${MOCK_URL#http://}" >/dev/null 2>&1 &&
+	for s in gen send metrics export; do
+		grep -q " - aiperf-$s - DEBUG - command line: " c/logs/aiperf.log ||
+			{ echo "aiperf-$s"; exit 1; }
+	done &&
+	grep -q "X-Auth: <redacted>" c/logs/aiperf.log &&
+	! grep -q SECRET c/logs/aiperf.log
+'
+
 test_expect_success 'a stage warning lands in the log with its own name and level' '
 	AIPERF_API_KEY=k prof --artifact-dir k -H "Authorization: Bearer x" >/dev/null 2>err &&
 	stamped k/logs/aiperf.log &&
