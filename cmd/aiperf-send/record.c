@@ -203,6 +203,11 @@ header_member(void *ctx, const char *line, size_t n)
 	struct jw *w = ctx;
 	const char *c = memchr(line, ':', n);
 
+	if (!c && n > 1 && line[n - 1] == ';') {
+		jw_keyn(w, line, n - 1);	/* "Name;": sent empty */
+		jw_str(w, "");
+		return;
+	}
 	if (!c || c + 1 == line + n)
 		return;	/* "Expect:" and other removals */
 	const char *v = c + 1;
