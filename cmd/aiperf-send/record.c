@@ -284,6 +284,7 @@ write_error(struct jw *w, const struct xfer *x)
 		[XE_CONN] = "ConnectionError",
 		[XE_CANCEL] = "RequestCancellationError",
 		[XE_STOPPED] = "RequestCancellationError",
+		[XE_NOTFIN] = "NotFinishedError",
 		[XE_NOTSENT] = "NotSentError",
 		[XE_TOOLARGE] = "ResponseTooLargeError",
 	};
@@ -306,7 +307,7 @@ static void
 write_metadata(struct jw *w, const struct xfer *x)
 {
 	const struct sender *s = x->snd;
-	int cancelled = x->err == XE_CANCEL || x->err == XE_STOPPED;
+	int cancelled = x->err == XE_CANCEL || x->err == XE_STOPPED || x->err == XE_NOTFIN;
 
 	KEY(w, "metadata");
 	jw_obj(w);
