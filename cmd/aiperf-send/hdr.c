@@ -35,11 +35,14 @@ check_value(const char *name, size_t nl, const char *v, size_t n)
 	}
 }
 
+/* *s[0..n) without its spaces and tabs at both ends: *s moves, the length is returned. */
 static size_t
-lstrip(const char **s, size_t n)
+trim(const char **s, size_t n)
 {
-	while (n && (**s == ' ' || **s == '\t'))
-		(*s)++, n--;
+	while (n && (**s == ' ' || **s == '\t')) {
+		(*s)++;
+		n--;
+	}
 	while (n && ((*s)[n - 1] == ' ' || (*s)[n - 1] == '\t'))
 		n--;
 	return n;
@@ -76,8 +79,8 @@ add_line(struct options *o, const char *name, size_t nl, const char *v, size_t n
 static void
 add_pair(struct options *o, const char *name, size_t nl, const char *v, size_t n)
 {
-	nl = lstrip(&name, nl);
-	n = lstrip(&v, n);
+	nl = trim(&name, nl);
+	n = trim(&v, n);
 	check_name(name, nl);
 	check_value(name, nl, v, n);
 	add_line(o, name, nl, v, n);
@@ -131,7 +134,7 @@ all_pairs(const char *s)
 		const char *name = s;
 		if (c >= n)
 			return 0;
-		c = lstrip(&name, c);
+		c = trim(&name, c);
 		for (size_t i = 0; i < c; i++)
 			if (!tchar((unsigned char)name[i]))
 				return 0;
