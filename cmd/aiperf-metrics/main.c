@@ -110,7 +110,7 @@ do_line(struct run *run, const struct opts *o, struct lines *l, const char *s, s
 		run->skipped++;
 		return -1;
 	}
-	if ((o->drop_warmup && run->rec.warmup) || run->rec.not_sent)
+	if ((o->drop_warmup && run->rec.warmup) || run->rec.unrecorded)
 		return 0;
 	if (rec_emit(&run->rec, o, &run->out) == 0) {
 		if (fwrite(run->out.s, 1, run->out.len, stdout) != run->out.len)

@@ -37,7 +37,8 @@ struct rec {
 	int64_t start_perf_ns;
 	int has_start;
 	int warmup;
-	int not_sent;		/* NotSentError: never a request, no metric record */
+	int unrecorded;		/* NotSentError or NotFinishedError: the original
+				 * records neither; no metric record */
 	int stream;
 	enum etype et;
 	struct resp *r;

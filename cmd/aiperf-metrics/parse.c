@@ -29,7 +29,7 @@ rec_reset(struct rec *r)
 	r->root = r->metadata = r->payload = r->error = r->aiperf = NULL;
 	r->trace = NULL;
 	r->start_perf_ns = 0;
-	r->has_start = r->warmup = r->not_sent = r->stream = 0;
+	r->has_start = r->warmup = r->unrecorded = r->stream = 0;
 	r->nr = r->nraw = 0;
 	r->bad_perf = r->has_out = r->has_reason = r->perr = 0;
 	buf_reset(&r->out_text);
@@ -690,6 +690,18 @@ find_meta_raw(struct rec *r, const char *s, size_t n)
 	}
 }
 
+/*
+ * Requests the original never records: not sent because the run stopped
+ * (its credit was never issued), and cancelled in flight when the run's
+ * grace period ran out or it was interrupted (a cancelled credit returns no
+ * record). The sender writes both so that nothing read is lost.
+ */
+static int
+never_recorded(const char *type)
+{
+	return !strcmp(type, "NotSentError") || !strcmp(type, "NotFinishedError");
+}
+
 static int
 check_fields(struct rec *r, char *why, size_t wl)
 {
@@ -735,8 +747,7 @@ rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
 	r->trace = json_get(r->root, "trace_data");
 	r->warmup = !strcmp(json_str_or(json_get(r->metadata, "benchmark_phase"), ""),
 			    "warmup");
-	r->not_sent = !strcmp(json_str_or(json_get(r->error, "type"), ""),
-			      "NotSentError");
+	r->unrecorded = never_recorded(json_str_or(json_get(r->error, "type"), ""));
 	r->et = etype_of(r, o);
 	r->stream = stream_of(r, o);
 	resp = json_get(r->root, "responses");

@@ -69,7 +69,7 @@ run_slot(struct worker *w, struct slot *s, int id)
 		s->status = -1;
 		return;
 	}
-	if ((o->drop_warmup && w->rec.warmup) || w->rec.not_sent)
+	if ((o->drop_warmup && w->rec.warmup) || w->rec.unrecorded)
 		return;
 	if (rec_emit(&w->rec, o, &w->one) == 0) {
 		s->oo = w->out.len;

@@ -65,7 +65,7 @@ sender_emit(struct sender *s, struct xfer *x)
 	if (x->err != XE_NONE)
 		s->nerr++;
 	s->nnotsent += x->err == XE_NOTSENT;
-	s->nstopped += x->err == XE_STOPPED;
+	s->nstopped += x->err == XE_STOPPED || x->err == XE_NOTFIN;
 	if (x->warmup && s->wpending)
 		s->wpending--;
 	s->ndone++;
@@ -151,13 +151,23 @@ cancel_due(struct sender *s, int64_t now)
 	}
 }
 
-/* Cancel every request in flight; used when the run stops. */
+/*
+ * Cancel every request in flight; used when the run stops and its grace
+ * (--benchmark-grace-period, --shutdown-grace-period, none after a second
+ * signal) ran out. The original cancels those credits and records nothing
+ * for them: here they are NotFinishedError, which aiperf-metrics leaves out
+ * of every metric and count as it does NotSentError. A warmup request
+ * (a signal during the warmup) stays a RequestCancellationError.
+ */
 static void
 cancel_all(struct sender *s)
 {
+	const char *why = s->nsig ? "Request cancelled in flight: the run was interrupted"
+				  : "Request cancelled in flight: the benchmark grace period ended";
+
 	while (s->active)
-		cancel(s, s->active, XE_STOPPED,
-		       "Request cancelled because the run stopped");
+		cancel(s, s->active, s->active->warmup ? XE_STOPPED : XE_NOTFIN,
+		       s->active->warmup ? "Request cancelled because the run stopped" : why);
 }
 
 void

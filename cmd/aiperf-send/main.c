@@ -70,21 +70,13 @@ add_str(char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = (char *)s;
 }
 
-static void
-check_header(const char *h)
-{
-	const char *c = strchr(h, ':');
-	if (!c || c == h || strchr(h, '\n') || strchr(h, '\r'))
-		die_usage("invalid header '%s': expected 'Name: value'", h);
-}
-
 /* What the table does not: repeated options, side effects, checks. */
 static void
 parse_opt(struct options *o, int c, const struct opt_iter *it, int *grace_set)
 {
 	switch (c) {
 	case 'u': add_str(&o->urls, &o->nurls, it->arg); break;
-	case 'H': check_header(it->arg); add_str(&o->headers, &o->nheaders, it->arg); break;
+	case 'H': hdr_add(o, it->arg); break;
 	case K_GRACE: *grace_set = 1; break;
 	case K_WGRACE: o->wgrace_set = 1; break;
 	case K_WDUR:
@@ -138,13 +130,13 @@ resolve_key(struct options *o)
 	if (strpbrk(o->api_key, "\r\n"))
 		die_usage("invalid API key: it must be one line");
 	for (size_t i = 0; i < o->nheaders; i++) {
-		size_t n = strcspn(o->headers[i], ":");
-		while (n && o->headers[i][n - 1] == ' ')
-			n--;
-		if (n == 13 && !strncasecmp(o->headers[i], "authorization", 13))
+		if (hdr_name_len(o->headers[i]) == 13 &&
+		    !strncasecmp(o->headers[i], "authorization", 13)) {
+			free(o->headers[i]);
 			dropped++;
-		else
+		} else {
 			o->headers[k++] = o->headers[i];
+		}
 	}
 	o->nheaders = k;
 	if (dropped)
@@ -247,7 +239,7 @@ main(int argc, char **argv)
 		free(s.bases[i]);
 	free(s.bases);
 	free(o.urls);
-	free(o.headers);
+	hdr_release(&o);
 	if (o.api_key_file)
 		free((char *)o.api_key);
 	return status;

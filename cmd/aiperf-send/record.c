@@ -203,6 +203,11 @@ header_member(void *ctx, const char *line, size_t n)
 	struct jw *w = ctx;
 	const char *c = memchr(line, ':', n);
 
+	if (!c && n > 1 && line[n - 1] == ';') {
+		jw_keyn(w, line, n - 1);	/* "Name;": sent empty */
+		jw_str(w, "");
+		return;
+	}
 	if (!c || c + 1 == line + n)
 		return;	/* "Expect:" and other removals */
 	const char *v = c + 1;
@@ -279,6 +284,7 @@ write_error(struct jw *w, const struct xfer *x)
 		[XE_CONN] = "ConnectionError",
 		[XE_CANCEL] = "RequestCancellationError",
 		[XE_STOPPED] = "RequestCancellationError",
+		[XE_NOTFIN] = "NotFinishedError",
 		[XE_NOTSENT] = "NotSentError",
 		[XE_TOOLARGE] = "ResponseTooLargeError",
 	};
@@ -301,7 +307,7 @@ static void
 write_metadata(struct jw *w, const struct xfer *x)
 {
 	const struct sender *s = x->snd;
-	int cancelled = x->err == XE_CANCEL || x->err == XE_STOPPED;
+	int cancelled = x->err == XE_CANCEL || x->err == XE_STOPPED || x->err == XE_NOTFIN;
 
 	KEY(w, "metadata");
 	jw_obj(w);

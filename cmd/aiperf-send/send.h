@@ -28,7 +28,7 @@ struct options {
 	int64_t timeout_ns;
 	const char *api_key;	/* --api-key, the file's or $AIPERF_API_KEY */
 	const char *api_key_file;	/* then api_key is ours to free */
-	char **headers;
+	char **headers;		/* -H as header lines (hdr.c) */
 	size_t nheaders;
 	enum ui_type ui;
 	int unbuffered;
@@ -175,6 +175,14 @@ void warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_
 void warmup_refill(struct sender *s);
 void warmup_stop(struct sender *s);
 void warmup_release(struct sender *s);
+
+/* hdr.c: -H values (a 'Name:Value' string, several split at commas, or a
+ * JSON object of string values) become header lines "Name: value" ("Name;"
+ * when empty) in o->headers, which it owns; a malformed one is die_usage(). */
+void hdr_add(struct options *o, const char *arg);
+void hdr_release(struct options *o);
+/* The length of a header line's name (up to ':' or ';'). */
+size_t hdr_name_len(const char *line);
 
 /* url.c */
 char *url_base(const char *arg);

@@ -18,7 +18,8 @@ enum xfer_err {
 	XE_TIMEOUT,
 	XE_CONN,
 	XE_CANCEL,	/* cancel_after_ns passed */
-	XE_STOPPED,	/* cancelled because the run stopped */
+	XE_STOPPED,	/* a warmup request cancelled because its phase stopped */
+	XE_NOTFIN,	/* in flight when the run stopped and its grace ran out */
 	XE_NOTSENT,
 	XE_TOOLARGE,
 };

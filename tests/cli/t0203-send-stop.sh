@@ -28,7 +28,7 @@ test_expect_success 'SIGINT: exit 0, a record for every request read' '
 	test "$(wc -l <out-int)" -eq 40 &&
 	test "$(count "\"type\":\"NotSentError\"" out-int)" -eq 36 &&
 	test "$(count "\"was_cancelled\":true" out-int)" -eq 4 &&
-	test "$(count "\"code\":499,\"type\":\"RequestCancellationError\"" out-int)" -eq 4 &&
+	test "$(count "\"code\":499,\"type\":\"NotFinishedError\"" out-int)" -eq 4 &&
 	for i in $(seq 0 39); do
 		grep -q "\"x_request_id\":\"req_$(printf %06d "$i")\"" out-int || exit 1
 	done

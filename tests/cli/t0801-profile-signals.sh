@@ -52,12 +52,16 @@ check_run() {
 	test "$2" -eq "$3" || { echo "status $2, want $3"; return 1; }
 	test "$(jq .was_cancelled "$1/profile_export_aiperf.json")" = true &&
 	grep -q "^aiperf-send: interrupted: " err &&
-	# every record read is in the raw file, whole: ended + never sent
-	n=$(sed -n "s/^aiperf-send: interrupted: \([0-9]*\) requests ended.*; \([0-9]*\) read.*/\1 \2/p" err) &&
+	# every record read is in the raw file, whole: ended + never sent; the
+	# metric records leave out those cancelled in flight (NotFinishedError)
+	ended=$(sed -n "s/^aiperf-send: interrupted: \([0-9]*\) requests ended.*/\1/p" err) &&
+	cut=$(sed -n "s/^aiperf-send: interrupted: .*, \([0-9]*\) of them cancelled.*/\1/p" err) &&
+	never=$(sed -n "s/^aiperf-send: interrupted: .*; \([0-9]*\) read.*/\1/p" err) &&
 	jq -c . "$1/profile_export_raw.jsonl" >/dev/null &&
-	test "$(wc -l <"$1/profile_export_raw.jsonl")" -eq $((${n% *} + ${n#* })) &&
-	test "$(grep -c NotSentError "$1/profile_export_raw.jsonl")" -eq "${n#* }" &&
-	test "$(wc -l <"$1/profile_export.jsonl")" -eq "${n% *}" &&
+	test "$(wc -l <"$1/profile_export_raw.jsonl")" -eq $((ended + never)) &&
+	test "$(grep -c NotSentError "$1/profile_export_raw.jsonl")" -eq "$never" &&
+	test "$(grep -c NotFinishedError "$1/profile_export_raw.jsonl")" -eq "$cut" &&
+	test "$(wc -l <"$1/profile_export.jsonl")" -eq $((ended - cut)) &&
 	grep -q "The profile run was cancelled early" out &&
 	# nothing left running: not the stages, not tee
 	! pgrep -f -- "$1" >/dev/null && ! pgrep -f -- "$MOCK_URL" >/dev/null
@@ -111,7 +115,8 @@ test_expect_success 'a second signal cancels the requests in flight at once' '
 	check_run "$PWD/two" $st 130 &&
 	n=$(sed -n "s/.* \([0-9]*\) of them cancelled in flight.*/\1/p" err) &&
 	test "$n" -gt 0 &&
-	test "$(grep -c "Request cancelled because the run stopped" two/profile_export_raw.jsonl)" -eq "$n"
+	test "$(grep -c "Request cancelled in flight: the run was interrupted" two/profile_export_raw.jsonl)" -eq "$n" &&
+	! grep -q NotFinishedError two/profile_export.jsonl
 '
 
 test_expect_success 'a second signal also stops a generator still preparing' '

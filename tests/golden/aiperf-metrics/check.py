@@ -359,7 +359,9 @@ def compute(raw, opt, tok):
     """The expected metric record (a dict), or None when none is written."""
     md = raw["metadata"]
     err = raw.get("error")
-    if isinstance(err, dict) and err.get("type") == "NotSentError":
+    # never sent, or cancelled in flight at the stop: the original records
+    # neither (aiperf-records(5), aiperf-metrics(1))
+    if isinstance(err, dict) and err.get("type") in ("NotSentError", "NotFinishedError"):
         return None
     if opt["drop_warmup"] and md.get("benchmark_phase") == "warmup":
         return None
