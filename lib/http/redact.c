@@ -179,8 +179,11 @@ redact_url(struct buf *b, const char *u, size_t n)
 	return bad ? -1 : count;
 }
 
-int
-redact_header(struct buf *b, const char *line, size_t n)
+static int headers(struct jw *w, const struct json *v);
+
+/* One "Name: value" header. */
+static int
+header_one(struct buf *b, const char *line, size_t n)
 {
 	int bad = 0, count = 0;
 	const char *c = memchr(line, ':', n);
@@ -199,6 +202,109 @@ redact_header(struct buf *b, const char *line, size_t n)
 	add(b, ": ", 2, &bad);
 	add_mark(b, &bad, &count);
 	return bad ? -1 : count;
+}
+
+/* The sender's JSON form, {"Name": "value", ...}: each secret member
+ * redacted; what does not parse as an object is redacted whole. */
+static int
+header_json(struct buf *b, const char *s, size_t n)
+{
+	struct json_doc *doc = json_doc_new();
+	const struct json *v = json_parse(doc, s, n, NULL, 0);
+	struct buf t = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+	int count = 1, bad = 0;
+
+	if (v && v->type == JSON_OBJECT) {
+		jw_init(&w, &t, 0);
+		count = headers(&w, v);
+	}
+	if (!v || v->type != JSON_OBJECT)
+		add(b, REDACT_MARK, MARKLEN, &bad);
+	else if (count > 0)
+		add(b, t.s, t.len, &bad);
+	else
+		add(b, s, n, &bad);
+	buf_release(&t);
+	json_doc_free(doc);
+	return bad ? -1 : count;
+}
+
+/* Whether s[0..n) is a "Name:value" pair: a name without blanks first. */
+static int
+is_pair(const char *s, size_t n)
+{
+	const char *c = memchr(s, ':', n);
+	size_t i = 0, end;
+
+	if (!c)
+		return 0;
+	end = (size_t)(c - s);
+	while (i < end && isspace((unsigned char)s[i]))
+		i++;
+	while (end > i && isspace((unsigned char)s[end - 1]))
+		end--;
+	if (i == end)
+		return 0;
+	for (; i < end; i++)
+		if (isspace((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* The sender's comma form, "A:1,B:2", when every piece is a pair. */
+static int
+header_pairs(struct buf *b, const char *s, size_t n)
+{
+	struct buf t = BUF_INIT(BUF_NOMAX);
+	size_t i = 0;
+	int count = 0, bad = 0, k;
+
+	while (i <= n) {
+		const char *c = memchr(s + i, ',', n - i);
+		size_t end = c ? (size_t)(c - s) : n;
+
+		if (i)
+			add(&t, ",", 1, &bad);
+		if ((k = header_one(&t, s + i, end - i)) < 0)
+			bad = 1;
+		else
+			count += k;
+		i = end + 1;
+	}
+	add(b, count > 0 ? t.s : s, count > 0 ? t.len : n, &bad);
+	buf_release(&t);
+	return bad ? -1 : count;
+}
+
+static int
+all_pairs(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i <= n) {
+		const char *c = memchr(s + i, ',', n - i);
+		size_t end = c ? (size_t)(c - s) : n;
+
+		if (!is_pair(s + i, end - i))
+			return 0;
+		i = end + 1;
+	}
+	return 1;
+}
+
+int
+redact_header(struct buf *b, const char *line, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && isspace((unsigned char)line[i]))
+		i++;
+	if (i < n && line[i] == '{')
+		return header_json(b, line, n);
+	if (memchr(line, ',', n) && all_pairs(line, n))
+		return header_pairs(b, line, n);
+	return header_one(b, line, n);
 }
 
 /* The wrapper's quoting: bare when safe, else '...' with ' as '\''. */

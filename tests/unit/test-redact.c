@@ -119,6 +119,23 @@ headers(void)
 	TEST("header line: kept counts 0", got_n == 0);
 	TEST_STR("header line: no colon", hdr("Authorization Bearer x"),
 		 "Authorization: <redacted>");
+	TEST_STR("header JSON object: the secret member only",
+		 hdr("{\"X-Custom\": \"v\", \"Authorization\": \"Bearer S\"}"),
+		 "{\"X-Custom\":\"v\",\"Authorization\":\"<redacted>\"}");
+	TEST("header JSON object: one secret", got_n == 1);
+	TEST_STR("header JSON object without a secret: as typed",
+		 hdr(" {\"X-A\": \"1\"}"), " {\"X-A\": \"1\"}");
+	TEST("header JSON object without a secret: counts 0", got_n == 0);
+	TEST_STR("header JSON that does not parse: redacted whole",
+		 hdr("{\"Authorization\": \"Bearer S\""), "<redacted>");
+	TEST_STR("header JSON array: redacted whole", hdr("{]"), "<redacted>");
+	TEST_STR("header pairs: each secret one",
+		 hdr("X-C:v,X-Api-Key:S,Cookie: c=1"),
+		 "X-C:v,X-Api-Key: <redacted>,Cookie: <redacted>");
+	TEST("header pairs: two secrets", got_n == 2);
+	TEST_STR("a value with commas is one header",
+		 hdr("Authorization: Bearer a, b"), "Authorization: <redacted>");
+	TEST_STR("not all pairs: one header", hdr("Accept: a, b"), "Accept: a, b");
 }
 
 static void
