@@ -243,6 +243,8 @@ main(int argc, char **argv)
 
 	util_setprogname(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
+	if (argc > 1 && !strcmp(argv[1], "--validate"))
+		return validate_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &o);
 	agg_init(&a);
 	/* Everything is checked before the first record is read (--check). */
