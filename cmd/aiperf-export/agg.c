@@ -70,66 +70,6 @@ agg_to_base(double display, double factor)
 	return x;
 }
 
-/* Base-unit threshold for a goodput value given in display units. */
-static double
-slo_to_base(double v, double factor)
-{
-	if (factor == 1)
-		return v;
-	return v * nearbyint(1.0 / factor);
-}
-
-static int
-add_slo(struct agg *a, const char *tag, size_t taglen, const char *val,
-	char *why, size_t whylen)
-{
-	char name[128];
-	double v;
-
-	snprintf(name, sizeof(name), "%.*s", (int)taglen, tag);
-	const struct metricdef *d = metricdef_find(name);
-	if (!d) {
-		snprintf(why, whylen, "Unknown metric tag in --goodput: %s", name);
-		return -1;
-	}
-	if (d->kind != METRIC_RECORD || (d->flags & (MF_LIST | MF_ERROR_ONLY))) {
-		snprintf(why, whylen, "Invalid --goodput: metric(s) %s are not "
-			 "applicable to the current endpoint/configuration.", name);
-		return -1;
-	}
-	if (util_strtod(val, &v) < 0) {
-		snprintf(why, whylen, "invalid --goodput value for %s: '%s'", name, val);
-		return -1;
-	}
-	a->slo = xreallocarray(a->slo, a->nslo + 1, sizeof(*a->slo));
-	a->slo[a->nslo++] = (struct slo){ d, def_index(d), slo_to_base(v, d->factor) };
-	return 0;
-}
-
-static int
-goodput_json(struct agg *a, const char *spec, char *why, size_t whylen)
-{
-	char err[128], num[64];
-	struct json *o = json_parse(a->doc, spec, strlen(spec), err, sizeof(err));
-
-	if (!o || o->type != JSON_OBJECT) {
-		snprintf(why, whylen, "invalid --goodput: %s", o ? "not an object" : err);
-		return -1;
-	}
-	for (struct json *m = o->child; m; m = m->next) {
-		if (m->type != JSON_NUMBER || m->len >= sizeof(num)) {
-			snprintf(why, whylen, "invalid --goodput value for %.*s",
-				 (int)m->keylen, m->key);
-			return -1;
-		}
-		snprintf(num, sizeof(num), "%.*s", (int)m->len, m->str);
-		if (add_slo(a, m->key, m->keylen, num, why, whylen) < 0)
-			return -1;
-	}
-	json_doc_reset(a->doc);
-	return 0;
-}
-
 void
 agg_copy_slos(struct agg *dst, const struct agg *src)
 {
@@ -138,40 +78,6 @@ agg_copy_slos(struct agg *dst, const struct agg *src)
 	dst->slo = xreallocarray(NULL, src->nslo, sizeof(*dst->slo));
 	memcpy(dst->slo, src->slo, src->nslo * sizeof(*dst->slo));
 	dst->nslo = src->nslo;
-}
-
-int
-agg_goodput(struct agg *a, const char *spec, char *why, size_t whylen)
-{
-	const char *p = spec;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p == '{')
-		return goodput_json(a, p, why, whylen);
-	while (*p) {
-		size_t n = strcspn(p, " \t,");
-		if (n) {
-			char item[256];
-			snprintf(item, sizeof(item), "%.*s", (int)n, p);
-			char *colon = strchr(item, ':');
-			if (!colon) {
-				snprintf(why, whylen, "invalid --goodput item '%s': "
-					 "expected tag:value", item);
-				return -1;
-			}
-			if (add_slo(a, item, (size_t)(colon - item), colon + 1,
-				    why, whylen) < 0)
-				return -1;
-		}
-		p += n;
-		p += strspn(p, " \t,");
-	}
-	if (!a->nslo) {
-		snprintf(why, whylen, "invalid --goodput: no tag:value pairs");
-		return -1;
-	}
-	return 0;
 }
 
 static int

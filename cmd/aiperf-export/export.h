@@ -103,11 +103,34 @@ struct exportopts {
 	struct clientsum cs;
 };
 
+/* config.c: endpoint types (static table) and --goodput. */
+struct endpoint {
+	const char *name;
+	const char *title;	/* the console table's, after "NVIDIA AIPerf | " */
+	unsigned caps;		/* produces tokens, tokenizes input, streams */
+};
+
+/* What the run measured, for the original's metric filters. */
+struct runcfg {
+	const struct endpoint *endpoint;	/* NULL: take every SLO tag */
+	int streaming;		/* --streaming (off for an endpoint that cannot) */
+	int server_tokens;	/* --use-server-token-count */
+};
+
+/* The entry for an --endpoint-type name, or NULL. */
+const struct endpoint *endpoint_find(const char *name);
+/* The known names, ", " separated, into out. */
+void endpoint_names(char *out, size_t n);
+/*
+ * Parse "tag:value ..." (or a JSON object) into a's SLOs; 0, or -1 with
+ * the original's message in why: an unknown tag, or a metric rc rules out.
+ */
+int agg_goodput(struct agg *a, const char *spec, const struct runcfg *rc, char *why,
+		size_t whylen);
+
 /* agg.c */
 void agg_init(struct agg *a);
 void agg_release(struct agg *a);
-/* Parse "tag:value ..." (or a JSON object); 0, or -1 with a message in why. */
-int agg_goodput(struct agg *a, const char *spec, char *why, size_t whylen);
 /* Add one metric record line. 1 = profiling record, 0 = warmup (dropped),
  * -1 = malformed (message in why). *rec: the parsed line, valid until the
  * next call. */
@@ -172,7 +195,23 @@ struct files {
 	struct linefile rec;
 };
 
-void files_open(struct files *fl, const char *dir, const char *prefix, int records,
+enum level { LEVEL_SUMMARY, LEVEL_RECORDS, LEVEL_RAW };	/* --export-level */
+
+/* The artifacts, in --list-files order. */
+enum artifact { ART_JSON, ART_CSV, ART_RECORDS, ART_RAW, ART_SLICE_CSV, ART_SLICE_JSON,
+		ART_N };
+
+/* 1 when --profile-export-prefix names files (not "", "/", "_raw.jsonl"...). */
+int files_prefix_ok(const char *prefix);
+/* Artifact k's path in dir (malloc'd): the default name, or the stem of
+ * prefix (NULL: none) and k's suffix; see aiperf-export(1). */
+char *files_path(const char *dir, const char *prefix, enum artifact k);
+/* 1 when a run at this level (and with timeslices or not) writes k. */
+int files_written(enum artifact k, enum level level, int slices);
+/* --list-files: "kind\tpath" lines, the files written first, then "other". */
+void files_list(FILE *f, const char *dir, const char *prefix, enum level level, int slices);
+/* Create dir (and each file's directory); open the records copy. */
+void files_open(struct files *fl, const char *dir, const char *prefix, enum level level,
 		int slices);
 /* Write the summaries (and timeslices); set eo's paths for the end lines. */
 void files_write(const struct files *fl, const struct summary *sm, struct slices *sl,
@@ -180,6 +219,35 @@ void files_write(const struct files *fl, const struct summary *sm, struct slices
 void files_release(struct files *fl, struct exportopts *eo);
 /* path made absolute against the working directory (malloc'd) */
 char *files_absolute(const char *path);
+
+/* validate.c: aiperf-validate(1), run as aiperf-export --validate ARGS. */
+int validate_main(int argc, char **argv);
+
+/* vcmp.c: reading our CSV back, comparing files with recomputed texts. */
+struct csvrow {
+	char **f;		/* fields, unquoted, NUL-terminated */
+	size_t n;		/* 0 for an empty line */
+};
+
+struct csv {
+	struct csvrow *rows;
+	size_t n;
+};
+
+/* Parse s[0..n) as csv.writer writes it (CRLF, minimal quoting): 0, or -1
+ * with why naming the line. csv_release() frees c, either way. */
+int csv_read(const char *s, size_t n, struct csv *c, char *why, size_t whylen);
+void csv_release(struct csv *c);
+/* 0 when got has want's lines and texts, numbers within a rounding of
+ * %.2f; column skipcol (or -1) is not compared. -1 with why at the first
+ * difference, which names want as coming from src ("the records"). */
+int csv_compare(const struct csv *got, const struct csv *want, int skipcol, const char *src,
+		char *why, size_t whylen);
+/* 0 when got equals want (numbers within 1e-9 relative, objects in the
+ * same key order), leaving out got's and want's top-level keys in skip
+ * (NULL-terminated); else -1 with why naming the first difference. */
+int json_compare(const struct json *got, const struct json *want, const char *const *skip,
+		 const char *src, char *why, size_t whylen);
 
 /* table.c */
 void table_print(FILE *f, const struct summary *sm, const struct exportopts *o);

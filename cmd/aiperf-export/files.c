@@ -8,25 +8,66 @@
 
 #include "util.h"
 
-/* The stem from --profile-export-prefix: last component, a known suffix stripped. */
+/* str(PurePosixPath(p)): empty and "." components dropped, no trailing '/'. */
+static char *
+normalize(const char *p)
+{
+	char *out = xmalloc(strlen(p) + 2);
+	size_t k = 0;
+
+	if (*p == '/')
+		out[k++] = '/';
+	while (*p) {
+		size_t n = strcspn(p, "/");
+		if (n && !(n == 1 && *p == '.')) {
+			if (k && out[k - 1] != '/')
+				out[k++] = '/';
+			memcpy(out + k, p, n);
+			k += n;
+		}
+		p += n + (p[n] == '/');
+	}
+	out[k] = '\0';
+	return out;
+}
+
+/*
+ * The stem from --profile-export-prefix, as the original's OutputConfig
+ * makes it: the path with the first known suffix (in this order) stripped.
+ * NULL when nothing names a file (an empty last component, ".", "..").
+ */
 static char *
 stem(const char *prefix)
 {
-	static const char *const sfx[] = { "_timeslices.csv", "_timeslices.json",
-		"_gpu_telemetry.jsonl", "_raw.jsonl", ".jsonl", ".json", ".csv" };
-	const char *base = strrchr(prefix, '/') ? strrchr(prefix, '/') + 1 : prefix;
-	size_t n = strlen(base);
+	static const char *const sfx[] = { "_server_metrics.parquet",
+		"_server_metrics.jsonl", "_server_metrics.json", "_server_metrics.csv",
+		"_gpu_telemetry.jsonl", "_timeslices.csv", "_timeslices.json",
+		"_raw.jsonl", ".parquet", ".csv", ".json", ".jsonl" };
+	char *s = normalize(prefix);
+	size_t n = strlen(s);
 
 	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
 		size_t k = strlen(sfx[i]);
-		if (n > k && !strcmp(base + n - k, sfx[i])) {
-			n -= k;
+		if (n >= k && !strcmp(s + n - k, sfx[i])) {
+			s[n -= k] = '\0';
 			break;
 		}
 	}
-	if (!n)
-		die_usage("invalid value for --profile-export-prefix: '%s'", prefix);
-	return xstrndup(base, n);
+	const char *base = strrchr(s, '/') ? strrchr(s, '/') + 1 : s;
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int
+files_prefix_ok(const char *prefix)
+{
+	char *s = stem(prefix);
+
+	free(s);
+	return s != NULL;
 }
 
 static char *
@@ -37,6 +78,61 @@ join(const char *dir, const char *name, const char *ext)
 
 	snprintf(p, n, "%s/%s%s", dir, name, ext);
 	return p;
+}
+
+static const struct {
+	const char *kind, *name, *ext;	/* default name; ext after a stem */
+} arts[ART_N] = {
+	[ART_JSON] = { "json", "profile_export_aiperf.json", ".json" },
+	[ART_CSV] = { "csv", "profile_export_aiperf.csv", ".csv" },
+	[ART_RECORDS] = { "records", "profile_export.jsonl", ".jsonl" },
+	[ART_RAW] = { "raw", "profile_export_raw.jsonl", "_raw.jsonl" },
+	[ART_SLICE_CSV] = { "timeslices_csv", "profile_export_aiperf_timeslices.csv",
+			    "_timeslices.csv" },
+	[ART_SLICE_JSON] = { "timeslices_json", "profile_export_aiperf_timeslices.json",
+			     "_timeslices.json" },
+};
+
+/* pathlib's dir / name: a relative stem keeps its directories under dir,
+ * an absolute one is the place itself. */
+char *
+files_path(const char *dir, const char *prefix, enum artifact k)
+{
+	if (!prefix)
+		return join(dir, arts[k].name, "");
+	char *s = stem(prefix);
+	if (s) {
+		char *p = s[0] == '/' ? xstrfmt("%s%s", s, arts[k].ext)
+				      : join(dir, s, arts[k].ext);
+		free(s);
+		return p;
+	}
+	die_usage("invalid value for --profile-export-prefix: '%s'", prefix);
+}
+
+int
+files_written(enum artifact k, enum level level, int slices)
+{
+	switch (k) {
+	case ART_RECORDS: return level >= LEVEL_RECORDS;
+	case ART_RAW: return level == LEVEL_RAW;
+	case ART_SLICE_CSV: case ART_SLICE_JSON: return slices;
+	default: return 1;
+	}
+}
+
+void
+files_list(FILE *f, const char *dir, const char *prefix, enum level level, int slices)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (int k = 0; k < ART_N; k++) {
+			if (files_written(k, level, slices) == pass)
+				continue;
+			char *p = files_path(dir, prefix, k);
+			fprintf(f, "%s\t%s\n", pass ? "other" : arts[k].kind, p);
+			free(p);
+		}
+	}
 }
 
 static void
@@ -57,29 +153,48 @@ mkdirs(const char *dir)
 	free(p);
 }
 
+/* The path's directory and its parents. */
+static void
+mkparent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path)
+		return;
+	char *d = xstrndup(path, (size_t)(slash - path));
+	mkdirs(d);
+	free(d);
+}
+
+static char *
+file_at(const char *dir, const char *prefix, enum artifact k)
+{
+	char *p = files_path(dir, prefix, k);
+
+	mkparent(p);
+	return p;
+}
+
 void
-files_open(struct files *fl, const char *dir, const char *prefix, int records,
+files_open(struct files *fl, const char *dir, const char *prefix, enum level level,
 	   int slices)
 {
 	memset(fl, 0, sizeof(*fl));
 	if (!dir)
 		return;
 	mkdirs(dir);
-	char *s = prefix ? stem(prefix) : NULL;
-	const char *sum = s ? s : "profile_export_aiperf";
-	fl->json = join(dir, sum, ".json");
-	fl->csv = join(dir, sum, ".csv");
+	fl->json = file_at(dir, prefix, ART_JSON);
+	fl->csv = file_at(dir, prefix, ART_CSV);
 	if (slices) {
-		fl->slice_csv = join(dir, sum, "_timeslices.csv");
-		fl->slice_json = join(dir, sum, "_timeslices.json");
+		fl->slice_csv = file_at(dir, prefix, ART_SLICE_CSV);
+		fl->slice_json = file_at(dir, prefix, ART_SLICE_JSON);
 	}
-	if (records) {
-		fl->jsonl = join(dir, s ? s : "profile_export", ".jsonl");
+	if (files_written(ART_RECORDS, level, slices)) {
+		fl->jsonl = file_at(dir, prefix, ART_RECORDS);
 		if (linefile_open(&fl->rec, fl->jsonl) < 0)
 			die("cannot open '%s':", fl->jsonl);
 		fl->records = &fl->rec;
 	}
-	free(s);
 }
 
 /* The absolute path (as pathlib's resolve() prints it, short of symlinks). */

@@ -19,7 +19,10 @@ struct options {
 	const char *artifact_dir, *prefix, *level, *goodput, *endpoint_type;
 	const char *benchmark_id, *version, *cli_command, *input_config_path, *log_file;
 	const char *cancelled_if;
-	int was_cancelled, no_console, show_trace;
+	const struct endpoint *endpoint;
+	int was_cancelled, no_console, show_trace, streaming, server_tokens;
+	int check, list_files;
+	enum level lvl;
 	double max_error_rate, min_goodput_pct, cpu_seconds, target_rate, slice;
 	char **files;
 	int nfiles;
@@ -28,7 +31,7 @@ struct options {
 enum {
 	O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER, O_CLI, O_CAN,
 	O_CANIF, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE,
-	O_HELP, O_VERSION,
+	O_STREAM, O_UST, O_CHECK, O_LIST, O_HELP, O_VERSION,
 };
 
 #define STR(arg, lv) OPT_STR, arg, OPT_TO(lv)
@@ -45,8 +48,10 @@ enum {
 	ALIAS("profile-export-level", O_LVL), \
 	{ "goodput", O_GP, STR("slos", o->goodput) }, \
 	{ "endpoint-type", O_EPT, STR("type", o->endpoint_type), .flags = OPT_BR }, \
-	{ "input-config", O_CFG, STR("file", o->input_config_path) }, \
-	{ "benchmark-id", O_BID, STR("id", o->benchmark_id), .flags = OPT_BR }, \
+	{ "streaming", O_STREAM, OPT_FLAG, NULL, OPT_TO(o->streaming) }, \
+	{ "use-server-token-count", O_UST, OPT_FLAG, NULL, OPT_TO(o->server_tokens) }, \
+	{ "input-config", O_CFG, STR("file", o->input_config_path), .flags = OPT_BR }, \
+	{ "benchmark-id", O_BID, STR("id", o->benchmark_id) }, \
 	{ "aiperf-version", O_VER, STR("version", o->version) }, \
 	{ "cli-command", O_CLI, STR("text", o->cli_command), .flags = OPT_BR }, \
 	{ "was-cancelled", O_CAN, OPT_FLAG, NULL, OPT_TO(o->was_cancelled) }, \
@@ -60,6 +65,8 @@ enum {
 	{ "log-file", O_LOG, STR("path", o->log_file) }, \
 	{ "show-trace-timing", O_TRACE, OPT_FLAG, NULL, OPT_TO(o->show_trace), \
 	  .flags = OPT_BR }, \
+	{ "check", O_CHECK, OPT_FLAG, NULL, OPT_TO(o->check) }, \
+	{ "list-files", O_LIST, OPT_FLAG, NULL, OPT_TO(o->list_files), .flags = OPT_OR }, \
 	{ "help", O_HELP, OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", O_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -75,12 +82,24 @@ parse_args(int argc, char **argv, struct options *o)
 	opt_init(&it, &cmd, argc, argv);
 	while (opt_next(&it) != -1)
 		;
-	if (strcmp(o->level, "summary") && strcmp(o->level, "records") && strcmp(o->level, "raw"))
+	static const char *const levels[] = { "summary", "records", "raw" };
+	o->lvl = LEVEL_RAW + 1;
+	for (int i = LEVEL_SUMMARY; i <= LEVEL_RAW; i++)
+		if (!strcmp(o->level, levels[i]))
+			o->lvl = i;
+	if (o->lvl > LEVEL_RAW)
 		die_usage("invalid value for --export-level: '%s' (summary, records or raw)", o->level);
+	if (o->prefix && !files_prefix_ok(o->prefix))
+		die_usage("invalid value for --profile-export-prefix: '%s'", o->prefix);
 	if (o->min_goodput_pct >= 0 && !o->goodput)
 		die_usage("--min-goodput-pct needs --goodput");
 	if (o->benchmark_id && !*o->benchmark_id)
 		die_usage("--benchmark-id must not be empty");
+	if (!(o->endpoint = endpoint_find(o->endpoint_type))) {
+		char names[512];
+		endpoint_names(names, sizeof(names));
+		die_usage("invalid value for --endpoint-type: '%s' (%s)", o->endpoint_type, names);
+	}
 	o->files = argv + it.ind;
 	o->nfiles = argc - it.ind;
 }
@@ -107,27 +126,6 @@ uuid4(char out[37])
 		k += 2;
 	}
 	out[36] = '\0';
-}
-
-static const char *
-metrics_title(const char *t)
-{
-	static const char *const map[][2] = {
-		{ "embeddings", "Embeddings Metrics" },
-		{ "nim_embeddings", "NIM Embeddings Metrics" },
-		{ "cohere_rankings", "Ranking Metrics" },
-		{ "hf_tei_rankings", "Ranking Metrics" },
-		{ "nim_rankings", "Rankings Metrics" },
-		{ "image_generation", "Image Generation Metrics" },
-		{ "video_generation", "Video Generation Metrics" },
-		{ "image_retrieval", "Image Retrieval Metrics" },
-		{ "solido_rag", "SOLIDO RAG Metrics" },
-	};
-
-	for (size_t i = 0; t && i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(map[i][0], t))
-			return map[i][1];
-	return "LLM Metrics";
 }
 
 struct input {
@@ -231,7 +229,7 @@ verdict(const struct options *o, const struct summary *sm)
 int
 main(int argc, char **argv)
 {
-	struct options o = { .level = "records", .version = "0.7.0",
+	struct options o = { .level = "records", .version = "0.7.0", .endpoint_type = "chat",
 			     .max_error_rate = -1, .min_goodput_pct = -1,
 			     .cpu_seconds = -1, .target_rate = -1 };
 	struct exportopts eo = { 0 };
@@ -245,21 +243,32 @@ main(int argc, char **argv)
 
 	util_setprogname(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
+	if (argc > 1 && !strcmp(argv[1], "--validate"))
+		return validate_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &o);
 	agg_init(&a);
-	if (o.goodput && agg_goodput(&a, o.goodput, why, sizeof(why)) < 0)
+	/* Everything is checked before the first record is read (--check). */
+	const struct runcfg run = { o.endpoint, o.streaming, o.server_tokens };
+	if (o.goodput && agg_goodput(&a, o.goodput, &run, why, sizeof(why)) < 0)
 		die_usage("%s", why);
 	if (o.input_config_path && !(cfg = util_readfile(o.input_config_path, MAX_CONFIG, &cfglen)))
 		die("cannot read '%s':", o.input_config_path);
 	if (cfg)
 		check_config(o.input_config_path, cfg);
+	if (o.check || o.list_files) {
+		if (o.list_files && o.artifact_dir)
+			files_list(stdout, o.artifact_dir, o.prefix, o.lvl, o.slice > 0);
+		agg_release(&a);
+		free(cfg);
+		return util_fshut(stdout, "stdout") ? 1 : 0;
+	}
 	if (!o.benchmark_id)
 		uuid4(id);
 	/* The console line and every file get the command without its secrets. */
 	struct buf cli = BUF_INIT(BUF_NOMAX);
 	if (o.cli_command && redact_cli(&cli, o.cli_command, strlen(o.cli_command)) > 0)
 		o.cli_command = buf_str(&cli);
-	snprintf(title, sizeof(title), "NVIDIA AIPerf | %s", metrics_title(o.endpoint_type));
+	snprintf(title, sizeof(title), "NVIDIA AIPerf | %s", o.endpoint->title);
 	eo = (struct exportopts){ .title = title,
 		.benchmark_id = o.benchmark_id ? o.benchmark_id : id,
 		.version = o.version, .cli_command = o.cli_command,
@@ -267,8 +276,7 @@ main(int argc, char **argv)
 		.show_trace = o.show_trace,
 		.log_file = o.log_file ? files_absolute(o.log_file) : NULL };
 	slices_init(&sl, o.artifact_dir ? o.slice : 0);
-	files_open(&fl, o.artifact_dir, o.prefix, strcmp(o.level, "summary") != 0,
-		   sl.width_ns != 0);
+	files_open(&fl, o.artifact_dir, o.prefix, o.lvl, sl.width_ns != 0);
 	struct input in = { &a, &sl, fl.records };
 	read_all(&o, &in);
 	/* Whoever stopped the run made the file before the input could end. */

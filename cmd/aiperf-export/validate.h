@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-validate internals: one run of checks over an artifact directory. */
+#ifndef AIPERF_VALIDATE_H
+#define AIPERF_VALIDATE_H
+
+#include "export.h"
+
+/*
+ * struct vrun owns its paths, the parsed summary and the records'
+ * aggregate; vrun_release() (validate.c) frees them. Every check prints
+ * one line through vrun_report().
+ */
+#define MAX_TEXT ((size_t)1 << 30)
+
+enum { V_FAIL, V_OK, V_SKIP };
+
+struct vopts {
+	const char *prefix, *level, *goodput;
+	double slice;
+};
+
+struct vrun {
+	struct vopts o;
+	const char *dir;
+	enum level lvl;
+	const char *lvl_from;	/* where lvl comes from, for the files line */
+	char *path[ART_N], *inputs;
+	struct json_doc *doc;
+	const struct json *sum;	/* the JSON summary, or NULL */
+	const struct json *cfg;	/* its input_config, or NULL */
+	struct agg a;
+	struct slices sl;
+	int have_records;	/* the records were read whole */
+	size_t nchecks, nfailed;
+	struct buf failed;
+};
+
+/* Print "ok|FAIL|skip name: message"; count it. Returns st. */
+__attribute__((format(printf, 4, 5)))
+int vrun_report(struct vrun *v, int st, const char *name, const char *fmt, ...);
+/* path as messages name it: relative to the directory checked. */
+const char *vrun_rel(const struct vrun *v, const char *path);
+/* 1 when path is a regular file. */
+int vrun_exists(const char *path);
+/* A whole file as a JSON value in doc, or NULL with why. */
+const struct json *vrun_load_json(struct json_doc *doc, const char *path, char *why,
+				  size_t whylen);
+/* The "avg" of metric tag in the JSON summary; 0 when absent. */
+double vrun_avg(const struct json *sum, const char *tag);
+/* vrecompute.c: the summary, CSV and timeslice checks. */
+void vrun_recompute(struct vrun *v);
+
+#endif
