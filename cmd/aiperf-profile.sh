@@ -403,27 +403,29 @@ synthesize_input() {
 		die "cannot synthesize '${SET[--input-file]}'"
 }
 
-# clean_artifacts DIR: removes the files an earlier run wrote into DIR (the
-# names this tool writes, nothing else), so that none is mistaken for this
-# run's; says which.
+# clean_artifacts DIR: removes the files an earlier run wrote into DIR
+# (the names this run writes, by aiperf-export --list-files, and the other
+# names of the same prefix; the wrapper's own), so that none is mistaken
+# for this run's; says which. Sets RAW to the raw records' path, or
+# /dev/null when the export level keeps none.
 clean_artifacts() {
-	local dir=$1 stem f gone=()
-	local -a names=(profile_export_aiperf.json profile_export_aiperf.csv
-		profile_export_aiperf_timeslices.json profile_export_aiperf_timeslices.csv
-		profile_export.jsonl profile_export_raw.jsonl inputs.json logs/aiperf.log
-		.input_config.json .synthesized_input.jsonl)
-	if [[ -n ${SET[--profile-export-prefix]:-} ]]; then
-		stem=${SET[--profile-export-prefix]##*/}
-		for f in _timeslices.csv _timeslices.json _raw.jsonl .jsonl .json .csv; do
-			[[ $stem == ?*"$f" ]] && stem=${stem%"$f"} && break
-		done
-		names+=("$stem.json" "$stem.csv" "$stem.jsonl" "${stem}_timeslices.json"
-			"${stem}_timeslices.csv")
-	fi
-	for f in "${names[@]}"; do
-		[[ -f $dir/$f ]] || continue
-		rm -f "$dir/$f" || die "cannot remove '$dir/$f'"
-		gone+=("$f")
+	local dir=$1 kind path f list gone=()
+	local -a paths=()
+	RAW=/dev/null
+	list=$(aiperf-export --list-files "${EXP[@]}" --artifact-dir "$dir") ||
+		die "aiperf-export --list-files failed"
+	while IFS=$'\t' read -r kind path; do
+		[[ -n $path ]] || continue
+		[[ $kind == raw ]] && RAW=$path
+		paths+=("$path")
+	done <<<"$list"
+	for f in inputs.json logs/aiperf.log .input_config.json .synthesized_input.jsonl; do
+		paths+=("$dir/$f")
+	done
+	for f in "${paths[@]}"; do
+		[[ -f $f ]] || continue
+		rm -f "$f" || die "cannot remove '$f'"
+		gone+=("${f#"$dir"/}")
 	done
 	((${#gone[@]})) || return 0
 	local IFS=,
@@ -540,13 +542,15 @@ profile() {
 		usage_error "${err%%$'\n'Try *}"
 	err=$(aiperf-metrics "${MET[@]}" </dev/null 2>&1 >/dev/null) ||
 		usage_error "${err%%$'\n'Try *}"
+	err=$(aiperf-export --check "${EXP[@]}" 2>&1 >/dev/null) ||
+		usage_error "${err%%$'\n'Try *}"
 	local dir=${SET[--artifact-dir]:-}
 	[[ -z $dir ]] && dir=artifacts/$(artifact_subdir "$mode")
 	mkdir -p "$dir/logs" || die "cannot create '$dir'"
 	dir=$(cd "$dir" && pwd)
+	local RAW
 	clean_artifacts "$dir"
-	local log=$dir/logs/aiperf.log raw=/dev/null
-	[[ $level == raw ]] && raw=$dir/profile_export_raw.jsonl
+	local log=$dir/logs/aiperf.log raw=$RAW
 	# The configuration holds the command line as typed: it waits for
 	# aiperf-export in a directory only we can read, not among the artifacts.
 	run=$(mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX") || die "cannot make a temporary directory"

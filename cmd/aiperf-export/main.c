@@ -34,6 +34,9 @@ enum {
 	O_STREAM, O_UST, O_CHECK, O_LIST, O_HELP, O_VERSION,
 };
 
+/* By enum level; opt checks a value against it (and --list-choices lists it). */
+static const char *const levels[] = { "summary", "records", "raw", NULL };
+
 #define STR(arg, lv) OPT_STR, arg, OPT_TO(lv)
 #define DBL(arg, lv, l, h) OPT_DOUBLE, arg, OPT_TO(lv), .lo = (l), .hi = (h)
 #define ALIAS(name, key) { name, key, .flags = OPT_ALIAS }
@@ -44,7 +47,8 @@ enum {
 	ALIAS("output-artifact-dir", O_ART), \
 	{ "profile-export-prefix", O_PFX, STR("prefix", o->prefix) }, \
 	ALIAS("profile-export-file", O_PFX), \
-	{ "export-level", O_LVL, STR("summary | records | raw", o->level), .flags = OPT_BR }, \
+	{ "export-level", O_LVL, STR("summary | records | raw", o->level), .choices = levels, \
+	  .flags = OPT_BR }, \
 	ALIAS("profile-export-level", O_LVL), \
 	{ "goodput", O_GP, STR("slos", o->goodput) }, \
 	{ "endpoint-type", O_EPT, STR("type", o->endpoint_type), .flags = OPT_BR }, \
@@ -82,7 +86,6 @@ parse_args(int argc, char **argv, struct options *o)
 	opt_init(&it, &cmd, argc, argv);
 	while (opt_next(&it) != -1)
 		;
-	static const char *const levels[] = { "summary", "records", "raw" };
 	o->lvl = LEVEL_RAW + 1;
 	for (int i = LEVEL_SUMMARY; i <= LEVEL_RAW; i++)
 		if (!strcmp(o->level, levels[i]))

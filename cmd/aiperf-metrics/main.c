@@ -37,7 +37,7 @@ enum {
 	{ "tokenizer", K_TOKENIZER, OPT_STR, "name", OPT_TO(op->tokenizer) }, \
 	{ "tokenizer-revision", K_REVISION, OPT_STR, "rev", OPT_TO(op->revision) }, \
 	{ "tokenizer-trust-remote-code", K_TRUST, OPT_FLAG, .flags = OPT_BR }, \
-	{ "endpoint-type", K_ENDPOINT_TYPE, OPT_STR, "type", OPT_TO(op->o.endpoint_type) }, \
+	{ "endpoint-type", K_ENDPOINT_TYPE, OPT_STR, "type", OPT_TO(op->o.endpoint_type), .choices = endpoint_types }, \
 	{ "use-server-token-count", K_SERVER_TOKENS, FLAG(op->o.server_tokens), .flags = OPT_BR }, \
 	{ "streaming", K_STREAMING, FLAG(op->o.streaming) }, \
 	{ "export-http-trace", K_TRACE, FLAG(op->o.export_trace), .flags = OPT_BR }, \
