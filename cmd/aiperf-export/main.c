@@ -9,6 +9,7 @@
 #include "opt.h"
 #include "rand/pystr.h"
 #include "http/redact.h"
+#include "runlog.h"
 #include "util.h"
 
 #define MAX_LINE ((size_t)64 << 20)
@@ -271,6 +272,8 @@ main(int argc, char **argv)
 	struct buf cli = BUF_INIT(BUF_NOMAX);
 	if (o.cli_command && redact_cli(&cli, o.cli_command, strlen(o.cli_command)) > 0)
 		o.cli_command = buf_str(&cli);
+	if (o.cli_command)
+		runlog(RUNLOG_INFO, "CLI Command: %s", o.cli_command);
 	snprintf(title, sizeof(title), "NVIDIA AIPerf | %s", o.endpoint->title);
 	eo = (struct exportopts){ .title = title,
 		.benchmark_id = o.benchmark_id ? o.benchmark_id : id,
@@ -288,6 +291,8 @@ main(int argc, char **argv)
 	if (fl.records && linefile_close(fl.records) < 0)
 		copy_failed(fl.records);
 	agg_summary(&a, &sm);
+	runlog(RUNLOG_INFO, "%zu profiling requests: %zu valid, %zu errors (%zu warmup records left out)",
+	       sm.valid + sm.errors, sm.valid, sm.errors, sm.warmup);
 	client_summary(&a.cl, &sm, &eo.cs, o.cpu_seconds, o.target_rate);
 	files_write(&fl, &sm, &sl, &eo);
 	if (!o.no_console)

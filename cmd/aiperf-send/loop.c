@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "json/json.h"
+#include "runlog.h"
 #include "util.h"
 #include "xfer.h"
 
@@ -165,6 +166,10 @@ cancel_all(struct sender *s)
 	const char *why = s->nsig ? "Request cancelled in flight: the run was interrupted"
 				  : "Request cancelled in flight: the benchmark grace period ended";
 
+	if (s->active)
+		runlog(RUNLOG_INFO, "%s: cancelling %zu requests in flight (NotFinishedError)",
+		       s->nsig ? "interrupted" : "the grace period ended", s->inflight);
+
 	while (s->active)
 		cancel(s, s->active, s->active->warmup ? XE_STOPPED : XE_NOTFIN,
 		       s->active->warmup ? "Request cancelled because the run stopped" : why);
@@ -190,8 +195,15 @@ sender_stop(struct sender *s, int64_t grace_ns)
 	struct xfer *x;
 	int64_t now = clock_now_ns();
 
-	if (!s->stopping)
+	if (!s->stopping) {
 		s->stopping = 1;
+		if (grace_ns < 0)
+			runlog(RUNLOG_INFO, "sending stopped; %zu requests in flight may finish",
+			       s->inflight);
+		else
+			runlog(RUNLOG_INFO, "sending stopped; %zu requests in flight get %.3f s to finish",
+			       s->inflight, (double)grace_ns / 1e9);
+	}
 	while ((x = input_pop(s)))
 		sender_not_sent(s, x);
 	sess_stop(s);
@@ -271,11 +283,15 @@ warmup_timers(struct sender *s, int64_t now)
 	if (due < 0 || now < due)
 		return;
 	if (!s->warmup_over) {
+		runlog(RUNLOG_INFO, "warmup duration reached: no new warmup requests");
 		warmup_stop(s);
 		if ((due = warmup_due(s)) < 0 || now < due)
 			return;
 	}
 	/* only warmup requests are in flight until profiling starts */
+	if (s->active)
+		runlog(RUNLOG_INFO, "the warmup grace period ended: cancelling %zu warmup requests",
+		       s->inflight);
 	while (s->active)
 		cancel(s, s->active, XE_STOPPED,
 		       "Request cancelled because the warmup grace period ended");
@@ -297,6 +313,7 @@ enter_phase(struct sender *s, const struct xfer *x, int64_t now)
 		return -1;
 	if (ph == 2)
 		sess_sweep(s);
+	runlog(RUNLOG_INFO, "%s phase started", ph == 1 ? "warmup" : "profiling");
 	s->phase = ph;
 	s->phase_start = now;
 	if (ph == 2 && s->o->duration_ns)
@@ -569,6 +586,8 @@ sender_run(struct sender *s)
 	}
 	flush_out(s);
 	ui_update(s, 1);
+	runlog(RUNLOG_INFO, "%llu records written, %llu of them never sent (NotSentError)",
+	       (unsigned long long)s->ndone, (unsigned long long)s->nnotsent);
 	if (s->nsig)
 		warn("interrupted: %llu requests ended, %llu of them cancelled in flight; "
 		     "%llu read but never sent (NotSentError records)",

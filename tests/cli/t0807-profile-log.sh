@@ -26,6 +26,10 @@ test_expect_success 'a good run: stamped lines from the wrapper, nothing below I
 	grep -q " - aiperf.profile - INFO - artifact directory: $PWD/a\$" $l &&
 	grep -q " - aiperf.profile - INFO - timing mode: concurrency\$" $l &&
 	grep -q " - aiperf.profile - INFO - the stages ended: aiperf-export status 0\$" $l &&
+	grep -q " - aiperf-send - INFO - profiling phase started\$" $l &&
+	grep -q " - aiperf-send - INFO - 3 records written, 0 of them never sent" $l &&
+	grep -q " - aiperf-export - INFO - CLI Command: aiperf profile --model test/model " $l &&
+	grep -q " - aiperf-export - INFO - 3 profiling requests: 3 valid, 0 errors" $l &&
 	! grep -q " - DEBUG - " $l
 '
 

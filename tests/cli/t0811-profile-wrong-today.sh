@@ -58,7 +58,9 @@ test_expect_success 'the grace period ends: requests still in flight are kept ra
 	jq -e ".request_count.avg == $ok" $j >/dev/null &&
 	notsent=$(grep -c NotSentError d/profile_export_raw.jsonl || :) &&
 	test "$(wc -l <d/profile_export_raw.jsonl)" -eq $((ok + n + notsent)) &&
-	! grep -q "499" out
+	! grep -q "499" out &&
+	grep -q " - aiperf-send - INFO - sending stopped; [0-9]* requests in flight get 0.000 s to finish" d/logs/aiperf.log &&
+	grep -q " - aiperf-send - INFO - the grace period ended: cancelling $n requests in flight" d/logs/aiperf.log
 '
 
 test_done
