@@ -29,7 +29,8 @@ struct gen_opts {
 	int legacy_max_tokens;
 	int server_token_count;
 	long long num_entries;
-	long long request_count;	/* -1: max(10, 2 * concurrency) */
+	long long request_count;	/* -1: not given (see default_count) */
+	long long num_sessions;	/* --num-sessions; 0: not given */
 	long long concurrency;
 	long long warmup_count;
 	int has_seed;
@@ -69,11 +70,14 @@ struct gen_opts {
 	int fixed_schedule, no_fixed_schedule, auto_offset;
 	long long start_offset, end_offset;	/* ms; -1: not given */
 	int fixed;		/* resolved: fixed-schedule timing */
-	int sequential;		/* sampler: sequential instead of shuffle */
+	int sampling;		/* enum sampling; -1: the dataset's default */
 	int print_mode;
 };
 
 enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
+
+/* --dataset-sampling-strategy: how sessions pick dataset entries. */
+enum sampling { SAMPLE_SEQUENTIAL, SAMPLE_RANDOM, SAMPLE_SHUFFLE };
 
 struct turn {
 	char **texts;
@@ -143,7 +147,8 @@ int sched_pattern(const char *name);
 /* validate_timing_mode and friends: exit 2 on the original's bad
  * combinations, else fill in the default patterns. */
 void sched_check_opts(struct gen_opts *o);
-/* The checks that need the resolved timing mode (after trace_check_opts). */
+/* The checks that need the resolved timing mode (after trace_check_opts),
+ * then the default sampling strategy. */
 void sched_check_mode(struct gen_opts *o);
 
 /* trace.c: mooncake_trace datasets. */
@@ -165,6 +170,7 @@ struct stream {
 	const struct dataset *d;
 	const struct gen_opts *o;
 	struct nprand shuffle;	/* dataset.sampler.shuffle (numpy) */
+	struct rng random;	/* dataset.sampler.random */
 	size_t *order, pos;
 	struct rng ids;		/* x_request_id, x_correlation_id */
 	struct rng cancel;	/* timing.request.cancellation */
@@ -188,6 +194,8 @@ int records_emit(const struct dataset *d, const struct gen_opts *o,
 		 uint64_t root);
 
 /* ucr.c: user-centric rate (spec 5.5). */
-int ucr_emit(struct stream *s, long long count);
+/* Turns in time order until count requests; no user starts after sessions
+ * users started (0: no limit), whose turns all follow. */
+int ucr_emit(struct stream *s, long long count, long long sessions);
 
 #endif

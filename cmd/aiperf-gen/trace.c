@@ -180,7 +180,6 @@ trace_check_opts(struct gen_opts *o)
 	/* auto-enabled only for an explicitly named trace type */
 	o->fixed = o->fixed_schedule || (o->custom_type && has_ts &&
 					 !o->no_fixed_schedule);
-	o->sequential = 1;
 	if (o->block_size < 0)
 		o->block_size = 512;
 }
