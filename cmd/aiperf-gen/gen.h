@@ -124,6 +124,12 @@ char *prompt_generate(struct prompt *p, double mean, double stddev);
  * original's message in err when n, ids and b do not fit. */
 char *prompt_blocks(struct prompt *p, long long n, const int64_t *ids,
 		    size_t nids, long long b, char *err, size_t errlen);
+/* 0 when n, ids and b fit, else -1 with that message in err. */
+int prompt_blocks_fit(long long n, const int64_t *ids, size_t nids,
+		      long long b, char *err, size_t errlen);
+/* Exits as prompt_new() would on a corpus it cannot read or that has no
+ * tokens, without tokenizing it. */
+void prompt_check_corpus(const char *path);
 /* RandomGenerator.sample_positive_normal_integer. */
 long long gen_pni(struct rng *r, double mean, double stddev);
 
@@ -161,6 +167,9 @@ int trace_type(const struct gen_opts *o, int *has_timestamp);
 void trace_check_opts(struct gen_opts *o);
 void trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 			 struct prompt *p, uint64_t root);
+/* Exits as trace_dataset_build() would on the file's first record alone
+ * (after trace_check_opts), without reading further. */
+void trace_check_first(const struct gen_opts *o, uint64_t root);
 /* The session id of the i-th generated conversation. */
 char *gen_session_id(const struct gen_opts *o, size_t i, struct rng *ids);
 void gen_uuid4(struct rng *r, char out[37]);

@@ -337,10 +337,22 @@ opts_release(struct gen_opts *o)
 	free(o->models);
 }
 
-/* --print-timing-mode: the mode the options and the dataset select. */
+/*
+ * --print-timing-mode: the mode the options and the dataset select, once
+ * what a run would reject before writing is checked, cheaply: the
+ * tokenizer loads (a hub download fills the cache the run then reads),
+ * the corpus is readable and not blank, the file's first record loads.
+ */
 static int
 print_mode(struct gen_opts *o)
 {
+	char *cpath = corpus_path(o);
+
+	tok_free(load_tokenizer(o));
+	prompt_check_corpus(cpath);
+	free(cpath);
+	if (o->input_file)
+		trace_check_first(o, o->has_seed ? o->seed : random_root());
 	puts(o->fixed ? "fixed_schedule" :
 	     o->uc_rate > 0 ? "user_centric_rate" :
 	     o->sched.rate > 0 ? "request_rate" : "concurrency");
