@@ -172,15 +172,21 @@ inputs_json_write(const struct dataset *d, const char *path)
 	return rc;
 }
 
-/* ShuffleSampler.next_conversation_id: reshuffle after each full pass;
- * NULL for an empty dataset. */
+/*
+ * dataset_samplers.py, next_conversation_id: random is choice() (with
+ * replacement); sequential walks the list and wraps; shuffle walks a
+ * permutation and reshuffles after each full pass. NULL for an empty
+ * dataset.
+ */
 const struct conv *
 stream_next_conv(struct stream *s)
 {
 	if (!s->d->n)
 		return NULL;
+	if (s->o->sampling == SAMPLE_RANDOM)
+		return &s->d->convs[rng_below(&s->random, s->d->n)];
 	if (s->pos >= s->d->n) {
-		if (!s->o->sequential)
+		if (s->o->sampling == SAMPLE_SHUFFLE)
 			nprand_shuffle(&s->shuffle, s->order, s->d->n);
 		s->pos = 0;
 	}
@@ -325,12 +331,14 @@ cmp_at(const void *x, const void *y)
 /*
  * Fixed schedule (strategies/fixed_schedule.py): every conversation once,
  * in order of its first turn's time; each turn carries its own at_ns.
+ * It stops at count requests or after sessions conversations (0: all).
  */
 static int
-emit_fixed(struct stream *s, long long count)
+emit_fixed(struct stream *s, long long count, long long sessions)
 {
 	long long num = 0;
 	struct at_idx *order = xcalloc(s->d->n ? s->d->n : 1, sizeof(*order));
+	size_t n = s->d->n;
 	int rc = 0;
 
 	/* ties keep dataset order, as Python's stable sort */
@@ -340,7 +348,9 @@ emit_fixed(struct stream *s, long long count)
 		order[i] = (struct at_idx){ c->nturns ? c->turns[0].at_ns : -1, i };
 	}
 	qsort(order, s->d->n, sizeof(*order), cmp_at);
-	for (size_t i = 0; i < s->d->n && num < count && !rc; i++) {
+	if (sessions && (unsigned long long)sessions < s->d->n)
+		n = (size_t)sessions;
+	for (size_t i = 0; i < n && num < count && !rc; i++) {
 		const struct conv *c = &s->d->convs[order[i].i];
 		char corr[37];
 
@@ -353,9 +363,13 @@ emit_fixed(struct stream *s, long long count)
 	return rc;
 }
 
+/* validate_timing_mode's request count when none is given; with
+ * --num-sessions there is none (the sessions end the phase). */
 static long long
 default_count(const struct dataset *d, const struct gen_opts *o)
 {
+	if (o->num_sessions)
+		return LLONG_MAX;
 	if (o->fixed)
 		return (long long)d->lines;
 	if (o->sched.rate > 0)
@@ -388,21 +402,23 @@ records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 	if (count < 0)
 		count = default_count(d, o);
 	nprand_seed(&s.shuffle, rng_child_seed(root, "dataset.sampler.shuffle"));
+	rng_derive(&s.random, root, "dataset.sampler.random");
 	s.order = xcalloc(d->n ? d->n : 1, sizeof(*s.order));
 	for (size_t i = 0; i < d->n; i++)
 		s.order[i] = i;
-	if (!o->sequential)
+	if (o->sampling == SAMPLE_SHUFFLE)
 		nprand_shuffle(&s.shuffle, s.order, d->n);
 	rng_derive(&s.ids, root, "aiperf.gen.request_id");
 	rng_derive(&s.cancel, root, "timing.request.cancellation");
 	buf_init(&s.line, BUF_NOMAX);
 	rc = warmup_emit(&s, o, root);
 	if (!rc && o->fixed)
-		rc = emit_fixed(&s, count);
+		rc = emit_fixed(&s, count, o->num_sessions);
 	else if (!rc && o->uc_rate > 0)
-		rc = ucr_emit(&s, count);
+		rc = ucr_emit(&s, count, o->num_sessions);
 	else if (!rc)
-		rc = emit_phase(&s, "profiling", count, 0, &o->sched, root);
+		rc = emit_phase(&s, "profiling", count, o->num_sessions,
+				&o->sched, root);
 	buf_release(&s.line);
 	free(s.order);
 	return rc;

@@ -29,7 +29,8 @@ struct gen_opts {
 	int legacy_max_tokens;
 	int server_token_count;
 	long long num_entries;
-	long long request_count;	/* -1: max(10, 2 * concurrency) */
+	long long request_count;	/* -1: not given (see default_count) */
+	long long num_sessions;	/* --num-sessions; 0: not given */
 	long long concurrency;
 	long long warmup_count;
 	int has_seed;
@@ -69,11 +70,14 @@ struct gen_opts {
 	int fixed_schedule, no_fixed_schedule, auto_offset;
 	long long start_offset, end_offset;	/* ms; -1: not given */
 	int fixed;		/* resolved: fixed-schedule timing */
-	int sequential;		/* sampler: sequential instead of shuffle */
+	int sampling;		/* enum sampling; -1: the dataset's default */
 	int print_mode;
 };
 
 enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
+
+/* --dataset-sampling-strategy: how sessions pick dataset entries. */
+enum sampling { SAMPLE_SEQUENTIAL, SAMPLE_RANDOM, SAMPLE_SHUFFLE };
 
 struct turn {
 	char **texts;
@@ -120,6 +124,12 @@ char *prompt_generate(struct prompt *p, double mean, double stddev);
  * original's message in err when n, ids and b do not fit. */
 char *prompt_blocks(struct prompt *p, long long n, const int64_t *ids,
 		    size_t nids, long long b, char *err, size_t errlen);
+/* 0 when n, ids and b fit, else -1 with that message in err. */
+int prompt_blocks_fit(long long n, const int64_t *ids, size_t nids,
+		      long long b, char *err, size_t errlen);
+/* Exits as prompt_new() would on a corpus it cannot read or that has no
+ * tokens, without tokenizing it. */
+void prompt_check_corpus(const char *path);
 /* RandomGenerator.sample_positive_normal_integer. */
 long long gen_pni(struct rng *r, double mean, double stddev);
 
@@ -143,7 +153,8 @@ int sched_pattern(const char *name);
 /* validate_timing_mode and friends: exit 2 on the original's bad
  * combinations, else fill in the default patterns. */
 void sched_check_opts(struct gen_opts *o);
-/* The checks that need the resolved timing mode (after trace_check_opts). */
+/* The checks that need the resolved timing mode (after trace_check_opts),
+ * then the default sampling strategy. */
 void sched_check_mode(struct gen_opts *o);
 
 /* trace.c: mooncake_trace datasets. */
@@ -156,6 +167,9 @@ int trace_type(const struct gen_opts *o, int *has_timestamp);
 void trace_check_opts(struct gen_opts *o);
 void trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 			 struct prompt *p, uint64_t root);
+/* Exits as trace_dataset_build() would on the file's first record alone
+ * (after trace_check_opts), without reading further. */
+void trace_check_first(const struct gen_opts *o, uint64_t root);
 /* The session id of the i-th generated conversation. */
 char *gen_session_id(const struct gen_opts *o, size_t i, struct rng *ids);
 void gen_uuid4(struct rng *r, char out[37]);
@@ -165,6 +179,7 @@ struct stream {
 	const struct dataset *d;
 	const struct gen_opts *o;
 	struct nprand shuffle;	/* dataset.sampler.shuffle (numpy) */
+	struct rng random;	/* dataset.sampler.random */
 	size_t *order, pos;
 	struct rng ids;		/* x_request_id, x_correlation_id */
 	struct rng cancel;	/* timing.request.cancellation */
@@ -188,6 +203,8 @@ int records_emit(const struct dataset *d, const struct gen_opts *o,
 		 uint64_t root);
 
 /* ucr.c: user-centric rate (spec 5.5). */
-int ucr_emit(struct stream *s, long long count);
+/* Turns in time order until count requests; no user starts after sessions
+ * users started (0: no limit), whose turns all follow. */
+int ucr_emit(struct stream *s, long long count, long long sessions);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-gen: synthetic request records (dataset + schedule) on stdout. */
+#include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -20,7 +21,8 @@ enum {
 	O_DELAYSD, O_DELAYRATIO, O_RATE, O_PATTERN, O_SMOOTH, O_WRATE,
 	O_WPATTERN, O_CRATE, O_CDELAY, O_FILE, O_CTYPE, O_BLOCK, O_FIXED,
 	O_NOFIXED, O_AUTOOFF, O_STARTOFF, O_ENDOFF, O_PRINTMODE, O_RAMP,
-	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE, O_WRAMP,
+	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE, O_WRAMP, O_SESSIONS,
+	O_SAMPLING,
 };
 
 #define INTA(arg, lv, lo, hi) OPT_INT, arg, OPT_TO(lv), .min = (lo), .max = (hi)
@@ -65,6 +67,8 @@ enum {
 	ALIAS("prompt-input-tokens-stddev", O_ISLSD), \
 	{ "model-selection-strategy", O_STRATEGY, OPT_STR, "round_robin | random", \
 	  .flags = OPT_BR }, \
+	{ "dataset-sampling-strategy", O_SAMPLING, OPT_STR, "sequential | random | shuffle", \
+	  .flags = OPT_BR }, \
 	{ "num-dataset-entries", O_ENTRIES, INT(o->num_entries, 1, 100000000), .flags = OPT_BR }, \
 	ALIAS("num-prompts", O_ENTRIES), \
 	{ "osl", O_OSL, INT(o->osl, 1, 100000000) }, \
@@ -76,6 +80,9 @@ enum {
 	{ "random-seed", O_SEED, INT(o->seed, 0, LLONG_MAX), .flags = OPT_BR }, \
 	{ "request-count", O_COUNT, INT(o->request_count, 1, BIG) }, \
 	ALIAS("num-requests", O_COUNT), \
+	{ "num-sessions", O_SESSIONS, INT(o->num_sessions, 1, BIG) }, \
+	ALIAS("conversation-num", O_SESSIONS), \
+	ALIAS("num-conversations", O_SESSIONS), \
 	{ "request-rate", O_RATE, DBL("r", o->sched.rate, 1e-9, 1e9) }, \
 	{ "arrival-pattern", O_PATTERN, OPT_STR, "pattern", .flags = OPT_BR }, \
 	{ "arrival-smoothness", O_SMOOTH, DBL("k", o->sched.smoothness, 1e-9, 1e9) }, \
@@ -198,6 +205,33 @@ grace_arg(const char *a)
 	return opt_double("--warmup-grace-period", a, 0, 1e12);
 }
 
+/* A choice as the original's case-insensitive enums take it: any case,
+ * '-' for '_'. */
+static int
+choice_eq(const char *a, const char *name)
+{
+	for (; *a && *name; a++, name++)
+		if (tolower((unsigned char)*a) != *name &&
+		    !(*a == '-' && *name == '_'))
+			return 0;
+	return !*a && !*name;
+}
+
+static int
+sampling_arg(const char *a)
+{
+	static const char *const names[] = {
+		[SAMPLE_SEQUENTIAL] = "sequential", [SAMPLE_RANDOM] = "random",
+		[SAMPLE_SHUFFLE] = "shuffle",
+	};
+
+	for (int i = 0; i < 3; i++)
+		if (choice_eq(a, names[i]))
+			return i;
+	die_usage("invalid value for --dataset-sampling-strategy: '%s' "
+		  "(sequential, random, shuffle)", a);
+}
+
 /* What the table does not: lists, compound values, side effects. */
 static void
 parse_opt(struct gen_opts *o, int c, const char *a)
@@ -216,6 +250,7 @@ parse_opt(struct gen_opts *o, int c, const char *a)
 	case O_PATTERN: o->sched.pattern = pattern_arg("--arrival-pattern", a); break;
 	case O_WPATTERN: o->warmup_sched.pattern = pattern_arg("--warmup-arrival-pattern", a); break;
 	case O_RAMP: o->ramp_set = 1; break;
+	case O_SAMPLING: o->sampling = sampling_arg(a); break;
 	case O_WGRACE: o->warmup_grace = grace_arg(a); break;
 	default: break;
 	}
@@ -237,7 +272,8 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 				.sched.pattern = -1,
 				.warmup_sched.pattern = -1,
 				.block_size = -1, .start_offset = -1,
-				.end_offset = -1, .warmup_grace = -1 };
+				.end_offset = -1, .warmup_grace = -1,
+				.sampling = -1 };
 	opt_init(&it, &cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1)
 		parse_opt(o, c, it.arg);
@@ -301,10 +337,22 @@ opts_release(struct gen_opts *o)
 	free(o->models);
 }
 
-/* --print-timing-mode: the mode the options and the dataset select. */
+/*
+ * --print-timing-mode: the mode the options and the dataset select, once
+ * what a run would reject before writing is checked, cheaply: the
+ * tokenizer loads (a hub download fills the cache the run then reads),
+ * the corpus is readable and not blank, the file's first record loads.
+ */
 static int
 print_mode(struct gen_opts *o)
 {
+	char *cpath = corpus_path(o);
+
+	tok_free(load_tokenizer(o));
+	prompt_check_corpus(cpath);
+	free(cpath);
+	if (o->input_file)
+		trace_check_first(o, o->has_seed ? o->seed : random_root());
 	puts(o->fixed ? "fixed_schedule" :
 	     o->uc_rate > 0 ? "user_centric_rate" :
 	     o->sched.rate > 0 ? "request_rate" : "concurrency");

@@ -96,6 +96,20 @@ prompt_new(const struct tok *t, const char *path, uint64_t seed)
 }
 
 void
+prompt_check_corpus(const char *path)
+{
+	size_t len;
+	char *text = util_readfile(path, CORPUS_MAX, &len);
+
+	if (!text)
+		die("cannot read corpus '%s':", path);
+	/* a line left non-empty by strip() encodes to at least one token */
+	if (pystr_isblank(text, len))
+		die("corpus '%s' has no tokens", path);
+	free(text);
+}
+
+void
 prompt_free(struct prompt *p)
 {
 	if (!p)
@@ -257,6 +271,26 @@ key_hash(const int64_t *ids, size_t nids, long long n, long long b,
  * separator token, then a corpus slice) and reused after, so equal ids give
  * equal text. The decoded text is cached by (ids, n, b).
  */
+int
+prompt_blocks_fit(long long n, const int64_t *ids, size_t nids, long long b,
+		  char *err, size_t errlen)
+{
+	long long final = n - ((long long)nids - 1) * b;
+	struct buf m = BUF_INIT(BUF_NOMAX);
+
+	if (final > 0 && final <= b)
+		return 0;
+	buf_addf(&m, "Input length: %lld, Hash IDs: [", n);
+	for (size_t i = 0; i < nids; i++)
+		buf_addf(&m, "%s%lld", i ? ", " : "", (long long)ids[i]);
+	buf_addf(&m, "], Block size: %lld are not compatible. The final "
+		 "hash block size: %lld must be greater than 0 and less "
+		 "than or equal to %lld.", b, final, b);
+	snprintf(err, errlen, "%s", buf_str(&m));
+	buf_release(&m);
+	return -1;
+}
+
 char *
 prompt_blocks(struct prompt *p, long long n, const int64_t *ids, size_t nids,
 	      long long b, char *err, size_t errlen)
@@ -265,19 +299,8 @@ prompt_blocks(struct prompt *p, long long n, const int64_t *ids, size_t nids,
 	uint64_t h[2], *ix;
 	int created;
 
-	if (final <= 0 || b < final) {
-		struct buf m = BUF_INIT(BUF_NOMAX);
-
-		buf_addf(&m, "Input length: %lld, Hash IDs: [", n);
-		for (size_t i = 0; i < nids; i++)
-			buf_addf(&m, "%s%lld", i ? ", " : "", (long long)ids[i]);
-		buf_addf(&m, "], Block size: %lld are not compatible. The final "
-			 "hash block size: %lld must be greater than 0 and less "
-			 "than or equal to %lld.", b, final, b);
-		snprintf(err, errlen, "%s", buf_str(&m));
-		buf_release(&m);
+	if (prompt_blocks_fit(n, ids, nids, b, err, errlen))
 		return NULL;
-	}
 	key_hash(ids, nids, n, b, h);
 	if (!(ix = hmap_put(&p->text_ix, h[0], h[1], &created)))
 		die("more than %zu distinct prompts", CACHE_MAX);

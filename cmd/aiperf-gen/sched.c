@@ -164,15 +164,24 @@ sched_check_opts(struct gen_opts *o)
 		o->cancel_delay = 0;
 }
 
-/* validate_num_users_requirements, the warmup validators and
- * validate_unused_options: checks on the resolved mode. */
+/* validate_num_users_requirements, the warmup validators,
+ * validate_unused_options and friends: checks on the resolved mode; then
+ * the sampler's default. */
 void
 sched_check_mode(struct gen_opts *o)
 {
+	if (o->request_count >= 0 && o->num_sessions)
+		die_usage("Both a request-count and number of conversations are "
+			  "set. This can result in confusing output. Use either "
+			  "--request-count or --conversation-num but not both.");
 	if (o->warmup_count && o->warmup_sessions)
 		die_usage("Both --warmup-request-count and --num-warmup-sessions "
 			  "are set. Use either --warmup-request-count or "
 			  "--num-warmup-sessions but not both.");
+	if (o->num_users && o->num_sessions && o->num_sessions < o->num_users)
+		die_usage("--num-sessions (%lld) cannot be less than --num-users "
+			  "(%lld). Each user needs at least one session.",
+			  o->num_sessions, o->num_users);
 	if (o->num_users && o->request_count >= 0 &&
 	    o->request_count < o->num_users)
 		die_usage("--request-count (%lld) cannot be less than "
@@ -188,6 +197,20 @@ sched_check_mode(struct gen_opts *o)
 	if (o->ramp_set && (o->fixed || o->uc_rate > 0))
 		die_usage("--request-rate-ramp-duration can only be used with "
 			  "--request-rate scheduling.");
+	/* validate_concurrency_limits: the default concurrency, 1, always fits */
+	if (o->num_sessions && o->concurrency > o->num_sessions)
+		die_usage("Concurrency (%lld) cannot be greater than the number of "
+			  "conversations (%lld). Either reduce --concurrency or "
+			  "increase --conversation-num.", o->concurrency,
+			  o->num_sessions);
+	if (o->fixed && o->sampling >= 0)
+		die_usage("Dataset sampling strategy is not compatible with fixed "
+			  "schedule mode. Please remove the "
+			  "--dataset-sampling-strategy option.");
+	/* the loaders' preferred strategies: shuffle for synthetic data,
+	 * sequential for files */
+	if (o->sampling < 0)
+		o->sampling = o->input_file ? SAMPLE_SEQUENTIAL : SAMPLE_SHUFFLE;
 	if (o->fixed)
 		o->uc_rate = 0;
 }

@@ -79,24 +79,22 @@ looks_mooncake(const struct json *o)
 	return n == 1;
 }
 
-int
-trace_type(const struct gen_opts *o, int *has_timestamp)
+/* The first non-blank line of the file (malloc'd, its length in *n and
+ * number in *lineno); exits as loading would on a file without one. */
+static char *
+first_line(const struct gen_opts *o, size_t *n, size_t *lineno)
 {
 	struct lines l;
-	struct json_doc *doc = json_doc_new();
-	const struct json *v = NULL;
 	const char *s;
-	size_t n;
-	int rc, type = -1, found = 0;
+	char *line = NULL;
+	int rc;
 
-	*has_timestamp = 0;
 	if (lines_open(&l, o->input_file, LINE_MAX_BYTES) < 0)
 		die("cannot open '%s':", o->input_file);
-	while ((rc = lines_next(&l, &s, &n)) == 1) {
-		if (pystr_isblank(s, n))
+	while ((rc = lines_next(&l, &s, n)) == 1) {
+		if (pystr_isblank(s, *n))
 			continue;
-		found = 1;
-		v = json_parse(doc, s, n, NULL, 0);
+		line = xstrndup(s, *n);
 		break;
 	}
 	if (rc < 0 && errno == ENOBUFS)
@@ -104,8 +102,22 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 		    LINE_MAX_BYTES);
 	if (rc < 0)
 		die("cannot read '%s':", o->input_file);
-	if (!found)
+	if (!line)
 		die("'%s' has no records", o->input_file);
+	*lineno = l.lineno;
+	lines_close(&l);
+	return line;
+}
+
+int
+trace_type(const struct gen_opts *o, int *has_timestamp)
+{
+	struct json_doc *doc = json_doc_new();
+	size_t n, lineno;
+	char *line = first_line(o, &n, &lineno);
+	const struct json *v = json_parse(doc, line, n, NULL, 0);
+	int type = -1;
+
 	*has_timestamp = v && v->type == JSON_OBJECT && nonnull(v, "timestamp");
 	if (o->custom_type) {
 		if (!strcmp(o->custom_type, "mooncake_trace"))
@@ -130,8 +142,28 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 		die("cannot infer the dataset type of '%s' from its first line; "
 		    "give --custom-dataset-type", o->input_file);
 	json_doc_free(doc);
-	lines_close(&l);
+	free(line);
 	return type;
+}
+
+/* A first turn without a timestamp in a fixed schedule: the loader's
+ * message, naming the session as grouping would. */
+static _Noreturn void
+no_timestamp(const struct gen_opts *o, const struct trace_line *k,
+	     size_t lineno, uint64_t root)
+{
+	size_t len;
+	const char *sid = json_str(json_get(k->root, "session_id"), &len);
+	char *gen = NULL;
+	struct rng ids;
+
+	if (!sid) {
+		rng_derive(&ids, root, "aiperf.gen.session_id");
+		sid = gen = gen_session_id(o, 0, &ids);
+		len = strlen(gen);
+	}
+	die("%s:%zu: First turn of %.*s missing timestamp_ms", o->input_file,
+	    lineno, (int)len, sid);
 }
 
 /* --fixed-schedule-* given without --fixed-schedule (validate_unused_options). */
@@ -180,7 +212,6 @@ trace_check_opts(struct gen_opts *o)
 	/* auto-enabled only for an explicitly named trace type */
 	o->fixed = o->fixed_schedule || (o->custom_type && has_ts &&
 					 !o->no_fixed_schedule);
-	o->sequential = 1;
 	if (o->block_size < 0)
 		o->block_size = 512;
 }
@@ -306,6 +337,44 @@ on_line(struct tload *t, const char *s, size_t n, size_t lineno)
 		die("%s:%zu: %s", t->name, lineno, why);
 	if (in_window(t->o, &t->tp.line))
 		keep(t, &t->tp.line, lineno);
+}
+
+/*
+ * The errors loading would stop at on the first line, each with its
+ * message: a line the parser or the MooncakeTrace validators reject; if
+ * the offsets keep it, 'messages' off the chat endpoint and hash ids that
+ * do not fit the block size; with a fixed schedule, a first turn without
+ * a timestamp (such a line is always kept, and it starts its session).
+ */
+void
+trace_check_first(const struct gen_opts *o, uint64_t root)
+{
+	struct trace_parser tp;
+	const struct trace_line *k = &tp.line;
+	size_t n, lineno;
+	char *line = first_line(o, &n, &lineno), err[512];
+	const char *why = NULL;
+	int kept;
+
+	trace_parser_init(&tp, 0);
+	if (trace_parse(&tp, line, n, err, sizeof(err)) < 0)
+		why = err;
+	if (!why)
+		why = check_line(k->root, k);
+	if (why)
+		die("%s:%zu: %s", o->input_file, lineno, why);
+	kept = in_window(o, k);
+	if (kept && k->n_hash &&
+	    prompt_blocks_fit(k->input_length, k->hash_ids, k->n_hash,
+			      o->block_size, err, sizeof(err)))
+		die("%s:%zu: %s", o->input_file, lineno, err);
+	if (kept && (k->has & TRACE_MESSAGES) && o->ep != EP_CHAT)
+		die("%s:%zu: 'messages' lines need --endpoint-type chat",
+		    o->input_file, lineno);
+	if (o->fixed && !(k->has & TRACE_TIMESTAMP))
+		no_timestamp(o, k, lineno, root);
+	trace_parser_release(&tp);
+	free(line);
 }
 
 static void

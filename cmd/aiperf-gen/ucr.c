@@ -166,29 +166,36 @@ turn(struct ucr *u, struct stream *s, struct ev e, long long num)
  * requests. A spawned user sends its first turn at once and is replaced
  * max_turns turn gaps later; a later turn is due a turn gap after the
  * previous one was due (the sender sends it then, or when the previous
- * turn returns if later).
+ * turn returns if later). Each user is a session: once sessions users
+ * have started, no user starts or spawns, and the started ones finish.
  */
 int
-ucr_emit(struct stream *s, long long count)
+ucr_emit(struct stream *s, long long count, long long sessions)
 {
 	const struct gen_opts *o = s->o;
 	struct ucr u = { .gap = (double)o->num_users / o->uc_rate,
 			 .stagger = 1 / o->uc_rate, .next_id = 1 };
-	long long num = 0;
+	long long num = 0, started = 0;
 	int rc = 0;
 
 	setup(&u, s, o->num_users);
 	while (!rc && num < count && u.n) {
 		struct ev e = pop(&u);
+		int full = sessions && started >= sessions;
 
+		if (!e.c && full)
+			continue;
 		if (!e.c) {
 			struct ev n = new_user(&u, s, e.t, 0);
 
 			push(&u, (struct ev){ .t = e.t + (double)n.max * u.gap });
 			e = n;
 		}
-		if (e.max)	/* a conversation without turns sends nothing */
-			rc = turn(&u, s, e, num++);
+		/* a conversation without turns sends nothing */
+		if (!e.max || (!e.k && full))
+			continue;
+		started += !e.k;
+		rc = turn(&u, s, e, num++);
 	}
 	free(u.v);
 	return rc;

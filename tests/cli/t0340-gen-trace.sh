@@ -61,7 +61,8 @@ test_expect_success 'sessions: lines grouped by session_id in file order' '
 '
 
 test_expect_success 'fixed schedule (auto-enabled for mooncake_trace with timestamps): at_ns from 0 ms' '
-	test "$(gen --input-file t.jsonl --custom-dataset-type mooncake_trace --print-timing-mode)" = fixed_schedule &&
+	test "$(gen --input-file t.jsonl --custom-dataset-type mooncake_trace \
+		--isl-block-size 8 --print-timing-mode)" = fixed_schedule &&
 	jq -c "[.conversation_id, .turn_index, .at_ns, .delay_ns]" r >a &&
 	cat >want <<-\W &&
 	["session_000000",0,1000000000,null]
@@ -104,9 +105,9 @@ test_expect_success 'explicit --request-count stops early in schedule order' '
 '
 
 test_expect_success 'without a named type: detected, not fixed; sequential, wraps, trace delays' '
-	test "$(gen --input-file t.jsonl --print-timing-mode)" = concurrency &&
+	test "$(gen --input-file t.jsonl --isl-block-size 8 --print-timing-mode)" = concurrency &&
 	test "$(gen --input-file t.jsonl --custom-dataset-type mooncake_trace \
-		--no-fixed-schedule --print-timing-mode)" = concurrency &&
+		--isl-block-size 8 --no-fixed-schedule --print-timing-mode)" = concurrency &&
 	gen --input-file t.jsonl --isl-block-size 8 --request-count 12 >r5 &&
 	jq -r ".conversation_id" r5 | uniq | tr "\n" " " >a &&
 	test "$(cat a)" = "session_000000 session_000001 session_000002 s1 m session_000000 session_000001 session_000002 s1 " &&

@@ -77,7 +77,8 @@ options(struct gen_opts *o, uint8_t b, const char *file)
 				.cancel_delay = -1, .sched.pattern = -1,
 				.warmup_sched.pattern = -1, .block_size = 4,
 				.start_offset = -1, .end_offset = -1,
-				.warmup_grace = -1, .has_seed = 1, .seed = 1 };
+				.warmup_grace = -1, .sampling = -1,
+				.has_seed = 1, .seed = 1 };
 	o->models = models;
 	o->nmodels = b & 0x10 ? 2 : 1;
 	o->model_random = (b & 0x10) != 0;
