@@ -359,7 +359,8 @@ check_load_options() {
 		usage_error "profile: --prefill-concurrency requires --streaming to be enabled"
 	fi
 	# With a duration the stream of requests must outlast it: the sender stops.
-	if [[ -n ${SET[--benchmark-duration]+x} && -z ${SET[--request-count]+x} ]]; then
+	if [[ -n ${SET[--benchmark-duration]+x} && -z ${SET[--request-count]+x} &&
+		-z ${SET[--conversation-num]+x} ]]; then
 		GEN+=(--request-count 1000000000)
 	fi
 	# User-centric runs with a duration wait for every turn (the original's

@@ -188,6 +188,9 @@ parse_choice(const char *name, const struct opt *o, const char *arg)
 	for (int i = 0; o->choices[i]; i++)
 		if (!strcmp(arg, o->choices[i]))
 			return i;
+	for (int i = 0; o->later && o->later[i] && o->later[i + 1]; i += 2)
+		if (!strcmp(arg, o->later[i]))
+			die_usage("%s %s is not supported yet: %s", name, arg, o->later[i + 1]);
 	for (int i = 0; o->choices[i]; i++)
 		buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);
 	die_usage("invalid value for %s: '%s' (%s)", name, arg, buf_str(&b));

@@ -54,6 +54,10 @@ struct opt {
 	long long min, max;	/* OPT_INT, OPT_SIZE */
 	double lo, hi, scale;	/* OPT_DOUBLE, OPT_SECONDS */
 	const char *const *choices;	/* OPT_CHOICE, OPT_STR: NULL-terminated */
+	/* Values known but not built yet, each followed by what brings it
+	 * ("nim_embeddings", "the NIM embeddings endpoint (issue #14)", ...,
+	 * NULL): "--name value is not supported yet: ..." (exit 2). */
+	const char *const *later;
 	unsigned flags;		/* enum opt_flags */
 	const char *syn;	/* the synopsis item instead of "[--name arg]" */
 };

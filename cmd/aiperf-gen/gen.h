@@ -149,6 +149,8 @@ void sched_init(struct sched *s, const struct sched_opts *so, uint64_t root);
 /* Intended send time (ns from phase start) of the next new session, or -1
  * in closed-loop (concurrency burst) mode. */
 long long sched_next(struct sched *s);
+/* The arrival patterns by enum value, NULL-terminated (the option table lists them). */
+extern const char *const sched_patterns[];
 int sched_pattern(const char *name);
 /* validate_timing_mode and friends: exit 2 on the original's bad
  * combinations, else fill in the default patterns. */

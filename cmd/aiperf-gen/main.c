@@ -25,6 +25,24 @@ enum {
 	O_SAMPLING,
 };
 
+/* The endpoint types built, and the original's others with what brings them. */
+static const char *const endpoint_types[] = { "chat", "completions", "embeddings", NULL };
+static const char *const endpoints_later[] = {
+	"chat_embeddings", "the chat embeddings endpoint (endpoints, issue #14)",
+	"nim_embeddings", "the NIM embeddings endpoint (endpoints, issue #14)",
+	"cohere_rankings", "the Cohere rankings endpoint (endpoints, issue #14)",
+	"nim_rankings", "the NIM rankings endpoint (endpoints, issue #14)",
+	"hf_tei_rankings", "the HF TEI rankings endpoint (endpoints, issue #14)",
+	"huggingface_generate", "the Hugging Face generate endpoint (endpoints, issue #14)",
+	"responses", "the OpenAI responses endpoint (endpoints, issue #14)",
+	"solido_rag", "the Solido RAG endpoint (endpoints, issue #14)",
+	"template", "the template endpoint (endpoints, issue #14)",
+	"image_retrieval", "the image retrieval endpoint (endpoints, issue #14)",
+	"image_generation", "image generation endpoints (multimodal, issue #17)",
+	"video_generation", "video generation endpoints (multimodal, issue #17)",
+	NULL,
+};
+
 #define INTA(arg, lv, lo, hi) OPT_INT, arg, OPT_TO(lv), .min = (lo), .max = (hi)
 #define INT(lv, lo, hi) INTA("n", lv, lo, hi)
 #define DBL(arg, lv, l, h) OPT_DOUBLE, arg, OPT_TO(lv), .lo = (l), .hi = (h)
@@ -41,7 +59,8 @@ enum {
 	{ "corpus", O_CORPUS, OPT_STR, "file", OPT_TO(o->corpus) }, \
 	{ "endpoint", O_ENDPOINT, OPT_STR, "path", OPT_TO(o->path), .flags = OPT_BR }, \
 	ALIAS("custom-endpoint", O_ENDPOINT), \
-	{ "endpoint-type", O_ETYPE, OPT_STR, "type", .flags = 0 }, \
+	{ "endpoint-type", O_ETYPE, OPT_STR, "type", .choices = endpoint_types, \
+	  .later = endpoints_later }, \
 	{ "extra-inputs", O_EXTRA, OPT_STR, "key:value | json", .flags = OPT_BR }, \
 	{ "inputs-json", O_INPUTS, OPT_STR, "file", OPT_TO(o->inputs_json) }, \
 	{ "input-file", O_FILE, OPT_STR, "file", OPT_TO(o->input_file), .flags = OPT_BR }, \
@@ -84,7 +103,8 @@ enum {
 	ALIAS("conversation-num", O_SESSIONS), \
 	ALIAS("num-conversations", O_SESSIONS), \
 	{ "request-rate", O_RATE, DBL("r", o->sched.rate, 1e-9, 1e9) }, \
-	{ "arrival-pattern", O_PATTERN, OPT_STR, "pattern", .flags = OPT_BR }, \
+	{ "arrival-pattern", O_PATTERN, OPT_STR, "pattern", .choices = sched_patterns, \
+	  .flags = OPT_BR }, \
 	{ "arrival-smoothness", O_SMOOTH, DBL("k", o->sched.smoothness, 1e-9, 1e9) }, \
 	{ "request-rate-ramp-duration", O_RAMP, DBL("s", o->sched.ramp, 1e-9, 1e9), \
 	  .flags = OPT_BR }, \
@@ -116,7 +136,8 @@ enum {
 	{ "warmup-request-count", O_WARMUP, INT(o->warmup_count, 1, BIG), .flags = OPT_BR }, \
 	ALIAS("num-warmup-requests", O_WARMUP), \
 	{ "warmup-request-rate", O_WRATE, DBL("r", o->warmup_sched.rate, 1e-9, 1e9) }, \
-	{ "warmup-arrival-pattern", O_WPATTERN, OPT_STR, "pattern", .flags = OPT_BR }, \
+	{ "warmup-arrival-pattern", O_WPATTERN, OPT_STR, "pattern", .choices = sched_patterns, \
+	  .flags = OPT_BR }, \
 	{ "warmup-duration", O_WDUR, DBL("s", o->warmup_sched.duration, 1e-9, 1e12) }, \
 	{ "num-warmup-sessions", O_WSESS, INT(o->warmup_sessions, 1, BIG), .flags = OPT_BR }, \
 	ALIAS("num-warmup-conversations", O_WSESS), \

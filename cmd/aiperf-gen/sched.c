@@ -6,16 +6,16 @@
 #include "gen.h"
 #include "util.h"
 
+const char *const sched_patterns[] = {
+	[PAT_BURST] = "concurrency_burst", [PAT_CONSTANT] = "constant",
+	[PAT_POISSON] = "poisson", [PAT_GAMMA] = "gamma", NULL,
+};
+
 int
 sched_pattern(const char *name)
 {
-	static const char *const names[] = {
-		[PAT_BURST] = "concurrency_burst", [PAT_CONSTANT] = "constant",
-		[PAT_POISSON] = "poisson", [PAT_GAMMA] = "gamma",
-	};
-
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(name, names[i]))
+	for (int i = 0; sched_patterns[i]; i++)
+		if (!strcmp(name, sched_patterns[i]))
 			return i;
 	return -1;
 }

@@ -56,9 +56,27 @@ known_other(const char *t)
 static _Noreturn void
 unsupported(const char *t)
 {
-	die_usage("--custom-dataset-type %s is not supported yet (mooncake_trace; "
-		  "aiperf-trace convert turns bailian and BurstGPT traces into "
-		  "mooncake_trace)", t);
+	die_usage("--custom-dataset-type %s is not supported yet: %s datasets "
+		  "(datasets, issue #13); built: mooncake_trace, and aiperf-trace "
+		  "convert turns bailian and BurstGPT traces into mooncake_trace", t, t);
+}
+
+/* The type the original infers from a first line that is not mooncake's:
+ * multi_turn for "turns", single_turn for a turn's own fields; or NULL. */
+static const char *
+inferred_other(const struct json *v)
+{
+	static const char *const turn[] = {
+		"text", "texts", "image", "images", "audio", "audios", "video",
+		"videos", NULL,
+	};
+
+	if (json_get(v, "turns"))
+		return "multi_turn";
+	for (size_t i = 0; turn[i]; i++)
+		if (json_get(v, turn[i]))
+			return "single_turn";
+	return NULL;
 }
 
 static int
@@ -137,6 +155,8 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 			unsupported(t);
 		else if (looks_mooncake(v))
 			type = DS_MOONCAKE;
+		else if ((t = inferred_other(v)))
+			unsupported(t);
 	}
 	if (type < 0)
 		die("cannot infer the dataset type of '%s' from its first line; "

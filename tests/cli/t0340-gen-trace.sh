@@ -204,9 +204,18 @@ test_expect_success 'offsets with an auto-enabled schedule need --fixed-schedule
 '
 
 test_expect_success 'an unrecognizable first line needs --custom-dataset-type' '
-	printf "{\"text\": \"x\"}\n" >st.jsonl &&
+	printf "{\"prompt\": \"x\"}\n" >st.jsonl &&
 	test_expect_code 1 gen --input-file st.jsonl >/dev/null 2>err &&
 	grep -q "cannot infer the dataset type" err
+'
+
+test_expect_success 'a first line of a type the original infers, not built yet: which, and what brings it' '
+	printf "{\"text\": \"x\"}\n" >st.jsonl &&
+	test_expect_code 2 gen --input-file st.jsonl >/dev/null 2>err &&
+	grep -q "single_turn is not supported yet: single_turn datasets (datasets, issue #13)" err &&
+	printf "{\"session_id\": \"a\", \"turns\": [{\"text\": \"x\"}]}\n" >mt.jsonl &&
+	test_expect_code 2 gen --input-file mt.jsonl >/dev/null 2>err &&
+	grep -q "multi_turn is not supported yet: multi_turn datasets (datasets, issue #13)" err
 '
 
 # ISL: re-encode every prompt of the real mooncake sample with a tokenizer

@@ -92,9 +92,20 @@ test_expect_success 'missing --model and missing values are usage errors' '
 	test_expect_code 2 aiperf profile -m x --concurrency 2>err && grep -q "needs a value" err
 '
 
-test_expect_success 'a failing stage is reported with its log' '
+test_expect_success 'a tokenizer that cannot load: said before anything is written' '
 	test_expect_code 1 aiperf profile -m x --tokenizer /nonexistent --url "$MOCK_URL" \
-		--artifact-dir bad >out 2>err && grep -q "failed" err
+		--artifact-dir bad >out 2>err &&
+	grep -q "cannot load tokenizer ./nonexistent." err &&
+	test ! -e bad && ! grep -q "NVIDIA AIPerf" out
+'
+
+test_expect_success 'a failing stage is reported with its log' '
+	printf "%s\n" "{\"input_length\": 16, \"output_length\": 2, \"hash_ids\": [1]}" "{bad" >bad.jsonl &&
+	test_expect_code 1 aiperf profile -m x --tokenizer builtin --url "$MOCK_URL" \
+		--input-file bad.jsonl --custom-dataset-type mooncake_trace --isl-block-size 16 \
+		--artifact-dir bad >out 2>err &&
+	grep -q "aiperf-gen failed (status 1); its messages are in $PWD/bad/logs/aiperf.log" err &&
+	grep -q " - aiperf-gen - ERROR - " bad/logs/aiperf.log
 '
 
 test_expect_success 'aiperf analyze-trace runs aiperf-trace analyze' '

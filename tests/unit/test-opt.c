@@ -22,6 +22,7 @@ struct vals {
 
 static const char *const modes[] = { "fast", "slow", NULL };
 static const char *const speeds[] = { "impulse", "warp", NULL };
+static const char *const later[] = { "ludicrous", "plaid (issue #99)", "odd", NULL };
 
 #define TABLE(v) { \
 	{ "name", 'n', OPT_STR, "name", OPT_TO(v.name), .flags = OPT_REQ | OPT_SHORT }, \
@@ -35,7 +36,7 @@ static const char *const speeds[] = { "impulse", "warp", NULL };
 	{ "mode", K_MODE, OPT_CHOICE, NULL, OPT_TO(v.mode), .choices = modes, .flags = OPT_BR }, \
 	{ "loud", K_LOUD, OPT_FLAG, .flags = OPT_OR }, \
 	{ "conf", 'c', OPT_STR, "file", .flags = 0 }, \
-	{ "speed", K_SPEED, OPT_STR, "speed", .choices = speeds, .flags = OPT_HIDE }, \
+	{ "speed", K_SPEED, OPT_STR, "speed", .choices = speeds, .later = later, .flags = OPT_HIDE }, \
 	{ "pace", K_SPEED, .flags = OPT_ALIAS }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
@@ -167,6 +168,10 @@ main(void)
 	TEST("string with choices: one of them, as given", parses("--speed warp", "speed=warp#1") &&
 	     parses("--pace impulse", "speed=impulse#0") &&
 	     fails("--speed x", "t: invalid value for --speed: 'x' (impulse, warp)"));
+	TEST("a value known but not built yet says what brings it",
+	     fails("--speed ludicrous", "t: --speed ludicrous is not supported yet: plaid (issue #99)") &&
+	     fails("--pace ludicrous", "not supported yet: plaid") &&
+	     fails("--speed odd", "t: invalid value for --speed: 'odd' (impulse, warp)"));
 	TEST("--list-choices: an option's values, one a line",
 	     run("--list-choices mode", out, sizeof(out)) == 0 && !strcmp(out, "fast\nslow\n") &&
 	     run("--list-choices --pace", out, sizeof(out)) == 0 && !strcmp(out, "impulse\nwarp\n"));
