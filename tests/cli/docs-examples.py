@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Every `aiperf ...` example command in the original's documentation,
+made runnable here, one per line as KIND<TAB>COMMAND (t0808).
+
+Usage: docs-examples.py DOCDIR OPTIONS_TSV MOCK_URL
+
+A command is taken from the docs' code blocks, continuation lines joined,
+and changed only where it must be: the URL is the mock's, counts and
+durations are small, a hub tokenizer is `builtin`, and "[other options...]"
+is a minimal model, URL and count. KIND is `run` when everything it uses
+is built, `later:<the first option or command not supported yet>`, or
+`refused:<message>` where the original itself refuses the example.
+"""
+import glob
+import re
+import shlex
+import sys
+
+SMALL = {
+    "--request-count": 4, "--num-requests": 4, "--concurrency": 2,
+    "--num-sessions": 3, "--conversation-num": 3, "--num-conversations": 3,
+    "--benchmark-duration": 2, "--benchmark-grace-period": 1,
+    "--warmup-duration": 1, "--isl": 64, "--osl": 8,
+}
+
+
+def commands(docdir):
+    for path in sorted(glob.glob(docdir + "/*.md")):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        for block in re.findall(r"```[a-z]*\n(.*?)```", text, re.S):
+            block = re.sub(r"\\\n\s*", " ", block)
+            for line in block.split("\n"):
+                line = line.strip()
+                if line.startswith("$ "):
+                    line = line[2:]
+                if line.startswith("aiperf "):
+                    yield line
+
+
+def refused(tsv):
+    names = {}
+    for line in open(tsv, encoding="utf-8"):
+        f = line.rstrip("\n").split("\t")
+        if line.startswith("#") or len(f) != 9 or f[7] != "no":
+            continue
+        for n in [f[0]] + ([] if f[1] == "-" else f[1].split()):
+            names[n] = f[8]
+    return names
+
+
+def adapt(line, url):
+    line = line.replace("[other options...]",
+                        "--model m --url localhost:8000 --request-count 3")
+    line = line.replace("$c", "2")
+    # $(...) stays for the shell: kept whole through the split
+    subs = re.findall(r"\$\([^)]*\)", line)
+    for k, sub in enumerate(subs):
+        line = line.replace(sub, "@@%d@@" % k, 1)
+    words = shlex.split(line, posix=True)
+    out, i, tok = [], 0, False
+    while i < len(words):
+        w = words[i]
+        if w in ("--url", "-u") and i + 1 < len(words):
+            out += [w, url]
+            i += 2
+            continue
+        if w == "--tokenizer" and i + 1 < len(words):
+            out += [w, "builtin"]
+            tok = True
+            i += 2
+            continue
+        if w in SMALL and i + 1 < len(words):
+            try:
+                v = min(float(words[i + 1]), SMALL[w])
+                out += [w, str(int(v)) if v == int(v) else str(v)]
+            except ValueError:
+                out += [w, words[i + 1]]
+            i += 2
+            continue
+        out.append(w)
+        i += 1
+    if out[:2] == ["aiperf", "profile"] and not tok:
+        out += ["--tokenizer", "builtin"]
+    def word(w):
+        if "@@" not in w:
+            return shlex.quote(w)
+        for k, sub in enumerate(subs):
+            w = w.replace("@@%d@@" % k, sub)
+        return '"' + w + '"'
+    return " ".join(word(w) for w in out)
+
+
+def expect(words, no):
+    """run, later:WHAT, or refused:MESSAGE (what the original itself says)."""
+    if words[1] == "plot":
+        return "later:plot"
+    for w in words:
+        if w.split("=")[0] in no:
+            return "later:" + w.split("=")[0]
+    if "--goodput" in words and "--streaming" not in words:
+        slo = words[words.index("--goodput") + 1]
+        if re.search(r"inter_token_latency|time_to_first_token", slo):
+            return "refused:Invalid --goodput"
+    return "run"
+
+
+def main():
+    docdir, tsv, url = sys.argv[1:4]
+    no = refused(tsv)
+    for line in commands(docdir):
+        print(expect(shlex.split(re.sub(r"\$\([^)]*\)", "x", line)), no) +
+              "\t" + adapt(line, url))
+
+
+main()
