@@ -49,4 +49,21 @@ test_expect_success 'a choice spelled with dashes and capitals is the documented
 	test "$(jq -r .input_config.endpoint.transport $j)" = http
 '
 
+test_expect_success '--num-sessions (--conversation-num): the number of sessions to run, every turn of each' '
+	prof --num-sessions 3 --session-turns-mean 2 --concurrency 2 --artifact-dir ns >/dev/null 2>&1 &&
+	j=ns/profile_export_aiperf.json &&
+	jq -e ".request_count.avg == 6 and .input_config.input.conversation.num == 3" $j >/dev/null &&
+	test_expect_code 2 prof --num-conversations 3 --request-count 4 --artifact-dir nx 2>err &&
+	grep -q "Use either --request-count or --conversation-num but not both" err && test ! -e nx
+'
+
+test_expect_success '--dataset-sampling-strategy reaches aiperf-gen, in any case' '
+	prof --request-count 4 --num-dataset-entries 2 --dataset-sampling-strategy Sequential \
+		--artifact-dir ds >/dev/null 2>&1 &&
+	jq -e ".input_config.input.dataset_sampling_strategy == \"sequential\"" \
+		ds/profile_export_aiperf.json >/dev/null &&
+	test_expect_code 2 prof --dataset-sampling-strategy sometimes --artifact-dir dx 2>err &&
+	grep -q "sometimes" err && test ! -e dx
+'
+
 test_done
