@@ -44,15 +44,6 @@ static const char *const other_types[] = {
 	"burst_gpt_trace", NULL,
 };
 
-static int
-known_other(const char *t)
-{
-	for (size_t i = 0; other_types[i]; i++)
-		if (!strcmp(t, other_types[i]))
-			return 1;
-	return 0;
-}
-
 static _Noreturn void
 unsupported(const char *t)
 {
@@ -127,6 +118,21 @@ first_line(const struct gen_opts *o, size_t *n, size_t *lineno)
 	return line;
 }
 
+/* The known type named t[0..n), as the static string of the table, or NULL. */
+static const char *
+other_name(const char *t, size_t n)
+{
+	for (size_t i = 0; t && other_types[i]; i++)
+		if (strlen(other_types[i]) == n && !memcmp(t, other_types[i], n))
+			return other_types[i];
+	return NULL;
+}
+
+/*
+ * The dataset type: --custom-dataset-type, the first line's "type", or
+ * inferred from its fields as the original does. The first line is freed
+ * before any message, so that nothing is left behind on the way out.
+ */
 int
 trace_type(const struct gen_opts *o, int *has_timestamp)
 {
@@ -134,35 +140,37 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 	size_t n, lineno;
 	char *line = first_line(o, &n, &lineno);
 	const struct json *v = json_parse(doc, line, n, NULL, 0);
+	const char *other = NULL;
 	int type = -1;
 
 	*has_timestamp = v && v->type == JSON_OBJECT && nonnull(v, "timestamp");
 	if (o->custom_type) {
 		if (!strcmp(o->custom_type, "mooncake_trace"))
 			type = DS_MOONCAKE;
-		else if (known_other(o->custom_type))
-			unsupported(o->custom_type);
-		else
-			die_usage("invalid value for --custom-dataset-type: '%s'",
-				  o->custom_type);
+		else if (!(other = other_name(o->custom_type, strlen(o->custom_type))))
+			type = -2;
 	} else if (v && v->type == JSON_OBJECT) {
 		size_t tl;
 		const char *t = json_str(json_get(v, "type"), &tl);
 
 		if (t && tl == 14 && !memcmp(t, "mooncake_trace", 14))
 			type = DS_MOONCAKE;
-		else if (t && known_other(t))
-			unsupported(t);
+		else if ((other = other_name(t, t ? tl : 0)))
+			;
 		else if (looks_mooncake(v))
 			type = DS_MOONCAKE;
-		else if ((t = inferred_other(v)))
-			unsupported(t);
+		else
+			other = inferred_other(v);
 	}
+	json_doc_free(doc);
+	free(line);
+	if (other)
+		unsupported(other);
+	if (type == -2)
+		die_usage("invalid value for --custom-dataset-type: '%s'", o->custom_type);
 	if (type < 0)
 		die("cannot infer the dataset type of '%s' from its first line; "
 		    "give --custom-dataset-type", o->input_file);
-	json_doc_free(doc);
-	free(line);
 	return type;
 }
 

@@ -108,10 +108,13 @@ type_name(enum json_type t)
 static void
 add_json(struct options *o, const char *arg)
 {
-	struct json_doc *d = json_doc_new();
+	/* static: on a usage error's way out the parse is still reachable */
+	static struct json_doc *d;
 	char err[128];
-	const struct json *v = json_parse(d, arg, strlen(arg), err, sizeof(err));
+	const struct json *v;
 
+	d = json_doc_new();
+	v = json_parse(d, arg, strlen(arg), err, sizeof(err));
 	if (!v || v->type != JSON_OBJECT)
 		die_usage("invalid header JSON: %s", v ? "not an object" : err);
 	/* cppcheck-suppress nullPointerRedundantCheck ; die_usage() does not return */
@@ -123,6 +126,7 @@ add_json(struct options *o, const char *arg)
 		add_pair(o, m->key, m->keylen, m->str, m->len);
 	}
 	json_doc_free(d);
+	d = NULL;
 }
 
 /* Whether every comma-separated piece of s has a colon after a token name. */
