@@ -552,6 +552,9 @@ profile() {
 	local RAW
 	clean_artifacts "$dir"
 	local log=$dir/logs/aiperf.log raw=$RAW
+	# aiperf-metrics opens the raw file while aiperf-export may not yet have
+	# made the prefix's directories
+	[[ $raw == /dev/null ]] || mkdir -p "${raw%/*}" || die "cannot create '${raw%/*}'"
 	# The configuration holds the command line as typed: it waits for
 	# aiperf-export in a directory only we can read, not among the artifacts.
 	run=$(mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX") || die "cannot make a temporary directory"
