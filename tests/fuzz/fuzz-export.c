@@ -7,6 +7,7 @@
 #include "../../cmd/aiperf-export/export.h"
 #include "../../cmd/aiperf-export/agg.c"
 #include "../../cmd/aiperf-export/client.c"
+#include "../../cmd/aiperf-export/config.c"
 #include "../../cmd/aiperf-export/csv.c"
 #include "../../cmd/aiperf-export/json.c"
 #include "../../cmd/aiperf-export/slices.c"
@@ -55,9 +56,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct slices sl;
 	char why[256];
 
+	/* streaming chat: both SLOs apply, as in a real run */
+	const struct runcfg rc = { endpoint_find("chat"), 1, 0 };
+
 	agg_init(&a);
-	agg_goodput(&a, "request_latency:250 output_token_throughput_per_user:10",
-		    why, sizeof(why));
+	if (agg_goodput(&a, "request_latency:250 output_token_throughput_per_user:10",
+			&rc, why, sizeof(why)) < 0)
+		abort();
 	slices_init(&sl, 0.5);
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
