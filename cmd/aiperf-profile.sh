@@ -443,6 +443,46 @@ stage() {
 	echo "$?" >"$run/$name.st"
 }
 
+# IDLE: the prefix that runs a stage on idle CPU only (SCHED_IDLE): while
+# requests are in flight the sender alone runs at normal priority, and the
+# other stages catch up on what is left of the machine (issue #12).
+IDLE=()
+command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null && IDLE=(chrt --idle 0)
+
+# cpu_sampler RUN: while the sender runs, a sample every 50 ms of the other
+# stages' CPU time (user + system from /proc/PID/stat, in ns) into
+# RUN/stage-cpu, then "end"; aiperf-export --stage-cpu reports what they
+# used inside the measured window. Runs on idle CPU itself.
+cpu_sampler() {
+	local run=$1 tck send i n p t fd
+	local -a pids=() cpu=(0 0 0) f
+	[[ ${#IDLE[@]} -gt 0 ]] && chrt --idle -p 0 "$BASHPID" 2>/dev/null
+	tck=$(getconf CLK_TCK 2>/dev/null) || tck=100
+	for ((i = 0; i < 500; i++)); do
+		[[ -s $run/send.pid && -s $run/gen.pid && -s $run/metrics.pid &&
+			-s $run/export.pid ]] && break
+		sleep 0.01
+	done
+	send=$(cat "$run/send.pid" 2>/dev/null) || return 0
+	for n in gen metrics export; do pids+=("$(cat "$run/$n.pid" 2>/dev/null)"); done
+	exec {fd}<> <(:)	# read -t on it: a sleep without a process
+	{
+		echo "names aiperf-gen aiperf-metrics aiperf-export"
+		while kill -0 "$send" 2>/dev/null; do
+			t=${EPOCHREALTIME/[.,]/}000
+			for i in 0 1 2; do
+				p=${pids[i]}
+				[[ -n $p ]] && read -r -a f <"/proc/$p/stat" 2>/dev/null &&
+					cpu[i]=$(((f[13] + f[14]) * 1000000000 / tck))
+			done
+			printf '%s %s %s %s\n' "$t" "${cpu[@]}"
+			read -r -t 0.05 -u "$fd" _ || :
+		done
+		echo end
+	} >"$run/stage-cpu"
+	exec {fd}<&-
+}
+
 # on_signal INT|TERM: the first signal asks the sender to stop issuing and
 # flush (the stages downstream read to the end and write every artifact,
 # marked cancelled); the second makes it cancel what is in flight at once
@@ -486,14 +526,15 @@ run_pipeline() {
 	set -m
 	# gen's and metrics' messages are kept off the artifact disk until the
 	# end, so that a full disk cannot swallow the message that says so.
-	stage gen aiperf-gen "${GEN[@]}" --inputs-json "$dir/inputs.json" <"$in" \
+	stage gen "${IDLE[@]}" aiperf-gen "${GEN[@]}" --inputs-json "$dir/inputs.json" <"$in" \
 		2>"$run/gen.err" |
 		stage send aiperf-send "${SEND[@]}" |
-		stage metrics aiperf-metrics "${MET[@]}" 2>"$run/metrics.err" |
-		stage export aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
+		stage metrics "${IDLE[@]}" aiperf-metrics "${MET[@]}" 2>"$run/metrics.err" |
+		stage export "${IDLE[@]}" aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
-			--was-cancelled-if "$run/cancelled" &
+			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" &
 	job=$(ps -o pgid= -p $! | tr -d ' ')
+	cpu_sampler "$run" &
 	set +m
 	while ! wait; do :; done
 	trap - INT TERM

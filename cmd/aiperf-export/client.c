@@ -177,7 +177,7 @@ int
 client_known(const struct clientsum *cs)
 {
 	return cs->lateness.n || cs->delay.n || cs->cpu_us_per_request >= 0 ||
-	       cs->achieved_rate >= 0 || cs->target_rate >= 0;
+	       cs->achieved_rate >= 0 || cs->target_rate >= 0 || cs->others.n;
 }
 
 static void
@@ -216,6 +216,17 @@ client_json(struct jw *w, const struct clientsum *cs)
 	json_num(w, "cpu_us_per_request", cs->cpu_us_per_request);
 	json_num(w, "achieved_request_rate", cs->achieved_rate);
 	json_num(w, "target_request_rate", cs->target_rate);
+	if (cs->others.n) {
+		jw_key(w, "other_stages_cpu_seconds");
+		jw_double_py(w, cs->others.total);
+		jw_key(w, "other_stages_cpu");
+		jw_obj(w);
+		for (size_t i = 0; i < cs->others.n; i++) {
+			jw_key(w, cs->others.names[i]);
+			jw_double_py(w, cs->others.seconds[i]);
+		}
+		jw_obj_end(w);
+	}
 	jw_obj_end(w);
 }
 
@@ -247,6 +258,14 @@ client_console(FILE *f, const struct clientsum *cs)
 		numfmt_commas2(t, cs->target_rate);
 		fprintf(f, "Request Rate (requests/sec): %s achieved, %s target\n",
 			cs->achieved_rate >= 0 ? a : "N/A", cs->target_rate >= 0 ? t : "N/A");
+	}
+	if (cs->others.n) {
+		fprintf(f, "Other Stages CPU in the %.2f s Window (s): %.3f (", cs->others.window,
+			cs->others.total);
+		for (size_t i = 0; i < cs->others.n; i++)
+			fprintf(f, "%s%s %.3f", i ? ", " : "", cs->others.names[i],
+				cs->others.seconds[i]);
+		fputs(")\n", f);
 	}
 }
 

@@ -11,6 +11,7 @@
 #include "json/json.h"
 #include "stats/metricdef.h"
 #include "stats/stats.h"
+#include "stagecpu.h"
 
 /*
  * struct agg owns everything it accumulates (value arrays, error groups,
@@ -87,6 +88,7 @@ struct clientsum {
 	struct pmax lateness, intended, delay;
 	double cpu_us_per_request, achieved_rate, target_rate;
 	double cpu_busy;	/* sender CPU / wall time between records, or -1 */
+	struct stagecpu others;	/* the other stages' CPU in the window (n 0: unknown) */
 };
 
 struct exportopts {

@@ -10,6 +10,7 @@
 #include "rand/pystr.h"
 #include "http/redact.h"
 #include "runlog.h"
+#include "stagecpu.h"
 #include "util.h"
 
 #define MAX_LINE ((size_t)64 << 20)
@@ -19,7 +20,7 @@
 struct options {
 	const char *artifact_dir, *prefix, *level, *goodput, *endpoint_type;
 	const char *benchmark_id, *version, *cli_command, *input_config_path, *log_file;
-	const char *cancelled_if;
+	const char *cancelled_if, *stage_cpu;
 	const struct endpoint *endpoint;
 	int was_cancelled, no_console, show_trace, streaming, server_tokens;
 	int check, list_files;
@@ -32,7 +33,7 @@ struct options {
 enum {
 	O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER, O_CLI, O_CAN,
 	O_CANIF, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE,
-	O_STREAM, O_UST, O_CHECK, O_LIST, O_HELP, O_VERSION,
+	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_HELP, O_VERSION,
 };
 
 /* By enum level; opt checks a value against it (and --list-choices lists it). */
@@ -66,6 +67,7 @@ static const char *const levels[] = { "summary", "records", "raw", NULL };
 	{ "min-goodput-pct", O_MGP, DBL("pct", o->min_goodput_pct, 0, 100) }, \
 	{ "client-cpu-seconds", O_CPU, DBL("s", o->cpu_seconds, 0, 1e12), .flags = OPT_BR }, \
 	{ "target-request-rate", O_RATE, DBL("rate", o->target_rate, 0, 1e12) }, \
+	{ "stage-cpu", O_SCPU, STR("file", o->stage_cpu) }, \
 	{ "slice-duration", O_SLICE, DBL("s", o->slice, 1e-9, 1e9), .flags = OPT_BR }, \
 	{ "log-file", O_LOG, STR("path", o->log_file) }, \
 	{ "show-trace-timing", O_TRACE, OPT_FLAG, NULL, OPT_TO(o->show_trace), \
@@ -230,6 +232,35 @@ verdict(const struct options *o, const struct summary *sm)
 	return 0;
 }
 
+/*
+ * --stage-cpu: the other stages' CPU in the measured window, from the
+ * wrapper's samples. The sampler writes "end" when the sender is gone,
+ * which may be a moment after this stage read its last record: it is
+ * waited for (2 s at most). Anything wrong is a warning, not a failure.
+ */
+static void
+stage_cpu(const char *path, const struct summary *sm, struct stagecpu *sc)
+{
+	char *text = NULL, why[160];
+	size_t len = 0;
+
+	for (int i = 0; i < 200; i++) {
+		free(text);
+		text = util_readfile(path, (size_t)64 << 20, &len);
+		if (text && stagecpu_complete(text, len))
+			break;
+		struct timespec ts = { 0, 10000000 };
+		nanosleep(&ts, NULL);
+	}
+	if (!text)
+		warn("--stage-cpu: cannot read '%s':", path);
+	else if (!sm->have_start || !sm->have_end)
+		;	/* no window: nothing to say */
+	else if (stagecpu_parse(sc, text, len, sm->start_ns, sm->end_ns, why, sizeof(why)) < 0)
+		warn("--stage-cpu: %s: %s", path, why);
+	free(text);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -294,6 +325,8 @@ main(int argc, char **argv)
 	runlog(RUNLOG_INFO, "%zu profiling requests: %zu valid, %zu errors (%zu warmup records left out)",
 	       sm.valid + sm.errors, sm.valid, sm.errors, sm.warmup);
 	client_summary(&a.cl, &sm, &eo.cs, o.cpu_seconds, o.target_rate);
+	if (o.stage_cpu)
+		stage_cpu(o.stage_cpu, &sm, &eo.cs.others);
 	files_write(&fl, &sm, &sl, &eo);
 	if (!o.no_console)
 		table_print(stdout, &sm, &eo);
