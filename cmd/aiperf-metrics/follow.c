@@ -82,20 +82,29 @@ put_all(struct follow *f, const char *s, size_t n)
 	return 0;
 }
 
-/* Open the file, waiting for it to appear until stdin ends. */
+/*
+ * Open the file, waiting for it to appear until stdin ends. Only a regular
+ * file has a size to follow (O_NONBLOCK: a FIFO must not block the open;
+ * it does nothing to a regular file).
+ */
 static int
 open_wait(struct follow *f)
 {
+	struct stat st;
 	int fd;
 
-	while ((fd = open(f->path, O_RDONLY | O_CLOEXEC)) < 0) {
+	while ((fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		if (errno != ENOENT || f->stdin_done)
 			return util_seterr(f->why, sizeof(f->why), "cannot open '%s': %s",
 					   f->path, strerror(errno));
 		if (wait_stdin(f) < 0)
 			return -1;
 	}
-	return fd;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		return fd;
+	close(fd);
+	return util_seterr(f->why, sizeof(f->why), "cannot follow '%s': not a regular file",
+			   f->path);
 }
 
 /* At the end: the name must still be the file read (or be gone). */

@@ -108,10 +108,13 @@ test_expect_success 'a file that never appears: an error once stdin ends' '
 	grep -q "cannot open .nope." err && ! test -s out
 '
 
-test_expect_success 'an unreadable file is an error' '
+test_expect_success 'an unreadable file or one that is not regular is an error' '
 	mkdir d &&
 	test_expect_code 1 $M --follow d </dev/null 2>err &&
-	grep -q "^aiperf-metrics: cannot read .d.: Is a directory" err &&
+	grep -q "^aiperf-metrics: cannot follow .d.: not a regular file" err &&
+	mkfifo fifo &&
+	test_expect_code 1 $M --follow fifo </dev/null 2>err &&
+	grep -q "^aiperf-metrics: cannot follow .fifo.: not a regular file" err &&
 	if [ "$(id -u)" -ne 0 ]; then
 		cp recs locked && chmod 000 locked &&
 		test_expect_code 1 $M --follow locked </dev/null 2>err &&
