@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "buf.h"
 #include "linefile.h"
@@ -20,6 +21,7 @@ struct options {
 	const char *tokenizer;
 	const char *revision;
 	const char *tee;
+	const char *follow;
 	char **files;
 	int nfiles;
 };
@@ -27,12 +29,12 @@ struct options {
 enum {
 	K_TOKENIZER = 256, K_REVISION, K_TRUST, K_ENDPOINT_TYPE, K_SERVER_TOKENS,
 	K_STREAMING, K_TRACE, K_UNBUFFERED, K_DROP_WARMUP, K_KEEP_GOING,
-	K_THREADS, K_TEE, K_VERSION,
+	K_THREADS, K_TEE, K_FOLLOW, K_VERSION,
 };
 
 #define FLAG(lv) OPT_FLAG, NULL, OPT_TO(lv)
 
-/* The options in synopsis order. */
+/* The options in synopsis order; --follow is in the operands' item. */
 #define METRICS_OPTS(op) { \
 	{ "tokenizer", K_TOKENIZER, OPT_STR, "name", OPT_TO(op->tokenizer) }, \
 	{ "tokenizer-revision", K_REVISION, OPT_STR, "rev", OPT_TO(op->revision) }, \
@@ -46,7 +48,8 @@ enum {
 	{ "threads", K_THREADS, OPT_INT, "n", OPT_TO(op->o.threads), .min = 1, .max = 256, \
 	  .flags = OPT_BR }, \
 	{ "tee", K_TEE, OPT_STR, "file", OPT_TO(op->tee) }, \
-	{ "unbuffered", K_UNBUFFERED, FLAG(op->o.unbuffered) }, \
+	{ "follow", K_FOLLOW, OPT_STR, "file", OPT_TO(op->follow), .flags = OPT_HIDE }, \
+	{ "unbuffered", K_UNBUFFERED, FLAG(op->o.unbuffered), .flags = OPT_BR }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -70,7 +73,8 @@ static void
 parse_args(struct options *op, int argc, char **argv)
 {
 	struct opt tab[] = METRICS_OPTS(op);
-	const struct opt_cmd cmd = { "aiperf-metrics", tab, "[file ...]", 0, NULL, NULL };
+	const struct opt_cmd cmd = { "aiperf-metrics", tab, "[--follow file | file ...]", 0,
+					NULL, NULL };
 	struct opt_iter it;
 	int c;
 
@@ -80,6 +84,23 @@ parse_args(struct options *op, int argc, char **argv)
 			check_endpoint_type(it.arg);
 	op->files = argv + it.ind;
 	op->nfiles = argc - it.ind;
+	if (op->follow && op->nfiles)
+		die_usage("--follow reads its file alone: no file operands");
+	if (op->follow && (!*op->follow || !strcmp(op->follow, "-")))
+		die_usage("invalid value for --follow: '%s' (a file that grows)", op->follow);
+}
+
+/* --tee onto the file --follow reads would empty it, or read its own lines. */
+static void
+check_tee(const struct options *op)
+{
+	struct stat a, b;
+
+	if (!op->follow)
+		return;
+	if (!strcmp(op->tee, op->follow) || (stat(op->tee, &a) == 0 &&
+	    stat(op->follow, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+		die_usage("--tee and --follow name the same file: '%s'", op->follow);
 }
 
 struct run {
@@ -134,19 +155,25 @@ line_max(void)
 	return LINE_MAX_BYTES;
 }
 
+/* Every line of path ("-": stdin), or of the file f follows (path). */
 static void
-do_file(struct run *run, const struct opts *o, const char *path)
+do_file(struct run *run, const struct opts *o, const char *path, struct follow *f)
 {
 	struct lines l;
 	const char *s;
 	size_t n, max = line_max();
 	int rc;
 
-	if (!strcmp(path, "-"))
+	if (f)
+		lines_fdopen(&l, follow_fd(f), path, max);
+	else if (!strcmp(path, "-"))
 		lines_fdopen(&l, 0, "<stdin>", max);
 	else if (lines_open(&l, path, max) < 0)
 		die("cannot open '%s':", path);
 	while ((rc = lines_next(&l, &s, &n)) != 0) {
+		/* past the pipe's end, nothing is handled before f's verdict */
+		if (f && l.eof)
+			follow_end(f);
 		if (rc < 0 && errno == ENOBUFS) {
 			if (!o->keep_going)
 				die("%s:%zu: line longer than %zu bytes", l.name,
@@ -166,6 +193,8 @@ do_file(struct run *run, const struct opts *o, const char *path)
 		else
 			do_line(run, o, &l, s, n);
 	}
+	if (f)
+		follow_end(f);
 	if (run->pool)
 		pool_flush(run->pool);
 	lines_close(&l);
@@ -189,17 +218,25 @@ main(int argc, char **argv)
 	run.tee = NULL;
 	struct linefile tee;
 	if (op.tee) {
+		check_tee(&op);
 		if (linefile_open(&tee, op.tee) < 0)
 			die("cannot open '%s':", op.tee);
 		run.tee = &tee;
+		check_tee(&op);	/* two names of one new file */
 	}
 	metrics_init();
 	if (op.o.threads > 1)
 		run.pool = pool_new(&op.o, op.o.threads);
-	if (op.nfiles == 0)
-		do_file(&run, &op.o, "-");
+	if (op.follow) {
+		struct follow *f = follow_start(op.follow);
+
+		do_file(&run, &op.o, op.follow, f);
+		follow_free(f);
+	} else if (op.nfiles == 0) {
+		do_file(&run, &op.o, "-", NULL);
+	}
 	for (int i = 0; i < op.nfiles; i++)
-		do_file(&run, &op.o, op.files[i]);
+		do_file(&run, &op.o, op.files[i], NULL);
 	if (run.pool)
 		run.skipped += pool_free(run.pool);
 	if (run.tee && linefile_close(run.tee) < 0)

@@ -109,6 +109,21 @@ void pool_flush(struct pool *p);
 /* Frees p; returns the number of malformed lines skipped (--keep-going). */
 size_t pool_free(struct pool *p);
 
+/*
+ * follow.c: --follow FILE. follow_start() starts a thread that copies FILE
+ * (waiting for it to appear) into a pipe as it grows, until standard input
+ * ends and FILE has been read to its end, then closes the pipe; read the
+ * pipe at follow_fd(). Once that read sees the pipe's end, follow_end()
+ * waits for the thread and die()s with its failure (FILE unreadable or
+ * truncated, data on stdin); it may be called again. follow_free() ends
+ * and frees f and the pipe (NULL is fine). Setup failures die().
+ */
+struct follow;
+struct follow *follow_start(const char *path);
+int follow_fd(const struct follow *f);
+void follow_end(struct follow *f);
+void follow_free(struct follow *f);
+
 /* Python repr() of a str, appended to b. */
 void py_repr_str(struct buf *b, const char *s, size_t n);
 
