@@ -2,12 +2,14 @@
 /* The sender loop: one CURLM driven by lib/evloop through curl_multi_socket_action (hiperfifo). */
 #include "send.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include "clock.h"
 #include "json/json.h"
+#include "rawout.h"
 #include "runlog.h"
 #include "util.h"
 #include "xfer.h"
@@ -32,11 +34,32 @@ sender_wall(const struct sender *s, int64_t mono)
 	return s->wall0 + (mono - s->mono0);
 }
 
+/*
+ * --raw-file: the block goes to the writer thread's queue, no write(2)
+ * here. A failed write stops the run as a failed stdout would.
+ */
+static void
+hand_over(struct sender *s)
+{
+	if (!s->downstream_gone && rawout_put(s->raw, &s->out) < 0) {
+		error("cannot write '%s':", s->o->raw_file);
+		s->status = 1;
+		s->downstream_gone = 1;
+		sender_stop(s, 0);
+	}
+	buf_reset(&s->out);
+	s->flushed_ns = clock_now_ns();
+}
+
 static void
 flush_out(struct sender *s)
 {
 	size_t off = 0;
 
+	if (s->raw) {
+		hand_over(s);
+		return;
+	}
 	while (off < s->out.len && !s->downstream_gone) {
 		ssize_t w = write(1, s->out.s + off, s->out.len - off);
 		if (w < 0 && errno == EINTR)
@@ -529,7 +552,42 @@ setup(struct sender *s)
 	curl_multi_setopt(s->m, CURLMOPT_MAXCONNECTS, conns);
 	if (s->fd_cap < (size_t)LONG_MAX)
 		curl_multi_setopt(s->m, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)s->fd_cap);
+	/* After the signals are blocked: the writer thread inherits that. */
+	if (s->o->raw_file && !(s->raw = rawout_open(s->o->raw_file, s->o->raw_buffer)))
+		die("cannot open '%s':", s->o->raw_file);
 	input_open(s);
+}
+
+/*
+ * The last records are in the raw file and it is closed; only then does
+ * standard output, which carries nothing with --raw-file, reach its end
+ * (a reader that follows the file takes that end as the file's).
+ */
+static void
+raw_close(struct sender *s)
+{
+	struct rawout_stats st;
+	int fd;
+
+	if (rawout_close(s->raw, &st) < 0 && !s->downstream_gone) {
+		error("cannot write '%s':", s->o->raw_file);
+		s->status = 1;
+	}
+	s->raw = NULL;
+	runlog(RUNLOG_INFO, "raw file '%s': %llu bytes, at most %zu queued",
+	       s->o->raw_file, (unsigned long long)st.bytes, st.peak);
+	if (st.waits)
+		warn("writing '%s' fell behind the run: the sender waited %.3f s for it "
+		     "(%llu times, the longest %.3f ms); a larger --raw-buffer or a faster "
+		     "disk avoids that", s->o->raw_file, (double)st.wait_ns / 1e9,
+		     (unsigned long long)st.waits, (double)st.max_wait_ns / 1e6);
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 && fd != 1) {
+		dup2(fd, 1);
+		close(fd);
+	} else if (fd < 0) {
+		close(1);
+	}
 }
 
 static void
@@ -585,6 +643,8 @@ sender_run(struct sender *s)
 		drain_done(s);
 	}
 	flush_out(s);
+	if (s->raw)
+		raw_close(s);
 	ui_update(s, 1);
 	runlog(RUNLOG_INFO, "%llu records written, %llu of them never sent (NotSentError)",
 	       (unsigned long long)s->ndone, (unsigned long long)s->nnotsent);

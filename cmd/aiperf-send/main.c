@@ -16,6 +16,7 @@ enum {
 	K_MAXRESP, K_MAXREC, K_REUSE, K_DUR, K_GRACE, K_SHUT,
 	K_CAFILE, K_RAMP, K_WCONC, K_WRAMP, K_PRE, K_PRERAMP,
 	K_WPRE, K_WPRERAMP, K_BUSY, K_ENGINE, K_VERSION, K_WDUR, K_WGRACE,
+	K_RAWFILE, K_RAWBUF,
 };
 
 #define SECS(lv) OPT_SECONDS, "s", OPT_TO(lv), .hi = 9.2e9, .scale = 1e9
@@ -37,6 +38,8 @@ static const char *const engines[] = { "auto", "h1", "curl", NULL };
 	{ "api-key-file", K_KEYFILE, OPT_STR, "file", OPT_TO(o->api_key_file), .flags = OPT_OR }, \
 	{ "ui-type", K_UI, OPT_CHOICE, NULL, OPT_TO(o->ui), .choices = uis, .flags = OPT_BR }, \
 	{ "unbuffered", K_UNBUF, OPT_FLAG, NULL, OPT_TO(o->unbuffered), .flags = OPT_BR }, \
+	{ "raw-file", K_RAWFILE, OPT_STR, "file", OPT_TO(o->raw_file), .flags = OPT_BR }, \
+	{ "raw-buffer", K_RAWBUF, SIZE(o->raw_buffer) }, \
 	{ "max-response-bytes", K_MAXRESP, SIZE(o->max_response) }, \
 	{ "max-record-bytes", K_MAXREC, SIZE(o->max_line), .flags = OPT_BR }, \
 	{ "connection-reuse-strategy", K_REUSE, OPT_CHOICE, NULL, OPT_TO(o->reuse), \
@@ -78,6 +81,7 @@ parse_opt(struct options *o, int c, const struct opt_iter *it, int *grace_set)
 	case 'u': add_str(&o->urls, &o->nurls, it->arg); break;
 	case 'H': hdr_add(o, it->arg); break;
 	case K_GRACE: *grace_set = 1; break;
+	case K_RAWBUF: o->raw_buffer_set = 1; break;
 	case K_WGRACE: o->wgrace_set = 1; break;
 	case K_WDUR:
 		if (o->warmup_ns <= 0)
@@ -180,6 +184,7 @@ parse_args(struct options *o, int argc, char **argv)
 	o->grace_ns = 30LL * 1000000000;
 	o->stop_grace_ns = 5LL * 1000000000;
 	o->wgrace_ns = -1;
+	o->raw_buffer = 64 << 20;
 	opt_init(&it, &cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1)
 		parse_opt(o, c, &it, &grace_set);
@@ -192,6 +197,8 @@ parse_args(struct options *o, int argc, char **argv)
 	if (o->wgrace_set && !o->warmup_ns)
 		die_usage("--warmup-grace-period can only be used when "
 			  "--warmup-duration is set. Set --warmup-duration.");
+	if (o->raw_buffer_set && !o->raw_file)
+		die_usage("--raw-buffer can only be used with --raw-file");
 	if (o->timeout_ns < 1000000)
 		die_usage("invalid value for --request-timeout-seconds: must be at least 0.001");
 	if (o->prefill[0] && o->concurrency && o->prefill[0] > o->concurrency)

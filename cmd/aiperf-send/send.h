@@ -14,6 +14,7 @@
 struct xfer;
 struct json_doc;
 struct sess;
+struct rawout;
 
 enum ui_type { UI_NONE, UI_SIMPLE, UI_DASHBOARD };
 enum reuse { REUSE_POOLED, REUSE_NEVER, REUSE_STICKY };
@@ -50,6 +51,9 @@ struct options {
 	int64_t wgrace_ns;	/* --warmup-grace-period; -1: infinite */
 	int wgrace_set;
 	enum engine engine;	/* --http-engine */
+	const char *raw_file;	/* --raw-file: records go there, not to stdout */
+	size_t raw_buffer;	/* --raw-buffer: its queue's cap in bytes */
+	int raw_buffer_set;
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
@@ -82,6 +86,7 @@ struct sender {
 	uint64_t io_seq;	/* one per socket event: reads share a stamp */
 	struct buf out;
 	int64_t flushed_ns;	/* last write of out */
+	struct rawout *raw;	/* --raw-file's writer, or NULL (rawout.h) */
 	uint64_t nread, nstarted, ndone, nerr;
 	uint64_t nnotsent, nstopped;	/* NotSentError; cancelled by the stop */
 	int64_t ui_next;
