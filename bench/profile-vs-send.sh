@@ -40,6 +40,11 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 #      pipe fills while requests are in flight), with case 2's load (p99
 #      lateness) and case 3's (p99 observation delay, sleeping).
 #      Target: slow/fast <= 1.5x, or under 100 us.
+#   5  the same slow consumer inside aiperf profile: aiperf-metrics replaced
+#      by one that sleeps S before it starts (a copy of BIN whose
+#      aiperf-metrics is a script: sleep S; exec the real one), against the
+#      real one, with case 2's and case 3's loads. Target as case 4: the
+#      sender does not notice (slow/fast <= 1.5x, or under 100 us).
 #
 # Cases run ROUNDS times, alternating which of the two goes first; the table
 # gives each number's median over the rounds and the median of the per-round
@@ -117,6 +122,18 @@ start_mock() {
 }
 start_mock fast --ttft-ms 0 --itl-ms 0 --max-connections 100000
 start_mock stream --ttft-ms "$TTFT" --itl-ms "$ITL" --max-connections $((STREAMS * 2 + 100))
+
+# case 5's build: BIN's programs, but an aiperf-metrics that sleeps $SLOW
+# seconds before a run's follow (not before aiperf profile's option check).
+mkdir "$TMP/slowbin"
+for f in "$BIN"/aiperf*; do ln -s "$(readlink -f "$f")" "$TMP/slowbin/${f##*/}"; done
+rm "$TMP/slowbin/aiperf-metrics"
+cat >"$TMP/slowbin/aiperf-metrics" <<SH
+#!/bin/sh
+case " \$* " in *" --follow "*) sleep "\${SLOW:-0}" ;; esac
+exec "$(readlink -f "$BIN/aiperf-metrics")" "\$@"
+SH
+chmod +x "$TMP/slowbin/aiperf-metrics"
 URL=$(head -1 "$TMP/fast.url")
 SURL=$(head -1 "$TMP/stream.url")
 
@@ -157,6 +174,14 @@ profile() {
 	[ "$st" = 0 ] || [ "$st" = 3 ] ||
 		die "aiperf profile failed (status $st): $(tail -5 "$dir.err")"
 	[ -s "$dir/profile_export_raw.jsonl" ] || die "aiperf profile wrote no raw records in $dir"
+}
+
+# profile_in DIR ...: profile ... with DIR's aiperf (case 5's build whose
+# aiperf-metrics sleeps $SLOW seconds before it follows the raw file).
+profile_in() {
+	local bin=$1
+	shift
+	PATH="$bin:$PATH" profile "$@"
 }
 
 # rate RAW: requests/s as send-vs-wrk.sh: successful requests / (last end -
@@ -352,6 +377,29 @@ while [ "$r" -le "$ROUNDS" ]; do
 		fi
 		rm -f "$TMP/raw4" "$TMP/rec4"
 	done
+	# case 5: through aiperf profile, aiperf-metrics slow to start or not
+	for who in $(order "$r"); do
+		if [ "$who" = alone ]; then
+			profile "$TMP/p5" "$URL" "${L2[@]}"
+			read -r f5l _ _ <<<"$(lateness "$TMP/p5/profile_export_raw.jsonl")"
+			profile "$TMP/p5" "$SURL" "${L3[@]}"
+			read -r f5d _ <<<"$(streams "$TMP/p5/profile_export_raw.jsonl" "$TMP/rec5")"
+		else
+			SLOW=$S2 profile_in "$TMP/slowbin" "$TMP/p5" "$URL" "${L2[@]}"
+			read -r s5l _ _ <<<"$(lateness "$TMP/p5/profile_export_raw.jsonl")"
+			SLOW=$S3 profile_in "$TMP/slowbin" "$TMP/p5" "$SURL" "${L3[@]}"
+			read -r s5d _ <<<"$(streams "$TMP/p5/profile_export_raw.jsonl" "$TMP/rec5")"
+		fi
+		rm -rf "$TMP/p5" "$TMP/rec5"
+	done
+	keep 5la "$f5l"
+	keep 5lp "$s5l"
+	keep 5lr "$(ratio "$s5l" "$f5l")"
+	keep 5da "$f5d"
+	keep 5dp "$s5d"
+	keep 5dr "$(ratio "$s5d" "$f5d")"
+	echo "round $r case 5: aiperf profile p99 lateness $f5l us, with a slow aiperf-metrics $s5l us;" \
+		"p99 observation delay $f5d us, with a slow aiperf-metrics $s5d us"
 	keep 4la "$f4l"
 	keep 4lp "$s4l"
 	keep 4lr "$(ratio "$s4l" "$f4l")"
@@ -388,6 +436,11 @@ row "4 p99 lateness, cat | sleep ${S2}s;cat" "$(m 4la) us" "$(m 4lp) us" "$(m 4l
 	"$(pass "$(m 4lr) <= 1.5 || $(m 4lp) < 100")"
 row "4 p99 obs. delay, cat | sleep ${S3}s;cat" "$(m 4da) us" "$(m 4dp) us" "$(m 4dr)" "<= 1.5x or < 100 us" \
 	"$(pass "$(m 4dr) <= 1.5 || $(m 4dp) < 100")"
+row "5 profile p99 lateness, slow metrics" "$(m 5la) us" "$(m 5lp) us" "$(m 5lr)" "<= 1.5x or < 100 us" \
+	"$(pass "$(m 5lr) <= 1.5 || $(m 5lp) < 100")"
+row "5 profile p99 obs. delay, slow metrics" "$(m 5da) us" "$(m 5dp) us" "$(m 5dr)" "<= 1.5x or < 100 us" \
+	"$(pass "$(m 5dr) <= 1.5 || $(m 5dp) < 100")"
+echo "(case 5: the columns are aiperf profile as it is, and with an aiperf-metrics that sleeps first)"
 echo "TTFT truth, the mock's stamps (first aiperf_send_ns - start_perf_ns), medians:" \
 	"aiperf-send runs avg $(m 3atavg) p99 $(m 3atp99) ms, aiperf profile runs avg $(m 3ttavg)" \
 	"p99 $(m 3ttp99) ms; configured $TTFT ms (the rest is the mock's own lateness)"

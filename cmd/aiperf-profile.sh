@@ -420,7 +420,7 @@ clean_artifacts() {
 		[[ $kind == raw ]] && RAW=$path
 		paths+=("$path")
 	done <<<"$list"
-	for f in inputs.json logs/aiperf.log .input_config.json .synthesized_input.jsonl; do
+	for f in inputs.json logs/aiperf.log .input_config.json .synthesized_input.jsonl "$SPILL"; do
 		paths+=("$dir/$f")
 	done
 	for f in "${paths[@]}"; do
@@ -442,6 +442,9 @@ stage() {
 	(echo "$BASHPID" >"$run/$name.pid" && exec "$@")
 	echo "$?" >"$run/$name.st"
 }
+
+# The raw records' file below export level raw, while the run lasts.
+SPILL=.raw_records.spill.jsonl
 
 # IDLE: the prefix that runs a stage on idle CPU only (SCHED_IDLE): while
 # requests are in flight the sender alone runs at normal priority, and the
@@ -472,7 +475,7 @@ cpu_sampler() {
 			t=${EPOCHREALTIME/[.,]/}000
 			for i in 0 1 2; do
 				p=${pids[i]}
-				[[ -n $p ]] && read -r -a f <"/proc/$p/stat" 2>/dev/null &&
+				[[ -n $p ]] && read -r -a f 2>/dev/null <"/proc/$p/stat" &&
 					cpu[i]=$(((f[13] + f[14]) * 1000000000 / tck))
 			done
 			printf '%s %s %s %s\n' "$t" "${cpu[@]}"
@@ -516,10 +519,18 @@ on_signal() {
 # Prints what failed; returns 1 for a failed stage, 128+N when interrupted
 # by signal N, else aiperf-export's status.
 run_pipeline() {
-	local dir=$1 log=$2 raw=$3 run=$4 in=/dev/null i st
+	local dir=$1 log=$2 raw=$3 run=$4 in=/dev/null i st spill=$3
 	local nsig=0 caught='' job
 	[[ ${SET[--input-file]:-} == - ]] && in=/dev/stdin
-	[[ $raw != /dev/null ]] && MET+=(--tee "$raw")
+	# The sender never waits on its consumers: it writes the raw records
+	# to a file from a thread of its own, and aiperf-metrics follows that
+	# file at its own pace (on idle CPU), ending when the sender's
+	# standard output ends. Below export level raw the file is a spill,
+	# removed at the end.
+	[[ $raw == /dev/null ]] && spill=$dir/$SPILL
+	rm -f "$spill" || die "cannot remove '$spill'"
+	SEND+=(--raw-file "$spill")
+	MET+=(--follow "$spill")
 	trap 'on_signal INT' INT
 	trap 'on_signal TERM' TERM
 	export AIPERF_LOG_FILE=$log AIPERF_LOG_LEVEL=$LOGLEVEL
@@ -556,9 +567,10 @@ run_pipeline() {
 		[[ -f $run/${names[i]}.err ]] && tail -5 "$run/${names[i]}.err" >&2
 		failed=1
 	done
-	((failed)) && rm -rf "$run" && return 1
+	((failed)) && rm -rf "$run" && { [[ $spill == "$raw" ]] || rm -f "$spill"; } && return 1
 	st=$(cat "$run/export.st" 2>/dev/null || echo 1)
 	rm -rf "$run"
+	[[ $spill == "$raw" ]] || rm -f "$spill"
 	log INFO "the stages ended: $( [[ -n $caught ]] && echo "cancelled by SIG$caught" ||
 		echo "aiperf-export status $st")"
 	# interrupted says more than a verdict on a run that was cut short
