@@ -35,7 +35,7 @@ run() {
 	aiperf-send -u "$URL" --ui-type none ${SEND_OPTS:-} <"$TMP/in" >"$TMP/raw"
 	awk '{ match($0, /"start_perf_ns":[0-9]+/); s = substr($0, RSTART + 16, RLENGTH - 16) + 0
 		match($0, /"intended_perf_ns":[0-9]+/); t = substr($0, RSTART + 19, RLENGTH - 19) + 0
-		# %.0f: print would give mawk's %.6g, rounding ns stamps to 0.1 s
+		# %.0f: print would give the %.6g of mawk, rounding ns stamps to 0.1 s
 		printf "%.0f %.0f %.0f\n", s - t, s, t }' "$TMP/raw" >"$TMP/late"
 	N=$(wc -l <"$TMP/late")
 	ERR=$(grep -c '"error"' "$TMP/raw" || true)
