@@ -580,7 +580,7 @@ raw_close(struct sender *s)
 	       s->o->raw_file, (unsigned long long)st.bytes, st.peak);
 	if (st.waits)
 		warn("writing '%s' fell behind the run: the sender waited %.3f s for it "
-		     "(%llu times, the longest %.3f ms); a larger --raw-buffer or a faster "
+		     "(waits: %llu, the longest %.3f ms); a larger --raw-buffer or a faster "
 		     "disk avoids that", s->o->raw_file, (double)st.wait_ns / 1e9,
 		     (unsigned long long)st.waits, (double)st.max_wait_ns / 1e6);
 	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
