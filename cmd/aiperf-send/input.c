@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include "clock.h"
 #include "json/json.h"
 #include "rand/pystr.h"
 #include "util.h"
@@ -109,10 +110,47 @@ add_line(struct sender *s, const char *line, size_t n)
 	return 0;
 }
 
+#define PUMP_BATCH 32	/* records one pass parses at most while others wait */
+
 /*
- * Read records until the queue holds qmax or stdin would block. Returns 1
- * when a record was added. A malformed line stops the run (status 1):
- * records read before it are still sent or reported.
+ * Whether a pass that added `added` records reads on. The queue must have
+ * room (--read-ahead). Before the first request a pass reads all it can.
+ * Then reading never delays a send: a pass stops when the queue's head may
+ * start now (or within SPIN_NS of its intended time), and after
+ * PUMP_BATCH records; the loop comes back for the rest between sends.
+ */
+static int
+read_on(struct sender *s, int added)
+{
+	const struct xfer *x = s->qhead;
+	int64_t now;
+
+	if (s->qlen >= s->qmax)
+		return 0;
+	if (!x || s->phase == 0)
+		return 1;
+	if (added >= PUMP_BATCH)
+		return 0;
+	if (s->phase != (x->warmup ? 1 : 2))
+		return 1;	/* it waits for the phase before to drain */
+	now = clock_now_ns();
+	if (x->at_ns >= 0 && now < s->phase_start + x->at_ns - SPIN_NS)
+		return 1;
+	return !sched_may_start(s, x, 1, now);
+}
+
+/* Whether stdin may give more now and the queue wants it. */
+int
+input_wanted(const struct sender *s)
+{
+	return s->in_ready && s->in_state == 0 && !s->stopping && s->qlen < s->qmax;
+}
+
+/*
+ * Read records until the queue holds qmax or stdin would block, in
+ * passes (read_on). Returns 1 when a record was added. A malformed line
+ * stops the run (status 1): records read before it are still sent or
+ * reported.
  */
 int
 input_pump(struct sender *s)
@@ -121,7 +159,7 @@ input_pump(struct sender *s)
 	size_t n;
 	int added = 0;
 
-	while (s->in_state == 0 && s->qlen < s->qmax && !s->stopping) {
+	while (s->in_state == 0 && !s->stopping && read_on(s, added)) {
 		int r = lines_next(&s->in, &line, &n);
 		if (r == 0) {
 			s->in_state = 1;
@@ -144,11 +182,27 @@ input_pump(struct sender *s)
 		}
 		if (add_line(s, line, n) < 0)
 			break;
-		added = 1;
+		added++;
 	}
 	if (s->in_state != 0)
 		sess_sweep(s);
-	return added;
+	return added > 0;
+}
+
+/*
+ * --read-all: read to the end of the input before anything is sent,
+ * sleeping while the producer is slow; a signal ends the wait (the run
+ * then stops with what was read).
+ */
+void
+input_read_all(struct sender *s)
+{
+	while (s->in_state == 0 && !s->nsig) {
+		if (s->in_ready)
+			input_pump(s);
+		else if (evloop_run_once(s->loop, -1) < 0)
+			die("epoll_wait:");
+	}
 }
 
 /* Give stdin back as we found it: the descriptor may be shared. */

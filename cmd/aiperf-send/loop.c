@@ -14,7 +14,6 @@
 #include "util.h"
 #include "xfer.h"
 
-#define SPIN_NS 50000	/* busy-wait the last 50 us before an intended send time */
 #define MAX_EVENTS 256
 #define FLUSH_NS 100000000	/* records wait at most this long in the output buffer */
 
@@ -513,6 +512,9 @@ wait_events(struct sender *s)
 	/* Spinning saves the wake-up from sleep on every arrival: one core. */
 	if (s->o->busy_poll && s->active)
 		timeout = 0;
+	/* Read on ahead of the send times between them (input_pump's passes). */
+	if (input_wanted(s))
+		timeout = 0;
 	if (evloop_run_once(s->loop, timeout < 0 ? -1 : (int64_t)timeout * 1000000) < 0)
 		die("epoll_wait:");
 }
@@ -532,7 +534,7 @@ setup(struct sender *s)
 	s->wake = (struct evloop_timer)EVLOOP_TIMER_INIT(NULL, NULL);
 	s->curl_due = s->next_due = s->ramp_due = -1;
 	s->stop_issue_at = s->cancel_at = -1;
-	s->qmax = 256;
+	s->qmax = s->o->read_all ? SIZE_MAX : (size_t)s->o->read_ahead;
 	buf_init(&s->out, BUF_NOMAX);
 	s->doc = json_doc_new();
 	s->mono0 = clock_now_ns();
@@ -578,7 +580,7 @@ raw_close(struct sender *s)
 	       s->o->raw_file, (unsigned long long)st.bytes, st.peak);
 	if (st.waits)
 		warn("writing '%s' fell behind the run: the sender waited %.3f s for it "
-		     "(%llu times, the longest %.3f ms); a larger --raw-buffer or a faster "
+		     "(waits: %llu, the longest %.3f ms); a larger --raw-buffer or a faster "
 		     "disk avoids that", s->o->raw_file, (double)st.wait_ns / 1e9,
 		     (unsigned long long)st.waits, (double)st.max_wait_ns / 1e6);
 	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -624,6 +626,8 @@ int
 sender_run(struct sender *s)
 {
 	setup(s);
+	if (s->o->read_all)
+		input_read_all(s);
 	s->ui_next = clock_now_ns();
 	for (;;) {
 		run_timers(s);

@@ -16,6 +16,10 @@ struct json_doc;
 struct sess;
 struct rawout;
 
+/* Busy-wait the last 50 us before an intended send time (loop.c); reading
+ * ahead stops that long before it too (input.c). */
+#define SPIN_NS 50000
+
 enum ui_type { UI_NONE, UI_SIMPLE, UI_DASHBOARD };
 enum reuse { REUSE_POOLED, REUSE_NEVER, REUSE_STICKY };
 enum engine { ENGINE_AUTO, ENGINE_H1, ENGINE_CURL };
@@ -53,7 +57,9 @@ struct options {
 	enum engine engine;	/* --http-engine */
 	const char *raw_file;	/* --raw-file: records go there, not to stdout */
 	size_t raw_buffer;	/* --raw-buffer: its queue's cap in bytes */
-	int raw_buffer_set;
+	long read_ahead;	/* --read-ahead: records queued ahead at most */
+	int read_all;		/* --read-all: the whole input before the first send */
+	int raw_buffer_set, read_ahead_set;
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
@@ -155,6 +161,8 @@ void sched_fd_limit(struct sender *s);
 /* input.c */
 void input_open(struct sender *s);
 int input_pump(struct sender *s);
+int input_wanted(const struct sender *s);
+void input_read_all(struct sender *s);
 struct xfer *input_pop(struct sender *s);
 void input_close(struct sender *s);
 void input_enqueue(struct sender *s, struct xfer *x);

@@ -213,6 +213,7 @@ parse_body(struct xfer *x, const struct json *r, size_t n, char *why, size_t wl)
 	if (!hist)
 		x->hist_at = (size_t)-1;
 	x->body = buf_detach(&b, &x->body_len);
+	x->body = xrealloc(x->body, x->body_len + 1);	/* many may wait (--read-all) */
 	return 0;
 }
 
