@@ -372,7 +372,24 @@ check_load_options() {
 	if [[ -n ${SET[--request-rate]+x} ]]; then
 		EXP+=(--target-request-rate "${SET[--request-rate]}")
 	fi
+	read_ahead
 	return 0
+}
+
+# read_ahead: how far the sender reads ahead of its send times (READ). A
+# run bounded by a count is read whole before the first request, so the
+# generator (on idle CPU) has finished before anything is measured; a
+# very large one (over 100,000 requests), and a run bounded by a
+# duration, whose stream has no end, read 8,192 records ahead (what is
+# read but never sent is kept as NotSentError records).
+READ=()
+read_ahead() {
+	local n=${SET[--request-count]:-0}
+	if [[ -n ${SET[--benchmark-duration]+x} ]] || ((n > 100000)); then
+		READ=(--read-ahead 8192)
+	else
+		READ=(--read-all)
+	fi
 }
 
 artifact_subdir() {	# timing mode
@@ -445,6 +462,17 @@ stage() {
 
 # The raw records' file below export level raw, while the run lasts.
 SPILL=.raw_records.spill.jsonl
+
+# trim_partial FILE: FILE without a last line cut short (a write that
+# failed half way), truncated in place (a full disk has no room for a
+# copy).
+trim_partial() {
+	local f=$1 size
+	size=$(stat -c %s "$f" 2>/dev/null) || return 0
+	((size)) || return 0
+	[[ $(tail -c 1 "$f" | od -An -tx1) == *0a* ]] && return 0
+	truncate -s $((size - $(tail -n 1 "$f" | wc -c))) "$f"
+}
 
 # IDLE: the prefix that runs a stage on idle CPU only (SCHED_IDLE): while
 # requests are in flight the sender alone runs at normal priority, and the
@@ -522,14 +550,15 @@ run_pipeline() {
 	local dir=$1 log=$2 raw=$3 run=$4 in=/dev/null i st spill=$3
 	local nsig=0 caught='' job
 	[[ ${SET[--input-file]:-} == - ]] && in=/dev/stdin
-	# The sender never waits on its consumers: it writes the raw records
-	# to a file from a thread of its own, and aiperf-metrics follows that
-	# file at its own pace (on idle CPU), ending when the sender's
-	# standard output ends. Below export level raw the file is a spill,
-	# removed at the end.
+	# The sender never waits on its consumers: cat spools its raw records
+	# into a file as fast as they come, and aiperf-metrics follows that
+	# file at its own pace (on idle CPU), ending when the spool's output
+	# (which carries nothing) ends. Below export level raw the file is a
+	# spill, removed at the end. (aiperf-send --raw-file does the same
+	# from a thread of its own, but measured slower: aiperf-send(1).)
 	[[ $raw == /dev/null ]] && spill=$dir/$SPILL
 	rm -f "$spill" || die "cannot remove '$spill'"
-	SEND+=(--raw-file "$spill")
+	SEND+=("${READ[@]}")
 	MET+=(--follow "$spill")
 	trap 'on_signal INT' INT
 	trap 'on_signal TERM' TERM
@@ -540,6 +569,7 @@ run_pipeline() {
 	stage gen "${IDLE[@]}" aiperf-gen "${GEN[@]}" --inputs-json "$dir/inputs.json" <"$in" \
 		2>"$run/gen.err" |
 		stage send aiperf-send "${SEND[@]}" |
+		{ stage spool cat >"$spill" 2>"$run/spool.err"; } |
 		stage metrics "${IDLE[@]}" aiperf-metrics "${MET[@]}" 2>"$run/metrics.err" |
 		stage export "${IDLE[@]}" aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
@@ -552,6 +582,16 @@ run_pipeline() {
 	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
 	local -A sig=([INT]=2 [TERM]=15)
 	local names=(gen send metrics export) failed=0
+	# A spool that failed (a full disk) is named first; the raw file keeps
+	# its whole lines.
+	st=$(cat "$run/spool.st" 2>/dev/null || echo 255)
+	if ((st != 0 && !(st == 141 && failed))); then
+		trim_partial "$spill"
+		printf '%s: writing the raw records to %s failed (status %d): %s\n' "$argv0" \
+			"$spill" "$st" "$(tail -1 "$run/spool.err" 2>/dev/null)" >&2
+		log ERROR "writing the raw records to $spill failed (status $st)"
+		failed=1
+	fi
 	# Every stage that failed is named, downstream first. The stages take a
 	# broken pipe as the end of their work (exit 0); one killed by SIGPIPE
 	# (141) failed only because a stage after it did. After a signal the

@@ -40,16 +40,15 @@ test_expect_success 'a custom --profile-export-prefix is cleaned too' '
 
 # A file size limit stands in for a full disk (EFBIG where ENOSPC would be);
 # sh counts it in 512-byte blocks: inputs.json fits, the record files do not.
-test_expect_success 'raw records on a full disk: aiperf-send (their writer) named, whole lines kept' '
+test_expect_success 'raw records on a full disk: their spool named, whole lines kept' '
 	test_expect_code 1 sh -c "trap \"\" XFSZ; ulimit -f 200; exec \"\$@\"" sh \
 		aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --isl 16 --osl 4 \
 		--concurrency 4 --request-count 200 --export-level raw --artifact-dir full \
 		>out 2>err &&
-	grep -q "^aiperf profile: aiperf-send failed (status 1); its messages are in $PWD/full/logs/aiperf.log" err &&
-	grep -q "^aiperf-send: cannot write .$PWD/full/profile_export_raw.jsonl.: File too large" err &&
+	grep -q "^aiperf profile: writing the raw records to $PWD/full/profile_export_raw.jsonl failed (status 1): cat: write error: File too large" err &&
 	test "$(wc -l <full/profile_export_raw.jsonl)" -gt 0 &&
 	whole full/profile_export_raw.jsonl &&
-	grep -q "cannot write" full/logs/aiperf.log &&
+	grep -q "writing the raw records" full/logs/aiperf.log &&
 	! grep -q "/proc/" err
 '
 
