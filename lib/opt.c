@@ -90,46 +90,18 @@ list_choices(const struct opt_cmd *cmd, const char *name, FILE *f)
 		fprintf(f, "%s\n", *c);
 }
 
-/* The run log's DEBUG line: the command line, quoted as sh would take it,
- * with its secrets redacted by the one rule (http/redact.h). */
+/* The run log's DEBUG line: the command line, its secrets redacted by the
+ * one rule (http/redact.h). */
 static void
 log_argv(int argc, char **argv)
 {
-	struct buf cmd = BUF_INIT(BUF_NOMAX), out = BUF_INIT(BUF_NOMAX);
-	struct buf word = BUF_INIT(BUF_NOMAX);
+	struct buf out = BUF_INIT(BUF_NOMAX);
 
 	if (!runlog_enabled(RUNLOG_DEBUG))
 		return;
-	for (int i = 0; i < argc; i++) {
-		const char *w = argv[i];
-
-		/* a word that is a command line itself (aiperf-export
-		 * --cli-command) has its own secrets */
-		if (strchr(w, ' ')) {
-			buf_reset(&word);
-			redact_cli(&word, w, strlen(w));
-			w = buf_str(&word);
-		}
-		if (i)
-			buf_addch(&cmd, ' ');
-		if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				 "0123456789_./:=,+-@%") == strlen(w)) {
-			buf_addstr(&cmd, w);
-			continue;
-		}
-		buf_addch(&cmd, '\'');
-		for (; *w; w++)
-			if (*w == '\'')
-				buf_addstr(&cmd, "'\\''");
-			else
-				buf_addch(&cmd, *w);
-		buf_addch(&cmd, '\'');
-	}
-	redact_cli(&out, buf_str(&cmd), cmd.len);
+	redact_argv(&out, argc, (const char *const *)argv);
 	runlog(RUNLOG_DEBUG, "command line: %s", buf_str(&out));
-	buf_release(&cmd);
 	buf_release(&out);
-	buf_release(&word);
 }
 
 void

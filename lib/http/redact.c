@@ -446,6 +446,34 @@ redact_cli(struct buf *b, const char *cmd, size_t n)
 	return bad ? -1 : count;
 }
 
+int
+redact_argv(struct buf *b, int argc, const char *const *argv)
+{
+	struct buf cmd = BUF_INIT(BUF_NOMAX), word = BUF_INIT(BUF_NOMAX);
+	int bad = 0, n;
+
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		size_t len = strlen(w);
+
+		/* a word that is a command line itself has its own secrets */
+		if (memchr(w, ' ', len)) {
+			buf_reset(&word);
+			if (redact_cli(&word, w, len) > 0) {
+				w = word.s;
+				len = word.len;
+			}
+		}
+		if (i)
+			add(&cmd, " ", 1, &bad);
+		quote(&cmd, w, len, &bad);
+	}
+	n = redact_cli(b, buf_str(&cmd), cmd.len);
+	buf_release(&cmd);
+	buf_release(&word);
+	return bad ? -1 : n;
+}
+
 static int walk(struct jw *w, const struct json *v, const char *key, size_t klen);
 
 /* A string member of key; hdr: a member of a "headers" object. */

@@ -53,6 +53,12 @@ int redact_header(struct buf *b, const char *line, size_t n);
  * the text is copied as it was.
  */
 int redact_cli(struct buf *b, const char *cmd, size_t n);
+/*
+ * A program's argv as one command line, each word quoted as redact_cli
+ * reads it, then redacted by it; a word that is a command line itself
+ * (aiperf-export --cli-command) is redacted as one first.
+ */
+int redact_argv(struct buf *b, int argc, const char *const *argv);
 
 /*
  * Write v to w as jw_value() would, redacting by member name: a secret

@@ -139,6 +139,27 @@ headers(void)
 }
 
 static void
+argvs(void)
+{
+	const char *a[] = { "aiperf-send", "--api-key", "sk-1", "-H", "X-Auth: t", "-u",
+		      "http://u:pw@h:8000", "it's", NULL };
+	const char *e[] = { "aiperf-export", "--cli-command",
+		      "aiperf profile --api-key sk-2 -H 'Cookie: c'", NULL };
+
+	buf_reset(&out);
+	got_n = redact_argv(&out, 8, a);
+	TEST_STR("argv: quoted, each secret redacted", buf_str(&out),
+		 "aiperf-send --api-key '<redacted>' -H 'X-Auth: <redacted>' "
+		 "-u 'http://<redacted>@h:8000' 'it'\\''s'");
+	TEST("argv: three secrets", got_n == 3);
+	buf_reset(&out);
+	redact_argv(&out, 3, e);
+	TEST("argv: a word that is a command line has its own secrets redacted",
+	     !strstr(buf_str(&out), "sk-2") && !strstr(buf_str(&out), "Cookie: c") &&
+	     strstr(buf_str(&out), "--cli-command"));
+}
+
+static void
 clis(void)
 {
 	TEST_STR("cli: --api-key", cli("aiperf profile --model m --api-key sk-123 --streaming"),
@@ -195,6 +216,7 @@ main(void)
 	urls();
 	headers();
 	clis();
+	argvs();
 	configs();
 	buf_release(&out);
 	return TEST_DONE();
