@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* --raw-file: raw records written to a file by a thread of their own, from a bounded queue. */
-#define _GNU_SOURCE	/* SCHED_IDLE */
 #include "rawout.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -87,15 +85,7 @@ static void *
 writer(void *arg)
 {
 	struct rawout *r = arg;
-	struct sched_param sp = { 0 };
 
-	/*
-	 * On idle CPU only (this thread's policy: Linux keeps one a thread),
-	 * so that writing never takes the CPU from the event loop while it
-	 * has work; the queue holds what waits, and a queue that fills is
-	 * reported. Where SCHED_IDLE is refused the thread runs as before.
-	 */
-	(void)sched_setscheduler(0, SCHED_IDLE, &sp);
 	pthread_mutex_lock(&r->mu);
 	for (;;) {
 		while (!r->n && !r->closing) {
