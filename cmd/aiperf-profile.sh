@@ -618,6 +618,13 @@ run_pipeline() {
 	return "$st"
 }
 
+# check_stage CMD...: CMD with no input must accept its options; its
+# message is this command's usage error.
+check_stage() {
+	local err
+	err=$("$@" </dev/null 2>&1 >/dev/null) || usage_error "${err%%$'\n'Try *}"
+}
+
 profile() {
 	parse_profile "$@"
 	local level=${SET[--export-level]:-records}
@@ -630,14 +637,11 @@ profile() {
 	[[ -n $input ]] && GEN+=(--input-file "$input")
 	# validates the dataset and timing options before anything is written
 	mode=$(aiperf-gen "${GEN[@]}" --print-timing-mode) || { st=$?; exit "$st"; }
-	# and the sender's options, with no requests (its warnings come in the run)
-	local err
-	err=$(aiperf-send "${SEND[@]}" </dev/null 2>&1 >/dev/null) ||
-		usage_error "${err%%$'\n'Try *}"
-	err=$(aiperf-metrics "${MET[@]}" </dev/null 2>&1 >/dev/null) ||
-		usage_error "${err%%$'\n'Try *}"
-	err=$(aiperf-export --check "${EXP[@]}" 2>&1 >/dev/null) ||
-		usage_error "${err%%$'\n'Try *}"
+	# and the other stages' options, with no records (their warnings come
+	# in the run)
+	check_stage aiperf-send "${SEND[@]}"
+	check_stage aiperf-metrics "${MET[@]}"
+	check_stage aiperf-export --check "${EXP[@]}"
 	local dir=${SET[--artifact-dir]:-}
 	[[ -z $dir ]] && dir=artifacts/$(artifact_subdir "$mode")
 	mkdir -p "$dir/logs" || die "cannot create '$dir'"
