@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "json/json.h"
+#include "outq.h"
 #include "rawout.h"
 #include "runlog.h"
 #include "util.h"
@@ -50,30 +51,60 @@ hand_over(struct sender *s)
 	s->flushed_ns = clock_now_ns();
 }
 
+static void out_failed(struct sender *s);
+
+/* The reader took what it could; stop watching once nothing waits. */
+static void
+on_stdout(struct evloop *l, int fd, unsigned events, void *ud)
+{
+	struct sender *s = ud;
+
+	(void)fd;
+	(void)events;
+	if (outq_pump(&s->outq) < 0)
+		out_failed(s);
+	else if (!outq_pending(&s->outq) && s->out_watched) {
+		evloop_del(l, 1);
+		s->out_watched = 0;
+	}
+}
+
+/*
+ * Standard output failed: EPIPE is a reader that is done (nothing more
+ * to say), anything else an error.
+ */
+static void
+out_failed(struct sender *s)
+{
+	if (errno != EPIPE) {
+		error("cannot write '<stdout>':");
+		s->status = 1;
+	}
+	s->downstream_gone = 1;
+	if (s->out_watched)
+		evloop_del(s->loop, 1);
+	s->out_watched = 0;
+	sender_stop(s, 0);
+}
+
+/*
+ * The block goes to standard output without waiting for the reader:
+ * what it has no room for waits in s->outq, written as it makes room
+ * (on_stdout), so a slow reader delays no request and no stamp.
+ */
 static void
 flush_out(struct sender *s)
 {
-	size_t off = 0;
-
 	if (s->raw) {
 		hand_over(s);
 		return;
 	}
-	while (off < s->out.len && !s->downstream_gone) {
-		ssize_t w = write(1, s->out.s + off, s->out.len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			if (errno != EPIPE) {
-				error("cannot write '<stdout>':");
-				s->status = 1;
-			}
-			/* Downstream is done: nothing more to say. */
-			s->downstream_gone = 1;
-			sender_stop(s, 0);
-			break;
-		}
-		off += (size_t)w;
+	if (!s->downstream_gone && outq_put(&s->outq, s->out.s, s->out.len) < 0)
+		out_failed(s);
+	else if (!s->downstream_gone && outq_pending(&s->outq) && !s->out_watched) {
+		if (evloop_add(s->loop, 1, EVLOOP_OUT, on_stdout, s) < 0)
+			die("epoll on '<stdout>':");
+		s->out_watched = 1;
 	}
 	buf_reset(&s->out);
 	s->flushed_ns = clock_now_ns();
@@ -557,6 +588,8 @@ setup(struct sender *s)
 	/* After the signals are blocked: the writer thread inherits that. */
 	if (s->o->raw_file && !(s->raw = rawout_open(s->o->raw_file, s->o->raw_buffer)))
 		die("cannot open '%s':", s->o->raw_file);
+	if (!s->o->raw_file && outq_open(&s->outq, 1, s->o->out_buffer) < 0)
+		die("cannot write '<stdout>':");
 	input_open(s);
 }
 
@@ -590,6 +623,32 @@ raw_close(struct sender *s)
 	} else if (fd < 0) {
 		close(1);
 	}
+}
+
+/*
+ * What the reader has not taken yet goes now, blocking: the run is over.
+ * The waits say whether a slow reader held the run back all the same.
+ */
+static void
+out_close(struct sender *s)
+{
+	struct outq *q = &s->outq;
+
+	if (s->out_watched)
+		evloop_del(s->loop, 1);
+	s->out_watched = 0;
+	if (outq_pending(q))
+		runlog(RUNLOG_INFO, "the run is over; %zu bytes wait for the reader of "
+		       "standard output", outq_pending(q));
+	if (!s->downstream_gone && outq_drain(q) < 0)
+		out_failed(s);
+	runlog(RUNLOG_INFO, "standard output: at most %zu bytes waited for the reader", q->peak);
+	if (q->waits)
+		warn("the reader of standard output fell behind the run by --out-buffer "
+		     "(%zu bytes): the sender waited %.3f s for it (waits: %llu, the longest "
+		     "%.3f ms)", q->cap, (double)q->wait_ns / 1e9, (unsigned long long)q->waits,
+		     (double)q->max_wait_ns / 1e6);
+	outq_close(q);
 }
 
 static void
@@ -649,6 +708,8 @@ sender_run(struct sender *s)
 	flush_out(s);
 	if (s->raw)
 		raw_close(s);
+	else
+		out_close(s);
 	ui_update(s, 1);
 	runlog(RUNLOG_INFO, "%llu records written, %llu of them never sent (NotSentError)",
 	       (unsigned long long)s->ndone, (unsigned long long)s->nnotsent);

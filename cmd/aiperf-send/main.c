@@ -16,7 +16,7 @@ enum {
 	K_MAXRESP, K_MAXREC, K_REUSE, K_DUR, K_GRACE, K_SHUT,
 	K_CAFILE, K_RAMP, K_WCONC, K_WRAMP, K_PRE, K_PRERAMP,
 	K_WPRE, K_WPRERAMP, K_BUSY, K_ENGINE, K_VERSION, K_WDUR, K_WGRACE,
-	K_RAWFILE, K_RAWBUF, K_AHEAD, K_ALL,
+	K_RAWFILE, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL,
 };
 
 #define SECS(lv) OPT_SECONDS, "s", OPT_TO(lv), .hi = 9.2e9, .scale = 1e9
@@ -40,6 +40,7 @@ static const char *const engines[] = { "auto", "h1", "curl", NULL };
 	{ "unbuffered", K_UNBUF, OPT_FLAG, NULL, OPT_TO(o->unbuffered), .flags = OPT_BR }, \
 	{ "raw-file", K_RAWFILE, OPT_STR, "file", OPT_TO(o->raw_file), .flags = OPT_BR }, \
 	{ "raw-buffer", K_RAWBUF, SIZE(o->raw_buffer) }, \
+	{ "out-buffer", K_OUTBUF, SIZE(o->out_buffer) }, \
 	{ "read-ahead", K_AHEAD, OPT_INT, "n", OPT_TO(o->read_ahead), .min = 1, \
 	  .max = 1000000000, .flags = OPT_BR }, \
 	{ "read-all", K_ALL, OPT_FLAG, NULL, OPT_TO(o->read_all), .flags = OPT_OR }, \
@@ -85,6 +86,7 @@ parse_opt(struct options *o, int c, const struct opt_iter *it, int *grace_set)
 	case 'H': hdr_add(o, it->arg); break;
 	case K_GRACE: *grace_set = 1; break;
 	case K_RAWBUF: o->raw_buffer_set = 1; break;
+	case K_OUTBUF: o->out_buffer_set = 1; break;
 	case K_AHEAD: o->read_ahead_set = 1; break;
 	case K_WGRACE: o->wgrace_set = 1; break;
 	case K_WDUR:
@@ -189,6 +191,7 @@ parse_args(struct options *o, int argc, char **argv)
 	o->stop_grace_ns = 5LL * 1000000000;
 	o->wgrace_ns = -1;
 	o->raw_buffer = 64 << 20;
+	o->out_buffer = (size_t)256 << 20;
 	o->read_ahead = 256;
 	opt_init(&it, &cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1)
@@ -204,6 +207,8 @@ parse_args(struct options *o, int argc, char **argv)
 			  "--warmup-duration is set. Set --warmup-duration.");
 	if (o->raw_buffer_set && !o->raw_file)
 		die_usage("--raw-buffer can only be used with --raw-file");
+	if (o->out_buffer_set && o->raw_file)
+		die_usage("--out-buffer cannot be used with --raw-file (see --raw-buffer)");
 	if (o->read_ahead_set && o->read_all)
 		die_usage("--read-ahead and --read-all cannot be used together");
 	if (o->timeout_ns < 1000000)

@@ -10,6 +10,7 @@
 #include "evloop.h"
 #include "heap.h"
 #include "lines.h"
+#include "outq.h"
 
 struct xfer;
 struct json_doc;
@@ -57,9 +58,10 @@ struct options {
 	enum engine engine;	/* --http-engine */
 	const char *raw_file;	/* --raw-file: records go there, not to stdout */
 	size_t raw_buffer;	/* --raw-buffer: its queue's cap in bytes */
+	size_t out_buffer;	/* --out-buffer: bytes that may wait for stdout's reader */
 	long read_ahead;	/* --read-ahead: records queued ahead at most */
 	int read_all;		/* --read-all: the whole input before the first send */
-	int raw_buffer_set, read_ahead_set;
+	int raw_buffer_set, out_buffer_set, read_ahead_set;
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
@@ -93,6 +95,8 @@ struct sender {
 	struct buf out;
 	int64_t flushed_ns;	/* last write of out */
 	struct rawout *raw;	/* --raw-file's writer, or NULL (rawout.h) */
+	struct outq outq;	/* standard output, never blocking (outq.h) */
+	int out_watched;	/* stdout in the loop: bytes wait for the reader */
 	uint64_t nread, nstarted, ndone, nerr;
 	uint64_t nnotsent, nstopped;	/* NotSentError; cancelled by the stop */
 	int64_t ui_next;
