@@ -480,6 +480,33 @@ trim_partial() {
 IDLE=()
 command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null && IDLE=(chrt --idle 0)
 
+# cpu_split: with two CPUs or more to run on, the sender gets the last of
+# them to itself among our stages (SOLO) and the others share the rest
+# (REST), so that no stage of ours, not even on idle CPU, takes a time
+# slice on the sender's CPU (a SCHED_IDLE task still gets one there now
+# and then, a millisecond and more, which a --busy-poll sender, never
+# idle, pays in full). AIPERF_PIN=0 leaves the CPUs to the scheduler.
+SOLO=() REST=()
+cpu_split() {
+	local list part a b
+	local -a cpus=()
+	[[ ${AIPERF_PIN:-1} == 0 ]] && return 0
+	command -v taskset >/dev/null || return 0
+	list=$(taskset -pc $$ 2>/dev/null) || return 0
+	list=${list##*: }
+	IFS=, read -r -a part <<<"$list"
+	for a in "${part[@]}"; do
+		b=${a#*-} a=${a%-*}
+		[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] || return 0
+		while ((a <= b)); do cpus+=("$a"); ((a++)); done
+	done
+	((${#cpus[@]} >= 2)) || return 0
+	SOLO=(taskset -c "${cpus[-1]}")
+	unset 'cpus[-1]'
+	REST=(taskset -c "$(IFS=,; echo "${cpus[*]}")")
+	log DEBUG "CPUs: aiperf-send on ${SOLO[2]}, the other stages on ${REST[2]}"
+}
+
 # cpu_sampler RUN: while the sender runs, a sample every 50 ms of the other
 # stages' CPU time (user + system from /proc/PID/stat, in ns) into
 # RUN/stage-cpu, then "end"; aiperf-export --stage-cpu reports what they
@@ -488,6 +515,7 @@ cpu_sampler() {
 	local run=$1 tck send i n p t fd
 	local -a pids=() cpu=(0 0 0) f
 	[[ ${#IDLE[@]} -gt 0 ]] && chrt --idle -p 0 "$BASHPID" 2>/dev/null
+	[[ ${#REST[@]} -gt 0 ]] && taskset -pc "${REST[2]}" "$BASHPID" >/dev/null 2>&1
 	tck=$(getconf CLK_TCK 2>/dev/null) || tck=100
 	for ((i = 0; i < 500; i++)); do
 		[[ -s $run/send.pid && -s $run/gen.pid && -s $run/metrics.pid &&
@@ -566,12 +594,14 @@ run_pipeline() {
 	set -m
 	# gen's and metrics' messages are kept off the artifact disk until the
 	# end, so that a full disk cannot swallow the message that says so.
-	stage gen "${IDLE[@]}" aiperf-gen "${GEN[@]}" --inputs-json "$dir/inputs.json" <"$in" \
-		2>"$run/gen.err" |
-		stage send aiperf-send "${SEND[@]}" |
-		{ stage spool cat >"$spill" 2>"$run/spool.err"; } |
-		stage metrics "${IDLE[@]}" aiperf-metrics "${MET[@]}" 2>"$run/metrics.err" |
-		stage export "${IDLE[@]}" aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
+	cpu_split
+	stage gen "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
+		--inputs-json "$dir/inputs.json" <"$in" 2>"$run/gen.err" |
+		stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
+		{ stage spool "${REST[@]}" cat >"$spill" 2>"$run/spool.err"; } |
+		stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
+			2>"$run/metrics.err" |
+		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
 			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" &
 	job=$(ps -o pgid= -p $! | tr -d ' ')

@@ -1,7 +1,8 @@
 #!/bin/sh
 # aiperf profile keeps the other stages off the sender's CPU while requests
-# are in flight (issue #12): they run under SCHED_IDLE, and client health
-# says how much CPU they used inside the measured window.
+# are in flight (issue #12): they run under SCHED_IDLE, on CPUs other than
+# the sender's, and client health says how much CPU they used inside the
+# measured window.
 # Test bodies are strings that test_expect_success evals:
 # shellcheck disable=SC2016 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -25,6 +26,46 @@ test_expect_success 'while requests are in flight only the sender runs at normal
 	wait $pid &&
 	echo "send $s metrics $m export $e" &&
 	test "$s" = TS && test "$m" = IDL && test "$e" = IDL
+'
+
+# cpus NAME: the CPUs this test's process NAME may run on (as the kernel
+# lists them: 0-1, 1, 0,2).
+cpus() {
+	sid=$(ps -o sid= -p $$ | tr -d " ")
+	p=$(ps -o pid=,comm= -s "$sid" | awk -v n="$1" '$2 == n { print $1; exit }')
+	[ -n "$p" ] && awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$p/status"
+}
+# ncpus: how many CPUs this test may run on.
+ncpus() {
+	nproc 2>/dev/null || echo 1
+}
+
+test_expect_success 'the sender has a CPU to itself among the stages; AIPERF_PIN=0 leaves them to the scheduler' '
+	if [ "$(ncpus)" -lt 2 ] || ! command -v taskset >/dev/null; then
+		echo "one CPU (or no taskset): nothing to split" && exit 0
+	fi
+	all=$(awk "/^Cpus_allowed_list:/ { print \$2 }" /proc/self/status)
+	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
+		--concurrency 2 --request-count 6 --artifact-dir p >/dev/null 2>&1 &
+	pid=$! &&
+	i=0 && while [ -z "$(cpus aiperf-send)" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done &&
+	sleep 0.2 &&
+	s=$(cpus aiperf-send) && m=$(cpus aiperf-metrics) && e=$(cpus aiperf-export) && c=$(cpus cat) &&
+	wait $pid &&
+	echo "all $all send $s metrics $m export $e cat $c" &&
+	case $s in *[,-]*) false ;; esac &&
+	for o in "$m" "$e" "$c"; do
+		test -n "$o" && test "$o" != "$all" &&
+		! echo ",$o," | grep -q ",$s,"
+	done || exit 1
+	AIPERF_PIN=0 aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
+		--concurrency 2 --request-count 6 --artifact-dir q >/dev/null 2>&1 &
+	pid=$! &&
+	i=0 && while [ -z "$(cpus aiperf-send)" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done &&
+	sleep 0.2 &&
+	s=$(cpus aiperf-send) && m=$(cpus aiperf-metrics) &&
+	wait $pid &&
+	test "$s" = "$all" && test "$m" = "$all"
 '
 
 test_expect_success 'client health: the other stages'"'"' CPU in the window, each and in all' '
