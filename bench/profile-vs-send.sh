@@ -45,6 +45,9 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 #      aiperf-metrics is a script: sleep S; exec the real one), against the
 #      real one, with case 2's and case 3's loads. Target as case 4: the
 #      sender does not notice (slow/fast <= 1.5x, or under 100 us).
+#   6  aiperf-send alone with case 3's load (sleeping): standard output into
+#      cat against --raw-file (standard output to /dev/null): the p99
+#      observation delay of each, a figure for aiperf-send(1)'s Raw file.
 #
 # Cases run ROUNDS times, alternating which of the two goes first; the table
 # gives each number's median over the rounds and the median of the per-round
@@ -408,6 +411,25 @@ while [ "$r" -le "$ROUNDS" ]; do
 	keep 4dr "$(ratio "$s4d" "$f4d")"
 	echo "round $r case 4: p99 lateness into cat $f4l us, into sleep;cat $s4l us;" \
 		"p99 observation delay into cat $f4d us, into sleep;cat $s4d us"
+
+	# case 6: aiperf-send alone with case 3's load (sleeping): stdout into
+	# cat against --raw-file (aiperf-send(1), Raw file)
+	for who in $(order "$r"); do
+		if [ "$who" = alone ]; then
+			# shellcheck disable=SC2086 # SEND_OPTS is a list of options
+			aiperf-send -u "$SURL" --ui-type none ${SEND_OPTS:-} <"$TMP/in3" | cat >"$TMP/raw6" ||
+				die "aiperf-send failed (case 6)"
+			read -r f6 _ <<<"$(streams "$TMP/raw6" "$TMP/rec6")"
+		else
+			send "$SURL" "$TMP/in3" /dev/null --raw-file "$TMP/raw6"
+			read -r s6 _ <<<"$(streams "$TMP/raw6" "$TMP/rec6")"
+		fi
+		rm -f "$TMP/raw6" "$TMP/rec6"
+	done
+	keep 6a "$f6"
+	keep 6p "$s6"
+	keep 6r "$(ratio "$s6" "$f6")"
+	echo "round $r case 6: p99 observation delay, stdout into cat $f6 us, --raw-file $s6 us"
 	r=$((r + 1))
 done
 
@@ -440,7 +462,9 @@ row "5 profile p99 lateness, slow metrics" "$(m 5la) us" "$(m 5lp) us" "$(m 5lr)
 	"$(pass "$(m 5lr) <= 1.5 || $(m 5lp) < 100")"
 row "5 profile p99 obs. delay, slow metrics" "$(m 5da) us" "$(m 5dp) us" "$(m 5dr)" "<= 1.5x or < 100 us" \
 	"$(pass "$(m 5dr) <= 1.5 || $(m 5dp) < 100")"
-echo "(case 5: the columns are aiperf profile as it is, and with an aiperf-metrics that sleeps first)"
+row "6 p99 obs. delay, stdout|cat : --raw-file" "$(m 6a) us" "$(m 6p) us" "$(m 6r)" "(a figure, no target)" "-"
+echo "(case 5: the columns are aiperf profile as it is, and with an aiperf-metrics that sleeps first;"
+echo " case 6: aiperf-send alone, stdout into cat and --raw-file)"
 echo "TTFT truth, the mock's stamps (first aiperf_send_ns - start_perf_ns), medians:" \
 	"aiperf-send runs avg $(m 3atavg) p99 $(m 3atp99) ms, aiperf profile runs avg $(m 3ttavg)" \
 	"p99 $(m 3ttp99) ms; configured $TTFT ms (the rest is the mock's own lateness)"

@@ -9,6 +9,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export PATH="$here:$PATH"
 
 die() { printf '%s: %s\n' "$argv0" "$*" >&2; exit 1; }
+warn() { printf '%s: %s\n' "$argv0" "$*" >&2; }
 usage_error() {
 	printf '%s: %s\n' "$argv0" "$*" >&2
 	printf "Try '%s --help' for more information.\n" "$argv0" >&2
@@ -60,7 +61,8 @@ aiperf profile options (the original's names and aliases):
              --user-centric-rate, --num-users, --warmup-duration,
              --num-warmup-sessions, --warmup-grace-period
   TLS:       --ssl-ca-file FILE, -k/--insecure (ours; verification is on)
-  HTTP:      --http-engine auto|h1|curl, --busy-poll (ours; see aiperf-send(1))
+  HTTP:      --http-engine auto|h1|curl, --busy-poll, --no-busy-poll (ours;
+             by default on with 4 CPUs or more; see aiperf(7))
   Sessions:  --session-turns-mean, --session-turns-stddev,
              --session-turn-delay-mean, --session-turn-delay-stddev,
              --session-delay-ratio (and --conversation-turn-* aliases),
@@ -355,6 +357,9 @@ check_load_options() {
 	if [[ -n ${SET[--warmup-grace-period]+x} && -z ${SET[--warmup-duration]+x} ]]; then
 		usage_error "--warmup-grace-period can only be used when --warmup-duration is set. Set --warmup-duration."
 	fi
+	if [[ -n ${SET[--busy-poll]+x} && -n ${SET[--no-busy-poll]+x} ]]; then
+		usage_error "profile: --busy-poll and --no-busy-poll cannot be used together"
+	fi
 	if [[ -n ${SET[--prefill-concurrency]+x} && -z ${SET[--streaming]+x} ]]; then
 		usage_error "profile: --prefill-concurrency requires --streaming to be enabled"
 	fi
@@ -486,10 +491,11 @@ command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null && IDLE=(chrt --idl
 # slice on the sender's CPU (a SCHED_IDLE task still gets one there now
 # and then, a millisecond and more, which a --busy-poll sender, never
 # idle, pays in full). AIPERF_PIN=0 leaves the CPUs to the scheduler.
-SOLO=() REST=()
+SOLO=() REST=() NCPU=1
 cpu_split() {
 	local list part a b
 	local -a cpus=()
+	NCPU=$(nproc 2>/dev/null) || NCPU=1
 	[[ ${AIPERF_PIN:-1} == 0 ]] && return 0
 	command -v taskset >/dev/null || return 0
 	list=$(taskset -pc $$ 2>/dev/null) || return 0
@@ -500,11 +506,32 @@ cpu_split() {
 		[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] || return 0
 		while ((a <= b)); do cpus+=("$a"); ((a++)); done
 	done
-	((${#cpus[@]} >= 2)) || return 0
+	NCPU=${#cpus[@]}
+	((NCPU >= 2)) || return 0
 	SOLO=(taskset -c "${cpus[-1]}")
 	unset 'cpus[-1]'
 	REST=(taskset -c "$(IFS=,; echo "${cpus[*]}")")
 	log DEBUG "CPUs: aiperf-send on ${SOLO[2]}, the other stages on ${REST[2]}"
+}
+
+# busy_poll: whether the sender spins on its sockets instead of sleeping
+# (aiperf-send --busy-poll: no wake-up latency, a CPU at 100%). By default
+# when CPUs are to spare: four or more to run on (the sender's, one for
+# the other stages, two for the rest of the machine, a server on this
+# host included), and the sender has one to itself (cpu_split); never on
+# one CPU, where it would starve every other stage and the server. --busy-poll and --no-busy-poll decide.
+busy_poll() {
+	if [[ -n ${SET[--no-busy-poll]+x} ]]; then
+		return 0
+	elif [[ -n ${SET[--busy-poll]+x} ]] && ((NCPU < 2)); then
+		warn "--busy-poll ignored: one CPU to run on, which the sender would take from every other stage"
+		log WARNING "--busy-poll ignored: one CPU"
+	elif [[ -n ${SET[--busy-poll]+x} ]]; then
+		SEND+=(--busy-poll)
+	elif ((NCPU >= 4 && ${#SOLO[@]} > 0)); then
+		SEND+=(--busy-poll)
+		log INFO "busy-polling: $NCPU CPUs, aiperf-send on ${SOLO[2]} alone (--no-busy-poll to sleep)"
+	fi
 }
 
 # cpu_sampler RUN: while the sender runs, a sample every 50 ms of the other
@@ -595,6 +622,7 @@ run_pipeline() {
 	# gen's and metrics' messages are kept off the artifact disk until the
 	# end, so that a full disk cannot swallow the message that says so.
 	cpu_split
+	busy_poll
 	stage gen "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
 		--inputs-json "$dir/inputs.json" <"$in" 2>"$run/gen.err" |
 		stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |

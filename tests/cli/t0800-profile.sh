@@ -68,6 +68,41 @@ test_expect_success 'our sender options pass through: --http-engine, --busy-poll
 	grep -q "invalid value for --http-engine" err && test ! -e bad/profile_export_aiperf.json
 '
 
+# fake_cpus LIST: a taskset in shim/ that reports LIST as the CPUs the
+# wrapper may run on and pins nothing (this machine may have fewer).
+fake_cpus() {
+	cat >shim/taskset <<-EOF &&
+	#!/bin/sh
+	if [ "\$1" = -pc ] && [ \$# -eq 2 ]; then echo "pid \$2's current affinity list: $1"; exit 0; fi
+	if [ "\$1" = -pc ]; then exit 0; fi
+	shift 2
+	exec "\$@"
+	EOF
+	chmod +x shim/taskset
+}
+
+test_expect_success 'busy-polling by default with 4 CPUs or more, not with 3; --no-busy-poll; never on one CPU' '
+	shim_send &&
+	fake_cpus 0-3 &&
+	PATH="$PWD/shim:$PATH" shim/aiperf profile --model test/model --url "$MOCK_URL" --tokenizer builtin \
+		--isl 8 --osl 2 --request-count 2 --artifact-dir c4 >/dev/null 2>&1 &&
+	grep -qx -- --busy-poll send.args && rm send.args &&
+	PATH="$PWD/shim:$PATH" shim/aiperf profile --model test/model --url "$MOCK_URL" --tokenizer builtin \
+		--isl 8 --osl 2 --request-count 2 --no-busy-poll --artifact-dir c4n >/dev/null 2>&1 &&
+	! grep -qx -- --busy-poll send.args && rm send.args &&
+	fake_cpus 0,2,5 &&
+	PATH="$PWD/shim:$PATH" shim/aiperf profile --model test/model --url "$MOCK_URL" --tokenizer builtin \
+		--isl 8 --osl 2 --request-count 2 --artifact-dir c2 >/dev/null 2>&1 &&
+	! grep -qx -- --busy-poll send.args && rm send.args shim/taskset &&
+	taskset -c 0 shim/aiperf profile --model test/model --url "$MOCK_URL" --tokenizer builtin \
+		--isl 8 --osl 2 --request-count 2 --busy-poll --artifact-dir c1 >/dev/null 2>err &&
+	grep -q "^aiperf profile: --busy-poll ignored: one CPU to run on" err &&
+	! grep -qx -- --busy-poll send.args &&
+	test_expect_code 2 prof --request-count 1 --busy-poll --no-busy-poll --artifact-dir bad \
+		>/dev/null 2>err &&
+	grep -q "cannot be used together" err
+'
+
 test_expect_success 'non-streaming completions with aliases and --flag=value' '
 	prof --endpoint-type=completions --num-requests 4 --concurrency=2 \
 		--output-artifact-dir comp >out 2>&1 &&
