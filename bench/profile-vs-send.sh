@@ -74,6 +74,9 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 #        + 2 or 3), WRK_THREADS (1),
 #        PROFILE_OPTS (more aiperf profile options), SEND_OPTS (more options
 #        for both sides' aiperf-send)
+# aiperf profile runs with its defaults, as users run it (it busy-polls by
+# default on 4 CPUs or more: aiperf(7)), but case 3's sleeping run passes
+# --no-busy-poll and its busy one --busy-poll, like aiperf-send alone.
 # aiperf profile runs as: aiperf profile --model m --endpoint-type chat
 # --tokenizer builtin --isl 1 --url URL --export-level raw --artifact-dir DIR
 # and the case's load options (--osl ..., --concurrency or --request-rate).
@@ -320,8 +323,8 @@ while [ "$r" -le "$ROUNDS" ]; do
 
 	# case 3, sleeping and busy-polling
 	for mode in sleep busy; do
-		opt=
-		[ $mode = busy ] && opt=--busy-poll
+		opt= popt=--no-busy-poll
+		[ $mode = busy ] && opt=--busy-poll popt=--busy-poll
 		for who in $(order "$r"); do
 			late0=$(mock_counter late_chunks_total)
 			if [ "$who" = alone ]; then
@@ -330,8 +333,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 				read -r a3 a3c a3o a3e a3ta a3tp a3ra a3rp <<<"$(streams "$TMP/raw3" "$TMP/rec3")"
 				a3l=$(($(mock_counter late_chunks_total) - late0))
 			else
-				# shellcheck disable=SC2086 # opt is empty or one option
-				profile "$TMP/p3" "$SURL" "${L3[@]}" $opt
+				profile "$TMP/p3" "$SURL" "${L3[@]}" "$popt"
 				read -r p3 p3c p3o p3e p3ta p3tp _ _ <<<"$(streams "$TMP/p3/profile_export_raw.jsonl" "$TMP/rec3")"
 				read -r p3ra p3rp <<<"$(reported "$TMP/p3/profile_export_aiperf.json")"
 				p3l=$(($(mock_counter late_chunks_total) - late0))
