@@ -623,12 +623,17 @@ run_pipeline() {
 	# end, so that a full disk cannot swallow the message that says so.
 	cpu_split
 	busy_poll
+	# The progress line comes from the records aiperf-metrics reads anyway
+	# (on idle CPU), not from the sender's loop: fd 3 is our stderr. The
+	# sender checked the user's --ui-type; the last one given wins.
+	SEND+=(--ui-type none)
+	[[ ${SET[--ui-type]:-dashboard} != none ]] && MET+=(--progress-fd 3)
 	stage gen "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
 		--inputs-json "$dir/inputs.json" <"$in" 2>"$run/gen.err" |
 		stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
 		{ stage spool "${REST[@]}" cat >"$spill" 2>"$run/spool.err"; } |
 		stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
-			2>"$run/metrics.err" |
+			3>&2 2>"$run/metrics.err" |
 		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
 			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" &

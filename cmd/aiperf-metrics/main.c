@@ -10,6 +10,7 @@
 #include "linefile.h"
 #include "lines.h"
 #include "metrics.h"
+#include "progress.h"
 #include "opt.h"
 #include "rand/pystr.h"
 #include "util.h"
@@ -22,6 +23,7 @@ struct options {
 	const char *revision;
 	const char *tee;
 	const char *follow;
+	int progress_fd;
 	char **files;
 	int nfiles;
 };
@@ -29,7 +31,7 @@ struct options {
 enum {
 	K_TOKENIZER = 256, K_REVISION, K_TRUST, K_ENDPOINT_TYPE, K_SERVER_TOKENS,
 	K_STREAMING, K_TRACE, K_UNBUFFERED, K_DROP_WARMUP, K_KEEP_GOING,
-	K_THREADS, K_TEE, K_FOLLOW, K_VERSION,
+	K_THREADS, K_TEE, K_FOLLOW, K_PROGRESS, K_VERSION,
 };
 
 #define FLAG(lv) OPT_FLAG, NULL, OPT_TO(lv)
@@ -50,6 +52,8 @@ enum {
 	{ "tee", K_TEE, OPT_STR, "file", OPT_TO(op->tee) }, \
 	{ "follow", K_FOLLOW, OPT_STR, "file", OPT_TO(op->follow), .flags = OPT_HIDE }, \
 	{ "unbuffered", K_UNBUFFERED, FLAG(op->o.unbuffered), .flags = OPT_BR }, \
+	{ "progress-fd", K_PROGRESS, OPT_INT, "fd", OPT_TO(op->progress_fd), .min = 0, \
+	  .max = 1 << 20, .flags = OPT_BR }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -133,6 +137,7 @@ do_line(struct run *run, const struct opts *o, struct lines *l, const char *s, s
 	}
 	if ((o->drop_warmup && run->rec.warmup) || run->rec.unrecorded)
 		return 0;
+	rec_progress(&run->rec, o);
 	if (rec_emit(&run->rec, o, &run->out) == 0) {
 		if (fwrite(run->out.s, 1, run->out.len, stdout) != run->out.len)
 			die_write();
@@ -203,8 +208,9 @@ do_file(struct run *run, const struct opts *o, const char *path, struct follow *
 int
 main(int argc, char **argv)
 {
-	struct options op = { 0 };
+	struct options op = { .progress_fd = -1 };
 	struct run run;
+	struct progress progress;
 
 	util_setprogname("aiperf-metrics");
 	signal(SIGPIPE, SIG_IGN);
@@ -225,6 +231,9 @@ main(int argc, char **argv)
 		check_tee(&op);	/* two names of one new file */
 	}
 	metrics_init();
+	progress_init(&progress, op.progress_fd);
+	if (progress.fd >= 0)
+		op.o.progress = &progress;
 	if (op.o.threads > 1)
 		run.pool = pool_new(&op.o, op.o.threads);
 	if (op.follow) {
@@ -241,6 +250,7 @@ main(int argc, char **argv)
 		run.skipped += pool_free(run.pool);
 	if (run.tee && linefile_close(run.tee) < 0)
 		tee_failed(run.tee);
+	progress_end(&progress);
 	if (run.skipped)
 		warn("%zu malformed line%s skipped", run.skipped, run.skipped == 1 ? "" : "s");
 	rec_release(&run.rec);

@@ -64,7 +64,12 @@ struct opts {
 	int unbuffered;
 	int threads;
 	struct tokenizer *tok;
+	struct progress *progress;	/* --progress-fd (progress.h), or NULL */
 };
+
+struct progress;
+/* The progress line's count of r (progress.h), written or not. */
+void rec_progress(const struct rec *r, const struct opts *o);
 
 void rec_init(struct rec *r);
 void rec_reset(struct rec *r);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* --threads: batches of input lines computed by worker threads, written in input order. */
 #include "metrics.h"
+#include "progress.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -16,6 +17,9 @@ struct slot {
 	const char *name;
 	size_t lineno;
 	int status;		/* 0 written, 1 nothing to write, -1 malformed */
+	int counted;		/* a record the progress line counts */
+	int64_t start_ns, end_ns;
+	int error;
 	int worker;
 	size_t oo, ol;		/* output in that worker's buffer */
 	char why[200];
@@ -65,12 +69,17 @@ run_slot(struct worker *w, struct slot *s, int id)
 
 	s->worker = id;
 	s->status = 1;
+	s->counted = 0;
 	if (rec_parse(&w->rec, o, w->p->text.s + s->off, s->len, s->why, sizeof(s->why)) < 0) {
 		s->status = -1;
 		return;
 	}
 	if ((o->drop_warmup && w->rec.warmup) || w->rec.unrecorded)
 		return;
+	s->counted = 1;
+	s->start_ns = w->rec.has_start ? w->rec.start_perf_ns : -1;
+	s->end_ns = w->rec.nr ? w->rec.r[w->rec.nr - 1].perf_ns : -1;
+	s->error = w->rec.error || w->rec.perr;
 	if (rec_emit(&w->rec, o, &w->one) == 0) {
 		s->oo = w->out.len;
 		s->ol = w->one.len;
@@ -101,7 +110,11 @@ write_out(struct pool *p)
 				die("%s:%zu: %s", s->name, s->lineno, s->why);
 			warn("%s:%zu: %s (skipped)", s->name, s->lineno, s->why);
 			p->skipped++;
-		} else if (s->status == 0) {
+			continue;
+		}
+		if (s->counted && p->o->progress)
+			progress_record(p->o->progress, s->start_ns, s->end_ns, s->error);
+		if (s->status == 0) {
 			if (fwrite(p->w[s->worker].out.s + s->oo, 1, s->ol, stdout) != s->ol)
 				die_write();
 			if (p->o->unbuffered && fflush(stdout) == EOF)

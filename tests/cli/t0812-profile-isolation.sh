@@ -46,10 +46,11 @@ test_expect_success 'the sender has a CPU to itself among the stages; AIPERF_PIN
 	fi
 	all=$(awk "/^Cpus_allowed_list:/ { print \$2 }" /proc/self/status)
 	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
-		--concurrency 2 --request-count 6 --artifact-dir p >/dev/null 2>&1 &
+		--concurrency 2 --request-count 10 --artifact-dir p >/dev/null 2>&1 &
 	pid=$! &&
-	i=0 && while [ -z "$(cpus aiperf-send)" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done &&
-	sleep 0.2 &&
+	i=0 && until [ -n "$(cpus aiperf-send)" ] && [ -n "$(cpus aiperf-metrics)" ] &&
+		[ -n "$(cpus aiperf-export)" ] && [ -n "$(cpus cat)" ] || [ $i -ge 200 ]; do
+		sleep 0.05; i=$((i + 1)); done &&
 	s=$(cpus aiperf-send) && m=$(cpus aiperf-metrics) && e=$(cpus aiperf-export) && c=$(cpus cat) &&
 	wait $pid &&
 	echo "all $all send $s metrics $m export $e cat $c" &&
@@ -59,10 +60,10 @@ test_expect_success 'the sender has a CPU to itself among the stages; AIPERF_PIN
 		! echo ",$o," | grep -q ",$s,"
 	done || exit 1
 	AIPERF_PIN=0 aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
-		--concurrency 2 --request-count 6 --artifact-dir q >/dev/null 2>&1 &
+		--concurrency 2 --request-count 10 --artifact-dir q >/dev/null 2>&1 &
 	pid=$! &&
-	i=0 && while [ -z "$(cpus aiperf-send)" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done &&
-	sleep 0.2 &&
+	i=0 && until [ -n "$(cpus aiperf-send)" ] && [ -n "$(cpus aiperf-metrics)" ] || [ $i -ge 200 ]; do
+		sleep 0.05; i=$((i + 1)); done &&
 	s=$(cpus aiperf-send) && m=$(cpus aiperf-metrics) &&
 	wait $pid &&
 	test "$s" = "$all" && test "$m" = "$all"
@@ -73,6 +74,28 @@ test_expect_success 'client health: the other stages'"'"' CPU in the window, eac
 	jq -e ".client.other_stages_cpu | keys == [\"aiperf-export\", \"aiperf-gen\", \"aiperf-metrics\"]" $j >/dev/null &&
 	jq -e "(.client.other_stages_cpu | add) - .client.other_stages_cpu_seconds | fabs < 1e-9" $j >/dev/null &&
 	grep -q "^Other Stages CPU in the [0-9.]* s Window (s): [0-9.]* (aiperf-gen [0-9.]*, aiperf-metrics [0-9.]*, aiperf-export [0-9.]*)\$" out
+'
+
+test_expect_success 'the progress line is drawn by aiperf-metrics from the records, not by the sender' '
+	command -v script >/dev/null || { echo "no script(1): skipped"; exit 0; }
+	script -qec "aiperf profile -m m --url $MOCK_URL --tokenizer builtin --isl 8 --osl 2 \
+		--concurrency 4 --request-count 40 --artifact-dir t" /dev/null >tty.out 2>&1 &&
+	grep -a -q "aiperf: 40 requests done, 0 errors, [0-9.]* requests/s" tty.out &&
+	! grep -a -q "aiperf-send: [0-9]* sent" tty.out &&
+	script -qec "aiperf profile -m m --url $MOCK_URL --tokenizer builtin --isl 8 --osl 2 \
+		--concurrency 4 --request-count 40 --ui-type none --artifact-dir n" /dev/null >tty.out 2>&1 &&
+	! grep -a -q "requests done" tty.out &&
+	test_expect_code 2 aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --ui-type bogus \
+		--artifact-dir b \
+		>/dev/null 2>err &&
+	grep -q "invalid value for --ui-type" err
+'
+
+test_expect_success 'aiperf-metrics --progress-fd: nothing when the descriptor is not a terminal' '
+	aiperf-metrics --tokenizer builtin --progress-fd 2 \
+		<"$TOP/tests/golden/aiperf-metrics/chat-stream/in.ndjson" >rec 2>err &&
+	test -s rec && test ! -s err &&
+	test_expect_code 2 aiperf-metrics --progress-fd -1 </dev/null 2>err
 '
 
 test_expect_success 'aiperf-export --stage-cpu: a bad file is a warning, the run stands' '
