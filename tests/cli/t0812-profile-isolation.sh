@@ -10,30 +10,43 @@
 chrt --idle 0 true 2>/dev/null || test_skip_all "no SCHED_IDLE here (chrt)"
 start_mock --ttft-ms 2 --itl-ms 50 --output-tokens 20
 
-# cls NAME: the scheduling class ps shows for this test's process NAME.
-cls() {
+# stage_pid NAME: the pid of this test's pipeline stage NAME, not of the
+# option checks the wrapper runs before it: the sender reads ahead, metrics
+# follows the spool, export gets --stage-cpu.
+stage_pid() {
 	sid=$(ps -o sid= -p $$ | tr -d " ")
-	ps -o cls=,comm= -s "$sid" | awk -v n="$1" '$2 == n { print $1; exit }'
+	case $1 in
+	aiperf-send) m=--read- ;;
+	aiperf-metrics) m=--follow ;;
+	aiperf-export) m=--stage-cpu ;;
+	*) m= ;;
+	esac
+	ps -o pid=,comm=,args= -s "$sid" |
+		awk -v n="$1" -v m="$m" '$2 == n && (m == "" || index($0, m)) { print $1; exit }'
+}
+# cls NAME: the scheduling class ps shows for stage NAME.
+cls() {
+	p=$(stage_pid "$1") && [ -n "$p" ] && ps -o cls= -p "$p" | tr -d " "
 }
 
 test_expect_success 'while requests are in flight only the sender runs at normal priority' '
 	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
 		--concurrency 2 --request-count 6 --artifact-dir a >out 2>err &
 	pid=$! &&
-	i=0 && while [ -z "$(cls aiperf-send)" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done &&
-	sleep 0.2 &&
+	i=0 && until [ -n "$(cls aiperf-send)" ] && [ -n "$(cls aiperf-metrics)" ] &&
+		[ -n "$(cls aiperf-export)" ] || [ $i -ge 200 ]; do
+		sleep 0.05; i=$((i + 1)); done &&
 	s=$(cls aiperf-send) && m=$(cls aiperf-metrics) && e=$(cls aiperf-export) &&
 	wait $pid &&
 	echo "send $s metrics $m export $e" &&
 	test "$s" = TS && test "$m" = IDL && test "$e" = IDL
 '
 
-# cpus NAME: the CPUs this test's process NAME may run on (as the kernel
-# lists them: 0-1, 1, 0,2).
+# cpus NAME: the CPUs stage NAME may run on (as the kernel lists them:
+# 0-1, 1, 0,2).
 cpus() {
-	sid=$(ps -o sid= -p $$ | tr -d " ")
-	p=$(ps -o pid=,comm= -s "$sid" | awk -v n="$1" '$2 == n { print $1; exit }')
-	[ -n "$p" ] && awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$p/status"
+	p=$(stage_pid "$1") && [ -n "$p" ] &&
+		awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$p/status" 2>/dev/null
 }
 # ncpus: how many CPUs this test may run on.
 ncpus() {
@@ -66,6 +79,7 @@ test_expect_success 'the sender has a CPU to itself among the stages; AIPERF_PIN
 		sleep 0.05; i=$((i + 1)); done &&
 	s=$(cpus aiperf-send) && m=$(cpus aiperf-metrics) &&
 	wait $pid &&
+	echo "AIPERF_PIN=0: send $s metrics $m" &&
 	test "$s" = "$all" && test "$m" = "$all"
 '
 
