@@ -29,10 +29,12 @@ pass=0 fail=0 skip=0
 # limit and sets $out, $rc, $left (processes it left behind).
 run_test() {
 	rm -f "$tmp/sid"
+	t0=$(date +%s)
 	# shellcheck disable=SC2016 # $$ is the inner shell's pid
 	timeout -k 10 "$limit" sh -c 'echo $$ >"$1"; shift; exec setsid "$@"' \
 		run_test "$tmp/sid" "$@" >"$tmp/out" 2>&1 </dev/null
 	rc=$?
+	secs=$(($(date +%s) - t0))
 	out=$(cat "$tmp/out")
 	left=
 	sid=$(cat "$tmp/sid" 2>/dev/null)
@@ -80,15 +82,15 @@ not ok - $name: $why"
 	pass=$((pass + p - s))
 	skip=$((skip + s))
 	fail=$((fail + f))
-	{ echo "### $name"; printf '%s\n' "$out"; } >>"$log"
+	{ echo "### $name (${secs}s)"; printf '%s\n' "$out"; } >>"$log"
 	if [ "$f" -ne 0 ]; then
 		echo "FAIL $name"
 		printf '%s\n' "$out" | grep -A3 '^not ok ' | sed 's/^/    /'
 	else
 		if [ "$s" -eq 0 ]; then
-			echo "ok   $name ($p)"
+			echo "ok   $name ($p, ${secs}s)"
 		else
-			echo "ok   $name ($((p - s)), $s skipped)"
+			echo "ok   $name ($((p - s)), $s skipped, ${secs}s)"
 		fi
 	fi
 }
@@ -100,7 +102,7 @@ run_units() {
 		if [ -x "$t" ]; then
 			run_test "$t"
 		else
-			out="not ok 1 - $t is missing (make units)" rc=1 left=
+			out="not ok 1 - $t is missing (make units)" rc=1 left= secs=0
 			out="$out
 1..1"
 		fi
