@@ -3,6 +3,7 @@
 #include "json/jarr.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "json/json.h"
 #include "util.h"
@@ -62,29 +63,44 @@ too_big(struct jarr *a, char *err, size_t errlen)
 static int
 scan(struct jarr *a, const char *s, size_t n, size_t *i)
 {
+	const char *q = NULL;	/* the next '"' at or after k, once looked for */
+	int looked = 0;		/* q NULL after looking: none before s + n */
 	size_t k = *i;
 
 	while (k < n) {
 		unsigned char c = (unsigned char)s[k];
 
 		if (a->in_str) {
-			/* the common case: plain string bytes */
-			while (!a->esc && c != '"' && c != '\\' && ++k < n)
-				c = (unsigned char)s[k];
-			if (k == n)
-				break;
-			if (a->esc)
+			const char *end, *b;
+
+			if (a->esc) {
 				a->esc = 0;
-			else if (c == '\\')
-				a->esc = 1;
-			else if (c == '"') {
-				a->in_str = 0;
-				if (a->depth == 0) {
-					*i = k + 1;
-					return 1;
-				}
+				k++;
+				continue;
 			}
-			k++;
+			/* string bytes run to the next quote or backslash:
+			 * memchr for each, the quote's kept for the next
+			 * escapes, so the scan stays linear */
+			if (!looked || (q && q < s + k)) {
+				q = memchr(s + k, '"', n - k);
+				looked = 1;
+			}
+			end = q ? q : s + n;
+			if ((b = memchr(s + k, '\\', (size_t)(end - (s + k))))) {
+				a->esc = 1;
+				k = (size_t)(b - s) + 1;
+				continue;
+			}
+			if (!q) {
+				k = n;
+				break;
+			}
+			k = (size_t)(q - s) + 1;
+			a->in_str = 0;
+			if (a->depth == 0) {
+				*i = k;
+				return 1;
+			}
 			continue;
 		}
 		if (a->scalar) {
