@@ -35,6 +35,7 @@ aiperf profile options (the original's names and aliases):
              --conversation-num/--num-conversations/--num-sessions,
              --dataset-sampling-strategy sequential|random|shuffle
   Dataset:   --input-file, --custom-dataset-type mooncake_trace,
+             --public-dataset sharegpt (--input-file: its local copy),
              --isl-block-size/--synthetic-input-tokens-block-size/
              --prompt-input-tokens-block-size, --fixed-schedule,
              --fixed-schedule-auto-offset, --fixed-schedule-start-offset,

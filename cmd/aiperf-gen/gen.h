@@ -72,6 +72,9 @@ struct gen_opts {
 	int fixed;		/* resolved: fixed-schedule timing */
 	int sampling;		/* enum sampling; -1: the dataset's default */
 	int print_mode;
+	/* public datasets (public.c) */
+	const char *public_dataset;	/* --public-dataset, or NULL */
+	const char *public_file;	/* its local copy (--input-file), or NULL */
 };
 
 enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
@@ -175,6 +178,20 @@ void trace_check_first(const struct gen_opts *o, uint64_t root);
 /* The session id of the i-th generated conversation. */
 char *gen_session_id(const struct gen_opts *o, size_t i, struct rng *ids);
 void gen_uuid4(struct rng *r, char out[37]);
+
+/* public.c: --public-dataset sharegpt. */
+/* The names built, and the original's others with what to say of them. */
+extern const char *const public_datasets[];
+extern const char *const public_later[];
+/* The option checks of a public dataset (before trace_check_opts): it
+ * takes --input-file as its local copy and the sequential sampler. */
+void public_check_opts(struct gen_opts *o);
+/* The ShareGPT file found or downloaded, streamed, filtered with t. */
+void public_dataset_build(struct dataset *d, const struct gen_opts *o,
+			  const struct tok *t, uint64_t root);
+/* --print-timing-mode: exits as the build would on the file's first entry
+ * (finding or downloading the file first). */
+void public_check_first(const struct gen_opts *o);
 
 /* emit.c: dataset and record stream. */
 struct stream {

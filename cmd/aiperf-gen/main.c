@@ -22,7 +22,7 @@ enum {
 	O_WPATTERN, O_CRATE, O_CDELAY, O_FILE, O_CTYPE, O_BLOCK, O_FIXED,
 	O_NOFIXED, O_AUTOOFF, O_STARTOFF, O_ENDOFF, O_PRINTMODE, O_RAMP,
 	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE, O_WRAMP, O_SESSIONS,
-	O_SAMPLING,
+	O_SAMPLING, O_PUBLIC,
 };
 
 /* The endpoint types built, and the original's others with what brings them. */
@@ -65,6 +65,8 @@ static const char *const endpoints_later[] = {
 	{ "inputs-json", O_INPUTS, OPT_STR, "file", OPT_TO(o->inputs_json) }, \
 	{ "input-file", O_FILE, OPT_STR, "file", OPT_TO(o->input_file), .flags = OPT_BR }, \
 	{ "custom-dataset-type", O_CTYPE, OPT_STR, "type", OPT_TO(o->custom_type) }, \
+	{ "public-dataset", O_PUBLIC, OPT_STR, "name", OPT_TO(o->public_dataset), \
+	  .choices = public_datasets, .later = public_later }, \
 	{ "isl-block-size", O_BLOCK, INT(o->block_size, 1, INT32_MAX), .flags = OPT_BR }, \
 	ALIAS("synthetic-input-tokens-block-size", O_BLOCK), \
 	ALIAS("prompt-input-tokens-block-size", O_BLOCK), \
@@ -303,6 +305,7 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 	if (!o->nmodels)
 		die_usage("--model is required");
 	sched_check_opts(o);
+	public_check_opts(o);
 	trace_check_opts(o);
 	sched_check_mode(o);
 	if (!o->path)
@@ -372,6 +375,8 @@ print_mode(struct gen_opts *o)
 	tok_free(load_tokenizer(o));
 	prompt_check_corpus(cpath);
 	free(cpath);
+	if (o->public_dataset)
+		public_check_first(o);
 	if (o->input_file)
 		trace_check_first(o, o->has_seed ? o->seed : random_root());
 	puts(o->fixed ? "fixed_schedule" :
@@ -401,8 +406,11 @@ main(int argc, char **argv)
 	root = o.has_seed ? o.seed : random_root();
 	t = load_tokenizer(&o);
 	cpath = corpus_path(&o);
-	p = prompt_new(t, cpath, root);
-	if (o.input_file)
+	/* a public dataset brings its own prompts */
+	p = o.public_dataset ? NULL : prompt_new(t, cpath, root);
+	if (o.public_dataset)
+		public_dataset_build(&d, &o, t, root);
+	else if (o.input_file)
 		trace_dataset_build(&d, &o, p, root);
 	else
 		dataset_build(&d, &o, p, root);

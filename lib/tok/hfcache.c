@@ -64,14 +64,20 @@ mkdirs(const char *path)
 }
 
 char *
-hfcache_repo(const char *cache, const char *id)
+hfcache_repo_kind(const char *cache, const char *kind, const char *id)
 {
 	const char *slash = strchr(id, '/');
 
 	if (!slash)
-		return xstrfmt("%s/models--%s", cache, id);
-	return xstrfmt("%s/models--%.*s--%s", cache, (int)(slash - id), id,
+		return xstrfmt("%s/%s--%s", cache, kind, id);
+	return xstrfmt("%s/%s--%.*s--%s", cache, kind, (int)(slash - id), id,
 		     slash + 1);
+}
+
+char *
+hfcache_repo(const char *cache, const char *id)
+{
+	return hfcache_repo_kind(cache, "models", id);
 }
 
 /* The hub redirects "gpt2" to "openai-community/gpt2", and Python caches

@@ -21,6 +21,9 @@ int hfcache_is_commit(const char *s);
 
 /* <cache>/models--ORG--NAME for id. */
 char *hfcache_repo(const char *cache, const char *id);
+/* <cache>/KIND--ORG--NAME for a repository of that kind: "models",
+ * "datasets" or "spaces" (huggingface_hub's repo_folder_name). */
+char *hfcache_repo_kind(const char *cache, const char *kind, const char *id);
 /* For an id without ORG, the only <cache>/models--*--NAME (case ignored);
  * NULL when there is none or more than one. */
 char *hfcache_alias(const char *cache, const char *id);

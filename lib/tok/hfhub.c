@@ -25,7 +25,19 @@ struct dl {
 	size_t got, max;
 	int toobig;
 	struct hfhub_meta m;
+	const struct hfhub *h;
+	const char *file;
 };
+
+#define TOKENIZER_HINT "use --tokenizer builtin, a local path or a filled " \
+	"HuggingFace cache"
+
+/* The caller's way around the hub, for the messages. */
+static const char *
+hint(const struct hfhub *h)
+{
+	return h->hint ? h->hint : TOKENIZER_HINT;
+}
 
 /* The state of fetching a repository's files into the cache. */
 struct fetch {
@@ -247,6 +259,19 @@ cb_header(char *p, size_t size, size_t n, void *ud)
 	return size * n;
 }
 
+static int
+cb_progress(void *ud, curl_off_t total, curl_off_t now, curl_off_t ut,
+	    curl_off_t un)
+{
+	struct dl *d = ud;
+
+	(void)ut;
+	(void)un;
+	d->h->progress(d->h->progress_ud, d->file, (uint64_t)(now > 0 ? now : 0),
+		       (uint64_t)(total > 0 ? total : 0));
+	return 0;
+}
+
 static void
 set_options(CURL *c, const struct hfhub *h, const char *url, struct dl *d,
 	    struct curl_slist *hdr, char *cerr)
@@ -268,6 +293,11 @@ set_options(CURL *c, const struct hfhub *h, const char *url, struct dl *d,
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, d);
 	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, cb_header);
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, d);
+	if (h->progress) {
+		curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, cb_progress);
+		curl_easy_setopt(c, CURLOPT_XFERINFODATA, d);
+		curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	}
 }
 
 /* GET url into d->f; *status gets the final HTTP status. curl keeps a
@@ -299,9 +329,8 @@ download(struct fetch *F, const char *url, struct dl *d, long *status)
 			      "than %zu bytes", url, F->h->max_bytes);
 	if (rc != CURLE_OK)
 		return util_seterr(F->err, F->errlen, "cannot download '%s': %s "
-			      "(to work offline use --tokenizer builtin, a local "
-			      "path or a filled HuggingFace cache)", url,
-			      cerr[0] ? cerr : curl_easy_strerror(rc));
+			      "(to work offline %s)", url,
+			      cerr[0] ? cerr : curl_easy_strerror(rc), hint(F->h));
 	return 0;
 }
 
@@ -375,8 +404,9 @@ static int
 fetch_file(struct fetch *F, const char *file, int required)
 {
 	char *seg = url_segment(F->commit ? F->commit : F->rev);
-	char *url = xstrfmt("%s/%s/resolve/%s/%s", F->h->endpoint, F->id, seg, file);
-	struct dl d = { .max = F->h->max_bytes };
+	char *url = xstrfmt("%s/%s%s/resolve/%s/%s", F->h->endpoint,
+			    F->h->dataset ? "datasets/" : "", F->id, seg, file);
+	struct dl d = { .max = F->h->max_bytes, .h = F->h, .file = file };
 	char *tmp = NULL;
 	long status = 0;
 	int fd, rc = -1;
@@ -404,6 +434,12 @@ fetch_file(struct fetch *F, const char *file, int required)
 }
 
 static char *
+repo_dir(const struct hfhub *h, const char *id)
+{
+	return hfcache_repo_kind(h->cache, h->dataset ? "datasets" : "models", id);
+}
+
+static char *
 fetch(const struct hfhub *h, const char *id, const char *rev,
       const char *const *files, size_t n, char *err, size_t errlen)
 {
@@ -416,7 +452,7 @@ fetch(const struct hfhub *h, const char *id, const char *rev,
 		       "start", id);
 		return NULL;
 	}
-	F.repo = hfcache_repo(h->cache, id);
+	F.repo = repo_dir(h, id);
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = fetch_file(&F, files[i], i == 0);
 	if (rc == 0 && strcmp(F.commit, rev))
@@ -429,16 +465,17 @@ fetch(const struct hfhub *h, const char *id, const char *rev,
 	return snap;
 }
 
-/* The cached snapshot, under the id or, for an id without ORG, its alias. */
+/* The cached snapshot, under the id or, for a model id without ORG, its
+ * alias. */
 static char *
 cached(const struct hfhub *h, const char *id, const char *rev,
        const char *file)
 {
-	char *repo = hfcache_repo(h->cache, id);
+	char *repo = repo_dir(h, id);
 	char *snap = hfcache_snapshot(repo, rev, file);
 
 	free(repo);
-	if (!snap && (repo = hfcache_alias(h->cache, id))) {
+	if (!snap && !h->dataset && (repo = hfcache_alias(h->cache, id))) {
 		snap = hfcache_snapshot(repo, rev, file);
 		free(repo);
 	}
@@ -470,8 +507,8 @@ hfhub_resolve(const struct hfhub *h, const char *id, const char *rev,
 	if (h->offline) {
 		util_seterr(err, errlen, "'%s' (revision %s) is not in the HuggingFace "
 		       "cache '%s' and the hub is off limits (HF_HUB_OFFLINE): "
-		       "use --tokenizer builtin or a local path", id, rev,
-		       h->cache);
+		       "%s", id, rev, h->cache,
+		       h->hint ? h->hint : "use --tokenizer builtin or a local path");
 		return NULL;
 	}
 	return fetch(h, id, rev, files, n, err, errlen);

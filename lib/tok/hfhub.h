@@ -4,6 +4,7 @@
 #define AIPERF_HFHUB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * A struct hfhub says where the cache is and how to reach the hub.
@@ -21,6 +22,15 @@ struct hfhub {
 	size_t max_bytes;	/* cap on one downloaded file */
 	long connect_timeout_s;
 	long stall_timeout_s;	/* give up when nothing arrives for this long */
+	/* Set by the caller after hfhub_init() (which leaves them 0/NULL): */
+	int dataset;		/* a dataset repository: datasets--ORG--NAME in
+				 * the cache, <endpoint>/datasets/<id>/resolve/ */
+	const char *hint;	/* how to do without the hub, ending the offline
+				 * and network messages; NULL: the tokenizer's */
+	/* called while a file downloads (total 0: not known yet) */
+	void (*progress)(void *ud, const char *file, uint64_t got,
+			 uint64_t total);
+	void *progress_ud;
 };
 
 #define HFHUB_MAX_BYTES ((size_t)512 << 20)
@@ -55,7 +65,7 @@ void hfhub_meta_line(struct hfhub_meta *m, const char *line, size_t len);
  * The snapshot folder of repository id at revision rev (NULL: "main")
  * holding files[0] (required) and, where the hub has them, files[1..n-1].
  * Looks in the cache first (snapshots/ named by refs/<rev>, else by rev
- * itself; for an id without ORG, also the only models--*--NAME there);
+ * itself; for a model id without ORG, also the only models--*--NAME there);
  * otherwise, unless offline, downloads the files from
  * <endpoint>/<id>/resolve/<rev>/<file> into blobs/, links them from
  * snapshots/<commit>/ and writes refs/<rev>, each step atomic.

@@ -42,7 +42,8 @@ test_expect_success 'profile options by prefix, aliases too, refused ones not' '
 	want --endpoint --endpoint-type >exp && test_cmp exp out &&
 	comp aiperf profile -m x --num-req >out && want --num-requests >exp && test_cmp exp out &&
 	comp aiperf profile -v >out && want -v -vv >exp && test_cmp exp out &&
-	comp aiperf profile --public >out && test_cmp /dev/null out &&
+	comp aiperf profile --public >out && want --public-dataset >exp && test_cmp exp out &&
+	comp aiperf profile --audio-len >out && test_cmp /dev/null out &&
 	comp aiperf profile --gpu-tel >out && test_cmp /dev/null out
 '
 

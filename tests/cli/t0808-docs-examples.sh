@@ -26,6 +26,10 @@ fixtures() {
 	done >prod-trace.jsonl
 	cp prod-trace.jsonl mooncake_trace.jsonl
 	printf '%s\n' '{"session_id": "a", "turns": [{"text": "hi"}, {"text": "more"}]}' >conversations.jsonl
+	# --public-dataset sharegpt: a small file where the original keeps its copy
+	mkdir -p .cache/aiperf/datasets
+	printf '[%s]\n' '{"id": "x", "conversations": [{"from": "human", "value": "Name three rivers of Europe, please."}, {"from": "gpt", "value": "The Danube, the Rhine and the Seine."}]}' \
+		>.cache/aiperf/datasets/ShareGPT_V3_unfiltered_cleaned_split.json
 }
 
 python3 "$TOP/tests/cli/docs-examples.py" "$REF" "$TOP/data/profile-options.tsv" \
