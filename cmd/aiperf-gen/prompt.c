@@ -182,6 +182,8 @@ sample_tokens(struct prompt *p, size_t k, struct tok_ids *out)
 		     "returning a prompt of length %zu", k, n);
 	if (k > n - start)
 		rest = k - (n - start) < n ? k - (n - start) : n;
+	if (!first)
+		return;	/* k = 0: the draw alone */
 	if (out->n + first + rest > out->cap) {
 		out->cap = out->n + first + rest;
 		out->v = xreallocarray(out->v, out->cap, sizeof(*out->v));
