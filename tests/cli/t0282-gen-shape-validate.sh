@@ -95,6 +95,15 @@ test_expect_success 'a pool without a prefix length adds no prefix' '
 	test $(wc -l <a) -eq 3
 '
 
+test_expect_success 'the three syntaxes of one distribution give one stream' '
+	gen --num-dataset-entries 20 --request-count 20 --seq-dist "8|2,4:30;16,8|1.5:70" >a &&
+	gen --num-dataset-entries 20 --request-count 20 \
+		--seq-dist " [ (8|2 , 4) : 30 , (16,8|1.5):70.0 ] " >b &&
+	gen --num-dataset-entries 20 --request-count 20 --sequence-distribution \
+		"{\"pairs\":[{\"isl\":8,\"isl_stddev\":2,\"osl\":4,\"prob\":30},{\"isl\":\"16\",\"osl\":8.9,\"osl_stddev\":\"1.5\",\"prob\":70}]}" >c &&
+	cmp a b && cmp a c
+'
+
 test_expect_success 'aiperf profile hands the options to aiperf-gen' '
 	test_expect_code 2 aiperf profile -m m --tokenizer builtin --seq-dist "8,4:90" \
 		--url 127.0.0.1:1 --request-count 1 2>err &&
