@@ -105,6 +105,7 @@ FUZZTIME ?= 10
 # rejected input returns to the target (tests/fuzz/fuzztool.h).
 FUZZ_TOOL_fuzz-genemit = aiperf-gen
 FUZZ_TOOL_fuzz-sendrec = aiperf-send
+FUZZ_TOOL_fuzz-seqdist = aiperf-gen
 FUZZ_TOOL_fuzz-traceconv = aiperf-trace
 fuzz_tool_src = $(if $(FUZZ_TOOL_$(1)),$(wildcard cmd/$(FUZZ_TOOL_$(1))/*.c))
 FUZZ_TOOL_LDFLAGS = -Wl,--wrap=die,--wrap=die_usage,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free

@@ -34,6 +34,11 @@ aiperf profile options (the original's names and aliases):
              --num-dataset-entries/--num-prompts,
              --conversation-num/--num-conversations/--num-sessions,
              --dataset-sampling-strategy sequential|random|shuffle
+  Prompts:   --seq-dist/--sequence-distribution,
+             --prompt-prefix-pool-size/--prefix-prompt-pool-size/
+             --num-prefix-prompts, --prompt-prefix-length/
+             --prefix-prompt-length, --shared-system-prompt-length,
+             --user-context-prompt-length
   Dataset:   --input-file, --custom-dataset-type mooncake_trace,
              --public-dataset sharegpt (--input-file: its local copy),
              --isl-block-size/--synthetic-input-tokens-block-size/

@@ -51,20 +51,46 @@ struct rngs {
 	struct rng max_tokens;	/* composer.turn.max_tokens */
 	struct rng delay;	/* composer.conversation.turn_delay */
 	struct rng ids;		/* uuid4 session ids when not seeded */
+	struct rng dist;	/* models.sequence.distribution */
 	size_t rr;		/* round-robin turn counter */
 };
 
-/* _create_turn: texts (length then corpus draws), the delay of a later
- * turn, then _finalize_turn: model (round robin or choice), then
- * max_tokens when --osl is given. */
+/* A first turn's text behind a prompt drawn from the prefix pool. */
+static char *
+with_prefix(struct prompt *p, char *text)
+{
+	const char *pre = prompt_prefix(p);
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	if (!pre)
+		die("Attempted to sample a prefix prompt but the prefix prompts "
+		    "pool is empty. Please ensure that the prefix prompts pool "
+		    "is initialized.");
+	buf_addf(&b, "%s %s", pre, text);
+	free(text);
+	return buf_detach(&b, NULL);
+}
+
+/* _create_turn: the turn's (isl, osl) pair from --seq-dist, texts (length
+ * then corpus draws, a first turn's behind a pool prefix), the delay of a
+ * later turn, then _finalize_turn: model (round robin or choice), then
+ * max_tokens: the pair's osl, else drawn when --osl is given. */
 static void
 make_turn(struct turn *t, size_t k, const struct gen_opts *o,
 	  struct prompt *p, struct rngs *r)
 {
+	long long isl = o->isl, osl = -1;
+
+	if (o->dist)
+		seqdist_sample(o->dist, &r->dist, &isl, &osl);
 	t->ntexts = (size_t)o->batch_size;
 	t->texts = xcalloc(t->ntexts, sizeof(*t->texts));
-	for (size_t i = 0; i < t->ntexts; i++)
-		t->texts[i] = prompt_generate(p, (double)o->isl, o->isl_stddev);
+	for (size_t i = 0; i < t->ntexts; i++) {
+		t->texts[i] = prompt_generate(p, (double)isl,
+					      o->dist ? 0 : o->isl_stddev);
+		if (k == 0 && o->prefix_len > 0)
+			t->texts[i] = with_prefix(p, t->texts[i]);
+	}
 	t->delay_ms = -1;
 	t->at_ns = -1;
 	if (k > 0 && o->delay_mean > 0)
@@ -74,11 +100,10 @@ make_turn(struct turn *t, size_t k, const struct gen_opts *o,
 		t->model = (size_t)rng_below(&r->model, o->nmodels);
 	else
 		t->model = r->rr++ % o->nmodels;
-	t->max_tokens = -1;
-	if (o->osl >= 0)
+	t->max_tokens = osl;
+	if (!o->dist && o->osl >= 0)
 		t->max_tokens = gen_pni(&r->max_tokens, (double)o->osl,
 					o->osl_stddev);
-	payload_render(o, t, k);
 }
 
 void
@@ -92,6 +117,7 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	rng_derive(&r.max_tokens, root, "composer.turn.max_tokens");
 	rng_derive(&r.delay, root, "composer.conversation.turn_delay");
 	rng_derive(&r.ids, root, "aiperf.gen.session_id");
+	rng_derive(&r.dist, root, "models.sequence.distribution");
 	d->n = (size_t)o->num_entries;
 	d->convs = xcalloc(d->n, sizeof(*d->convs));
 	for (size_t i = 0; i < d->n; i++) {
@@ -104,6 +130,10 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 		for (size_t k = 0; k < c->nturns; k++)
 			make_turn(&c->turns[k], k, o, p, &r);
 	}
+	prompt_inject(p, d, o);
+	for (size_t i = 0; i < d->n; i++)
+		for (size_t k = 0; k < d->convs[i].nturns; k++)
+			payload_render(o, &d->convs[i].turns[k], k);
 }
 
 void
@@ -127,6 +157,7 @@ dataset_free(struct dataset *d)
 		}
 		free(c->turns);
 		free(c->session_id);
+		free(c->context);
 	}
 	free(d->convs);
 	memset(d, 0, sizeof(*d));

@@ -75,6 +75,12 @@ struct gen_opts {
 	/* public datasets (public.c) */
 	const char *public_dataset;	/* --public-dataset, or NULL */
 	const char *public_file;	/* its local copy (--input-file), or NULL */
+	/* prompt shaping (prompt.c, seqdist.c) */
+	long long prefix_pool, prefix_len;	/* --prompt-prefix-pool-size, -length */
+	long long system_len, context_len;	/* 0: not given */
+	int entries_set;	/* --num-dataset-entries given */
+	struct seqdist *dist;	/* --seq-dist, or NULL */
+	const char *rankings_opt;	/* the first --rankings-* option given */
 };
 
 enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
@@ -92,6 +98,9 @@ struct turn {
 	char *raw_messages;	/* mooncake messages, JSON text sent as is */
 	char *raw_tools;	/* their tools, JSON text */
 	int no_history;		/* message_array_with_responses */
+	/* chat: the shared system prompt and the session's user context,
+	 * sent before a first turn's message (borrowed; NULL: none) */
+	const char *system, *context;
 	char *payload;		/* compact JSON body */
 	size_t payload_len;
 	/* record text: head is "model" .. "max_tokens", mid the static
@@ -104,6 +113,7 @@ struct turn {
 
 struct conv {
 	char *session_id;
+	char *context;		/* --user-context-prompt-length: its prompt */
 	struct turn *turns;
 	size_t nturns;
 };
@@ -130,11 +140,33 @@ char *prompt_blocks(struct prompt *p, long long n, const int64_t *ids,
 /* 0 when n, ids and b fit, else -1 with that message in err. */
 int prompt_blocks_fit(long long n, const int64_t *ids, size_t nids,
 		      long long b, char *err, size_t errlen);
+/* generate_prompt(k): a decoded corpus slice of exactly k tokens. */
+char *prompt_exact(struct prompt *p, long long k);
+/* __init__'s pools, in its order: pool prefix prompts of len tokens, then
+ * the shared system prompt (system_len 0: none). */
+void prompt_pools(struct prompt *p, long long pool, long long len,
+		  long long system_len);
+/* get_random_prefix_prompt (borrowed), NULL when the pool is empty. */
+const char *prompt_prefix(struct prompt *p);
+/* The shared system prompt (borrowed), or NULL. */
+const char *prompt_system(const struct prompt *p);
+/* _inject_context_prompts: each conversation's first turn gets the shared
+ * system prompt and, in conversation order, a fresh user context prompt. */
+void prompt_inject(struct prompt *p, struct dataset *d, const struct gen_opts *o);
 /* Exits as prompt_new() would on a corpus it cannot read or that has no
  * tokens, without tokenizing it. */
 void prompt_check_corpus(const char *path);
 /* RandomGenerator.sample_positive_normal_integer. */
 long long gen_pni(struct rng *r, double mean, double stddev);
+
+/* seqdist.c: --seq-dist, the original's DistributionParser. */
+struct seqdist;
+/* The distribution of s, or NULL with the original's message in err. */
+struct seqdist *seqdist_parse(const char *s, char *err, size_t errlen);
+void seqdist_free(struct seqdist *d);
+/* sample(): one (isl, osl) pair drawn from r ("models.sequence.distribution"). */
+void seqdist_sample(const struct seqdist *d, struct rng *r, long long *isl,
+		    long long *osl);
 
 /* payload.c: endpoint bodies. */
 /* Render t->payload (the endpoint body) and the record text pieces from

@@ -22,7 +22,8 @@ enum {
 	O_WPATTERN, O_CRATE, O_CDELAY, O_FILE, O_CTYPE, O_BLOCK, O_FIXED,
 	O_NOFIXED, O_AUTOOFF, O_STARTOFF, O_ENDOFF, O_PRINTMODE, O_RAMP,
 	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE, O_WRAMP, O_SESSIONS,
-	O_SAMPLING, O_PUBLIC,
+	O_SAMPLING, O_PUBLIC, O_PREFIXPOOL, O_PREFIXLEN, O_SYSLEN, O_CTXLEN, O_SEQDIST,
+	O_RKPMEAN, O_RKPSD, O_RKPTMEAN, O_RKPTSD, O_RKQTMEAN, O_RKQTSD,
 };
 
 /* The endpoint types built, and the original's others with what brings them. */
@@ -98,6 +99,24 @@ static const char *const endpoints_later[] = {
 	{ "osl-stddev", O_OSLSD, DBL("x", o->osl_stddev, 0, 1e9) }, \
 	ALIAS("output-tokens-stddev", O_OSLSD), \
 	ALIAS("prompt-output-tokens-stddev", O_OSLSD), \
+	{ "prompt-prefix-pool-size", O_PREFIXPOOL, INT(o->prefix_pool, 0, 1000000), \
+	  .flags = OPT_BR }, \
+	ALIAS("prefix-prompt-pool-size", O_PREFIXPOOL), \
+	ALIAS("num-prefix-prompts", O_PREFIXPOOL), \
+	{ "prompt-prefix-length", O_PREFIXLEN, INT(o->prefix_len, 0, 100000000) }, \
+	ALIAS("prefix-prompt-length", O_PREFIXLEN), \
+	{ "shared-system-prompt-length", O_SYSLEN, INT(o->system_len, 1, 100000000), \
+	  .flags = OPT_BR }, \
+	{ "user-context-prompt-length", O_CTXLEN, INT(o->context_len, 1, 100000000), \
+	  .flags = OPT_BR }, \
+	{ "seq-dist", O_SEQDIST, OPT_STR, "dist", .flags = OPT_BR }, \
+	ALIAS("sequence-distribution", O_SEQDIST), \
+	{ "rankings-passages-mean", O_RKPMEAN, OPT_STR, "n", .flags = 0 }, \
+	{ "rankings-passages-stddev", O_RKPSD, OPT_STR, "n", .flags = OPT_BR }, \
+	{ "rankings-passages-prompt-token-mean", O_RKPTMEAN, OPT_STR, "n", .flags = OPT_BR }, \
+	{ "rankings-passages-prompt-token-stddev", O_RKPTSD, OPT_STR, "n", .flags = OPT_BR }, \
+	{ "rankings-query-prompt-token-mean", O_RKQTMEAN, OPT_STR, "n", .flags = OPT_BR }, \
+	{ "rankings-query-prompt-token-stddev", O_RKQTSD, OPT_STR, "n", .flags = OPT_BR }, \
 	{ "random-seed", O_SEED, INT(o->seed, 0, LLONG_MAX), .flags = OPT_BR }, \
 	{ "request-count", O_COUNT, INT(o->request_count, 1, BIG) }, \
 	ALIAS("num-requests", O_COUNT), \
@@ -255,6 +274,52 @@ sampling_arg(const char *a)
 		  "(sequential, random, shuffle)", a);
 }
 
+static void
+set_seq_dist(struct gen_opts *o, const char *a)
+{
+	char err[2048];
+
+	seqdist_free(o->dist);
+	if (!(o->dist = seqdist_parse(a, err, sizeof(err))))
+		die_usage("%s", err);
+}
+
+/* The rankings composer's options: integers (passage counts and token
+ * lengths >= 1, stddevs >= 0), only for the rankings endpoints. */
+static void
+set_rankings(struct gen_opts *o, int c, const char *opt, const char *a)
+{
+	opt_int(opt, a, c == O_RKPMEAN || c == O_RKPTMEAN || c == O_RKQTMEAN,
+		100000000);
+	if (!o->rankings_opt)
+		o->rankings_opt = opt;
+}
+
+/* validate_mutually_exclusive_prompt_options, the user context's need of
+ * --num-dataset-entries, validate_rankings_token_options: the original's
+ * messages. */
+static void
+check_prompt_opts(const struct gen_opts *o)
+{
+	if ((o->system_len || o->context_len) && (o->prefix_len || o->prefix_pool))
+		die_usage("Cannot use both `--shared-system-prompt-length`/"
+			  "`--user-context-prompt-length` and `--prefix-prompt-length`/"
+			  "`--prefix-prompt-pool-size`. These are mutually exclusive "
+			  "prompt configuration modes.");
+	if (o->context_len && !o->entries_set)
+		die_usage("--user-context-prompt-length requires --num-dataset-entries "
+			  "to be specified. Each dataset entry needs a unique user context "
+			  "prompt, so the number of dataset entries must be defined.");
+	if (o->rankings_opt)
+		die_usage("Rankings-specific options (`--rankings-passages-mean`, "
+			  "`--rankings-passages-stddev`, `--rankings-passages-prompt-token-mean`, "
+			  "`--rankings-passages-prompt-token-stddev`, "
+			  "`--rankings-query-prompt-token-mean`, "
+			  "`--rankings-query-prompt-token-stddev`) can only be used with "
+			  "rankings endpoint types Rankings endpoints: (cohere_rankings, "
+			  "hf_tei_rankings, nim_rankings).");
+}
+
 /* What the table does not: lists, compound values, side effects. */
 static void
 parse_opt(struct gen_opts *o, int c, const char *a)
@@ -275,6 +340,14 @@ parse_opt(struct gen_opts *o, int c, const char *a)
 	case O_RAMP: o->ramp_set = 1; break;
 	case O_SAMPLING: o->sampling = sampling_arg(a); break;
 	case O_WGRACE: o->warmup_grace = grace_arg(a); break;
+	case O_ENTRIES: o->entries_set = 1; break;
+	case O_SEQDIST: set_seq_dist(o, a); break;
+	case O_RKPMEAN: set_rankings(o, c, "--rankings-passages-mean", a); break;
+	case O_RKPSD: set_rankings(o, c, "--rankings-passages-stddev", a); break;
+	case O_RKPTMEAN: set_rankings(o, c, "--rankings-passages-prompt-token-mean", a); break;
+	case O_RKPTSD: set_rankings(o, c, "--rankings-passages-prompt-token-stddev", a); break;
+	case O_RKQTMEAN: set_rankings(o, c, "--rankings-query-prompt-token-mean", a); break;
+	case O_RKQTSD: set_rankings(o, c, "--rankings-query-prompt-token-stddev", a); break;
 	default: break;
 	}
 }
@@ -304,6 +377,12 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[it.ind]);
 	if (!o->nmodels)
 		die_usage("--model is required");
+	check_prompt_opts(o);
+	if (o->public_dataset && (o->prefix_pool || o->prefix_len || o->system_len ||
+				  o->context_len || o->dist))
+		die_usage("--public-dataset brings its own prompts: --prompt-prefix-pool-size, "
+			  "--prompt-prefix-length, --shared-system-prompt-length, "
+			  "--user-context-prompt-length and --seq-dist cannot be used with it");
 	sched_check_opts(o);
 	public_check_opts(o);
 	trace_check_opts(o);
@@ -356,6 +435,7 @@ static void
 opts_release(struct gen_opts *o)
 {
 	extras_release(&o->extras);
+	seqdist_free(o->dist);
 	for (size_t i = 0; i < o->nmodels; i++)
 		free(o->models[i]);
 	free(o->models);
@@ -408,6 +488,8 @@ main(int argc, char **argv)
 	cpath = corpus_path(&o);
 	/* a public dataset brings its own prompts */
 	p = o.public_dataset ? NULL : prompt_new(t, cpath, root);
+	if (p)
+		prompt_pools(p, o.prefix_pool, o.prefix_len, o.system_len);
 	if (o.public_dataset)
 		public_dataset_build(&d, &o, t, root);
 	else if (o.input_file)

@@ -33,7 +33,19 @@ texts_array(const struct turn *t)
 	return buf_detach(&b, NULL);
 }
 
-/* One user message: a plain string for one text, else text parts. */
+static void
+role_message(struct jw *w, const char *role, const char *content)
+{
+	jw_obj(w);
+	jw_key(w, "role");
+	jw_str(w, role);
+	jw_key(w, "content");
+	jw_str(w, content);
+	jw_obj_end(w);
+}
+
+/* One user message: a plain string for one text, else text parts; the
+ * shared system prompt and the user context before a first turn's. */
 static char *
 chat_messages(const struct turn *t)
 {
@@ -42,6 +54,10 @@ chat_messages(const struct turn *t)
 
 	jw_init(&w, &b, 0);
 	jw_arr(&w);
+	if (t->system)
+		role_message(&w, "system", t->system);
+	if (t->context)
+		role_message(&w, "user", t->context);
 	jw_obj(&w);
 	jw_key(&w, "role");
 	jw_str(&w, "user");

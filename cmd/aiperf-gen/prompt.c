@@ -17,6 +17,10 @@ struct prompt {
 	struct tok_ids corpus;
 	struct rng length_rng;	/* dataset.prompt.length */
 	struct rng corpus_rng;	/* dataset.prompt.corpus */
+	struct rng prefix_rng;	/* dataset.prompt.prefix */
+	char **prefixes;	/* the prefix prompt pool */
+	size_t nprefixes;
+	char *system;		/* the shared system prompt, or NULL */
 	struct buf out;
 	/* hash_ids -> blocks: _cache (id -> tokens) and _decoded_cache */
 	struct hmap block_ix;	/* (hash id, 0) -> 1 + index in blocks */
@@ -89,6 +93,7 @@ prompt_new(const struct tok *t, const char *path, uint64_t seed)
 		die("corpus '%s' has no tokens", path);
 	rng_derive(&p->length_rng, seed, "dataset.prompt.length");
 	rng_derive(&p->corpus_rng, seed, "dataset.prompt.corpus");
+	rng_derive(&p->prefix_rng, seed, "dataset.prompt.prefix");
 	buf_init(&p->out, DECODE_MAX);
 	hmap_init(&p->block_ix, CACHE_MAX);
 	hmap_init(&p->text_ix, CACHE_MAX);
@@ -123,6 +128,10 @@ prompt_free(struct prompt *p)
 		free(p->texts[i]);
 	free(p->texts);
 	tok_ids_release(&p->seq);
+	for (size_t i = 0; i < p->nprefixes; i++)
+		free(p->prefixes[i]);
+	free(p->prefixes);
+	free(p->system);
 	hmap_release(&p->block_ix);
 	hmap_release(&p->text_ix);
 	free(p);
@@ -173,6 +182,8 @@ sample_tokens(struct prompt *p, size_t k, struct tok_ids *out)
 		     "returning a prompt of length %zu", k, n);
 	if (k > n - start)
 		rest = k - (n - start) < n ? k - (n - start) : n;
+	if (!first)
+		return;	/* k = 0: the draw alone */
 	if (out->n + first + rest > out->cap) {
 		out->cap = out->n + first + rest;
 		out->v = xreallocarray(out->v, out->cap, sizeof(*out->v));
@@ -198,6 +209,55 @@ generate_prompt(struct prompt *p, size_t k)
 	p->seq.n = 0;
 	sample_tokens(p, k, &p->seq);
 	return decode(p, &p->seq);
+}
+
+char *
+prompt_exact(struct prompt *p, long long k)
+{
+	return generate_prompt(p, (size_t)(k > 0 ? k : 0));
+}
+
+void
+prompt_pools(struct prompt *p, long long pool, long long len,
+	     long long system_len)
+{
+	if (pool > 0) {
+		p->prefixes = xcalloc((size_t)pool, sizeof(*p->prefixes));
+		for (; p->nprefixes < (size_t)pool; p->nprefixes++)
+			p->prefixes[p->nprefixes] = prompt_exact(p, len);
+	}
+	if (system_len > 0)
+		p->system = prompt_exact(p, system_len);
+}
+
+const char *
+prompt_prefix(struct prompt *p)
+{
+	if (!p->nprefixes)
+		return NULL;
+	return p->prefixes[rng_below(&p->prefix_rng, p->nprefixes)];
+}
+
+const char *
+prompt_system(const struct prompt *p)
+{
+	return p->system;
+}
+
+/* Empty prompts are left out, as the chat endpoint's "if system_message". */
+void
+prompt_inject(struct prompt *p, struct dataset *d, const struct gen_opts *o)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct conv *c = &d->convs[i];
+
+		if (o->context_len > 0)
+			c->context = prompt_exact(p, o->context_len);
+		if (!c->nturns)
+			continue;
+		c->turns[0].system = p->system && *p->system ? p->system : NULL;
+		c->turns[0].context = c->context && *c->context ? c->context : NULL;
+	}
 }
 
 char *

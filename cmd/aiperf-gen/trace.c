@@ -635,7 +635,7 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 	struct tline **first;
 	size_t *order;
 	double zero = 0, *last;
-	struct rng model;
+	struct rng model, dist;
 	size_t rr = 0;
 
 	load(&t);
@@ -661,12 +661,22 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 	}
 	context_mode(&t, d);
 	rng_derive(&model, root, "composer.turn.model_selection");
+	rng_derive(&dist, root, "models.sequence.distribution");
+	for (size_t c = 0; c < d->n; c++)
+		for (size_t i = 0; i < d->convs[c].nturns; i++) {
+			struct turn *u = &d->convs[c].turns[i];
+			long long isl;
+
+			u->model = o->model_random ?
+				(size_t)rng_below(&model, o->nmodels) : rr++ % o->nmodels;
+			if (o->dist)	/* _set_max_tokens: the pair's osl */
+				seqdist_sample(o->dist, &dist, &isl, &u->max_tokens);
+		}
+	prompt_inject(p, d, o);
 	for (size_t c = 0; c < d->n; c++)
 		for (size_t i = 0; i < d->convs[c].nturns; i++) {
 			struct turn *u = &d->convs[c].turns[i];
 
-			u->model = o->model_random ?
-				(size_t)rng_below(&model, o->nmodels) : rr++ % o->nmodels;
 			payload_render(o, u, i);
 			drop_texts(u);
 		}

@@ -14,7 +14,8 @@ const char tt_usage_text[] =
 	"       aiperf-trace synthesize [--speedup-ratio X] [--prefix-len-multiplier X]\n"
 	"                               [--prefix-root-multiplier N] [--prompt-len-multiplier X]\n"
 	"                               [--max-isl N] [--max-osl N] [--block-size N]\n"
-	"                               [--random-seed N] [--group-sessions] [FILE ...]\n"
+	"                               [--random-seed N] [--group-sessions] [--strict]\n"
+	"                               [FILE ...]\n"
 	"       aiperf-trace convert --from burstgpt|azure|bailian [--no-rebase] [FILE ...]\n"
 	"       aiperf-trace --help | --version\n";
 

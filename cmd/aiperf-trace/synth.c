@@ -19,6 +19,7 @@ struct synth_opts {
 	uint64_t seed;
 	int has_seed;
 	int group_sessions;
+	int strict;		/* a prefix longer than its line is an error */
 };
 
 /* One kept input line, stored for the later passes. */
@@ -43,6 +44,8 @@ struct synth {
 	size_t nids, capids;
 	struct rng rng;
 	struct buf out;
+	int counting;		/* the writing pass: count clamped lines */
+	size_t clamped;		/* lines whose prefix covers their input */
 };
 
 static void push_id(struct synth *s, int64_t id)
@@ -84,10 +87,16 @@ static int64_t apply_multipliers(struct synth *s, const struct trace_line *l,
 		plen++;
 	prefix_len = plen * B;
 	prompt_len = l->input_length - prefix_len;
-	if (prompt_len < 0)
+	if (prompt_len < 0 && s->o.strict)
 		die("%s:%zu: input_len (%" PRId64 ") < prefix_len (%" PRId64
 		    "): trace has fewer tokens than its shared prefix blocks",
 		    k->name, k->lineno, l->input_length, prefix_len);
+	if (prompt_len < 0) {
+		/* a partial last block: the prefix is the whole input */
+		prefix_len = l->input_length;
+		prompt_len = 0;
+		s->clamped += s->counting;
+	}
 	if (pm > 1.0) {
 		int64_t m = (int64_t)pm;
 
@@ -297,6 +306,7 @@ static void run(struct synth *s)
 		apply_multipliers(s, reparse(s, &s->lines[i]), &s->lines[i]);
 	offset_base = s->max_hash_id + 1;
 	s->max_hash_id = start;
+	s->counting = 1;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct kept *k = &s->lines[i];
 		const struct trace_line *l = reparse(s, k);
@@ -314,6 +324,11 @@ static void run(struct synth *s)
 			isl = s->o.max_isl;
 		emit(s, l, k, isl, 1);
 	}
+	if (s->clamped)
+		warn("%zu line%s with shared prefix blocks longer than their "
+		     "input_length: prompt length taken as 0, the prefix as the "
+		     "whole input (--strict: an error, as in the original)",
+		     s->clamped, s->clamped == 1 ? "" : "s");
 }
 
 static uint64_t entropy_seed(void)
@@ -329,7 +344,7 @@ static uint64_t entropy_seed(void)
 
 enum {
 	K_SPEEDUP = 256, K_PREFIX_LEN, K_PREFIX_ROOT, K_PROMPT_LEN, K_MAX_ISL,
-	K_MAX_OSL, K_BLOCK, K_SEED, K_GROUP,
+	K_MAX_OSL, K_BLOCK, K_SEED, K_GROUP, K_STRICT,
 };
 
 #define MULT(max) OPT_DOUBLE, "X", .hi = (max)
@@ -351,6 +366,7 @@ static const struct opt synth_opts[] = {
 	{ "isl-block-size", K_BLOCK, .flags = OPT_ALIAS },
 	{ "random-seed", K_SEED, OPT_INT, "N", .max = INT64_MAX },
 	{ "group-sessions", K_GROUP, OPT_FLAG, .arg = NULL },
+	{ "strict", K_STRICT, OPT_FLAG, .arg = NULL },
 	{ "help", 'h', OPT_HELP, .arg = NULL },
 	{ 0 },
 };
@@ -366,7 +382,7 @@ static int parse_synth(int argc, char **argv, struct synth_opts *o)
 	struct opt_iter it;
 	int c;
 
-	*o = (struct synth_opts){ 1.0, 1.0, 1.0, 1, 0, -1, 512, 0, 0, 0 };
+	*o = (struct synth_opts){ 1.0, 1.0, 1.0, 1, 0, -1, 512, 0, 0, 0, 0 };
 	opt_init(&it, &tt_synth_cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1) {
 		switch (c) {
@@ -382,6 +398,7 @@ static int parse_synth(int argc, char **argv, struct synth_opts *o)
 			o->has_seed = 1;
 			break;
 		case K_GROUP: o->group_sessions = 1; break;
+		case K_STRICT: o->strict = 1; break;
 		default: break;
 		}
 	}

@@ -98,6 +98,9 @@ def expect(words, no):
     for w in words:
         if w.split("=")[0] in no:
             return "later:" + w.split("=")[0]
+    if "--user-context-prompt-length" in words and "--num-dataset-entries" not in words:
+        # the original's validate_user_context_requires_dataset_entries
+        return "refused:--user-context-prompt-length requires --num-dataset-entries"
     if "--goodput" in words and "--streaming" not in words:
         slo = words[words.index("--goodput") + 1]
         if re.search(r"inter_token_latency|time_to_first_token", slo):

@@ -116,7 +116,12 @@ test_expect_success 'options: the other public datasets, the conflicts' '
 	test_expect_code 2 aiperf-gen -m m --public-dataset sharegpt --custom-dataset-type mooncake_trace 2>err &&
 	grep -q "^aiperf-gen: The --public-dataset and --custom-dataset-type options cannot be set together$" err &&
 	test_expect_code 2 aiperf-gen -m m --public-dataset sharegpt --fixed-schedule 2>err &&
-	grep -q "Fixed schedule requires a file" err
+	grep -q "Fixed schedule requires a file" err &&
+	for o in "--prompt-prefix-pool-size 2 --prompt-prefix-length 4" "--seq-dist 10,2:100" \
+		"--shared-system-prompt-length 8" "--user-context-prompt-length 8 --num-dataset-entries 2"; do
+		test_expect_code 2 aiperf-gen -m m --public-dataset sharegpt $o 2>err &&
+		grep -q "^aiperf-gen: --public-dataset brings its own prompts: " err || return 1
+	done
 '
 
 test_expect_success 'a directory, an unreadable file' '

@@ -64,8 +64,8 @@ for args in "--prefix-len-multiplier 2 --prompt-len-multiplier 2" \
 	"
 done
 
-test_expect_success 'synthesize fails like the original on a short shared prefix' "
-	! aiperf-trace synthesize --prefix-len-multiplier 2 '$DATA/conversation_trace.jsonl' >/dev/null 2>err &&
+test_expect_success 'synthesize --strict fails like the original on a short shared prefix' "
+	! aiperf-trace synthesize --strict --prefix-len-multiplier 2 '$DATA/conversation_trace.jsonl' >/dev/null 2>err &&
 	grep -q 'conversation_trace.jsonl:41: input_len (1902) < prefix_len (2048)' err
 "
 

@@ -209,8 +209,11 @@ def synthesize(traces, a):
             prefix.append(h)
         plen = len(prefix) * B
         prompt = isl - plen
-        if prompt < 0:
+        if prompt < 0 and getattr(a, "strict", True):
             raise SystemExit("prompt_len < 0")
+        if prompt < 0:  # aiperf-trace(1): the prefix is the whole input
+            plen, prompt = isl, 0
+            a.clamped = getattr(a, "clamped", 0) + 1
         pm = a.prefix_len_multiplier
         if pm > 1.0:
             st = [h * m + j for h in prefix for j in range(m)]
@@ -294,6 +297,7 @@ def main():
     p.add_argument("--max-osl", type=int, default=None)
     p.add_argument("--random-seed", type=int, default=0)
     p.add_argument("--group-sessions", action="store_true")
+    p.add_argument("--strict", action="store_true")
     a = p.parse_intermixed_args()
     if a.cmd == "analyze":
         print(dump(analyze(read_traces(a.files[0]), a.block_size)))
