@@ -97,6 +97,7 @@ lint:
 	cppcheck --std=c11 --enable=warning,performance,portability --error-exitcode=1 \
 		--inline-suppr -q -Ilib lib cmd
 
+, := ,
 FUZZ_CC = clang
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined
 FUZZTIME ?= 10
@@ -112,11 +113,22 @@ FUZZ_TOOL_LDFLAGS = -Wl,--wrap=die,--wrap=die_usage,--wrap=malloc,--wrap=calloc,
 fuzz_tool_flags = $(if $(FUZZ_TOOL_$(1)),-Icmd/$(FUZZ_TOOL_$(1)) \
 	-Dmain=fuzz_tool_main $(FUZZ_TOOL_LDFLAGS))
 
+# The library is compiled once for every target (instrumented, not linked
+# with libFuzzer's main) into an archive each target links.
+FUZZ_LIB = build/fuzz/libaiperf-fuzz.a
+FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -std=c17 $(subst fuzzer$(,),fuzzer-no-link$(,),$(FUZZ_FLAGS)) \
+		-MMD -MP -c -o $@ $<
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $(FUZZ_LIB_OBJ)
+
 .SECONDEXPANSION:
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $$(call fuzz_tool_src,$$*) tests/fuzz/fuzztool.h
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) $$(call fuzz_tool_src,$$*) tests/fuzz/fuzztool.h
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) -std=c17 $(FUZZ_FLAGS) $(call fuzz_tool_flags,$*) \
-		-o $@ $< $(call fuzz_tool_src,$*) $(LIB_SRC) $(LDLIBS)
+		-o $@ $< $(call fuzz_tool_src,$*) $(FUZZ_LIB) $(LDLIBS)
 
 fuzz-build: $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
