@@ -121,6 +121,8 @@ dataset_free(struct dataset *d)
 			free(t->payload);
 			free(t->raw_messages);
 			free(t->raw_tools);
+			free(t->role);
+			free(t->system);
 			free(t->head);
 			free(t->mid);
 			free(t->end);

@@ -66,6 +66,7 @@ struct gen_opts {
 	/* trace datasets (trace.c) */
 	const char *input_file;
 	const char *custom_type;	/* as given, or NULL */
+	int ds_type;		/* resolved dataset type (DS_*) */
 	long long block_size;	/* -1: the type's default (512) */
 	int fixed_schedule, no_fixed_schedule, auto_offset;
 	long long start_offset, end_offset;	/* ms; -1: not given */
@@ -89,6 +90,8 @@ struct turn {
 	char *raw_messages;	/* mooncake messages, JSON text sent as is */
 	char *raw_tools;	/* their tools, JSON text */
 	int no_history;		/* message_array_with_responses */
+	char *role;		/* chat message role; NULL: "user" */
+	char *system;		/* first turn: the conversation's system message */
 	char *payload;		/* compact JSON body */
 	size_t payload_len;
 	/* record text: head is "model" .. "max_tokens", mid the static
@@ -160,7 +163,10 @@ void sched_check_opts(struct gen_opts *o);
 void sched_check_mode(struct gen_opts *o);
 
 /* trace.c: mooncake_trace datasets. */
-enum { DS_SYNTHETIC, DS_MOONCAKE };
+enum {
+	DS_SYNTHETIC, DS_MOONCAKE, DS_SINGLE_TURN, DS_MULTI_TURN, DS_RANDOM_POOL,
+	DS_BAILIAN, DS_BURST_GPT,
+};
 /* The dataset type of o->input_file (exits on an unsupported one) and
  * whether its first non-empty line has a timestamp. */
 int trace_type(const struct gen_opts *o, int *has_timestamp);
@@ -175,6 +181,18 @@ void trace_check_first(const struct gen_opts *o, uint64_t root);
 /* The session id of the i-th generated conversation. */
 char *gen_session_id(const struct gen_opts *o, size_t i, struct rng *ids);
 void gen_uuid4(struct rng *r, char out[37]);
+
+/* custom.c: single_turn, multi_turn and random_pool datasets. */
+void custom_dataset_build(struct dataset *d, const struct gen_opts *o,
+			  uint64_t root);
+/* Exits as custom_dataset_build() would on the first record alone. */
+void custom_check_first(const struct gen_opts *o);
+/* The number of files of directory dir whose first record is a
+ * random_pool record, or -1 with "file:line: why" in err when one's is
+ * not (RandomPoolDatasetLoader._validate_path). */
+int custom_pool_dir(const char *dir, char *err, size_t errlen);
+/* Two 64-bit hashes of s[0..n) (hmap keys). */
+void gen_str_hash(const char *s, size_t n, uint64_t h[2]);
 
 /* emit.c: dataset and record stream. */
 struct stream {

@@ -33,7 +33,9 @@ texts_array(const struct turn *t)
 	return buf_detach(&b, NULL);
 }
 
-/* One user message: a plain string for one text, else text parts. */
+/* The turn's message (role "user" unless the turn names one): a plain
+ * string for one text, else text parts; after the conversation's system
+ * message on its first turn. */
 static char *
 chat_messages(const struct turn *t)
 {
@@ -42,9 +44,17 @@ chat_messages(const struct turn *t)
 
 	jw_init(&w, &b, 0);
 	jw_arr(&w);
+	if (t->system) {
+		jw_obj(&w);
+		jw_key(&w, "role");
+		jw_str(&w, "system");
+		jw_key(&w, "content");
+		jw_str(&w, t->system);
+		jw_obj_end(&w);
+	}
 	jw_obj(&w);
 	jw_key(&w, "role");
-	jw_str(&w, "user");
+	jw_str(&w, t->role ? t->role : "user");
 	jw_key(&w, "content");
 	if (t->ntexts == 1) {
 		jw_str(&w, t->texts[0]);
