@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* mooncake_trace datasets: validated lines, sessions, hash-id prompts and fixed-schedule times. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <sys/stat.h>
 
@@ -30,6 +31,7 @@ struct tline {
 	size_t nids;
 	char *text, *messages, *tools;
 	size_t conv;
+	int64_t chat, parent, turn;	/* bailian_trace */
 };
 
 struct tload {
@@ -39,7 +41,11 @@ struct tload {
 	struct tline *v;
 	size_t n, cap;
 	size_t lines;
+	struct buf csv;		/* burst_gpt_trace: the fields of a row */
+	size_t header, col[3];	/* its header read; the columns used */
 };
+
+#define CSV_MAX_FIELDS 64
 
 /* The dataset types by DS_* value. */
 static const char *const type_names[] = {
@@ -507,6 +513,44 @@ keep(struct tload *t, const struct trace_line *l, size_t lineno)
 	}
 }
 
+/* Keep a line with a timestamp of ts_ms (bailian, BurstGPT: seconds *
+ * 1000) if the offsets window takes it. */
+static struct tline *
+keep_at(struct tload *t, const struct trace_line *l, size_t lineno, double ts_ms)
+{
+	struct trace_line w = *l;
+
+	w.timestamp = ts_ms;
+	if (!in_window(t->o, &w))
+		return NULL;
+	keep(t, &w, lineno);
+	return &t->v[t->n - 1];
+}
+
+/* BailianTraceDatasetLoader: a BailianTrace line, seconds to ms. */
+static void
+on_bailian(struct tload *t, size_t lineno)
+{
+	const struct json *o = t->tp.line.root;
+	struct tline *k;
+	int64_t v;
+
+	if (o->type != JSON_OBJECT || !looks_bailian(o))
+		die("%s:%zu: not a bailian_trace record: chat_id, input_length, "
+		    "output_length (integers) and timestamp (seconds) are needed",
+		    t->name, lineno);
+	if (!(k = keep_at(t, &t->tp.line, lineno, t->tp.line.timestamp * 1000.0)))
+		return;
+	json_int64(json_get(o, "chat_id"), &k->chat);
+	k->parent = -1;
+	if (json_int64(json_get(o, "parent_chat_id"), &v) == 0)
+		k->parent = v;
+	k->turn = 1;
+	if (json_int64(json_get(o, "turn"), &v) == 0)
+		k->turn = v;
+	k->osl = t->tp.line.output_length;
+}
+
 static void
 on_line(struct tload *t, const char *s, size_t n, size_t lineno)
 {
@@ -519,11 +563,18 @@ on_line(struct tload *t, const char *s, size_t n, size_t lineno)
 	t->lines++;
 	if (rc < 0)
 		die("%s:%zu: %s", t->name, lineno, err);
+	if (t->o->ds_type == DS_BAILIAN) {
+		on_bailian(t, lineno);
+		return;
+	}
 	if ((why = check_line(t->tp.line.root, &t->tp.line)))
 		die("%s:%zu: %s", t->name, lineno, why);
 	if (in_window(t->o, &t->tp.line))
 		keep(t, &t->tp.line, lineno);
 }
+
+static void tload_free(struct tload *t);
+static void on_csv(struct tload *t, const char *s, size_t n, size_t lineno);
 
 /*
  * The errors loading would stop at on the first line, each with its
@@ -542,6 +593,22 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 	const char *why = NULL;
 	int kept;
 
+	if (o->ds_type == DS_BURST_GPT || o->ds_type == DS_BAILIAN) {
+		struct tload t = { .o = o, .name = o->input_file };
+
+		line = first_line(o, &n, &lineno);
+		buf_init(&t.csv, LINE_MAX_BYTES);
+		trace_parser_init(&t.tp, 0);
+		if (o->ds_type == DS_BURST_GPT)
+			on_csv(&t, line, n, lineno);
+		else
+			on_line(&t, line, n, lineno);
+		trace_parser_release(&t.tp);
+		buf_release(&t.csv);
+		tload_free(&t);
+		free(line);
+		return;
+	}
 	if (o->ds_type != DS_MOONCAKE) {
 		custom_check_first(o);
 		return;
@@ -568,6 +635,107 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 	free(line);
 }
 
+/* s without ASCII whitespace at both ends, in place. */
+static char *
+trim(char *s)
+{
+	size_t n;
+
+	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || (s[n - 1] >= '\t' && s[n - 1] <= '\r')))
+		s[--n] = '\0';
+	return s;
+}
+
+/* The fields of CSV row s[0..n) (the csv module's defaults: commas, ""
+ * quotes) copied into b, at most max; returns how many. */
+static size_t
+csv_split(const char *s, size_t n, struct buf *b, char **f, size_t max)
+{
+	size_t nf = 0, i = 0, start[CSV_MAX_FIELDS];
+
+	buf_reset(b);
+	if (n && s[n - 1] == '\r')
+		n--;
+	while (nf < max) {
+		int q = i < n && s[i] == '"';
+
+		start[nf++] = b->len;
+		for (i += (size_t)q; i < n; i++) {
+			if (q && s[i] == '"' && i + 1 < n && s[i + 1] == '"')
+				buf_addch(b, s[i++]);
+			else if (q && s[i] == '"')
+				q = 0;
+			else if (!q && s[i] == ',')
+				break;
+			else
+				buf_addch(b, s[i]);
+		}
+		buf_addch(b, '\0');
+		if (i++ >= n)
+			break;
+	}
+	for (size_t k = 0; k < nf; k++)
+		f[k] = b->s + start[k];
+	return nf;
+}
+
+/* Python int() and float() of a CSV field. */
+static int
+csv_int(char *s, long long *v)
+{
+	const char *why;
+
+	s = trim(s);
+	return util_strtonum(s + (*s == '+'), LLONG_MIN, LLONG_MAX, v, &why);
+}
+
+/*
+ * BurstGPTTraceDatasetLoader: the first row names the columns, and
+ * Timestamp, Request tokens and Response tokens must be among them; a
+ * row whose timestamp (float()) or token counts (int()) do not parse is
+ * skipped. Seconds become ms; each row is a session of its own.
+ */
+static void
+on_csv(struct tload *t, const char *s, size_t n, size_t lineno)
+{
+	static const char *const cols[] = {
+		"Timestamp", "Request tokens", "Response tokens",
+	};
+	char *f[CSV_MAX_FIELDS];
+	struct trace_line l = { .has = TRACE_INPUT_LENGTH | TRACE_OUTPUT_LENGTH |
+				       TRACE_TIMESTAMP };
+	size_t nf;
+	long long in, out;
+	double ts;
+
+	if (pystr_isblank(s, n))
+		return;
+	nf = csv_split(s, n, &t->csv, f, CSV_MAX_FIELDS);
+	if (!t->header++) {
+		for (int c = 0; c < 3; c++) {
+			t->col[c] = nf;
+			for (size_t i = 0; i < nf; i++)
+				if (!strcmp(f[i], cols[c]))
+					t->col[c] = i;
+			if (t->col[c] == nf)
+				die("%s:%zu: Missing required column '%s'", t->name,
+				    lineno, cols[c]);
+		}
+		return;
+	}
+	t->lines++;
+	if (t->col[0] >= nf || t->col[1] >= nf || t->col[2] >= nf ||
+	    util_strtod(trim(f[t->col[0]]), &ts) < 0 || !isfinite(ts) ||
+	    csv_int(f[t->col[1]], &in) < 0 || csv_int(f[t->col[2]], &out) < 0)
+		return;
+	l.input_length = in;
+	l.output_length = out;
+	keep_at(t, &l, lineno, ts * 1000.0);
+}
+
 static void
 load(struct tload *t)
 {
@@ -580,7 +748,10 @@ load(struct tload *t)
 		die("cannot open '%s':", t->o->input_file);
 	trace_parser_init(&t->tp, 0);
 	while ((rc = lines_next(&l, &s, &n)) == 1)
-		on_line(t, s, n, l.lineno);
+		if (t->o->ds_type == DS_BURST_GPT)
+			on_csv(t, s, n, l.lineno);
+		else
+			on_line(t, s, n, l.lineno);
 	if (rc < 0 && errno == ENOBUFS)
 		die("%s:%zu: line longer than %zu bytes", t->name, l.lineno,
 		    LINE_MAX_BYTES);
@@ -600,6 +771,97 @@ gen_str_hash(const char *s, size_t n, uint64_t h[2])
 		h[1] = (h[1] ^ (unsigned char)s[i]) * 0xff51afd7ed558ccdu;
 		h[1] ^= h[1] >> 31;
 	}
+}
+
+/*
+ * BailianTraceDatasetLoader._group_into_sessions' find_root: follow
+ * parent_chat_id links (the last line of a chat_id wins) up to a root
+ * (-1), an unknown id or a cycle; every chat on the way is cached with
+ * the root found.
+ */
+static int64_t
+bailian_root(struct tload *t, struct hmap *by, struct hmap *cache,
+	     struct hmap *seen, uint64_t call, int64_t chat)
+{
+	const uint64_t *c = hmap_find(cache, (uint64_t)chat, 0), *p;
+	int64_t cur = chat, *path = NULL;
+	size_t np = 0;
+	int created;
+
+	if (c)
+		return (int64_t)*c;
+	while ((p = hmap_find(by, (uint64_t)cur, 0)) && t->v[*p].parent != -1) {
+		int64_t parent = t->v[*p].parent;
+
+		if (!hmap_put(seen, (uint64_t)cur, call, &created))
+			die("%s: too many chats", t->name);
+		if (!created || parent == cur || !hmap_find(by, (uint64_t)parent, 0))
+			break;
+		path = xreallocarray(path, np + 1, sizeof(*path));
+		path[np++] = cur;
+		cur = parent;
+	}
+	for (size_t i = 0; i <= np; i++) {
+		uint64_t *slot = hmap_put(cache, (uint64_t)(i < np ? path[i] : chat),
+					  0, &created);
+
+		if (!slot)
+			die("%s: too many chats", t->name);
+		*slot = (uint64_t)cur;
+	}
+	free(path);
+	return cur;
+}
+
+static int
+cmp_bailian(const void *x, const void *y)
+{
+	const struct tline *a = x, *b = y;
+
+	if (a->conv != b->conv)
+		return a->conv < b->conv ? -1 : 1;
+	if (a->turn != b->turn)
+		return a->turn < b->turn ? -1 : 1;
+	return (a->lineno > b->lineno) - (a->lineno < b->lineno);
+}
+
+/* Sessions are the roots' chat ids, in order of first appearance, each
+ * sorted by turn (stable). */
+static void
+bailian_sessions(struct tload *t)
+{
+	struct hmap by, cache, seen, groups;
+	int created;
+
+	hmap_init(&by, SESSIONS_MAX);
+	hmap_init(&cache, SESSIONS_MAX);
+	hmap_init(&seen, SESSIONS_MAX);
+	hmap_init(&groups, SESSIONS_MAX);
+	for (size_t i = 0; i < t->n; i++) {
+		uint64_t *slot = hmap_put(&by, (uint64_t)t->v[i].chat, 0, &created);
+
+		if (!slot)
+			die("%s: too many chats", t->name);
+		*slot = i;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		struct tline *k = &t->v[i];
+		int64_t root = bailian_root(t, &by, &cache, &seen, i, k->chat);
+		uint64_t *g = hmap_put(&groups, (uint64_t)root, 0, &created);
+
+		if (!g)
+			die("%s: too many sessions", t->name);
+		if (created)
+			*g = groups.len;
+		k->conv = (size_t)*g;
+		free(k->session);
+		k->session = xstrfmt("%lld", (long long)root);
+	}
+	qsort(t->v, t->n, sizeof(*t->v), cmp_bailian);
+	hmap_release(&by);
+	hmap_release(&cache);
+	hmap_release(&seen);
+	hmap_release(&groups);
 }
 
 /* _group_traces: sessions in order of first appearance; a line without a
@@ -684,8 +946,9 @@ context_mode(struct tload *t, struct dataset *d)
 			die("%s: session '%s': Mixed Mooncake sessions with both "
 			    "raw `messages`/`payload` and synthesized prompts are "
 			    "unsupported.", t->name, cv->session_id);
-		for (size_t k = 0; raw && k < cv->nturns; k++)
-			cv->turns[k].no_history = 1;
+		/* bailian rows carry their whole context */
+		for (size_t k = 0; k < cv->nturns; k++)
+			cv->turns[k].no_history = raw || t->o->ds_type == DS_BAILIAN;
 	}
 }
 
@@ -801,14 +1064,19 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 	struct rng model;
 	size_t rr = 0;
 
-	if (o->ds_type != DS_MOONCAKE) {
+	if (o->ds_type == DS_SINGLE_TURN || o->ds_type == DS_MULTI_TURN ||
+	    o->ds_type == DS_RANDOM_POOL) {
 		custom_dataset_build(d, o, root);
 		return;
 	}
+	buf_init(&t.csv, LINE_MAX_BYTES);
 	load(&t);
+	buf_release(&t.csv);
 	if (!t.lines)
 		die("'%s' has no records", t.name);
 	d->lines = t.lines;
+	if (o->ds_type == DS_BAILIAN)
+		bailian_sessions(&t);
 	group(&t, d, root);
 	first = xcalloc(d->n ? d->n : 1, sizeof(*first));
 	last = xcalloc(d->n ? d->n : 1, sizeof(*last));
