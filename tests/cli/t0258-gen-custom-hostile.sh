@@ -22,7 +22,7 @@ bad() {
 }
 
 test_expect_success 'single_turn: malformed lines and wrong types' '
-	bad single_turn "{\"text\": \"a\"" "invalid JSON: at byte 12: expected ',' or '}'" &&
+	bad single_turn "{\"text\": \"a\"" "invalid JSON: at byte 12: expected '"'"','"'"' or '"'"'}'"'"'" &&
 	bad single_turn "[\"text\"]" "expected a JSON object" &&
 	bad single_turn "\"text\"" "expected a JSON object" &&
 	bad single_turn "{}" "At least one modality must be provided" &&
