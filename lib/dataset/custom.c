@@ -98,10 +98,11 @@ static int modality(struct custom_parser *p, const struct json *o,
 		snprintf(why, sizeof(why), "%s and %s cannot be set together", x, xs);
 		return fail(err, errlen, where, NULL, why);
 	}
+	/* the singular field, even empty, is the content (MediaConversionMixin) */
 	if (!isnull(one)) {
 		if (keep && add_text(p, one) < 0)
 			return fail(err, errlen, where, x, "too many items");
-		return 0;
+		keep = 0;
 	}
 	for (const struct json *e = isnull(many) ? NULL : many->child; e; e = e->next) {
 		strs += e->type == JSON_STRING;
