@@ -654,7 +654,7 @@ trim(char *s)
 static size_t
 csv_split(const char *s, size_t n, struct buf *b, char **f, size_t max)
 {
-	size_t nf = 0, i = 0, start[CSV_MAX_FIELDS];
+	size_t nf = 0, i = 0, start[CSV_MAX_FIELDS] = { 0 };
 
 	buf_reset(b);
 	if (n && s[n - 1] == '\r')
@@ -802,10 +802,10 @@ bailian_root(struct tload *t, struct hmap *by, struct hmap *cache,
 		cur = parent;
 	}
 	for (size_t i = 0; i <= np; i++) {
-		uint64_t *slot = hmap_put(cache, (uint64_t)(i < np ? path[i] : chat),
-					  0, &created);
+		uint64_t *slot;
 
-		if (!slot)
+		if (!(slot = hmap_put(cache, (uint64_t)(i < np ? path[i] : chat), 0,
+				      &created)))
 			die("%s: too many chats", t->name);
 		*slot = (uint64_t)cur;
 	}
@@ -838,9 +838,9 @@ bailian_sessions(struct tload *t)
 	hmap_init(&seen, SESSIONS_MAX);
 	hmap_init(&groups, SESSIONS_MAX);
 	for (size_t i = 0; i < t->n; i++) {
-		uint64_t *slot = hmap_put(&by, (uint64_t)t->v[i].chat, 0, &created);
+		uint64_t *slot;
 
-		if (!slot)
+		if (!(slot = hmap_put(&by, (uint64_t)t->v[i].chat, 0, &created)))
 			die("%s: too many chats", t->name);
 		*slot = i;
 	}
