@@ -482,11 +482,179 @@ finalize(struct cload *l, uint64_t root)
 		}
 }
 
+/* A single_turn file sent in order: read as the sampler asks. */
+struct custom_stream {
+	const struct gen_opts *o;
+	uint64_t root;
+	struct lines in;
+	int open;
+	struct custom_parser cp;
+	struct rng ids, model, max_tokens;
+	size_t gen, rr;
+	struct conv conv;
+	struct turn turn;
+};
+
+/* Back to the file's start, and the draws to theirs, so that a second
+ * pass sends what the first did (as a held dataset wraps around). */
+static void
+stream_rewind(struct custom_stream *cs)
+{
+	if (cs->open)
+		lines_close(&cs->in);
+	if (lines_open(&cs->in, cs->o->input_file, LINE_MAX_BYTES) < 0)
+		die("cannot open '%s':", cs->o->input_file);
+	cs->open = 1;
+	rng_derive(&cs->ids, cs->root, "aiperf.gen.session_id");
+	rng_derive(&cs->model, cs->root, "composer.turn.model_selection");
+	rng_derive(&cs->max_tokens, cs->root, "composer.turn.max_tokens");
+	cs->gen = cs->rr = 0;
+}
+
+static void
+stream_drop(struct custom_stream *cs)
+{
+	struct turn *u = &cs->turn;
+
+	free(cs->conv.session_id);
+	free(u->payload);
+	free(u->head);
+	free(u->mid);
+	free(u->end);
+	memset(u, 0, sizeof(*u));
+	cs->conv.session_id = NULL;
+}
+
+/* The next record of the file, wrapping around at its end. */
+static const struct custom_turn *
+stream_record(struct custom_stream *cs)
+{
+	const char *s, *why;
+	char err[512];
+	size_t n;
+	int rc, got, rewound = 0;
+
+	for (;;) {
+		if ((rc = lines_next(&cs->in, &s, &n)) == 1) {
+			if ((why = check_record(&cs->cp, DS_SINGLE_TURN, s, n, err,
+						sizeof(err), &got)))
+				die("%s:%zu: %s", cs->o->input_file, cs->in.lineno, why);
+			if (got)
+				return &cs->cp.turns[0];
+			continue;
+		}
+		if (rc < 0 && errno == ENOBUFS)
+			die("%s:%zu: line longer than %zu bytes", cs->o->input_file,
+			    cs->in.lineno, LINE_MAX_BYTES);
+		if (rc < 0)
+			die("cannot read '%s':", cs->o->input_file);
+		if (rewound++)
+			die("'%s' has no records", cs->o->input_file);
+		stream_rewind(cs);
+	}
+}
+
+const struct conv *
+custom_stream_next(struct custom_stream *cs)
+{
+	const struct gen_opts *o = cs->o;
+	const struct custom_turn *k = stream_record(cs);
+	struct turn *u = &cs->turn;
+
+	stream_drop(cs);
+	cs->conv.session_id = gen_session_id(o, cs->gen++, &cs->ids);
+	*u = (struct turn){ .ntexts = k->ntexts, .max_tokens = -1, .delay_ms = -1,
+			    .at_ns = -1 };
+	u->texts = xcalloc(k->ntexts ? k->ntexts : 1, sizeof(*u->texts));
+	for (size_t i = 0; i < k->ntexts; i++)
+		u->texts[i] = text_of(&cs->cp.texts[k->text0 + i]);
+	if (k->role)
+		u->role = xstrndup(k->role, k->role_len);
+	if (k->has & CUSTOM_OUTPUT_LENGTH)
+		u->max_tokens = k->output_length;
+	u->model = o->model_random ? (size_t)rng_below(&cs->model, o->nmodels) :
+				     cs->rr++ % o->nmodels;
+	if (u->max_tokens < 0 && o->osl >= 0)
+		u->max_tokens = gen_pni(&cs->max_tokens, (double)o->osl, o->osl_stddev);
+	payload_render(o, u, 0);
+	for (size_t i = 0; i < u->ntexts; i++)
+		free(u->texts[i]);
+	free(u->texts);
+	free(u->role);
+	u->texts = NULL;
+	u->role = NULL;
+	u->ntexts = 0;
+	cs->conv.turns = u;
+	cs->conv.nturns = 1;
+	return &cs->conv;
+}
+
+void
+custom_stream_free(struct custom_stream *cs)
+{
+	stream_drop(cs);
+	if (cs->open)
+		lines_close(&cs->in);
+	custom_parser_release(&cs->cp);
+	free(cs);
+}
+
+/*
+ * A single_turn file without session ids, sent in file order outside a
+ * fixed schedule, needs no more than the record being sent: it is checked
+ * whole first (so that a bad record stops the run before any output),
+ * then read again as the sampler asks, in memory bounded by its longest
+ * line. Returns the number of records, or 0 when it must be held whole.
+ */
+static size_t
+streamable(const struct gen_opts *o)
+{
+	struct custom_parser cp;
+	struct lines in;
+	const char *s, *why;
+	char err[512];
+	size_t n, records = 0;
+	int rc, got, sessions = 0;
+
+	if (o->ds_type != DS_SINGLE_TURN || o->sampling != SAMPLE_SEQUENTIAL ||
+	    o->fixed || o->uc_rate > 0 || o->inputs_json ||
+	    o->warmup_sched.duration > 0 || is_dir(o->input_file))
+		return 0;
+	if (lines_open(&in, o->input_file, LINE_MAX_BYTES) < 0)
+		die("cannot open '%s':", o->input_file);
+	custom_parser_init(&cp);
+	while (!sessions && (rc = lines_next(&in, &s, &n)) == 1) {
+		if ((why = check_record(&cp, DS_SINGLE_TURN, s, n, err, sizeof(err), &got)))
+			die("%s:%zu: %s", o->input_file, in.lineno, why);
+		records += got > 0;
+		sessions = got > 0 && cp.turns[0].session_id;
+	}
+	if (!sessions && rc < 0 && errno == ENOBUFS)
+		die("%s:%zu: line longer than %zu bytes", o->input_file, in.lineno,
+		    LINE_MAX_BYTES);
+	if (!sessions && rc < 0)
+		die("cannot read '%s':", o->input_file);
+	custom_parser_release(&cp);
+	lines_close(&in);
+	if (!sessions && !records)
+		die("'%s' has no records", o->input_file);
+	return sessions ? 0 : records;
+}
+
 void
 custom_dataset_build(struct dataset *d, const struct gen_opts *o, uint64_t root)
 {
 	struct cload l = { .o = o, .d = d };
 	double zero = 0;
+
+	if ((d->lines = streamable(o))) {
+		d->stream = xcalloc(1, sizeof(*d->stream));
+		d->stream->o = o;
+		d->stream->root = root;
+		custom_parser_init(&d->stream->cp);
+		stream_rewind(d->stream);
+		return;
+	}
 
 	rng_derive(&l.ids, root, "aiperf.gen.session_id");
 	hmap_init(&l.ix, SESSIONS_MAX);

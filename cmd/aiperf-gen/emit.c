@@ -131,6 +131,8 @@ dataset_free(struct dataset *d)
 		free(c->session_id);
 	}
 	free(d->convs);
+	if (d->stream)
+		custom_stream_free(d->stream);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -183,6 +185,8 @@ inputs_json_write(const struct dataset *d, const char *path)
 const struct conv *
 stream_next_conv(struct stream *s)
 {
+	if (s->d->stream)
+		return custom_stream_next(s->d->stream);
 	if (!s->d->n)
 		return NULL;
 	if (s->o->sampling == SAMPLE_RANDOM)
@@ -386,6 +390,8 @@ default_count(const struct dataset *d, const struct gen_opts *o)
 static int
 has_turns(const struct dataset *d)
 {
+	if (d->stream)
+		return 1;	/* its records each have a turn */
 	for (size_t i = 0; i < d->n; i++)
 		if (d->convs[i].nturns)
 			return 1;

@@ -108,10 +108,13 @@ struct conv {
 	size_t nturns;
 };
 
+struct custom_stream;
+
 struct dataset {
 	struct conv *convs;
 	size_t n;
 	size_t lines;		/* trace files: non-empty lines read */
+	struct custom_stream *stream;	/* set: conversations read as sampled */
 };
 
 /* prompt.c: the original's PromptGenerator over a tokenized corpus. */
@@ -185,6 +188,10 @@ void gen_uuid4(struct rng *r, char out[37]);
 /* custom.c: single_turn, multi_turn and random_pool datasets. */
 void custom_dataset_build(struct dataset *d, const struct gen_opts *o,
 			  uint64_t root);
+/* A streamed dataset's next conversation (sequential, wrapping around),
+ * valid until the next call; custom_stream_free() ends it. */
+const struct conv *custom_stream_next(struct custom_stream *cs);
+void custom_stream_free(struct custom_stream *cs);
 /* Exits as custom_dataset_build() would on the first record alone. */
 void custom_check_first(const struct gen_opts *o);
 /* The number of files of directory dir whose first record is a

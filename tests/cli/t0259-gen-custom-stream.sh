@@ -1,0 +1,70 @@
+#!/bin/sh
+# aiperf-gen streams a single_turn file without session ids (sequential,
+# not a fixed schedule): memory bounded by the longest line, not the
+# file, the same records as when the dataset is held whole (--inputs-json
+# holds it), and a bad line anywhere still stops the run before output.
+# shellcheck disable=SC2016 # test bodies are eval'd strings
+# shellcheck source=tests/cli/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+gen() {
+	aiperf-gen -m m -m n --tokenizer builtin "$@"
+}
+
+cat >"$TMP/s.jsonl" <<'T'
+{"text": "a"}
+
+{"texts": [{"contents": ["b", "c"]}], "output_length": 4}
+{"text": "d", "role": "system", "delay": 5}
+T
+
+for opts in "--random-seed 3" \
+	"--random-seed 3 --model-selection-strategy random --osl 20 --osl-stddev 5" \
+	"--random-seed 4 --warmup-request-count 4 --request-rate 10" \
+	"--random-seed 5 --num-sessions 7 --endpoint-type completions"; do
+	test_expect_success "streamed and held give the same records: $opts" '
+		gen --input-file s.jsonl '"$opts"' $(case "$opts" in *num-sessions*) ;; *) echo --request-count 8 ;; esac) >a &&
+		gen --input-file s.jsonl '"$opts"' $(case "$opts" in *num-sessions*) ;; *) echo --request-count 8 ;; esac) \
+			--inputs-json in.json >b &&
+		test -s a && test_cmp a b
+	'
+done
+
+test_expect_success 'the wrap-around repeats the file from its start' '
+	gen --input-file s.jsonl --random-seed 1 --request-count 7 | jq -r .conversation_id >got &&
+	printf "%s\n" session_000000 session_000001 session_000002 session_000000 \
+		session_000001 session_000002 session_000000 >want &&
+	test_cmp want got
+'
+
+test_expect_success 'a large file: memory does not grow with it' '
+	python3 - <<-\EOF
+	import json, resource, subprocess
+	def rss(path):
+	    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+	    subprocess.run(["aiperf-gen", "-m", "m", "--tokenizer", "builtin", "--random-seed", "1",
+	                    "--input-file", path, "--request-count", "10"],
+	                   stdout=subprocess.DEVNULL, check=True)
+	    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before
+	with open("big.jsonl", "w") as f:
+	    for i in range(300000):
+	        f.write(json.dumps({"text": "prompt %d " % i + "x" * 200, "output_length": 1 + i % 50}) + "\n")
+	with open("small.jsonl", "w") as f:
+	    f.write(json.dumps({"text": "x"}) + "\n")
+	small, _ = rss("small.jsonl")
+	big, _ = rss("big.jsonl")
+	# ru_maxrss of children is the largest child: big only counts if it grew
+	assert big < small + 16 * 1024, (small, big)
+	EOF
+'
+
+test_expect_success 'a bad last line of a large file: nothing written' '
+	cp big.jsonl bad.jsonl && printf "{\"text\": 1}\n" >>bad.jsonl &&
+	test_expect_code 1 aiperf-gen -m m --tokenizer builtin --input-file bad.jsonl \
+		--request-count 1 >out 2>err &&
+	test ! -s out &&
+	echo "aiperf-gen: bad.jsonl:300001: text: expected a string" >want &&
+	test_cmp want err
+'
+
+test_done
