@@ -601,7 +601,8 @@ custom_stream_free(struct custom_stream *cs)
 
 /*
  * A single_turn file without session ids, sent in file order outside a
- * fixed schedule, needs no more than the record being sent: it is checked
+ * fixed schedule, needs no more than the record being sent (inputs.json
+ * reads it through once more): it is checked
  * whole first (so that a bad record stops the run before any output),
  * then read again as the sampler asks, in memory bounded by its longest
  * line. Returns the number of records, or 0 when it must be held whole.
@@ -617,7 +618,7 @@ streamable(const struct gen_opts *o)
 	int rc, got, sessions = 0;
 
 	if (o->ds_type != DS_SINGLE_TURN || o->sampling != SAMPLE_SEQUENTIAL ||
-	    o->fixed || o->uc_rate > 0 || o->inputs_json ||
+	    o->fixed || o->uc_rate > 0 ||
 	    o->warmup_sched.duration > 0 || is_dir(o->input_file))
 		return 0;
 	if (lines_open(&in, o->input_file, LINE_MAX_BYTES) < 0)

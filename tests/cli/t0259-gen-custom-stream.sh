@@ -1,8 +1,8 @@
 #!/bin/sh
 # aiperf-gen streams a single_turn file without session ids (sequential,
 # not a fixed schedule): memory bounded by the longest line, not the
-# file, the same records as when the dataset is held whole (--inputs-json
-# holds it), and a bad line anywhere still stops the run before output.
+# file, the same records and inputs.json as when the dataset is held
+# whole, and a bad line anywhere still stops the run before output.
 # shellcheck disable=SC2016 # test bodies are eval'd strings
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -18,23 +18,37 @@ cat >"$TMP/s.jsonl" <<'T'
 {"text": "d", "role": "system", "delay": 5}
 T
 
+# held.jsonl is s.jsonl and one more line with a session id: it is held
+# whole, and its first three conversations are s.jsonl's.
+cp "$TMP/s.jsonl" "$TMP/held.jsonl"
+echo '{"text": "z", "session_id": "zz"}' >>"$TMP/held.jsonl"
+
 for opts in "--random-seed 3" \
 	"--random-seed 3 --model-selection-strategy random --osl 20 --osl-stddev 5" \
-	"--random-seed 4 --warmup-request-count 4 --request-rate 10" \
-	"--random-seed 5 --num-sessions 7 --endpoint-type completions"; do
+	"--random-seed 4 --warmup-request-count 1 --request-rate 10" \
+	"--random-seed 5 --num-sessions 3 --endpoint-type completions"; do
 	test_expect_success "streamed and held give the same records: $opts" '
-		gen --input-file s.jsonl '"$opts"' $(case "$opts" in *num-sessions*) ;; *) echo --request-count 8 ;; esac) >a &&
-		gen --input-file s.jsonl '"$opts"' $(case "$opts" in *num-sessions*) ;; *) echo --request-count 8 ;; esac) \
-			--inputs-json in.json >b &&
-		test -s a && test_cmp a b
+		n=$(case "$opts" in *num-sessions*) ;; *warmup*) echo --request-count 2 ;;
+			*) echo --request-count 3 ;; esac) &&
+		gen --input-file s.jsonl '"$opts"' $n --inputs-json a.json >a &&
+		gen --input-file held.jsonl '"$opts"' $n --inputs-json b.json >b &&
+		test "$(wc -l <a)" -eq 3 && test_cmp a b &&
+		jq -S . a.json >a.j && jq -S ".data |= .[:3]" b.json >b.j && test_cmp a.j b.j
 	'
 done
 
-test_expect_success 'the wrap-around repeats the file from its start' '
-	gen --input-file s.jsonl --random-seed 1 --request-count 7 | jq -r .conversation_id >got &&
+test_expect_success 'the wrap-around repeats the file from its start, draws and all' '
+	gen --input-file s.jsonl --random-seed 1 --model-selection-strategy random \
+		--osl 20 --osl-stddev 5 --request-count 9 >out &&
+	jq -r .conversation_id out >got &&
 	printf "%s\n" session_000000 session_000001 session_000002 session_000000 \
-		session_000001 session_000002 session_000000 >want &&
-	test_cmp want got
+		session_000001 session_000002 session_000000 session_000001 session_000002 >want &&
+	test_cmp want got &&
+	jq -c ".payload" out >p &&
+	sed -n 1,3p p >p1 && sed -n 4,6p p >p2 && sed -n 7,9p p >p3 &&
+	test_cmp p1 p2 && test_cmp p1 p3 &&
+	gen --input-file s.jsonl --random-seed 1 --request-count 9 --inputs-json in.json >/dev/null &&
+	test "$(jq ".data | length" in.json)" -eq 3
 '
 
 test_expect_success 'a large file: memory does not grow with it' '
@@ -43,7 +57,8 @@ test_expect_success 'a large file: memory does not grow with it' '
 	def rss(path):
 	    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 	    subprocess.run(["aiperf-gen", "-m", "m", "--tokenizer", "builtin", "--random-seed", "1",
-	                    "--input-file", path, "--request-count", "10"],
+	                    "--input-file", path, "--request-count", "10",
+	                    "--inputs-json", "/dev/null"],
 	                   stdout=subprocess.DEVNULL, check=True)
 	    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before
 	with open("big.jsonl", "w") as f:
