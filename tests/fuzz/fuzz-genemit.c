@@ -105,6 +105,8 @@ turns(const struct dataset *d)
 {
 	size_t n = 0;
 
+	if (d->stream)
+		return d->lines;	/* a streamed single_turn file: a turn a record */
 	for (size_t i = 0; i < d->n; i++)
 		n += d->convs[i].nturns;
 	return n;
