@@ -104,6 +104,21 @@ text_of(const struct custom_text *t)
 	return xstrndup(t->s, t->n);
 }
 
+/* u from record turn k: its texts, role and output_length. */
+static void
+turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn *k)
+{
+	*u = (struct turn){ .ntexts = k->ntexts, .max_tokens = -1, .delay_ms = -1,
+			    .at_ns = -1 };
+	u->texts = xcalloc(k->ntexts ? k->ntexts : 1, sizeof(*u->texts));
+	for (size_t i = 0; i < k->ntexts; i++)
+		u->texts[i] = text_of(&cp->texts[k->text0 + i]);
+	if (k->role)
+		u->role = xstrndup(k->role, k->role_len);
+	if (k->has & CUSTOM_OUTPUT_LENGTH)
+		u->max_tokens = k->output_length;
+}
+
 /* Turn k of the parsed record as the next turn of conversation c. */
 static void
 add_turn(struct cload *l, size_t c, const struct custom_turn *k, size_t lineno)
@@ -119,15 +134,7 @@ add_turn(struct cload *l, size_t c, const struct custom_turn *k, size_t lineno)
 	}
 	u = &cv->turns[cv->nturns];
 	m = &l->meta[c][cv->nturns++];
-	*u = (struct turn){ .ntexts = k->ntexts, .max_tokens = -1, .delay_ms = -1,
-			    .at_ns = -1 };
-	u->texts = xcalloc(k->ntexts ? k->ntexts : 1, sizeof(*u->texts));
-	for (size_t i = 0; i < k->ntexts; i++)
-		u->texts[i] = text_of(&l->cp.texts[k->text0 + i]);
-	if (k->role)
-		u->role = xstrndup(k->role, k->role_len);
-	if (k->has & CUSTOM_OUTPUT_LENGTH)
-		u->max_tokens = k->output_length;
+	turn_of(u, &l->cp, k);
 	*m = (struct cmeta){ .lineno = lineno, .has_ts = !!(k->has & CUSTOM_TIMESTAMP),
 			     .ts = k->timestamp, .delay = -1 };
 	if (k->has & CUSTOM_DELAY)
@@ -243,8 +250,8 @@ dir_files(const char *dir, size_t *n)
 	return v;
 }
 
-static int
-is_dir(const char *path)
+int
+gen_is_dir(const char *path)
 {
 	struct stat st;
 
@@ -343,7 +350,7 @@ load_pools(struct cload *l, uint64_t root)
 	size_t n = 1;
 	struct conv *pools;
 
-	if (is_dir(path)) {
+	if (gen_is_dir(path)) {
 		files = dir_files(path, &n);
 		if (!n)
 			die("'%s' has no files", path);
@@ -563,15 +570,7 @@ custom_stream_next(struct custom_stream *cs)
 
 	stream_drop(cs);
 	cs->conv.session_id = gen_session_id(o, cs->gen++, &cs->ids);
-	*u = (struct turn){ .ntexts = k->ntexts, .max_tokens = -1, .delay_ms = -1,
-			    .at_ns = -1 };
-	u->texts = xcalloc(k->ntexts ? k->ntexts : 1, sizeof(*u->texts));
-	for (size_t i = 0; i < k->ntexts; i++)
-		u->texts[i] = text_of(&cs->cp.texts[k->text0 + i]);
-	if (k->role)
-		u->role = xstrndup(k->role, k->role_len);
-	if (k->has & CUSTOM_OUTPUT_LENGTH)
-		u->max_tokens = k->output_length;
+	turn_of(u, &cs->cp, k);
 	u->model = o->model_random ? (size_t)rng_below(&cs->model, o->nmodels) :
 				     cs->rr++ % o->nmodels;
 	if (u->max_tokens < 0 && o->osl >= 0)
@@ -619,7 +618,7 @@ streamable(const struct gen_opts *o)
 
 	if (o->ds_type != DS_SINGLE_TURN || o->sampling != SAMPLE_SEQUENTIAL ||
 	    o->fixed || o->uc_rate > 0 ||
-	    o->warmup_sched.duration > 0 || is_dir(o->input_file))
+	    o->warmup_sched.duration > 0 || gen_is_dir(o->input_file))
 		return 0;
 	if (lines_open(&in, o->input_file, LINE_MAX_BYTES) < 0)
 		die("cannot open '%s':", o->input_file);
@@ -717,7 +716,7 @@ custom_check_first(const struct gen_opts *o)
 	char **files;
 	size_t n;
 
-	if (!is_dir(o->input_file)) {
+	if (!gen_is_dir(o->input_file)) {
 		check_first_of(o->input_file, o->ds_type);
 		return;
 	}

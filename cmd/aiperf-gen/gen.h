@@ -198,6 +198,8 @@ void custom_check_first(const struct gen_opts *o);
  * random_pool record, or -1 with "file:line: why" in err when one's is
  * not (RandomPoolDatasetLoader._validate_path). */
 int custom_pool_dir(const char *dir, char *err, size_t errlen);
+/* Whether path is a directory. */
+int gen_is_dir(const char *path);
 /* Two 64-bit hashes of s[0..n) (hmap keys). */
 void gen_str_hash(const char *s, size_t n, uint64_t h[2]);
 

@@ -3,13 +3,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <sys/stat.h>
 
 #include "gen.h"
 #include "hmap.h"
 #include "json/json.h"
 #include "lines.h"
 #include "rand/pystr.h"
+#include "dataset/bailian.h"
 #include "dataset/custom.h"
 #include "dataset/trace.h"
 #include "util.h"
@@ -141,14 +141,6 @@ looks_bailian(const struct json *o)
 		if (json_int64(e, &v) < 0)
 			return 0;
 	return 1;
-}
-
-static int
-is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* A CSV header with BurstGPT's columns (csv.DictReader fieldnames). */
@@ -319,7 +311,7 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 			  "%s, %s, %s, %s)", o->custom_type, type_names[1],
 			  type_names[2], type_names[3], type_names[4],
 			  type_names[5], type_names[6]);
-	if (type == DS_RANDOM_POOL || (type < 0 && is_dir(o->input_file)))
+	if (type == DS_RANDOM_POOL || (type < 0 && gen_is_dir(o->input_file)))
 		return type < 0 ? dir_type(o) : type;
 	doc = json_doc_new();
 	line = first_line(o, &n, &lineno);
@@ -773,46 +765,6 @@ gen_str_hash(const char *s, size_t n, uint64_t h[2])
 	}
 }
 
-/*
- * BailianTraceDatasetLoader._group_into_sessions' find_root: follow
- * parent_chat_id links (the last line of a chat_id wins) up to a root
- * (-1), an unknown id or a cycle; every chat on the way is cached with
- * the root found.
- */
-static int64_t
-bailian_root(struct tload *t, struct hmap *by, struct hmap *cache,
-	     struct hmap *seen, uint64_t call, int64_t chat)
-{
-	const uint64_t *c = hmap_find(cache, (uint64_t)chat, 0), *p;
-	int64_t cur = chat, *path = NULL;
-	size_t np = 0;
-	int created;
-
-	if (c)
-		return (int64_t)*c;
-	while ((p = hmap_find(by, (uint64_t)cur, 0)) && t->v[*p].parent != -1) {
-		int64_t parent = t->v[*p].parent;
-
-		if (!hmap_put(seen, (uint64_t)cur, call, &created))
-			die("%s: too many chats", t->name);
-		if (!created || parent == cur || !hmap_find(by, (uint64_t)parent, 0))
-			break;
-		path = xreallocarray(path, np + 1, sizeof(*path));
-		path[np++] = cur;
-		cur = parent;
-	}
-	for (size_t i = 0; i <= np; i++) {
-		uint64_t *slot;
-
-		if (!(slot = hmap_put(cache, (uint64_t)(i < np ? path[i] : chat), 0,
-				      &created)))
-			die("%s: too many chats", t->name);
-		*slot = (uint64_t)cur;
-	}
-	free(path);
-	return cur;
-}
-
 static int
 cmp_bailian(const void *x, const void *y)
 {
@@ -825,43 +777,41 @@ cmp_bailian(const void *x, const void *y)
 	return (a->lineno > b->lineno) - (a->lineno < b->lineno);
 }
 
-/* Sessions are the roots' chat ids, in order of first appearance, each
- * sorted by turn (stable). */
+/* Sessions are the roots' chat ids (bailian_roots), in order of first
+ * appearance, each sorted by turn (stable). */
 static void
 bailian_sessions(struct tload *t)
 {
-	struct hmap by, cache, seen, groups;
+	int64_t *chat = xcalloc(t->n + 1, sizeof(*chat));
+	int64_t *parent = xcalloc(t->n + 1, sizeof(*parent));
+	int64_t *root = xcalloc(t->n + 1, sizeof(*root));
+	struct hmap groups;
 	int created;
 
-	hmap_init(&by, SESSIONS_MAX);
-	hmap_init(&cache, SESSIONS_MAX);
-	hmap_init(&seen, SESSIONS_MAX);
+	for (size_t i = 0; i < t->n; i++) {
+		chat[i] = t->v[i].chat;
+		parent[i] = t->v[i].parent;
+	}
+	if (bailian_roots(chat, parent, t->n, SESSIONS_MAX, root) < 0)
+		die("%s: too many chats", t->name);
 	hmap_init(&groups, SESSIONS_MAX);
 	for (size_t i = 0; i < t->n; i++) {
-		uint64_t *slot;
-
-		if (!(slot = hmap_put(&by, (uint64_t)t->v[i].chat, 0, &created)))
-			die("%s: too many chats", t->name);
-		*slot = i;
-	}
-	for (size_t i = 0; i < t->n; i++) {
 		struct tline *k = &t->v[i];
-		int64_t root = bailian_root(t, &by, &cache, &seen, i, k->chat);
-		uint64_t *g = hmap_put(&groups, (uint64_t)root, 0, &created);
+		uint64_t *g;
 
-		if (!g)
+		if (!(g = hmap_put(&groups, (uint64_t)root[i], 0, &created)))
 			die("%s: too many sessions", t->name);
 		if (created)
 			*g = groups.len;
 		k->conv = (size_t)*g;
 		free(k->session);
-		k->session = xstrfmt("%lld", (long long)root);
+		k->session = xstrfmt("%lld", (long long)root[i]);
 	}
 	qsort(t->v, t->n, sizeof(*t->v), cmp_bailian);
-	hmap_release(&by);
-	hmap_release(&cache);
-	hmap_release(&seen);
 	hmap_release(&groups);
+	free(chat);
+	free(parent);
+	free(root);
 }
 
 /* _group_traces: sessions in order of first appearance; a line without a
