@@ -33,7 +33,8 @@ aiperf profile options (the original's names and aliases):
              --num-dataset-entries/--num-prompts,
              --conversation-num/--num-conversations/--num-sessions,
              --dataset-sampling-strategy sequential|random|shuffle
-  Dataset:   --input-file, --custom-dataset-type mooncake_trace,
+  Dataset:   --input-file, --custom-dataset-type single_turn|multi_turn|
+             random_pool|mooncake_trace|bailian_trace|burst_gpt_trace,
              --isl-block-size/--synthetic-input-tokens-block-size/
              --prompt-input-tokens-block-size, --fixed-schedule,
              --fixed-schedule-auto-offset, --fixed-schedule-start-offset,
