@@ -39,7 +39,8 @@ aiperf profile options (the original's names and aliases):
              --num-prefix-prompts, --prompt-prefix-length/
              --prefix-prompt-length, --shared-system-prompt-length,
              --user-context-prompt-length
-  Dataset:   --input-file, --custom-dataset-type mooncake_trace,
+  Dataset:   --input-file, --custom-dataset-type single_turn|multi_turn|
+             random_pool|mooncake_trace|bailian_trace|burst_gpt_trace,
              --public-dataset sharegpt (--input-file: its local copy),
              --isl-block-size/--synthetic-input-tokens-block-size/
              --prompt-input-tokens-block-size, --fixed-schedule,

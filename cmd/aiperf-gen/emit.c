@@ -151,6 +151,8 @@ dataset_free(struct dataset *d)
 			free(t->payload);
 			free(t->raw_messages);
 			free(t->raw_tools);
+			free(t->role);
+			free(t->sysmsg);
 			free(t->head);
 			free(t->mid);
 			free(t->end);
@@ -160,45 +162,66 @@ dataset_free(struct dataset *d)
 		free(c->context);
 	}
 	free(d->convs);
+	if (d->stream)
+		custom_stream_free(d->stream);
 	memset(d, 0, sizeof(*d));
 }
 
-/* orjson OPT_INDENT_2 of {"data":[{"session_id","payloads":[...]}]}. */
+/* Conversation i of d: held, or the stream's next (each once, in order). */
+static const struct conv *
+conv_at(const struct dataset *d, size_t i)
+{
+	return d->stream ? custom_stream_next(d->stream) : &d->convs[i];
+}
+
+/* orjson OPT_INDENT_2 of {"data":[{"session_id","payloads":[...]}]},
+ * written as it is made (a streamed dataset is read through once). */
 int
 inputs_json_write(const struct dataset *d, const char *path)
 {
 	struct buf b = BUF_INIT(INPUTS_MAX);
-	struct json_doc *doc = json_doc_new();
+	struct json_doc *doc;
+	size_t n = d->stream ? d->lines : d->n;
 	struct jw w;
 	FILE *f;
 	int rc = 0;
 
+	if (!(f = fopen(path, "w")))
+		return error("cannot open '%s':", path);
+	doc = json_doc_new();
 	jw_init(&w, &b, 2);
 	jw_obj(&w);
 	jw_key(&w, "data");
 	jw_arr(&w);
-	for (size_t i = 0; i < d->n; i++) {
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct conv *c = conv_at(d, i);
+
 		jw_obj(&w);
 		jw_key(&w, "session_id");
-		jw_str(&w, d->convs[i].session_id);
+		jw_str(&w, c->session_id);
 		jw_key(&w, "payloads");
 		jw_arr(&w);
-		for (size_t k = 0; k < d->convs[i].nturns; k++) {
-			const char *s = d->convs[i].turns[k].payload;
+		for (size_t k = 0; k < c->nturns; k++) {
+			const char *s = c->turns[k].payload;
 
 			json_doc_reset(doc);
 			jw_value(&w, json_parse(doc, s, strlen(s), NULL, 0));
 		}
 		jw_arr_end(&w);
 		jw_obj_end(&w);
+		if (b.len >= ((size_t)1 << 20) && fwrite(b.s, 1, b.len, f) != b.len)
+			rc = -1;
+		else if (b.len >= ((size_t)1 << 20))
+			buf_reset(&b);
 	}
 	jw_arr_end(&w);
 	jw_obj_end(&w);
 	json_doc_free(doc);
-	if (!(f = fopen(path, "w")))
-		rc = error("cannot open '%s':", path);
-	else if (fwrite(b.s, 1, b.len, f) != b.len || util_fshut(f, path))
+	if (rc || fwrite(b.s, 1, b.len, f) != b.len || util_fshut(f, path)) {
+		if (rc)
+			fclose(f);
 		rc = error("cannot write '%s':", path);
+	}
 	buf_release(&b);
 	return rc;
 }
@@ -212,6 +235,8 @@ inputs_json_write(const struct dataset *d, const char *path)
 const struct conv *
 stream_next_conv(struct stream *s)
 {
+	if (s->d->stream)
+		return custom_stream_next(s->d->stream);
 	if (!s->d->n)
 		return NULL;
 	if (s->o->sampling == SAMPLE_RANDOM)
@@ -415,6 +440,8 @@ default_count(const struct dataset *d, const struct gen_opts *o)
 static int
 has_turns(const struct dataset *d)
 {
+	if (d->stream)
+		return 1;	/* its records each have a turn */
 	for (size_t i = 0; i < d->n; i++)
 		if (d->convs[i].nturns)
 			return 1;

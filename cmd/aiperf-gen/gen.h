@@ -66,6 +66,7 @@ struct gen_opts {
 	/* trace datasets (trace.c) */
 	const char *input_file;
 	const char *custom_type;	/* as given, or NULL */
+	int ds_type;		/* resolved dataset type (DS_*) */
 	long long block_size;	/* -1: the type's default (512) */
 	int fixed_schedule, no_fixed_schedule, auto_offset;
 	long long start_offset, end_offset;	/* ms; -1: not given */
@@ -101,6 +102,9 @@ struct turn {
 	/* chat: the shared system prompt and the session's user context,
 	 * sent before a first turn's message (borrowed; NULL: none) */
 	const char *system, *context;
+	char *role;		/* chat message role; NULL: "user" */
+	char *sysmsg;		/* first turn: the conversation's own system
+				 * message (a multi_turn file's), owned */
 	char *payload;		/* compact JSON body */
 	size_t payload_len;
 	/* record text: head is "model" .. "max_tokens", mid the static
@@ -118,10 +122,13 @@ struct conv {
 	size_t nturns;
 };
 
+struct custom_stream;
+
 struct dataset {
 	struct conv *convs;
 	size_t n;
 	size_t lines;		/* trace files: non-empty lines read */
+	struct custom_stream *stream;	/* set: conversations read as sampled */
 };
 
 /* prompt.c: the original's PromptGenerator over a tokenized corpus. */
@@ -195,7 +202,10 @@ void sched_check_opts(struct gen_opts *o);
 void sched_check_mode(struct gen_opts *o);
 
 /* trace.c: mooncake_trace datasets. */
-enum { DS_SYNTHETIC, DS_MOONCAKE };
+enum {
+	DS_SYNTHETIC, DS_MOONCAKE, DS_SINGLE_TURN, DS_MULTI_TURN, DS_RANDOM_POOL,
+	DS_BAILIAN, DS_BURST_GPT,
+};
 /* The dataset type of o->input_file (exits on an unsupported one) and
  * whether its first non-empty line has a timestamp. */
 int trace_type(const struct gen_opts *o, int *has_timestamp);
@@ -224,6 +234,24 @@ void public_dataset_build(struct dataset *d, const struct gen_opts *o,
 /* --print-timing-mode: exits as the build would on the file's first entry
  * (finding or downloading the file first). */
 void public_check_first(const struct gen_opts *o);
+
+/* custom.c: single_turn, multi_turn and random_pool datasets. */
+void custom_dataset_build(struct dataset *d, const struct gen_opts *o,
+			  struct prompt *p, uint64_t root);
+/* A streamed dataset's next conversation (sequential, wrapping around),
+ * valid until the next call; custom_stream_free() ends it. */
+const struct conv *custom_stream_next(struct custom_stream *cs);
+void custom_stream_free(struct custom_stream *cs);
+/* Exits as custom_dataset_build() would on the first record alone. */
+void custom_check_first(const struct gen_opts *o);
+/* The number of files of directory dir whose first record is a
+ * random_pool record, or -1 with "file:line: why" in err when one's is
+ * not (RandomPoolDatasetLoader._validate_path). */
+int custom_pool_dir(const char *dir, char *err, size_t errlen);
+/* Whether path is a directory. */
+int gen_is_dir(const char *path);
+/* Two 64-bit hashes of s[0..n) (hmap keys). */
+void gen_str_hash(const char *s, size_t n, uint64_t h[2]);
 
 /* emit.c: dataset and record stream. */
 struct stream {

@@ -44,8 +44,10 @@ role_message(struct jw *w, const char *role, const char *content)
 	jw_obj_end(w);
 }
 
-/* One user message: a plain string for one text, else text parts; the
- * shared system prompt and the user context before a first turn's. */
+/* The turn's message (role "user" unless the turn names one): a plain
+ * string for one text, else text parts; on a first turn after the
+ * conversation's own system message, the shared system prompt and the
+ * user context. */
 static char *
 chat_messages(const struct turn *t)
 {
@@ -54,13 +56,15 @@ chat_messages(const struct turn *t)
 
 	jw_init(&w, &b, 0);
 	jw_arr(&w);
+	if (t->sysmsg)
+		role_message(&w, "system", t->sysmsg);
 	if (t->system)
 		role_message(&w, "system", t->system);
 	if (t->context)
 		role_message(&w, "user", t->context);
 	jw_obj(&w);
 	jw_key(&w, "role");
-	jw_str(&w, "user");
+	jw_str(&w, t->role ? t->role : "user");
 	jw_key(&w, "content");
 	if (t->ntexts == 1) {
 		jw_str(&w, t->texts[0]);

@@ -207,10 +207,11 @@ sched_check_mode(struct gen_opts *o)
 		die_usage("Dataset sampling strategy is not compatible with fixed "
 			  "schedule mode. Please remove the "
 			  "--dataset-sampling-strategy option.");
-	/* the loaders' preferred strategies: shuffle for synthetic data,
-	 * sequential for files */
+	/* the loaders' preferred strategies: shuffle for synthetic data and
+	 * random_pool, sequential for other files */
 	if (o->sampling < 0)
-		o->sampling = o->input_file ? SAMPLE_SEQUENTIAL : SAMPLE_SHUFFLE;
+		o->sampling = o->input_file && o->ds_type != DS_RANDOM_POOL ?
+				      SAMPLE_SEQUENTIAL : SAMPLE_SHUFFLE;
 	if (o->fixed)
 		o->uc_rate = 0;
 }

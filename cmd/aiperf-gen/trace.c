@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* mooncake_trace datasets: validated lines, sessions, hash-id prompts and fixed-schedule times. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 
 #include "gen.h"
@@ -8,6 +9,8 @@
 #include "json/json.h"
 #include "lines.h"
 #include "rand/pystr.h"
+#include "dataset/bailian.h"
+#include "dataset/custom.h"
 #include "dataset/trace.h"
 #include "util.h"
 
@@ -28,6 +31,7 @@ struct tline {
 	size_t nids;
 	char *text, *messages, *tools;
 	size_t conv;
+	int64_t chat, parent, turn;	/* bailian_trace */
 };
 
 struct tload {
@@ -37,37 +41,28 @@ struct tload {
 	struct tline *v;
 	size_t n, cap;
 	size_t lines;
+	struct buf csv;		/* burst_gpt_trace: the fields of a row */
+	size_t header, col[3];	/* its header read; the columns used */
 };
 
-static const char *const other_types[] = {
-	"single_turn", "multi_turn", "random_pool", "bailian_trace",
-	"burst_gpt_trace", NULL,
+#define CSV_MAX_FIELDS 64
+
+/* The dataset types by DS_* value. */
+static const char *const type_names[] = {
+	[DS_MOONCAKE] = "mooncake_trace", [DS_SINGLE_TURN] = "single_turn",
+	[DS_MULTI_TURN] = "multi_turn", [DS_RANDOM_POOL] = "random_pool",
+	[DS_BAILIAN] = "bailian_trace", [DS_BURST_GPT] = "burst_gpt_trace",
 };
+#define NTYPES ((int)(sizeof(type_names) / sizeof(*type_names)))
 
-static _Noreturn void
-unsupported(const char *t)
+/* The DS_* type named t[0..n), or -1. */
+static int
+type_named(const char *t, size_t n)
 {
-	die_usage("--custom-dataset-type %s is not supported yet: %s datasets "
-		  "(datasets, issue #13); built: mooncake_trace, and aiperf-trace "
-		  "convert turns bailian and BurstGPT traces into mooncake_trace", t, t);
-}
-
-/* The type the original infers from a first line that is not mooncake's:
- * multi_turn for "turns", single_turn for a turn's own fields; or NULL. */
-static const char *
-inferred_other(const struct json *v)
-{
-	static const char *const turn[] = {
-		"text", "texts", "image", "images", "audio", "audios", "video",
-		"videos", NULL,
-	};
-
-	if (json_get(v, "turns"))
-		return "multi_turn";
-	for (size_t i = 0; turn[i]; i++)
-		if (json_get(v, turn[i]))
-			return "single_turn";
-	return NULL;
+	for (int i = DS_MOONCAKE; t && i < NTYPES; i++)
+		if (strlen(type_names[i]) == n && !memcmp(t, type_names[i], n))
+			return i;
+	return -1;
 }
 
 static int
@@ -84,7 +79,11 @@ looks_mooncake(const struct json *o)
 {
 	int n = nonnull(o, "input_length") + nonnull(o, "text_input") +
 		nonnull(o, "messages");
+	size_t tl;
+	const char *t = json_str(json_get(o, "type"), &tl);
 
+	if (json_get(o, "type") && type_named(t, t ? tl : 0) != DS_MOONCAKE)
+		return 0;
 	return n == 1;
 }
 
@@ -118,59 +117,213 @@ first_line(const struct gen_opts *o, size_t *n, size_t *lineno)
 	return line;
 }
 
-/* The known type named t[0..n), as the static string of the table, or NULL. */
-static const char *
-other_name(const char *t, size_t n)
+/* BailianTrace.model_validate: chat_id, timestamp, input_length and
+ * output_length required; parent_chat_id, turn and hash_ids integers. */
+static int
+looks_bailian(const struct json *o)
 {
-	for (size_t i = 0; t && other_types[i]; i++)
-		if (strlen(other_types[i]) == n && !memcmp(t, other_types[i], n))
-			return other_types[i];
-	return NULL;
+	static const char *const req[] = {
+		"chat_id", "input_length", "output_length", NULL,
+	};
+	const struct json *h = json_get(o, "hash_ids"), *t = json_get(o, "type");
+	int64_t v;
+
+	for (size_t i = 0; req[i]; i++)
+		if (json_int64(json_get(o, req[i]), &v) < 0)
+			return 0;
+	if (!json_is_num(json_get(o, "timestamp")) ||
+	    (json_get(o, "parent_chat_id") &&
+	     json_int64(json_get(o, "parent_chat_id"), &v) < 0) ||
+	    (json_get(o, "turn") && json_int64(json_get(o, "turn"), &v) < 0) ||
+	    (t && t->type != JSON_STRING) || (h && h->type != JSON_ARRAY))
+		return 0;
+	for (const struct json *e = h ? h->child : NULL; e; e = e->next)
+		if (json_int64(e, &v) < 0)
+			return 0;
+	return 1;
+}
+
+/* A CSV header with BurstGPT's columns (csv.DictReader fieldnames). */
+static int
+looks_burst(const char *s, size_t n)
+{
+	static const char *const cols[] = {
+		"Timestamp", "Request tokens", "Response tokens", NULL,
+	};
+	int found = 0;
+
+	for (size_t i = 0; cols[i]; i++) {
+		size_t k = strlen(cols[i]);
+
+		for (size_t at = 0; at + k <= n; at++) {
+			const char *f = s + at;
+			int q = at && f[-1] == '"';
+			size_t end = at + k + (size_t)q;
+
+			if (memcmp(f, cols[i], k) || (at > (size_t)q && s[at - q - 1] != ',') ||
+			    (q && (end > n || s[end - 1] != '"')) ||
+			    (end < n && s[end] != ',' && s[end] != '\r'))
+				continue;
+			found++;
+			break;
+		}
+	}
+	return found == 3;
+}
+
+/* Each loader's can_load on the first line (v: its JSON value or NULL). */
+static int
+can_load(int type, const struct json *v, const char *line, size_t n)
+{
+	struct custom_parser cp;
+	char err[256];
+	int ok = 0;
+
+	if (type == DS_BURST_GPT)
+		return !v && looks_burst(line, n);
+	if (!v || v->type != JSON_OBJECT)
+		return 0;
+	if (type == DS_MOONCAKE)
+		return looks_mooncake(v);
+	if (type == DS_BAILIAN)
+		return looks_bailian(v);
+	custom_parser_init(&cp);
+	ok = custom_parse_value(&cp, type == DS_SINGLE_TURN ? CUSTOM_SINGLE_TURN :
+			       type == DS_MULTI_TURN ? CUSTOM_MULTI_TURN :
+			       CUSTOM_RANDOM_POOL, v, err, sizeof(err)) == 0;
+	/* random_pool: only a "type" or a directory tells it from single_turn */
+	if (type == DS_RANDOM_POOL && !json_get(v, "type"))
+		ok = 0;
+	custom_parser_release(&cp);
+	return ok;
+}
+
+/* A first line no loader takes that has a turn's fields or "turns":
+ * "file:line: why" single_turn (or multi_turn) rejects it, in err. */
+static int
+why_not_custom(const struct json *v, char *err, size_t errlen,
+	       const char *name, size_t lineno)
+{
+	static const char *const turn[] = {
+		"text", "texts", "image", "images", "audio", "audios", "video",
+		"videos", NULL,
+	};
+	struct custom_parser cp;
+	char why[256];
+	int k = -1;
+
+	if (!v || v->type != JSON_OBJECT)
+		return 0;
+	for (size_t i = 0; turn[i]; i++)
+		if (json_get(v, turn[i]))
+			k = CUSTOM_SINGLE_TURN;
+	if (json_get(v, "turns"))
+		k = CUSTOM_MULTI_TURN;
+	if (k < 0)
+		return 0;
+	custom_parser_init(&cp);
+	if (custom_parse_value(&cp, (enum custom_kind)k, v, why, sizeof(why)) < 0)
+		util_seterr(err, errlen, "%s:%zu: %s", name, lineno, why);
+	else
+		k = -1;
+	custom_parser_release(&cp);
+	return k >= 0;
+}
+
+/* _infer_type: the first line's "type" when it names a dataset type,
+ * else the one loader that can load it. */
+static int
+infer_type(const struct gen_opts *o, const struct json *v, const char *line,
+	   size_t n, size_t lineno, char *err, size_t errlen)
+{
+	size_t tl;
+	const char *t = json_str(json_get(v, "type"), &tl);
+	int type = v && v->type == JSON_OBJECT ? type_named(t, t ? tl : 0) : -1;
+	int found = -1;
+
+	if (type >= 0) {
+		if (!can_load(type, v, line, n))
+			return util_seterr(err, errlen, "%s: Explicit type field %s "
+					   "specified, but its loader cannot handle the "
+					   "data format. Please specify "
+					   "--custom-dataset-type explicitly.",
+					   o->input_file, type_names[type]);
+		return type;
+	}
+	for (int i = DS_SINGLE_TURN; i < NTYPES + 1; i++) {
+		int k = i == NTYPES ? DS_MOONCAKE : i;
+
+		if (!can_load(k, v, line, n))
+			continue;
+		if (found >= 0)
+			return util_seterr(err, errlen, "%s: Multiple loaders can "
+					   "handle the data format: %s and %s. Please "
+					   "specify --custom-dataset-type explicitly.",
+					   o->input_file, type_names[found], type_names[k]);
+		found = k;
+	}
+	if (found < 0 && why_not_custom(v, err, errlen, o->input_file, lineno))
+		return -1;
+	if (found < 0)
+		return util_seterr(err, errlen, "cannot infer the dataset type of "
+				   "'%s' from its first line: No loader can handle "
+				   "the data format. Please specify "
+				   "--custom-dataset-type explicitly.", o->input_file);
+	return found;
+}
+
+/* A directory is a random_pool when one of its files is one and none
+ * holds another first record (RandomPoolDatasetLoader._validate_path). */
+static int
+dir_type(const struct gen_opts *o)
+{
+	char err[512];
+	int n = custom_pool_dir(o->input_file, err, sizeof(err));
+
+	if (n < 0)
+		die("%s", err);
+	if (!n)
+		die("cannot infer the dataset type of '%s': No loader can handle "
+		    "the data format. Please specify --custom-dataset-type "
+		    "explicitly.", o->input_file);
+	return DS_RANDOM_POOL;
 }
 
 /*
  * The dataset type: --custom-dataset-type, the first line's "type", or
- * inferred from its fields as the original does. The first line is freed
- * before any message, so that nothing is left behind on the way out.
+ * inferred from its fields as the original does; a directory is a
+ * random_pool. The first line is freed before any message, so that
+ * nothing is left behind on the way out.
  */
 int
 trace_type(const struct gen_opts *o, int *has_timestamp)
 {
-	struct json_doc *doc = json_doc_new();
+	struct json_doc *doc;
 	size_t n, lineno;
-	char *line = first_line(o, &n, &lineno);
-	const struct json *v = json_parse(doc, line, n, NULL, 0);
-	const char *other = NULL;
+	char *line, err[768];
+	const struct json *v;
 	int type = -1;
 
-	*has_timestamp = v && v->type == JSON_OBJECT && nonnull(v, "timestamp");
-	if (o->custom_type) {
-		if (!strcmp(o->custom_type, "mooncake_trace"))
-			type = DS_MOONCAKE;
-		else if (!(other = other_name(o->custom_type, strlen(o->custom_type))))
-			type = -2;
-	} else if (v && v->type == JSON_OBJECT) {
-		size_t tl;
-		const char *t = json_str(json_get(v, "type"), &tl);
-
-		if (t && tl == 14 && !memcmp(t, "mooncake_trace", 14))
-			type = DS_MOONCAKE;
-		else if ((other = other_name(t, t ? tl : 0)))
-			;
-		else if (looks_mooncake(v))
-			type = DS_MOONCAKE;
-		else
-			other = inferred_other(v);
-	}
+	*has_timestamp = 0;
+	if (o->custom_type && (type = type_named(o->custom_type,
+						 strlen(o->custom_type))) < 0)
+		die_usage("invalid value for --custom-dataset-type: '%s' (%s, %s, "
+			  "%s, %s, %s, %s)", o->custom_type, type_names[1],
+			  type_names[2], type_names[3], type_names[4],
+			  type_names[5], type_names[6]);
+	if (type == DS_RANDOM_POOL || (type < 0 && gen_is_dir(o->input_file)))
+		return type < 0 ? dir_type(o) : type;
+	doc = json_doc_new();
+	line = first_line(o, &n, &lineno);
+	v = json_parse(doc, line, n, NULL, 0);
+	*has_timestamp = v && v->type == JSON_OBJECT ? nonnull(v, "timestamp") :
+			 looks_burst(line, n);
+	if (type < 0)
+		type = infer_type(o, v, line, n, lineno, err, sizeof(err));
 	json_doc_free(doc);
 	free(line);
-	if (other)
-		unsupported(other);
-	if (type == -2)
-		die_usage("invalid value for --custom-dataset-type: '%s'", o->custom_type);
 	if (type < 0)
-		die("cannot infer the dataset type of '%s' from its first line; "
-		    "give --custom-dataset-type", o->input_file);
+		die("%s", err);
 	return type;
 }
 
@@ -236,12 +389,15 @@ trace_check_opts(struct gen_opts *o)
 	check_offsets_need_fixed(o);
 	if (!o->input_file)
 		return;
-	trace_type(o, &has_ts);
+	o->ds_type = trace_type(o, &has_ts);
 	/* auto-enabled only for an explicitly named trace type */
 	o->fixed = o->fixed_schedule || (o->custom_type && has_ts &&
-					 !o->no_fixed_schedule);
+					 !o->no_fixed_schedule &&
+					 (o->ds_type == DS_MOONCAKE ||
+					  o->ds_type == DS_BAILIAN ||
+					  o->ds_type == DS_BURST_GPT));
 	if (o->block_size < 0)
-		o->block_size = 512;
+		o->block_size = o->ds_type == DS_BAILIAN ? 16 : 512;
 }
 
 static char *
@@ -349,6 +505,44 @@ keep(struct tload *t, const struct trace_line *l, size_t lineno)
 	}
 }
 
+/* Keep a line with a timestamp of ts_ms (bailian, BurstGPT: seconds *
+ * 1000) if the offsets window takes it. */
+static struct tline *
+keep_at(struct tload *t, const struct trace_line *l, size_t lineno, double ts_ms)
+{
+	struct trace_line w = *l;
+
+	w.timestamp = ts_ms;
+	if (!in_window(t->o, &w))
+		return NULL;
+	keep(t, &w, lineno);
+	return &t->v[t->n - 1];
+}
+
+/* BailianTraceDatasetLoader: a BailianTrace line, seconds to ms. */
+static void
+on_bailian(struct tload *t, size_t lineno)
+{
+	const struct json *o = t->tp.line.root;
+	struct tline *k;
+	int64_t v;
+
+	if (o->type != JSON_OBJECT || !looks_bailian(o))
+		die("%s:%zu: not a bailian_trace record: chat_id, input_length, "
+		    "output_length (integers) and timestamp (seconds) are needed",
+		    t->name, lineno);
+	if (!(k = keep_at(t, &t->tp.line, lineno, t->tp.line.timestamp * 1000.0)))
+		return;
+	json_int64(json_get(o, "chat_id"), &k->chat);
+	k->parent = -1;
+	if (json_int64(json_get(o, "parent_chat_id"), &v) == 0)
+		k->parent = v;
+	k->turn = 1;
+	if (json_int64(json_get(o, "turn"), &v) == 0)
+		k->turn = v;
+	k->osl = t->tp.line.output_length;
+}
+
 static void
 on_line(struct tload *t, const char *s, size_t n, size_t lineno)
 {
@@ -361,11 +555,18 @@ on_line(struct tload *t, const char *s, size_t n, size_t lineno)
 	t->lines++;
 	if (rc < 0)
 		die("%s:%zu: %s", t->name, lineno, err);
+	if (t->o->ds_type == DS_BAILIAN) {
+		on_bailian(t, lineno);
+		return;
+	}
 	if ((why = check_line(t->tp.line.root, &t->tp.line)))
 		die("%s:%zu: %s", t->name, lineno, why);
 	if (in_window(t->o, &t->tp.line))
 		keep(t, &t->tp.line, lineno);
 }
+
+static void tload_free(struct tload *t);
+static void on_csv(struct tload *t, const char *s, size_t n, size_t lineno);
 
 /*
  * The errors loading would stop at on the first line, each with its
@@ -380,10 +581,31 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 	struct trace_parser tp;
 	const struct trace_line *k = &tp.line;
 	size_t n, lineno;
-	char *line = first_line(o, &n, &lineno), err[512];
+	char *line, err[512];
 	const char *why = NULL;
 	int kept;
 
+	if (o->ds_type == DS_BURST_GPT || o->ds_type == DS_BAILIAN) {
+		struct tload t = { .o = o, .name = o->input_file };
+
+		line = first_line(o, &n, &lineno);
+		buf_init(&t.csv, LINE_MAX_BYTES);
+		trace_parser_init(&t.tp, 0);
+		if (o->ds_type == DS_BURST_GPT)
+			on_csv(&t, line, n, lineno);
+		else
+			on_line(&t, line, n, lineno);
+		trace_parser_release(&t.tp);
+		buf_release(&t.csv);
+		tload_free(&t);
+		free(line);
+		return;
+	}
+	if (o->ds_type != DS_MOONCAKE) {
+		custom_check_first(o);
+		return;
+	}
+	line = first_line(o, &n, &lineno);
 	trace_parser_init(&tp, 0);
 	if (trace_parse(&tp, line, n, err, sizeof(err)) < 0)
 		why = err;
@@ -405,6 +627,107 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 	free(line);
 }
 
+/* s without ASCII whitespace at both ends, in place. */
+static char *
+trim(char *s)
+{
+	size_t n;
+
+	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || (s[n - 1] >= '\t' && s[n - 1] <= '\r')))
+		s[--n] = '\0';
+	return s;
+}
+
+/* The fields of CSV row s[0..n) (the csv module's defaults: commas, ""
+ * quotes) copied into b, at most max; returns how many. */
+static size_t
+csv_split(const char *s, size_t n, struct buf *b, char **f, size_t max)
+{
+	size_t nf = 0, i = 0, start[CSV_MAX_FIELDS] = { 0 };
+
+	buf_reset(b);
+	if (n && s[n - 1] == '\r')
+		n--;
+	while (nf < max) {
+		int q = i < n && s[i] == '"';
+
+		start[nf++] = b->len;
+		for (i += (size_t)q; i < n; i++) {
+			if (q && s[i] == '"' && i + 1 < n && s[i + 1] == '"')
+				buf_addch(b, s[i++]);
+			else if (q && s[i] == '"')
+				q = 0;
+			else if (!q && s[i] == ',')
+				break;
+			else
+				buf_addch(b, s[i]);
+		}
+		buf_addch(b, '\0');
+		if (i++ >= n)
+			break;
+	}
+	for (size_t k = 0; k < nf; k++)
+		f[k] = b->s + start[k];
+	return nf;
+}
+
+/* Python int() and float() of a CSV field. */
+static int
+csv_int(char *s, long long *v)
+{
+	const char *why;
+
+	s = trim(s);
+	return util_strtonum(s + (*s == '+'), LLONG_MIN, LLONG_MAX, v, &why);
+}
+
+/*
+ * BurstGPTTraceDatasetLoader: the first row names the columns, and
+ * Timestamp, Request tokens and Response tokens must be among them; a
+ * row whose timestamp (float()) or token counts (int()) do not parse is
+ * skipped. Seconds become ms; each row is a session of its own.
+ */
+static void
+on_csv(struct tload *t, const char *s, size_t n, size_t lineno)
+{
+	static const char *const cols[] = {
+		"Timestamp", "Request tokens", "Response tokens",
+	};
+	char *f[CSV_MAX_FIELDS];
+	struct trace_line l = { .has = TRACE_INPUT_LENGTH | TRACE_OUTPUT_LENGTH |
+				       TRACE_TIMESTAMP };
+	size_t nf;
+	long long in, out;
+	double ts;
+
+	if (pystr_isblank(s, n))
+		return;
+	nf = csv_split(s, n, &t->csv, f, CSV_MAX_FIELDS);
+	if (!t->header++) {
+		for (int c = 0; c < 3; c++) {
+			t->col[c] = nf;
+			for (size_t i = 0; i < nf; i++)
+				if (!strcmp(f[i], cols[c]))
+					t->col[c] = i;
+			if (t->col[c] == nf)
+				die("%s:%zu: Missing required column '%s'", t->name,
+				    lineno, cols[c]);
+		}
+		return;
+	}
+	t->lines++;
+	if (t->col[0] >= nf || t->col[1] >= nf || t->col[2] >= nf ||
+	    util_strtod(trim(f[t->col[0]]), &ts) < 0 || !isfinite(ts) ||
+	    csv_int(f[t->col[1]], &in) < 0 || csv_int(f[t->col[2]], &out) < 0)
+		return;
+	l.input_length = in;
+	l.output_length = out;
+	keep_at(t, &l, lineno, ts * 1000.0);
+}
+
 static void
 load(struct tload *t)
 {
@@ -417,7 +740,10 @@ load(struct tload *t)
 		die("cannot open '%s':", t->o->input_file);
 	trace_parser_init(&t->tp, 0);
 	while ((rc = lines_next(&l, &s, &n)) == 1)
-		on_line(t, s, n, l.lineno);
+		if (t->o->ds_type == DS_BURST_GPT)
+			on_csv(t, s, n, l.lineno);
+		else
+			on_line(t, s, n, l.lineno);
 	if (rc < 0 && errno == ENOBUFS)
 		die("%s:%zu: line longer than %zu bytes", t->name, l.lineno,
 		    LINE_MAX_BYTES);
@@ -427,16 +753,65 @@ load(struct tload *t)
 	trace_parser_release(&t->tp);
 }
 
-static void
-str_hash(const char *s, uint64_t h[2])
+void
+gen_str_hash(const char *s, size_t n, uint64_t h[2])
 {
 	h[0] = 0xcbf29ce484222325u;
 	h[1] = 0x84222325cbf29ce4u;
-	for (; *s; s++) {
-		h[0] = (h[0] ^ (unsigned char)*s) * 0x100000001b3u;
-		h[1] = (h[1] ^ (unsigned char)*s) * 0xff51afd7ed558ccdu;
+	for (size_t i = 0; i < n; i++) {
+		h[0] = (h[0] ^ (unsigned char)s[i]) * 0x100000001b3u;
+		h[1] = (h[1] ^ (unsigned char)s[i]) * 0xff51afd7ed558ccdu;
 		h[1] ^= h[1] >> 31;
 	}
+}
+
+static int
+cmp_bailian(const void *x, const void *y)
+{
+	const struct tline *a = x, *b = y;
+
+	if (a->conv != b->conv)
+		return a->conv < b->conv ? -1 : 1;
+	if (a->turn != b->turn)
+		return a->turn < b->turn ? -1 : 1;
+	return (a->lineno > b->lineno) - (a->lineno < b->lineno);
+}
+
+/* Sessions are the roots' chat ids (bailian_roots), in order of first
+ * appearance, each sorted by turn (stable). */
+static void
+bailian_sessions(struct tload *t)
+{
+	int64_t *chat = xcalloc(t->n + 1, sizeof(*chat));
+	int64_t *parent = xcalloc(t->n + 1, sizeof(*parent));
+	int64_t *root = xcalloc(t->n + 1, sizeof(*root));
+	struct hmap groups;
+	int created;
+
+	for (size_t i = 0; i < t->n; i++) {
+		chat[i] = t->v[i].chat;
+		parent[i] = t->v[i].parent;
+	}
+	if (bailian_roots(chat, parent, t->n, SESSIONS_MAX, root) < 0)
+		die("%s: too many chats", t->name);
+	hmap_init(&groups, SESSIONS_MAX);
+	for (size_t i = 0; i < t->n; i++) {
+		struct tline *k = &t->v[i];
+		uint64_t *g;
+
+		if (!(g = hmap_put(&groups, (uint64_t)root[i], 0, &created)))
+			die("%s: too many sessions", t->name);
+		if (created)
+			*g = groups.len;
+		k->conv = (size_t)*g;
+		free(k->session);
+		k->session = xstrfmt("%lld", (long long)root[i]);
+	}
+	qsort(t->v, t->n, sizeof(*t->v), cmp_bailian);
+	hmap_release(&groups);
+	free(chat);
+	free(parent);
+	free(root);
 }
 
 /* _group_traces: sessions in order of first appearance; a line without a
@@ -458,7 +833,7 @@ group(struct tload *t, struct dataset *d, uint64_t root)
 
 		if (!k->session)
 			k->session = gen_session_id(t->o, gen++, &ids);
-		str_hash(k->session, h);
+		gen_str_hash(k->session, strlen(k->session), h);
 		if (!(slot = hmap_put(&ix, h[0], h[1], &created)))
 			die("too many sessions");
 		if (created) {
@@ -521,8 +896,9 @@ context_mode(struct tload *t, struct dataset *d)
 			die("%s: session '%s': Mixed Mooncake sessions with both "
 			    "raw `messages`/`payload` and synthesized prompts are "
 			    "unsupported.", t->name, cv->session_id);
-		for (size_t k = 0; raw && k < cv->nturns; k++)
-			cv->turns[k].no_history = 1;
+		/* bailian rows carry their whole context */
+		for (size_t k = 0; k < cv->nturns; k++)
+			cv->turns[k].no_history = raw || t->o->ds_type == DS_BAILIAN;
 	}
 }
 
@@ -638,10 +1014,19 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 	struct rng model, dist;
 	size_t rr = 0;
 
+	if (o->ds_type == DS_SINGLE_TURN || o->ds_type == DS_MULTI_TURN ||
+	    o->ds_type == DS_RANDOM_POOL) {
+		custom_dataset_build(d, o, p, root);
+		return;
+	}
+	buf_init(&t.csv, LINE_MAX_BYTES);
 	load(&t);
+	buf_release(&t.csv);
 	if (!t.lines)
 		die("'%s' has no records", t.name);
 	d->lines = t.lines;
+	if (o->ds_type == DS_BAILIAN)
+		bailian_sessions(&t);
 	group(&t, d, root);
 	first = xcalloc(d->n ? d->n : 1, sizeof(*first));
 	last = xcalloc(d->n ? d->n : 1, sizeof(*last));

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "buf.h"
+#include "dataset/bailian.h"
 #include "hmap.h"
 #include "rand/pystr.h"
 #include "tt.h"
@@ -223,36 +224,6 @@ static void on_bailian(void *ctx, const char *name, size_t lineno, const char *s
 	b->r[b->n++] = r;
 }
 
-/* The original's find_root: walk parent links, stop at -1, unknown ids or a cycle. */
-static int64_t find_root(struct bailian *b, struct hmap *by, struct hmap *cache,
-			 struct hmap *seen, uint64_t call, int64_t chat)
-{
-	const uint64_t *c = hmap_find(cache, (uint64_t)chat, 0), *p;
-	int64_t cur = chat, *path = NULL;
-	size_t np = 0;
-	int created;
-
-	if (c)
-		return (int64_t)*c;
-	while ((p = hmap_find(by, (uint64_t)cur, 0)) && b->r[*p].parent != -1) {
-		int64_t parent = b->r[*p].parent;
-
-		hmap_put(seen, (uint64_t)cur, call, &created);
-		if (!created)
-			break;
-		if (parent == cur || !hmap_find(by, (uint64_t)parent, 0))
-			break;
-		path = xreallocarray(path, np + 1, sizeof(*path));
-		path[np++] = cur;
-		cur = parent;
-	}
-	for (size_t i = 0; i < np; i++)
-		*hmap_put(cache, (uint64_t)path[i], 0, &created) = (uint64_t)cur;
-	*hmap_put(cache, (uint64_t)chat, 0, &created) = (uint64_t)cur;
-	free(path);
-	return cur;
-}
-
 static int cmp_rec(const void *x, const void *y)
 {
 	const struct brec *a = x, *b = y;
@@ -264,30 +235,37 @@ static int cmp_rec(const void *x, const void *y)
 	return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
+/* Sessions: the roots of the parent chains (bailian_roots), numbered in
+ * order of first appearance; each record's parent becomes its session id. */
 static void group(struct bailian *b)
 {
-	struct hmap by, cache, seen, groups;
+	int64_t *chat = xcalloc(b->n + 1, sizeof(*chat));
+	int64_t *parent = xcalloc(b->n + 1, sizeof(*parent));
+	int64_t *root = xcalloc(b->n + 1, sizeof(*root));
+	struct hmap groups;
 	int created;
 
-	hmap_init(&by, TT_MAP_MAX);
-	hmap_init(&cache, TT_MAP_MAX);
-	hmap_init(&seen, TT_MAP_MAX);
-	hmap_init(&groups, TT_MAP_MAX);
-	for (size_t i = 0; i < b->n; i++)
-		*hmap_put(&by, (uint64_t)b->r[i].chat, 0, &created) = i;
 	for (size_t i = 0; i < b->n; i++) {
-		int64_t root = find_root(b, &by, &cache, &seen, i, b->r[i].chat);
-		uint64_t *g = hmap_put(&groups, (uint64_t)root, 0, &created);
+		chat[i] = b->r[i].chat;
+		parent[i] = b->r[i].parent;
+	}
+	if (bailian_roots(chat, parent, b->n, TT_MAP_MAX, root) < 0)
+		die("too many chats");
+	hmap_init(&groups, TT_MAP_MAX);
+	for (size_t i = 0; i < b->n; i++) {
+		uint64_t *g;
 
+		if (!(g = hmap_put(&groups, (uint64_t)root[i], 0, &created)))
+			die("too many sessions");
 		if (created)
 			*g = groups.len;
 		b->r[i].group = *g;
-		b->r[i].parent = root;	/* from here on: the session id */
+		b->r[i].parent = root[i];	/* from here on: the session id */
 	}
-	hmap_release(&by);
-	hmap_release(&cache);
-	hmap_release(&seen);
 	hmap_release(&groups);
+	free(chat);
+	free(parent);
+	free(root);
 }
 
 static void emit(const struct bailian *b, const struct brec *r, int64_t t0,

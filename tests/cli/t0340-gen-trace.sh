@@ -194,7 +194,6 @@ test_expect_success 'option validation: the original messages, status 2' '
 	usage_err "must be less than or equal to the --fixed-schedule-end-offset" \
 		--input-file t.jsonl --fixed-schedule --fixed-schedule-start-offset 9 --fixed-schedule-end-offset 1 &&
 	usage_err "cannot be used together" --input-file t.jsonl --fixed-schedule --no-fixed-schedule &&
-	usage_err "single_turn is not supported yet" --input-file t.jsonl --custom-dataset-type single_turn &&
 	usage_err "invalid value for --custom-dataset-type" --input-file t.jsonl --custom-dataset-type nope
 '
 
@@ -209,13 +208,9 @@ test_expect_success 'an unrecognizable first line needs --custom-dataset-type' '
 	grep -q "cannot infer the dataset type" err
 '
 
-test_expect_success 'a first line of a type the original infers, not built yet: which, and what brings it' '
-	printf "{\"text\": \"x\"}\n" >st.jsonl &&
-	test_expect_code 2 gen --input-file st.jsonl >/dev/null 2>err &&
-	grep -q "single_turn is not supported yet: single_turn datasets (datasets, issue #13)" err &&
-	printf "{\"session_id\": \"a\", \"turns\": [{\"text\": \"x\"}]}\n" >mt.jsonl &&
-	test_expect_code 2 gen --input-file mt.jsonl >/dev/null 2>err &&
-	grep -q "multi_turn is not supported yet: multi_turn datasets (datasets, issue #13)" err
+test_expect_success 'a mooncake file named single_turn is read as one (as the original)' '
+	test_expect_code 1 gen --input-file t.jsonl --custom-dataset-type single_turn >/dev/null 2>err &&
+	grep -q "t.jsonl:1: At least one modality must be provided" err
 '
 
 # ISL: re-encode every prompt of the real mooncake sample with a tokenizer

@@ -39,9 +39,6 @@ python3 "$TOP/tests/cli/docs-examples.py" "$REF" "$TOP/data/profile-options.tsv"
 # a flag of its own, that capability as the stage names it.
 later_value() {
 	case $1 in
-	*"--custom-dataset-type single_turn"*|*"--custom-dataset-type multi_turn"*) echo "issue #13" ;;
-	# the dataset type the original infers from a {"text": ...} line
-	*"--input-file trace.jsonl --fixed-schedule "*|*"--input-file schedule.jsonl"*) echo "issue #13" ;;
 	*"--endpoint-type nim_embeddings"*) echo "issue #14" ;;
 	esac
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target for aiperf-gen's mooncake loader and record emit loops: every input ends, with the requested record count. */
+/* libFuzzer target for aiperf-gen's trace and custom dataset loaders and record emit loops: every input ends, with the requested record count. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +61,11 @@ too_costly(const char *s, size_t n)
 			bad = p.line.input_length > 512 || p.line.n_hash > 32;
 	}
 	trace_parser_release(&p);
+	/* BurstGPT CSV rows: numbers of more than 3 digits */
+	for (size_t i = 0, run = 0; i < n && !bad; i++) {
+		run = s[i] >= '0' && s[i] <= '9' ? run + 1 : 0;
+		bad = run > 3 && s[0] == 'T';
+	}
 	return bad;
 }
 
@@ -100,6 +105,8 @@ turns(const struct dataset *d)
 {
 	size_t n = 0;
 
+	if (d->stream)
+		return d->lines;	/* a streamed single_turn file: a turn a record */
 	for (size_t i = 0; i < d->n; i++)
 		n += d->convs[i].nturns;
 	return n;
