@@ -6,8 +6,10 @@
 #     Shakespeare, lengths like the real file's: about 7 KB an entry), every
 #     entry tokenized and filtered; one record per entry written
 #     (--request-count = entries), as jq -c '.[]' writes one line per entry.
-#   single_turn: the 1 GB JSONL case (see the marked place below), skipped
-#     with a message while this build's aiperf-gen refuses the type.
+#   single_turn: a 1 GB JSONL file ({"text": ...} a line, lengths drawn from
+#     a log-normal around 600 characters): aiperf-gen --custom-dataset-type
+#     single_turn, one record a line (streamed: memory flat), against jq -c .
+#     (skipped with a message where aiperf-gen refuses the type).
 # Not a test: numbers only. The file is made once per run in a scratch
 # folder; SHAREGPT_FILE=path uses that file instead (the real one, say).
 # Usage: sh bench/gen-datasets.sh [MB]   (default 200 MB)
@@ -100,13 +102,9 @@ run jq "jq -c '.[]'" jq -c '.[]' "$SG"
 report "ShareGPT ($SG)" "$SGBYTES" "$SGN" gen jq
 
 # --- single_turn, 1 GB --------------------------------------------------------
-# THE SINGLE_TURN CASE GOES HERE. aiperf-gen --custom-dataset-type
-# single_turn comes with the custom JSONL formats (datasets, issue #13,
-# written beside this script): until this build's aiperf-gen takes the type
-# the case is skipped with a message. When it does: a 1 GB single_turn JSONL
-# file ({"text": ...} a line), aiperf-gen --input-file --custom-dataset-type
+# A 1 GB single_turn JSONL file, aiperf-gen --input-file --custom-dataset-type
 # single_turn --request-count LINES against jq -c . on the same file, through
-# run and report as above.
+# run and report as above (a build whose aiperf-gen refuses the type skips it).
 printf '{"text": "What is the capital of France, and why?"}\n' >"$DIR/probe.jsonl"
 if ! "$GEN" -m m --tokenizer builtin --input-file "$DIR/probe.jsonl" \
 	--custom-dataset-type single_turn --request-count 1 >/dev/null 2>"$DIR/probe.err"; then
