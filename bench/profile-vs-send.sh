@@ -323,7 +323,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 
 	# case 3, sleeping and busy-polling
 	for mode in sleep busy; do
-		opt= popt=--no-busy-poll
+		opt='' popt=--no-busy-poll
 		[ $mode = busy ] && opt=--busy-poll popt=--busy-poll
 		for who in $(order "$r"); do
 			late0=$(mock_counter late_chunks_total)

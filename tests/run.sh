@@ -102,7 +102,7 @@ run_units() {
 		if [ -x "$t" ]; then
 			run_test "$t"
 		else
-			out="not ok 1 - $t is missing (make units)" rc=1 left= secs=0
+			out="not ok 1 - $t is missing (make units)" rc=1 left='' secs=0
 			out="$out
 1..1"
 		fi
