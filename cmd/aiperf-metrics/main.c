@@ -41,7 +41,8 @@ enum {
 	{ "tokenizer", K_TOKENIZER, OPT_STR, "name", OPT_TO(op->tokenizer) }, \
 	{ "tokenizer-revision", K_REVISION, OPT_STR, "rev", OPT_TO(op->revision) }, \
 	{ "tokenizer-trust-remote-code", K_TRUST, OPT_FLAG, .flags = OPT_BR }, \
-	{ "endpoint-type", K_ENDPOINT_TYPE, OPT_STR, "type", OPT_TO(op->o.endpoint_type), .choices = endpoint_types }, \
+	{ "endpoint-type", K_ENDPOINT_TYPE, OPT_STR, "type", OPT_TO(op->o.endpoint_type), .choices = endpoint_types, \
+	  .flags = OPT_LOOSE }, \
 	{ "use-server-token-count", K_SERVER_TOKENS, FLAG(op->o.server_tokens), .flags = OPT_BR }, \
 	{ "streaming", K_STREAMING, FLAG(op->o.streaming) }, \
 	{ "export-http-trace", K_TRACE, FLAG(op->o.export_trace), .flags = OPT_BR }, \
@@ -61,14 +62,15 @@ enum {
 
 static const char *const endpoint_types[] = {
 	"chat", "completions", "embeddings", "nim_embeddings", "responses",
-	"rankings", "huggingface_generate", "template", NULL,
+	"rankings", "huggingface_generate", "template", "chat_embeddings",
+	"solido_rag", NULL,
 };
 
 static void
 check_endpoint_type(const char *t)
 {
 	for (size_t i = 0; endpoint_types[i]; i++)
-		if (!strcmp(t, endpoint_types[i]))
+		if (etype_named(t) != ET_OTHER || !strcmp(t, endpoint_types[i]))
 			return;
 	die_usage("invalid value for --endpoint-type: '%s'", t);
 }
