@@ -38,7 +38,6 @@ later_value() {
 	*"--custom-dataset-type single_turn"*|*"--custom-dataset-type multi_turn"*) echo "issue #13" ;;
 	# the dataset type the original infers from a {"text": ...} line
 	*"--input-file trace.jsonl --fixed-schedule "*|*"--input-file schedule.jsonl"*) echo "issue #13" ;;
-	*"--endpoint-type nim_embeddings"*) echo "issue #14" ;;
 	esac
 }
 test_expect_success 'the docs hold the examples this test knows' '
