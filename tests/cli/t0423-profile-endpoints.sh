@@ -69,6 +69,25 @@ test_expect_success 'solido_rag: SOLIDO RAG Metrics, streaming and not' '
 	jq -e ".time_to_first_token.avg > 0" sos/profile_export_aiperf.json >/dev/null
 '
 
+# A misbehaving server: every request gives one error record, the run goes on.
+test_expect_success 'faults on the new routes: one error record per request, nothing lost' '
+	kill $MOCK_PID
+	for f in sse-error bad-chunk reset; do
+		start_mock --ttft-ms 1 --itl-ms 1 --fault $f &&
+		for e in "responses --streaming" "huggingface_generate --streaming" "solido_rag --streaming"; do
+			d=f-$f-${e%% *} &&
+			st=0 && prof --artifact-dir $d --endpoint-type $e >out 2>err || st=$?
+			test $st -eq 3 && grep -q "every request failed (3 of 3)" err &&
+			test -s $d/profile_export.jsonl || { cat err; exit 1; }
+			test "$(wc -l <$d/profile_export.jsonl)" -eq 3 &&
+			test "$(jq -c "select(.error != null)" $d/profile_export.jsonl | wc -l)" -eq 3 ||
+				{ echo "$f $e"; cat $d/profile_export.jsonl; exit 1; }
+		done
+		kill $MOCK_PID
+		wait $MOCK_PID 2>/dev/null || :
+	done
+'
+
 test_expect_success 'image_retrieval: not supported yet, the multimodal issue named' '
 	test_expect_code 2 prof --endpoint-type image_retrieval >out 2>err &&
 	grep -q "not supported yet: .*(multimodal, issue #17)" err &&
