@@ -88,7 +88,17 @@ test_expect_success 'faults on the new routes: one error record per request, not
 	done
 '
 
+test_expect_success 'endpoint types in any case name the artifact directory canonically' '
+	start_mock --fast &&
+	aiperf profile --model test/model --url "$MOCK_URL" --tokenizer builtin --request-count 1 \
+		--isl 8 --osl 2 --endpoint-type Responses >out 2>err &&
+	test -s artifacts/test_model-openai-responses-concurrency1/profile_export_aiperf.json &&
+	grep -q "^CLI Command: .*--endpoint-type responses" out &&
+	kill $MOCK_PID
+'
+
 test_expect_success 'image_retrieval: not supported yet, the multimodal issue named' '
+	mkdir ir && cd ir &&
 	test_expect_code 2 prof --endpoint-type image_retrieval >out 2>err &&
 	grep -q "not supported yet: .*(multimodal, issue #17)" err &&
 	test ! -e artifacts
