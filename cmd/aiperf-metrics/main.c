@@ -67,27 +67,17 @@ static const char *const endpoint_types[] = {
 };
 
 static void
-check_endpoint_type(const char *t)
-{
-	for (size_t i = 0; endpoint_types[i]; i++)
-		if (etype_named(t) != ET_OTHER || !strcmp(t, endpoint_types[i]))
-			return;
-	die_usage("invalid value for --endpoint-type: '%s'", t);
-}
-
-static void
 parse_args(struct options *op, int argc, char **argv)
 {
 	struct opt tab[] = METRICS_OPTS(op);
 	const struct opt_cmd cmd = { "aiperf-metrics", tab, "[--follow file | file ...]", 0,
 					NULL, NULL };
 	struct opt_iter it;
-	int c;
 
 	opt_init(&it, &cmd, argc, argv);
-	while ((c = opt_next(&it)) != -1)
-		if (c == K_ENDPOINT_TYPE)
-			check_endpoint_type(it.arg);
+	/* the table checks --endpoint-type (any case, '-' for '_') */
+	while (opt_next(&it) != -1)
+		;
 	op->files = argv + it.ind;
 	op->nfiles = argc - it.ind;
 	if (op->follow && op->nfiles)
