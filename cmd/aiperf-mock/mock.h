@@ -131,6 +131,7 @@ struct resp {
 	/* SSE state */
 	int chat, include_usage;
 	enum resp_fmt fmt;
+	int started;		/* the format's opening event is out */
 	uint64_t id;
 	char *head;		/* 'data: {"id":...,"choices":['; other formats:
 				 * the model as a JSON string */

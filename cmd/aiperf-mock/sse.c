@@ -227,8 +227,10 @@ emit(struct conn *c, int64_t now)
 
 	buf_reset(b);
 	ADD(b, "00000000\r\n");
-	if (r->next == 0)
+	if (!r->started) {
 		fmt_sse_start(b, s, r);
+		r->started = 1;
+	}
 	while (r->next < total && r->due <= now && !cut) {
 		add_token(b, r, r->next, stamp, fault_of(c));
 		note_lag(&s->c, stamp - r->due);
