@@ -2,6 +2,7 @@
 /* Option tables: getopt_long arguments, synopsis and bash completion from one array. */
 #include "opt.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -152,16 +153,28 @@ parse_size(const char *name, const struct opt *o, const char *arg)
 	return (long long)v;
 }
 
+/* OPT_LOOSE: a choice in any case, '-' for '_'. */
+static int
+choice_is(const struct opt *o, const char *a, const char *name)
+{
+	if (!(o->flags & OPT_LOOSE))
+		return !strcmp(a, name);
+	for (; *a && *name; a++, name++)
+		if (tolower((unsigned char)*a) != *name && !(*a == '-' && *name == '_'))
+			return 0;
+	return !*a && !*name;
+}
+
 static long long
 parse_choice(const char *name, const struct opt *o, const char *arg)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
 
 	for (int i = 0; o->choices[i]; i++)
-		if (!strcmp(arg, o->choices[i]))
+		if (choice_is(o, arg, o->choices[i]))
 			return i;
 	for (int i = 0; o->later && o->later[i] && o->later[i + 1]; i += 2)
-		if (!strcmp(arg, o->later[i]))
+		if (choice_is(o, arg, o->later[i]))
 			die_usage("%s %s is not supported yet: %s", name, arg, o->later[i + 1]);
 	for (int i = 0; o->choices[i]; i++)
 		buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);

@@ -42,6 +42,8 @@ enum opt_flags {
 	OPT_BOTH = 1 << 5,	/* the synopsis shows "-k | --name" */
 	OPT_REQ = 1 << 6,	/* the synopsis shows it without brackets */
 	OPT_INF = 1 << 7,	/* OPT_SECONDS: "inf" stores -1 */
+	OPT_LOOSE = 1 << 8,	/* choices match in any case, '-' for '_'
+				 * (the original's enums) */
 };
 
 struct opt {

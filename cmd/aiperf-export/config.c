@@ -2,6 +2,7 @@
 /* The run as export sees it: endpoint types, and --goodput checked against what the run can measure. */
 #include "export.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -36,9 +37,16 @@ static const struct endpoint endpoints[] = {
 const struct endpoint *
 endpoint_find(const char *name)
 {
-	for (size_t i = 0; i < NENDPOINTS; i++)
-		if (!strcmp(endpoints[i].name, name))
+	/* as the original's enums take it: any case, '-' for '_' */
+	for (size_t i = 0; i < NENDPOINTS; i++) {
+		const char *a = name, *n = endpoints[i].name;
+
+		for (; *a && *n; a++, n++)
+			if (tolower((unsigned char)*a) != *n && !(*a == '-' && *n == '_'))
+				break;
+		if (!*a && !*n)
 			return &endpoints[i];
+	}
 	return NULL;
 }
 

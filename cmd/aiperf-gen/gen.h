@@ -12,7 +12,12 @@
 #include "rand/rng.h"
 #include "tok/tok.h"
 
-enum endpoint { EP_CHAT, EP_COMPLETIONS, EP_EMBEDDINGS };
+enum endpoint {
+	EP_CHAT, EP_COMPLETIONS, EP_EMBEDDINGS,
+	/* payload_endpoints.c */
+	EP_RESPONSES, EP_CHAT_EMBEDDINGS, EP_NIM_EMBEDDINGS, EP_HF_GENERATE,
+	EP_SOLIDO_RAG,
+};
 
 struct gen_opts {
 	char **models;
@@ -179,6 +184,25 @@ void seqdist_sample(const struct seqdist *d, struct rng *r, long long *isl,
 /* Render t->payload (the endpoint body) and the record text pieces from
  * t's texts, model, max_tokens and delay; k is the turn's index. */
 void payload_render(const struct gen_opts *o, struct turn *t, size_t k);
+/* One user message: [{"role":"user","content":...}] as chat sends it. */
+char *payload_chat_messages(const struct turn *t);
+/* stream_options.include_usage, added or merged into the user's object. */
+void payload_stream_options(struct extras *kv);
+
+/* payload_endpoints.c: the other endpoints' bodies and metadata. */
+/* The endpoint named (any case, '-' for '_'), or -1. */
+int endpoint_of(const char *name);
+/* Its canonical name and default path (streaming: the streaming one). */
+const char *endpoint_name(enum endpoint ep);
+const char *endpoint_path(enum endpoint ep, int streaming);
+/* Whether it streams at all (no: --streaming is ignored with a warning). */
+int endpoint_streams(enum endpoint ep);
+/* Whether it sends max_tokens in some form (the record's max_tokens). */
+int endpoint_max_tokens(enum endpoint ep);
+/* Fill kv with t's body for the endpoints payload.c does not build;
+ * returns 0 when ep is one of payload.c's. */
+int payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,
+			struct extras *kv);
 
 /* sched.c: the original's interval generators as intended send times. */
 struct sched {

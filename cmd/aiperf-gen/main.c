@@ -27,18 +27,16 @@ enum {
 };
 
 /* The endpoint types built, and the original's others with what brings them. */
-static const char *const endpoint_types[] = { "chat", "completions", "embeddings", NULL };
+static const char *const endpoint_types[] = {
+	"chat", "completions", "embeddings", "responses", "chat_embeddings",
+	"nim_embeddings", "huggingface_generate", "solido_rag", NULL,
+};
 static const char *const endpoints_later[] = {
-	"chat_embeddings", "the chat embeddings endpoint (endpoints, issue #14)",
-	"nim_embeddings", "the NIM embeddings endpoint (endpoints, issue #14)",
 	"cohere_rankings", "the Cohere rankings endpoint (endpoints, issue #14)",
 	"nim_rankings", "the NIM rankings endpoint (endpoints, issue #14)",
 	"hf_tei_rankings", "the HF TEI rankings endpoint (endpoints, issue #14)",
-	"huggingface_generate", "the Hugging Face generate endpoint (endpoints, issue #14)",
-	"responses", "the OpenAI responses endpoint (endpoints, issue #14)",
-	"solido_rag", "the Solido RAG endpoint (endpoints, issue #14)",
 	"template", "the template endpoint (endpoints, issue #14)",
-	"image_retrieval", "the image retrieval endpoint (endpoints, issue #14)",
+	"image_retrieval", "the image retrieval endpoint needs image inputs (multimodal, issue #17)",
 	"image_generation", "image generation endpoints (multimodal, issue #17)",
 	"video_generation", "video generation endpoints (multimodal, issue #17)",
 	NULL,
@@ -61,7 +59,7 @@ static const char *const endpoints_later[] = {
 	{ "endpoint", O_ENDPOINT, OPT_STR, "path", OPT_TO(o->path), .flags = OPT_BR }, \
 	ALIAS("custom-endpoint", O_ENDPOINT), \
 	{ "endpoint-type", O_ETYPE, OPT_STR, "type", .choices = endpoint_types, \
-	  .later = endpoints_later }, \
+	  .later = endpoints_later, .flags = OPT_LOOSE }, \
 	{ "extra-inputs", O_EXTRA, OPT_STR, "key:value | json", .flags = OPT_BR }, \
 	{ "inputs-json", O_INPUTS, OPT_STR, "file", OPT_TO(o->inputs_json) }, \
 	{ "input-file", O_FILE, OPT_STR, "file", OPT_TO(o->input_file), .flags = OPT_BR }, \
@@ -189,19 +187,16 @@ add_models(struct gen_opts *o, const char *arg)
 	}
 }
 
+/* The table took the value (any case, '-' for '_'); keep its canonical name. */
 static void
 set_endpoint_type(struct gen_opts *o, const char *arg)
 {
-	if (!strcmp(arg, "chat"))
-		o->ep = EP_CHAT;
-	else if (!strcmp(arg, "completions"))
-		o->ep = EP_COMPLETIONS;
-	else if (!strcmp(arg, "embeddings"))
-		o->ep = EP_EMBEDDINGS;
-	else
-		die_usage("unsupported --endpoint-type '%s' "
-			  "(chat, completions, embeddings)", arg);
-	o->endpoint_type = arg;
+	int ep = endpoint_of(arg);
+
+	if (ep < 0)
+		die_usage("unsupported --endpoint-type '%s'", arg);
+	o->ep = (enum endpoint)ep;
+	o->endpoint_type = endpoint_name(o->ep);
 }
 
 static void
@@ -387,13 +382,13 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 	public_check_opts(o);
 	trace_check_opts(o);
 	sched_check_mode(o);
+	if (o->streaming && !endpoint_streams(o->ep)) {
+		warn("--endpoint-type %s does not stream; ignoring --streaming",
+		     o->endpoint_type);
+		o->streaming = 0;
+	}
 	if (!o->path)
-		o->path = o->ep == EP_CHAT ? "/v1/chat/completions" :
-			  o->ep == EP_COMPLETIONS ? "/v1/completions" :
-						   "/v1/embeddings";
-	if (o->streaming && o->ep == EP_EMBEDDINGS)
-		warn("--endpoint-type embeddings does not stream; "
-		     "ignoring --streaming");
+		o->path = endpoint_path(o->ep, o->streaming);
 }
 
 static uint64_t

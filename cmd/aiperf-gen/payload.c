@@ -48,8 +48,8 @@ role_message(struct jw *w, const char *role, const char *content)
  * string for one text, else text parts; on a first turn after the
  * conversation's own system message, the shared system prompt and the
  * user context. */
-static char *
-chat_messages(const struct turn *t)
+char *
+payload_chat_messages(const struct turn *t)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	struct jw w;
@@ -97,8 +97,8 @@ int_text(long long v)
 }
 
 /* stream_options.include_usage, added or merged into the user's object. */
-static void
-add_stream_options(struct extras *kv)
+void
+payload_stream_options(struct extras *kv)
 {
 	const char *cur = extras_get(kv, "stream_options");
 	struct json_doc *d;
@@ -145,7 +145,7 @@ build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 	if (o->ep == EP_CHAT && t->raw_messages)
 		extras_set(kv, "messages", 8, xstrdup(t->raw_messages));
 	else if (o->ep == EP_CHAT)
-		extras_set(kv, "messages", 8, chat_messages(t));
+		extras_set(kv, "messages", 8, payload_chat_messages(t));
 	else if (o->ep == EP_COMPLETIONS)
 		extras_set(kv, "prompt", 6, texts_array(t));
 	extras_set(kv, "model", 5, json_string(model));
@@ -165,7 +165,7 @@ build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),
 		       xstrdup(o->extras.v[i].val));
 	if (stream && o->server_token_count)
-		add_stream_options(kv);
+		payload_stream_options(kv);
 }
 
 static char *
@@ -197,17 +197,28 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	const char *model, *stream;
 
-	build_kv(o, t, &kv);
+	if (!payload_endpoint_kv(o, t, &kv))
+		build_kv(o, t, &kv);
 	t->payload = render(&kv);
 	model = extras_get(&kv, "model");
 	stream = extras_get(&kv, "stream");
-	buf_addf(&b, "\"model\":%s,\"endpoint_type\":", model ? model : "\"\"");
+	/* TGI and Solido carry neither in the body: the options say */
+	if (!model)
+		model = o->ep == EP_SOLIDO_RAG ? extras_get(&kv, "inference_model") : NULL;
+	if (!stream && endpoint_streams(o->ep))
+		stream = o->streaming ? "true" : "false";
+	buf_addstr(&b, "\"model\":");
+	if (model)
+		buf_addstr(&b, model);
+	else
+		json_quote(&b, o->models[t->model], strlen(o->models[t->model]));
+	buf_addstr(&b, ",\"endpoint_type\":");
 	json_quote(&b, o->endpoint_type, strlen(o->endpoint_type));
 	buf_addstr(&b, ",\"path\":");
 	json_quote(&b, o->path, strlen(o->path));
 	buf_addf(&b, ",\"stream\":%s", stream && !strcmp(stream, "true") ?
 					       "true" : "false");
-	if (t->max_tokens >= 0 && o->ep != EP_EMBEDDINGS)
+	if (t->max_tokens >= 0 && endpoint_max_tokens(o->ep))
 		buf_addf(&b, ",\"max_tokens\":%lld", t->max_tokens);
 	t->head = piece(&b, &t->head_len);
 	if (t->delay_ms >= 0)

@@ -41,7 +41,8 @@ enum {
 	{ "tokenizer", K_TOKENIZER, OPT_STR, "name", OPT_TO(op->tokenizer) }, \
 	{ "tokenizer-revision", K_REVISION, OPT_STR, "rev", OPT_TO(op->revision) }, \
 	{ "tokenizer-trust-remote-code", K_TRUST, OPT_FLAG, .flags = OPT_BR }, \
-	{ "endpoint-type", K_ENDPOINT_TYPE, OPT_STR, "type", OPT_TO(op->o.endpoint_type), .choices = endpoint_types }, \
+	{ "endpoint-type", K_ENDPOINT_TYPE, OPT_STR, "type", OPT_TO(op->o.endpoint_type), .choices = endpoint_types, \
+	  .flags = OPT_LOOSE }, \
 	{ "use-server-token-count", K_SERVER_TOKENS, FLAG(op->o.server_tokens), .flags = OPT_BR }, \
 	{ "streaming", K_STREAMING, FLAG(op->o.streaming) }, \
 	{ "export-http-trace", K_TRACE, FLAG(op->o.export_trace), .flags = OPT_BR }, \
@@ -61,17 +62,9 @@ enum {
 
 static const char *const endpoint_types[] = {
 	"chat", "completions", "embeddings", "nim_embeddings", "responses",
-	"rankings", "huggingface_generate", "template", NULL,
+	"rankings", "huggingface_generate", "template", "chat_embeddings",
+	"solido_rag", NULL,
 };
-
-static void
-check_endpoint_type(const char *t)
-{
-	for (size_t i = 0; endpoint_types[i]; i++)
-		if (!strcmp(t, endpoint_types[i]))
-			return;
-	die_usage("invalid value for --endpoint-type: '%s'", t);
-}
 
 static void
 parse_args(struct options *op, int argc, char **argv)
@@ -80,12 +73,11 @@ parse_args(struct options *op, int argc, char **argv)
 	const struct opt_cmd cmd = { "aiperf-metrics", tab, "[--follow file | file ...]", 0,
 					NULL, NULL };
 	struct opt_iter it;
-	int c;
 
 	opt_init(&it, &cmd, argc, argv);
-	while ((c = opt_next(&it)) != -1)
-		if (c == K_ENDPOINT_TYPE)
-			check_endpoint_type(it.arg);
+	/* the table checks --endpoint-type (any case, '-' for '_') */
+	while (opt_next(&it) != -1)
+		;
 	op->files = argv + it.ind;
 	op->nfiles = argc - it.ind;
 	if (op->follow && op->nfiles)

@@ -16,6 +16,10 @@ enum etype {
 	ET_COMPLETIONS,
 	ET_EMBEDDINGS,
 	ET_RESPONSES,	/* OpenAI Responses API */
+	/* parse_endpoints.c */
+	ET_CHAT_EMBEDDINGS,	/* chat request, embeddings response */
+	ET_HF_GENERATE,	/* Hugging Face TGI */
+	ET_SOLIDO_RAG,
 	ET_OTHER,	/* unknown: latency metrics only */
 };
 
@@ -128,6 +132,21 @@ struct follow *follow_start(const char *path);
 int follow_fd(const struct follow *f);
 void follow_end(struct follow *f);
 void follow_free(struct follow *f);
+
+/* parse.c: a parser exception as the original records it (class name,
+ * repr of the message); the first one of a record wins. */
+void rec_throw(struct rec *r, const char *cls, const char *msg);
+/* A truthy JSON value that is not an object: AttributeError on .get(). */
+void rec_not_object(struct rec *r, const struct json *v);
+
+/* parse_endpoints.c: chat_embeddings, huggingface_generate, solido_rag. */
+/* The endpoint type named (any case, '-' for '_'), ET_OTHER if unknown. */
+enum etype etype_named(const char *s);
+/* Is et one of parse_endpoints.c's? */
+int etype_extra(enum etype et);
+/* One response's JSON value (any type) for those endpoints: returns 1 when
+ * it carries data; output: it carries output text. */
+int parse_endpoint_body(struct rec *r, const struct json *v, int *output);
 
 /* Python repr() of a str, appended to b. */
 void py_repr_str(struct buf *b, const char *s, size_t n);

@@ -148,6 +148,12 @@ throw_err(struct rec *r, const char *cls, const char *msg)
 	cut_repr(&r->emsg);
 }
 
+void
+rec_throw(struct rec *r, const char *cls, const char *msg)
+{
+	throw_err(r, cls, msg);
+}
+
 static int
 nonempty_str(const struct json *v)
 {
@@ -473,8 +479,8 @@ resp_text(const struct json *resp, struct buf *t, const char **s, size_t *n)
 
 /* A truthy JSON value that is not an object: the parsers' json_obj.get()
  * raises AttributeError; falsy values are no data. */
-static void
-not_object(struct rec *r, const struct json *v)
+void
+rec_not_object(struct rec *r, const struct json *v)
 {
 	const char *type = NULL;
 	char m[64];
@@ -518,11 +524,12 @@ parse_one(struct rec *r, int64_t perf, const char *s, size_t n)
 	obj = json_parse(r->doc, s, n, err, sizeof(err));
 	if (!obj)
 		return;
-	if (obj->type != JSON_OBJECT) {
-		not_object(r, obj);
+	if (etype_extra(r->et))
+		data = parse_endpoint_body(r, obj, &output);
+	else if (obj->type != JSON_OBJECT) {
+		rec_not_object(r, obj);
 		return;
-	}
-	if (r->et == ET_CHAT)
+	} else if (r->et == ET_CHAT)
 		data = parse_chat(r, obj, &output);
 	else if (r->et == ET_COMPLETIONS)
 		data = parse_completions(r, obj, &output);
@@ -533,7 +540,7 @@ parse_one(struct rec *r, int64_t perf, const char *s, size_t n)
 	if (r->et == ET_RESPONSES)
 		data = parse_responses_api(r, obj, &output, &usage);
 	else
-		usage = r->et == ET_EMBEDDINGS ? NULL : usage_of(obj);
+		usage = r->et == ET_EMBEDDINGS || etype_extra(r->et) ? NULL : usage_of(obj);
 	if (!data && !usage)
 		return;
 	if (r->nr == r->cap) {
@@ -578,20 +585,6 @@ parse_responses(struct rec *r, const struct json *arr, char *why, size_t wl)
 	return 0;
 }
 
-static enum etype
-etype_from(const char *s)
-{
-	if (!strcmp(s, "chat"))
-		return ET_CHAT;
-	if (!strcmp(s, "completions"))
-		return ET_COMPLETIONS;
-	if (!strcmp(s, "embeddings") || !strcmp(s, "nim_embeddings"))
-		return ET_EMBEDDINGS;
-	if (!strcmp(s, "responses"))
-		return ET_RESPONSES;
-	return ET_OTHER;
-}
-
 /* Record's aiperf.endpoint_type, else --endpoint-type, else the payload shape. */
 static enum etype
 etype_of(const struct rec *r, const struct opts *o)
@@ -599,9 +592,9 @@ etype_of(const struct rec *r, const struct opts *o)
 	const struct json *t = json_get(r->aiperf, "endpoint_type");
 
 	if (t && t->type == JSON_STRING)
-		return etype_from(t->str);
+		return etype_named(t->str);
 	if (o->endpoint_type)
-		return etype_from(o->endpoint_type);
+		return etype_named(o->endpoint_type);
 	if (json_get(r->payload, "messages"))
 		return ET_CHAT;
 	if (json_get(r->payload, "prompt"))

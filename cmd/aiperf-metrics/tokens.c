@@ -218,6 +218,9 @@ input_text(const struct rec *r, struct buf *b)
 		strings(b, &np, json_get(r->payload, "instructions"));
 		strings(b, &np, json_get(r->payload, "prompt"));
 		strings(b, &np, json_get(r->payload, "input"));
+		strings(b, &np, json_get(r->payload, "inputs"));	/* TGI */
+		if (r->et == ET_SOLIDO_RAG)
+			strings(b, &np, json_get(r->payload, "query"));
 	}
 	return np > 0;
 }

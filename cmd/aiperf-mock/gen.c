@@ -152,6 +152,57 @@ input_items(struct plan *p, const struct json *v, const char *field)
 	return items;
 }
 
+/* Responses API: instructions, then input (a string, or items whose
+ * content is a string or input_text parts). */
+static void
+responses_prompt(struct plan *p, const struct json *root)
+{
+	const struct json *in = json_get(root, "input");
+
+	prompt_text(p, json_get(root, "instructions"));
+	if (json_is_str(in)) {
+		prompt_text(p, in);
+		return;
+	}
+	if (!in || in->type != JSON_ARRAY) {
+		p->why = "'input' must be a string or an array";
+		return;
+	}
+	for (const struct json *m = in->child; m; m = m->next) {
+		const struct json *content = json_get(m, "content");
+
+		if (content && content->type == JSON_ARRAY) {
+			for (const struct json *part = content->child; part; part = part->next)
+				if (!strcmp(json_str_or(json_get(part, "type"), ""), "input_text"))
+					prompt_text(p, json_get(part, "text"));
+		} else {
+			prompt_text(p, content);
+		}
+	}
+}
+
+/* The prompt text of route rt's body. */
+static void
+route_prompt(struct plan *p, enum route rt, const struct json *root)
+{
+	switch (rt) {
+	case ROUTE_CHAT: chat_prompt(p, root); break;
+	case ROUTE_RESPONSES: responses_prompt(p, root); break;
+	case ROUTE_GENERATE:
+	case ROUTE_GENERATE_STREAM:
+		if (!json_is_str(json_get(root, "inputs")))
+			p->why = "'inputs' must be a string";
+		prompt_text(p, json_get(root, "inputs"));
+		break;
+	case ROUTE_RAG:
+		input_items(p, json_get(root, "query"), "'query' must be a string or an array");
+		break;
+	default:
+		input_items(p, json_get(root, "prompt"), "'prompt' must be a string or an array");
+		break;
+	}
+}
+
 static void
 max_tokens(struct plan *p, const struct json *root)
 {
@@ -160,6 +211,10 @@ max_tokens(struct plan *p, const struct json *root)
 
 	if (!v || v->type == JSON_NULL)
 		v = json_get(root, "max_tokens");
+	if (!v || v->type == JSON_NULL)
+		v = json_get(root, "max_output_tokens");	/* Responses API */
+	if (!v || v->type == JSON_NULL)
+		v = json_path(root, "parameters.max_new_tokens");	/* TGI */
 	if (!v || v->type == JSON_NULL)
 		return;
 	if (json_int64(v, &n) < 0 || n < 1 || n > MOCK_MAX_TOKENS)
@@ -245,6 +300,16 @@ add_id(struct buf *b, const struct server *s, int chat, uint64_t id,
 	json_quote(b, p->model, p->model_len);
 }
 
+/* The model as a JSON string (the other formats' head). */
+static char *
+model_json(const struct plan *p, size_t *len)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	json_quote(&b, p->model, p->model_len);
+	return buf_detach(&b, len);
+}
+
 /* A non-streaming body, without its final '}' (the stamp closes it). */
 static void
 fixed_body(struct server *s, struct resp *r, const struct plan *p, uint64_t id,
@@ -253,6 +318,11 @@ fixed_body(struct server *s, struct resp *r, const struct plan *p, uint64_t id,
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	long total = r->n_reason + r->n_content;
 
+	if (r->fmt != FMT_OPENAI) {
+		buf_release(&b);
+		fmt_fixed_body(s, r, f);
+		return;
+	}
 	add_id(&b, s, r->chat, id, r->chat ? "chat.completion" : "text_completion", p);
 	if (r->chat) {
 		ADD(&b, ",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"");
@@ -303,7 +373,7 @@ plan_tokens(struct server *s, struct resp *r, const struct plan *p)
 	if (n > MOCK_MAX_TOKENS)
 		n = MOCK_MAX_TOKENS;
 	r->finish = p->max_tokens ? "length" : "stop";
-	r->n_reason = r->chat ? (o->reasoning_tokens < n ? o->reasoning_tokens : n) : 0;
+	r->n_reason = r->chat || r->fmt == FMT_RESPONSES ? (o->reasoning_tokens < n ? o->reasoning_tokens : n) : 0;
 	r->n_content = n - r->n_reason;
 	r->prompt_tokens = p->prompt_tokens;
 	r->word = (unsigned)(p->hash % 1000);
@@ -361,10 +431,8 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 	const struct json *root = read_body(s, &p, body, blen);
 	uint64_t id = new_id(s), rng = o->seed ^ (id * 0x9e3779b97f4a7c15ULL);
 
-	if (root && rt == ROUTE_CHAT)
-		chat_prompt(&p, root);
-	else if (root)
-		input_items(&p, json_get(root, "prompt"), "'prompt' must be a string or an array");
+	if (root)
+		route_prompt(&p, rt, root);
 	if (root) {
 		max_tokens(&p, root);
 		min_tokens(&p, root);
@@ -377,6 +445,15 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 		return;
 	struct resp *r = start_resp(c, rt, rng);
 	r->chat = rt == ROUTE_CHAT;
+	r->id = id;
+	r->fmt = rt == ROUTE_RESPONSES ? FMT_RESPONSES :
+		 rt == ROUTE_GENERATE || rt == ROUTE_GENERATE_STREAM ? FMT_TGI :
+		 rt == ROUTE_RAG ? FMT_RAG : FMT_OPENAI;
+	/* TGI streams by route, RAG by the Accept header */
+	if (rt == ROUTE_GENERATE || rt == ROUTE_RAG)
+		p.stream = rt == ROUTE_RAG && (c->flags & CONN_ACCEPT_SSE);
+	else if (rt == ROUTE_GENERATE_STREAM)
+		p.stream = 1;
 	plan_tokens(s, r, &p);
 	int64_t t0 = arrival + o->stall_ns;
 	int64_t ttft = o->ttft_ns + gen_jitter(&r->rng, o->jitter_ns);
@@ -384,12 +461,15 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 	if (p.stream) {
 		r->kind = RESP_SSE;
 		r->include_usage = p.include_usage;
-		r->head = sse_head(s, r->chat, id, &p, &r->head_len);
+		r->head = r->fmt == FMT_OPENAI ? sse_head(s, r->chat, id, &p, &r->head_len) :
+						 model_json(&p, &r->head_len);
 		r->due = r->base;
 		r->at = t0;
 	} else {
 		r->kind = RESP_FIXED;
 		r->abort = o->fail_after >= 0;
+		if (r->fmt != FMT_OPENAI)
+			r->head = model_json(&p, &r->head_len);
 		fixed_body(s, r, &p, id, (c->flags & CONN_FAULT) ? o->fault : FAULT_NONE);
 		r->at = r->base + o->itl_ns * (r->n_reason + r->n_content);
 	}
@@ -457,7 +537,16 @@ gen_embeddings(struct conn *c, const char *body, size_t blen, int64_t arrival)
 	const struct json *root = read_body(s, &p, body, blen);
 	const struct json *input = json_get(root, "input");
 	uint64_t id = new_id(s), rng = o->seed ^ (id * 0x9e3779b97f4a7c15ULL);
-	long n = root ? input_items(&p, input, "'input' must be a string or an array") : 0;
+	long n = 0;
+
+	/* chat_embeddings (vLLM): chat messages, one vector per message */
+	if (root && !input && json_get(root, "messages")) {
+		chat_prompt(&p, root);
+		input = json_get(root, "messages");
+		n = p.why ? 0 : (long)input->len;
+	} else if (root) {
+		n = input_items(&p, input, "'input' must be a string or an array");
+	}
 
 	if (p.why) {
 		http_error(c, 400, "invalid_request_error", p.why);

@@ -136,9 +136,16 @@ static void
 fault_flags(struct conn *c, const struct httpreq *req)
 {
 	enum fault f = c->srv->opt->fault;
-	int llm = httpreq_is(req->method, req->method_len, "POST") &&
-		  ((req->path_len == 20 && !memcmp(req->target, "/v1/chat/completions", 20)) ||
-		   (req->path_len == 15 && !memcmp(req->target, "/v1/completions", 15)));
+	static const char *const llm_paths[] = {
+		"/v1/chat/completions", "/v1/completions", "/v1/responses",
+		"/generate", "/generate_stream", "/rag/api/prompt",
+	};
+	int llm = 0;
+
+	for (size_t i = 0; i < sizeof(llm_paths) / sizeof(llm_paths[0]); i++)
+		llm |= req->path_len == strlen(llm_paths[i]) &&
+		       !memcmp(req->target, llm_paths[i], req->path_len);
+	llm &= httpreq_is(req->method, req->method_len, "POST");
 
 	c->flags &= ~(unsigned)CONN_FAULT;
 	if (!llm || f == FAULT_NONE)

@@ -73,6 +73,10 @@ enum route {
 	ROUTE_MODELS,
 	ROUTE_HEALTH,
 	ROUTE_METRICS,
+	ROUTE_RESPONSES,	/* /v1/responses */
+	ROUTE_GENERATE,		/* TGI /generate */
+	ROUTE_GENERATE_STREAM,	/* TGI /generate_stream */
+	ROUTE_RAG,		/* Solido /rag/api/prompt */
 	ROUTE_OTHER,
 	ROUTE_N
 };
@@ -110,6 +114,9 @@ struct server {
 
 enum resp_kind { RESP_FIXED, RESP_SSE };
 
+/* Body formats: OpenAI chat/completions (sse.c, gen.c), the others formats.c. */
+enum resp_fmt { FMT_OPENAI, FMT_RESPONSES, FMT_TGI, FMT_RAG };
+
 /* A response in progress: a fixed body sent at `at`, or an SSE stream. */
 struct resp {
 	enum resp_kind kind;
@@ -123,7 +130,11 @@ struct resp {
 	int abort;		/* fixed: close instead of answering */
 	/* SSE state */
 	int chat, include_usage;
-	char *head;		/* 'data: {"id":...,"choices":[' */
+	enum resp_fmt fmt;
+	int started;		/* the format's opening event is out */
+	uint64_t id;
+	char *head;		/* 'data: {"id":...,"choices":['; other formats:
+				 * the model as a JSON string */
 	size_t head_len;
 	long n_reason, n_content, next, prompt_tokens;
 	int64_t base;		/* first token due at base; token i at base + i*ITL */
@@ -142,6 +153,7 @@ enum conn_flags {
 	CONN_DEAD = 1 << 4,
 	CONN_HTTP10 = 1 << 5,		/* current request is HTTP/1.0 */
 	CONN_FAULT = 1 << 6,		/* current request is an LLM one: --fault applies */
+	CONN_ACCEPT_SSE = 1 << 7,	/* current request accepts text/event-stream */
 };
 
 struct conn {
@@ -217,6 +229,14 @@ double gen_rand01(uint64_t *state);
 int64_t gen_jitter(uint64_t *state, int64_t j);
 void gen_usage(struct buf *b, long prompt, long completion, long reasoning,
 	       int chat);
+
+/* formats.c: the Responses API, TGI and RAG bodies and events. */
+void fmt_fixed_body(struct server *s, struct resp *r, enum fault f);
+void fmt_token(struct buf *b, const struct resp *r, long i, int64_t stamp,
+	       enum fault f);
+void fmt_tail(struct buf *b, const struct server *s, const struct resp *r,
+	      int64_t stamp);
+void fmt_sse_start(struct buf *b, const struct server *s, const struct resp *r);
 
 /* sse.c: token words and the timed release of chunks. */
 /* Word i (mod the list) of the response text, with its leading space. */

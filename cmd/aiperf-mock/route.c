@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Routing: which handler answers a request, and the small GET endpoints. */
+#define _GNU_SOURCE	/* memmem */
 #include "mock.h"
 
 #include <arpa/inet.h>
@@ -23,11 +24,15 @@ static const struct {
 	{ "/health", "GET", ROUTE_HEALTH },
 	{ "/", "GET", ROUTE_HEALTH },
 	{ "/metrics", "GET", ROUTE_METRICS },
+	{ "/v1/responses", "POST", ROUTE_RESPONSES },
+	{ "/generate", "POST", ROUTE_GENERATE },
+	{ "/generate_stream", "POST", ROUTE_GENERATE_STREAM },
+	{ "/rag/api/prompt", "POST", ROUTE_RAG },
 };
 
 static const char *const route_labels[ROUTE_N] = {
 	"chat", "completions", "embeddings", "models", "health", "metrics",
-	"other",
+	"responses", "generate", "generate_stream", "rag", "other",
 };
 
 static void
@@ -165,6 +170,10 @@ answer(struct conn *c, enum route rt, const char *body, size_t blen,
 	switch (rt) {
 	case ROUTE_CHAT:
 	case ROUTE_COMPLETIONS:
+	case ROUTE_RESPONSES:
+	case ROUTE_GENERATE:
+	case ROUTE_GENERATE_STREAM:
+	case ROUTE_RAG:
 		gen_request(c, rt, body, blen, arrival);
 		break;
 	case ROUTE_EMBEDDINGS:
@@ -196,6 +205,10 @@ route_dispatch(struct conn *c, const struct httpreq *req, const char *body,
 
 	s->c.requests[rt]++;
 	c->status = 0;
+	/* the RAG route streams when the client accepts an event stream */
+	c->flags &= ~(unsigned)CONN_ACCEPT_SSE;
+	if (memmem(c->in.s, req->head_len, "text/event-stream", 17))
+		c->flags |= CONN_ACCEPT_SSE;
 	if (rt == ROUTE_OTHER) {
 		http_error(c, 404, "not_found_error", "not found");
 	} else if (!method_ok) {

@@ -107,6 +107,10 @@ add_token(struct buf *b, const struct resp *r, long i, int64_t stamp,
 	const char *w = gen_word(r->word + (unsigned)i, &wl);
 	int last = i + 1 == r->n_reason + r->n_content;
 
+	if (r->fmt != FMT_OPENAI) {
+		fmt_token(b, r, i, stamp, f);
+		return;
+	}
 	buf_add(b, r->head, r->head_len);
 	if (r->chat) {
 		ADD(b, "{\"index\":0,\"delta\":{");
@@ -139,10 +143,14 @@ add_token(struct buf *b, const struct resp *r, long i, int64_t stamp,
 }
 
 static void
-add_tail(struct buf *b, const struct resp *r, int64_t stamp)
+add_tail(struct buf *b, const struct server *s, const struct resp *r, int64_t stamp)
 {
 	long total = r->n_reason + r->n_content;
 
+	if (r->fmt != FMT_OPENAI) {
+		fmt_tail(b, s, r, stamp);
+		return;
+	}
 	if (r->include_usage) {
 		buf_add(b, r->head, r->head_len);
 		ADD(b, "],");
@@ -219,6 +227,10 @@ emit(struct conn *c, int64_t now)
 
 	buf_reset(b);
 	ADD(b, "00000000\r\n");
+	if (!r->started) {
+		fmt_sse_start(b, s, r);
+		r->started = 1;
+	}
 	while (r->next < total && r->due <= now && !cut) {
 		add_token(b, r, r->next, stamp, fault_of(c));
 		note_lag(&s->c, stamp - r->due);
@@ -231,7 +243,7 @@ emit(struct conn *c, int64_t now)
 		ADD(b, "event: error\ndata: {\"error\":{\"message\":\"mock fault: sse-error\","
 		    "\"type\":\"server_error\",\"code\":500}}\n\n");
 	if (r->next == total)
-		add_tail(b, r, stamp);
+		add_tail(b, s, r, stamp);
 	send_chunk(c, b, r->next == total || (cut && fault_of(c) == FAULT_SSE_ERROR));
 	if (c->flags & CONN_DEAD)
 		return;

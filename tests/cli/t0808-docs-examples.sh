@@ -39,7 +39,6 @@ python3 "$TOP/tests/cli/docs-examples.py" "$REF" "$TOP/data/profile-options.tsv"
 # a flag of its own, that capability as the stage names it.
 later_value() {
 	case $1 in
-	*"--endpoint-type nim_embeddings"*) echo "issue #14" ;;
 	esac
 }
 test_expect_success 'the docs hold the examples this test knows' '

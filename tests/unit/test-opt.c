@@ -10,7 +10,7 @@
 
 #include "util.h"
 
-enum { K_NUM = 256, K_RATE, K_WAIT, K_MAX, K_MODE, K_NAME, K_VERSION, K_LOUD, K_SPEED };
+enum { K_NUM = 256, K_RATE, K_WAIT, K_MAX, K_MODE, K_NAME, K_VERSION, K_LOUD, K_SPEED, K_STYLE };
 
 struct vals {
 	int flag, num, mode;
@@ -23,6 +23,8 @@ struct vals {
 static const char *const modes[] = { "fast", "slow", NULL };
 static const char *const speeds[] = { "impulse", "warp", NULL };
 static const char *const later[] = { "ludicrous", "plaid (issue #99)", "odd", NULL };
+static const char *const styles[] = { "round_robin", "random", NULL };
+static const char *const styles_later[] = { "least_used", "load balancing (issue #98)", NULL };
 
 #define TABLE(v) { \
 	{ "name", 'n', OPT_STR, "name", OPT_TO(v.name), .flags = OPT_REQ | OPT_SHORT }, \
@@ -38,6 +40,8 @@ static const char *const later[] = { "ludicrous", "plaid (issue #99)", "odd", NU
 	{ "conf", 'c', OPT_STR, "file", .flags = 0 }, \
 	{ "speed", K_SPEED, OPT_STR, "speed", .choices = speeds, .later = later, .flags = OPT_HIDE }, \
 	{ "pace", K_SPEED, .flags = OPT_ALIAS }, \
+	{ "style", K_STYLE, OPT_STR, "style", .choices = styles, .later = styles_later, \
+	  .flags = OPT_HIDE | OPT_LOOSE }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -72,6 +76,8 @@ child(char **argv)
 			printf("loud ");
 		else if (c == K_SPEED)
 			printf("speed=%s#%lld ", it.arg, it.i);
+		else if (c == K_STYLE)
+			printf("style=#%lld ", it.i);
 	printf("n=%s f=%d num=%d rate=%g wait=%lld max=%zu mode=%d ind=%d\n",
 	       v.name ? v.name : "-", v.flag, v.num, v.rate, (long long)v.wait,
 	       v.max, v.mode, it.ind);
@@ -172,6 +178,12 @@ main(void)
 	     fails("--speed ludicrous", "t: --speed ludicrous is not supported yet: plaid (issue #99)") &&
 	     fails("--pace ludicrous", "not supported yet: plaid") &&
 	     fails("--speed odd", "t: invalid value for --speed: 'odd' (impulse, warp)"));
+	TEST("OPT_LOOSE: choices in any case, '-' for '_'; others exact",
+	     parses("--style Round-Robin", "style=#0") && parses("--style RANDOM", "style=#1") &&
+	     parses("--style round_robin", "style=#0") &&
+	     fails("--style least-used", "t: --style least-used is not supported yet: load balancing (issue #98)") &&
+	     fails("--style round-robin-x", "invalid value for --style") &&
+	     fails("--speed Warp", "invalid value for --speed: 'Warp'"));
 	TEST("--list-choices: an option's values, one a line",
 	     run("--list-choices mode", out, sizeof(out)) == 0 && !strcmp(out, "fast\nslow\n") &&
 	     run("--list-choices --pace", out, sizeof(out)) == 0 && !strcmp(out, "impulse\nwarp\n"));

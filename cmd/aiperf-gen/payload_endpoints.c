@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Endpoint payloads beyond chat, completions and embeddings: responses, chat_embeddings, nim_embeddings, huggingface_generate, solido_rag. */
+#include <ctype.h>
+
+#include "gen.h"
+#include "json/extras.h"
+#include "json/json.h"
+#include "util.h"
+
+static const struct {
+	const char *name, *path, *stream_path;
+	int streams, max_tokens;
+} eps[] = {
+	[EP_CHAT] = { "chat", "/v1/chat/completions", NULL, 1, 1 },
+	[EP_COMPLETIONS] = { "completions", "/v1/completions", NULL, 1, 1 },
+	[EP_EMBEDDINGS] = { "embeddings", "/v1/embeddings", NULL, 0, 0 },
+	[EP_RESPONSES] = { "responses", "/v1/responses", NULL, 1, 1 },
+	[EP_CHAT_EMBEDDINGS] = { "chat_embeddings", "/v1/embeddings", NULL, 0, 1 },
+	[EP_NIM_EMBEDDINGS] = { "nim_embeddings", "/v1/embeddings", NULL, 0, 0 },
+	[EP_HF_GENERATE] = { "huggingface_generate", "/generate", "/generate_stream", 1, 1 },
+	[EP_SOLIDO_RAG] = { "solido_rag", "/rag/api/prompt", NULL, 1, 0 },
+};
+
+#define NEPS (sizeof(eps) / sizeof(eps[0]))
+
+int
+endpoint_of(const char *name)
+{
+	for (size_t i = 0; i < NEPS; i++) {
+		const char *a = name, *n = eps[i].name;
+
+		for (; *a && *n; a++, n++)
+			if (tolower((unsigned char)*a) != *n && !(*a == '-' && *n == '_'))
+				break;
+		if (!*a && !*n)
+			return (int)i;
+	}
+	return -1;
+}
+
+const char *
+endpoint_name(enum endpoint ep)
+{
+	return eps[ep].name;
+}
+
+const char *
+endpoint_path(enum endpoint ep, int streaming)
+{
+	return streaming && eps[ep].stream_path ? eps[ep].stream_path : eps[ep].path;
+}
+
+int
+endpoint_streams(enum endpoint ep)
+{
+	return eps[ep].streams;
+}
+
+int
+endpoint_max_tokens(enum endpoint ep)
+{
+	return eps[ep].max_tokens;
+}
+
+static char *
+quoted(const char *s)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	json_quote(&b, s, strlen(s));
+	return buf_detach(&b, NULL);
+}
+
+static char *
+number(long long v)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	buf_addf(&b, "%lld", v);
+	return buf_detach(&b, NULL);
+}
+
+/* The turn's non-empty texts as a JSON array of strings. */
+static char *
+text_list(const struct turn *t)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+
+	jw_init(&w, &b, 0);
+	jw_arr(&w);
+	for (size_t i = 0; i < t->ntexts; i++)
+		if (t->texts[i][0])
+			jw_str(&w, t->texts[i]);
+	jw_arr_end(&w);
+	return buf_detach(&b, NULL);
+}
+
+/* Responses API input: one user item, content a string for one text,
+ * else input_text parts (empty texts skipped). */
+static char *
+responses_input(const struct turn *t)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+
+	jw_init(&w, &b, 0);
+	jw_arr(&w);
+	jw_obj(&w);
+	jw_key(&w, "role");
+	jw_str(&w, "user");
+	jw_key(&w, "content");
+	if (t->ntexts == 1) {
+		jw_str(&w, t->texts[0]);
+	} else {
+		jw_arr(&w);
+		for (size_t i = 0; i < t->ntexts; i++) {
+			if (!t->texts[i][0])
+				continue;
+			jw_obj(&w);
+			jw_key(&w, "type");
+			jw_str(&w, "input_text");
+			jw_key(&w, "text");
+			jw_str(&w, t->texts[i]);
+			jw_obj_end(&w);
+		}
+		jw_arr_end(&w);
+	}
+	jw_obj_end(&w);
+	jw_arr_end(&w);
+	return buf_detach(&b, NULL);
+}
+
+/* TGI: the non-empty texts joined by one space. */
+static char *
+joined(const struct turn *t)
+{
+	struct buf s = BUF_INIT(BUF_NOMAX);
+	char *q;
+
+	for (size_t i = 0; i < t->ntexts; i++) {
+		if (!t->texts[i][0])
+			continue;
+		if (s.len)
+			buf_addch(&s, ' ');
+		buf_addstr(&s, t->texts[i]);
+	}
+	q = quoted(buf_str(&s));
+	buf_release(&s);
+	return q;
+}
+
+/* TGI parameters: max_new_tokens, then every extra input (they override). */
+static char *
+tgi_parameters(const struct gen_opts *o, const struct turn *t)
+{
+	struct extras p = { 0 };
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+
+	if (t->max_tokens >= 0)
+		extras_set(&p, "max_new_tokens", 14, number(t->max_tokens));
+	for (size_t i = 0; i < o->extras.n; i++)
+		extras_set(&p, o->extras.v[i].key, strlen(o->extras.v[i].key),
+			   xstrdup(o->extras.v[i].val));
+	jw_init(&w, &b, 0);
+	jw_obj(&w);
+	for (size_t i = 0; i < p.n; i++) {
+		jw_key(&w, p.v[i].key);
+		jw_raw(&w, p.v[i].val, strlen(p.v[i].val));
+	}
+	jw_obj_end(&w);
+	extras_release(&p);
+	return buf_detach(&b, NULL);
+}
+
+static void
+add_extras(const struct gen_opts *o, struct extras *kv)
+{
+	for (size_t i = 0; i < o->extras.n; i++)
+		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),
+			   xstrdup(o->extras.v[i].val));
+}
+
+int
+payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,
+		    struct extras *kv)
+{
+	const char *model = o->models[t->model];
+
+	switch (o->ep) {
+	case EP_RESPONSES:
+		extras_set(kv, "input", 5, responses_input(t));
+		extras_set(kv, "model", 5, quoted(model));
+		extras_set(kv, "stream", 6, xstrdup(o->streaming ? "true" : "false"));
+		if (t->max_tokens >= 0)
+			extras_set(kv, "max_output_tokens", 17, number(t->max_tokens));
+		add_extras(o, kv);
+		if (o->streaming && o->server_token_count)
+			payload_stream_options(kv);
+		return 1;
+	case EP_CHAT_EMBEDDINGS:
+		/* the chat payload, never streamed */
+		extras_set(kv, "messages", 8, payload_chat_messages(t));
+		extras_set(kv, "model", 5, quoted(model));
+		extras_set(kv, "stream", 6, xstrdup("false"));
+		if (t->max_tokens >= 0) {
+			const char *k = o->legacy_max_tokens ? "max_tokens" : "max_completion_tokens";
+
+			extras_set(kv, k, strlen(k), number(t->max_tokens));
+		}
+		add_extras(o, kv);
+		return 1;
+	case EP_NIM_EMBEDDINGS:
+		/* texts only until images come (multimodal, issue #17) */
+		extras_set(kv, "model", 5, quoted(model));
+		extras_set(kv, "input", 5, text_list(t));
+		add_extras(o, kv);
+		return 1;
+	case EP_HF_GENERATE:
+		extras_set(kv, "inputs", 6, joined(t));
+		extras_set(kv, "parameters", 10, tgi_parameters(o, t));
+		return 1;
+	case EP_SOLIDO_RAG:
+		extras_set(kv, "query", 5, text_list(t));
+		extras_set(kv, "filters", 7, xstrdup("{\"family\":\"Solido\",\"tool\":\"SDE\"}"));
+		extras_set(kv, "inference_model", 15, quoted(model));
+		add_extras(o, kv);
+		return 1;
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* libFuzzer target: response bodies through aiperf-metrics' endpoint parsers (responses, embeddings, chat_embeddings, huggingface_generate, solido_rag), streamed and not. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../cmd/aiperf-metrics/metrics.h"
+#include "../../cmd/aiperf-metrics/compute.c"
+#include "../../cmd/aiperf-metrics/health.c"
+#include "../../cmd/aiperf-metrics/parse.c"
+#include "../../cmd/aiperf-metrics/parse_endpoints.c"
+#include "../../cmd/aiperf-metrics/tokens.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char base[] =
+	"{\"metadata\":{},\"start_perf_ns\":1,\"payload\":{\"model\":\"m\",\"inputs\":\"a b\"},"
+	"\"aiperf\":{\"endpoint_type\":\"x\",\"end_perf_ns\":99},\"responses\":[]}";
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum etype ets[] = {
+		ET_RESPONSES, ET_EMBEDDINGS, ET_CHAT_EMBEDDINGS, ET_HF_GENERATE, ET_SOLIDO_RAG,
+	};
+	static struct rec r;
+	static struct buf out;
+	static struct opts o[2];
+	static int init;
+	char why[256];
+	const char *s = (const char *)data;
+
+	if (!init) {
+		rec_init(&r);
+		buf_init(&out, BUF_NOMAX);
+		o[0].tok = tokenizer_open("test:words", NULL);
+		o[1].server_tokens = 1;
+		init = 1;
+	}
+	for (size_t e = 0; e < sizeof(ets) / sizeof(ets[0]); e++) {
+		for (int stream = 0; stream < 2; stream++) {
+			int64_t perf = 2;
+
+			if (rec_parse(&r, &o[stream], base, sizeof(base) - 1, why, sizeof(why)) < 0)
+				abort();
+			r.et = ets[e];
+			r.stream = stream;
+			if (!stream) {
+				/* the whole input as one body */
+				r.nraw = 1;
+				parse_one(&r, perf, s, size);
+			} else {
+				/* each line one event, as SSE data packets */
+				for (size_t i = 0, j; i <= size; i = j + 1) {
+					for (j = i; j < size && s[j] != '\n'; j++)
+						;
+					r.nraw++;
+					if (!r.perr)
+						parse_one(&r, perf++, s + i, j - i);
+				}
+			}
+			buf_reset(&out);
+			rec_emit(&r, &o[stream], &out);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests for the endpoint tables and bodies: aiperf-gen's payload_endpoints.c and aiperf-metrics' parse_endpoints.c. */
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Both are private to their tools; test them from their sources. */
+#include "../../cmd/aiperf-gen/payload_endpoints.c"
+#include "../../cmd/aiperf-metrics/parse_endpoints.c"
+#include "test.h"
+
+/* What the two files take from the rest of their tools. */
+static int thrown;
+
+char *
+payload_chat_messages(const struct turn *t)
+{
+	(void)t;
+	return xstrdup("[\"chat\"]");
+}
+
+void
+payload_stream_options(struct extras *kv)
+{
+	extras_set(kv, "stream_options", 14, xstrdup("{}"));
+}
+
+void
+rec_not_object(struct rec *r, const struct json *v)
+{
+	(void)r;
+	thrown += v->type == JSON_ARRAY ? 1 : 100;
+}
+
+static char *
+body(struct gen_opts *o, struct turn *t)
+{
+	struct extras kv = { 0 };
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	if (!payload_endpoint_kv(o, t, &kv))
+		return xstrdup("(none)");
+	for (size_t i = 0; i < kv.n; i++)
+		buf_addf(&b, "%s%s=%s", i ? " " : "", kv.v[i].key, kv.v[i].val);
+	extras_release(&kv);
+	return buf_detach(&b, NULL);
+}
+
+/* parse one JSON text as endpoint et: data flag, output text, thrown */
+static char *
+parse(enum etype et, int stream, const char *text)
+{
+	static char res[256];
+	struct json_doc *d = json_doc_new();
+	const struct json *v = json_parse(d, text, strlen(text), NULL, 0);
+	struct rec r = { .et = et, .stream = stream };
+	int output = 0, data;
+
+	buf_init(&r.out_text, 1 << 20);
+	thrown = 0;
+	data = v ? parse_endpoint_body(&r, v, &output) : -1;
+	snprintf(res, sizeof(res), "%d/%d/%s/%d", data, output, buf_str(&r.out_text), thrown);
+	buf_release(&r.out_text);
+	json_doc_free(d);
+	return res;
+}
+
+int
+main(void)
+{
+	char m0[] = "m", t0[] = "a b", t1[] = "", t2[] = "c", err[128];
+	char *models[] = { m0 };
+	char *texts[] = { t0, t1, t2 };
+	struct turn t = { .texts = texts, .ntexts = 3, .max_tokens = 5 };
+	struct gen_opts o = { .models = models, .nmodels = 1 };
+	char *s;
+
+	TEST("endpoint names: any case, dashes", endpoint_of("huggingface-generate") == EP_HF_GENERATE &&
+	     endpoint_of("Responses") == EP_RESPONSES && endpoint_of("NIM_Embeddings") == EP_NIM_EMBEDDINGS &&
+	     endpoint_of("chat") == EP_CHAT && endpoint_of("chat-") == -1 && endpoint_of("") == -1 &&
+	     endpoint_of("nim_rankings") == -1);
+	TEST("paths: TGI streams to /generate_stream", !strcmp(endpoint_path(EP_HF_GENERATE, 1), "/generate_stream") &&
+	     !strcmp(endpoint_path(EP_HF_GENERATE, 0), "/generate") &&
+	     !strcmp(endpoint_path(EP_RESPONSES, 1), "/v1/responses") &&
+	     !strcmp(endpoint_path(EP_SOLIDO_RAG, 0), "/rag/api/prompt") &&
+	     !strcmp(endpoint_path(EP_CHAT_EMBEDDINGS, 0), "/v1/embeddings"));
+	TEST("streams: not the embeddings ones", endpoint_streams(EP_RESPONSES) && endpoint_streams(EP_SOLIDO_RAG) &&
+	     !endpoint_streams(EP_NIM_EMBEDDINGS) && !endpoint_streams(EP_CHAT_EMBEDDINGS));
+
+	o.ep = EP_HF_GENERATE;
+	extras_parse(&o.extras, "max_new_tokens:9", err, sizeof(err));
+	extras_parse(&o.extras, "{\"details\":true}", err, sizeof(err));
+	TEST_STR("TGI: texts joined by one space, extras in parameters", s = body(&o, &t),
+		 "inputs=\"a b c\" parameters={\"max_new_tokens\":9,\"details\":true}");
+	free(s);
+	extras_release(&o.extras);
+	o.extras = (struct extras){ 0 };
+	o.ep = EP_SOLIDO_RAG;
+	TEST_STR("Solido: query list, filters, inference_model", s = body(&o, &t),
+		 "query=[\"a b\",\"c\"] filters={\"family\":\"Solido\",\"tool\":\"SDE\"} inference_model=\"m\"");
+	free(s);
+	o.ep = EP_RESPONSES;
+	o.streaming = o.server_token_count = 1;
+	TEST_STR("responses: input_text parts, max_output_tokens, stream_options", s = body(&o, &t),
+		 "input=[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"a b\"},"
+		 "{\"type\":\"input_text\",\"text\":\"c\"}]}] model=\"m\" stream=true "
+		 "max_output_tokens=5 stream_options={}");
+	free(s);
+	o.ep = EP_CHAT;
+	TEST_STR("chat is payload.c's", s = body(&o, &t), "(none)");
+	free(s);
+
+	TEST("etype names", etype_named("solido-rag") == ET_SOLIDO_RAG &&
+	     etype_named("nim_embeddings") == ET_EMBEDDINGS && etype_named("template") == ET_OTHER &&
+	     etype_named("Chat_Embeddings") == ET_CHAT_EMBEDDINGS);
+	TEST_STR("TGI body", parse(ET_HF_GENERATE, 0, "{\"generated_text\":\"x y\"}"), "1/1/x y/0");
+	TEST_STR("TGI list body: the first", parse(ET_HF_GENERATE, 0, "[{\"generated_text\":\"x\"},{\"generated_text\":\"y\"}]"), "1/1/x/0");
+	TEST_STR("TGI hostile bodies: no data, no exception",
+		 parse(ET_HF_GENERATE, 0, "[5]"), "0/0//0");
+	TEST_STR("TGI: non-string text", parse(ET_HF_GENERATE, 0, "{\"generated_text\":[\"x\"]}"), "0/0//0");
+	TEST_STR("TGI stream: token.text", parse(ET_HF_GENERATE, 1, "{\"token\":{\"text\":\" a\"},\"generated_text\":\"all\"}"), "1/1/ a/0");
+	TEST_STR("TGI stream: token not an object", parse(ET_HF_GENERATE, 1, "{\"token\":\"x\"}"), "0/0//0");
+	TEST_STR("TGI stream: a list", parse(ET_HF_GENERATE, 1, "[{\"token\":{\"text\":\"a\"}}]"), "0/0//0");
+	TEST_STR("chat_embeddings: OpenAI data", parse(ET_CHAT_EMBEDDINGS, 0,
+		 "{\"data\":[{\"object\":\"embedding\",\"embedding\":[1]}]}"), "1/0//0");
+	TEST_STR("chat_embeddings: embeddings field", parse(ET_CHAT_EMBEDDINGS, 0, "{\"embeddings\":[[1]]}"), "1/0//0");
+	TEST_STR("chat_embeddings: empty embedding", parse(ET_CHAT_EMBEDDINGS, 0, "{\"embedding\":[]}"), "0/0//0");
+	TEST_STR("chat_embeddings: data items without embedding", parse(ET_CHAT_EMBEDDINGS, 0,
+		 "{\"data\":[{\"object\":\"embedding\"}]}"), "0/0//0");
+	TEST_STR("chat_embeddings: a list body", parse(ET_CHAT_EMBEDDINGS, 0, "[1]"), "0/0//0");
+	TEST_STR("solido: content", parse(ET_SOLIDO_RAG, 0, "{\"content\":\"x\",\"sources\":[]}"), "1/1/x/0");
+	TEST_STR("solido: a list raises", parse(ET_SOLIDO_RAG, 0, "[\"content\"]"), "0/0//1");
+	TEST_STR("solido: empty content", parse(ET_SOLIDO_RAG, 1, "{\"content\":\"\"}"), "0/0//0");
+	return TEST_DONE();
+}
