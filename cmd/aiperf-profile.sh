@@ -492,52 +492,69 @@ trim_partial() {
 IDLE=()
 command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null && IDLE=(chrt --idle 0)
 
-# cpu_split: with two CPUs or more to run on, the sender gets the last of
-# them to itself among our stages (SOLO) and the others share the rest
-# (REST), so that no stage of ours, not even on idle CPU, takes a time
-# slice on the sender's CPU (a SCHED_IDLE task still gets one there now
-# and then, a millisecond and more, which a --busy-poll sender, never
-# idle, pays in full). AIPERF_PIN=0 leaves the CPUs to the scheduler.
-SOLO=() REST=() NCPU=1
+# cpu_split: with three CPUs or more to run on, or two and --busy-poll,
+# the sender gets the last of them to itself among our stages (SOLO) and
+# the others share the rest (REST), so that no stage of ours, not even on
+# idle CPU, takes a time slice on the sender's CPU (a SCHED_IDLE task still
+# gets one there now and then, a millisecond and more, which a --busy-poll
+# sender, never idle, pays in full). On two CPUs a sleeping sender is left
+# free to move: a server on the same host then has both (bench
+# profile-vs-send.sh case 1 lost a fifth of its rate pinned).
+# AIPERF_PIN=0 leaves the CPUs to the scheduler.
+SOLO=() REST=()
 cpu_split() {
-	local list part a b
-	local -a cpus=()
-	NCPU=$(nproc 2>/dev/null) || NCPU=1
+	local -a cpus=("${CPUS[@]}")
+	local n=${#CPUS[@]}
 	[[ ${AIPERF_PIN:-1} == 0 ]] && return 0
-	command -v taskset >/dev/null || return 0
-	list=$(taskset -pc $$ 2>/dev/null) || return 0
-	list=${list##*: }
-	IFS=, read -r -a part <<<"$list"
-	for a in "${part[@]}"; do
-		b=${a#*-} a=${a%-*}
-		[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] || return 0
-		while ((a <= b)); do cpus+=("$a"); ((a++)); done
-	done
-	NCPU=${#cpus[@]}
-	((NCPU >= 2)) || return 0
+	((n >= 3 || (n == 2 && ${#BUSY[@]} > 0))) || return 0
 	SOLO=(taskset -c "${cpus[-1]}")
 	unset 'cpus[-1]'
 	REST=(taskset -c "$(IFS=,; echo "${cpus[*]}")")
 	log DEBUG "CPUs: aiperf-send on ${SOLO[2]}, the other stages on ${REST[2]}"
 }
 
+# cpu_list: CPUS, the CPUs we may run on as taskset lists them (empty
+# when taskset is missing or says something else); ncpu: their number,
+# else nproc's.
+CPUS=()
+cpu_list() {
+	local list part a b
+	CPUS=()
+	command -v taskset >/dev/null || return 0
+	list=$(taskset -pc $$ 2>/dev/null) || return 0
+	list=${list##*: }
+	IFS=, read -r -a part <<<"$list"
+	for a in "${part[@]}"; do
+		b=${a#*-} a=${a%-*}
+		[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] || { CPUS=(); return 0; }
+		while ((a <= b)); do CPUS+=("$a"); ((a++)); done
+	done
+}
+ncpu() {
+	if ((${#CPUS[@]})); then echo "${#CPUS[@]}"; else nproc 2>/dev/null || echo 1; fi
+}
+
 # busy_poll: whether the sender spins on its sockets instead of sleeping
-# (aiperf-send --busy-poll: no wake-up latency, a CPU at 100%). By default
-# when CPUs are to spare: four or more to run on (the sender's, one for
-# the other stages, two for the rest of the machine, a server on this
-# host included), and the sender has one to itself (cpu_split); never on
-# one CPU, where it would starve every other stage and the server. --busy-poll and --no-busy-poll decide.
+# (aiperf-send --busy-poll: no wake-up latency, a CPU at 100%), in BUSY.
+# By default when CPUs are to spare: four or more to run on (the sender's,
+# one for the other stages, two for the rest of the machine, a server on
+# this host included), where cpu_split gives the sender one to itself;
+# never on one CPU, where it would starve every other stage and the
+# server. --busy-poll and --no-busy-poll decide.
+BUSY=()
 busy_poll() {
+	local n
+	n=$(ncpu)
 	if [[ -n ${SET[--no-busy-poll]+x} ]]; then
 		return 0
-	elif [[ -n ${SET[--busy-poll]+x} ]] && ((NCPU < 2)); then
+	elif [[ -n ${SET[--busy-poll]+x} ]] && ((n < 2)); then
 		warn "--busy-poll ignored: one CPU to run on, which the sender would take from every other stage"
 		log WARNING "--busy-poll ignored: one CPU"
 	elif [[ -n ${SET[--busy-poll]+x} ]]; then
-		SEND+=(--busy-poll)
-	elif ((NCPU >= 4 && ${#SOLO[@]} > 0)); then
-		SEND+=(--busy-poll)
-		log INFO "busy-polling: $NCPU CPUs, aiperf-send on ${SOLO[2]} alone (--no-busy-poll to sleep)"
+		BUSY=(--busy-poll)
+	elif ((n >= 4 && ${#CPUS[@]} > 0)) && [[ ${AIPERF_PIN:-1} != 0 ]]; then
+		BUSY=(--busy-poll)
+		log INFO "busy-polling: $n CPUs, aiperf-send on a CPU of its own (--no-busy-poll to sleep)"
 	fi
 }
 
@@ -628,8 +645,10 @@ run_pipeline() {
 	set -m
 	# gen's and metrics' messages are kept off the artifact disk until the
 	# end, so that a full disk cannot swallow the message that says so.
-	cpu_split
+	cpu_list
 	busy_poll
+	cpu_split
+	SEND+=("${BUSY[@]}")
 	# The progress line comes from the records aiperf-metrics reads anyway
 	# (on idle CPU), not from the sender's loop: fd 3 is our stderr. The
 	# sender checked the user's --ui-type; the last one given wins.

@@ -53,13 +53,13 @@ ncpus() {
 	nproc 2>/dev/null || echo 1
 }
 
-test_expect_success 'the sender has a CPU to itself among the stages; AIPERF_PIN=0 leaves them to the scheduler' '
+test_expect_success 'the sender has a CPU to itself among the stages (2 CPUs: when it busy-polls); AIPERF_PIN=0 leaves them to the scheduler' '
 	if [ "$(ncpus)" -lt 2 ] || ! command -v taskset >/dev/null; then
 		echo "one CPU (or no taskset): nothing to split" && exit 0
 	fi
 	all=$(awk "/^Cpus_allowed_list:/ { print \$2 }" /proc/self/status)
 	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
-		--concurrency 2 --request-count 10 --artifact-dir p >/dev/null 2>&1 &
+		--concurrency 2 --request-count 10 --busy-poll --artifact-dir p >/dev/null 2>&1 &
 	pid=$! &&
 	i=0 && until [ -n "$(cpus aiperf-send)" ] && [ -n "$(cpus aiperf-metrics)" ] &&
 		[ -n "$(cpus aiperf-export)" ] && [ -n "$(cpus cat)" ] || [ $i -ge 200 ]; do
@@ -73,13 +73,23 @@ test_expect_success 'the sender has a CPU to itself among the stages; AIPERF_PIN
 		! echo ",$o," | grep -q ",$s,"
 	done || exit 1
 	AIPERF_PIN=0 aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
-		--concurrency 2 --request-count 10 --artifact-dir q >/dev/null 2>&1 &
+		--concurrency 2 --request-count 10 --busy-poll --artifact-dir q >/dev/null 2>&1 &
 	pid=$! &&
 	i=0 && until [ -n "$(cpus aiperf-send)" ] && [ -n "$(cpus aiperf-metrics)" ] || [ $i -ge 200 ]; do
 		sleep 0.05; i=$((i + 1)); done &&
 	s=$(cpus aiperf-send) && m=$(cpus aiperf-metrics) &&
 	wait $pid &&
 	echo "AIPERF_PIN=0: send $s metrics $m" &&
+	test "$s" = "$all" && test "$m" = "$all" || exit 1
+	[ "$(ncpus)" -eq 2 ] || exit 0
+	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
+		--concurrency 2 --request-count 10 --artifact-dir r >/dev/null 2>&1 &
+	pid=$! &&
+	i=0 && until [ -n "$(cpus aiperf-send)" ] && [ -n "$(cpus aiperf-metrics)" ] || [ $i -ge 200 ]; do
+		sleep 0.05; i=$((i + 1)); done &&
+	s=$(cpus aiperf-send) && m=$(cpus aiperf-metrics) &&
+	wait $pid &&
+	echo "2 CPUs, sleeping: send $s metrics $m" &&
 	test "$s" = "$all" && test "$m" = "$all"
 '
 
