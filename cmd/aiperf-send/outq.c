@@ -6,11 +6,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "clock.h"
+#include "util.h"
 
 #define PIPE_BYTES (1 << 20)	/* what an unprivileged process may ask */
+#define CHUNK_BYTES ((size_t)1 << 20)
+
+struct outq_chunk {
+	struct outq_chunk *next;
+	size_t off, len;	/* written, filled */
+	char data[];
+};
 
 /* Give the descriptor's flags back even on the way out through die(). */
 static int exit_fd = -1, exit_flags;
@@ -30,12 +40,12 @@ outq_open(struct outq *q, int fd, size_t cap)
 	static int registered;
 
 	q->fd = fd;
-	q->off = q->peak = 0;
+	q->head = q->tail = q->spare = NULL;
+	q->pending = q->peak = 0;
 	q->cap = cap;
 	q->waits = 0;
 	q->wait_ns = q->max_wait_ns = 0;
 	q->nonblock = 0;
-	buf_init(&q->q, BUF_NOMAX);
 	if ((q->flags = fcntl(fd, F_GETFL)) < 0)
 		return -1;
 	if (fstat(fd, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
@@ -57,7 +67,37 @@ outq_open(struct outq *q, int fd, size_t cap)
 size_t
 outq_pending(const struct outq *q)
 {
-	return q->q.len - q->off;
+	return q->pending;
+}
+
+/* Keep p[0..n) after what waits. */
+static void
+append(struct outq *q, const char *p, size_t n)
+{
+	while (n) {
+		struct outq_chunk *c = q->tail;
+		size_t k;
+
+		if (!c || c->len == CHUNK_BYTES) {
+			if ((c = q->spare))
+				q->spare = NULL;
+			else
+				c = xmalloc(sizeof(*c) + CHUNK_BYTES);
+			c->next = NULL;
+			c->off = c->len = 0;
+			if (q->tail)
+				q->tail->next = c;
+			else
+				q->head = c;
+			q->tail = c;
+		}
+		k = CHUNK_BYTES - c->len < n ? CHUNK_BYTES - c->len : n;
+		memcpy(c->data + c->len, p, k);
+		c->len += k;
+		q->pending += k;
+		p += k;
+		n -= k;
+	}
 }
 
 /* Write p[0..n) until the reader is full; bytes written, or -1. */
@@ -82,19 +122,23 @@ write_some(int fd, const char *p, size_t n)
 int
 outq_pump(struct outq *q)
 {
-	ssize_t w;
+	struct outq_chunk *c;
 
-	if (!outq_pending(q))
-		return 0;
-	if ((w = write_some(q->fd, q->q.s + q->off, outq_pending(q))) < 0)
-		return -1;
-	q->off += (size_t)w;
-	if (q->off == q->q.len) {
-		buf_reset(&q->q);
-		q->off = 0;
-	} else if (q->off >= (1 << 20) && q->off >= q->q.len / 2) {
-		buf_consume(&q->q, q->off);	/* keep the memory to what waits */
-		q->off = 0;
+	while ((c = q->head)) {
+		ssize_t w = write_some(q->fd, c->data + c->off, c->len - c->off);
+
+		if (w < 0)
+			return -1;
+		c->off += (size_t)w;
+		q->pending -= (size_t)w;
+		if (c->off < c->len)
+			return 0;	/* the reader is full */
+		if (!(q->head = c->next))
+			q->tail = NULL;
+		if (!q->spare)
+			q->spare = c;	/* one kept: no allocation per chunk */
+		else
+			free(c);
 	}
 	return 0;
 }
@@ -121,7 +165,7 @@ outq_put(struct outq *q, const char *p, size_t n)
 	}
 	if (!n)
 		return 0;
-	buf_add(&q->q, p, n);
+	append(q, p, n);
 	if (outq_pending(q) > q->peak)
 		q->peak = outq_pending(q);
 	if (outq_pending(q) <= q->cap)
@@ -159,6 +203,13 @@ outq_close(struct outq *q)
 	if (q->nonblock)
 		give_back();
 	q->nonblock = 0;
-	buf_release(&q->q);
-	q->off = 0;
+	while (q->head) {
+		struct outq_chunk *c = q->head;
+
+		q->head = c->next;
+		free(c);
+	}
+	free(q->spare);
+	q->tail = q->spare = NULL;
+	q->pending = 0;
 }

@@ -5,7 +5,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "buf.h"
 
 /*
  * On a pipe or a socket the descriptor is made non-blocking (its flags
@@ -16,12 +15,16 @@
  * until the reader took half of them, and that wait is counted. A
  * regular file or a terminal is written as before, blocking.
  */
+struct outq_chunk;
+
 struct outq {
 	int fd;
 	int flags;		/* the descriptor's status flags, to give back */
 	int nonblock;		/* we made it non-blocking */
-	struct buf q;		/* bytes waiting for the reader */
-	size_t off;		/* of q, already written */
+	/* bytes waiting for the reader, in chunks of a fixed size: appending
+	 * copies the new bytes only, never what waits already */
+	struct outq_chunk *head, *tail, *spare;
+	size_t pending;
 	size_t cap;
 	size_t peak;		/* most bytes waiting at once */
 	uint64_t waits;		/* puts that found cap bytes waiting */
