@@ -629,12 +629,14 @@ run_pipeline() {
 	local dir=$1 log=$2 raw=$3 run=$4 in=/dev/null i st spill=$3
 	local nsig=0 caught='' job
 	[[ ${SET[--input-file]:-} == - ]] && in=/dev/stdin
-	# The sender never waits on its consumers: cat spools its raw records
-	# into a file as fast as they come, and aiperf-metrics follows that
-	# file at its own pace (on idle CPU), ending when the spool's output
-	# (which carries nothing) ends. Below export level raw the file is a
-	# spill, removed at the end. (aiperf-send --raw-file does the same
-	# from a thread of its own, but measured slower: aiperf-send(1).)
+	# The sender never waits on its consumers: what its pipe has no room
+	# for waits in its memory (aiperf-send(1), Standard output); cat, on
+	# idle CPU like every stage but the sender, spools the raw records into
+	# a file, and aiperf-metrics follows that file at its own pace, ending
+	# when the spool's output (which carries nothing) ends. Below export
+	# level raw the file is a spill, removed at the end. (aiperf-send
+	# --raw-file writes the file from a thread of its own, but measured
+	# slower: bench/profile-vs-send.sh case 6.)
 	[[ $raw == /dev/null ]] && spill=$dir/$SPILL
 	rm -f "$spill" || die "cannot remove '$spill'"
 	SEND+=("${READ[@]}")
@@ -657,7 +659,7 @@ run_pipeline() {
 	stage gen "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
 		--inputs-json "$dir/inputs.json" <"$in" 2>"$run/gen.err" |
 		stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
-		{ stage spool "${REST[@]}" cat >"$spill" 2>"$run/spool.err"; } |
+		{ stage spool "${REST[@]}" "${IDLE[@]}" cat >"$spill" 2>"$run/spool.err"; } |
 		stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
 			3>&2 2>"$run/metrics.err" |
 		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" --artifact-dir "$dir" \

@@ -34,12 +34,13 @@ test_expect_success 'while requests are in flight only the sender runs at normal
 		--concurrency 2 --request-count 6 --artifact-dir a >out 2>err &
 	pid=$! &&
 	i=0 && until [ -n "$(cls aiperf-send)" ] && [ -n "$(cls aiperf-metrics)" ] &&
-		[ -n "$(cls aiperf-export)" ] || [ $i -ge 200 ]; do
+		[ -n "$(cls aiperf-export)" ] && [ -n "$(cls cat)" ] || [ $i -ge 200 ]; do
 		sleep 0.05; i=$((i + 1)); done &&
-	s=$(cls aiperf-send) && m=$(cls aiperf-metrics) && e=$(cls aiperf-export) &&
+	s=$(cls aiperf-send) && m=$(cls aiperf-metrics) && e=$(cls aiperf-export) && c=$(cls cat) &&
 	wait $pid &&
 	echo "send $s metrics $m export $e" &&
-	test "$s" = TS && test "$m" = IDL && test "$e" = IDL
+	echo "spool $c" &&
+	test "$s" = TS && test "$m" = IDL && test "$e" = IDL && test "$c" = IDL
 '
 
 # cpus NAME: the CPUs stage NAME may run on (as the kernel lists them:
