@@ -31,7 +31,7 @@ struct parse {
 	size_t errlen;
 };
 
-static int
+static int FMT(2, 3)
 fail(struct parse *p, const char *fmt, ...)
 {
 	va_list ap;
