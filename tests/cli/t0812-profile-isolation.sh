@@ -60,7 +60,7 @@ test_expect_success 'the sender has a CPU to itself among the stages (2 CPUs: wh
 	fi
 	all=$(awk "/^Cpus_allowed_list:/ { print \$2 }" /proc/self/status)
 	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
-		--concurrency 2 --request-count 10 --busy-poll --artifact-dir p >/dev/null 2>&1 &
+		--concurrency 2 --request-count 6 --busy-poll --artifact-dir p >/dev/null 2>&1 &
 	pid=$! &&
 	i=0 && until [ -n "$(cpus aiperf-send)" ] && [ -n "$(cpus aiperf-metrics)" ] &&
 		[ -n "$(cpus aiperf-export)" ] && [ -n "$(cpus cat)" ] || [ $i -ge 200 ]; do
@@ -74,7 +74,7 @@ test_expect_success 'the sender has a CPU to itself among the stages (2 CPUs: wh
 		! echo ",$o," | grep -q ",$s,"
 	done || exit 1
 	AIPERF_PIN=0 aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
-		--concurrency 2 --request-count 10 --busy-poll --artifact-dir q >/dev/null 2>&1 &
+		--concurrency 2 --request-count 6 --busy-poll --artifact-dir q >/dev/null 2>&1 &
 	pid=$! &&
 	i=0 && until [ -n "$(cpus aiperf-send)" ] && [ -n "$(cpus aiperf-metrics)" ] || [ $i -ge 200 ]; do
 		sleep 0.05; i=$((i + 1)); done &&
@@ -84,7 +84,7 @@ test_expect_success 'the sender has a CPU to itself among the stages (2 CPUs: wh
 	test "$s" = "$all" && test "$m" = "$all" || exit 1
 	[ "$(ncpus)" -eq 2 ] || exit 0
 	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
-		--concurrency 2 --request-count 10 --artifact-dir r >/dev/null 2>&1 &
+		--concurrency 2 --request-count 6 --artifact-dir r >/dev/null 2>&1 &
 	pid=$! &&
 	i=0 && until [ -n "$(cpus aiperf-send)" ] && [ -n "$(cpus aiperf-metrics)" ] || [ $i -ge 200 ]; do
 		sleep 0.05; i=$((i + 1)); done &&
