@@ -2,7 +2,6 @@
 /* Option tables: getopt_long arguments, synopsis and bash completion from one array. */
 #include "opt.h"
 
-#include <ctype.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdint.h>
@@ -157,12 +156,7 @@ parse_size(const char *name, const struct opt *o, const char *arg)
 static int
 choice_is(const struct opt *o, const char *a, const char *name)
 {
-	if (!(o->flags & OPT_LOOSE))
-		return !strcmp(a, name);
-	for (; *a && *name; a++, name++)
-		if (tolower((unsigned char)*a) != *name && !(*a == '-' && *name == '_'))
-			return 0;
-	return !*a && !*name;
+	return o->flags & OPT_LOOSE ? util_choice_eq(a, name) : !strcmp(a, name);
 }
 
 static long long

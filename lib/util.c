@@ -2,6 +2,7 @@
 /* Process-level helpers: messages, dying, checked allocation, number parsing. */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -210,6 +211,15 @@ util_strtonum(const char *s, long long min, long long max, long long *out,
 	}
 	*out = v;
 	return 0;
+}
+
+int
+util_choice_eq(const char *s, const char *canon)
+{
+	for (; *s && *canon; s++, canon++)
+		if (tolower((unsigned char)*s) != *canon && !(*s == '-' && *canon == '_'))
+			return 0;
+	return !*s && !*canon;
 }
 
 int

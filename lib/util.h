@@ -58,6 +58,12 @@ int util_strtonum(const char *s, long long min, long long max, long long *out,
 /* Parse a whole string as a finite double. Returns 0 or -1. */
 int util_strtod(const char *s, double *out);
 
+/*
+ * Whether s names canon (lower case, '_' between words) as the original's
+ * case-insensitive enums take a value: any case, '-' for '_'.
+ */
+int util_choice_eq(const char *s, const char *canon);
+
 /* Option helpers for cmd/: die_usage with "invalid value for --opt" on failure. */
 long long opt_int(const char *opt, const char *arg, long long min, long long max);
 double opt_double(const char *opt, const char *arg, double min, double max);

@@ -2,7 +2,6 @@
 /* The run as export sees it: endpoint types, and --goodput checked against what the run can measure. */
 #include "export.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -38,15 +37,9 @@ const struct endpoint *
 endpoint_find(const char *name)
 {
 	/* as the original's enums take it: any case, '-' for '_' */
-	for (size_t i = 0; i < NENDPOINTS; i++) {
-		const char *a = name, *n = endpoints[i].name;
-
-		for (; *a && *n; a++, n++)
-			if (tolower((unsigned char)*a) != *n && !(*a == '-' && *n == '_'))
-				break;
-		if (!*a && !*n)
+	for (size_t i = 0; i < NENDPOINTS; i++)
+		if (util_choice_eq(name, endpoints[i].name))
 			return &endpoints[i];
-	}
 	return NULL;
 }
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-gen: synthetic request records (dataset + schedule) on stdout. */
-#include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -242,18 +241,6 @@ grace_arg(const char *a)
 	return opt_double("--warmup-grace-period", a, 0, 1e12);
 }
 
-/* A choice as the original's case-insensitive enums take it: any case,
- * '-' for '_'. */
-static int
-choice_eq(const char *a, const char *name)
-{
-	for (; *a && *name; a++, name++)
-		if (tolower((unsigned char)*a) != *name &&
-		    !(*a == '-' && *name == '_'))
-			return 0;
-	return !*a && !*name;
-}
-
 static int
 sampling_arg(const char *a)
 {
@@ -263,7 +250,7 @@ sampling_arg(const char *a)
 	};
 
 	for (int i = 0; i < 3; i++)
-		if (choice_eq(a, names[i]))
+		if (util_choice_eq(a, names[i]))
 			return i;
 	die_usage("invalid value for --dataset-sampling-strategy: '%s' "
 		  "(sequential, random, shuffle)", a);

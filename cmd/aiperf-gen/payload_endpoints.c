@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Endpoint payloads beyond chat, completions and embeddings: responses, chat_embeddings, nim_embeddings, huggingface_generate, solido_rag. */
-#include <ctype.h>
 
 #include "gen.h"
 #include "json/extras.h"
@@ -26,15 +25,9 @@ static const struct {
 int
 endpoint_of(const char *name)
 {
-	for (size_t i = 0; i < NEPS; i++) {
-		const char *a = name, *n = eps[i].name;
-
-		for (; *a && *n; a++, n++)
-			if (tolower((unsigned char)*a) != *n && !(*a == '-' && *n == '_'))
-				break;
-		if (!*a && !*n)
+	for (size_t i = 0; i < NEPS; i++)
+		if (util_choice_eq(name, eps[i].name))
 			return (int)i;
-	}
 	return -1;
 }
 

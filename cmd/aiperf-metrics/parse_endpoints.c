@@ -2,7 +2,6 @@
 /* Response parsing for chat_embeddings, huggingface_generate and solido_rag, and endpoint type names. */
 #include "metrics.h"
 
-#include <ctype.h>
 #include <string.h>
 
 static const struct {
@@ -22,15 +21,9 @@ static const struct {
 enum etype
 etype_named(const char *s)
 {
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const char *a = s, *n = names[i].name;
-
-		for (; *a && *n; a++, n++)
-			if (tolower((unsigned char)*a) != *n && !(*a == '-' && *n == '_'))
-				break;
-		if (!*a && !*n)
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (util_choice_eq(s, names[i].name))
 			return names[i].et;
-	}
 	return ET_OTHER;
 }
 
