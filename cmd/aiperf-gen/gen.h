@@ -184,12 +184,16 @@ void seqdist_sample(const struct seqdist *d, struct rng *r, long long *isl,
 /* Render t->payload (the endpoint body) and the record text pieces from
  * t's texts, model, max_tokens and delay; k is the turn's index. */
 void payload_render(const struct gen_opts *o, struct turn *t, size_t k);
-/* One user message: [{"role":"user","content":...}] as chat sends it. */
+/* t's chat messages (a first turn's system and context messages first). */
 char *payload_chat_messages(const struct turn *t);
 /* stream_options.include_usage, added or merged into the user's object. */
 void payload_stream_options(struct extras *kv);
 
 /* payload_endpoints.c: the other endpoints' bodies and metadata. */
+/* A user message's content into w: a plain string for one text, else an
+ * array of parts of type part (empty texts skipped). */
+struct jw;
+void payload_content(struct jw *w, const struct turn *t, const char *part);
 /* The endpoint named (any case, '-' for '_'), or -1. */
 int endpoint_of(const char *name);
 /* Its canonical name and default path (streaming: the streaming one). */

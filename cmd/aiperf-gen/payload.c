@@ -66,22 +66,7 @@ payload_chat_messages(const struct turn *t)
 	jw_key(&w, "role");
 	jw_str(&w, t->role ? t->role : "user");
 	jw_key(&w, "content");
-	if (t->ntexts == 1) {
-		jw_str(&w, t->texts[0]);
-	} else {
-		jw_arr(&w);
-		for (size_t i = 0; i < t->ntexts; i++) {
-			if (!t->texts[i][0])
-				continue;
-			jw_obj(&w);
-			jw_key(&w, "type");
-			jw_str(&w, "text");
-			jw_key(&w, "text");
-			jw_str(&w, t->texts[i]);
-			jw_obj_end(&w);
-		}
-		jw_arr_end(&w);
-	}
+	payload_content(&w, t, "text");
 	jw_obj_end(&w);
 	jw_arr_end(&w);
 	return buf_detach(&b, NULL);

@@ -89,6 +89,28 @@ text_list(const struct turn *t)
 	return buf_detach(&b, NULL);
 }
 
+/* A user message's content, for chat (payload.c) and responses alike. */
+void
+payload_content(struct jw *w, const struct turn *t, const char *part)
+{
+	if (t->ntexts == 1) {
+		jw_str(w, t->texts[0]);
+		return;
+	}
+	jw_arr(w);
+	for (size_t i = 0; i < t->ntexts; i++) {
+		if (!t->texts[i][0])
+			continue;
+		jw_obj(w);
+		jw_key(w, "type");
+		jw_str(w, part);
+		jw_key(w, "text");
+		jw_str(w, t->texts[i]);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 /* Responses API input: one user item, content a string for one text,
  * else input_text parts (empty texts skipped). */
 static char *
@@ -103,22 +125,7 @@ responses_input(const struct turn *t)
 	jw_key(&w, "role");
 	jw_str(&w, "user");
 	jw_key(&w, "content");
-	if (t->ntexts == 1) {
-		jw_str(&w, t->texts[0]);
-	} else {
-		jw_arr(&w);
-		for (size_t i = 0; i < t->ntexts; i++) {
-			if (!t->texts[i][0])
-				continue;
-			jw_obj(&w);
-			jw_key(&w, "type");
-			jw_str(&w, "input_text");
-			jw_key(&w, "text");
-			jw_str(&w, t->texts[i]);
-			jw_obj_end(&w);
-		}
-		jw_arr_end(&w);
-	}
+	payload_content(&w, t, "input_text");
 	jw_obj_end(&w);
 	jw_arr_end(&w);
 	return buf_detach(&b, NULL);
