@@ -72,8 +72,10 @@ struct opts {
 };
 
 struct progress;
-/* The progress line's count of r (progress.h), written or not. */
+/* The progress line's count of r (progress.h), written or not; what it
+ * counts of r (its start, its last response, whether it failed). */
 void rec_progress(const struct rec *r, const struct opts *o);
+void rec_progress_of(const struct rec *r, int64_t *start_ns, int64_t *end_ns, int *error);
 
 void rec_init(struct rec *r);
 void rec_reset(struct rec *r);

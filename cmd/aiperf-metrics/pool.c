@@ -77,9 +77,7 @@ run_slot(struct worker *w, struct slot *s, int id)
 	if ((o->drop_warmup && w->rec.warmup) || w->rec.unrecorded)
 		return;
 	s->counted = 1;
-	s->start_ns = w->rec.has_start ? w->rec.start_perf_ns : -1;
-	s->end_ns = w->rec.nr ? w->rec.r[w->rec.nr - 1].perf_ns : -1;
-	s->error = w->rec.error || w->rec.perr;
+	rec_progress_of(&w->rec, &s->start_ns, &s->end_ns, &s->error);
 	if (rec_emit(&w->rec, o, &w->one) == 0) {
 		s->oo = w->out.len;
 		s->ol = w->one.len;

@@ -69,9 +69,21 @@ progress_end(struct progress *p)
 }
 
 void
+rec_progress_of(const struct rec *r, int64_t *start_ns, int64_t *end_ns, int *error)
+{
+	*start_ns = r->has_start ? r->start_perf_ns : -1;
+	*end_ns = r->nr ? r->r[r->nr - 1].perf_ns : -1;
+	*error = r->error || r->perr;
+}
+
+void
 rec_progress(const struct rec *r, const struct opts *o)
 {
-	if (o->progress)
-		progress_record(o->progress, r->has_start ? r->start_perf_ns : -1,
-				r->nr ? r->r[r->nr - 1].perf_ns : -1, r->error || r->perr);
+	int64_t start_ns, end_ns;
+	int error;
+
+	if (!o->progress)
+		return;
+	rec_progress_of(r, &start_ns, &end_ns, &error);
+	progress_record(o->progress, start_ns, end_ns, error);
 }
