@@ -785,33 +785,27 @@ bailian_sessions(struct tload *t)
 	int64_t *chat = xcalloc(t->n + 1, sizeof(*chat));
 	int64_t *parent = xcalloc(t->n + 1, sizeof(*parent));
 	int64_t *root = xcalloc(t->n + 1, sizeof(*root));
-	struct hmap groups;
-	int created;
+	size_t *group = xcalloc(t->n + 1, sizeof(*group));
+	int rc;
 
 	for (size_t i = 0; i < t->n; i++) {
 		chat[i] = t->v[i].chat;
 		parent[i] = t->v[i].parent;
 	}
-	if (bailian_roots(chat, parent, t->n, SESSIONS_MAX, root) < 0)
-		die("%s: too many chats", t->name);
-	hmap_init(&groups, SESSIONS_MAX);
+	if ((rc = bailian_group(chat, parent, t->n, SESSIONS_MAX, root, group)) < 0)
+		die("%s: too many %s", t->name, rc == -1 ? "chats" : "sessions");
 	for (size_t i = 0; i < t->n; i++) {
 		struct tline *k = &t->v[i];
-		uint64_t *g;
 
-		if (!(g = hmap_put(&groups, (uint64_t)root[i], 0, &created)))
-			die("%s: too many sessions", t->name);
-		if (created)
-			*g = groups.len;
-		k->conv = (size_t)*g;
+		k->conv = group[i];
 		free(k->session);
 		k->session = xstrfmt("%lld", (long long)root[i]);
 	}
 	qsort(t->v, t->n, sizeof(*t->v), cmp_bailian);
-	hmap_release(&groups);
 	free(chat);
 	free(parent);
 	free(root);
+	free(group);
 }
 
 /* _group_traces: sessions in order of first appearance; a line without a

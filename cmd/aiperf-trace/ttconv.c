@@ -7,7 +7,6 @@
 
 #include "buf.h"
 #include "dataset/bailian.h"
-#include "hmap.h"
 #include "rand/pystr.h"
 #include "tt.h"
 #include "util.h"
@@ -242,30 +241,23 @@ static void group(struct bailian *b)
 	int64_t *chat = xcalloc(b->n + 1, sizeof(*chat));
 	int64_t *parent = xcalloc(b->n + 1, sizeof(*parent));
 	int64_t *root = xcalloc(b->n + 1, sizeof(*root));
-	struct hmap groups;
-	int created;
+	size_t *group = xcalloc(b->n + 1, sizeof(*group));
+	int rc;
 
 	for (size_t i = 0; i < b->n; i++) {
 		chat[i] = b->r[i].chat;
 		parent[i] = b->r[i].parent;
 	}
-	if (bailian_roots(chat, parent, b->n, TT_MAP_MAX, root) < 0)
-		die("too many chats");
-	hmap_init(&groups, TT_MAP_MAX);
+	if ((rc = bailian_group(chat, parent, b->n, TT_MAP_MAX, root, group)) < 0)
+		die("too many %s", rc == -1 ? "chats" : "sessions");
 	for (size_t i = 0; i < b->n; i++) {
-		uint64_t *g;
-
-		if (!(g = hmap_put(&groups, (uint64_t)root[i], 0, &created)))
-			die("too many sessions");
-		if (created)
-			*g = groups.len;
-		b->r[i].group = *g;
+		b->r[i].group = group[i];
 		b->r[i].parent = root[i];	/* from here on: the session id */
 	}
-	hmap_release(&groups);
 	free(chat);
 	free(parent);
 	free(root);
+	free(group);
 }
 
 static void emit(const struct bailian *b, const struct brec *r, int64_t t0,

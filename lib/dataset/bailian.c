@@ -75,3 +75,27 @@ int bailian_roots(const int64_t *chat, const int64_t *parent, size_t n,
 	free(w.path);
 	return rc;
 }
+
+int
+bailian_group(const int64_t *chat, const int64_t *parent, size_t n, size_t max,
+		 int64_t *root, size_t *group)
+{
+	struct hmap groups;
+	int created, rc = 0;
+
+	if (bailian_roots(chat, parent, n, max, root) < 0)
+		return -1;
+	hmap_init(&groups, max);
+	for (size_t i = 0; i < n && !rc; i++) {
+		uint64_t *g = hmap_put(&groups, (uint64_t)root[i], 0, &created);
+
+		if (!g)
+			rc = -2;
+		else if (created)
+			*g = groups.len;
+		if (g)
+			group[i] = (size_t)*g;
+	}
+	hmap_release(&groups);
+	return rc;
+}

@@ -20,4 +20,13 @@
 int bailian_roots(const int64_t *chat, const int64_t *parent, size_t n,
 		  size_t max, int64_t *root);
 
+/*
+ * bailian_roots, then each record's session: group[i] numbers record i's
+ * root among the roots in order of first appearance, from 1. Returns 0,
+ * -1 when the chats, or -2 when the sessions, would need more than max
+ * map entries.
+ */
+int bailian_group(const int64_t *chat, const int64_t *parent, size_t n,
+		  size_t max, int64_t *root, size_t *group);
+
 #endif

@@ -43,5 +43,15 @@ int main(void)
 	TEST("a chat's last record moves its chain", roots(c6, p6, 4, w6));
 	TEST("no records", bailian_roots(c1, p1, 0, 10, r) == 0);
 	TEST("too many chats", bailian_roots(c1, p1, 4, 2, r) < 0);
+
+	/* sessions: roots numbered by first appearance, from 1 */
+	const int64_t c7[] = { 5, 9, 6, 7 }, p7[] = { -1, -1, 5, 9 };
+	int64_t r7[4];
+	size_t g7[4];
+
+	TEST("sessions in order of first appearance",
+	     bailian_group(c7, p7, 4, 10, r7, g7) == 0 && g7[0] == 1 && g7[1] == 2 &&
+	     g7[2] == 1 && g7[3] == 2 && r7[2] == 5 && r7[3] == 9);
+	TEST("too many chats for the sessions", bailian_group(c7, p7, 4, 2, r7, g7) == -1);
 	return TEST_DONE();
 }
