@@ -3,7 +3,7 @@
 # Runs apt-get only for what is missing; needs root for that.
 set -eu
 pkgs="make gcc clang pkg-config libcurl4-openssl-dev libssl-dev libzstd-dev zstd
-libonig-dev libutf8proc-dev mandoc shellcheck cppcheck jq wrk curl
+libonig-dev libjq-dev libutf8proc-dev mandoc shellcheck cppcheck jq wrk curl
 openssl time python3 python3-numpy python3-rich libclang-rt-14-dev nginx-light"
 missing=
 for p in $pkgs; do

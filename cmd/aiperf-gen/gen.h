@@ -17,6 +17,7 @@ enum endpoint {
 	/* payload_endpoints.c */
 	EP_RESPONSES, EP_CHAT_EMBEDDINGS, EP_NIM_EMBEDDINGS, EP_HF_GENERATE,
 	EP_SOLIDO_RAG,
+	EP_TEMPLATE,	/* template.c */
 };
 
 struct gen_opts {
@@ -87,6 +88,7 @@ struct gen_opts {
 	int entries_set;	/* --num-dataset-entries given */
 	struct seqdist *dist;	/* --seq-dist, or NULL */
 	const char *rankings_opt;	/* the first --rankings-* option given */
+	struct template *tmpl;	/* --endpoint-type template (template.c) */
 };
 
 enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
@@ -207,6 +209,22 @@ int endpoint_max_tokens(enum endpoint ep);
  * returns 0 when ep is one of payload.c's. */
 int payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,
 			struct extras *kv);
+
+/* template.c: --endpoint-type template. */
+struct template;
+/* An --extra-inputs argument that is payload_template:... or
+ * response_field:..., stored whole (commas too): returns 1, else 0. */
+int template_extra(struct gen_opts *o, const char *arg);
+/* Take payload_template and response_field out of the extras and compile
+ * them into o->tmpl; exits 2 with the reason when they do not compile. */
+void template_init(struct gen_opts *o);
+void template_free(struct template *t);
+/* The response field as a jq program, or NULL (auto-detect). */
+const char *template_response_field(const struct template *t);
+/* Turn k's payload members into kv, then the extras; exits 1 when the
+ * program fails or gives anything but one JSON object. */
+void template_kv(const struct gen_opts *o, const struct turn *t, size_t k,
+		 struct extras *kv);
 
 /* sched.c: the original's interval generators as intended send times. */
 struct sched {

@@ -28,13 +28,12 @@ enum {
 /* The endpoint types built, and the original's others with what brings them. */
 static const char *const endpoint_types[] = {
 	"chat", "completions", "embeddings", "responses", "chat_embeddings",
-	"nim_embeddings", "huggingface_generate", "solido_rag", NULL,
+	"nim_embeddings", "huggingface_generate", "solido_rag", "template", NULL,
 };
 static const char *const endpoints_later[] = {
 	"cohere_rankings", "the Cohere rankings endpoint (endpoints, issue #14)",
 	"nim_rankings", "the NIM rankings endpoint (endpoints, issue #14)",
 	"hf_tei_rankings", "the HF TEI rankings endpoint (endpoints, issue #14)",
-	"template", "the template endpoint (endpoints, issue #14)",
 	"image_retrieval", "the image retrieval endpoint needs image inputs (multimodal, issue #17)",
 	"image_generation", "image generation endpoints (multimodal, issue #17)",
 	"video_generation", "video generation endpoints (multimodal, issue #17)",
@@ -217,6 +216,8 @@ set_extra(struct gen_opts *o, const char *arg)
 {
 	char err[512];
 
+	if (template_extra(o, arg))
+		return;
 	if (extras_parse(&o->extras, arg, err, sizeof(err)))
 		die_usage("invalid value for --extra-inputs: %s", err);
 }
@@ -376,6 +377,8 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 	}
 	if (!o->path)
 		o->path = endpoint_path(o->ep, o->streaming);
+	if (o->ep == EP_TEMPLATE)
+		template_init(o);
 }
 
 static uint64_t
@@ -417,6 +420,7 @@ static void
 opts_release(struct gen_opts *o)
 {
 	extras_release(&o->extras);
+	template_free(o->tmpl);
 	seqdist_free(o->dist);
 	for (size_t i = 0; i < o->nmodels; i++)
 		free(o->models[i]);

@@ -182,7 +182,9 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	const char *model, *stream;
 
-	if (!payload_endpoint_kv(o, t, &kv))
+	if (o->ep == EP_TEMPLATE)
+		template_kv(o, t, k, &kv);
+	else if (!payload_endpoint_kv(o, t, &kv))
 		build_kv(o, t, &kv);
 	t->payload = render(&kv);
 	model = extras_get(&kv, "model");
@@ -199,6 +201,11 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 		json_quote(&b, o->models[t->model], strlen(o->models[t->model]));
 	buf_addstr(&b, ",\"endpoint_type\":");
 	json_quote(&b, o->endpoint_type, strlen(o->endpoint_type));
+	if (template_response_field(o->tmpl)) {
+		buf_addstr(&b, ",\"response_field\":");
+		json_quote(&b, template_response_field(o->tmpl),
+			   strlen(template_response_field(o->tmpl)));
+	}
 	buf_addstr(&b, ",\"path\":");
 	json_quote(&b, o->path, strlen(o->path));
 	buf_addf(&b, ",\"stream\":%s", stream && !strcmp(stream, "true") ?

@@ -18,6 +18,7 @@ static const struct {
 	[EP_NIM_EMBEDDINGS] = { "nim_embeddings", "/v1/embeddings", NULL, 0, 0 },
 	[EP_HF_GENERATE] = { "huggingface_generate", "/generate", "/generate_stream", 1, 1 },
 	[EP_SOLIDO_RAG] = { "solido_rag", "/rag/api/prompt", NULL, 1, 0 },
+	[EP_TEMPLATE] = { "template", "", NULL, 1, 1 },
 };
 
 #define NEPS (sizeof(eps) / sizeof(eps[0]))

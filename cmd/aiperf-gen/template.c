@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* --endpoint-type template: a jq payload program (inline, a file, a named one, or translated Jinja2) and its response field. */
+#include <sys/stat.h>
+
+#include "gen.h"
+#include "json/j2jq.h"
+#include "json/jqprog.h"
+#include "json/json.h"
+#include "util.h"
+
+#define TEMPLATE_FILE_MAX ((size_t)1 << 20)
+#define PAYLOAD_MAX ((size_t)256 << 20)
+
+struct template {
+	struct jqprog *prog;
+	char *response_field;	/* jq text, or NULL: auto-detect */
+};
+
+/* The original's named templates (its NAMED_TEMPLATES), in jq. */
+static const char *const named[][2] = {
+	{ "nv-embedqa", "{\"text\": .texts}" },
+};
+
+/* payload_template: and response_field: take the rest of their argument,
+ * commas included (a template has commas the original would split on). */
+int
+template_extra(struct gen_opts *o, const char *arg)
+{
+	static const char *const keys[] = { "payload_template", "response_field" };
+
+	while (*arg == ' ' || *arg == '\t')
+		arg++;
+	for (size_t i = 0; i < 2; i++) {
+		size_t k = strlen(keys[i]);
+		struct buf b = BUF_INIT(BUF_NOMAX);
+
+		if (strncmp(arg, keys[i], k) || arg[k] != ':')
+			continue;
+		arg += k + 1;
+		k = strlen(arg);
+		while (k && strchr(" \t\n\r", arg[k - 1]))
+			k--;
+		while (k && strchr(" \t\n\r", *arg))
+			arg++, k--;
+		json_quote(&b, arg, k);
+		extras_set(&o->extras, keys[i], strlen(keys[i]), buf_detach(&b, NULL));
+		return 1;
+	}
+	return 0;
+}
+
+/* An extra's value as text (a JSON string decoded, else its JSON), taken
+ * out of the extras that are merged into the payload. */
+static char *
+take_extra(struct gen_opts *o, const char *key)
+{
+	struct extras *l = &o->extras;
+	char *s = NULL;
+
+	for (size_t i = 0; i < l->n; i++) {
+		struct json_doc *d;
+		const struct json *v;
+
+		if (strcmp(l->v[i].key, key))
+			continue;
+		d = json_doc_new();
+		v = json_parse(d, l->v[i].val, strlen(l->v[i].val), NULL, 0);
+		s = v && v->type == JSON_STRING ? xstrndup(v->str, v->len) : xstrdup(l->v[i].val);
+		json_doc_free(d);
+		free(l->v[i].key);
+		free(l->v[i].val);
+		memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(*l->v));
+		l->n--;
+		break;
+	}
+	return s;
+}
+
+/* A name, then a regular file, then the text itself (the original's order). */
+static char *
+template_source(const char *src, const char **what)
+{
+	struct stat st;
+	char *s;
+
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (!strcmp(src, named[i][0])) {
+			*what = "named template";
+			return xstrdup(named[i][1]);
+		}
+	if (!strchr(src, '\n') && strlen(src) < 4096 && !stat(src, &st) && S_ISREG(st.st_mode)) {
+		*what = "template file";
+		if (!(s = util_readfile(src, TEMPLATE_FILE_MAX, NULL)))
+			die("cannot read payload template '%s':", src);
+		return s;
+	}
+	*what = "payload template";
+	return xstrdup(src);
+}
+
+static struct jqprog *
+compile_payload(const char *src)
+{
+	struct buf jq = BUF_INIT(BUF_NOMAX);
+	const char *what;
+	char *text = template_source(src, &what), err[1024];
+	int jinja = j2jq_is_jinja(text, strlen(text));
+	struct jqprog *p;
+
+	if (jinja && j2jq_template(text, strlen(text), &jq, err, sizeof(err)) < 0)
+		die_usage("invalid %s: %s", what, err);
+	if (!jinja)
+		buf_addstr(&jq, text);
+	if (!(p = jqprog_new(buf_str(&jq), err, sizeof(err))))
+		die_usage("invalid %s: %s%s%.200s%s", what, err,
+			  jinja ? " (in its jq translation: " : "",
+			  jinja ? buf_str(&jq) : "", jinja ? ")" : "");
+	buf_release(&jq);
+	free(text);
+	return p;
+}
+
+static char *
+compile_field(const char *field)
+{
+	struct buf jq = BUF_INIT(BUF_NOMAX);
+	struct jqprog *p;
+	char err[1024];
+
+	/* the original treats "text" as no field: auto-detection */
+	if (!strcmp(field, "text"))
+		return NULL;
+	if (j2jq_path(field, strlen(field), &jq, err, sizeof(err)) < 0)
+		die_usage("invalid response_field: %s", err);
+	if (!(p = jqprog_new(buf_str(&jq), err, sizeof(err))))
+		die_usage("invalid response_field '%.200s': %s", buf_str(&jq), err);
+	jqprog_free(p);
+	return buf_detach(&jq, NULL);
+}
+
+void
+template_init(struct gen_opts *o)
+{
+	char *src = take_extra(o, "payload_template");
+	char *field = take_extra(o, "response_field");
+
+	if (!src)
+		die_usage("--endpoint-type template needs --extra-inputs "
+			  "payload_template:<name | file | jq program | Jinja2 template>");
+	o->tmpl = xcalloc(1, sizeof(*o->tmpl));
+	o->tmpl->prog = compile_payload(src);
+	o->tmpl->response_field = field ? compile_field(field) : NULL;
+	free(src);
+	free(field);
+}
+
+void
+template_free(struct template *t)
+{
+	if (!t)
+		return;
+	jqprog_free(t->prog);
+	free(t->response_field);
+	free(t);
+}
+
+const char *
+template_response_field(const struct template *t)
+{
+	return t ? t->response_field : NULL;
+}
+
+static void
+str_or_null(struct jw *w, const char *s)
+{
+	if (s)
+		jw_str(w, s);
+	else
+		jw_null(w);
+}
+
+static void
+texts(struct jw *w, const struct turn *t)
+{
+	jw_arr(w);
+	for (size_t i = 0; i < t->ntexts; i++)
+		jw_str(w, t->texts[i]);
+	jw_arr_end(w);
+}
+
+static void
+max_tokens(struct jw *w, const struct turn *t)
+{
+	if (t->max_tokens >= 0)
+		jw_int(w, t->max_tokens);
+	else
+		jw_null(w);
+}
+
+/* The original's Turn: its texts as one unnamed Text, no media. */
+static void
+turn_obj(struct jw *w, const struct gen_opts *o, const struct turn *t)
+{
+	jw_obj(w);
+	jw_key(w, "role");
+	str_or_null(w, t->role);
+	jw_key(w, "texts");
+	jw_arr(w);
+	jw_obj(w);
+	jw_key(w, "name");
+	jw_null(w);
+	jw_key(w, "contents");
+	texts(w, t);
+	jw_obj_end(w);
+	jw_arr_end(w);
+	for (size_t i = 0; i < 3; i++) {
+		jw_key(w, (const char *[]){ "images", "audios", "videos" }[i]);
+		jw_raw(w, "[]", 2);
+	}
+	jw_key(w, "model");
+	jw_str(w, o->models[t->model]);
+	jw_key(w, "max_tokens");
+	max_tokens(w, t);
+	jw_obj_end(w);
+}
+
+/* Media and named contents: none until multimodal inputs and named
+ * texts come (issues #17, #14 rankings). */
+static void
+empty_vars(struct jw *w)
+{
+	static const char *const v[][2] = {
+		{ "images", "[]" }, { "audios", "[]" }, { "videos", "[]" },
+		{ "image", "null" }, { "audio", "null" }, { "video", "null" },
+		{ "queries", "[]" }, { "passages", "[]" }, { "query", "null" },
+		{ "passage", "null" }, { "texts_by_name", "{}" },
+		{ "images_by_name", "{}" }, { "audios_by_name", "{}" },
+		{ "videos_by_name", "{}" },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		jw_key(w, v[i][0]);
+		jw_raw(w, v[i][1], strlen(v[i][1]));
+	}
+}
+
+/* The template variables of turn k (the program's input). */
+static void
+vars(struct buf *b, const struct gen_opts *o, const struct turn *t, size_t k)
+{
+	struct jw w;
+
+	jw_init(&w, b, 0);
+	jw_obj(&w);
+	jw_key(&w, "texts");
+	texts(&w, t);
+	jw_key(&w, "text");
+	str_or_null(&w, t->ntexts ? t->texts[0] : NULL);
+	empty_vars(&w);
+	jw_key(&w, "model");
+	jw_str(&w, o->models[t->model]);
+	jw_key(&w, "max_tokens");
+	max_tokens(&w, t);
+	jw_key(&w, "role");
+	str_or_null(&w, t->role);
+	jw_key(&w, "stream");
+	jw_bool(&w, o->streaming);
+	jw_key(&w, "turn");
+	turn_obj(&w, o, t);
+	jw_key(&w, "turns");
+	jw_arr(&w);
+	turn_obj(&w, o, t);
+	jw_arr_end(&w);
+	jw_key(&w, "request_info");
+	jw_obj(&w);
+	jw_key(&w, "turns");
+	jw_arr(&w);
+	turn_obj(&w, o, t);
+	jw_arr_end(&w);
+	jw_key(&w, "turn_index");
+	jw_int(&w, (int64_t)k);
+	jw_obj_end(&w);
+	jw_obj_end(&w);
+}
+
+/* The payload members of turn k into kv, then the other extras (they override). */
+void
+template_kv(const struct gen_opts *o, const struct turn *t, size_t k, struct extras *kv)
+{
+	struct buf in = BUF_INIT(BUF_NOMAX), out = BUF_INIT(PAYLOAD_MAX);
+	struct json_doc *d = json_doc_new();
+	const struct json *v;
+	char err[1024];
+	int n;
+
+	vars(&in, o, t, k);
+	n = jqprog_run(o->tmpl->prog, in.s, in.len, &out, err, sizeof(err));
+	if (n < 0)
+		die("payload template failed on turn %zu: %s", k, err);
+	if (n != 1)
+		die("payload template gave %s on turn %zu (want one JSON object)",
+		    n ? "more than one value" : "no value", k);
+	v = json_parse(d, out.s, out.len, err, sizeof(err));
+	if (!v || v->type != JSON_OBJECT)
+		die("payload template gave %s on turn %zu (want one JSON object)",
+		    !v ? "what is not JSON" : v->type == JSON_ARRAY ? "an array" :
+		    v->type == JSON_STRING ? "a string" : "a scalar", k);
+	for (const struct json *c = v->child; c; c = c->next) {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+		struct jw w;
+
+		jw_init(&w, &b, 0);
+		jw_value(&w, c);
+		extras_set(kv, c->key, c->keylen, buf_detach(&b, NULL));
+	}
+	for (size_t i = 0; i < o->extras.n; i++)
+		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),
+			   xstrdup(o->extras.v[i].val));
+	json_doc_free(d);
+	buf_release(&in);
+	buf_release(&out);
+}
