@@ -225,6 +225,9 @@ const char *template_response_field(const struct template *t);
  * program fails or gives anything but one JSON object. */
 void template_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		 struct extras *kv);
+/* ,"input_text":... into b: the turn's texts, for the input token count
+ * whatever shape the payload has. */
+void template_input_text(struct buf *b, const struct turn *t);
 
 /* sched.c: the original's interval generators as intended send times. */
 struct sched {

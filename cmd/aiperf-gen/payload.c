@@ -219,6 +219,8 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 	/* chat turns after the first resend the session's history */
 	if (k > 0 && o->ep == EP_CHAT && !t->no_history)
 		buf_addstr(&b, ",\"history\":true");
+	if (o->ep == EP_TEMPLATE)
+		template_input_text(&b, t);
 	buf_addstr(&b, ",\"payload\":");
 	t->end = piece(&b, &t->end_len);
 	t->payload_len = strlen(t->payload);

@@ -320,3 +320,20 @@ template_kv(const struct gen_opts *o, const struct turn *t, size_t k, struct ext
 	buf_release(&in);
 	buf_release(&out);
 }
+
+void
+template_input_text(struct buf *b, const struct turn *t)
+{
+	struct buf s = BUF_INIT(BUF_NOMAX);
+
+	for (size_t i = 0; i < t->ntexts; i++) {
+		if (!t->texts[i][0])
+			continue;
+		if (s.len)
+			buf_addch(&s, ' ');
+		buf_addstr(&s, t->texts[i]);
+	}
+	buf_addstr(b, ",\"input_text\":");
+	json_quote(b, s.s ? s.s : "", s.len);
+	buf_release(&s);
+}

@@ -461,7 +461,8 @@ ctx_of(const struct rec *r, const struct opts *o, int err)
 
 	c |= r->stream ? C_STREAM : 0;
 	c |= r->et == ET_CHAT || r->et == ET_COMPLETIONS || r->et == ET_RESPONSES
-	     || r->et == ET_HF_GENERATE || r->et == ET_SOLIDO_RAG ? C_TOKENS : 0;
+	     || r->et == ET_HF_GENERATE || r->et == ET_SOLIDO_RAG
+	     || r->et == ET_TEMPLATE ? C_TOKENS : 0;
 	c |= r->et != ET_OTHER ? C_INPUT : 0;
 	c |= o->server_tokens ? C_SERVER : 0;
 	c |= err ? C_ERROR : 0;

@@ -20,6 +20,7 @@ enum etype {
 	ET_CHAT_EMBEDDINGS,	/* chat request, embeddings response */
 	ET_HF_GENERATE,	/* Hugging Face TGI */
 	ET_SOLIDO_RAG,
+	ET_TEMPLATE,	/* parse_template.c */
 	ET_OTHER,	/* unknown: latency metrics only */
 };
 
@@ -56,6 +57,8 @@ struct rec {
 	int perr;
 	struct buf in;		/* input text for the token count */
 	struct mstate *ms;	/* metric values (compute.c) */
+	struct tmplfield *tf;	/* template: the compiled response field cache */
+	struct tmplfield *tfield;	/* tf when this record has a response_field */
 };
 
 struct opts {
@@ -149,6 +152,17 @@ int etype_extra(enum etype et);
 /* One response's JSON value (any type) for those endpoints: returns 1 when
  * it carries data; output: it carries output text. */
 int parse_endpoint_body(struct rec *r, const struct json *v, int *output);
+
+/* parse_template.c: --endpoint-type template. template_begin() takes the
+ * record's aiperf.response_field (a jq program, compiled once per thread
+ * while records repeat it); template_body() parses one response (1: it
+ * carries data); template_end() raises the first response_field miss when
+ * no response carried data. */
+struct tmplfield;
+void template_begin(struct rec *r);
+int template_body(struct rec *r, const char *s, size_t n, int *output);
+void template_end(struct rec *r);
+void template_free(struct tmplfield *f);
 
 /* Python repr() of a str, appended to b. */
 void py_repr_str(struct buf *b, const char *s, size_t n);

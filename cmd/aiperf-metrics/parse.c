@@ -28,6 +28,7 @@ rec_reset(struct rec *r)
 	json_doc_reset(r->doc);
 	r->root = r->metadata = r->payload = r->error = r->aiperf = NULL;
 	r->trace = NULL;
+	r->tfield = NULL;
 	r->start_perf_ns = 0;
 	r->has_start = r->warmup = r->unrecorded = r->stream = 0;
 	r->nr = r->nraw = 0;
@@ -49,6 +50,7 @@ rec_release(struct rec *r)
 	buf_release(&r->emsg);
 	buf_release(&r->in);
 	mstate_free(r->ms);
+	template_free(r->tf);
 }
 
 /* Python repr() of a str: quotes chosen as Python does, C escapes, \xNN. */
@@ -507,19 +509,39 @@ rec_not_object(struct rec *r, const struct json *v)
 	throw_err(r, "AttributeError", m);
 }
 
+static void
+keep_resp(struct rec *r, int64_t perf, int data, int output, const struct json *usage)
+{
+	struct resp *x;
+
+	if (r->nr == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->r = xreallocarray(r->r, r->cap, sizeof(*r->r));
+	}
+	x = &r->r[r->nr++];
+	x->perf_ns = perf;
+	x->data = data;
+	x->output = output;
+	x->usage = usage;
+}
+
 /* Parse one response; keeps it when it has data or usage. */
 static void
 parse_one(struct rec *r, int64_t perf, const char *s, size_t n)
 {
 	char err[128];
 	const struct json *obj, *usage;
-	struct resp *x;
 	int data = 0, output = 0;
 
 	while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
 		s++, n--;
 	if (!n || (n == 6 && !memcmp(s, "[DONE]", 6)))
 		return;
+	if (r->et == ET_TEMPLATE) {
+		if (template_body(r, s, n, &output))
+			keep_resp(r, perf, 1, output, NULL);
+		return;
+	}
 	/* get_json(): text that is not JSON is no data, not an error. */
 	obj = json_parse(r->doc, s, n, err, sizeof(err));
 	if (!obj)
@@ -543,15 +565,7 @@ parse_one(struct rec *r, int64_t perf, const char *s, size_t n)
 		usage = r->et == ET_EMBEDDINGS || etype_extra(r->et) ? NULL : usage_of(obj);
 	if (!data && !usage)
 		return;
-	if (r->nr == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
-		r->r = xreallocarray(r->r, r->cap, sizeof(*r->r));
-	}
-	x = &r->r[r->nr++];
-	x->perf_ns = perf;
-	x->data = data;
-	x->output = output;
-	x->usage = usage;
+	keep_resp(r, perf, data, output, usage);
 }
 
 static int
@@ -746,5 +760,11 @@ rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
 	resp = json_get(r->root, "responses");
 	if (r->error || !resp || resp->type != JSON_ARRAY)
 		return 0;
-	return parse_responses(r, resp, why, wl);
+	if (r->et == ET_TEMPLATE)
+		template_begin(r);
+	if (parse_responses(r, resp, why, wl) < 0)
+		return -1;
+	if (r->et == ET_TEMPLATE)
+		template_end(r);
+	return 0;
 }

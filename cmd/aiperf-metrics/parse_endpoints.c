@@ -16,6 +16,7 @@ static const struct {
 	{ "chat_embeddings", ET_CHAT_EMBEDDINGS },
 	{ "huggingface_generate", ET_HF_GENERATE },
 	{ "solido_rag", ET_SOLIDO_RAG },
+	{ "template", ET_TEMPLATE },
 };
 
 enum etype

@@ -500,6 +500,10 @@ write_aiperf(struct jw *w, const struct xfer *x)
 		KEY(w, "input_text");
 		jw_str(w, x->input_text);
 	}
+	if (x->response_field) {
+		KEY(w, "response_field");
+		jw_str(w, x->response_field);
+	}
 	if (x->max_tokens >= 0) {
 		KEY(w, "max_tokens");
 		xfer_int(w, x->max_tokens);

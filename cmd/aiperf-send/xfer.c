@@ -103,11 +103,11 @@ parse_strs(struct xfer *x, const struct json *r, char *why, size_t wl)
 {
 	static const char *const keys[] = {
 		"id", "x_correlation_id", "conversation_id", "endpoint_type",
-		"input_text", "path", "phase",
+		"input_text", "path", "phase", "response_field",
 	};
 	char **dst[] = {
 		&x->id, &x->corr, &x->conv, &x->etype,
-		&x->input_text, &x->path, &x->phase,
+		&x->input_text, &x->path, &x->phase, &x->response_field,
 	};
 	const struct json *v;
 
@@ -363,6 +363,7 @@ xfer_free(struct xfer *x)
 	free(x->conv);
 	free(x->etype);
 	free(x->input_text);
+	free(x->response_field);
 	free(x->path);
 	free(x->url);
 	free(x->phase);

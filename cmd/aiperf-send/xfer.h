@@ -44,6 +44,7 @@ struct xfer {
 	CURL *h;
 	struct curl_slist *hdrs;
 	char *id, *corr, *conv, *etype, *input_text, *path, *url, *phase;
+	char *response_field;	/* template endpoint: copied to the raw record */
 	char *body;		/* the payload as compact JSON */
 	size_t body_len;
 	int64_t session_num, turn_index, num_turns, max_tokens;
