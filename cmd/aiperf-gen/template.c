@@ -81,6 +81,7 @@ static char *
 template_source(const char *src, const char **what)
 {
 	struct stat st;
+	size_t n;
 	char *s;
 
 	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
@@ -90,8 +91,10 @@ template_source(const char *src, const char **what)
 		}
 	if (!strchr(src, '\n') && strlen(src) < 4096 && !stat(src, &st) && S_ISREG(st.st_mode)) {
 		*what = "template file";
-		if (!(s = util_readfile(src, TEMPLATE_FILE_MAX, NULL)))
+		if (!(s = util_readfile(src, TEMPLATE_FILE_MAX, &n)))
 			die("cannot read payload template '%s':", src);
+		if (memchr(s, '\0', n))
+			die("payload template '%s' holds a NUL byte", src);
 		return s;
 	}
 	*what = "payload template";

@@ -153,16 +153,16 @@ int etype_extra(enum etype et);
  * it carries data; output: it carries output text. */
 int parse_endpoint_body(struct rec *r, const struct json *v, int *output);
 
-/* parse_template.c: --endpoint-type template. template_begin() takes the
+/* parse_template.c: --endpoint-type template. tfield_begin() takes the
  * record's aiperf.response_field (a jq program, compiled once per thread
- * while records repeat it); template_body() parses one response (1: it
- * carries data); template_end() raises the first response_field miss when
+ * while records repeat it); tfield_body() parses one response (1: it
+ * carries data); tfield_end() raises the first response_field miss when
  * no response carried data. */
 struct tmplfield;
-void template_begin(struct rec *r);
-int template_body(struct rec *r, const char *s, size_t n, int *output);
-void template_end(struct rec *r);
-void template_free(struct tmplfield *f);
+void tfield_begin(struct rec *r);
+int tfield_body(struct rec *r, const char *s, size_t n, int *output);
+void tfield_end(struct rec *r);
+void tfield_free(struct tmplfield *f);
 
 /* Python repr() of a str, appended to b. */
 void py_repr_str(struct buf *b, const char *s, size_t n);

@@ -50,7 +50,7 @@ rec_release(struct rec *r)
 	buf_release(&r->emsg);
 	buf_release(&r->in);
 	mstate_free(r->ms);
-	template_free(r->tf);
+	tfield_free(r->tf);
 }
 
 /* Python repr() of a str: quotes chosen as Python does, C escapes, \xNN. */
@@ -538,7 +538,7 @@ parse_one(struct rec *r, int64_t perf, const char *s, size_t n)
 	if (!n || (n == 6 && !memcmp(s, "[DONE]", 6)))
 		return;
 	if (r->et == ET_TEMPLATE) {
-		if (template_body(r, s, n, &output))
+		if (tfield_body(r, s, n, &output))
 			keep_resp(r, perf, 1, output, NULL);
 		return;
 	}
@@ -761,10 +761,10 @@ rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
 	if (r->error || !resp || resp->type != JSON_ARRAY)
 		return 0;
 	if (r->et == ET_TEMPLATE)
-		template_begin(r);
+		tfield_begin(r);
 	if (parse_responses(r, resp, why, wl) < 0)
 		return -1;
 	if (r->et == ET_TEMPLATE)
-		template_end(r);
+		tfield_end(r);
 	return 0;
 }

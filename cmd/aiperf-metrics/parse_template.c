@@ -17,12 +17,12 @@ struct tmplfield {
 	struct jqprog *prog;
 	char cerr[512];		/* its compile error ("" when it compiled) */
 	struct buf out;
-	struct buf miss;	/* the record's first miss, for template_end() */
+	struct buf miss;	/* the record's first miss, for tfield_end() */
 	int had_data;
 };
 
 void
-template_free(struct tmplfield *f)
+tfield_free(struct tmplfield *f)
 {
 	if (!f)
 		return;
@@ -59,7 +59,7 @@ field_of(struct rec *r, const struct json *fv)
 }
 
 void
-template_begin(struct rec *r)
+tfield_begin(struct rec *r)
 {
 	const struct json *fv = json_get(r->aiperf, "response_field");
 	struct tmplfield *f = field_of(r, fv);
@@ -272,7 +272,7 @@ by_field(struct rec *r, const char *s, size_t n, const struct json *v, int *outp
 }
 
 int
-template_body(struct rec *r, const char *s, size_t n, int *output)
+tfield_body(struct rec *r, const char *s, size_t n, int *output)
 {
 	const struct json *v = json_parse(r->doc, s, n, NULL, 0);
 	int data;
@@ -290,7 +290,7 @@ template_body(struct rec *r, const char *s, size_t n, int *output)
 }
 
 void
-template_end(struct rec *r)
+tfield_end(struct rec *r)
 {
 	struct tmplfield *f = r->tfield;
 

@@ -539,6 +539,9 @@ gen_embeddings(struct conn *c, const char *body, size_t blen, int64_t arrival)
 	uint64_t id = new_id(s), rng = o->seed ^ (id * 0x9e3779b97f4a7c15ULL);
 	long n = 0;
 
+	/* the template endpoint's nv-embedqa body: "text" for "input" */
+	if (!input)
+		input = json_get(root, "text");
 	/* chat_embeddings (vLLM): chat messages, one vector per message */
 	if (root && !input && json_get(root, "messages")) {
 		chat_prompt(&p, root);

@@ -167,9 +167,15 @@ filter_jq(struct buf *b, const char *f, size_t fn, const char *a, size_t an)
 		return;
 	}
 	guess_jq(&g, a, an);
-	for (size_t i = 0; i < g.len; i++)
-		if (g.s[i] == ',')
+	/* jq separates arguments with ';' (guess_jq's strings are JSON) */
+	for (size_t i = 0, in = 0; i < g.len; i++) {
+		if (in && g.s[i] == '\\')
+			i++;
+		else if (g.s[i] == '"')
+			in = !in;
+		else if (!in && g.s[i] == ',')
 			g.s[i] = ';';
+	}
 	at = strstr(eq, "ARGS");
 	if (at) {
 		buf_add(b, eq, (size_t)(at - eq));

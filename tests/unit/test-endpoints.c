@@ -110,7 +110,8 @@ main(void)
 	free(s);
 
 	TEST("etype names", etype_named("solido-rag") == ET_SOLIDO_RAG &&
-	     etype_named("nim_embeddings") == ET_EMBEDDINGS && etype_named("template") == ET_OTHER &&
+	     etype_named("nim_embeddings") == ET_EMBEDDINGS && etype_named("template") == ET_TEMPLATE &&
+	     etype_named("tmpl") == ET_OTHER &&
 	     etype_named("Chat_Embeddings") == ET_CHAT_EMBEDDINGS);
 	TEST_STR("TGI body", parse(ET_HF_GENERATE, 0, "{\"generated_text\":\"x y\"}"), "1/1/x y/0");
 	TEST_STR("TGI list body: the first", parse(ET_HF_GENERATE, 0, "[{\"generated_text\":\"x\"},{\"generated_text\":\"y\"}]"), "1/1/x/0");

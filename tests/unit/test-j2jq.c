@@ -98,6 +98,8 @@ test_refused(void)
 	TEST("replace refused with jq",
 	     has(tmpl("\"{{ text|replace('a', 'b') }}\""), "(.text | gsub(\"a\"; \"b\"))"));
 	TEST("default refused with jq", has(tmpl("{{ role|default('user') }}"), "(.role | . // \"user\")"));
+	TEST("comma in a string argument kept",
+	     has(tmpl("{{ texts|join(', ') }}"), "(.texts | join(\", \"))"));
 	TEST("join without args", has(tmpl("{{ texts|join }}"), "(.texts | join(\"\"))"));
 	TEST("unknown filter", has(tmpl("{{ text|wordwrap }}"), "(.text | FILTER"));
 	TEST("expression refused with jq", has(tmpl("{{ max_tokens * 2 }}"), "(.max_tokens * 2)"));
