@@ -207,7 +207,19 @@ auto_detect(struct rec *r, const struct json *v, int *output)
 	return text_fields(r, v, output);
 }
 
-/* sorted(json_obj.keys()) as Python prints the list. */
+static int
+key_cmp(const void *a, const void *b)
+{
+	const struct json *x = *(const struct json *const *)a;
+	const struct json *y = *(const struct json *const *)b;
+	size_t n = x->keylen < y->keylen ? x->keylen : y->keylen;
+	int c = memcmp(x->key, y->key, n);
+
+	return c ? c : (x->keylen > y->keylen) - (x->keylen < y->keylen);
+}
+
+/* sorted(json_obj.keys()) as Python prints the list (UTF-8 byte order is
+ * code point order), cut short past 4 KiB. */
 static void
 top_keys(struct buf *b, const struct json *v)
 {
@@ -219,13 +231,9 @@ top_keys(struct buf *b, const struct json *v)
 		return;
 	}
 	k = xreallocarray(NULL, v->len + 1, sizeof(*k));
-	for (const struct json *c = v->child; c; c = c->next) {
-		size_t i = n++;
-
-		for (; i > 0 && strcmp(k[i - 1]->key, c->key) > 0; i--)
-			k[i] = k[i - 1];
-		k[i] = c;
-	}
+	for (const struct json *c = v->child; c; c = c->next)
+		k[n++] = c;
+	qsort(k, n, sizeof(*k), key_cmp);
 	buf_addch(b, '[');
 	for (size_t i = 0; i < n && b->len < 4096; i++) {
 		if (i)
