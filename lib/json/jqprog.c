@@ -27,10 +27,56 @@ on_message(void *data, jv msg)
 	jv_free(msg);
 }
 
+#define NEST_MAX 64
+
+/*
+ * Does prog end inside a string literal or its interpolation (or nest string interpolations
+ * past NEST_MAX)? libjq 1.6 leaks its lexer's token there, so such a
+ * program is refused before it reaches jq_compile(). Levels alternate:
+ * even ones are code (counting parentheses), odd ones string text.
+ */
+static int
+unterminated(const char *s)
+{
+	int paren[NEST_MAX + 1] = { 0 }, lv = 0;
+
+	for (; *s; s++) {
+		if (lv % 2 && *s == '\\') {
+			if (s[1] == '(' && lv + 1 >= NEST_MAX)
+				return 1;
+			if (s[1] == '(')
+				paren[++lv] = 0;
+			if (s[1])
+				s++;
+		} else if (lv % 2) {
+			lv -= *s == '"';
+		} else if (*s == '#') {
+			while (s[1] && s[1] != '\n')
+				s++;
+		} else if (*s == '"') {
+			if (++lv >= NEST_MAX)
+				return 1;
+		} else if (*s == '(') {
+			paren[lv]++;
+		} else if (*s == ')' && !paren[lv] && lv) {
+			lv--;
+		} else if (*s == ')' && paren[lv]) {
+			paren[lv]--;
+		}
+	}
+	return lv > 0;
+}
+
 struct jqprog *
 jqprog_new(const char *prog, char *err, size_t errlen)
 {
-	struct jqprog *p = xcalloc(1, sizeof(*p));
+	struct jqprog *p;
+
+	if (unterminated(prog)) {
+		snprintf(err, errlen, "jq: error: unterminated string literal");
+		return NULL;
+	}
+	p = xcalloc(1, sizeof(*p));
 
 	p->jq = jq_init();
 	if (!p->jq) {

@@ -10,6 +10,7 @@
 #include "../../cmd/aiperf-metrics/health.c"
 #include "../../cmd/aiperf-metrics/parse.c"
 #include "../../cmd/aiperf-metrics/parse_endpoints.c"
+#include "../../cmd/aiperf-metrics/parse_template.c"
 #include "../../cmd/aiperf-metrics/tokens.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

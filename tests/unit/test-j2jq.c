@@ -145,6 +145,11 @@ test_jq(void)
 	TEST("error object message", has(run("error({})", "null"), "not a string"));
 	TEST("compile error", has(run("{", "{}"), "COMPILE: jq: error"));
 	TEST("undefined function", has(run("foo(1)", "{}"), "foo/1 is not defined"));
+	TEST("unterminated string", has(run("\"ok\" | \"", "{}"), "unterminated string literal"));
+	TEST("unterminated interpolation", has(run("\"a\\(1", "{}"), "unterminated string literal"));
+	TEST("interpolation closed", !strcmp(run("\"a\\((1))\" # \"\n", "{}"), "\"a1\""));
+	TEST("escaped quote", !strcmp(run("\"\\\"\"", "{}"), "\"\\\"\""));
+	TEST("nested interpolations", !strcmp(run("\"\\(\"\\(\"x\")\")\"", "{}"), "\"x\""));
 	TEST("input not json", has(run(".", "{"), "not JSON"));
 	TEST("output cap", has(run("[range(1000)]", "{}"), "too large"));
 	TEST("halt is no output", !strcmp(run("halt", "{}"), "N=0"));
