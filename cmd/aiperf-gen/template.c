@@ -299,6 +299,19 @@ run_failed(const struct gen_opts *o, const char *msg)
 	die("%s", msg);
 }
 
+static void
+members(struct extras *kv, const struct json *obj)
+{
+	for (const struct json *c = obj->child; c; c = c->next) {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+		struct jw w;
+
+		jw_init(&w, &b, 0);
+		jw_value(&w, c);
+		extras_set(kv, c->key, c->keylen, buf_detach(&b, NULL));
+	}
+}
+
 /* The payload members of turn k into kv, then the other extras (they override). */
 void
 template_kv(const struct gen_opts *o, const struct turn *t, size_t k, struct extras *kv)
@@ -316,21 +329,15 @@ template_kv(const struct gen_opts *o, const struct turn *t, size_t k, struct ext
 		run_failed(o, msg);
 	}
 	v = n == 1 ? json_parse(d, out.s, out.len, err, sizeof(err)) : NULL;
-	if (!v || v->type != JSON_OBJECT) {
+	if (v && v->type == JSON_OBJECT) {
+		members(kv, v);
+	} else {
 		snprintf(msg, sizeof(msg), "payload template gave %s on turn %zu "
 			 "(want one JSON object)", n > 1 ? "more than one value" :
 			 !n ? "no value" : !v ? "what is not JSON" :
 			 v->type == JSON_ARRAY ? "an array" :
 			 v->type == JSON_STRING ? "a string" : "a scalar", k);
 		run_failed(o, msg);
-	}
-	for (const struct json *c = v->child; c; c = c->next) {
-		struct buf b = BUF_INIT(BUF_NOMAX);
-		struct jw w;
-
-		jw_init(&w, &b, 0);
-		jw_value(&w, c);
-		extras_set(kv, c->key, c->keylen, buf_detach(&b, NULL));
 	}
 	for (size_t i = 0; i < o->extras.n; i++)
 		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),

@@ -568,10 +568,12 @@ j2jq_path(const char *src, size_t n, struct buf *out, char *err, size_t errlen)
 	}
 	if (!(p = name_step(p, end, b)))
 		goto refuse;
-	while (p < end) {
-		if (*p == '.' && (p = name_step(p + 1, end, b)))
+	while (p && p < end) {
+		if (*p == '.') {
+			p = name_step(p + 1, end, b);
 			continue;
-		if (!p || *p != '[')
+		}
+		if (*p != '[')
 			goto refuse;
 		if (end - p >= 3 && !memcmp(p, "[*]", 3)) {
 			if (b == &post)
@@ -589,6 +591,8 @@ j2jq_path(const char *src, size_t n, struct buf *out, char *err, size_t errlen)
 			buf_addch(b, '?');
 		}
 	}
+	if (!p)
+		goto refuse;
 	if (b == &post)
 		buf_addf(out, "[%s[]?%s | select(. != null)]", buf_str(&pre), buf_str(&post));
 	else
