@@ -101,42 +101,43 @@ template_source(const char *src, const char **what)
 	return xstrdup(src);
 }
 
+/* The program of source src, or NULL with the reason in err. */
 static struct jqprog *
-compile_payload(const char *src)
+compile_payload(const char *src, char *err, size_t errlen)
 {
 	struct buf jq = BUF_INIT(BUF_NOMAX);
 	const char *what;
-	char *text = template_source(src, &what), err[1024];
+	char *text = template_source(src, &what), e[1024];
 	int jinja = j2jq_is_jinja(text, strlen(text));
-	struct jqprog *p;
+	struct jqprog *p = NULL;
 
-	if (jinja && j2jq_template(text, strlen(text), &jq, err, sizeof(err)) < 0)
-		die_usage("invalid %s: %s", what, err);
-	if (!jinja)
-		buf_addstr(&jq, text);
-	if (!(p = jqprog_new(buf_str(&jq), err, sizeof(err))))
-		die_usage("invalid %s: %s%s%.200s%s", what, err,
-			  jinja ? " (in its jq translation: " : "",
-			  jinja ? buf_str(&jq) : "", jinja ? ")" : "");
+	if (jinja && j2jq_template(text, strlen(text), &jq, e, sizeof(e)) < 0)
+		snprintf(err, errlen, "invalid %s: %s", what, e);
+	else if (!(p = jqprog_new(jinja ? buf_str(&jq) : text, e, sizeof(e))))
+		snprintf(err, errlen, "invalid %s: %s%s%.200s%s", what, e,
+			 jinja ? " (in its jq translation: " : "",
+			 jinja ? buf_str(&jq) : "", jinja ? ")" : "");
 	buf_release(&jq);
 	free(text);
 	return p;
 }
 
+/* The jq text of response field f, or NULL with the reason in err. */
 static char *
-compile_field(const char *field)
+compile_field(const char *f, char *err, size_t errlen)
 {
 	struct buf jq = BUF_INIT(BUF_NOMAX);
-	struct jqprog *p;
-	char err[1024];
+	struct jqprog *p = NULL;
+	char e[1024];
 
-	/* the original treats "text" as no field: auto-detection */
-	if (!strcmp(field, "text"))
+	if (j2jq_path(f, strlen(f), &jq, e, sizeof(e)) < 0)
+		snprintf(err, errlen, "invalid response_field: %s", e);
+	else if (!(p = jqprog_new(buf_str(&jq), e, sizeof(e))))
+		snprintf(err, errlen, "invalid response_field '%.200s': %s", buf_str(&jq), e);
+	if (!p) {
+		buf_release(&jq);
 		return NULL;
-	if (j2jq_path(field, strlen(field), &jq, err, sizeof(err)) < 0)
-		die_usage("invalid response_field: %s", err);
-	if (!(p = jqprog_new(buf_str(&jq), err, sizeof(err))))
-		die_usage("invalid response_field '%.200s': %s", buf_str(&jq), err);
+	}
 	jqprog_free(p);
 	return buf_detach(&jq, NULL);
 }
@@ -146,15 +147,24 @@ template_init(struct gen_opts *o)
 {
 	char *src = take_extra(o, "payload_template");
 	char *field = take_extra(o, "response_field");
+	char err[2048] = "";
+	struct template *t;
 
 	if (!src)
 		die_usage("--endpoint-type template needs --extra-inputs "
 			  "payload_template:<name | file | jq program | Jinja2 template>");
-	o->tmpl = xcalloc(1, sizeof(*o->tmpl));
-	o->tmpl->prog = compile_payload(src);
-	o->tmpl->response_field = field ? compile_field(field) : NULL;
+	t = o->tmpl = xcalloc(1, sizeof(*o->tmpl));
+	t->prog = compile_payload(src, err, sizeof(err));
+	/* the original treats "text" as no field: auto-detection */
+	if (t->prog && field && strcmp(field, "text"))
+		t->response_field = compile_field(field, err, sizeof(err));
 	free(src);
 	free(field);
+	if (err[0]) {
+		template_free(t);
+		o->tmpl = NULL;
+		die_usage("%s", err);
+	}
 }
 
 void
