@@ -500,13 +500,17 @@ command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null && IDLE=(chrt --idl
 # sender, never idle, pays in full). On two CPUs a sleeping sender is left
 # free to move: a server on the same host then has both (bench
 # profile-vs-send.sh case 1 lost a fifth of its rate pinned).
-# AIPERF_PIN=0 leaves the CPUs to the scheduler.
+# AIPERF_PIN=0 leaves the CPUs to the scheduler; AIPERF_PIN=1 splits them
+# whenever there are two (bench/profile-vs-send.sh case 7 measures both).
 SOLO=() REST=()
 cpu_split() {
 	local -a cpus=("${CPUS[@]}")
 	local n=${#CPUS[@]}
-	[[ ${AIPERF_PIN:-1} == 0 ]] && return 0
-	((n >= 3 || (n == 2 && ${#BUSY[@]} > 0))) || return 0
+	case ${AIPERF_PIN:-} in
+	0) return 0 ;;
+	1) ((n >= 2)) || return 0 ;;
+	*) ((n >= 3 || (n == 2 && ${#BUSY[@]} > 0))) || return 0 ;;
+	esac
 	SOLO=(taskset -c "${cpus[-1]}")
 	unset 'cpus[-1]'
 	REST=(taskset -c "$(IFS=,; echo "${cpus[*]}")")
