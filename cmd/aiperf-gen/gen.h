@@ -107,6 +107,9 @@ struct turn {
 	/* chat: the shared system prompt and the session's user context,
 	 * sent before a first turn's message (borrowed; NULL: none) */
 	const char *system, *context;
+	/* responses: the same two on every turn of the conversation, as
+	 * instructions and a leading user item (each turn goes alone) */
+	const char *conv_system, *conv_context;
 	char *role;		/* chat message role; NULL: "user" */
 	char *sysmsg;		/* first turn: the conversation's own system
 				 * message (a multi_turn file's), owned */

@@ -111,8 +111,9 @@ payload_content(struct jw *w, const struct turn *t, const char *part)
 	jw_arr_end(w);
 }
 
-/* Responses API input: one user item, content a string for one text,
- * else input_text parts (empty texts skipped). */
+/* Responses API input: the conversation's user context as a leading
+ * user item, then one user item, content a string for one text, else
+ * input_text parts (empty texts skipped). */
 static char *
 responses_input(const struct turn *t)
 {
@@ -121,6 +122,14 @@ responses_input(const struct turn *t)
 
 	jw_init(&w, &b, 0);
 	jw_arr(&w);
+	if (t->conv_context) {
+		jw_obj(&w);
+		jw_key(&w, "role");
+		jw_str(&w, "user");
+		jw_key(&w, "content");
+		jw_str(&w, t->conv_context);
+		jw_obj_end(&w);
+	}
 	jw_obj(&w);
 	jw_key(&w, "role");
 	jw_str(&w, "user");
@@ -193,6 +202,8 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,
 		extras_set(kv, "input", 5, responses_input(t));
 		extras_set(kv, "model", 5, quoted(model));
 		extras_set(kv, "stream", 6, xstrdup(o->streaming ? "true" : "false"));
+		if (t->conv_system)
+			extras_set(kv, "instructions", 12, quoted(t->conv_system));
 		if (t->max_tokens >= 0)
 			extras_set(kv, "max_output_tokens", 17, number(t->max_tokens));
 		add_extras(o, kv);
