@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Response bodies and SSE events of the Responses API, TGI generate and Solido RAG routes. */
+/* Response bodies and SSE events of the Responses API, TGI generate, Solido RAG and rankings routes. */
 #include "mock.h"
 
 #include <string.h>
@@ -190,4 +190,61 @@ fmt_sse_start(struct buf *b, const struct server *s, const struct resp *r)
 	ADD(b, "event: response.created\ndata: {\"type\":\"response.created\",\"response\":");
 	resp_object(b, s, r, "in_progress", 0, FAULT_NONE);
 	ADD(b, "}}\n\n");
+}
+
+/* Passage order by score, best first; ties by index (a stable sort). */
+static void
+rank_order(const double *score, long n, long *order)
+{
+	for (long i = 0; i < n; i++) {
+		long j = i;
+
+		for (; j > 0 && score[order[j - 1]] < score[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+}
+
+/*
+ * NIM: {"rankings":[{"index","logit"}],"usage"} (logits around -10..10);
+ * Cohere v2: {"results":[{"index","relevance_score"}],"id","meta"};
+ * TEI: [{"index","score"}]. As their API references show them.
+ */
+void
+fmt_rankings(struct buf *b, enum route rt, const double *score, long n,
+	     long top_n, long prompt_tokens, uint64_t id)
+{
+	long *order = xcalloc(n ? (size_t)n : 1, sizeof(*order));
+	long k = top_n > 0 && top_n < n ? top_n : n;
+
+	rank_order(score, n, order);
+	if (rt == ROUTE_NIM_RANKING)
+		ADD(b, "{\"rankings\":[");
+	else if (rt == ROUTE_COHERE_RERANK)
+		ADD(b, "{\"results\":[");
+	else
+		buf_addch(b, '[');
+	for (long i = 0; i < k; i++) {
+		long x = order[i];
+
+		if (rt == ROUTE_NIM_RANKING)
+			buf_addf(b, "%s{\"index\":%ld,\"logit\":%.6f}", i ? "," : "", x,
+				 score[x] * 20 - 10);
+		else if (rt == ROUTE_COHERE_RERANK)
+			buf_addf(b, "%s{\"index\":%ld,\"relevance_score\":%.6f}",
+				 i ? "," : "", x, score[x]);
+		else
+			buf_addf(b, "%s{\"index\":%ld,\"score\":%.6f}", i ? "," : "", x,
+				 score[x]);
+	}
+	if (rt == ROUTE_NIM_RANKING)
+		buf_addf(b, "],\"usage\":{\"prompt_tokens\":%ld,\"total_tokens\":%ld}",
+			 prompt_tokens, prompt_tokens);
+	else if (rt == ROUTE_COHERE_RERANK)
+		buf_addf(b, "],\"id\":\"aiperf-mock-%llu\",\"meta\":{\"api_version\":"
+			 "{\"version\":\"2\",\"is_experimental\":false},"
+			 "\"billed_units\":{\"search_units\":1}}", (unsigned long long)id);
+	else
+		buf_addch(b, ']');
+	free(order);
 }
