@@ -76,9 +76,9 @@ test_expect_success 'the route counters name the rankings routes' '
 '
 
 kill "$MOCK_PID"; wait "$MOCK_PID" 2>/dev/null || :
+start_mock --ranking-base-latency 100 --ranking-per-passage-latency 50
 
 test_expect_success 'latency: base + per passage (the original mock model)' '
-	start_mock --ranking-base-latency 100 --ranking-per-passage-latency 50 &&
 	t=$(curl -sf -o /dev/null -w "%{time_total}" -d "$TEI" "$MOCK_URL/rerank") &&
 	awk -v t="$t" "BEGIN { exit !(t >= 0.25 && t < 5) }" &&
 	t=$(curl -sf -o /dev/null -w "%{time_total}" -d "{\"query\":\"q\",\"texts\":[\"a\"]}" "$MOCK_URL/rerank") &&
