@@ -192,6 +192,48 @@ fmt_sse_start(struct buf *b, const struct server *s, const struct resp *r)
 	ADD(b, "}}\n\n");
 }
 
+const struct json *
+fmt_passage_text(enum route rt, const struct json *e)
+{
+	if (rt == ROUTE_NIM_RANKING)
+		e = e->type == JSON_OBJECT ? json_get(e, "text") : NULL;
+	return json_is_str(e) ? e : NULL;
+}
+
+const struct json *
+fmt_rankings_request(enum route rt, const struct json *root,
+		     const struct json **query, const char **why)
+{
+	static const char *const list[] = {
+		[ROUTE_NIM_RANKING] = "passages", [ROUTE_COHERE_RERANK] = "documents",
+		[ROUTE_TEI_RERANK] = "texts",
+	};
+	const struct json *q = json_get(root, "query"), *l = json_get(root, list[rt]);
+
+	if (rt == ROUTE_NIM_RANKING)
+		q = q && q->type == JSON_OBJECT ? json_get(q, "text") : NULL;
+	if (!json_is_str(q)) {
+		*why = rt == ROUTE_NIM_RANKING ? "'query' must be an object with a string 'text'" :
+						   "'query' must be a string";
+		return NULL;
+	}
+	if (!l || l->type != JSON_ARRAY || !l->len) {
+		*why = rt == ROUTE_NIM_RANKING ? "'passages' must be a non-empty array" :
+			 rt == ROUTE_COHERE_RERANK ? "'documents' must be a non-empty array" :
+						     "'texts' must be a non-empty array";
+		return NULL;
+	}
+	for (const struct json *e = l->child; e; e = e->next)
+		if (!fmt_passage_text(rt, e)) {
+			*why = rt == ROUTE_NIM_RANKING ?
+				"each passage must be an object with a string 'text'" :
+				"each document must be a string";
+			return NULL;
+		}
+	*query = q;
+	return l;
+}
+
 /* Passage order by score, best first; ties by index (a stable sort). */
 static void
 rank_order(const double *score, long n, long *order)

@@ -563,51 +563,6 @@ gen_embeddings(struct conn *c, const char *body, size_t blen, int64_t arrival)
 	conn_arm(c, r->at);
 }
 
-/* A passage: a string, or (NIM) an object with a string "text". */
-static const struct json *
-passage_text(enum route rt, const struct json *e)
-{
-	if (rt == ROUTE_NIM_RANKING)
-		e = e->type == JSON_OBJECT ? json_get(e, "text") : NULL;
-	return json_is_str(e) ? e : NULL;
-}
-
-/* The request's query and passages, checked as the servers' schemas
- * want them; NULL with p->why set otherwise. */
-static const struct json *
-rankings_request(struct plan *p, enum route rt, const struct json *root,
-		 const struct json **query)
-{
-	static const char *const list[] = {
-		[ROUTE_NIM_RANKING] = "passages", [ROUTE_COHERE_RERANK] = "documents",
-		[ROUTE_TEI_RERANK] = "texts",
-	};
-	const struct json *q = json_get(root, "query"), *l = json_get(root, list[rt]);
-
-	if (rt == ROUTE_NIM_RANKING)
-		q = q && q->type == JSON_OBJECT ? json_get(q, "text") : NULL;
-	if (!json_is_str(q)) {
-		p->why = rt == ROUTE_NIM_RANKING ? "'query' must be an object with a string 'text'" :
-						   "'query' must be a string";
-		return NULL;
-	}
-	if (!l || l->type != JSON_ARRAY || !l->len) {
-		p->why = rt == ROUTE_NIM_RANKING ? "'passages' must be a non-empty array" :
-			 rt == ROUTE_COHERE_RERANK ? "'documents' must be a non-empty array" :
-						     "'texts' must be a non-empty array";
-		return NULL;
-	}
-	for (const struct json *e = l->child; e; e = e->next)
-		if (!passage_text(rt, e)) {
-			p->why = rt == ROUTE_NIM_RANKING ?
-				"each passage must be an object with a string 'text'" :
-				"each document must be a string";
-			return NULL;
-		}
-	*query = q;
-	return l;
-}
-
 void
 gen_rankings(struct conn *c, enum route rt, const char *body, size_t blen,
 	     int64_t arrival)
@@ -623,7 +578,7 @@ gen_rankings(struct conn *c, enum route rt, const char *body, size_t blen,
 	int64_t top_n = 0;
 
 	if (root)
-		l = rankings_request(&p, rt, root, &q);
+		l = fmt_rankings_request(rt, root, &q, &p.why);
 	if (p.why) {
 		http_error(c, 400, "invalid_request_error", p.why);
 		return;
@@ -635,7 +590,7 @@ gen_rankings(struct conn *c, enum route rt, const char *body, size_t blen,
 	score = xcalloc((size_t)n, sizeof(*score));
 	/* a deterministic score per (query, passage) pair */
 	for (const struct json *e = l->child; e; e = e->next, i++) {
-		const struct json *t = passage_text(rt, e);
+		const struct json *t = fmt_passage_text(rt, e);
 
 		prompt_text(&p, t);
 		h = item_hash(q) ^ (item_hash(t) * 0x9e3779b97f4a7c15ULL) ^ o->seed;

@@ -240,6 +240,15 @@ void gen_usage(struct buf *b, long prompt, long completion, long reasoning,
 
 /* formats.c: the Responses API, TGI and RAG bodies and events. */
 void fmt_fixed_body(struct server *s, struct resp *r, enum fault f);
+struct json;
+/* A rankings request's passage e as text: a string, or (NIM) an object
+ * with a string "text"; else NULL. */
+const struct json *fmt_passage_text(enum route rt, const struct json *e);
+/* The passages of rankings request root (an object) for route rt, with
+ * *query its query text, checked as the servers' schemas want them; NULL
+ * with the reason in *why otherwise. */
+const struct json *fmt_rankings_request(enum route rt, const struct json *root,
+					const struct json **query, const char **why);
 /* A rankings answer for route rt: score[i] for passage i (0..n), the best
  * top_n (<= 0: all) first, shaped as that server's; an object body
  * without its final '}' (the sender stamps it), a TEI list whole. */
