@@ -39,6 +39,11 @@ aiperf profile options (the original's names and aliases):
              --num-prefix-prompts, --prompt-prefix-length/
              --prefix-prompt-length, --shared-system-prompt-length,
              --user-context-prompt-length
+  Rankings:  --rankings-passages-mean, --rankings-passages-stddev,
+             --rankings-passages-prompt-token-mean,
+             --rankings-passages-prompt-token-stddev,
+             --rankings-query-prompt-token-mean,
+             --rankings-query-prompt-token-stddev (the rankings types)
   Dataset:   --input-file, --custom-dataset-type single_turn|multi_turn|
              random_pool|mooncake_trace|bailian_trace|burst_gpt_trace,
              --public-dataset sharegpt (--input-file: its local copy),

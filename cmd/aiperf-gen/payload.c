@@ -182,7 +182,7 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	const char *model, *stream;
 
-	if (!payload_endpoint_kv(o, t, &kv))
+	if (!payload_endpoint_kv(o, t, k, &kv))
 		build_kv(o, t, &kv);
 	t->payload = render(&kv);
 	model = extras_get(&kv, "model");

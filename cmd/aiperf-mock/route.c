@@ -28,11 +28,15 @@ static const struct {
 	{ "/generate", "POST", ROUTE_GENERATE },
 	{ "/generate_stream", "POST", ROUTE_GENERATE_STREAM },
 	{ "/rag/api/prompt", "POST", ROUTE_RAG },
+	{ "/v1/ranking", "POST", ROUTE_NIM_RANKING },
+	{ "/v2/rerank", "POST", ROUTE_COHERE_RERANK },
+	{ "/rerank", "POST", ROUTE_TEI_RERANK },
 };
 
 static const char *const route_labels[ROUTE_N] = {
 	"chat", "completions", "embeddings", "models", "health", "metrics",
-	"responses", "generate", "generate_stream", "rag", "other",
+	"responses", "generate", "generate_stream", "rag", "ranking", "v2_rerank",
+	"rerank", "other",
 };
 
 static void
@@ -178,6 +182,11 @@ answer(struct conn *c, enum route rt, const char *body, size_t blen,
 		break;
 	case ROUTE_EMBEDDINGS:
 		gen_embeddings(c, body, blen, arrival);
+		break;
+	case ROUTE_NIM_RANKING:
+	case ROUTE_COHERE_RERANK:
+	case ROUTE_TEI_RERANK:
+		gen_rankings(c, rt, body, blen, arrival);
 		break;
 	case ROUTE_MODELS:
 		models(c);

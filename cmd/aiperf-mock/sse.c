@@ -285,7 +285,9 @@ send_fixed(struct conn *c)
 		conn_close(c);
 		return;
 	}
-	if (r->stamp) {
+	if (r->whole) {
+		tl = 0;
+	} else if (r->stamp) {
 		memcpy(tail, ",\"aiperf_send_ns\":", 18);
 		tl = 18 + fmt_i64(tail + 18, clock_mono_ns());
 		tail[tl++] = '}';
