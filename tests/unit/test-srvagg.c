@@ -711,6 +711,27 @@ test_hist_huge(void)
 }
 
 static void
+test_hist_dominant(void)
+{
+	double le[] = { 1, 2, INFINITY };
+	int64_t ts[] = { 0, S };
+	double sum[] = { 0, 24 }, count[] = { 0, 20 };
+	double cum[] = { 0, 0, 0, 0, 20, 20 };
+	struct srvagg_hist_in in = hist_in(2, 3, ts, sum, count, cum, le);
+	struct srvagg_window w = { 1, INT64_MAX, 0 };
+	struct srvagg_hist h;
+
+	/* 20 points 1 + (i + 0.5) / 20 centred on the average 1.2 (shift
+	 * -0.3, six clipped to 1) add up to 24.9; shifted by -0.9 / 20 (one
+	 * more clipped), p50 is midway between 0.655 + 9.5/20 and
+	 * 0.655 + 10.5/20. Centred on the midpoint instead it would be 1.2. */
+	TEST("hist: bucket with >= 95% centres on the average",
+	     srvagg_hist(&in, &w, &h) == 1 && h.has_est && near(h.est[4], 1.155) &&
+	     h.est[0] == 1);
+	srvagg_hist_release(&h);
+}
+
+static void
 test_hist_slices(void)
 {
 	double le[] = { 1, INFINITY };
@@ -841,6 +862,7 @@ main(int argc, char **argv)
 	test_hist();
 	test_hist_edges();
 	test_hist_huge();
+	test_hist_dominant();
 	test_hist_slices();
 	test_prom();
 	test_gpu();

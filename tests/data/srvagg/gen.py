@@ -3,13 +3,14 @@
 
 Thirty-two scrapes 0.333 s apart of a vLLM-like /metrics (gauges, counters
 with a reset, three histograms, one with observations past its last finite
-bucket) plus two DCGM GPUs, the first six scrapes being warmup. Run it once;
+bucket, one whose
+learned spreads are tiny and narrow) plus two DCGM GPUs, the first six scrapes being warmup. Run it once;
 the output is committed (tests/unit/srvagg-ref.py reads it).
 """
 import json
 import random
 
-rng = random.Random(15)
+rng = random.Random(20)
 T0 = 1_700_000_000_000_000_000
 STEP = 333_000_000
 N = 32
@@ -30,6 +31,11 @@ HIST = {
         [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000],
         lambda: float(rng.randint(30, 180)),
         "Number of prefill tokens processed."),
+    "vllm:time_per_output_token_seconds": (
+        [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75],
+        lambda: (0.0301 + rng.random() * 0.00005 if rng.random() < 0.7
+                 else 0.0875 + (rng.random() - 0.5) * 0.004),
+        "Histogram of time per output token in seconds."),
 }
 state = {k: ([0] * (len(v[0]) + 1), 0.0, 0) for k, v in HIST.items()}
 ctr = {"vllm:prompt_tokens_total": 1000.0, "vllm:generation_tokens_total": 500.0,
@@ -53,6 +59,8 @@ for i in range(N):
         ctr[k] += rng.randint(0, 400) if "tokens" in k else rng.randint(0, 4)
     if i == 20:
         ctr["vllm:generation_tokens_total"] = 37.0     # server restart
+    if i == 25:
+        ctr["vllm:request_success_total"] = 1.0        # ends below its reference
     for k, v in ctr.items():
         lines.append({"series": k, "type": "counter", "help": "", "ts_ns": ts,
                       "value": v})
