@@ -52,7 +52,7 @@
 #include "util.h"
 
 #define MAX_OBS 100000
-#define MAX_INF 1e7
+#define MAX_INF 1e6
 
 static double
 clip(double x, double lo, double hi)

@@ -54,26 +54,36 @@ srvagg_sorted(const void *base, size_t n, size_t size)
 	return 1;
 }
 
-long
-srvagg_slices(const struct srvagg_window *w, struct srvagg_bound **out)
+/* The slice count, with the size and window span, or -1 (see window.h). */
+static long
+slice_count(const struct srvagg_window *w, uint64_t *d, uint64_t *span)
 {
 	double dns = w->slice_s * 1e9;
-	uint64_t d, span, n;
+	uint64_t n;
 
-	*out = NULL;
 	if (!(w->slice_s > 0) || !(dns < 9.2e18) || dns < 1)
 		return -1;
 	if (w->start_ns == INT64_MIN || w->end_ns == INT64_MAX)
 		return -1;
 	if (w->end_ns <= w->start_ns)
 		return 0;
-	d = (uint64_t)dns;
-	span = (uint64_t)w->end_ns - (uint64_t)w->start_ns;
-	n = span / d + (span % d != 0);
-	if (n > SRVAGG_MAX_SLICES)
-		return -1;
+	*d = (uint64_t)dns;
+	*span = (uint64_t)w->end_ns - (uint64_t)w->start_ns;
+	n = *span / *d + (*span % *d != 0);
+	return n > SRVAGG_MAX_SLICES ? -1 : (long)n;
+}
+
+long
+srvagg_slices(const struct srvagg_window *w, struct srvagg_bound **out)
+{
+	uint64_t d = 0, span = 0;
+	long n = slice_count(w, &d, &span);
+
+	*out = NULL;
+	if (n <= 0)
+		return n;
 	*out = xreallocarray(NULL, (size_t)n, sizeof(**out));
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = 0; i < (uint64_t)n; i++) {
 		uint64_t off = i * d;
 		struct srvagg_bound *b = &(*out)[i];
 
@@ -82,18 +92,15 @@ srvagg_slices(const struct srvagg_window *w, struct srvagg_bound **out)
 		b->end_ns = b->complete ? (int64_t)((uint64_t)b->start_ns + d)
 					: w->end_ns;
 	}
-	return (long)n;
+	return n;
 }
 
 int
 srvagg_window_check(const struct srvagg_window *w)
 {
-	struct srvagg_bound *b;
-	long n;
+	uint64_t d, span;
 
 	if (w->slice_s == 0)
 		return 0;
-	n = srvagg_slices(w, &b);
-	free(b);
-	return n < 0 ? -1 : 0;
+	return slice_count(w, &d, &span) < 0 ? -1 : 0;
 }

@@ -762,6 +762,16 @@ test_prom(void)
 	TEST("prom: empty middle bucket returns its lower bound",
 	     srvagg_histq_prom(le, 4, cum2, 10, p) && p[4] == 1 && near(p[8], 3.96));
 	TEST("prom: zero count gives nothing", !srvagg_histq_prom(le, 4, cum, 0, p));
+
+	double le2[] = { 1, INFINITY }, bad[] = { -2e6, 1 };
+	TEST("poly: millions of +Inf points from bucket counts going down refused",
+	     !srvagg_histq_poly(le2, 2, bad, NULL, 5, 1, p));
+	double fin[] = { 1, 2 };
+	TEST("poly: no +Inf bucket still estimates",
+	     srvagg_histq_poly(fin, 2, (double[]){ 2, 4 }, NULL, 4, 4, p) &&
+	     p[0] > 0 && p[8] <= 2);
+	TEST("poly: no finite bucket gives nothing",
+	     !srvagg_histq_poly(le2 + 1, 1, (double[]){ 3 }, NULL, 4, 3, p));
 }
 
 static void
