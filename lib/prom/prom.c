@@ -1,0 +1,822 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A strict, bounded parser of the Prometheus text exposition format. */
+#include "prom/prom.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "hmap.h"
+#include "util.h"
+
+const struct prom_limits prom_default_limits = {
+	.max_body = 16 << 20,
+	.max_line = 64 << 10,
+	.max_series = 100000,
+	.max_labels = 64,
+};
+
+/* Per-family state the public struct does not show. */
+enum fam_flags {
+	FAM_TYPED = 1 << 0,
+	FAM_USED = 1 << 1,	/* a sample was read */
+	FAM_WARNED = 1 << 2,	/* the unsupported-type warning is out */
+};
+
+struct index {
+	struct hmap fams, series;
+	unsigned char *famflags;
+	size_t flagcap;
+};
+
+/* One parse in progress. */
+struct ctx {
+	struct prom *p;
+	struct index *ix;
+	const struct prom_limits *lim;
+	size_t lineno;
+	char *err;
+	size_t errlen;
+	int full_warned;
+	struct buf key;
+};
+
+/* A sample line, split. Names point into the line; values are unescaped. */
+struct sample {
+	const char *name;
+	size_t nlen;
+	struct prom_label *labels;
+	size_t nlabels, cap;
+	double value, ts;
+	int has_ts;
+};
+
+static const char *const type_names[] = {
+	"untyped", "counter", "gauge", "histogram", "summary", "info",
+	"stateset", "gaugehistogram",
+};
+
+const char *
+prom_type_name(enum prom_type t)
+{
+	return (size_t)t < sizeof(type_names) / sizeof(type_names[0]) ?
+		type_names[t] : "untyped";
+}
+
+void
+prom_init(struct prom *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+static void
+free_labels(struct prom_label *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(l[i].name);
+		free(l[i].value);
+	}
+	free(l);
+}
+
+void
+prom_release(struct prom *p)
+{
+	struct index *ix = p->index;
+
+	for (size_t i = 0; i < p->nfam; i++) {
+		free(p->fam[i].name);
+		free(p->fam[i].help);
+	}
+	for (size_t i = 0; i < p->nser; i++) {
+		struct prom_series *s = &p->ser[i];
+		free_labels(s->labels, s->nlabels);
+		for (size_t j = 0; j < s->nbuckets; j++)
+			free(s->buckets[j].le_text);
+		free(s->buckets);
+		free(s->key);
+	}
+	for (size_t i = 0; i < PROM_MAX_WARN; i++)
+		free(p->warn[i]);
+	free(p->fam);
+	free(p->ser);
+	if (ix) {
+		hmap_release(&ix->fams);
+		hmap_release(&ix->series);
+		free(ix->famflags);
+		free(ix);
+	}
+	prom_init(p);
+}
+
+FMT(2, 3) static void
+warnf(struct ctx *c, const char *fmt, ...)
+{
+	struct prom *p = c->p;
+	va_list ap;
+	char msg[256];
+
+	if (p->nwarn < PROM_MAX_WARN) {
+		int n = c->lineno ? snprintf(msg, sizeof(msg), "line %zu: ", c->lineno) : 0;
+		va_start(ap, fmt);
+		vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+		va_end(ap);
+		p->warn[p->nwarn] = xstrdup(msg);
+	}
+	p->nwarn++;
+}
+
+FMT(2, 3) static int
+fail(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (!c->errlen)
+		return -1;
+	n = snprintf(c->err, c->errlen, "line %zu: ", c->lineno);
+	if (n < 0 || (size_t)n >= c->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Two independent FNV-1a hashes: the map's key pair. */
+static void
+hash2(const char *s, size_t n, uint64_t *a, uint64_t *b)
+{
+	uint64_t x = 0xcbf29ce484222325ULL, y = 0x84222325cbf29ce4ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		x = (x ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+		y = (y ^ (unsigned char)s[i]) * 0x1000193ULL + 0x9e3779b97f4a7c15ULL;
+	}
+	*a = x;
+	*b = y;
+}
+
+/* The family named s[0..n), or SIZE_MAX. */
+static size_t
+fam_find(const struct ctx *c, const char *s, size_t n)
+{
+	uint64_t a, b, *v;
+
+	hash2(s, n, &a, &b);
+	v = hmap_find(&c->ix->fams, a, b);
+	if (!v)
+		return SIZE_MAX;
+	const char *name = c->p->fam[*v].name;
+	return strlen(name) == n && !memcmp(name, s, n) ? (size_t)*v : SIZE_MAX;
+}
+
+/* The family named s[0..n), created untyped when new; SIZE_MAX when full. */
+static size_t
+fam_get(struct ctx *c, const char *s, size_t n)
+{
+	struct prom *p = c->p;
+	struct index *ix = c->ix;
+	uint64_t a, b, *v;
+	int created;
+	size_t i = fam_find(c, s, n);
+
+	if (i != SIZE_MAX)
+		return i;
+	hash2(s, n, &a, &b);
+	v = hmap_put(&ix->fams, a, b, &created);
+	if (!v || !created)	/* full, or a hash collision */
+		return SIZE_MAX;
+	if (p->nfam == p->famcap) {
+		p->famcap = p->famcap ? 2 * p->famcap : 16;
+		p->fam = xreallocarray(p->fam, p->famcap, sizeof(*p->fam));
+		ix->famflags = xrealloc(ix->famflags, p->famcap);
+	}
+	i = p->nfam++;
+	*v = i;
+	p->fam[i].name = xstrndup(s, n);
+	p->fam[i].help = NULL;
+	p->fam[i].type = PROM_UNTYPED;
+	ix->famflags[i] = 0;
+	return i;
+}
+
+static int
+name_start(int ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
+static int
+name_char(int ch)
+{
+	return name_start(ch) || (ch >= '0' && ch <= '9');
+}
+
+/* Length of the metric name at s (colons allowed), 0 when none. */
+static size_t
+metric_name(const char *s, const char *end)
+{
+	const char *q = s;
+
+	if (q < end && (name_start(*q) || *q == ':'))
+		for (q++; q < end && (name_char(*q) || *q == ':'); q++)
+			;
+	return (size_t)(q - s);
+}
+
+static const char *
+skip_blank(const char *s, const char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	return s;
+}
+
+/* Whether s[0..n) is valid UTF-8 (no overlongs, no surrogates). */
+static int
+utf8_ok(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (size_t i = 0; i < n;) {
+		unsigned c0 = u[i], len, cp;
+		if (c0 < 0x80) {
+			i++;
+			continue;
+		}
+		len = c0 >= 0xf0 ? 4 : c0 >= 0xe0 ? 3 : c0 >= 0xc2 ? 2 : 0;
+		if (!len || c0 > 0xf4 || i + len > n)
+			return 0;
+		cp = c0 & (0x7f >> len);
+		for (unsigned k = 1; k < len; k++) {
+			if ((u[i + k] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (u[i + k] & 0x3f);
+		}
+		if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+			return 0;
+		i += len;
+	}
+	return 1;
+}
+
+/*
+ * A number token (value or timestamp) at *sp: Go's ParseFloat spellings
+ * that strtod shares (NaN, +Inf, -Inf, decimals, exponents).
+ */
+static int
+parse_number(const char **sp, const char *end, double *out)
+{
+	const char *s = *sp, *q = s;
+	char tmp[64], *e;
+
+	while (q < end && *q != ' ' && *q != '\t')
+		q++;
+	if (q == s || (size_t)(q - s) >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, s, (size_t)(q - s));
+	tmp[q - s] = '\0';
+	/* strtod's extras that Prometheus does not write */
+	if (strpbrk(tmp, "xX(") )
+		return -1;
+	*out = strtod(tmp, &e);
+	if (*e)
+		return -1;
+	*sp = q;
+	return 0;
+}
+
+/* A quoted label value at *sp (past the opening quote), unescaped into v. */
+static int
+label_value(struct ctx *c, const char **sp, const char *end, struct buf *v)
+{
+	const char *s = *sp;
+
+	buf_reset(v);
+	for (; s < end && *s != '"'; s++) {
+		int ch = *s;
+		if (ch == '\\') {
+			if (++s == end)
+				break;
+			ch = *s == 'n' ? '\n' : *s;
+			if (*s != 'n' && *s != '\\' && *s != '"')
+				return fail(c, "bad escape '\\%c' in a label value",
+					    *s >= ' ' && *s < 0x7f ? *s : '?');
+		}
+		if (buf_addch(v, ch) < 0)
+			return fail(c, "label value too long");
+	}
+	if (s == end)
+		return fail(c, "unterminated label value");
+	if (!utf8_ok(v->s ? v->s : "", v->len))
+		return fail(c, "label value is not UTF-8");
+	*sp = s + 1;
+	return 0;
+}
+
+static int
+add_label(struct ctx *c, struct sample *sm, const char *name, size_t n,
+	  const struct buf *v)
+{
+	if (sm->nlabels == c->lim->max_labels)
+		return fail(c, "more than %zu labels", c->lim->max_labels);
+	for (size_t i = 0; i < sm->nlabels; i++)
+		if (strlen(sm->labels[i].name) == n &&
+		    !memcmp(sm->labels[i].name, name, n))
+			return fail(c, "label '%.*s' repeated", (int)n, name);
+	if (sm->nlabels == sm->cap) {
+		sm->cap = sm->cap ? 2 * sm->cap : 8;
+		sm->labels = xreallocarray(sm->labels, sm->cap, sizeof(*sm->labels));
+	}
+	sm->labels[sm->nlabels].name = xstrndup(name, n);
+	sm->labels[sm->nlabels].value = xstrndup(v->s ? v->s : "", v->len);
+	sm->nlabels++;
+	return 0;
+}
+
+/* {name="value",...} at *sp (on the brace). */
+static int
+parse_labels(struct ctx *c, const char **sp, const char *end,
+	     struct sample *sm)
+{
+	const char *s = *sp + 1;
+	struct buf v = BUF_INIT(c->lim->max_line);
+	int rc = -1;
+
+	for (;;) {
+		s = skip_blank(s, end);
+		if (s < end && *s == '}')
+			break;
+		const char *name = s;
+		while (s < end && name_char(*s))
+			s++;
+		size_t n = (size_t)(s - name);
+		if (!n || !name_start(*name)) {
+			fail(c, "bad label name");
+			goto out;
+		}
+		s = skip_blank(s, end);
+		int eq = s < end && *s == '=';
+		if (eq)
+			s = skip_blank(s + 1, end);
+		if (!eq || s == end || *s != '"') {
+			fail(c, "expected =\"value\" after label '%.*s'", (int)n, name);
+			goto out;
+		}
+		s++;
+		if (label_value(c, &s, end, &v) < 0 || add_label(c, sm, name, n, &v) < 0)
+			goto out;
+		s = skip_blank(s, end);
+		if (s < end && *s == ',')
+			s++;
+		else if (s >= end || *s != '}') {
+			fail(c, "expected ',' or '}' in labels");
+			goto out;
+		}
+	}
+	*sp = s + 1;
+	rc = 0;
+out:
+	buf_release(&v);
+	return rc;
+}
+
+/* Split a sample line: name{labels} value [timestamp] [# exemplar]. */
+static int
+split_sample(struct ctx *c, const char *s, const char *end, struct sample *sm)
+{
+	sm->name = s;
+	sm->nlen = metric_name(s, end);
+	if (!sm->nlen)
+		return fail(c, "bad metric name");
+	s += sm->nlen;
+	if (s < end && *s == '{' && parse_labels(c, &s, end, sm) < 0)
+		return -1;
+	const char *v = skip_blank(s, end);
+	if (v == s || v == end)
+		return fail(c, "no value for '%.*s'", (int)sm->nlen, sm->name);
+	if (parse_number(&v, end, &sm->value) < 0)
+		return fail(c, "bad value for '%.*s'", (int)sm->nlen, sm->name);
+	s = skip_blank(v, end);
+	if (s < end && *s != '#') {
+		if (s == v || parse_number(&s, end, &sm->ts) < 0 || !isfinite(sm->ts))
+			return fail(c, "bad timestamp for '%.*s'", (int)sm->nlen, sm->name);
+		sm->has_ts = 1;
+		v = s;
+		s = skip_blank(s, end);
+	}
+	/* an exemplar is tolerated and dropped; anything else is an error */
+	if (s < end && (*s != '#' || s == v))
+		return fail(c, "unexpected text after the value of '%.*s'",
+			    (int)sm->nlen, sm->name);
+	return 0;
+}
+
+static int
+label_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct prom_label *)a)->name,
+		      ((const struct prom_label *)b)->name);
+}
+
+/* Remove label `name` from sm, returning its value (caller frees) or NULL. */
+static char *
+take_label(struct sample *sm, const char *name)
+{
+	for (size_t i = 0; i < sm->nlabels; i++) {
+		if (strcmp(sm->labels[i].name, name))
+			continue;
+		char *v = sm->labels[i].value;
+		free(sm->labels[i].name);
+		memmove(sm->labels + i, sm->labels + i + 1,
+			(sm->nlabels - i - 1) * sizeof(*sm->labels));
+		sm->nlabels--;
+		return v;
+	}
+	return NULL;
+}
+
+/* The series of family f with sm's labels; created when new. NULL: full. */
+static struct prom_series *
+series_get(struct ctx *c, size_t f, struct sample *sm)
+{
+	struct prom *p = c->p;
+	uint64_t a, b, *v;
+	int created;
+
+	qsort(sm->labels, sm->nlabels, sizeof(*sm->labels), label_cmp);
+	buf_reset(&c->key);
+	buf_addf(&c->key, "%zu", f);
+	for (size_t i = 0; i < sm->nlabels; i++)
+		buf_addf(&c->key, "\x1f%s\x1e%s", sm->labels[i].name,
+			 sm->labels[i].value);
+	hash2(c->key.s, c->key.len, &a, &b);
+	v = hmap_find(&c->ix->series, a, b);
+	if (v)
+		return strcmp(p->ser[*v].key, c->key.s) ? NULL : &p->ser[*v];
+	if (p->nser >= c->lim->max_series ||
+	    !(v = hmap_put(&c->ix->series, a, b, &created))) {
+		if (!c->full_warned++)
+			warnf(c, "more than %zu series: the rest are dropped",
+			      c->lim->max_series);
+		return NULL;
+	}
+	if (p->nser == p->sercap) {
+		p->sercap = p->sercap ? 2 * p->sercap : 64;
+		p->ser = xreallocarray(p->ser, p->sercap, sizeof(*p->ser));
+	}
+	*v = p->nser;
+	struct prom_series *s = &p->ser[p->nser++];
+	memset(s, 0, sizeof(*s));
+	s->family = f;
+	s->labels = sm->labels;
+	s->nlabels = sm->nlabels;
+	s->key = xstrdup(c->key.s);
+	sm->labels = NULL;	/* the series owns them now */
+	sm->nlabels = sm->cap = 0;
+	return s;
+}
+
+enum role { R_VALUE, R_BUCKET, R_SUM, R_COUNT, R_CREATED };
+
+static int
+has_suffix(const struct sample *sm, const char *suf, size_t *stem)
+{
+	size_t n = strlen(suf);
+
+	if (sm->nlen <= n || memcmp(sm->name + sm->nlen - n, suf, n))
+		return 0;
+	*stem = sm->nlen - n;
+	return 1;
+}
+
+/* Which family a sample name belongs to, and in which role. */
+static size_t
+resolve(struct ctx *c, const struct sample *sm, enum role *role)
+{
+	static const struct { const char *suf; enum role r; unsigned types; } sx[] = {
+		{ "_bucket", R_BUCKET, 1u << PROM_HISTOGRAM | 1u << PROM_GAUGEHISTOGRAM },
+		{ "_sum", R_SUM, 1u << PROM_HISTOGRAM | 1u << PROM_SUMMARY },
+		{ "_count", R_COUNT, 1u << PROM_HISTOGRAM | 1u << PROM_SUMMARY },
+		{ "_gsum", R_SUM, 1u << PROM_GAUGEHISTOGRAM },
+		{ "_gcount", R_COUNT, 1u << PROM_GAUGEHISTOGRAM },
+		{ "_total", R_VALUE, 1u << PROM_COUNTER },
+		{ "_created", R_CREATED, 1u << PROM_COUNTER | 1u << PROM_HISTOGRAM | 1u << PROM_SUMMARY },
+		{ "_info", R_VALUE, 1u << PROM_INFO },
+	};
+	size_t f = fam_find(c, sm->name, sm->nlen), stem;
+
+	*role = R_VALUE;
+	if (f != SIZE_MAX && (c->ix->famflags[f] & FAM_TYPED))
+		return f;
+	for (size_t i = 0; i < sizeof(sx) / sizeof(sx[0]); i++) {
+		if (!has_suffix(sm, sx[i].suf, &stem))
+			continue;
+		size_t g = fam_find(c, sm->name, stem);
+		if (g != SIZE_MAX && (sx[i].types >> c->p->fam[g].type & 1)) {
+			*role = sx[i].r;
+			return g;
+		}
+	}
+	return f != SIZE_MAX ? f : fam_get(c, sm->name, sm->nlen);
+}
+
+static void
+add_bucket(struct ctx *c, struct prom_series *s, char *le_text, double le,
+	   double count)
+{
+	for (size_t i = 0; i < s->nbuckets; i++) {
+		if (s->buckets[i].le == le) {
+			warnf(c, "duplicate bucket le=\"%s\" of '%s'", le_text,
+			      prom_series_name(c->p, s));
+			free(le_text);
+			return;
+		}
+	}
+	if (s->nbuckets == s->bcap) {
+		s->bcap = s->bcap ? 2 * s->bcap : 16;
+		s->buckets = xreallocarray(s->buckets, s->bcap, sizeof(*s->buckets));
+	}
+	s->buckets[s->nbuckets++] = (struct prom_bucket){ le, le_text, count };
+}
+
+/* Store sm as role r of family f's series. */
+static void
+store(struct ctx *c, size_t f, enum role r, struct sample *sm)
+{
+	const char *fname = c->p->fam[f].name;
+	char *le_text = NULL;
+	double le = 0;
+
+	if (r == R_BUCKET) {
+		le_text = take_label(sm, "le");
+		const char *q = le_text;
+		if (!le_text || parse_number(&q, q + strlen(q), &le) < 0 || *q ||
+		    isnan(le)) {
+			warnf(c, "bucket of '%s' without a numeric le label: dropped", fname);
+			free(le_text);
+			return;
+		}
+	}
+	struct prom_series *s = series_get(c, f, sm);
+	if (!s) {
+		free(le_text);
+		return;
+	}
+	unsigned bit = r == R_SUM ? PROM_HAVE_SUM : r == R_COUNT ? PROM_HAVE_COUNT :
+		       r == R_VALUE ? PROM_HAVE_VALUE : 0;
+	if (s->have & bit) {
+		warnf(c, "duplicate series '%.*s': dropped", (int)sm->nlen, sm->name);
+		return;
+	}
+	s->have |= bit;
+	if (sm->has_ts) {
+		s->have |= PROM_HAVE_TS;
+		s->ts = sm->ts;
+	}
+	if (r == R_BUCKET)
+		add_bucket(c, s, le_text, le, sm->value);
+	else if (r == R_SUM)
+		s->sum = sm->value;
+	else if (r == R_COUNT)
+		s->count = sm->value;
+	else
+		s->value = sm->value;
+}
+
+static void
+sample_release(struct sample *sm)
+{
+	free_labels(sm->labels, sm->nlabels);
+	memset(sm, 0, sizeof(*sm));
+}
+
+static int
+parse_sample(struct ctx *c, const char *s, const char *end)
+{
+	struct sample sm = { 0 };
+	enum role r;
+
+	if (split_sample(c, s, end, &sm) < 0) {
+		sample_release(&sm);
+		return -1;
+	}
+	size_t f = resolve(c, &sm, &r);
+	if (f == SIZE_MAX) {
+		if (!c->full_warned++)
+			warnf(c, "too many metric families: the rest are dropped");
+		sample_release(&sm);
+		return 0;
+	}
+	unsigned char *fl = &c->ix->famflags[f];
+	enum prom_type t = c->p->fam[f].type;
+	*fl |= FAM_USED;
+	if (t == PROM_SUMMARY || t == PROM_GAUGEHISTOGRAM) {
+		if (!(*fl & FAM_WARNED))
+			warnf(c, "%s '%s' is not supported: dropped", prom_type_name(t),
+			      c->p->fam[f].name);
+		*fl |= FAM_WARNED;
+	} else if (t == PROM_HISTOGRAM && r == R_VALUE) {
+		warnf(c, "sample '%.*s' does not fit histogram '%s': dropped",
+		      (int)sm.nlen, sm.name, c->p->fam[f].name);
+	} else if (r != R_CREATED) {
+		/* OpenMetrics creation times (_created) are not samples */
+		store(c, f, r, &sm);
+	}
+	sample_release(&sm);
+	return 0;
+}
+
+static int
+parse_type(const char *s, const char *end, enum prom_type *t)
+{
+	static const struct { const char *name; enum prom_type t; } map[] = {
+		{ "counter", PROM_COUNTER }, { "gauge", PROM_GAUGE },
+		{ "histogram", PROM_HISTOGRAM }, { "summary", PROM_SUMMARY },
+		{ "untyped", PROM_UNTYPED }, { "unknown", PROM_UNTYPED },
+		{ "info", PROM_INFO }, { "stateset", PROM_STATESET },
+		{ "gaugehistogram", PROM_GAUGEHISTOGRAM },
+	};
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		if ((size_t)(end - s) == strlen(map[i].name) &&
+		    !memcmp(s, map[i].name, (size_t)(end - s))) {
+			*t = map[i].t;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* HELP text: \\ and \n are escapes, any other backslash stays. */
+static char *
+help_text(const char *s, const char *end)
+{
+	char *out = xmalloc((size_t)(end - s) + 1), *o = out;
+
+	for (; s < end; s++) {
+		if (*s == '\\' && s + 1 < end && (s[1] == '\\' || s[1] == 'n')) {
+			*o++ = s[1] == 'n' ? '\n' : '\\';
+			s++;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static int
+parse_meta(struct ctx *c, int is_type, const char *s, const char *end)
+{
+	size_t n = metric_name(s, end);
+	enum prom_type t = PROM_UNTYPED;
+
+	if (!n || (s + n < end && s[n] != ' ' && s[n] != '\t'))
+		return fail(c, "bad metric name after # %s", is_type ? "TYPE" : "HELP");
+	const char *rest = s + n < end ? s + n + 1 : end;
+	if (is_type && parse_type(skip_blank(rest, end), end, &t) < 0)
+		return fail(c, "unknown type '%.*s'", (int)(end - rest), rest);
+	if (!is_type && !utf8_ok(rest, (size_t)(end - rest)))
+		return fail(c, "HELP text is not UTF-8");
+	size_t f = fam_get(c, s, n);
+	if (f == SIZE_MAX) {
+		if (!c->full_warned++)
+			warnf(c, "too many metric families: the rest are dropped");
+		return 0;
+	}
+	struct prom_family *fam = &c->p->fam[f];
+	unsigned char *fl = &c->ix->famflags[f];
+	if (!is_type) {
+		if (fam->help)
+			warnf(c, "second HELP for '%s' ignored", fam->name);
+		else
+			fam->help = help_text(rest, end);
+	} else if (*fl & (FAM_TYPED | FAM_USED)) {
+		warnf(c, "TYPE for '%s' after its %s ignored", fam->name,
+		      *fl & FAM_TYPED ? "first TYPE" : "samples");
+	} else {
+		fam->type = t;
+		*fl |= FAM_TYPED;
+	}
+	return 0;
+}
+
+/* A line starting with '#': HELP, TYPE, EOF, or a comment. 1 at # EOF. */
+static int
+parse_comment(struct ctx *c, const char *s, const char *end)
+{
+	const char *w = skip_blank(s + 1, end), *q = w;
+
+	while (q < end && *q != ' ' && *q != '\t')
+		q++;
+	size_t n = (size_t)(q - w);
+	if (n == 3 && !memcmp(w, "EOF", 3) && skip_blank(q, end) == end)
+		return 1;
+	if (w == s + 1 || q == end || n != 4 ||
+	    (memcmp(w, "HELP", 4) && memcmp(w, "TYPE", 4)))
+		return 0;	/* a plain comment */
+	return parse_meta(c, w[0] == 'T', skip_blank(q, end), end);
+}
+
+static int
+parse_line(struct ctx *c, const char *s, const char *end)
+{
+	if (end > s && end[-1] == '\r')
+		end--;
+	if (memchr(s, '\0', (size_t)(end - s)))
+		return fail(c, "NUL byte");
+	s = skip_blank(s, end);
+	if (s == end)
+		return 0;
+	if (*s == '#')
+		return parse_comment(c, s, end);
+	return parse_sample(c, s, end);
+}
+
+static int
+bucket_cmp(const void *a, const void *b)
+{
+	double x = ((const struct prom_bucket *)a)->le;
+	double y = ((const struct prom_bucket *)b)->le;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort each histogram's buckets; warn about what a reader cannot use. */
+static void
+finish_histograms(struct ctx *c)
+{
+	struct prom *p = c->p;
+
+	c->lineno = 0;
+	for (size_t i = 0; i < p->nser; i++) {
+		struct prom_series *s = &p->ser[i];
+		const char *name = p->fam[s->family].name;
+		if (p->fam[s->family].type != PROM_HISTOGRAM)
+			continue;
+		qsort(s->buckets, s->nbuckets, sizeof(*s->buckets), bucket_cmp);
+		if (!s->nbuckets || !isinf(s->buckets[s->nbuckets - 1].le))
+			warnf(c, "histogram '%s' has no +Inf bucket", name);
+		for (size_t j = 1; j < s->nbuckets; j++) {
+			if (s->buckets[j].count < s->buckets[j - 1].count) {
+				warnf(c, "histogram '%s' has decreasing bucket counts", name);
+				break;
+			}
+		}
+	}
+}
+
+static int
+parse_lines(struct ctx *c, const char *text, size_t len)
+{
+	const char *s = text, *end = text + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *le = nl ? nl : end;
+		c->lineno++;
+		if ((size_t)(le - s) > c->lim->max_line)
+			return fail(c, "line longer than %zu bytes", c->lim->max_line);
+		int rc = parse_line(c, s, le);
+		if (rc < 0)
+			return -1;
+		s = nl ? nl + 1 : end;
+		if (rc == 1) {
+			if (skip_blank(s, end) != end && !(end - s == 1 && *s == '\n'))
+				warnf(c, "text after # EOF ignored");
+			break;
+		}
+	}
+	return 0;
+}
+
+int
+prom_parse(struct prom *p, const char *text, size_t len,
+	   const struct prom_limits *lim, char *err, size_t errlen)
+{
+	struct ctx c = { .p = p, .lim = lim ? lim : &prom_default_limits,
+			 .err = err, .errlen = errlen };
+	int rc;
+
+	if (errlen)
+		err[0] = '\0';
+	if (len > c.lim->max_body)
+		return util_seterr(err, errlen, "exposition of %zu bytes is larger "
+				   "than the limit of %zu", len, c.lim->max_body);
+	c.ix = p->index = xcalloc(1, sizeof(*c.ix));
+	hmap_init(&c.ix->fams, c.lim->max_series + 1024);
+	hmap_init(&c.ix->series, c.lim->max_series);
+	buf_init(&c.key, BUF_NOMAX);
+	rc = parse_lines(&c, text, len);
+	if (!rc)
+		finish_histograms(&c);
+	buf_release(&c.key);
+	return rc;
+}
