@@ -395,9 +395,13 @@ split_sample(struct ctx *c, const char *s, const char *end, struct sample *sm)
 	if (!sm->nlen)
 		return fail(c, "bad metric name");
 	s += sm->nlen;
-	if (s < end && *s == '{' && parse_labels(c, &s, end, sm) < 0)
-		return -1;
 	const char *v = skip_blank(s, end);
+	if (v < end && *v == '{') {
+		s = v;
+		if (parse_labels(c, &s, end, sm) < 0)
+			return -1;
+		v = skip_blank(s, end);
+	}
 	if (v == s || v == end)
 		return fail(c, "no value for '%.*s'", (int)sm->nlen, sm->name);
 	if (parse_number(&v, end, &sm->value) < 0)
