@@ -453,7 +453,8 @@ series_get(struct ctx *c, size_t f, struct sample *sm)
 	uint64_t a, b, *v;
 	int created;
 
-	qsort(sm->labels, sm->nlabels, sizeof(*sm->labels), label_cmp);
+	if (sm->nlabels > 1)
+		qsort(sm->labels, sm->nlabels, sizeof(*sm->labels), label_cmp);
 	buf_reset(&c->key);
 	buf_addf(&c->key, "%zu", f);
 	for (size_t i = 0; i < sm->nlabels; i++)
@@ -765,7 +766,8 @@ finish_histograms(struct ctx *c)
 		const char *name = p->fam[s->family].name;
 		if (p->fam[s->family].type != PROM_HISTOGRAM)
 			continue;
-		qsort(s->buckets, s->nbuckets, sizeof(*s->buckets), bucket_cmp);
+		if (s->nbuckets > 1)
+			qsort(s->buckets, s->nbuckets, sizeof(*s->buckets), bucket_cmp);
 		if (!s->nbuckets || !isinf(s->buckets[s->nbuckets - 1].le))
 			warnf(c, "histogram '%s' has no +Inf bucket", name);
 		for (size_t j = 1; j < s->nbuckets; j++) {
