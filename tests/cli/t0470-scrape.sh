@@ -89,7 +89,7 @@ test_expect_success 'prompt tokens equal the usage the mock reported' '
 '
 
 test_expect_success 'EOF of --control-fd stops it after a final scrape, exit 0' '
-	{ sleep 0.3; echo bye; } | aiperf-scrape --control-fd 0 --interval 0.05 \
+	{ sleep 0.5; echo bye; } | aiperf-scrape --control-fd 0 --interval 0.05 \
 		"$MOCK_URL/metrics" >samples &&
 	test "$(wc -l <samples)" -ge 3 &&
 	jq "select(.status != 200) | halt_error" samples >/dev/null
@@ -121,7 +121,7 @@ test_expect_success '--max-body: a larger exposition is an error record' '
 restart_mock --fast --status 500
 test_expect_success 'a /metrics answering 500 is a warning; scraping goes on' '
 	aiperf-scrape --interval 0.05 "$MOCK_URL/metrics" >samples 2>err &
-	pid=$! && sleep 0.3 && kill -TERM $pid && wait $pid &&
+	pid=$! && sleep 0.5 && kill -TERM $pid && wait $pid &&
 	test "$(wc -l <samples)" -ge 3 &&
 	jq "select(.status != 500 or .error.type != \"HTTPError\") | halt_error" \
 		samples >/dev/null &&
@@ -149,7 +149,7 @@ while time.time() < end:
 	url="http://127.0.0.1:$(cat port)/metrics" &&
 	start=$(now_ns)
 	aiperf-scrape --interval 0.05 --timeout 0.2 "$url" >samples 2>err &
-	pid=$! && sleep 0.7 && kill -TERM $pid && wait $pid &&
+	pid=$! && sleep 1 && kill -TERM $pid && wait $pid &&
 	end=$(now_ns) && kill $spid &&
 	test "$(wc -l <samples)" -ge 3 &&
 	jq "select(.error.type != \"RequestTimeoutError\") | halt_error" samples >/dev/null &&
