@@ -173,12 +173,15 @@ test_expect_success '--dcgm: the mock as a DCGM exporter, parsed' '
 		.metrics.DCGM_FI_DEV_GPU_UTIL.series[0].value == 0" out
 '
 
-restart_mock --dcgm-gpus 3 --output-tokens 5 --itl-ms 1 --ttft-ms 400
+restart_mock --dcgm-gpus 3 --output-tokens 5 --itl-ms 1 --ttft-ms 1500
 test_expect_success '--dcgm-gpus: GPU values follow the traffic in flight' '
 	curl -s -d "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}" \
 		"$MOCK_URL/v1/chat/completions" >/dev/null &
-	cpid=$! && sleep 0.1 &&
-	aiperf-scrape --once "$MOCK_URL/metrics" >out && wait $cpid &&
+	cpid=$! && i=0 &&
+	until aiperf-scrape --once "$MOCK_URL/metrics" >out &&
+		jq -e ".metrics.DCGM_FI_DEV_GPU_UTIL.series[0].value == 10" out >/dev/null ||
+		[ $i -ge 20 ]; do sleep 0.05; i=$((i + 1)); done &&
+	wait $cpid &&
 	jq -e ".metrics.DCGM_FI_DEV_GPU_UTIL.series | length == 3 and .[2].value == 10" out &&
 	jq -e ".metrics.DCGM_FI_DEV_POWER_USAGE.series[0].value == 100" out
 '
