@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "hmap.h"
+#include "prom/promline.h"
 #include "util.h"
 
 const struct prom_limits prom_default_limits = {
@@ -44,16 +45,6 @@ struct ctx {
 	struct buf key;
 };
 
-/* A sample line, split. Names point into the line; values are unescaped. */
-struct sample {
-	const char *name;
-	size_t nlen;
-	struct prom_label *labels;
-	size_t nlabels, cap;
-	double value, ts;
-	int has_ts;
-};
-
 static const char *const type_names[] = {
 	"untyped", "counter", "gauge", "histogram", "summary", "info",
 	"stateset", "gaugehistogram",
@@ -72,16 +63,6 @@ prom_init(struct prom *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static void
-free_labels(struct prom_label *l, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(l[i].name);
-		free(l[i].value);
-	}
-	free(l);
-}
-
 void
 prom_release(struct prom *p)
 {
@@ -93,7 +74,7 @@ prom_release(struct prom *p)
 	}
 	for (size_t i = 0; i < p->nser; i++) {
 		struct prom_series *s = &p->ser[i];
-		free_labels(s->labels, s->nlabels);
+		promline_labels_free(s->labels, s->nlabels);
 		for (size_t j = 0; j < s->nbuckets; j++)
 			free(s->buckets[j].le_text);
 		free(s->buckets);
@@ -205,223 +186,6 @@ fam_get(struct ctx *c, const char *s, size_t n)
 }
 
 static int
-name_start(int ch)
-{
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
-}
-
-static int
-name_char(int ch)
-{
-	return name_start(ch) || (ch >= '0' && ch <= '9');
-}
-
-/* Length of the metric name at s (colons allowed), 0 when none. */
-static size_t
-metric_name(const char *s, const char *end)
-{
-	const char *q = s;
-
-	if (q < end && (name_start(*q) || *q == ':'))
-		for (q++; q < end && (name_char(*q) || *q == ':'); q++)
-			;
-	return (size_t)(q - s);
-}
-
-static const char *
-skip_blank(const char *s, const char *end)
-{
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	return s;
-}
-
-/* Whether s[0..n) is valid UTF-8 (no overlongs, no surrogates). */
-static int
-utf8_ok(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	for (size_t i = 0; i < n;) {
-		unsigned c0 = u[i], len, cp;
-		if (c0 < 0x80) {
-			i++;
-			continue;
-		}
-		len = c0 >= 0xf0 ? 4 : c0 >= 0xe0 ? 3 : c0 >= 0xc2 ? 2 : 0;
-		if (!len || c0 > 0xf4 || i + len > n)
-			return 0;
-		cp = c0 & (0x7f >> len);
-		for (unsigned k = 1; k < len; k++) {
-			if ((u[i + k] & 0xc0) != 0x80)
-				return 0;
-			cp = cp << 6 | (u[i + k] & 0x3f);
-		}
-		if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-			return 0;
-		i += len;
-	}
-	return 1;
-}
-
-/*
- * A number token (value or timestamp) at *sp: Go's ParseFloat spellings
- * that strtod shares (NaN, +Inf, -Inf, decimals, exponents).
- */
-static int
-parse_number(const char **sp, const char *end, double *out)
-{
-	const char *s = *sp, *q = s;
-	char tmp[64], *e;
-
-	while (q < end && *q != ' ' && *q != '\t')
-		q++;
-	if (q == s || (size_t)(q - s) >= sizeof(tmp))
-		return -1;
-	memcpy(tmp, s, (size_t)(q - s));
-	tmp[q - s] = '\0';
-	/* strtod's extras that Prometheus does not write */
-	if (strpbrk(tmp, "xX(") )
-		return -1;
-	*out = strtod(tmp, &e);
-	if (*e)
-		return -1;
-	*sp = q;
-	return 0;
-}
-
-/* A quoted label value at *sp (past the opening quote), unescaped into v. */
-static int
-label_value(struct ctx *c, const char **sp, const char *end, struct buf *v)
-{
-	const char *s = *sp;
-
-	buf_reset(v);
-	for (; s < end && *s != '"'; s++) {
-		int ch = *s;
-		if (ch == '\\') {
-			if (++s == end)
-				break;
-			ch = *s == 'n' ? '\n' : *s;
-			if (*s != 'n' && *s != '\\' && *s != '"')
-				return fail(c, "bad escape '\\%c' in a label value",
-					    *s >= ' ' && *s < 0x7f ? *s : '?');
-		}
-		if (buf_addch(v, ch) < 0)
-			return fail(c, "label value too long");
-	}
-	if (s == end)
-		return fail(c, "unterminated label value");
-	if (!utf8_ok(v->s ? v->s : "", v->len))
-		return fail(c, "label value is not UTF-8");
-	*sp = s + 1;
-	return 0;
-}
-
-static int
-add_label(struct ctx *c, struct sample *sm, const char *name, size_t n,
-	  const struct buf *v)
-{
-	if (sm->nlabels == c->lim->max_labels)
-		return fail(c, "more than %zu labels", c->lim->max_labels);
-	for (size_t i = 0; i < sm->nlabels; i++)
-		if (strlen(sm->labels[i].name) == n &&
-		    !memcmp(sm->labels[i].name, name, n))
-			return fail(c, "label '%.*s' repeated", (int)n, name);
-	if (sm->nlabels == sm->cap) {
-		sm->cap = sm->cap ? 2 * sm->cap : 8;
-		sm->labels = xreallocarray(sm->labels, sm->cap, sizeof(*sm->labels));
-	}
-	sm->labels[sm->nlabels].name = xstrndup(name, n);
-	sm->labels[sm->nlabels].value = xstrndup(v->s ? v->s : "", v->len);
-	sm->nlabels++;
-	return 0;
-}
-
-/* {name="value",...} at *sp (on the brace). */
-static int
-parse_labels(struct ctx *c, const char **sp, const char *end,
-	     struct sample *sm)
-{
-	const char *s = *sp + 1;
-	struct buf v = BUF_INIT(c->lim->max_line);
-	int rc = -1;
-
-	for (;;) {
-		s = skip_blank(s, end);
-		if (s < end && *s == '}')
-			break;
-		const char *name = s;
-		while (s < end && name_char(*s))
-			s++;
-		size_t n = (size_t)(s - name);
-		if (!n || !name_start(*name)) {
-			fail(c, "bad label name");
-			goto out;
-		}
-		s = skip_blank(s, end);
-		int eq = s < end && *s == '=';
-		if (eq)
-			s = skip_blank(s + 1, end);
-		if (!eq || s == end || *s != '"') {
-			fail(c, "expected =\"value\" after label '%.*s'", (int)n, name);
-			goto out;
-		}
-		s++;
-		if (label_value(c, &s, end, &v) < 0 || add_label(c, sm, name, n, &v) < 0)
-			goto out;
-		s = skip_blank(s, end);
-		if (s < end && *s == ',')
-			s++;
-		else if (s >= end || *s != '}') {
-			fail(c, "expected ',' or '}' in labels");
-			goto out;
-		}
-	}
-	*sp = s + 1;
-	rc = 0;
-out:
-	buf_release(&v);
-	return rc;
-}
-
-/* Split a sample line: name{labels} value [timestamp] [# exemplar]. */
-static int
-split_sample(struct ctx *c, const char *s, const char *end, struct sample *sm)
-{
-	sm->name = s;
-	sm->nlen = metric_name(s, end);
-	if (!sm->nlen)
-		return fail(c, "bad metric name");
-	s += sm->nlen;
-	const char *v = skip_blank(s, end);
-	if (v < end && *v == '{') {
-		s = v;
-		if (parse_labels(c, &s, end, sm) < 0)
-			return -1;
-		v = skip_blank(s, end);
-	}
-	if (v == s || v == end)
-		return fail(c, "no value for '%.*s'", (int)sm->nlen, sm->name);
-	if (parse_number(&v, end, &sm->value) < 0)
-		return fail(c, "bad value for '%.*s'", (int)sm->nlen, sm->name);
-	s = skip_blank(v, end);
-	if (s < end && *s != '#') {
-		if (s == v || parse_number(&s, end, &sm->ts) < 0 || !isfinite(sm->ts))
-			return fail(c, "bad timestamp for '%.*s'", (int)sm->nlen, sm->name);
-		sm->has_ts = 1;
-		v = s;
-		s = skip_blank(s, end);
-	}
-	/* an exemplar is tolerated and dropped; anything else is an error */
-	if (s < end && (*s != '#' || s == v))
-		return fail(c, "unexpected text after the value of '%.*s'",
-			    (int)sm->nlen, sm->name);
-	return 0;
-}
-
-static int
 label_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct prom_label *)a)->name,
@@ -430,7 +194,7 @@ label_cmp(const void *a, const void *b)
 
 /* Remove label `name` from sm, returning its value (caller frees) or NULL. */
 static char *
-take_label(struct sample *sm, const char *name)
+take_label(struct prom_sample *sm, const char *name)
 {
 	for (size_t i = 0; i < sm->nlabels; i++) {
 		if (strcmp(sm->labels[i].name, name))
@@ -447,7 +211,7 @@ take_label(struct sample *sm, const char *name)
 
 /* The series of family f with sm's labels; created when new. NULL: full. */
 static struct prom_series *
-series_get(struct ctx *c, size_t f, struct sample *sm)
+series_get(struct ctx *c, size_t f, struct prom_sample *sm)
 {
 	struct prom *p = c->p;
 	uint64_t a, b, *v;
@@ -490,7 +254,7 @@ series_get(struct ctx *c, size_t f, struct sample *sm)
 enum role { R_VALUE, R_BUCKET, R_SUM, R_COUNT, R_CREATED };
 
 static int
-has_suffix(const struct sample *sm, const char *suf, size_t *stem)
+has_suffix(const struct prom_sample *sm, const char *suf, size_t *stem)
 {
 	size_t n = strlen(suf);
 
@@ -502,7 +266,7 @@ has_suffix(const struct sample *sm, const char *suf, size_t *stem)
 
 /* Which family a sample name belongs to, and in which role. */
 static size_t
-resolve(struct ctx *c, const struct sample *sm, enum role *role)
+resolve(struct ctx *c, const struct prom_sample *sm, enum role *role)
 {
 	static const struct { const char *suf; enum role r; unsigned types; } sx[] = {
 		{ "_bucket", R_BUCKET, 1u << PROM_HISTOGRAM | 1u << PROM_GAUGEHISTOGRAM },
@@ -552,7 +316,7 @@ add_bucket(struct ctx *c, struct prom_series *s, char *le_text, double le,
 
 /* Store sm as role r of family f's series. */
 static void
-store(struct ctx *c, size_t f, enum role r, struct sample *sm)
+store(struct ctx *c, size_t f, enum role r, struct prom_sample *sm)
 {
 	const char *fname = c->p->fam[f].name;
 	char *le_text = NULL;
@@ -561,7 +325,7 @@ store(struct ctx *c, size_t f, enum role r, struct sample *sm)
 	if (r == R_BUCKET) {
 		le_text = take_label(sm, "le");
 		const char *q = le_text;
-		if (!le_text || parse_number(&q, q + strlen(q), &le) < 0 || *q ||
+		if (!le_text || promline_number(&q, q + strlen(q), &le) < 0 || *q ||
 		    isnan(le)) {
 			warnf(c, "bucket of '%s' without a numeric le label: dropped", fname);
 			free(le_text);
@@ -594,28 +358,23 @@ store(struct ctx *c, size_t f, enum role r, struct sample *sm)
 		s->value = sm->value;
 }
 
-static void
-sample_release(struct sample *sm)
-{
-	free_labels(sm->labels, sm->nlabels);
-	memset(sm, 0, sizeof(*sm));
-}
-
 static int
 parse_sample(struct ctx *c, const char *s, const char *end)
 {
-	struct sample sm = { 0 };
+	struct prom_sample sm;
 	enum role r;
+	char why[200];
 
-	if (split_sample(c, s, end, &sm) < 0) {
-		sample_release(&sm);
-		return -1;
+	if (promline_sample(s, end, &sm, c->lim->max_labels, c->lim->max_line,
+			    why, sizeof(why)) < 0) {
+		promline_sample_release(&sm);
+		return fail(c, "%s", why);
 	}
 	size_t f = resolve(c, &sm, &r);
 	if (f == SIZE_MAX) {
 		if (!c->full_warned++)
 			warnf(c, "too many metric families: the rest are dropped");
-		sample_release(&sm);
+		promline_sample_release(&sm);
 		return 0;
 	}
 	unsigned char *fl = &c->ix->famflags[f];
@@ -633,7 +392,7 @@ parse_sample(struct ctx *c, const char *s, const char *end)
 		/* OpenMetrics creation times (_created) are not samples */
 		store(c, f, r, &sm);
 	}
-	sample_release(&sm);
+	promline_sample_release(&sm);
 	return 0;
 }
 
@@ -680,15 +439,15 @@ help_text(const char *s, const char *end)
 static int
 parse_meta(struct ctx *c, int is_type, const char *s, const char *end)
 {
-	size_t n = metric_name(s, end);
+	size_t n = promline_name(s, end);
 	enum prom_type t = PROM_UNTYPED;
 
 	if (!n || (s + n < end && s[n] != ' ' && s[n] != '\t'))
 		return fail(c, "bad metric name after # %s", is_type ? "TYPE" : "HELP");
-	const char *rest = s + n < end ? s + n + 1 : end;
-	if (is_type && parse_type(skip_blank(rest, end), end, &t) < 0)
+	const char *rest = promline_blank(s + n, end);
+	if (is_type && parse_type(promline_blank(rest, end), end, &t) < 0)
 		return fail(c, "unknown type '%.*s'", (int)(end - rest), rest);
-	if (!is_type && !utf8_ok(rest, (size_t)(end - rest)))
+	if (!is_type && !promline_utf8(rest, (size_t)(end - rest)))
 		return fail(c, "HELP text is not UTF-8");
 	size_t f = fam_get(c, s, n);
 	if (f == SIZE_MAX) {
@@ -717,17 +476,17 @@ parse_meta(struct ctx *c, int is_type, const char *s, const char *end)
 static int
 parse_comment(struct ctx *c, const char *s, const char *end)
 {
-	const char *w = skip_blank(s + 1, end), *q = w;
+	const char *w = promline_blank(s + 1, end), *q = w;
 
 	while (q < end && *q != ' ' && *q != '\t')
 		q++;
 	size_t n = (size_t)(q - w);
-	if (n == 3 && !memcmp(w, "EOF", 3) && skip_blank(q, end) == end)
+	if (n == 3 && !memcmp(w, "EOF", 3) && promline_blank(q, end) == end)
 		return 1;
 	if (w == s + 1 || q == end || n != 4 ||
 	    (memcmp(w, "HELP", 4) && memcmp(w, "TYPE", 4)))
 		return 0;	/* a plain comment */
-	return parse_meta(c, w[0] == 'T', skip_blank(q, end), end);
+	return parse_meta(c, w[0] == 'T', promline_blank(q, end), end);
 }
 
 static int
@@ -737,7 +496,7 @@ parse_line(struct ctx *c, const char *s, const char *end)
 		end--;
 	if (memchr(s, '\0', (size_t)(end - s)))
 		return fail(c, "NUL byte");
-	s = skip_blank(s, end);
+	s = promline_blank(s, end);
 	if (s == end)
 		return 0;
 	if (*s == '#')
@@ -795,7 +554,7 @@ parse_lines(struct ctx *c, const char *text, size_t len)
 			return -1;
 		s = nl ? nl + 1 : end;
 		if (rc == 1) {
-			if (skip_blank(s, end) != end && !(end - s == 1 && *s == '\n'))
+			if (promline_blank(s, end) != end && !(end - s == 1 && *s == '\n'))
 				warnf(c, "text after # EOF ignored");
 			break;
 		}

@@ -196,6 +196,9 @@ test_forms(void)
 	     parse("# TYPE h histogram\nh_bucket{a=\"1\",le=\"1\"} 1\n"
 		   "h_bucket{le=\"+Inf\",a=\"1\"} 2\nh_count{a=\"1\"} 2\n") == 0 &&
 	     p.nser == 1 && p.ser[0].nbuckets == 2 && (p.ser[0].have & PROM_HAVE_COUNT));
+	TEST("HELP: blanks after the name skipped, \\\\ and \\n unescaped",
+	     parse("# HELP a   two\\nlines \\\\ and \\x\na 1\n") == 0 &&
+	     !strcmp(p.fam[0].help, "two\nlines \\ and \\x"));
 	TEST("_created samples dropped", parse("# TYPE c counter\nc_total 1\n"
 		"c_created 1.7e9\n") == 0 && p.nser == 1 && p.nwarn == 0);
 }
