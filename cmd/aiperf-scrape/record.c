@@ -67,36 +67,55 @@ put_series(struct jw *w, const struct prom_series *ps)
 	jw_obj_end(w);
 }
 
+/* Series indices grouped by family, in exposition order (a counting sort:
+ * families may interleave their lines). off[f]..off[f + 1] are family f's. */
+static size_t *
+by_family(const struct prom *p, size_t **off)
+{
+	size_t *o = xcalloc(p->nfam + 1, sizeof(*o));
+	size_t *next = xcalloc(p->nfam + 1, sizeof(*next));
+	size_t *idx = xcalloc(p->nser + 1, sizeof(*idx));
+
+	for (size_t i = 0; i < p->nser; i++)
+		o[p->ser[i].family + 1]++;
+	for (size_t f = 0; f < p->nfam; f++)
+		o[f + 1] += o[f];
+	memcpy(next, o, (p->nfam + 1) * sizeof(*o));
+	for (size_t i = 0; i < p->nser; i++)
+		idx[next[p->ser[i].family]++] = i;
+	free(next);
+	*off = o;
+	return idx;
+}
+
 /* "metrics": {name: {type, [help], series: [...]}, ...} in exposition order. */
 static void
 put_metrics(struct jw *w, const struct prom *p, int help)
 {
+	size_t *off, *idx = by_family(p, &off);
+
 	jw_obj(w);
 	for (size_t f = 0; f < p->nfam; f++) {
-		int any = 0;
-		for (size_t i = 0; i < p->nser; i++) {
-			if (p->ser[i].family != f)
-				continue;
-			if (!any++) {
-				jw_key(w, p->fam[f].name);
-				jw_obj(w);
-				jw_key(w, "type");
-				jw_str(w, prom_type_name(p->fam[f].type));
-				if (help && p->fam[f].help) {
-					jw_key(w, "help");
-					jw_str(w, p->fam[f].help);
-				}
-				jw_key(w, "series");
-				jw_arr(w);
-			}
-			put_series(w, &p->ser[i]);
+		if (off[f] == off[f + 1])
+			continue;
+		jw_key(w, p->fam[f].name);
+		jw_obj(w);
+		jw_key(w, "type");
+		jw_str(w, prom_type_name(p->fam[f].type));
+		if (help && p->fam[f].help) {
+			jw_key(w, "help");
+			jw_str(w, p->fam[f].help);
 		}
-		if (any) {
-			jw_arr_end(w);
-			jw_obj_end(w);
-		}
+		jw_key(w, "series");
+		jw_arr(w);
+		for (size_t k = off[f]; k < off[f + 1]; k++)
+			put_series(w, &p->ser[idx[k]]);
+		jw_arr_end(w);
+		jw_obj_end(w);
 	}
 	jw_obj_end(w);
+	free(idx);
+	free(off);
 }
 
 /* Parse e's body into s->metrics; 0, or -1 with why set. */

@@ -11,6 +11,7 @@ cp "$TOP/tests/data/prometheus/vllm-v0.txt" "$TMP/www/vllm"
 cp "$TOP/tests/data/prometheus/dcgm-exporter.txt" "$TMP/www/dcgm"
 cp "$TOP/tests/data/prometheus/tgi.txt" "$TMP/www/tgi"
 printf 'ok 1\nbad{x="a\\tb"} 2\n' >"$TMP/www/bad-escape"
+printf 'a{x="1"} 1\nb 2\na{x="2"} 3\n' >"$TMP/www/interleaved"
 printf '# TYPE h histogram\nh 1\ng{a="1"} 2\ng{a="1"} 3\n' >"$TMP/www/wrong-type"
 # 20 MiB of samples: past the default --max-body
 python3 -c '
@@ -61,6 +62,12 @@ test_expect_success 'a bad escape is a ParseError naming the line' '
 test_expect_success 'wrong types and duplicate series are warnings' '
 	aiperf-scrape --once "$URL/wrong-type" >out &&
 	jq -e ".warning_count == 2 and (.metrics | length) == 1 and .metrics.g.series[0].value == 2" out
+'
+
+test_expect_success 'series of a family in two runs of lines are one family' '
+	aiperf-scrape --once "$URL/interleaved" >out &&
+	jq -e "(.metrics | keys_unsorted) == [\"a\", \"b\"] and
+		[.metrics.a.series[].value] == [1, 3]" out
 '
 
 test_expect_success 'a 20 MiB exposition stops at --max-body; polling goes on' '
