@@ -295,18 +295,11 @@ resolve(struct ctx *c, const struct prom_sample *sm, enum role *role)
 	return f != SIZE_MAX ? f : fam_get(c, sm->name, sm->nlen);
 }
 
+/* Duplicates are found once the buckets are sorted (finish_histograms):
+ * a check here would be quadratic in a hostile histogram's buckets. */
 static void
-add_bucket(struct ctx *c, struct prom_series *s, char *le_text, double le,
-	   double count)
+add_bucket(struct prom_series *s, char *le_text, double le, double count)
 {
-	for (size_t i = 0; i < s->nbuckets; i++) {
-		if (s->buckets[i].le == le) {
-			warnf(c, "duplicate bucket le=\"%s\" of '%s'", le_text,
-			      prom_series_name(c->p, s));
-			free(le_text);
-			return;
-		}
-	}
 	if (s->nbuckets == s->bcap) {
 		s->bcap = s->bcap ? 2 * s->bcap : 16;
 		s->buckets = xreallocarray(s->buckets, s->bcap, sizeof(*s->buckets));
@@ -349,7 +342,7 @@ store(struct ctx *c, size_t f, enum role r, struct prom_sample *sm)
 		s->ts = sm->ts;
 	}
 	if (r == R_BUCKET)
-		add_bucket(c, s, le_text, le, sm->value);
+		add_bucket(s, le_text, le, sm->value);
 	else if (r == R_SUM)
 		s->sum = sm->value;
 	else if (r == R_COUNT)
@@ -504,13 +497,39 @@ parse_line(struct ctx *c, const char *s, const char *end)
 	return parse_sample(c, s, end);
 }
 
+/* By le; equal ones by their text, then count, so the order is total. */
 static int
 bucket_cmp(const void *a, const void *b)
 {
-	double x = ((const struct prom_bucket *)a)->le;
-	double y = ((const struct prom_bucket *)b)->le;
+	const struct prom_bucket *x = a, *y = b;
+	int t;
 
-	return x < y ? -1 : x > y;
+	if (x->le != y->le)
+		return x->le < y->le ? -1 : 1;
+	t = strcmp(x->le_text, y->le_text);
+	if (t)
+		return t;
+	return x->count < y->count ? -1 : x->count > y->count;
+}
+
+/* Sort the buckets and drop repeated bounds (one warning each). */
+static void
+sort_buckets(struct ctx *c, struct prom_series *s, const char *name)
+{
+	size_t n = 0;
+
+	if (s->nbuckets > 1)
+		qsort(s->buckets, s->nbuckets, sizeof(*s->buckets), bucket_cmp);
+	for (size_t j = 0; j < s->nbuckets; j++) {
+		if (n && s->buckets[j].le == s->buckets[n - 1].le) {
+			warnf(c, "duplicate bucket le=\"%s\" of '%s': dropped",
+			      s->buckets[j].le_text, name);
+			free(s->buckets[j].le_text);
+			continue;
+		}
+		s->buckets[n++] = s->buckets[j];
+	}
+	s->nbuckets = n;
 }
 
 /* Sort each histogram's buckets; warn about what a reader cannot use. */
@@ -525,8 +544,7 @@ finish_histograms(struct ctx *c)
 		const char *name = p->fam[s->family].name;
 		if (p->fam[s->family].type != PROM_HISTOGRAM)
 			continue;
-		if (s->nbuckets > 1)
-			qsort(s->buckets, s->nbuckets, sizeof(*s->buckets), bucket_cmp);
+		sort_buckets(c, s, name);
 		if (!s->nbuckets || !isinf(s->buckets[s->nbuckets - 1].le))
 			warnf(c, "histogram '%s' has no +Inf bucket", name);
 		for (size_t j = 1; j < s->nbuckets; j++) {

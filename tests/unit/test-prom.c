@@ -296,6 +296,19 @@ test_limits(void)
 		buf_addf(&b, "m%d %d\n", i, i);
 	TEST("family limit bounds families too", parse_lim(b.s, &lim) == 0 &&
 	     p.nser == 10 && p.nfam <= 10 + 1024);
+
+	/* Not quadratic in one histogram's buckets (and duplicates of them). */
+	buf_reset(&b);
+	buf_addstr(&b, "# TYPE h histogram\n");
+	for (int i = 200000; i > 0; i--)
+		buf_addf(&b, "h_bucket{le=\"%d\"} %d\n", i, i);
+	for (int i = 0; i < 100000; i++)
+		buf_addstr(&b, "h_bucket{le=\"+Inf\"} 200001\n");
+	TEST("200k buckets, 100k repeated +Inf: sorted, deduplicated",
+	     parse_lim(b.s, NULL) == 0 && p.nser == 1 && p.ser[0].nbuckets == 200001 &&
+	     p.ser[0].buckets[0].le == 1 && p.ser[0].buckets[199999].count == 200000 &&
+	     p.nwarn == 99999 && warned("duplicate bucket le=\"+Inf\""));
+
 	buf_release(&b);
 
 	/* A 100 MB body is refused before it is read. */
