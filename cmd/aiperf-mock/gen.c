@@ -444,6 +444,7 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 	if (inject_error(c, &rng))
 		return;
 	struct resp *r = start_resp(c, rt, rng);
+	r->arrival = arrival;
 	r->chat = rt == ROUTE_CHAT;
 	r->id = id;
 	r->fmt = rt == ROUTE_RESPONSES ? FMT_RESPONSES :
@@ -555,6 +556,8 @@ gen_embeddings(struct conn *c, const char *body, size_t blen, int64_t arrival)
 	if (inject_error(c, &rng))
 		return;
 	struct resp *r = start_resp(c, ROUTE_EMBEDDINGS, rng);
+	r->arrival = arrival;
+	r->prompt_tokens = p.prompt_tokens;
 	r->kind = RESP_FIXED;
 	r->abort = o->fail_after >= 0;
 	s->c.prompt_tokens += (uint64_t)p.prompt_tokens;

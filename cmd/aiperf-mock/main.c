@@ -21,7 +21,8 @@ static volatile sig_atomic_t stop;
 enum {
 	K_HOST = 256, K_ITL, K_JITTER, K_SEED, K_ERROR_RATE, K_STATUS, K_OUTPUT,
 	K_REASONING, K_FAIL_AFTER, K_STALL, K_FAULT, K_MAX_CONN, K_MODEL,
-	K_EMB_DIM, K_EMB_BASE, K_EMB_PER, K_RANK_BASE, K_RANK_PER, K_WORKERS, K_PORTS, K_HELP, K_VERSION,
+	K_EMB_DIM, K_EMB_BASE, K_EMB_PER, K_RANK_BASE, K_RANK_PER, K_WORKERS, K_PORTS, K_HELP,
+	K_VERSION, K_DCGM, K_DCGM_GPUS,
 };
 
 /* In enum fault's order, from FAULT_RESET. */
@@ -64,6 +65,8 @@ static const char *const faults[] = {
 	{ "ranking-per-passage-latency", K_RANK_PER, MS(o->rank_per_ns), .flags = OPT_BR }, \
 	{ "workers", K_WORKERS, OPT_INT, "n", OPT_TO(o->workers), .min = 1, .max = 1024 }, \
 	{ "ports", K_PORTS, OPT_INT, "n", OPT_TO(o->ports), .min = 1, .max = MOCK_MAX_PORTS }, \
+	{ "dcgm", K_DCGM, OPT_FLAG, .flags = OPT_BR }, \
+	{ "dcgm-gpus", K_DCGM_GPUS, OPT_INT, "n", OPT_TO(o->dcgm_gpus), .min = 1, .max = 64 }, \
 	{ "help", K_HELP, OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -86,9 +89,12 @@ parse_args(struct options *o, int argc, char **argv)
 		.model = "aiperf-mock", .workers = 1, .ports = 1,
 	};
 	opt_init(&it, &cmd, argc, argv);
-	while ((c = opt_next(&it)) != -1)
+	while ((c = opt_next(&it)) != -1) {
 		if (c == K_FAULT)
 			o->fault = (enum fault)(FAULT_RESET + it.i);
+		if (c == K_DCGM && !o->dcgm_gpus)
+			o->dcgm_gpus = 2;
+	}
 	if (it.ind < argc)
 		die_usage("unexpected argument '%s'", argv[it.ind]);
 	if (fast)
@@ -181,6 +187,7 @@ main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.opt = &o;
 	s.created = (int64_t)time(NULL);
+	s.prom.start_ns = clock_mono_ns();
 	if (o.port && o.port + o.ports - 1 > 65535)
 		die_usage("invalid value for --ports: past port 65535");
 	for (int i = 0; i < o.ports; i++) {

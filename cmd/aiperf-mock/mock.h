@@ -65,6 +65,7 @@ struct options {
 	int verbose;
 	int workers;
 	int ports;
+	int dcgm_gpus;		/* --dcgm: /metrics as a DCGM exporter; 0: off */
 };
 
 enum route {
@@ -95,6 +96,21 @@ struct counters {
 	int64_t max_lag_ns;
 };
 
+/* metrics.c: what /metrics reports as vLLM does (finished requests). */
+#define MOCK_HIST_MAX 24
+struct mock_hist {
+	uint64_t le[MOCK_HIST_MAX];	/* per bucket, not cumulative */
+	uint64_t count;
+	double sum;
+};
+
+struct mock_prom {
+	uint64_t prompt_tokens, generation_tokens;
+	uint64_t finished[3];	/* stop, length, abort */
+	struct mock_hist ttft, e2e;
+	int64_t start_ns;	/* clock_mono_ns at startup, for --dcgm energy */
+};
+
 struct conn;
 
 struct server {
@@ -114,6 +130,7 @@ struct server {
 	struct buf scratch;	/* formatting space for one write */
 	char *rbuf;		/* MOCK_READ_SIZE bytes: every read lands here */
 	struct json_doc *doc;	/* request bodies, reset per request */
+	struct mock_prom prom;
 };
 
 enum resp_kind { RESP_FIXED, RESP_SSE };
@@ -148,6 +165,7 @@ struct resp {
 	unsigned word;
 	const char *finish;
 	long fail_after;
+	int64_t arrival, first_ns;	/* clock_mono_ns; first_ns 0 until sent */
 };
 
 enum conn_flags {
@@ -259,6 +277,14 @@ void fmt_token(struct buf *b, const struct resp *r, long i, int64_t stamp,
 void fmt_tail(struct buf *b, const struct server *s, const struct resp *r,
 	      int64_t stamp);
 void fmt_sse_start(struct buf *b, const struct server *s, const struct resp *r);
+
+/* metrics.c: vLLM-style and DCGM-exporter-style /metrics. */
+/* A response ends: done (sent whole) or cut short; counts its tokens. */
+void metrics_finish(struct server *s, const struct resp *r, int aborted);
+/* Append the vllm:* families to an exposition. */
+void metrics_vllm(struct buf *b, const struct server *s);
+/* The whole exposition of --dcgm. */
+void metrics_dcgm(struct buf *b, const struct server *s);
 
 /* sse.c: token words and the timed release of chunks. */
 /* Word i (mod the list) of the response text, with its leading space. */

@@ -120,6 +120,12 @@ route_metrics(struct conn *c)
 	metric_val(&b, "connections_open", "Open client connections.", (uint64_t)k->conns_open);
 	metric_val(&b, "connections_total", "Connections accepted.", k->conns_total);
 	metric_val(&b, "connections_rejected_total", "Connections refused by --max-connections.", k->conns_rejected);
+	if (s->opt->dcgm_gpus) {	/* a DCGM exporter reports nothing else */
+		buf_reset(&b);
+		metrics_dcgm(&b, s);
+	} else {
+		metrics_vllm(&b, s);
+	}
 	buf_reset(&s->scratch);
 	http_head(&s->scratch, 200, "text/plain; version=0.0.4; charset=utf-8",
 		  (long long)b.len, !(c->flags & CONN_CLOSE_AFTER));
