@@ -7,17 +7,12 @@
 # 0.2 ms of 5, OSL = requested, 200 requests, 0 errors.
 # Usage: bench/accuracy.sh [requests] [concurrency]
 set -eu
-cd "$(dirname "$0")/.."
-PATH="$PWD/bin:$PATH"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 n=${1:-200} c=${2:-8} osl=64
-tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-aiperf-mock --port 0 --ttft-ms 40 --itl-ms 5 >"$tmp/url" &
-pid=$!
-i=0
-while [ ! -s "$tmp/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-aiperf profile -m bench --url "$(head -1 "$tmp/url")" --streaming --tokenizer builtin \
+tmp=$TMP
+bench_mock --ttft-ms 40 --itl-ms 5
+aiperf profile -m bench --url "$URL" --streaming --tokenizer builtin \
 	--isl 128 --osl $osl --concurrency "$c" --request-count "$n" --random-seed 1 \
 	--artifact-dir "$tmp/a" >/dev/null
 j=$tmp/a/profile_export_aiperf.json

@@ -4,22 +4,18 @@
 # overlapping requests (from the records) and the sender's peak RSS.
 # Usage: bench/concurrency.sh [streams] [seconds-per-stream]
 set -eu
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-PATH="$TOP/bin:$PATH"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 N=${1:-10000}
 SECS=${2:-4}
 ulimit -n $((N + 1024)) 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-TMP=$(mktemp -d)
-MOCK=
-trap '[ -n "$MOCK" ] && kill "$MOCK" 2>/dev/null; rm -rf "$TMP"' EXIT
 
 # One loopback address pair has some 28,000 ephemeral ports: a mock port per
 # 20,000 streams; a mock worker per 15,000 (each its own descriptor limit).
 PORTS=$(((N + 19999) / 20000))
 WORKERS=$(((N + 14999) / 15000))
-aiperf-mock --port 0 --ports "$PORTS" --workers "$WORKERS" --ttft-ms 500 \
-	--itl-ms $((SECS * 1000 / 4)) --max-connections $((N * 2)) >"$TMP/url" 2>"$TMP/mock.err" &
-MOCK=$!
+bench_mock --ports "$PORTS" --workers "$WORKERS" --ttft-ms 500 \
+	--itl-ms $((SECS * 1000 / 4)) --max-connections $((N * 2))
 i=0
 while [ "$(wc -l <"$TMP/url")" -lt "$PORTS" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 URLS=()

@@ -11,22 +11,14 @@
 # when either meets the target.
 # Usage: bench/fidelity.sh [streams] [itl-ms] [tokens]   (env SEND_OPTS: more options)
 set -eu
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-PATH="$TOP/bin:$PATH"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 N=${1:-1000}
 ITL=${2:-40}
 TOK=${3:-50}
 ulimit -n $((N + 1024)) 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-TMP=$(mktemp -d)
-MOCK=
-trap '[ -n "$MOCK" ] && kill "$MOCK" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-aiperf-mock --port 0 --ttft-ms 100 --itl-ms "$ITL" --max-connections $((N * 2)) \
-	>"$TMP/url" 2>"$TMP/mock.err" &
-MOCK=$!
-i=0
-while [ ! -s "$TMP/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-URL=$(head -1 "$TMP/url")
+bench_mock --ttft-ms 100 --itl-ms "$ITL" --max-connections $((N * 2))
 
 # mock_counter NAME: a counter from the mock's /metrics.
 mock_counter() {

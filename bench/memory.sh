@@ -8,35 +8,22 @@
 # 4 MiB, whichever is larger. Not a test: numbers only.
 # Usage: bench/memory.sh [requests] [concurrency]
 set -eu
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-PATH="$TOP/bin:$PATH"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 N=${1:-1000000}
 C=${2:-64}
-TMP=$(mktemp -d)
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-aiperf-mock --port 0 --fast >"$TMP/url" 2>"$TMP/mock.err" &
-PIDS+=("$!")
-i=0
-while [ ! -s "$TMP/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-URL=$(head -1 "$TMP/url")
+bench_mock --fast
 
 mkfifo "$TMP/req" "$TMP/raw" "$TMP/rec"
 aiperf-gen -m m --tokenizer builtin --isl 16 --osl 8 --streaming --random-seed 1 \
 	--request-count "$N" >"$TMP/req" 2>"$TMP/gen.err" &
-PIDS+=("$!")
+bench_reap "$!"
 aiperf-send -u "$URL" --concurrency "$C" --ui-type none <"$TMP/req" >"$TMP/raw" &
 SEND=$!
-PIDS+=("$SEND")
+bench_reap "$SEND"
 aiperf-metrics --use-server-token-count <"$TMP/raw" >"$TMP/rec" &
 MET=$!
-PIDS+=("$MET")
+bench_reap "$MET"
 wc -l <"$TMP/rec" >"$TMP/count" &
 WC=$!
 

@@ -48,6 +48,11 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 #   6  aiperf-send alone with case 3's load (sleeping): standard output into
 #      cat against --raw-file (standard output to /dev/null): the p99
 #      observation delay of each, a figure for aiperf-send(1)'s Raw file.
+#   7  through aiperf profile, case 1's load (req/s) and case 2's (p99
+#      lateness) with every stage left to the scheduler (AIPERF_PIN=0)
+#      against the sender on a CPU of its own (AIPERF_PIN=1, even on two
+#      CPUs, where aiperf profile pins only a busy-polling sender): the
+#      figure behind aiperf(7)'s CPU split.
 #
 # Cases run ROUNDS times, alternating which of the two goes first; the table
 # gives each number's median over the rounds and the median of the per-round
@@ -432,6 +437,28 @@ while [ "$r" -le "$ROUNDS" ]; do
 	keep 6p "$s6"
 	keep 6r "$(ratio "$s6" "$f6")"
 	echo "round $r case 6: p99 observation delay, stdout into cat $f6 us, --raw-file $s6 us"
+
+	# case 7: through aiperf profile, case 1's and case 2's loads with the
+	# stages left to the scheduler (AIPERF_PIN=0) and with the sender on a
+	# CPU of its own (AIPERF_PIN=1), whatever the CPU count
+	for who in $(order "$r"); do
+		if [ "$who" = alone ]; then pin=0; else pin=1; fi
+		AIPERF_PIN=$pin profile "$TMP/p7" "$URL" "${L1[@]}" --benchmark-duration "$DUR" \
+			--benchmark-grace-period 1
+		q=$(rate "$TMP/p7/profile_export_raw.jsonl")
+		AIPERF_PIN=$pin profile "$TMP/p7" "$URL" "${L2[@]}"
+		read -r l _ _ <<<"$(lateness "$TMP/p7/profile_export_raw.jsonl")"
+		if [ $pin = 0 ]; then f7q=$q f7l=$l; else s7q=$q s7l=$l; fi
+		rm -rf "$TMP/p7"
+	done
+	keep 7qa "$f7q"
+	keep 7qp "$s7q"
+	keep 7qr "$(ratio "$s7q" "$f7q")"
+	keep 7la "$f7l"
+	keep 7lp "$s7l"
+	keep 7lr "$(ratio "$s7l" "$f7l")"
+	echo "round $r case 7: aiperf profile unpinned $f7q/s, p99 lateness $f7l us;" \
+		"pinned $s7q/s, p99 lateness $s7l us"
 	r=$((r + 1))
 done
 
@@ -465,8 +492,11 @@ row "5 profile p99 lateness, slow metrics" "$(m 5la) us" "$(m 5lp) us" "$(m 5lr)
 row "5 profile p99 obs. delay, slow metrics" "$(m 5da) us" "$(m 5dp) us" "$(m 5dr)" "<= 1.5x or < 100 us" \
 	"$(pass "$(m 5dr) <= 1.5 || $(m 5dp) < 100")"
 row "6 p99 obs. delay, stdout|cat : --raw-file" "$(m 6a) us" "$(m 6p) us" "$(m 6r)" "(a figure, no target)" "-"
+row "7 profile req/s, AIPERF_PIN=0 : 1" "$(m 7qa)/s" "$(m 7qp)/s" "$(m 7qr)" "(a figure, no target)" "-"
+row "7 profile p99 lateness, AIPERF_PIN=0 : 1" "$(m 7la) us" "$(m 7lp) us" "$(m 7lr)" "(a figure, no target)" "-"
 echo "(case 5: the columns are aiperf profile as it is, and with an aiperf-metrics that sleeps first;"
-echo " case 6: aiperf-send alone, stdout into cat and --raw-file)"
+echo " case 6: aiperf-send alone, stdout into cat and --raw-file;"
+echo " case 7: aiperf profile with its stages left to the scheduler, and with the sender pinned)"
 echo "TTFT truth, the mock's stamps (first aiperf_send_ns - start_perf_ns), medians:" \
 	"aiperf-send runs avg $(m 3atavg) p99 $(m 3atp99) ms, aiperf profile runs avg $(m 3ttavg)" \
 	"p99 $(m 3ttp99) ms; configured $TTFT ms (the rest is the mock's own lateness)"

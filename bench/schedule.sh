@@ -6,17 +6,10 @@
 # With no arguments: constant and poisson at 1,000 and 10,000 req/s, 20 s each
 # (issue 4's matrix). Env SEND_OPTS: extra aiperf-send options (--busy-poll).
 set -eu
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-PATH="$TOP/bin:$PATH"
-TMP=$(mktemp -d)
-MOCK=
-trap '[ -n "$MOCK" ] && kill "$MOCK" 2>/dev/null; rm -rf "$TMP"' EXIT
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
-aiperf-mock --port 0 --ttft-ms 0 --itl-ms 0 >"$TMP/url" 2>"$TMP/mock.err" &
-MOCK=$!
-i=0
-while [ ! -s "$TMP/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-URL=$(head -1 "$TMP/url")
+bench_mock --ttft-ms 0 --itl-ms 0
 
 # records RATE SECS PATTERN: request records with at_ns. Constant: the first
 # request waits one interval (spec 5.2); poisson: exponential gaps (seed 1).

@@ -5,20 +5,13 @@
 # the difference divided by N so that start-up cancels out.
 # Usage: bench/send-instructions.sh [requests] [concurrency]   (needs valgrind)
 set -eu
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-PATH="$TOP/bin:$PATH"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 N=${1:-2000}
 C=${2:-16}
 command -v valgrind >/dev/null || { echo "send-instructions: valgrind not found (apt-get install valgrind)" >&2; exit 1; }
-TMP=$(mktemp -d)
-MOCK=
-trap '[ -n "$MOCK" ] && kill "$MOCK" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-aiperf-mock --port 0 --ttft-ms 0 --itl-ms 0 >"$TMP/url" 2>"$TMP/mock.err" &
-MOCK=$!
-i=0
-while [ ! -s "$TMP/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-URL=$(head -1 "$TMP/url")
+bench_mock --ttft-ms 0 --itl-ms 0
 REC='{"id":"r","path":"/v1/chat/completions","stream":false,"payload":{"model":"m","messages":[{"role":"user","content":"hi"}],"max_completion_tokens":1}}'
 
 # count ENGINE REQUESTS: instructions of one aiperf-send run.

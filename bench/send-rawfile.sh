@@ -13,21 +13,14 @@
 # Usage: bench/send-rawfile.sh [rate [seconds [slow-seconds [connections]]]]
 #        (default 10000 req/s, 3 s, 5 s, 64)
 set -eu
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-PATH="$TOP/bin:$PATH"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 RATE=${1:-10000}
 SECS=${2:-3}
 SLOW=${3:-5}
 CONNS=${4:-64}
-TMP=$(mktemp -d)
-MOCK=
-trap '[ -n "$MOCK" ] && kill "$MOCK" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-aiperf-mock --port 0 --ttft-ms 0 --itl-ms 0 --max-connections 100000 >"$TMP/url" 2>"$TMP/mock.err" &
-MOCK=$!
-i=0
-while [ ! -s "$TMP/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-URL=$(head -1 "$TMP/url")
+bench_mock --ttft-ms 0 --itl-ms 0 --max-connections 100000
 REC='{"id":"r","path":"/v1/chat/completions","stream":false,"payload":{"model":"m","messages":[{"role":"user","content":"hi"}],"max_completion_tokens":1}}'
 awk -v r="$RATE" -v s="$SECS" 'BEGIN { n = r * s
 	for (i = 1; i <= n; i++)

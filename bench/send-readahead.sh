@@ -13,8 +13,8 @@
 # Usage: bench/send-readahead.sh [rate [seconds]]   (default 10000 req/s, 3 s)
 # Env: CHUNK (2000), PAUSE (0.15), AHEAD (65536), HOGS (1), CASES ("burst idle").
 set -eu
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-PATH="$TOP/bin:$PATH"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 RATE=${1:-10000}
 SECS=${2:-3}
 CHUNK=${CHUNK:-2000}
@@ -23,16 +23,9 @@ AHEAD=${AHEAD:-65536}
 HOGS=${HOGS:-1}
 CASES=${CASES:-burst idle}
 N=$((RATE * SECS))
-TMP=$(mktemp -d)
-MOCK=
 HOGPIDS=
-trap '[ -n "$MOCK" ] && kill "$MOCK" 2>/dev/null; for p in $HOGPIDS; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
 
-aiperf-mock --port 0 --ttft-ms 0 --itl-ms 0 >"$TMP/url" 2>"$TMP/mock.err" &
-MOCK=$!
-i=0
-while [ ! -s "$TMP/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-URL=$(head -1 "$TMP/url")
+bench_mock --ttft-ms 0 --itl-ms 0
 GEN="-m m --request-count $N --request-rate $RATE --isl 100 --osl 1 --tokenizer builtin --random-seed 1"
 # shellcheck disable=SC2086 # GEN is a list of options
 aiperf-gen $GEN >"$TMP/in"
@@ -85,6 +78,7 @@ for prod in $CASES; do
 		while [ "$j" -lt "$HOGS" ]; do
 			sh -c 'while :; do :; done' &
 			HOGPIDS="$HOGPIDS $!"
+			bench_reap $!
 			j=$((j + 1))
 		done
 	fi

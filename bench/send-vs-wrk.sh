@@ -7,22 +7,15 @@
 # Usage: bench/send-vs-wrk.sh [connections] [seconds]
 #        (env WRK_THREADS, default 1; ROUNDS, default 1)
 set -eu
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-PATH="$TOP/bin:$PATH"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 CONNS=${1:-64}
 DUR=${2:-5}
 THREADS=${WRK_THREADS:-1}
 ROUNDS=${ROUNDS:-1}
 command -v wrk >/dev/null || { echo "send-vs-wrk: wrk not found (apt-get install wrk)" >&2; exit 1; }
-TMP=$(mktemp -d)
-MOCK=
-trap '[ -n "$MOCK" ] && kill "$MOCK" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-aiperf-mock --port 0 --ttft-ms 0 --itl-ms 0 --max-connections 100000 >"$TMP/url" 2>"$TMP/mock.err" &
-MOCK=$!
-i=0
-while [ ! -s "$TMP/url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-URL=$(head -1 "$TMP/url")
+bench_mock --ttft-ms 0 --itl-ms 0 --max-connections 100000
 BODY='{"model":"m","messages":[{"role":"user","content":"hi"}],"max_completion_tokens":1}'
 REC="{\"id\":\"r\",\"path\":\"/v1/chat/completions\",\"stream\":false,\"payload\":$BODY}"
 

@@ -39,6 +39,11 @@ aiperf profile options (the original's names and aliases):
              --num-prefix-prompts, --prompt-prefix-length/
              --prefix-prompt-length, --shared-system-prompt-length,
              --user-context-prompt-length
+  Rankings:  --rankings-passages-mean, --rankings-passages-stddev,
+             --rankings-passages-prompt-token-mean,
+             --rankings-passages-prompt-token-stddev,
+             --rankings-query-prompt-token-mean,
+             --rankings-query-prompt-token-stddev (the rankings types)
   Dataset:   --input-file, --custom-dataset-type single_turn|multi_turn|
              random_pool|mooncake_trace|bailian_trace|burst_gpt_trace,
              --public-dataset sharegpt (--input-file: its local copy),
@@ -500,13 +505,17 @@ command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null && IDLE=(chrt --idl
 # sender, never idle, pays in full). On two CPUs a sleeping sender is left
 # free to move: a server on the same host then has both (bench
 # profile-vs-send.sh case 1 lost a fifth of its rate pinned).
-# AIPERF_PIN=0 leaves the CPUs to the scheduler.
+# AIPERF_PIN=0 leaves the CPUs to the scheduler; AIPERF_PIN=1 splits them
+# whenever there are two (bench/profile-vs-send.sh case 7 measures both).
 SOLO=() REST=()
 cpu_split() {
 	local -a cpus=("${CPUS[@]}")
 	local n=${#CPUS[@]}
-	[[ ${AIPERF_PIN:-1} == 0 ]] && return 0
-	((n >= 3 || (n == 2 && ${#BUSY[@]} > 0))) || return 0
+	case ${AIPERF_PIN:-} in
+	0) return 0 ;;
+	1) ((n >= 2)) || return 0 ;;
+	*) ((n >= 3 || (n == 2 && ${#BUSY[@]} > 0))) || return 0 ;;
+	esac
 	SOLO=(taskset -c "${cpus[-1]}")
 	unset 'cpus[-1]'
 	REST=(taskset -c "$(IFS=,; echo "${cpus[*]}")")

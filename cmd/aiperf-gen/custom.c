@@ -111,8 +111,16 @@ turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn
 	*u = (struct turn){ .ntexts = k->ntexts, .max_tokens = -1, .delay_ms = -1,
 			    .at_ns = -1 };
 	u->texts = xcalloc(k->ntexts ? k->ntexts : 1, sizeof(*u->texts));
-	for (size_t i = 0; i < k->ntexts; i++)
-		u->texts[i] = text_of(&cp->texts[k->text0 + i]);
+	for (size_t i = 0; i < k->ntexts; i++) {
+		const struct custom_text *x = &cp->texts[k->text0 + i];
+
+		u->texts[i] = text_of(x);
+		if (!x->name)
+			continue;
+		if (!u->names)
+			u->names = xcalloc(k->ntexts, sizeof(*u->names));
+		u->names[i] = xstrndup(x->name, x->name_len);
+	}
 	if (k->role)
 		u->role = xstrndup(k->role, k->role_len);
 	if (k->has & CUSTOM_OUTPUT_LENGTH)
@@ -210,8 +218,26 @@ pool_add(struct cload *l, struct conv *pool, size_t lineno)
 	u = &pool->turns[pool->nturns++];
 	*u = (struct turn){ .ntexts = k->ntexts };
 	u->texts = xcalloc(k->ntexts ? k->ntexts : 1, sizeof(*u->texts));
-	for (size_t i = 0; i < k->ntexts; i++)
-		u->texts[i] = text_of(&l->cp.texts[k->text0 + i]);
+	u->names = xcalloc(k->ntexts ? k->ntexts : 1, sizeof(*u->names));
+	for (size_t i = 0; i < k->ntexts; i++) {
+		const struct custom_text *x = &l->cp.texts[k->text0 + i];
+
+		u->texts[i] = text_of(x);
+		/* {name, contents} objects keep theirs, else the file's stem */
+		u->names[i] = x->name ? xstrndup(x->name, x->name_len) :
+					xstrdup(pool->session_id);
+	}
+}
+
+/* Path.stem: the last component without its last suffix. */
+static char *
+path_stem(const char *path)
+{
+	const char *b = strrchr(path, '/'), *dot;
+
+	b = b ? b + 1 : path;
+	dot = strrchr(b, '.');
+	return dot && dot != b ? xstrndup(b, (size_t)(dot - b)) : xstrdup(b);
 }
 
 static int
@@ -267,13 +293,22 @@ choice(struct rng *r, size_t n)
 	return i < n ? i : n - 1;
 }
 
+/* Text i of from, with its name, as u's next text. */
+static void
+add_named(struct turn *u, const struct turn *from, size_t i)
+{
+	u->texts = xreallocarray(u->texts, u->ntexts + 1, sizeof(*u->texts));
+	u->names = xreallocarray(u->names, u->ntexts + 1, sizeof(*u->names));
+	u->names[u->ntexts] = from->names && from->names[i] ?
+			      xstrdup(from->names[i]) : NULL;
+	u->texts[u->ntexts++] = xstrdup(from->texts[i]);
+}
+
 static void
 merge_texts(struct turn *u, const struct turn *from)
 {
-	u->texts = xreallocarray(u->texts, u->ntexts + from->ntexts + 1,
-				 sizeof(*u->texts));
 	for (size_t i = 0; i < from->ntexts; i++)
-		u->texts[u->ntexts++] = xstrdup(from->texts[i]);
+		add_named(u, from, i);
 }
 
 /*
@@ -309,15 +344,10 @@ pool_convs(struct cload *l, struct conv *pools, size_t npools, uint64_t root)
 		nflat = flat->ntexts;
 		for (size_t c = 0; nflat && c < n; c++)
 			for (long long b = 0; b < l->o->batch_size; b++) {
-				struct turn *u = &l->d->convs[c].turns[0];
-
-				u->texts = xreallocarray(u->texts, u->ntexts + 1,
-							 sizeof(*u->texts));
-				u->texts[u->ntexts++] = xstrdup(flat->texts[choice(&r, nflat)]);
+				add_named(&l->d->convs[c].turns[0], flat,
+					  choice(&r, nflat));
 			}
-		for (size_t i = 0; i < nflat; i++)
-			free(flat->texts[i]);
-		free(flat->texts);
+		turn_free_texts(flat);
 		free(flat);
 		return;
 	}
@@ -331,12 +361,10 @@ static void
 pools_free(struct conv *pools, size_t n)
 {
 	for (size_t p = 0; p < n; p++) {
-		for (size_t k = 0; k < pools[p].nturns; k++) {
-			for (size_t i = 0; i < pools[p].turns[k].ntexts; i++)
-				free(pools[p].turns[k].texts[i]);
-			free(pools[p].turns[k].texts);
-		}
+		for (size_t k = 0; k < pools[p].nturns; k++)
+			turn_free_texts(&pools[p].turns[k]);
 		free(pools[p].turns);
+		free(pools[p].session_id);
 	}
 	free(pools);
 }
@@ -357,6 +385,7 @@ load_pools(struct cload *l, uint64_t root)
 	}
 	pools = xcalloc(n, sizeof(*pools));
 	for (size_t i = 0; i < n; i++) {
+		pools[i].session_id = path_stem(files ? files[i] : one[0]);
 		read_file(l, DS_RANDOM_POOL, files ? files[i] : one[0], &pools[i]);
 		if (!pools[i].nturns)
 			die("'%s' has no records", files ? files[i] : one[0]);
@@ -391,9 +420,7 @@ hoist_system(struct cload *l, size_t c)
 		buf_release(&b);
 		return;
 	}
-	for (size_t i = 0; i < u->ntexts; i++)
-		free(u->texts[i]);
-	free(u->texts);
+	turn_free_texts(u);
 	free(u->role);
 	memmove(cv->turns, cv->turns + 1, (cv->nturns - 1) * sizeof(*cv->turns));
 	memmove(m, m + 1, (cv->nturns - 1) * sizeof(*m));
@@ -478,14 +505,10 @@ finalize(struct cload *l, uint64_t root)
 				u->max_tokens = gen_pni(&max_tokens, (double)o->osl,
 							o->osl_stddev);
 			payload_render(o, u, k);
-			for (size_t i = 0; i < u->ntexts; i++)
-				free(u->texts[i]);
-			free(u->texts);
+			turn_free_texts(u);
 			free(u->role);
 			free(u->sysmsg);
-			u->texts = NULL;
 			u->role = u->sysmsg = NULL;
-			u->ntexts = 0;
 		}
 }
 
@@ -576,13 +599,9 @@ custom_stream_next(struct custom_stream *cs)
 	if (u->max_tokens < 0 && o->osl >= 0)
 		u->max_tokens = gen_pni(&cs->max_tokens, (double)o->osl, o->osl_stddev);
 	payload_render(o, u, 0);
-	for (size_t i = 0; i < u->ntexts; i++)
-		free(u->texts[i]);
-	free(u->texts);
+	turn_free_texts(u);
 	free(u->role);
-	u->texts = NULL;
 	u->role = NULL;
-	u->ntexts = 0;
 	cs->conv.turns = u;
 	cs->conv.nturns = 1;
 	return &cs->conv;

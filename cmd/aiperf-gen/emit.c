@@ -107,6 +107,77 @@ make_turn(struct turn *t, size_t k, const struct gen_opts *o,
 }
 
 void
+turn_free_texts(struct turn *t)
+{
+	for (size_t i = 0; i < t->ntexts; i++) {
+		free(t->texts[i]);
+		if (t->names)
+			free(t->names[i]);
+	}
+	free(t->texts);
+	free(t->names);
+	t->texts = t->names = NULL;
+	t->ntexts = 0;
+}
+
+/* _finalize_turn: the model (round robin or choice), then max_tokens. */
+static void
+finalize_turn(struct turn *t, const struct gen_opts *o, struct rngs *r)
+{
+	long long isl;
+
+	if (o->model_random)
+		t->model = (size_t)rng_below(&r->model, o->nmodels);
+	else
+		t->model = r->rr++ % o->nmodels;
+	t->max_tokens = -1;
+	if (o->dist)
+		seqdist_sample(o->dist, &r->dist, &isl, &t->max_tokens);
+	else if (o->osl >= 0)
+		t->max_tokens = gen_pni(&r->max_tokens, (double)o->osl, o->osl_stddev);
+}
+
+/*
+ * SyntheticRankingsDatasetComposer: per entry the passage count from
+ * dataset.rankings.passages, the session id, the query, then each
+ * passage (lengths drawn as every prompt's, from dataset.prompt.length),
+ * texts named "query" and "passages", then _finalize_turn.
+ */
+static void
+rankings_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
+	       struct rngs *r, uint64_t root)
+{
+	const long long *rk = o->rankings;
+	struct rng passages;
+
+	rng_derive(&passages, root, "dataset.rankings.passages");
+	d->n = (size_t)o->num_entries;
+	d->convs = xcalloc(d->n, sizeof(*d->convs));
+	for (size_t i = 0; i < d->n; i++) {
+		struct conv *c = &d->convs[i];
+		size_t n = (size_t)gen_pni(&passages, (double)rk[0], (double)rk[1]);
+		struct turn *t;
+
+		c->session_id = gen_session_id(o, i, &r->ids);
+		c->nturns = 1;
+		c->turns = t = xcalloc(1, sizeof(*c->turns));
+		t->ntexts = n + 1;
+		t->texts = xcalloc(n + 1, sizeof(*t->texts));
+		t->names = xcalloc(n + 1, sizeof(*t->names));
+		t->texts[0] = prompt_generate(p, (double)rk[4], (double)rk[5]);
+		t->names[0] = xstrdup("query");
+		for (size_t k = 1; k <= n; k++) {
+			t->texts[k] = prompt_generate(p, (double)rk[2], (double)rk[3]);
+			t->names[k] = xstrdup("passages");
+		}
+		t->delay_ms = -1;
+		t->at_ns = -1;
+		finalize_turn(t, o, r);
+		payload_render(o, t, 0);
+	}
+}
+
+void
 dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	      uint64_t root)
 {
@@ -118,6 +189,10 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	rng_derive(&r.delay, root, "composer.conversation.turn_delay");
 	rng_derive(&r.ids, root, "aiperf.gen.session_id");
 	rng_derive(&r.dist, root, "models.sequence.distribution");
+	if (endpoint_rankings(o->ep)) {
+		rankings_build(d, o, p, &r, root);
+		return;
+	}
 	d->n = (size_t)o->num_entries;
 	d->convs = xcalloc(d->n, sizeof(*d->convs));
 	for (size_t i = 0; i < d->n; i++) {
@@ -145,9 +220,7 @@ dataset_free(struct dataset *d)
 		for (size_t k = 0; k < c->nturns; k++) {
 			struct turn *t = &c->turns[k];
 
-			for (size_t j = 0; j < t->ntexts; j++)
-				free(t->texts[j]);
-			free(t->texts);
+			turn_free_texts(t);
 			free(t->payload);
 			free(t->raw_messages);
 			free(t->raw_tools);

@@ -16,7 +16,7 @@ enum endpoint {
 	EP_CHAT, EP_COMPLETIONS, EP_EMBEDDINGS,
 	/* payload_endpoints.c */
 	EP_RESPONSES, EP_CHAT_EMBEDDINGS, EP_NIM_EMBEDDINGS, EP_HF_GENERATE,
-	EP_SOLIDO_RAG,
+	EP_SOLIDO_RAG, EP_NIM_RANKINGS, EP_COHERE_RANKINGS, EP_HF_TEI_RANKINGS,
 	EP_TEMPLATE,	/* template.c */
 };
 
@@ -88,6 +88,9 @@ struct gen_opts {
 	int entries_set;	/* --num-dataset-entries given */
 	struct seqdist *dist;	/* --seq-dist, or NULL */
 	const char *rankings_opt;	/* the first --rankings-* option given */
+	/* --rankings-passages-mean, -stddev, -prompt-token-mean, -stddev,
+	 * --rankings-query-prompt-token-mean, -stddev */
+	long long rankings[6];
 	struct template *tmpl;	/* --endpoint-type template (template.c) */
 };
 
@@ -98,6 +101,8 @@ enum sampling { SAMPLE_SEQUENTIAL, SAMPLE_RANDOM, SAMPLE_SHUFFLE };
 
 struct turn {
 	char **texts;
+	char **names;		/* per text its name ({name, contents}, the
+				 * rankings composer's), or NULL for none */
 	size_t ntexts;
 	size_t model;
 	long long max_tokens;	/* -1: none */
@@ -109,6 +114,9 @@ struct turn {
 	/* chat: the shared system prompt and the session's user context,
 	 * sent before a first turn's message (borrowed; NULL: none) */
 	const char *system, *context;
+	/* responses: the same two on every turn of the conversation, as
+	 * instructions and a leading user item (each turn goes alone) */
+	const char *conv_system, *conv_context;
 	char *role;		/* chat message role; NULL: "user" */
 	char *sysmsg;		/* first turn: the conversation's own system
 				 * message (a multi_turn file's), owned */
@@ -205,10 +213,12 @@ const char *endpoint_path(enum endpoint ep, int streaming);
 int endpoint_streams(enum endpoint ep);
 /* Whether it sends max_tokens in some form (the record's max_tokens). */
 int endpoint_max_tokens(enum endpoint ep);
-/* Fill kv with t's body for the endpoints payload.c does not build;
+/* Whether it is one of the three rankings types. */
+int endpoint_rankings(enum endpoint ep);
+/* Fill kv with turn k's body for the endpoints payload.c does not build;
  * returns 0 when ep is one of payload.c's. */
 int payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,
-			struct extras *kv);
+			size_t k, struct extras *kv);
 
 /* template.c: --endpoint-type template. */
 struct template;
@@ -322,6 +332,8 @@ const struct conv *stream_next_conv(struct stream *s);
  * send; at: at_ns or -1); returns 0, or -1 on write error. */
 int stream_put(struct stream *s, const struct conv *c, size_t k, size_t nturns,
 	       const char *corr, const char *phase, long long num, long long at);
+/* Free t's texts and their names (none left). */
+void turn_free_texts(struct turn *t);
 void dataset_build(struct dataset *d, const struct gen_opts *o,
 		   struct prompt *p, uint64_t root);
 void dataset_free(struct dataset *d);

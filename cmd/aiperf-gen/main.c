@@ -28,12 +28,10 @@ enum {
 /* The endpoint types built, and the original's others with what brings them. */
 static const char *const endpoint_types[] = {
 	"chat", "completions", "embeddings", "responses", "chat_embeddings",
-	"nim_embeddings", "huggingface_generate", "solido_rag", "template", NULL,
+	"nim_embeddings", "huggingface_generate", "solido_rag", "nim_rankings",
+	"cohere_rankings", "hf_tei_rankings", "template", NULL,
 };
 static const char *const endpoints_later[] = {
-	"cohere_rankings", "the Cohere rankings endpoint (endpoints, issue #14)",
-	"nim_rankings", "the NIM rankings endpoint (endpoints, issue #14)",
-	"hf_tei_rankings", "the HF TEI rankings endpoint (endpoints, issue #14)",
 	"image_retrieval", "the image retrieval endpoint needs image inputs (multimodal, issue #17)",
 	"image_generation", "image generation endpoints (multimodal, issue #17)",
 	"video_generation", "video generation endpoints (multimodal, issue #17)",
@@ -272,8 +270,8 @@ set_seq_dist(struct gen_opts *o, const char *a)
 static void
 set_rankings(struct gen_opts *o, int c, const char *opt, const char *a)
 {
-	opt_int(opt, a, c == O_RKPMEAN || c == O_RKPTMEAN || c == O_RKQTMEAN,
-		100000000);
+	o->rankings[c - O_RKPMEAN] = opt_int(opt, a, c == O_RKPMEAN || c == O_RKPTMEAN
+					     || c == O_RKQTMEAN, 100000000);
 	if (!o->rankings_opt)
 		o->rankings_opt = opt;
 }
@@ -293,7 +291,7 @@ check_prompt_opts(const struct gen_opts *o)
 		die_usage("--user-context-prompt-length requires --num-dataset-entries "
 			  "to be specified. Each dataset entry needs a unique user context "
 			  "prompt, so the number of dataset entries must be defined.");
-	if (o->rankings_opt)
+	if (o->rankings_opt && !endpoint_rankings(o->ep))
 		die_usage("Rankings-specific options (`--rankings-passages-mean`, "
 			  "`--rankings-passages-stddev`, `--rankings-passages-prompt-token-mean`, "
 			  "`--rankings-passages-prompt-token-stddev`, "
@@ -352,7 +350,8 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 				.warmup_sched.pattern = -1,
 				.block_size = -1, .start_offset = -1,
 				.end_offset = -1, .warmup_grace = -1,
-				.sampling = -1 };
+				.sampling = -1,
+				.rankings = { 1, 0, 550, 0, 550, 0 } };
 	opt_init(&it, &cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1)
 		parse_opt(o, c, it.arg);

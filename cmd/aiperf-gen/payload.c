@@ -184,7 +184,7 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 
 	if (o->ep == EP_TEMPLATE)
 		template_kv(o, t, k, &kv);
-	else if (!payload_endpoint_kv(o, t, &kv))
+	else if (!payload_endpoint_kv(o, t, k, &kv))
 		build_kv(o, t, &kv);
 	t->payload = render(&kv);
 	model = extras_get(&kv, "model");

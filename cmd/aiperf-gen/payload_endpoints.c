@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Endpoint payloads beyond chat, completions and embeddings: responses, chat_embeddings, nim_embeddings, huggingface_generate, solido_rag. */
+/* Endpoint payloads beyond chat, completions and embeddings: responses, chat_embeddings, nim_embeddings, huggingface_generate, solido_rag, the rankings types. */
 
 #include "gen.h"
 #include "json/extras.h"
@@ -18,6 +18,9 @@ static const struct {
 	[EP_NIM_EMBEDDINGS] = { "nim_embeddings", "/v1/embeddings", NULL, 0, 0 },
 	[EP_HF_GENERATE] = { "huggingface_generate", "/generate", "/generate_stream", 1, 1 },
 	[EP_SOLIDO_RAG] = { "solido_rag", "/rag/api/prompt", NULL, 1, 0 },
+	[EP_NIM_RANKINGS] = { "nim_rankings", "/v1/ranking", NULL, 0, 0 },
+	[EP_COHERE_RANKINGS] = { "cohere_rankings", "/v2/rerank", NULL, 0, 0 },
+	[EP_HF_TEI_RANKINGS] = { "hf_tei_rankings", "/rerank", NULL, 0, 0 },
 	[EP_TEMPLATE] = { "template", "", NULL, 1, 1 },
 };
 
@@ -112,8 +115,9 @@ payload_content(struct jw *w, const struct turn *t, const char *part)
 	jw_arr_end(w);
 }
 
-/* Responses API input: one user item, content a string for one text,
- * else input_text parts (empty texts skipped). */
+/* Responses API input: the conversation's user context as a leading
+ * user item, then one user item, content a string for one text, else
+ * input_text parts (empty texts skipped). */
 static char *
 responses_input(const struct turn *t)
 {
@@ -122,6 +126,14 @@ responses_input(const struct turn *t)
 
 	jw_init(&w, &b, 0);
 	jw_arr(&w);
+	if (t->conv_context) {
+		jw_obj(&w);
+		jw_key(&w, "role");
+		jw_str(&w, "user");
+		jw_key(&w, "content");
+		jw_str(&w, t->conv_context);
+		jw_obj_end(&w);
+	}
 	jw_obj(&w);
 	jw_key(&w, "role");
 	jw_str(&w, "user");
@@ -184,7 +196,101 @@ add_extras(const struct gen_opts *o, struct extras *kv)
 }
 
 int
-payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,
+endpoint_rankings(enum endpoint ep)
+{
+	return ep == EP_NIM_RANKINGS || ep == EP_COHERE_RANKINGS || ep == EP_HF_TEI_RANKINGS;
+}
+
+/* One warning of each kind a run: the original logs one per request. */
+static void
+warn_once(unsigned *seen, unsigned bit, const char *msg)
+{
+	if (*seen & bit)
+		return;
+	*seen |= bit;
+	warn("%s", msg);
+}
+
+/*
+ * BaseRankingsEndpoint.format_payload: texts named "query" or "queries"
+ * give the query (the first one), "passages" the passages, others are
+ * ignored; no query is the original's ValueError, here fatal.
+ */
+static void
+rankings_kv(const struct gen_opts *o, const struct turn *t, size_t k,
+	    struct extras *kv)
+{
+	static unsigned seen;
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	const char *model = o->models[t->model], *query = NULL;
+	size_t nquery = 0, npass = 0;
+	struct jw w;
+
+	if (k > 0)
+		die("Rankings endpoint only supports one turn.");
+	if (t->max_tokens >= 0)
+		warn_once(&seen, 1, "Max_tokens is provided but is not supported for rankings.");
+	jw_init(&w, &b, 0);
+	jw_arr(&w);
+	for (size_t i = 0; i < t->ntexts; i++) {
+		const char *name = t->names && t->names[i] ? t->names[i] : "";
+
+		if (!strcmp(name, "passages")) {
+			if (o->ep == EP_NIM_RANKINGS) {
+				jw_obj(&w);
+				jw_key(&w, "text");
+				jw_str(&w, t->texts[i]);
+				jw_obj_end(&w);
+			} else {
+				jw_str(&w, t->texts[i]);
+			}
+			npass++;
+		} else if (!strcmp(name, "query") || !strcmp(name, "queries")) {
+			if (!nquery++)
+				query = t->texts[i];
+		} else if (!(seen & 2)) {
+			seen |= 2;
+			warn("Ignoring text with name '%s' - rankings expects "
+			     "'query'/'queries' and 'passages'", name);
+		}
+	}
+	jw_arr_end(&w);
+	if (!query)
+		die("Rankings request requires a text with name 'query' or 'queries'. "
+		    "Provide a Text object with name='query' or name='queries' "
+		    "containing the search query.");
+	if (nquery > 1 && !(seen & 4)) {
+		seen |= 4;
+		warn("Multiple query texts found, using the first one. Found %zu queries.",
+		     nquery);
+	}
+	if (!npass)
+		warn_once(&seen, 8, "Rankings request has query but no passages to rank. "
+			  "Consider adding a Text object with name='passages' "
+			  "containing texts to rank.");
+	if (o->ep == EP_NIM_RANKINGS) {
+		struct buf q = BUF_INIT(BUF_NOMAX);
+
+		buf_addstr(&q, "{\"text\":");
+		json_quote(&q, query, strlen(query));
+		buf_addch(&q, '}');
+		extras_set(kv, "model", 5, quoted(model));
+		extras_set(kv, "query", 5, buf_detach(&q, NULL));
+		extras_set(kv, "passages", 8, buf_detach(&b, NULL));
+	} else if (o->ep == EP_COHERE_RANKINGS) {
+		extras_set(kv, "model", 5, quoted(model));
+		extras_set(kv, "query", 5, quoted(query));
+		extras_set(kv, "documents", 9, buf_detach(&b, NULL));
+	} else {
+		extras_set(kv, "query", 5, quoted(query));
+		extras_set(kv, "texts", 5, buf_detach(&b, NULL));
+	}
+	add_extras(o, kv);
+}
+
+
+int
+payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		    struct extras *kv)
 {
 	const char *model = o->models[t->model];
@@ -194,6 +300,8 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,
 		extras_set(kv, "input", 5, responses_input(t));
 		extras_set(kv, "model", 5, quoted(model));
 		extras_set(kv, "stream", 6, xstrdup(o->streaming ? "true" : "false"));
+		if (t->conv_system)
+			extras_set(kv, "instructions", 12, quoted(t->conv_system));
 		if (t->max_tokens >= 0)
 			extras_set(kv, "max_output_tokens", 17, number(t->max_tokens));
 		add_extras(o, kv);
@@ -206,9 +314,10 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,
 		extras_set(kv, "model", 5, quoted(model));
 		extras_set(kv, "stream", 6, xstrdup("false"));
 		if (t->max_tokens >= 0) {
-			const char *k = o->legacy_max_tokens ? "max_tokens" : "max_completion_tokens";
+			const char *mk = o->legacy_max_tokens ? "max_tokens" :
+								"max_completion_tokens";
 
-			extras_set(kv, k, strlen(k), number(t->max_tokens));
+			extras_set(kv, mk, strlen(mk), number(t->max_tokens));
 		}
 		add_extras(o, kv);
 		return 1;
@@ -227,6 +336,11 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,
 		extras_set(kv, "filters", 7, xstrdup("{\"family\":\"Solido\",\"tool\":\"SDE\"}"));
 		extras_set(kv, "inference_model", 15, quoted(model));
 		add_extras(o, kv);
+		return 1;
+	case EP_NIM_RANKINGS:
+	case EP_COHERE_RANKINGS:
+	case EP_HF_TEI_RANKINGS:
+		rankings_kv(o, t, k, kv);
 		return 1;
 	default:
 		return 0;

@@ -257,6 +257,10 @@ prompt_inject(struct prompt *p, struct dataset *d, const struct gen_opts *o)
 			continue;
 		c->turns[0].system = p->system && *p->system ? p->system : NULL;
 		c->turns[0].context = c->context && *c->context ? c->context : NULL;
+		for (size_t k = 0; k < c->nturns; k++) {
+			c->turns[k].conv_system = c->turns[0].system;
+			c->turns[k].conv_context = c->turns[0].context;
+		}
 	}
 }
 

@@ -237,23 +237,83 @@ turn_obj(struct jw *w, const struct gen_opts *o, const struct turn *t)
 	jw_obj_end(w);
 }
 
-/* Media and named contents: none until multimodal inputs and named
- * texts come (issues #17, #14 rankings). */
+/* by_name_list: the turn's texts named name, in order (the original's
+ * extract_named_contents: texts_by_name[name]), as a list. */
 static void
-empty_vars(struct jw *w)
+by_name_list(struct jw *w, const struct turn *t, const char *name)
 {
-	static const char *const v[][2] = {
+	jw_arr(w);
+	for (size_t i = 0; t->names && i < t->ntexts; i++)
+		if (t->names[i] && !strcmp(t->names[i], name))
+			jw_str(w, t->texts[i]);
+	jw_arr_end(w);
+}
+
+static int
+has_name(const struct turn *t, const char *name)
+{
+	for (size_t i = 0; t->names && i < t->ntexts; i++)
+		if (t->names[i] && !strcmp(t->names[i], name))
+			return 1;
+	return 0;
+}
+
+/* first_named: the first text named name, else null. */
+static void
+first_named(struct jw *w, const struct turn *t, const char *name)
+{
+	for (size_t i = 0; t->names && i < t->ntexts; i++)
+		if (t->names[i] && !strcmp(t->names[i], name)) {
+			jw_str(w, t->texts[i]);
+			return;
+		}
+	jw_null(w);
+}
+
+/* Media: none until multimodal inputs come (issue #17). Named texts as
+ * the original's template endpoint names them: queries are the texts named
+ * "query" (not "queries"), passages those named "passages", else
+ * "passage"; texts_by_name every name in order of first appearance. */
+static void
+named_vars(struct jw *w, const struct turn *t)
+{
+	static const char *const media[][2] = {
 		{ "images", "[]" }, { "audios", "[]" }, { "videos", "[]" },
 		{ "image", "null" }, { "audio", "null" }, { "video", "null" },
-		{ "queries", "[]" }, { "passages", "[]" }, { "query", "null" },
-		{ "passage", "null" }, { "texts_by_name", "{}" },
-		{ "images_by_name", "{}" }, { "audios_by_name", "{}" },
-		{ "videos_by_name", "{}" },
 	};
+	const char *pass = has_name(t, "passages") ? "passages" : "passage";
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		jw_key(w, v[i][0]);
-		jw_raw(w, v[i][1], strlen(v[i][1]));
+	for (size_t i = 0; i < sizeof(media) / sizeof(media[0]); i++) {
+		jw_key(w, media[i][0]);
+		jw_raw(w, media[i][1], strlen(media[i][1]));
+	}
+	jw_key(w, "queries");
+	by_name_list(w, t, "query");
+	jw_key(w, "passages");
+	by_name_list(w, t, pass);
+	jw_key(w, "query");
+	first_named(w, t, "query");
+	jw_key(w, "passage");
+	first_named(w, t, pass);
+	jw_key(w, "texts_by_name");
+	jw_obj(w);
+	for (size_t i = 0; t->names && i < t->ntexts; i++) {
+		size_t j;
+
+		if (!t->names[i])
+			continue;
+		for (j = 0; j < i; j++)
+			if (t->names[j] && !strcmp(t->names[j], t->names[i]))
+				break;
+		if (j < i)
+			continue;
+		jw_key(w, t->names[i]);
+		by_name_list(w, t, t->names[i]);
+	}
+	jw_obj_end(w);
+	for (size_t i = 0; i < 3; i++) {
+		jw_key(w, (const char *[]){ "images_by_name", "audios_by_name", "videos_by_name" }[i]);
+		jw_raw(w, "{}", 2);
 	}
 }
 
@@ -269,7 +329,7 @@ vars(struct buf *b, const struct gen_opts *o, const struct turn *t, size_t k)
 	texts(&w, t);
 	jw_key(&w, "text");
 	str_or_null(&w, t->ntexts ? t->texts[0] : NULL);
-	empty_vars(&w);
+	named_vars(&w, t);
 	jw_key(&w, "model");
 	jw_str(&w, o->models[t->model]);
 	jw_key(&w, "max_tokens");

@@ -20,6 +20,9 @@ enum etype {
 	ET_CHAT_EMBEDDINGS,	/* chat request, embeddings response */
 	ET_HF_GENERATE,	/* Hugging Face TGI */
 	ET_SOLIDO_RAG,
+	ET_NIM_RANKINGS,	/* {"rankings": [...]} */
+	ET_COHERE_RANKINGS,	/* {"results": [{"index", "relevance_score"}]} */
+	ET_HF_TEI_RANKINGS,	/* [{"index", "score"}] or {"results": [...]} */
 	ET_TEMPLATE,	/* parse_template.c */
 	ET_OTHER,	/* unknown: latency metrics only */
 };
@@ -144,11 +147,14 @@ void rec_throw(struct rec *r, const char *cls, const char *msg);
 /* A truthy JSON value that is not an object: AttributeError on .get(). */
 void rec_not_object(struct rec *r, const struct json *v);
 
-/* parse_endpoints.c: chat_embeddings, huggingface_generate, solido_rag. */
+/* parse_endpoints.c: chat_embeddings, huggingface_generate, solido_rag,
+ * the rankings types. */
 /* The endpoint type named (any case, '-' for '_'), ET_OTHER if unknown. */
 enum etype etype_named(const char *s);
 /* Is et one of parse_endpoints.c's? */
 int etype_extra(enum etype et);
+/* Is et one of the rankings types? */
+int etype_rankings(enum etype et);
 /* One response's JSON value (any type) for those endpoints: returns 1 when
  * it carries data; output: it carries output text. */
 int parse_endpoint_body(struct rec *r, const struct json *v, int *output);

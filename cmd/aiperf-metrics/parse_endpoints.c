@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Response parsing for chat_embeddings, huggingface_generate and solido_rag, and endpoint type names. */
+/* Response parsing for chat_embeddings, huggingface_generate, solido_rag and the rankings types, and endpoint type names. */
 #include "metrics.h"
 
 #include <string.h>
@@ -16,6 +16,10 @@ static const struct {
 	{ "chat_embeddings", ET_CHAT_EMBEDDINGS },
 	{ "huggingface_generate", ET_HF_GENERATE },
 	{ "solido_rag", ET_SOLIDO_RAG },
+	{ "nim_rankings", ET_NIM_RANKINGS },
+	{ "rankings", ET_NIM_RANKINGS },	/* the older name of nim_rankings */
+	{ "cohere_rankings", ET_COHERE_RANKINGS },
+	{ "hf_tei_rankings", ET_HF_TEI_RANKINGS },
 	{ "template", ET_TEMPLATE },
 };
 
@@ -31,7 +35,14 @@ etype_named(const char *s)
 int
 etype_extra(enum etype et)
 {
-	return et == ET_CHAT_EMBEDDINGS || et == ET_HF_GENERATE || et == ET_SOLIDO_RAG;
+	return et == ET_CHAT_EMBEDDINGS || et == ET_HF_GENERATE || et == ET_SOLIDO_RAG
+	       || etype_rankings(et);
+}
+
+int
+etype_rankings(enum etype et)
+{
+	return et == ET_NIM_RANKINGS || et == ET_COHERE_RANKINGS || et == ET_HF_TEI_RANKINGS;
 }
 
 static int
@@ -79,6 +90,60 @@ hf_generate(struct rec *r, const struct json *v, int *output)
 	return text_of(r, json_get(v, "generated_text"), output);
 }
 
+/* RankingsResponseData(rankings=v): falsy is no data; pydantic wants a
+ * list of objects and raises on anything else. */
+static int
+rankings_list(struct rec *r, const struct json *v)
+{
+	size_t i = 0;
+	char m[128];
+
+	if (!v || !json_truthy(v))
+		return 0;
+	if (v->type != JSON_ARRAY) {
+		rec_throw(r, "ValidationError", "1 validation error for "
+			  "RankingsResponseData\nrankings\n  Input should be a valid list");
+		return 0;
+	}
+	for (const struct json *e = v->child; e; e = e->next, i++)
+		if (e->type != JSON_OBJECT) {
+			snprintf(m, sizeof(m), "1 validation error for RankingsResponseData"
+				 "\nrankings.%zu\n  Input should be a valid dictionary", i);
+			rec_throw(r, "ValidationError", m);
+			return 0;
+		}
+	return 1;
+}
+
+/*
+ * The rankings types' extract_rankings: NIM reads "rankings", Cohere
+ * "results" (object items only, each as {index, score}), TEI a list body
+ * or "results". A body of the wrong type or without them is no data
+ * (the newer releases' guards), never an exception.
+ */
+static int
+rankings(struct rec *r, const struct json *v)
+{
+	const struct json *res;
+
+	switch (r->et) {
+	case ET_NIM_RANKINGS:
+		return v->type == JSON_OBJECT && rankings_list(r, json_get(v, "rankings"));
+	case ET_COHERE_RANKINGS:
+		res = v->type == JSON_OBJECT ? json_get(v, "results") : NULL;
+		if (!res || res->type != JSON_ARRAY)
+			return 0;
+		for (const struct json *e = res->child; e; e = e->next)
+			if (e->type == JSON_OBJECT)
+				return 1;
+		return 0;
+	default:
+		if (v->type == JSON_ARRAY)
+			return rankings_list(r, v);
+		return v->type == JSON_OBJECT && rankings_list(r, json_get(v, "results"));
+	}
+}
+
 int
 parse_endpoint_body(struct rec *r, const struct json *v, int *output)
 {
@@ -94,6 +159,10 @@ parse_endpoint_body(struct rec *r, const struct json *v, int *output)
 			return 0;
 		}
 		return text_of(r, json_get(v, "content"), output);
+	case ET_NIM_RANKINGS:
+	case ET_COHERE_RANKINGS:
+	case ET_HF_TEI_RANKINGS:
+		return rankings(r, v);
 	default:
 		return 0;
 	}

@@ -198,6 +198,31 @@ strings(struct buf *b, int *np, const struct json *v)
 	}
 }
 
+/* A rankings body's texts: the query, then the passages (NIM: objects
+ * with a "text"; Cohere: "documents"; TEI: "texts"). */
+static void
+rankings_text(struct buf *b, int *np, const struct json *payload)
+{
+	static const char *const lists[] = { "passages", "documents", "texts" };
+	const struct json *q = json_get(payload, "query");
+
+	if (q && q->type == JSON_OBJECT)
+		q = json_get(q, "text");
+	if (json_is_str(q))
+		part(b, np, q->str, q->len);
+	for (size_t i = 0; i < 3; i++) {
+		const struct json *l = json_get(payload, lists[i]);
+
+		for (const struct json *e = l && l->type == JSON_ARRAY ? l->child : NULL;
+		     e; e = e->next) {
+			const struct json *t = e->type == JSON_OBJECT ? json_get(e, "text") : e;
+
+			if (json_is_str(t))
+				part(b, np, t->str, t->len);
+		}
+	}
+}
+
 /* The request's text parts joined by spaces (aiperf-records(5) INPUT TOKENS). */
 static int
 input_text(const struct rec *r, struct buf *b)
@@ -221,6 +246,8 @@ input_text(const struct rec *r, struct buf *b)
 		strings(b, &np, json_get(r->payload, "inputs"));	/* TGI */
 		if (r->et == ET_SOLIDO_RAG)
 			strings(b, &np, json_get(r->payload, "query"));
+		if (etype_rankings(r->et))
+			rankings_text(b, &np, r->payload);
 	}
 	return np > 0;
 }

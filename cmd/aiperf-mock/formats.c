@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Response bodies and SSE events of the Responses API, TGI generate and Solido RAG routes. */
+/* Response bodies and SSE events of the Responses API, TGI generate, Solido RAG and rankings routes. */
 #include "mock.h"
 
 #include <string.h>
@@ -190,4 +190,103 @@ fmt_sse_start(struct buf *b, const struct server *s, const struct resp *r)
 	ADD(b, "event: response.created\ndata: {\"type\":\"response.created\",\"response\":");
 	resp_object(b, s, r, "in_progress", 0, FAULT_NONE);
 	ADD(b, "}}\n\n");
+}
+
+const struct json *
+fmt_passage_text(enum route rt, const struct json *e)
+{
+	if (rt == ROUTE_NIM_RANKING)
+		e = e->type == JSON_OBJECT ? json_get(e, "text") : NULL;
+	return json_is_str(e) ? e : NULL;
+}
+
+const struct json *
+fmt_rankings_request(enum route rt, const struct json *root,
+		     const struct json **query, const char **why)
+{
+	static const char *const list[] = {
+		[ROUTE_NIM_RANKING] = "passages", [ROUTE_COHERE_RERANK] = "documents",
+		[ROUTE_TEI_RERANK] = "texts",
+	};
+	const struct json *q = json_get(root, "query"), *l = json_get(root, list[rt]);
+
+	if (rt == ROUTE_NIM_RANKING)
+		q = q && q->type == JSON_OBJECT ? json_get(q, "text") : NULL;
+	if (!json_is_str(q)) {
+		*why = rt == ROUTE_NIM_RANKING ? "'query' must be an object with a string 'text'" :
+						   "'query' must be a string";
+		return NULL;
+	}
+	if (!l || l->type != JSON_ARRAY || !l->len) {
+		*why = rt == ROUTE_NIM_RANKING ? "'passages' must be a non-empty array" :
+			 rt == ROUTE_COHERE_RERANK ? "'documents' must be a non-empty array" :
+						     "'texts' must be a non-empty array";
+		return NULL;
+	}
+	for (const struct json *e = l->child; e; e = e->next)
+		if (!fmt_passage_text(rt, e)) {
+			*why = rt == ROUTE_NIM_RANKING ?
+				"each passage must be an object with a string 'text'" :
+				"each document must be a string";
+			return NULL;
+		}
+	*query = q;
+	return l;
+}
+
+/* Passage order by score, best first; ties by index (a stable sort). */
+static void
+rank_order(const double *score, long n, long *order)
+{
+	for (long i = 0; i < n; i++) {
+		long j = i;
+
+		for (; j > 0 && score[order[j - 1]] < score[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+}
+
+/*
+ * NIM: {"rankings":[{"index","logit"}],"usage"} (logits around -10..10);
+ * Cohere v2: {"results":[{"index","relevance_score"}],"id","meta"};
+ * TEI: [{"index","score"}]. As their API references show them.
+ */
+void
+fmt_rankings(struct buf *b, enum route rt, const double *score, long n,
+	     long top_n, long prompt_tokens, uint64_t id)
+{
+	long *order = xcalloc(n ? (size_t)n : 1, sizeof(*order));
+	long k = top_n > 0 && top_n < n ? top_n : n;
+
+	rank_order(score, n, order);
+	if (rt == ROUTE_NIM_RANKING)
+		ADD(b, "{\"rankings\":[");
+	else if (rt == ROUTE_COHERE_RERANK)
+		ADD(b, "{\"results\":[");
+	else
+		buf_addch(b, '[');
+	for (long i = 0; i < k; i++) {
+		long x = order[i];
+
+		if (rt == ROUTE_NIM_RANKING)
+			buf_addf(b, "%s{\"index\":%ld,\"logit\":%.6f}", i ? "," : "", x,
+				 score[x] * 20 - 10);
+		else if (rt == ROUTE_COHERE_RERANK)
+			buf_addf(b, "%s{\"index\":%ld,\"relevance_score\":%.6f}",
+				 i ? "," : "", x, score[x]);
+		else
+			buf_addf(b, "%s{\"index\":%ld,\"score\":%.6f}", i ? "," : "", x,
+				 score[x]);
+	}
+	if (rt == ROUTE_NIM_RANKING)
+		buf_addf(b, "],\"usage\":{\"prompt_tokens\":%ld,\"total_tokens\":%ld}",
+			 prompt_tokens, prompt_tokens);
+	else if (rt == ROUTE_COHERE_RERANK)
+		buf_addf(b, "],\"id\":\"aiperf-mock-%llu\",\"meta\":{\"api_version\":"
+			 "{\"version\":\"2\",\"is_experimental\":false},"
+			 "\"billed_units\":{\"search_units\":1}}", (unsigned long long)id);
+	else
+		buf_addch(b, ']');
+	free(order);
 }

@@ -444,6 +444,7 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 	if (inject_error(c, &rng))
 		return;
 	struct resp *r = start_resp(c, rt, rng);
+	r->arrival = arrival;
 	r->chat = rt == ROUTE_CHAT;
 	r->id = id;
 	r->fmt = rt == ROUTE_RESPONSES ? FMT_RESPONSES :
@@ -558,11 +559,61 @@ gen_embeddings(struct conn *c, const char *body, size_t blen, int64_t arrival)
 	if (inject_error(c, &rng))
 		return;
 	struct resp *r = start_resp(c, ROUTE_EMBEDDINGS, rng);
+	r->arrival = arrival;
+	r->prompt_tokens = p.prompt_tokens;
 	r->kind = RESP_FIXED;
 	r->abort = o->fail_after >= 0;
 	s->c.prompt_tokens += (uint64_t)p.prompt_tokens;
 	embeddings_body(s, r, input, &p);
 	r->at = arrival + o->stall_ns + o->emb_base_ns + o->emb_per_ns * n;
+	conn_arm(c, r->at);
+}
+
+void
+gen_rankings(struct conn *c, enum route rt, const char *body, size_t blen,
+	     int64_t arrival)
+{
+	struct server *s = c->srv;
+	const struct options *o = s->opt;
+	struct plan p;
+	const struct json *root = read_body(s, &p, body, blen), *q = NULL, *l = NULL;
+	uint64_t id = new_id(s), rng = o->seed ^ (id * 0x9e3779b97f4a7c15ULL), h;
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	double *score;
+	long n = 0, i = 0;
+	int64_t top_n = 0;
+
+	if (root)
+		l = fmt_rankings_request(rt, root, &q, &p.why);
+	if (p.why) {
+		http_error(c, 400, "invalid_request_error", p.why);
+		return;
+	}
+	if (inject_error(c, &rng))
+		return;
+	prompt_text(&p, q);
+	n = (long)l->len;
+	score = xcalloc((size_t)n, sizeof(*score));
+	/* a deterministic score per (query, passage) pair */
+	for (const struct json *e = l->child; e; e = e->next, i++) {
+		const struct json *t = fmt_passage_text(rt, e);
+
+		prompt_text(&p, t);
+		h = item_hash(q) ^ (item_hash(t) * 0x9e3779b97f4a7c15ULL) ^ o->seed;
+		score[i] = gen_rand01(&h);
+	}
+	if (rt == ROUTE_COHERE_RERANK)
+		json_int64(json_get(root, "top_n"), &top_n);
+	struct resp *r = start_resp(c, rt, rng);
+	r->kind = RESP_FIXED;
+	r->abort = o->fail_after >= 0;
+	s->c.prompt_tokens += (uint64_t)p.prompt_tokens;
+	fmt_rankings(&b, rt, score, n, top_n > n ? n : (long)top_n, p.prompt_tokens, id);
+	r->body = buf_detach(&b, &r->body_len);
+	r->stamp = rt != ROUTE_TEI_RERANK;
+	r->whole = rt == ROUTE_TEI_RERANK;
+	free(score);
+	r->at = arrival + o->stall_ns + o->rank_base_ns + o->rank_per_ns * n;
 	conn_arm(c, r->at);
 }
 

@@ -111,6 +111,7 @@ void
 http_done(struct conn *c)
 {
 	if (c->r) {
+		metrics_finish(c->srv, c->r, 0);
 		resp_free(c->r);
 		c->r = NULL;
 		c->srv->c.in_flight--;

@@ -137,6 +137,7 @@ conn_close(struct conn *c)
 	c->flags |= CONN_DEAD;
 	timer_del(s, c);
 	if (c->r) {
+		metrics_finish(s, c->r, 1);
 		resp_free(c->r);
 		c->r = NULL;
 		s->c.in_flight--;

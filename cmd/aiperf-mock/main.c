@@ -21,7 +21,8 @@ static volatile sig_atomic_t stop;
 enum {
 	K_HOST = 256, K_ITL, K_JITTER, K_SEED, K_ERROR_RATE, K_STATUS, K_OUTPUT,
 	K_REASONING, K_FAIL_AFTER, K_STALL, K_FAULT, K_MAX_CONN, K_MODEL,
-	K_EMB_DIM, K_EMB_BASE, K_EMB_PER, K_WORKERS, K_PORTS, K_HELP, K_VERSION,
+	K_EMB_DIM, K_EMB_BASE, K_EMB_PER, K_RANK_BASE, K_RANK_PER, K_WORKERS, K_PORTS, K_HELP,
+	K_VERSION, K_DCGM, K_DCGM_GPUS,
 };
 
 /* In enum fault's order, from FAULT_RESET. */
@@ -60,8 +61,12 @@ static const char *const faults[] = {
 	  .min = 1, .max = 4096, .flags = OPT_BR }, \
 	{ "embedding-base-latency", K_EMB_BASE, MS(o->emb_base_ns) }, \
 	{ "embedding-per-input-latency", K_EMB_PER, MS(o->emb_per_ns), .flags = OPT_BR }, \
+	{ "ranking-base-latency", K_RANK_BASE, MS(o->rank_base_ns) }, \
+	{ "ranking-per-passage-latency", K_RANK_PER, MS(o->rank_per_ns), .flags = OPT_BR }, \
 	{ "workers", K_WORKERS, OPT_INT, "n", OPT_TO(o->workers), .min = 1, .max = 1024 }, \
 	{ "ports", K_PORTS, OPT_INT, "n", OPT_TO(o->ports), .min = 1, .max = MOCK_MAX_PORTS }, \
+	{ "dcgm", K_DCGM, OPT_FLAG, .flags = OPT_BR }, \
+	{ "dcgm-gpus", K_DCGM_GPUS, OPT_INT, "n", OPT_TO(o->dcgm_gpus), .min = 1, .max = 64 }, \
 	{ "help", K_HELP, OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -79,18 +84,22 @@ parse_args(struct options *o, int argc, char **argv)
 	*o = (struct options){
 		.host = "127.0.0.1", .port = 8000, .ttft_ns = 20000000,
 		.itl_ns = 5000000, .emb_base_ns = 10000000,
-		.emb_per_ns = 2000000, .fail_after = -1, .embedding_dim = 16,
+		.emb_per_ns = 2000000, .rank_base_ns = 10000000,
+		.rank_per_ns = 1000000, .fail_after = -1, .embedding_dim = 16,
 		.model = "aiperf-mock", .workers = 1, .ports = 1,
 	};
 	opt_init(&it, &cmd, argc, argv);
-	while ((c = opt_next(&it)) != -1)
+	while ((c = opt_next(&it)) != -1) {
 		if (c == K_FAULT)
 			o->fault = (enum fault)(FAULT_RESET + it.i);
+		if (c == K_DCGM && !o->dcgm_gpus)
+			o->dcgm_gpus = 2;
+	}
 	if (it.ind < argc)
 		die_usage("unexpected argument '%s'", argv[it.ind]);
 	if (fast)
 		o->ttft_ns = o->itl_ns = o->jitter_ns = o->emb_base_ns =
-			o->emb_per_ns = 0;
+			o->emb_per_ns = o->rank_base_ns = o->rank_per_ns = 0;
 }
 
 /* Many thousands of connections need as many descriptors as allowed. */
@@ -178,6 +187,7 @@ main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.opt = &o;
 	s.created = (int64_t)time(NULL);
+	s.prom.start_ns = clock_mono_ns();
 	if (o.port && o.port + o.ports - 1 > 65535)
 		die_usage("invalid value for --ports: past port 65535");
 	for (int i = 0; i < o.ports; i++) {

@@ -51,6 +51,7 @@ struct options {
 	int port;
 	int64_t ttft_ns, itl_ns, jitter_ns, stall_ns;
 	int64_t emb_base_ns, emb_per_ns;
+	int64_t rank_base_ns, rank_per_ns;	/* rankings: base + per passage */
 	double error_rate;	/* percent */
 	uint64_t seed;
 	long output_tokens;	/* 0: from the prompt */
@@ -64,6 +65,7 @@ struct options {
 	int verbose;
 	int workers;
 	int ports;
+	int dcgm_gpus;		/* --dcgm: /metrics as a DCGM exporter; 0: off */
 };
 
 enum route {
@@ -77,6 +79,9 @@ enum route {
 	ROUTE_GENERATE,		/* TGI /generate */
 	ROUTE_GENERATE_STREAM,	/* TGI /generate_stream */
 	ROUTE_RAG,		/* Solido /rag/api/prompt */
+	ROUTE_NIM_RANKING,	/* NIM /v1/ranking */
+	ROUTE_COHERE_RERANK,	/* Cohere /v2/rerank */
+	ROUTE_TEI_RERANK,	/* HF TEI /rerank */
 	ROUTE_OTHER,
 	ROUTE_N
 };
@@ -89,6 +94,21 @@ struct counters {
 	uint64_t conns_total, conns_rejected;
 	int64_t in_flight, conns_open;
 	int64_t max_lag_ns;
+};
+
+/* metrics.c: what /metrics reports as vLLM does (finished requests). */
+#define MOCK_HIST_MAX 24
+struct mock_hist {
+	uint64_t le[MOCK_HIST_MAX];	/* per bucket, not cumulative */
+	uint64_t count;
+	double sum;
+};
+
+struct mock_prom {
+	uint64_t prompt_tokens, generation_tokens;
+	uint64_t finished[3];	/* stop, length, abort */
+	struct mock_hist ttft, e2e;
+	int64_t start_ns;	/* clock_mono_ns at startup, for --dcgm energy */
 };
 
 struct conn;
@@ -110,6 +130,7 @@ struct server {
 	struct buf scratch;	/* formatting space for one write */
 	char *rbuf;		/* MOCK_READ_SIZE bytes: every read lands here */
 	struct json_doc *doc;	/* request bodies, reset per request */
+	struct mock_prom prom;
 };
 
 enum resp_kind { RESP_FIXED, RESP_SSE };
@@ -127,6 +148,7 @@ struct resp {
 	char *body;		/* fixed: body without its final '}' when stamped */
 	size_t body_len;
 	int stamp;		/* fixed: append ,"aiperf_send_ns":N} */
+	int whole;		/* fixed: the body is complete, no '}' to add */
 	int abort;		/* fixed: close instead of answering */
 	/* SSE state */
 	int chat, include_usage;
@@ -143,6 +165,7 @@ struct resp {
 	unsigned word;
 	const char *finish;
 	long fail_after;
+	int64_t arrival, first_ns;	/* clock_mono_ns; first_ns 0 until sent */
 };
 
 enum conn_flags {
@@ -222,6 +245,9 @@ void gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 		 int64_t arrival);
 void gen_embeddings(struct conn *c, const char *body, size_t blen,
 		    int64_t arrival);
+/* The three rankings routes. */
+void gen_rankings(struct conn *c, enum route rt, const char *body, size_t blen,
+		  int64_t arrival);
 void gen_timer(struct conn *c, int64_t now);
 void resp_free(struct resp *r);
 double gen_rand01(uint64_t *state);
@@ -232,11 +258,33 @@ void gen_usage(struct buf *b, long prompt, long completion, long reasoning,
 
 /* formats.c: the Responses API, TGI and RAG bodies and events. */
 void fmt_fixed_body(struct server *s, struct resp *r, enum fault f);
+struct json;
+/* A rankings request's passage e as text: a string, or (NIM) an object
+ * with a string "text"; else NULL. */
+const struct json *fmt_passage_text(enum route rt, const struct json *e);
+/* The passages of rankings request root (an object) for route rt, with
+ * *query its query text, checked as the servers' schemas want them; NULL
+ * with the reason in *why otherwise. */
+const struct json *fmt_rankings_request(enum route rt, const struct json *root,
+					const struct json **query, const char **why);
+/* A rankings answer for route rt: score[i] for passage i (0..n), the best
+ * top_n (<= 0: all) first, shaped as that server's; an object body
+ * without its final '}' (the sender stamps it), a TEI list whole. */
+void fmt_rankings(struct buf *b, enum route rt, const double *score, long n,
+		  long top_n, long prompt_tokens, uint64_t id);
 void fmt_token(struct buf *b, const struct resp *r, long i, int64_t stamp,
 	       enum fault f);
 void fmt_tail(struct buf *b, const struct server *s, const struct resp *r,
 	      int64_t stamp);
 void fmt_sse_start(struct buf *b, const struct server *s, const struct resp *r);
+
+/* metrics.c: vLLM-style and DCGM-exporter-style /metrics. */
+/* A response ends: done (sent whole) or cut short; counts its tokens. */
+void metrics_finish(struct server *s, const struct resp *r, int aborted);
+/* Append the vllm:* families to an exposition. */
+void metrics_vllm(struct buf *b, const struct server *s);
+/* The whole exposition of --dcgm. */
+void metrics_dcgm(struct buf *b, const struct server *s);
 
 /* sse.c: token words and the timed release of chunks. */
 /* Word i (mod the list) of the response text, with its leading space. */

@@ -28,11 +28,15 @@ static const struct {
 	{ "/generate", "POST", ROUTE_GENERATE },
 	{ "/generate_stream", "POST", ROUTE_GENERATE_STREAM },
 	{ "/rag/api/prompt", "POST", ROUTE_RAG },
+	{ "/v1/ranking", "POST", ROUTE_NIM_RANKING },
+	{ "/v2/rerank", "POST", ROUTE_COHERE_RERANK },
+	{ "/rerank", "POST", ROUTE_TEI_RERANK },
 };
 
 static const char *const route_labels[ROUTE_N] = {
 	"chat", "completions", "embeddings", "models", "health", "metrics",
-	"responses", "generate", "generate_stream", "rag", "other",
+	"responses", "generate", "generate_stream", "rag", "ranking", "v2_rerank",
+	"rerank", "other",
 };
 
 static void
@@ -116,6 +120,12 @@ route_metrics(struct conn *c)
 	metric_val(&b, "connections_open", "Open client connections.", (uint64_t)k->conns_open);
 	metric_val(&b, "connections_total", "Connections accepted.", k->conns_total);
 	metric_val(&b, "connections_rejected_total", "Connections refused by --max-connections.", k->conns_rejected);
+	if (s->opt->dcgm_gpus) {	/* a DCGM exporter reports nothing else */
+		buf_reset(&b);
+		metrics_dcgm(&b, s);
+	} else {
+		metrics_vllm(&b, s);
+	}
 	buf_reset(&s->scratch);
 	http_head(&s->scratch, 200, "text/plain; version=0.0.4; charset=utf-8",
 		  (long long)b.len, !(c->flags & CONN_CLOSE_AFTER));
@@ -178,6 +188,11 @@ answer(struct conn *c, enum route rt, const char *body, size_t blen,
 		break;
 	case ROUTE_EMBEDDINGS:
 		gen_embeddings(c, body, blen, arrival);
+		break;
+	case ROUTE_NIM_RANKING:
+	case ROUTE_COHERE_RERANK:
+	case ROUTE_TEI_RERANK:
+		gen_rankings(c, rt, body, blen, arrival);
 		break;
 	case ROUTE_MODELS:
 		models(c);

@@ -239,6 +239,8 @@ emit(struct conn *c, int64_t now)
 		      r->next < total;
 		next_due(r, s->opt->itl_ns, s->opt->jitter_ns);
 	}
+	if (!r->first_ns && r->next > 0)
+		r->first_ns = stamp;
 	if (cut && fault_of(c) == FAULT_SSE_ERROR)
 		ADD(b, "event: error\ndata: {\"error\":{\"message\":\"mock fault: sse-error\","
 		    "\"type\":\"server_error\",\"code\":500}}\n\n");
@@ -285,7 +287,10 @@ send_fixed(struct conn *c)
 		conn_close(c);
 		return;
 	}
-	if (r->stamp) {
+	r->first_ns = clock_mono_ns();
+	if (r->whole) {
+		tl = 0;
+	} else if (r->stamp) {
 		memcpy(tail, ",\"aiperf_send_ns\":", 18);
 		tl = 18 + fmt_i64(tail + 18, clock_mono_ns());
 		tail[tl++] = '}';

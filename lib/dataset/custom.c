@@ -47,7 +47,9 @@ static int truthy(const struct json *v)
 	return v && (v->type == JSON_STRING || v->type == JSON_ARRAY) && v->len;
 }
 
-static int add_text(struct custom_parser *p, const struct json *v)
+/* Text v, of the {name, contents} object named name (NULL: none). */
+static int add_text(struct custom_parser *p, const struct json *v,
+		    const struct json *name)
 {
 	if (p->ntexts >= CUSTOM_MAX_ITEMS)
 		return -1;
@@ -55,7 +57,9 @@ static int add_text(struct custom_parser *p, const struct json *v)
 		p->cap_texts = p->cap_texts ? p->cap_texts * 2 : 16;
 		p->texts = xreallocarray(p->texts, p->cap_texts, sizeof(*p->texts));
 	}
-	p->texts[p->ntexts++] = (struct custom_text){ v->str, v->len };
+	p->texts[p->ntexts++] = (struct custom_text){
+		v->str, v->len, name ? name->str : NULL, name ? name->len : 0,
+	};
 	return 0;
 }
 
@@ -71,7 +75,7 @@ static int media_object(struct custom_parser *p, const struct json *o, int keep)
 	if (c->type != JSON_ARRAY)
 		return -1;
 	for (const struct json *e = c->child; e; e = e->next)
-		if (e->type != JSON_STRING || (keep && add_text(p, e) < 0))
+		if (e->type != JSON_STRING || (keep && add_text(p, e, name) < 0))
 			return -1;
 	return 0;
 }
@@ -100,7 +104,7 @@ static int modality(struct custom_parser *p, const struct json *o,
 	}
 	/* the singular field, even empty, is the content (MediaConversionMixin) */
 	if (!isnull(one)) {
-		if (keep && add_text(p, one) < 0)
+		if (keep && add_text(p, one, NULL) < 0)
 			return fail(err, errlen, where, x, "too many items");
 		keep = 0;
 	}
@@ -111,7 +115,7 @@ static int modality(struct custom_parser *p, const struct json *o,
 			return fail(err, errlen, where, xs, "expected a list of strings "
 				    "or a list of {name, contents} objects");
 		if (e->type == JSON_OBJECT ? media_object(p, e, keep) < 0 :
-					     keep && add_text(p, e) < 0)
+					     keep && add_text(p, e, NULL) < 0)
 			return fail(err, errlen, where, xs, "expected a list of strings "
 				    "or a list of {name, contents} objects");
 	}

@@ -37,6 +37,8 @@ enum custom_has {
 struct custom_text {
 	const char *s;
 	size_t n;
+	const char *name;	/* its {name, contents} object's name, or NULL */
+	size_t name_len;
 };
 
 struct custom_turn {

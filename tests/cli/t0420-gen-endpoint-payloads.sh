@@ -110,8 +110,6 @@ test_expect_success 'image_retrieval and the rest: not supported yet, with the i
 	grep -q "image_retrieval is not supported yet: .*image inputs (multimodal, issue #17)" err &&
 	test_expect_code 2 $G --endpoint-type image-retrieval 2>err &&
 	grep -q "issue #17" err &&
-	test_expect_code 2 $G --endpoint-type nim_rankings 2>err &&
-	grep -q "not supported yet: .*issue #14" err &&
 	test_expect_code 2 $G --endpoint-type bogus 2>err &&
 	grep -q "invalid value for --endpoint-type" err
 '

@@ -53,6 +53,16 @@ test_expect_success 'a template file (jq), and a Jinja2 one' '
 	test_cmp expect got
 '
 
+test_expect_success 'named texts: query, queries, passages, passage, texts_by_name as the original names them' '
+	printf "%s\n" "{\"texts\":[{\"name\":\"query\",\"contents\":[\"q1\"]},{\"name\":\"passage\",\"contents\":[\"p1\",\"p2\"]},{\"name\":\"query\",\"contents\":[\"q2\"]},{\"contents\":[\"u\"]}]}" >named.jsonl &&
+	aiperf-gen -m m --tokenizer builtin --endpoint-type template --input-file named.jsonl \
+		--custom-dataset-type single_turn --request-count 1 \
+		--extra-inputs "payload_template:{q: .query, qs: .queries, p: .passage, ps: .passages, by: .texts_by_name, t: .texts}" |
+		sed -e "s/.*\"payload\"://" -e "s/}\$//" >got &&
+	echo "{\"q\":\"q1\",\"qs\":[\"q1\",\"q2\"],\"p\":\"p1\",\"ps\":[\"p1\",\"p2\"],\"by\":{\"query\":[\"q1\",\"q2\"],\"passage\":[\"p1\",\"p2\"]},\"t\":[\"q1\",\"p1\",\"p2\",\"q2\",\"u\"]}" >expect &&
+	test_cmp expect got
+'
+
 test_expect_success 'the named template nv-embedqa' '
 	$G --extra-inputs payload_template:nv-embedqa | payload >got &&
 	echo "{\"text\":[\"T\"]}" >expect &&

@@ -54,7 +54,7 @@ ncpus() {
 	nproc 2>/dev/null || echo 1
 }
 
-test_expect_success 'the sender has a CPU to itself among the stages (2 CPUs: when it busy-polls); AIPERF_PIN=0 leaves them to the scheduler' '
+test_expect_success 'the sender has a CPU to itself among the stages (2 CPUs: when it busy-polls); AIPERF_PIN=0 leaves them to the scheduler, AIPERF_PIN=1 splits two' '
 	if [ "$(ncpus)" -lt 2 ] || ! command -v taskset >/dev/null; then
 		echo "one CPU (or no taskset): nothing to split" && exit 0
 	fi
@@ -91,7 +91,17 @@ test_expect_success 'the sender has a CPU to itself among the stages (2 CPUs: wh
 	s=$(cpus aiperf-send) && m=$(cpus aiperf-metrics) &&
 	wait $pid &&
 	echo "2 CPUs, sleeping: send $s metrics $m" &&
-	test "$s" = "$all" && test "$m" = "$all"
+	test "$s" = "$all" && test "$m" = "$all" || exit 1
+	AIPERF_PIN=1 aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --osl 20 \
+		--concurrency 2 --request-count 6 --artifact-dir t >/dev/null 2>&1 &
+	pid=$! &&
+	i=0 && until [ -n "$(cpus aiperf-send)" ] && [ -n "$(cpus aiperf-metrics)" ] || [ $i -ge 200 ]; do
+		sleep 0.05; i=$((i + 1)); done &&
+	s=$(cpus aiperf-send) && m=$(cpus aiperf-metrics) &&
+	wait $pid &&
+	echo "2 CPUs, sleeping, AIPERF_PIN=1: send $s metrics $m" &&
+	case $s in *[,-]*) false ;; esac &&
+	test -n "$m" && test "$m" != "$all" && test "$m" != "$s"
 '
 
 test_expect_success 'client health: the other stages'"'"' CPU in the window, each and in all' '

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: response bodies through aiperf-metrics' endpoint parsers (responses, embeddings, chat_embeddings, huggingface_generate, solido_rag, template with and without a response_field), streamed and not. */
+/* libFuzzer target: response bodies through aiperf-metrics' endpoint parsers (responses, embeddings, chat_embeddings, huggingface_generate, solido_rag, the rankings types, template with and without a response_field), streamed and not. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,7 +16,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char base[] =
-	"{\"metadata\":{},\"start_perf_ns\":1,\"payload\":{\"model\":\"m\",\"inputs\":\"a b\"},"
+	"{\"metadata\":{},\"start_perf_ns\":1,\"payload\":{\"model\":\"m\",\"inputs\":\"a b\","
+	"\"query\":{\"text\":\"q\"},\"passages\":[{\"text\":\"p\"},7],\"documents\":[\"d\"],"
+	"\"texts\":[\"t\",null]},"
 	"\"aiperf\":{\"endpoint_type\":\"x\",\"end_perf_ns\":99},\"responses\":[]}";
 /* template records: auto-detection, then a response_field */
 static const char base_auto[] =
@@ -32,10 +34,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum etype ets[] = {
 		ET_RESPONSES, ET_EMBEDDINGS, ET_CHAT_EMBEDDINGS, ET_HF_GENERATE, ET_SOLIDO_RAG,
-		ET_TEMPLATE, ET_TEMPLATE,
+		ET_NIM_RANKINGS, ET_COHERE_RANKINGS, ET_HF_TEI_RANKINGS, ET_TEMPLATE, ET_TEMPLATE,
 	};
 	static const char *const bases[] = {
-		base, base, base, base, base, base_auto, base_field,
+		base, base, base, base, base, base, base, base, base_auto, base_field,
 	};
 	static struct rec r;
 	static struct buf out;

@@ -31,13 +31,21 @@ rec_not_object(struct rec *r, const struct json *v)
 	thrown += v->type == JSON_ARRAY ? 1 : 100;
 }
 
+void
+rec_throw(struct rec *r, const char *cls, const char *msg)
+{
+	(void)r;
+	(void)msg;
+	thrown += !strcmp(cls, "ValidationError") ? 1000 : 10000;
+}
+
 static char *
 body(struct gen_opts *o, struct turn *t)
 {
 	struct extras kv = { 0 };
 	struct buf b = BUF_INIT(BUF_NOMAX);
 
-	if (!payload_endpoint_kv(o, t, &kv))
+	if (!payload_endpoint_kv(o, t, 0, &kv))
 		return xstrdup("(none)");
 	for (size_t i = 0; i < kv.n; i++)
 		buf_addf(&b, "%s%s=%s", i ? " " : "", kv.v[i].key, kv.v[i].val);
@@ -77,12 +85,20 @@ main(void)
 	TEST("endpoint names: any case, dashes", endpoint_of("huggingface-generate") == EP_HF_GENERATE &&
 	     endpoint_of("Responses") == EP_RESPONSES && endpoint_of("NIM_Embeddings") == EP_NIM_EMBEDDINGS &&
 	     endpoint_of("chat") == EP_CHAT && endpoint_of("chat-") == -1 && endpoint_of("") == -1 &&
-	     endpoint_of("nim_rankings") == -1);
+	     endpoint_of("nim-rankings") == EP_NIM_RANKINGS && endpoint_of("rankings") == -1 &&
+	     endpoint_of("Cohere_Rankings") == EP_COHERE_RANKINGS &&
+	     endpoint_of("hf-tei-rankings") == EP_HF_TEI_RANKINGS);
 	TEST("paths: TGI streams to /generate_stream", !strcmp(endpoint_path(EP_HF_GENERATE, 1), "/generate_stream") &&
 	     !strcmp(endpoint_path(EP_HF_GENERATE, 0), "/generate") &&
 	     !strcmp(endpoint_path(EP_RESPONSES, 1), "/v1/responses") &&
 	     !strcmp(endpoint_path(EP_SOLIDO_RAG, 0), "/rag/api/prompt") &&
 	     !strcmp(endpoint_path(EP_CHAT_EMBEDDINGS, 0), "/v1/embeddings"));
+	TEST("rankings paths, never streamed, no max_tokens",
+	     !strcmp(endpoint_path(EP_NIM_RANKINGS, 1), "/v1/ranking") &&
+	     !strcmp(endpoint_path(EP_COHERE_RANKINGS, 0), "/v2/rerank") &&
+	     !strcmp(endpoint_path(EP_HF_TEI_RANKINGS, 0), "/rerank") &&
+	     !endpoint_streams(EP_NIM_RANKINGS) && !endpoint_max_tokens(EP_COHERE_RANKINGS) &&
+	     endpoint_rankings(EP_HF_TEI_RANKINGS) && !endpoint_rankings(EP_SOLIDO_RAG));
 	TEST("streams: not the embeddings ones", endpoint_streams(EP_RESPONSES) && endpoint_streams(EP_SOLIDO_RAG) &&
 	     !endpoint_streams(EP_NIM_EMBEDDINGS) && !endpoint_streams(EP_CHAT_EMBEDDINGS));
 
@@ -108,6 +124,32 @@ main(void)
 	o.ep = EP_CHAT;
 	TEST_STR("chat is payload.c's", s = body(&o, &t), "(none)");
 	free(s);
+	o.streaming = o.server_token_count = 0;
+	t.max_tokens = -1;
+	{
+		char q0[] = "q1", q1[] = "q2", p0[] = "p \"1\"", p1[] = "", o0[] = "x";
+		char nq[] = "queries", nq2[] = "query", np[] = "passages", nx[] = "other";
+		char *rt[] = { o0, p0, q0, q1, p1 }, *rn[] = { nx, np, nq, nq2, np };
+		struct turn r = { .texts = rt, .names = rn, .ntexts = 5, .max_tokens = -1 };
+
+		extras_parse(&o.extras, "top_n:2", err, sizeof(err));
+		extras_parse(&o.extras, "model:z", err, sizeof(err));
+		o.ep = EP_NIM_RANKINGS;
+		TEST_STR("nim_rankings: model, query object, passage objects (empty kept), extras after",
+			 s = body(&o, &r), "model=\"z\" query={\"text\":\"q1\"} "
+			 "passages=[{\"text\":\"p \\\"1\\\"\"},{\"text\":\"\"}] top_n=2");
+		free(s);
+		o.ep = EP_COHERE_RANKINGS;
+		TEST_STR("cohere_rankings: model, query, documents; the first query of both names",
+			 s = body(&o, &r), "model=\"z\" query=\"q1\" documents=[\"p \\\"1\\\"\",\"\"] top_n=2");
+		free(s);
+		o.ep = EP_HF_TEI_RANKINGS;
+		TEST_STR("hf_tei_rankings: query, texts, no model but the extra's",
+			 s = body(&o, &r), "query=\"q1\" texts=[\"p \\\"1\\\"\",\"\"] top_n=2 model=\"z\"");
+		free(s);
+		extras_release(&o.extras);
+		o.extras = (struct extras){ 0 };
+	}
 
 	TEST("etype names", etype_named("solido-rag") == ET_SOLIDO_RAG &&
 	     etype_named("nim_embeddings") == ET_EMBEDDINGS && etype_named("template") == ET_TEMPLATE &&
@@ -131,5 +173,27 @@ main(void)
 	TEST_STR("solido: content", parse(ET_SOLIDO_RAG, 0, "{\"content\":\"x\",\"sources\":[]}"), "1/1/x/0");
 	TEST_STR("solido: a list raises", parse(ET_SOLIDO_RAG, 0, "[\"content\"]"), "0/0//1");
 	TEST_STR("solido: empty content", parse(ET_SOLIDO_RAG, 1, "{\"content\":\"\"}"), "0/0//0");
+	TEST("rankings etype names", etype_named("nim-rankings") == ET_NIM_RANKINGS &&
+	     etype_named("rankings") == ET_NIM_RANKINGS && etype_named("COHERE_rankings") == ET_COHERE_RANKINGS &&
+	     etype_named("hf_tei_rankings") == ET_HF_TEI_RANKINGS && etype_extra(ET_HF_TEI_RANKINGS) &&
+	     etype_rankings(ET_COHERE_RANKINGS) && !etype_rankings(ET_SOLIDO_RAG));
+	TEST_STR("nim: rankings", parse(ET_NIM_RANKINGS, 0, "{\"rankings\":[{\"index\":0,\"logit\":1.5}]}"), "1/0//0");
+	TEST_STR("nim: empty rankings: no data", parse(ET_NIM_RANKINGS, 0, "{\"rankings\":[]}"), "0/0//0");
+	TEST_STR("nim: no rankings", parse(ET_NIM_RANKINGS, 0, "{\"results\":[{}]}"), "0/0//0");
+	TEST_STR("nim: a list body: no data", parse(ET_NIM_RANKINGS, 0, "[{\"index\":0}]"), "0/0//0");
+	TEST_STR("nim: rankings a string: ValidationError", parse(ET_NIM_RANKINGS, 0, "{\"rankings\":\"x\"}"), "0/0//1000");
+	TEST_STR("nim: a ranking not an object: ValidationError", parse(ET_NIM_RANKINGS, 0, "{\"rankings\":[{},null]}"), "0/0//1000");
+	TEST_STR("nim: rankings false: no data", parse(ET_NIM_RANKINGS, 0, "{\"rankings\":false}"), "0/0//0");
+	TEST_STR("cohere: results", parse(ET_COHERE_RANKINGS, 0, "{\"results\":[{\"index\":1,\"relevance_score\":0.5}]}"), "1/0//0");
+	TEST_STR("cohere: items without fields still map", parse(ET_COHERE_RANKINGS, 0, "{\"results\":[5,{}]}"), "1/0//0");
+	TEST_STR("cohere: no object items: no data", parse(ET_COHERE_RANKINGS, 0, "{\"results\":[null,\"x\",5]}"), "0/0//0");
+	TEST_STR("cohere: results an object: no data", parse(ET_COHERE_RANKINGS, 0, "{\"results\":{\"index\":0}}"), "0/0//0");
+	TEST_STR("cohere: a list body: no data", parse(ET_COHERE_RANKINGS, 0, "[{\"index\":0}]"), "0/0//0");
+	TEST_STR("tei: a list body", parse(ET_HF_TEI_RANKINGS, 0, "[{\"index\":0,\"score\":0.9}]"), "1/0//0");
+	TEST_STR("tei: results", parse(ET_HF_TEI_RANKINGS, 0, "{\"results\":[{\"index\":0}]}"), "1/0//0");
+	TEST_STR("tei: list of numbers: ValidationError", parse(ET_HF_TEI_RANKINGS, 0, "[0.9,0.1]"), "0/0//1000");
+	TEST_STR("tei: results a number: ValidationError", parse(ET_HF_TEI_RANKINGS, 0, "{\"results\":3}"), "0/0//1000");
+	TEST_STR("tei: a string body: no data", parse(ET_HF_TEI_RANKINGS, 0, "\"x\""), "0/0//0");
+	TEST_STR("tei: empty list: no data", parse(ET_HF_TEI_RANKINGS, 0, "[]"), "0/0//0");
 	return TEST_DONE();
 }

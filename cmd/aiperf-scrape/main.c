@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-scrape: poll Prometheus endpoints, one NDJSON sample record per scrape. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "opt.h"
+#include "scrape.h"
+#include "util.h"
+
+static volatile sig_atomic_t stop;
+static int sig_pipe[2] = { -1, -1 };
+
+enum {
+	K_INTERVAL = 256, K_TIMEOUT, K_ONCE, K_CONTROL, K_MAXBODY, K_MAXSERIES,
+	K_UNBUF, K_HELP, K_VERSION,
+};
+
+#define SCRAPE_OPTS(o) { \
+	{ "interval", K_INTERVAL, OPT_SECONDS, "s", OPT_TO(o->interval_ns), \
+	  .lo = 0.001, .hi = 86400, .scale = 1e9 }, \
+	{ "timeout", K_TIMEOUT, OPT_SECONDS, "s", OPT_TO(o->timeout_ns), \
+	  .lo = 0.001, .hi = 3600, .scale = 1e9 }, \
+	{ "once", K_ONCE, OPT_FLAG, NULL, OPT_TO(o->once) }, \
+	{ "control-fd", K_CONTROL, OPT_INT, "n", OPT_TO(o->control_fd), \
+	  .min = 0, .max = 1 << 20, .flags = OPT_BR }, \
+	{ "max-body", K_MAXBODY, OPT_SIZE, "size", OPT_TO(o->max_body), \
+	  .min = 1024, .max = 1LL << 30 }, \
+	{ "max-series", K_MAXSERIES, OPT_INT, "n", OPT_TO(o->max_series), \
+	  .min = 1, .max = 10000000 }, \
+	{ "unbuffered", K_UNBUF, OPT_FLAG, NULL, OPT_TO(o->unbuffered), .flags = OPT_BR }, \
+	{ "help", K_HELP, OPT_HELP, .flags = OPT_HIDE }, \
+	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
+	{ 0 }, \
+}
+
+static int
+parse_args(struct options *o, int argc, char **argv)
+{
+	struct opt tab[] = SCRAPE_OPTS(o);
+	const struct opt_cmd cmd = { "aiperf-scrape", tab, "url ...", 14, NULL, NULL };
+	struct opt_iter it;
+
+	*o = (struct options){
+		.interval_ns = 333000000, .timeout_ns = 10000000000,
+		.control_fd = -1, .max_body = 16 << 20, .max_series = 100000,
+	};
+	opt_init(&it, &cmd, argc, argv);
+	while (opt_next(&it) != -1)
+		;
+	if (it.ind == argc)
+		die_usage("no endpoint URL given");
+	if (o->control_fd >= 0 && fcntl(o->control_fd, F_GETFD) < 0)
+		die_usage("--control-fd %d is not an open file descriptor", o->control_fd);
+	for (int i = it.ind; i < argc; i++)
+		if (strncmp(argv[i], "http://", 7) && strncmp(argv[i], "https://", 8))
+			die_usage("'%s' is not an http:// or https:// URL", argv[i]);
+	return it.ind;
+}
+
+static void
+on_signal(int sig)
+{
+	int saved = errno;
+	/* a full pipe is fine: a wake-up is pending anyway */
+	ssize_t n = write(sig_pipe[1], "", 1);
+
+	(void)sig, (void)n;
+	stop = 1;
+	errno = saved;
+}
+
+static void
+setup_signals(void)
+{
+	struct sigaction sa;
+
+	if (pipe(sig_pipe) < 0)
+		die("pipe:");
+	fcntl(sig_pipe[0], F_SETFL, O_NONBLOCK);
+	fcntl(sig_pipe[1], F_SETFL, O_NONBLOCK);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Read what the control fd has; its EOF (or an error) stops the scraper. */
+static void
+read_control(struct scraper *s, short revents)
+{
+	char b[512];
+	ssize_t n;
+
+	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
+		return;
+	n = read(s->o->control_fd, b, sizeof(b));
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		stop = 1;
+}
+
+/* libcurl's work, its CPU time shared by the scrapes in flight. */
+static void
+perform(struct scraper *s)
+{
+	int64_t t0 = cpu_now_ns(), dt;
+	int running;
+	CURLMsg *msg;
+	int left;
+
+	curl_multi_perform(s->m, &running);
+	dt = cpu_now_ns() - t0;
+	for (size_t i = 0; i < s->nep && s->busy; i++)
+		if (s->ep[i].busy)
+			s->ep[i].cpu_ns += dt / (int64_t)s->busy;
+	while ((msg = curl_multi_info_read(s->m, &left))) {
+		struct endpoint *e = NULL;
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&e);
+		endpoint_done(s, e, msg->data.result);
+	}
+}
+
+/* Wait for sockets, the control fd or a signal, at most until `until`. */
+static void
+wait_io(struct scraper *s, int64_t until, int control)
+{
+	struct curl_waitfd fds[2] = { { sig_pipe[0], CURL_WAIT_POLLIN, 0 } };
+	unsigned nfds = 1;
+	int64_t left = until - clock_mono_ns();
+	char drain[64];
+
+	if (control && s->o->control_fd >= 0)
+		fds[nfds++] = (struct curl_waitfd){ s->o->control_fd, CURL_WAIT_POLLIN, 0 };
+	curl_multi_poll(s->m, fds, nfds, left > 0 ? (int)((left + 999999) / 1000000) : 0,
+			NULL);
+	while (read(sig_pipe[0], drain, sizeof(drain)) > 0)
+		;
+	if (nfds == 2)
+		read_control(s, fds[1].revents);
+	perform(s);
+}
+
+static void
+start_idle(struct scraper *s)
+{
+	for (size_t i = 0; i < s->nep; i++)
+		if (!s->ep[i].busy)
+			endpoint_start(s, &s->ep[i]);
+}
+
+/* Every scrape in flight finishes (or times out). */
+static void
+drain(struct scraper *s)
+{
+	while (s->busy)
+		wait_io(s, clock_mono_ns() + 100000000, 0);
+}
+
+/* Scrape on the interval until stopped; a busy endpoint skips its turn. */
+static void
+run(struct scraper *s)
+{
+	int64_t next = clock_mono_ns();
+
+	while (!stop) {
+		int64_t now = clock_mono_ns();
+		if (now >= next) {
+			start_idle(s);
+			next += s->o->interval_ns;
+			if (next <= now)
+				next = now + s->o->interval_ns;
+		}
+		wait_io(s, next, 1);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct scraper s = { .o = &o };
+	int first;
+
+	util_setprogname(argv[0]);
+	first = parse_args(&o, argc, argv);
+	setup_signals();
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK || !(s.m = curl_multi_init()))
+		die("cannot initialize libcurl");
+	s.nep = (size_t)(argc - first);
+	s.ep = xcalloc(s.nep, sizeof(*s.ep));
+	for (size_t i = 0; i < s.nep; i++)
+		endpoint_init(&s.ep[i], argv[first + (int)i], &s);
+	buf_init(&s.out, BUF_NOMAX);
+	buf_init(&s.metrics, BUF_NOMAX);
+	s.mono0 = clock_now_ns();
+	s.wall0 = clock_wall_ns();
+	if (!o.once)
+		run(&s);
+	/* the final scrape: after the last one in flight */
+	drain(&s);
+	start_idle(&s);
+	drain(&s);
+	for (size_t i = 0; i < s.nep; i++)
+		endpoint_release(&s.ep[i]);
+	free(s.ep);
+	curl_slist_free_all(s.headers);
+	curl_multi_cleanup(s.m);
+	curl_global_cleanup();
+	buf_release(&s.out);
+	buf_release(&s.metrics);
+	return util_fshut(stdout, "stdout") ? 1 : 0;
+}

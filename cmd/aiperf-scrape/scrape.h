@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-scrape internals: options, endpoints and their scrapes, sample records. */
+#ifndef AIPERF_SCRAPE_H
+#define AIPERF_SCRAPE_H
+
+#include <curl/curl.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "prom/prom.h"
+
+struct options {
+	int64_t interval_ns;
+	int64_t timeout_ns;
+	int once;
+	int control_fd;		/* -1: none */
+	long long max_body;
+	long long max_series;
+	int unbuffered;
+};
+
+/*
+ * One endpoint: its easy handle (kept between scrapes so the connection
+ * is reused), the body of the scrape in flight, and the stamps and CPU
+ * time of that scrape. The endpoint owns everything in it.
+ */
+struct scraper;
+
+struct endpoint {
+	const char *url;	/* points into argv */
+	CURL *h;
+	int busy;		/* a scrape is in flight */
+	uint64_t scrapes;	/* scrapes started */
+	int failing;		/* the last scrape failed (warned once) */
+	int help_sent;		/* HELP texts went out in a record */
+	struct buf body;
+	char curl_err[CURL_ERROR_SIZE];
+	int too_big;
+	int64_t start_ns, sent_ns, first_ns, io_ns, end_ns;	/* clock_now_ns */
+	int64_t cpu_ns;		/* thread CPU time spent on this scrape */
+	long status;
+};
+
+struct scraper {
+	const struct options *o;
+	CURLM *m;
+	struct endpoint *ep;
+	size_t nep;
+	size_t busy;		/* scrapes in flight */
+	int64_t mono0, wall0;	/* the wall anchor, as aiperf-send takes it */
+	struct curl_slist *headers;
+	struct buf out, metrics;
+};
+
+/* endpoint.c: the easy handles and their callbacks. */
+void endpoint_init(struct endpoint *e, const char *url, struct scraper *s);
+void endpoint_release(struct endpoint *e);
+/* Start a scrape of e (it must not be busy). */
+void endpoint_start(struct scraper *s, struct endpoint *e);
+/* A finished transfer: stamps it, writes its record, frees it for the next. */
+void endpoint_done(struct scraper *s, struct endpoint *e, CURLcode rc);
+
+/* record.c: one sample record per scrape (man 5 aiperf-records). */
+void record_write(struct scraper *s, struct endpoint *e, CURLcode rc);
+
+/* Thread CPU time in ns (CLOCK_THREAD_CPUTIME_ID). */
+int64_t cpu_now_ns(void);
+
+#endif
