@@ -69,6 +69,19 @@ test_expect_code() {
 	return 1
 }
 
+# a_corpus: $TMP/a.txt, a corpus of "a" words only, so that every prompt
+# aiperf-gen --corpus draws from it is a run of them (payload_t writes T).
+a_corpus() {
+	awk 'BEGIN { for (i = 0; i < 200; i++) print "a a a a a a a a a a a a a a a a a a a a" }' \
+		>"$TMP/a.txt"
+}
+
+# payload_t: the payload of the request record on stdin, every string of
+# "a" words (a prompt from a_corpus) and the empty string written "T".
+payload_t() {
+	sed -e 's/.*"payload"://' -e 's/}$//' -e 's/"[a ]*"/"T"/g'
+}
+
 test_cmp() {
 	diff -u "$1" "$2"
 }

@@ -6,60 +6,51 @@
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-i=0
-while [ $i -lt 200 ]; do
-	echo "a a a a a a a a a a a a a a a a a a a a"
-	i=$((i + 1))
-done >"$TMP/a.txt"
+a_corpus
 G="aiperf-gen -m m --tokenizer builtin --corpus $TMP/a.txt --isl 5 --random-seed 1 --request-count 1 --num-dataset-entries 1"
 
-# payload of the one record, prompt text replaced by T
-payload() {
-	sed -e 's/.*"payload"://' -e 's/}$//' -e 's/"[a ]*"/"T"/g'
-}
-
 test_expect_success 'chat: messages, model, stream' '
-	$G | payload >got &&
+	$G | payload_t >got &&
 	echo "{\"messages\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":false}" >expect &&
 	test_cmp expect got
 '
 
 test_expect_success 'chat: max_completion_tokens when --osl is given' '
-	$G --osl 7 | payload >got &&
+	$G --osl 7 | payload_t >got &&
 	echo "{\"messages\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":false,\"max_completion_tokens\":7}" >expect &&
 	test_cmp expect got
 '
 
 test_expect_success 'chat: --use-legacy-max-tokens' '
-	$G --osl 7 --use-legacy-max-tokens | payload >got &&
+	$G --osl 7 --use-legacy-max-tokens | payload_t >got &&
 	echo "{\"messages\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":false,\"max_tokens\":7}" >expect &&
 	test_cmp expect got
 '
 
 test_expect_success 'chat: streaming without and with server token counts' '
-	$G --streaming | payload >got &&
+	$G --streaming | payload_t >got &&
 	echo "{\"messages\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":true}" >expect &&
 	test_cmp expect got &&
-	$G --streaming --use-server-token-count --osl 3 | payload >got &&
+	$G --streaming --use-server-token-count --osl 3 | payload_t >got &&
 	echo "{\"messages\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":true,\"max_completion_tokens\":3,\"stream_options\":{\"include_usage\":true}}" >expect &&
 	test_cmp expect got
 '
 
 test_expect_success 'usage flag without streaming adds nothing' '
-	$G --use-server-token-count | payload >got &&
+	$G --use-server-token-count | payload_t >got &&
 	echo "{\"messages\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":false}" >expect &&
 	test_cmp expect got
 '
 
 test_expect_success 'chat: batch of prompts becomes text parts' '
-	$G -b 2 | payload >got &&
+	$G -b 2 | payload_t >got &&
 	echo "{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"T\"},{\"type\":\"text\",\"text\":\"T\"}]}],\"model\":\"m\",\"stream\":false}" >expect &&
 	test_cmp expect got
 '
 
 test_expect_success 'completions: prompt list, max_tokens, stream_options' '
 	$G --endpoint-type completions -b 2 --osl 4 --streaming --use-server-token-count >rec &&
-	payload <rec >got &&
+	payload_t <rec >got &&
 	echo "{\"prompt\":[\"T\",\"T\"],\"model\":\"m\",\"stream\":true,\"max_tokens\":4,\"stream_options\":{\"include_usage\":true}}" >expect &&
 	test_cmp expect got &&
 	grep -q "\"endpoint_type\":\"completions\",\"path\":\"/v1/completions\",\"stream\":true,\"max_tokens\":4," rec
@@ -67,21 +58,21 @@ test_expect_success 'completions: prompt list, max_tokens, stream_options' '
 
 test_expect_success 'embeddings: model and input, never streaming' '
 	$G --endpoint-type embeddings --streaming --osl 4 >rec 2>err &&
-	payload <rec >got &&
+	payload_t <rec >got &&
 	echo "{\"model\":\"m\",\"input\":[\"T\"]}" >expect &&
 	test_cmp expect got && grep -q "\"path\":\"/v1/embeddings\",\"stream\":false,\"payload\"" rec &&
 	grep -q "does not stream" err
 '
 
 test_expect_success 'extra inputs: coercion and order' '
-	$G --extra-inputs "t:true,b:False,c:none,d:NULL,e:42,f:-7,g:007,h:-0,i:1.5,j:-.25,k:1.,l:1.2.3,m:hi there,n:0,o:-01" | payload >got &&
+	$G --extra-inputs "t:true,b:False,c:none,d:NULL,e:42,f:-7,g:007,h:-0,i:1.5,j:-.25,k:1.,l:1.2.3,m:hi there,n:0,o:-01" | payload_t >got &&
 	echo "{\"messages\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":false,\"t\":true,\"b\":false,\"c\":null,\"d\":null,\"e\":42,\"f\":-7,\"g\":\"007\",\"h\":0,\"i\":1.5,\"j\":-0.25,\"k\":1.0,\"l\":\"1.2.3\",\"m\":\"hi there\",\"n\":0,\"o\":\"-01\"}" >expect &&
 	test_cmp expect got
 '
 
 test_expect_success 'extra inputs: JSON object, override in place, repeat' '
 	$G --streaming --use-server-token-count --extra-inputs "{\"stream_options\":{\"continuous_usage_stats\":true},\"top_p\":0.50,\"n\":1e2,\"nested\":{\"x\":[1,2.0]}}" \
-		--extra-inputs "model:other,top_p:0.9" | payload >got &&
+		--extra-inputs "model:other,top_p:0.9" | payload_t >got &&
 	echo "{\"messages\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"other\",\"stream\":true,\"stream_options\":{\"continuous_usage_stats\":true,\"include_usage\":true},\"top_p\":0.9,\"n\":100.0,\"nested\":{\"x\":[1,2.0]}}" >expect &&
 	test_cmp expect got
 '

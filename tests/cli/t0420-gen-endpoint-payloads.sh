@@ -8,32 +8,25 @@
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-i=0
-while [ $i -lt 200 ]; do
-	echo "a a a a a a a a a a a a a a a a a a a a"
-	i=$((i + 1))
-done >"$TMP/a.txt"
+a_corpus
 G="aiperf-gen -m m --tokenizer builtin --corpus $TMP/a.txt --isl 5 --random-seed 1 --request-count 1 --num-dataset-entries 1"
 
-payload() {
-	sed -e 's/.*"payload"://' -e 's/}$//' -e 's/"[a ]*"/"T"/g'
-}
 # the record's own fields: path, stream, max_tokens
 head_of() {
 	sed -e 's/.*"endpoint_type"/"endpoint_type"/' -e 's/,"payload".*//'
 }
 
 test_expect_success 'responses: input items, model, stream, max_output_tokens, extras' '
-	$G --endpoint-type responses | payload >got &&
+	$G --endpoint-type responses | payload_t >got &&
 	echo "{\"input\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":false}" >expect &&
 	test_cmp expect got &&
-	$G --endpoint-type responses --osl 7 --extra-inputs temperature:0.5 | payload >got &&
+	$G --endpoint-type responses --osl 7 --extra-inputs temperature:0.5 | payload_t >got &&
 	echo "{\"input\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":false,\"max_output_tokens\":7,\"temperature\":0.5}" >expect &&
 	test_cmp expect got
 '
 
 test_expect_success 'responses: streaming with server token counts adds stream_options' '
-	$G --endpoint-type responses --streaming --use-server-token-count --osl 3 | payload >got &&
+	$G --endpoint-type responses --streaming --use-server-token-count --osl 3 | payload_t >got &&
 	echo "{\"input\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":true,\"max_output_tokens\":3,\"stream_options\":{\"include_usage\":true}}" >expect &&
 	test_cmp expect got &&
 	$G --endpoint-type responses --streaming | head_of >got &&
@@ -42,13 +35,13 @@ test_expect_success 'responses: streaming with server token counts adds stream_o
 '
 
 test_expect_success 'responses: a batch of prompts becomes input_text parts' '
-	$G --endpoint-type responses -b 2 | payload >got &&
+	$G --endpoint-type responses -b 2 | payload_t >got &&
 	echo "{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"T\"},{\"type\":\"input_text\",\"text\":\"T\"}]}],\"model\":\"m\",\"stream\":false}" >expect &&
 	test_cmp expect got
 '
 
 test_expect_success 'chat_embeddings: the chat payload, never streamed, to /v1/embeddings' '
-	$G --endpoint-type chat_embeddings --streaming 2>err | payload >got &&
+	$G --endpoint-type chat_embeddings --streaming 2>err | payload_t >got &&
 	echo "{\"messages\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":false}" >expect &&
 	test_cmp expect got &&
 	grep -q "chat_embeddings does not stream; ignoring --streaming" err &&
@@ -58,7 +51,7 @@ test_expect_success 'chat_embeddings: the chat payload, never streamed, to /v1/e
 '
 
 test_expect_success 'nim_embeddings: model, input texts, extras; no max_tokens' '
-	$G --endpoint-type nim_embeddings -b 2 --osl 9 --extra-inputs input_type:query | payload >got &&
+	$G --endpoint-type nim_embeddings -b 2 --osl 9 --extra-inputs input_type:query | payload_t >got &&
 	echo "{\"model\":\"m\",\"input\":[\"T\",\"T\"],\"input_type\":\"query\"}" >expect &&
 	test_cmp expect got &&
 	$G --endpoint-type nim_embeddings --osl 9 | head_of >got &&
@@ -68,10 +61,10 @@ test_expect_success 'nim_embeddings: model, input texts, extras; no max_tokens' 
 
 test_expect_success 'huggingface_generate: inputs joined, extras inside parameters' '
 	$G --endpoint-type huggingface_generate -b 2 --osl 4 --extra-inputs temperature:0.5 \
-		--extra-inputs max_new_tokens:8 | payload >got &&
+		--extra-inputs max_new_tokens:8 | payload_t >got &&
 	echo "{\"inputs\":\"T\",\"parameters\":{\"max_new_tokens\":8,\"temperature\":0.5}}" >expect &&
 	test_cmp expect got &&
-	$G --endpoint-type huggingface_generate | payload >got &&
+	$G --endpoint-type huggingface_generate | payload_t >got &&
 	echo "{\"inputs\":\"T\",\"parameters\":{}}" >expect &&
 	test_cmp expect got
 '
@@ -86,7 +79,7 @@ test_expect_success 'huggingface_generate: /generate, streaming /generate_stream
 '
 
 test_expect_success 'solido_rag: query, filters, inference_model, extras' '
-	$G --endpoint-type solido_rag -b 2 --extra-inputs top_k:3 | payload >got &&
+	$G --endpoint-type solido_rag -b 2 --extra-inputs top_k:3 | payload_t >got &&
 	echo "{\"query\":[\"T\",\"T\"],\"filters\":{\"family\":\"Solido\",\"tool\":\"SDE\"},\"inference_model\":\"m\",\"top_k\":3}" >expect &&
 	test_cmp expect got &&
 	$G --endpoint-type solido_rag --streaming | head_of >got &&

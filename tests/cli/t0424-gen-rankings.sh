@@ -10,23 +10,16 @@
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-i=0
-while [ $i -lt 200 ]; do
-	echo "a a a a a a a a a a a a a a a a a a a a"
-	i=$((i + 1))
-done >"$TMP/a.txt"
+a_corpus
 G="aiperf-gen -m m --tokenizer builtin --corpus $TMP/a.txt --random-seed 1"
 R="--rankings-passages-mean 2 --rankings-passages-prompt-token-mean 3 --rankings-query-prompt-token-mean 2"
 
-payload() {
-	sed -e 's/.*"payload"://' -e 's/}$//' -e 's/"[a ]*"/"T"/g'
-}
 head_of() {
 	sed -e 's/.*"endpoint_type"/"endpoint_type"/' -e 's/,"payload".*//'
 }
 
 test_expect_success 'nim_rankings: model, query object, passage objects, extras after' '
-	$G --request-count 1 --endpoint-type nim_rankings $R --extra-inputs truncate:END | payload >got &&
+	$G --request-count 1 --endpoint-type nim_rankings $R --extra-inputs truncate:END | payload_t >got &&
 	echo "{\"model\":\"m\",\"query\":{\"text\":\"T\"},\"passages\":[{\"text\":\"T\"},{\"text\":\"T\"}],\"truncate\":\"END\"}" >expect &&
 	test_cmp expect got &&
 	$G --request-count 1 --endpoint-type nim_rankings $R | head_of >got &&
@@ -35,7 +28,7 @@ test_expect_success 'nim_rankings: model, query object, passage objects, extras 
 '
 
 test_expect_success 'cohere_rankings: model, query, documents; an extra overrides in place' '
-	$G --request-count 1 --endpoint-type cohere-rankings $R --extra-inputs top_n:1 --extra-inputs model:other | payload >got &&
+	$G --request-count 1 --endpoint-type cohere-rankings $R --extra-inputs top_n:1 --extra-inputs model:other | payload_t >got &&
 	echo "{\"model\":\"other\",\"query\":\"T\",\"documents\":[\"T\",\"T\"],\"top_n\":1}" >expect &&
 	test_cmp expect got &&
 	$G --request-count 1 --endpoint-type Cohere_Rankings $R | head_of >got &&
@@ -44,7 +37,7 @@ test_expect_success 'cohere_rankings: model, query, documents; an extra override
 '
 
 test_expect_success 'hf_tei_rankings: query and texts, no model' '
-	$G --request-count 1 --endpoint-type hf-tei-rankings $R --extra-inputs return_text:true | payload >got &&
+	$G --request-count 1 --endpoint-type hf-tei-rankings $R --extra-inputs return_text:true | payload_t >got &&
 	echo "{\"query\":\"T\",\"texts\":[\"T\",\"T\"],\"return_text\":true}" >expect &&
 	test_cmp expect got &&
 	$G --request-count 1 --endpoint-type hf_tei_rankings $R | head_of >got &&

@@ -9,16 +9,9 @@
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-i=0
-while [ $i -lt 200 ]; do
-	echo "a a a a a a a a a a a a a a a a a a a a"
-	i=$((i + 1))
-done >"$TMP/a.txt"
+a_corpus
 G="aiperf-gen -m m --tokenizer builtin --corpus $TMP/a.txt --isl 5 --random-seed 1 --request-count 1 --num-dataset-entries 1 --endpoint-type template"
 
-payload() {
-	sed -e 's/.*"payload"://' -e 's/}$//' -e 's/"[a ]*"/"T"/g'
-}
 # (an empty path is T too)
 head_of() {
 	sed -e 's/.*"endpoint_type"/"endpoint_type"/' -e 's/,"payload".*//' -e 's/"[a ]*"/"T"/g'
@@ -26,7 +19,7 @@ head_of() {
 
 test_expect_success 'an inline jq program over the variables, extras merged after it' '
 	$G --osl 4 --extra-inputs "payload_template:{model, input: .texts, n: .max_tokens, s: .stream, r: .role, q: .query, i: .request_info.turn_index}" \
-		--extra-inputs temperature:0.5 --extra-inputs n:9 | payload >got &&
+		--extra-inputs temperature:0.5 --extra-inputs n:9 | payload_t >got &&
 	echo "{\"model\":\"m\",\"input\":[\"T\"],\"n\":9,\"s\":false,\"r\":null,\"q\":null,\"i\":0,\"temperature\":0.5}" >expect &&
 	test_cmp expect got
 '
@@ -37,18 +30,18 @@ test_expect_success 'the record: no default path, stream and max_tokens, input_t
 	test_cmp expect got &&
 	$G --extra-inputs "payload_template:{}" | jq -e ".path == \"\"" >/dev/null &&
 	$G --streaming --endpoint /x --extra-inputs "payload_template:{s: .stream}" >rec &&
-	payload <rec >got && echo "{\"s\":true}" >expect && test_cmp expect got &&
+	payload_t <rec >got && echo "{\"s\":true}" >expect && test_cmp expect got &&
 	jq -e ".path == \"/x\" and .stream == true" rec >/dev/null
 '
 
 test_expect_success 'a template file (jq), and a Jinja2 one' '
 	printf "%s\n" "# a jq file" "{prompt: .text, turn: .turn.texts[0].contents}" >t.jq &&
-	$G --extra-inputs payload_template:t.jq | payload >got &&
+	$G --extra-inputs payload_template:t.jq | payload_t >got &&
 	echo "{\"prompt\":\"T\",\"turn\":[\"T\"]}" >expect &&
 	test_cmp expect got &&
 	printf "%s\n" "{" "  \"model\": {{ model|tojson }}," "  \"prompt\": {{ text|tojson }}," \
 		"  \"max_new_tokens\": {{ max_tokens|tojson }}," "  \"stream\": {{ stream|lower }}" "}" >chat_template.json &&
-	$G --osl 3 --extra-inputs payload_template:./chat_template.json | payload >got &&
+	$G --osl 3 --extra-inputs payload_template:./chat_template.json | payload_t >got &&
 	echo "{\"model\":\"m\",\"prompt\":\"T\",\"max_new_tokens\":3,\"stream\":false}" >expect &&
 	test_cmp expect got
 '
@@ -64,7 +57,7 @@ test_expect_success 'named texts: query, queries, passages, passage, texts_by_na
 '
 
 test_expect_success 'the named template nv-embedqa' '
-	$G --extra-inputs payload_template:nv-embedqa | payload >got &&
+	$G --extra-inputs payload_template:nv-embedqa | payload_t >got &&
 	echo "{\"text\":[\"T\"]}" >expect &&
 	test_cmp expect got
 '
@@ -72,7 +65,7 @@ test_expect_success 'the named template nv-embedqa' '
 test_expect_success 'Jinja2 {{ var }} and {{ var|tojson }} translated, commas and all' '
 	$G --osl 2 --extra-inputs "payload_template:
 	  {\"input\": {{ texts|tojson }}, \"model\": {{ model|tojson }},
-	   \"p\": \"say: {{ text }} ({{max_tokens}})\", \"n\": {{ max_tokens }} {# a comment #} }" | payload >got &&
+	   \"p\": \"say: {{ text }} ({{max_tokens}})\", \"n\": {{ max_tokens }} {# a comment #} }" | payload_t >got &&
 	echo "{\"input\":[\"T\"],\"model\":\"m\",\"p\":\"say:  a a a a a (2)\",\"n\":2}" >expect &&
 	test_cmp expect got &&
 	$G --osl 2 --extra-inputs "payload_template:{\"p\": \"{{ text }} ({{max_tokens}})\"}" |
@@ -82,7 +75,7 @@ test_expect_success 'Jinja2 {{ var }} and {{ var|tojson }} translated, commas an
 
 test_expect_success 'the JSON form of --extra-inputs takes them too' '
 	$G --extra-inputs "{\"payload_template\": \"{\\\"t\\\": {{ texts|tojson }}}\", \"response_field\": \"data[0].embedding\", \"top_k\": 3}" >rec &&
-	payload <rec >got &&
+	payload_t <rec >got &&
 	echo "{\"t\":[\"T\"],\"top_k\":3}" >expect && test_cmp expect got &&
 	jq -e ".response_field == \".data?[0]?.embedding?\"" rec >/dev/null
 '

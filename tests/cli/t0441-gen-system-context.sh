@@ -11,20 +11,12 @@
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-i=0
-while [ $i -lt 200 ]; do
-	echo "a a a a a a a a a a a a a a a a a a a a"
-	i=$((i + 1))
-done >"$TMP/a.txt"
+a_corpus
 G="aiperf-gen -m m --tokenizer builtin --corpus $TMP/a.txt --isl 5 --random-seed 1 --request-count 1 --num-dataset-entries 1"
 SC="--shared-system-prompt-length 3 --user-context-prompt-length 2"
 
-payload() {
-	sed -e 's/.*"payload"://' -e 's/}$//' -e 's/"[a ]*"/"T"/g'
-}
-
 test_expect_success 'responses: instructions after stream, the user context a first input item' '
-	$G --endpoint-type responses $SC --osl 7 --extra-inputs temperature:0.5 | payload >got &&
+	$G --endpoint-type responses $SC --osl 7 --extra-inputs temperature:0.5 | payload_t >got &&
 	echo "{\"input\":[{\"role\":\"user\",\"content\":\"T\"},{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":false,\"instructions\":\"T\",\"max_output_tokens\":7,\"temperature\":0.5}" >expect &&
 	test_cmp expect got
 '
@@ -38,10 +30,10 @@ test_expect_success 'responses: the prompts themselves, of their lengths' '
 
 test_expect_success 'responses: each alone, streaming, a batch of parts' '
 	$G --endpoint-type responses --shared-system-prompt-length 3 --streaming \
-		--use-server-token-count | payload >got &&
+		--use-server-token-count | payload_t >got &&
 	echo "{\"input\":[{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":true,\"instructions\":\"T\",\"stream_options\":{\"include_usage\":true}}" >expect &&
 	test_cmp expect got &&
-	$G --endpoint-type responses --user-context-prompt-length 2 -b 2 | payload >got &&
+	$G --endpoint-type responses --user-context-prompt-length 2 -b 2 | payload_t >got &&
 	echo "{\"input\":[{\"role\":\"user\",\"content\":\"T\"},{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"T\"},{\"type\":\"input_text\",\"text\":\"T\"}]}],\"model\":\"m\",\"stream\":false}" >expect &&
 	test_cmp expect got
 '
@@ -49,13 +41,13 @@ test_expect_success 'responses: each alone, streaming, a batch of parts' '
 # Responses sends no history: every turn carries both, as the original's
 # RequestInfo does for every request of the conversation.
 test_expect_success 'responses: every turn of a session carries both' '
-	$G --endpoint-type responses $SC --session-turns-mean 3 --request-count 3 | payload >got &&
+	$G --endpoint-type responses $SC --session-turns-mean 3 --request-count 3 | payload_t >got &&
 	test "$(wc -l <got)" -eq 3 &&
 	test "$(sort -u got)" = "{\"input\":[{\"role\":\"user\",\"content\":\"T\"},{\"role\":\"user\",\"content\":\"T\"}],\"model\":\"m\",\"stream\":false,\"instructions\":\"T\"}"
 '
 
 test_expect_success 'completions: neither prompt is sent, only the turn texts' '
-	$G --endpoint-type completions $SC --osl 4 | payload >got &&
+	$G --endpoint-type completions $SC --osl 4 | payload_t >got &&
 	echo "{\"prompt\":[\"T\"],\"model\":\"m\",\"stream\":false,\"max_tokens\":4}" >expect &&
 	test_cmp expect got &&
 	$G --endpoint-type completions $SC | sed "s/.*\"payload\"://; s/}\$//" | jq -r ".prompt[0]" >got &&
