@@ -279,8 +279,8 @@ sample(struct srv *s, const struct json *rec, char *why, size_t whylen)
 
 	if (!url || json_int64(json_get(rec, "timestamp_ns"), &ts) < 0)
 		return util_seterr(why, whylen, "not a sample record (endpoint_url, timestamp_ns)");
-	struct srv_ep *e = &s->ep[endpoint(s, url)];
-	size_t ep = (size_t)(e - s->ep);
+	size_t ep = endpoint(s, url);	/* may move s->ep */
+	struct srv_ep *e = &s->ep[ep];
 	if (json_get(rec, "error") || !metrics)
 		return 0;
 	if (metrics->type != JSON_OBJECT)
