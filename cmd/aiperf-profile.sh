@@ -83,6 +83,10 @@ aiperf profile options (the original's names and aliases):
   Output:    --artifact-dir/--output-artifact-dir, --profile-export-prefix,
              --export-level/--profile-export-level summary|records|raw,
              --show-trace-timing, --slice-duration, --export-http-trace
+  Server metrics: on by default from every --url base + /metrics;
+             --server-metrics URL..., --no-server-metrics,
+             --server-metrics-formats json|csv|jsonl|parquet... (parquet:
+             not available in this build)
   Service:   --ui/--ui-type dashboard|simple|none, --log-level TRACE|DEBUG|
              INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL (logs/aiperf.log),
              -v/--verbose (DEBUG), -vv/--extra-verbose (TRACE)
@@ -654,8 +658,8 @@ server_metrics_urls() {
 
 # server_metrics_formats: the formats for aiperf-export, in EXP.
 server_metrics_formats() {
-	local f=${SET[--server-metrics-formats]:-}
-	[[ -n $f ]] && EXP+=(--server-metrics-formats "${f//$'\n'/ }")
+	local fmts=${SET[--server-metrics-formats]:-}
+	[[ -n $fmts ]] && EXP+=(--server-metrics-formats "${fmts//$'\n'/ }")
 	return 0
 }
 
