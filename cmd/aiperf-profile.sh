@@ -83,6 +83,10 @@ aiperf profile options (the original's names and aliases):
   Output:    --artifact-dir/--output-artifact-dir, --profile-export-prefix,
              --export-level/--profile-export-level summary|records|raw,
              --show-trace-timing, --slice-duration, --export-http-trace
+  Server metrics: on by default from every --url base + /metrics;
+             --server-metrics URL..., --no-server-metrics,
+             --server-metrics-formats json|csv|jsonl|parquet... (parquet:
+             not available in this build)
   Service:   --ui/--ui-type dashboard|simple|none, --log-level TRACE|DEBUG|
              INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL (logs/aiperf.log),
              -v/--verbose (DEBUG), -vv/--extra-verbose (TRACE)
@@ -217,6 +221,16 @@ parse_profile() {
 		fi
 		if [[ $kind == list ]]; then SET[$canon]+="$value"$'\n'
 		else SET[$canon]=$value; fi
+		# the original's nargs lists: the words up to the next option
+		if [[ $canon == --server-metrics || $canon == --server-metrics-formats ]]; then
+			while (($#)) && [[ $1 != -* ]]; do
+				value=$1
+				shift
+				[[ -n ${VALUES[$canon]:-} ]] && value=$(choice "$canon" "$value")
+				CLI+=" $(shell_quote "$value")"
+				SET[$canon]+="$value"$'\n'
+			done
+		fi
 		add_stage_arg "$stages" "$canon" "$value"
 	done
 	[[ -n ${SET[--model]:-} ]] || usage_error "profile: --model is required"
@@ -602,6 +616,117 @@ cpu_sampler() {
 	exec {fd}<&-
 }
 
+# Server metrics (issue #15): aiperf-scrape polls every --url base +
+# /metrics and each --server-metrics URL from a baseline scrape before the
+# first request to a final one after the sender ends, on idle CPU beside
+# the other stages; aiperf-export --server-samples aggregates its records
+# over the profiling window. No flush wait after the final scrape (the
+# original waits 2 s): the final scrape starts once the sender has ended,
+# when every request it counted has been answered. An endpoint that fails
+# is a warning, never a failed run; one that stalls costs at most
+# SRV_TIMEOUT at the start (the baseline) and twice that at the end.
+SRV_TIMEOUT=5 SRV_URLS=()
+
+# server_metrics_urls: SRV_URLS from --url and --server-metrics, unless
+# --no-server-metrics; a URL without a scheme gets http://, one without a
+# path /metrics (the original's normalisation).
+server_metrics_urls() {
+	local u base seen=' '
+	local -a list=()
+	SRV_URLS=()
+	[[ -n ${SET[--no-server-metrics]+x} ]] && return 0
+	while IFS= read -r u; do
+		[[ -n $u ]] || continue
+		[[ $u == *://* ]] || u=http://$u
+		base=${u#*://}
+		base=${u%%://*}://${base%%/*}
+		list+=("$base/metrics")
+	done <<<"${SET[--url]:-localhost:8000}"
+	while IFS= read -r u; do
+		[[ -n $u ]] || continue
+		[[ $u == *://* ]] || u=http://$u
+		base=${u#*://}
+		[[ $base == */* ]] || u=$u/metrics
+		list+=("$u")
+	done <<<"${SET[--server-metrics]:-}"
+	for u in "${list[@]}"; do
+		[[ $seen == *" $u "* ]] && continue
+		seen+="$u "
+		SRV_URLS+=("$u")
+	done
+}
+
+# server_metrics_formats: the formats for aiperf-export, in EXP.
+server_metrics_formats() {
+	local fmts=${SET[--server-metrics-formats]:-}
+	[[ -n $fmts ]] && EXP+=(--server-metrics-formats "${fmts//$'\n'/ }")
+	return 0
+}
+
+# server_metrics_start RUN: server_metrics_run in the background (a process
+# group of its own: a Ctrl-C reaches only us); returns once each endpoint's
+# baseline scrape is written (SRV_TIMEOUT + 1 s at most). Sets SRV_ON.
+SRV_ON=
+server_metrics_start() {
+	local run=$1 i
+	((${#SRV_URLS[@]})) || return 0
+	log INFO "server metrics from ${SRV_URLS[*]}"
+	: >"$run/samples.part"
+	SRV_ON=1
+	server_metrics_run "$run" &
+	for ((i = 0; i < (SRV_TIMEOUT + 1) * 50; i++)); do
+		(($(wc -l <"$run/samples.part") >= ${#SRV_URLS[@]})) && break
+		[[ -e $run/samples ]] && break
+		sleep 0.02
+	done
+}
+
+# server_metrics_run RUN: aiperf-scrape, on idle CPU beside the other
+# stages, its records into RUN/samples.part; once the sender has ended,
+# SIGTERM (a final scrape of every endpoint), SIGKILL past 2 * SRV_TIMEOUT
+# + 1 s; then the records are moved to RUN/samples, which aiperf-export
+# waits for.
+server_metrics_run() {
+	local run=$1 send i pid state=
+	"${REST[@]}" "${IDLE[@]}" aiperf-scrape --timeout "$SRV_TIMEOUT" "${SRV_URLS[@]}" \
+		>"$run/samples.part" 2>"$run/scrape.err" </dev/null &
+	pid=$!
+	# the sender starts after the baseline; it has ended once its status is written
+	for ((i = 0; i < 60000; i++)); do
+		[[ -e $run/send.st ]] && break
+		if [[ -s $run/send.pid ]] && send=$(cat "$run/send.pid") &&
+			! kill -0 "$send" 2>/dev/null; then
+			break
+		fi
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.02
+	done
+	log DEBUG "server metrics: the sender has ended: the final scrape"
+	kill -TERM "$pid" 2>/dev/null
+	# (a child that has exited stays a zombie, alive to kill -0, until waited for)
+	for ((i = 0; i < (2 * SRV_TIMEOUT + 1) * 50; i++)); do
+		read -r _ _ state _ <"/proc/$pid/stat" 2>/dev/null || break
+		[[ $state == Z ]] && break
+		sleep 0.02
+	done
+	[[ $state == Z ]] || kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	trim_partial "$run/samples.part"
+	mv -f "$run/samples.part" "$run/samples"
+	log DEBUG "server metrics: the scraper has ended"
+}
+
+# server_metrics_warnings RUN: the scraper's warnings (an endpoint that
+# failed) on stderr and in the log.
+server_metrics_warnings() {
+	local run=$1 line
+	[[ -s $run/scrape.err ]] || return 0
+	while IFS= read -r line; do
+		warn "server metrics: ${line#aiperf-scrape: }"
+		log WARNING "server metrics: ${line#aiperf-scrape: }"
+	done <"$run/scrape.err"
+}
+
 # on_signal INT|TERM: the first signal asks the sender to stop issuing and
 # flush (the stages downstream read to the end and write every artifact,
 # marked cancelled); the second makes it cancel what is in flight at once
@@ -653,7 +778,6 @@ run_pipeline() {
 	trap 'on_signal INT' INT
 	trap 'on_signal TERM' TERM
 	export AIPERF_LOG_FILE=$log AIPERF_LOG_LEVEL=$LOGLEVEL
-	set -m
 	# gen's and metrics' messages are kept off the artifact disk until the
 	# end, so that a full disk cannot swallow the message that says so.
 	cpu_list
@@ -665,6 +789,10 @@ run_pipeline() {
 	# sender checked the user's --ui-type; the last one given wins.
 	SEND+=(--ui-type none)
 	[[ ${SET[--ui-type]:-dashboard} != none ]] && MET+=(--progress-fd 3)
+	local -a srv=()
+	set -m
+	server_metrics_start "$run"
+	[[ -n $SRV_ON ]] && srv=(--server-samples "$run/samples")
 	stage gen "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
 		--inputs-json "$dir/inputs.json" <"$in" 2>"$run/gen.err" |
 		stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
@@ -673,12 +801,13 @@ run_pipeline() {
 			3>&2 2>"$run/metrics.err" |
 		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
-			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" &
+			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" "${srv[@]}" &
 	job=$(ps -o pgid= -p $! | tr -d ' ')
 	cpu_sampler "$run" &
 	set +m
 	while ! wait; do :; done
 	trap - INT TERM
+	server_metrics_warnings "$run"
 	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
 	local -A sig=([INT]=2 [TERM]=15)
 	local names=(gen send metrics export) failed=0
@@ -741,6 +870,8 @@ profile() {
 	# in the run)
 	check_stage aiperf-send "${SEND[@]}"
 	check_stage aiperf-metrics "${MET[@]}"
+	server_metrics_urls
+	server_metrics_formats
 	check_stage aiperf-export --check "${EXP[@]}"
 	local dir=${SET[--artifact-dir]:-}
 	[[ -z $dir ]] && dir=artifacts/$(artifact_subdir "$mode")

@@ -189,6 +189,8 @@ int slices_csv(FILE *f, struct slices *sl);
 void json_metric(struct jw *w, const struct result *r);
 int json_input_config(struct jw *w, const char *text);
 int result_exported(const struct result *r);
+/* datetime.fromtimestamp(ns / 1e9).isoformat() */
+void iso_local(int64_t ns, char out[64]);
 
 /* files.c */
 struct files {
@@ -201,17 +203,19 @@ enum level { LEVEL_SUMMARY, LEVEL_RECORDS, LEVEL_RAW };	/* --export-level */
 
 /* The artifacts, in --list-files order. */
 enum artifact { ART_JSON, ART_CSV, ART_RECORDS, ART_RAW, ART_SLICE_CSV, ART_SLICE_JSON,
-		ART_N };
+		ART_SRV_JSON, ART_SRV_CSV, ART_SRV_JSONL, ART_SRV_PARQUET, ART_N };
 
 /* 1 when --profile-export-prefix names files (not "", "/", "_raw.jsonl"...). */
 int files_prefix_ok(const char *prefix);
 /* Artifact k's path in dir (malloc'd): the default name, or the stem of
  * prefix (NULL: none) and k's suffix; see aiperf-export(1). */
 char *files_path(const char *dir, const char *prefix, enum artifact k);
-/* 1 when a run at this level (and with timeslices or not) writes k. */
-int files_written(enum artifact k, enum level level, int slices);
+/* 1 when a run at this level (and with timeslices or not, and the server
+ * metrics formats srv, SRV_* bits of srvmetrics.h) writes k. */
+int files_written(enum artifact k, enum level level, int slices, unsigned srv);
 /* --list-files: "kind\tpath" lines, the files written first, then "other". */
-void files_list(FILE *f, const char *dir, const char *prefix, enum level level, int slices);
+void files_list(FILE *f, const char *dir, const char *prefix, enum level level, int slices,
+		unsigned srv);
 /* Create dir (and each file's directory); open the records copy. */
 void files_open(struct files *fl, const char *dir, const char *prefix, enum level level,
 		int slices);

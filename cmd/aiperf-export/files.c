@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The artifact files: names (prefix and suffix rules), directory creation, writing. */
 #include "export.h"
+#include "srvmetrics.h"
 
 #include <limits.h>
 #include <sys/stat.h>
@@ -91,6 +92,12 @@ static const struct {
 			    "_timeslices.csv" },
 	[ART_SLICE_JSON] = { "timeslices_json", "profile_export_aiperf_timeslices.json",
 			     "_timeslices.json" },
+	[ART_SRV_JSON] = { "server_json", "server_metrics_export.json", "_server_metrics.json" },
+	[ART_SRV_CSV] = { "server_csv", "server_metrics_export.csv", "_server_metrics.csv" },
+	[ART_SRV_JSONL] = { "server_jsonl", "server_metrics_export.jsonl",
+			    "_server_metrics.jsonl" },
+	[ART_SRV_PARQUET] = { "server_parquet", "server_metrics_export.parquet",
+			      "_server_metrics.parquet" },
 };
 
 /* pathlib's dir / name: a relative stem keeps its directories under dir,
@@ -111,9 +118,13 @@ files_path(const char *dir, const char *prefix, enum artifact k)
 }
 
 int
-files_written(enum artifact k, enum level level, int slices)
+files_written(enum artifact k, enum level level, int slices, unsigned srv)
 {
 	switch (k) {
+	case ART_SRV_JSON: return !!(srv & SRV_JSON);
+	case ART_SRV_CSV: return !!(srv & SRV_CSV);
+	case ART_SRV_JSONL: return !!(srv & SRV_JSONL);
+	case ART_SRV_PARQUET: return 0;	/* no Parquet writer in this build */
 	case ART_RECORDS: return level >= LEVEL_RECORDS;
 	case ART_RAW: return level == LEVEL_RAW;
 	case ART_SLICE_CSV: case ART_SLICE_JSON: return slices;
@@ -122,11 +133,12 @@ files_written(enum artifact k, enum level level, int slices)
 }
 
 void
-files_list(FILE *f, const char *dir, const char *prefix, enum level level, int slices)
+files_list(FILE *f, const char *dir, const char *prefix, enum level level, int slices,
+	   unsigned srv)
 {
 	for (int pass = 0; pass < 2; pass++) {
 		for (int k = 0; k < ART_N; k++) {
-			if (files_written(k, level, slices) == pass)
+			if (files_written(k, level, slices, srv) == pass)
 				continue;
 			char *p = files_path(dir, prefix, k);
 			fprintf(f, "%s\t%s\n", pass ? "other" : arts[k].kind, p);
@@ -189,7 +201,7 @@ files_open(struct files *fl, const char *dir, const char *prefix, enum level lev
 		fl->slice_csv = file_at(dir, prefix, ART_SLICE_CSV);
 		fl->slice_json = file_at(dir, prefix, ART_SLICE_JSON);
 	}
-	if (files_written(ART_RECORDS, level, slices)) {
+	if (files_written(ART_RECORDS, level, slices, 0)) {
 		fl->jsonl = file_at(dir, prefix, ART_RECORDS);
 		if (linefile_open(&fl->rec, fl->jsonl) < 0)
 			die("cannot open '%s':", fl->jsonl);

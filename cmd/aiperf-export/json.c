@@ -62,7 +62,7 @@ json_metric(struct jw *w, const struct result *r)
 }
 
 /* datetime.fromtimestamp(ns / 1e9).isoformat(): microseconds rounded half-even. */
-static void
+void
 iso_local(int64_t ns, char out[64])
 {
 	double t = (double)ns / 1e9, ip;

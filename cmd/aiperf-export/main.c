@@ -10,6 +10,7 @@
 #include "rand/pystr.h"
 #include "http/redact.h"
 #include "runlog.h"
+#include "srvmetrics.h"
 #include "stagecpu.h"
 #include "util.h"
 
@@ -20,7 +21,8 @@
 struct options {
 	const char *artifact_dir, *prefix, *level, *goodput, *endpoint_type;
 	const char *benchmark_id, *version, *cli_command, *input_config_path, *log_file;
-	const char *cancelled_if, *stage_cpu;
+	const char *cancelled_if, *stage_cpu, *server_samples, *server_formats;
+	unsigned srv;		/* SRV_* formats; 0 without --server-samples */
 	const struct endpoint *endpoint;
 	int was_cancelled, no_console, show_trace, streaming, server_tokens;
 	int check, list_files;
@@ -33,7 +35,7 @@ struct options {
 enum {
 	O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER, O_CLI, O_CAN,
 	O_CANIF, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE,
-	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_HELP, O_VERSION,
+	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_SRV, O_SRVF, O_HELP, O_VERSION,
 };
 
 /* By enum level; opt checks a value against it (and --list-choices lists it). */
@@ -68,6 +70,8 @@ static const char *const levels[] = { "summary", "records", "raw", NULL };
 	{ "client-cpu-seconds", O_CPU, DBL("s", o->cpu_seconds, 0, 1e12), .flags = OPT_BR }, \
 	{ "target-request-rate", O_RATE, DBL("rate", o->target_rate, 0, 1e12) }, \
 	{ "stage-cpu", O_SCPU, STR("file", o->stage_cpu) }, \
+	{ "server-samples", O_SRV, STR("file", o->server_samples) }, \
+	{ "server-metrics-formats", O_SRVF, STR("list", o->server_formats), .flags = OPT_BR }, \
 	{ "slice-duration", O_SLICE, DBL("s", o->slice, 1e-9, 1e9), .flags = OPT_BR }, \
 	{ "log-file", O_LOG, STR("path", o->log_file) }, \
 	{ "show-trace-timing", O_TRACE, OPT_FLAG, NULL, OPT_TO(o->show_trace), \
@@ -106,6 +110,11 @@ parse_args(int argc, char **argv, struct options *o)
 		endpoint_names(names, sizeof(names));
 		die_usage("invalid value for --endpoint-type: '%s' (%s)", o->endpoint_type, names);
 	}
+	char why[256];
+	unsigned f;
+	if (srv_formats(o->server_formats, &f, why, sizeof(why)) < 0)
+		die_usage("%s", why);
+	o->srv = o->server_samples ? f : 0;
 	o->files = argv + it.ind;
 	o->nfiles = argc - it.ind;
 }
@@ -261,12 +270,79 @@ stage_cpu(const char *path, const struct summary *sm, struct stagecpu *sc)
 	free(text);
 }
 
+/*
+ * --server-samples: waited for (FILE_WAIT_S at most) when it does not
+ * exist yet: aiperf profile moves the scraper's records into place when
+ * the scraper has ended, which may be a moment after the records ended.
+ */
+#define FILE_WAIT_S 20
+
+static char *
+srv_tmp_write(const char *path, const struct srv *s, const struct exportopts *eo, int csv)
+{
+	char *tmp = xstrfmt("%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+
+	if (!f)
+		die("cannot open '%s':", tmp);
+	int bad = (csv ? srv_csv(f, s, eo) : srv_json(f, s, eo)) < 0 || fflush(f) == EOF;
+	if (fclose(f) == EOF || bad || rename(tmp, path) < 0) {
+		unlink(tmp);
+		die("cannot write '%s':", path);
+	}
+	free(tmp);
+	return files_absolute(path);
+}
+
+static void
+server_metrics(const struct options *o, const struct summary *sm, const struct exportopts *eo)
+{
+	struct srv s;
+	char *p[3] = { NULL, NULL, NULL };
+	static const enum artifact art[3] = { ART_SRV_JSON, ART_SRV_CSV, ART_SRV_JSONL };
+	static const unsigned bit[3] = { SRV_JSON, SRV_CSV, SRV_JSONL };
+
+	if (o->srv & SRV_PARQUET)
+		warn("server metrics: format parquet is not available in this build "
+		     "(no Parquet library); the other formats are written");
+	for (int i = 0; i < 20 * FILE_WAIT_S && access(o->server_samples, F_OK) < 0; i++) {
+		struct timespec ts = { 0, 50000000 };
+		nanosleep(&ts, NULL);
+	}
+	if (!sm->have_start || !sm->have_end) {
+		warn("server metrics: no profiling window (no profiling records): no server metrics files");
+		return;
+	}
+	srv_init(&s);
+	for (int i = 0; i < 3; i++)
+		if (o->srv & bit[i])
+			p[i] = files_path(o->artifact_dir, o->prefix, art[i]);
+	if (srv_read(&s, o->server_samples, p[2]) == 0) {
+		srv_window(&s, sm->start_ns, sm->end_ns, o->artifact_dir ? o->slice : 0);
+		srv_compute(&s);
+		for (size_t i = 0; i < s.nep; i++)
+			if (!s.ep[i].fetches)
+				warn("server metrics: no successful scrape of %s", s.ep[i].url);
+		for (int i = 0; i < 2; i++) {
+			if (!p[i])
+				continue;
+			char *abs = srv_tmp_write(p[i], &s, eo, i == 1);
+			runlog(RUNLOG_INFO, "Server metrics %s: %s", i ? "CSV" : "JSON", abs);
+			free(abs);
+		}
+	}
+	for (int i = 0; i < 3; i++)
+		free(p[i]);
+	srv_release(&s);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct options o = { .level = "records", .version = "0.7.0", .endpoint_type = "chat",
 			     .max_error_rate = -1, .min_goodput_pct = -1,
-			     .cpu_seconds = -1, .target_rate = -1 };
+			     .cpu_seconds = -1, .target_rate = -1,
+			     .server_formats = "json csv" };
 	struct exportopts eo = { 0 };
 	char id[37], why[256], title[128];
 	struct files fl;
@@ -292,7 +368,8 @@ main(int argc, char **argv)
 		check_config(o.input_config_path, cfg);
 	if (o.check || o.list_files) {
 		if (o.list_files && o.artifact_dir)
-			files_list(stdout, o.artifact_dir, o.prefix, o.lvl, o.slice > 0);
+			files_list(stdout, o.artifact_dir, o.prefix, o.lvl, o.slice > 0,
+				   o.srv);
 		agg_release(&a);
 		free(cfg);
 		return util_fshut(stdout, "stdout") ? 1 : 0;
@@ -328,6 +405,8 @@ main(int argc, char **argv)
 	if (o.stage_cpu)
 		stage_cpu(o.stage_cpu, &sm, &eo.cs.others);
 	files_write(&fl, &sm, &sl, &eo);
+	if (o.srv && o.artifact_dir)
+		server_metrics(&o, &sm, &eo);
 	if (!o.no_console)
 		table_print(stdout, &sm, &eo);
 	int rc = 1;

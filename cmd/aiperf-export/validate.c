@@ -178,7 +178,7 @@ check_files(struct vrun *v)
 	static const char *const lvl[] = { "summary", "records", "raw" };
 
 	for (int k = 0; k < ART_N; k++) {
-		int want = files_written(k, v->lvl, v->sl.width_ns != 0);
+		int want = files_written(k, v->lvl, v->sl.width_ns != 0, 0);
 		struct buf *b = vrun_exists(v->path[k]) ? &have : want ? &miss : NULL;
 		if (b && (want || k == ART_SLICE_CSV || k == ART_SLICE_JSON))
 			buf_addf(b, "%s%s", b->len ? ", " : "", vrun_rel(v, v->path[k]));
