@@ -487,6 +487,9 @@ clean_artifacts() {
 stage() {
 	local name=$1
 	shift
+	# fd 9, the scraper's FIFO (server_metrics_start), stays with the
+	# sender alone (stage runs in the pipeline's subshells only)
+	[[ $name == send ]] || exec 9>&-
 	(echo "$BASHPID" >"$run/$name.pid" && exec "$@")
 	echo "$?" >"$run/$name.st"
 }
@@ -625,7 +628,7 @@ cpu_sampler() {
 # when every request it counted has been answered. An endpoint that fails
 # is a warning, never a failed run; one that stalls costs at most
 # SRV_TIMEOUT at the start (the baseline) and twice that at the end.
-SRV_TIMEOUT=5 SRV_URLS=()
+SRV_TIMEOUT=5 SRV_URLS=() SRV_PID=
 
 # server_metrics_urls: SRV_URLS from --url and --server-metrics, unless
 # --no-server-metrics; a URL without a scheme gets http://, one without a
@@ -670,10 +673,15 @@ SRV_ON=
 server_metrics_start() {
 	local run=$1 i
 	((${#SRV_URLS[@]})) || return 0
-	log INFO "server metrics from ${SRV_URLS[*]}"
+	log INFO "server metrics from ${#SRV_URLS[@]} endpoint(s) (aiperf-scrape names them)"
 	: >"$run/samples.part"
+	mkfifo "$run/scrape.ctl" || return 0
 	SRV_ON=1
 	server_metrics_run "$run" &
+	SRV_PID=$!
+	# This shell holds the FIFO (fd 9) until the pipeline starts, the sender
+	# from then on: the scraper outlives neither (server_metrics_run).
+	exec 9<>"$run/scrape.ctl"
 	for ((i = 0; i < (SRV_TIMEOUT + 1) * 50; i++)); do
 		(($(wc -l <"$run/samples.part") >= ${#SRV_URLS[@]})) && break
 		[[ -e $run/samples ]] && break
@@ -682,38 +690,23 @@ server_metrics_start() {
 }
 
 # server_metrics_run RUN: aiperf-scrape, on idle CPU beside the other
-# stages, its records into RUN/samples.part; once the sender has ended,
-# SIGTERM (a final scrape of every endpoint), SIGKILL past 2 * SRV_TIMEOUT
-# + 1 s; then the records are moved to RUN/samples, which aiperf-export
-# waits for.
+# stages, its records into RUN/samples.part, then moved to RUN/samples,
+# which aiperf-export waits for. It runs until the FIFO RUN/scrape.ctl has
+# no writer left: this shell holds it until the pipeline starts, the sender
+# from then on (stage), so the scraper's final scrape of every endpoint
+# (bounded by --timeout) comes when the sender has ended or this shell has
+# died before it started, however either ends (signals, a crash, SIGKILL).
+# No polling here.
 server_metrics_run() {
-	local run=$1 send i pid state=
-	"${REST[@]}" "${IDLE[@]}" aiperf-scrape --timeout "$SRV_TIMEOUT" "${SRV_URLS[@]}" \
+	local run=$1 pid
+	"${REST[@]}" "${IDLE[@]}" aiperf-scrape --timeout "$SRV_TIMEOUT" --unbuffered \
+		--control-fifo "$run/scrape.ctl" "${SRV_URLS[@]}" \
 		>"$run/samples.part" 2>"$run/scrape.err" </dev/null &
 	pid=$!
-	# the sender starts after the baseline; it has ended once its status is written
-	for ((i = 0; i < 60000; i++)); do
-		[[ -e $run/send.st ]] && break
-		if [[ -s $run/send.pid ]] && send=$(cat "$run/send.pid") &&
-			! kill -0 "$send" 2>/dev/null; then
-			break
-		fi
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.02
-	done
-	log DEBUG "server metrics: the sender has ended: the final scrape"
-	kill -TERM "$pid" 2>/dev/null
-	# (a child that has exited stays a zombie, alive to kill -0, until waited for)
-	for ((i = 0; i < (2 * SRV_TIMEOUT + 1) * 50; i++)); do
-		read -r _ _ state _ <"/proc/$pid/stat" 2>/dev/null || break
-		[[ $state == Z ]] && break
-		sleep 0.02
-	done
-	[[ $state == Z ]] || kill -KILL "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	wait "$pid"
+	log DEBUG "server metrics: the scraper has ended"
 	trim_partial "$run/samples.part"
 	mv -f "$run/samples.part" "$run/samples"
-	log DEBUG "server metrics: the scraper has ended"
 }
 
 # server_metrics_warnings RUN: the scraper's warnings (an endpoint that
@@ -742,6 +735,7 @@ on_signal() {
 	log WARNING "SIG$1 ($nsig): ${what[nsig > 2 ? 2 : nsig - 1]}"
 	if ((nsig > 2)); then
 		kill -KILL -- -"$job" 2>/dev/null
+		[[ -n $SRV_PID ]] && kill -KILL -- -"$SRV_PID" 2>/dev/null
 		return
 	fi
 	while ! pid=$(cat "$run/send.pid" 2>/dev/null) && ((i++ < 200)); do
@@ -802,6 +796,7 @@ run_pipeline() {
 		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
 			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" "${srv[@]}" &
+	exec 9>&-
 	job=$(ps -o pgid= -p $! | tr -d ' ')
 	cpu_sampler "$run" &
 	set +m

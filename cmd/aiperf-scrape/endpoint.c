@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "clock.h"
+#include "http/redact.h"
 #include "util.h"
 
 int64_t
@@ -62,8 +63,12 @@ endpoint_init(struct endpoint *e, const char *url, struct scraper *s)
 
 	if (!s->headers)
 		s->headers = curl_slist_append(NULL, "Accept: text/plain;version=0.0.4;q=1,*/*;q=0.1");
+	struct buf shown = BUF_INIT(BUF_NOMAX);
+
 	memset(e, 0, sizeof(*e));
 	e->url = url;
+	redact_url(&shown, url, strlen(url));
+	e->shown = buf_detach(&shown, NULL);
 	buf_init(&e->body, (size_t)o->max_body);
 	e->h = curl_easy_init();
 	if (!e->h)
@@ -91,6 +96,8 @@ endpoint_release(struct endpoint *e)
 	if (e->h)
 		curl_easy_cleanup(e->h);
 	buf_release(&e->body);
+	free(e->shown);
+	e->shown = NULL;
 	e->h = NULL;
 }
 
@@ -108,7 +115,7 @@ endpoint_start(struct scraper *s, struct endpoint *e)
 	e->scrapes++;
 	s->busy++;
 	if (curl_multi_add_handle(s->m, e->h) != CURLM_OK)
-		die("cannot start a transfer to '%s'", e->url);
+		die("cannot start a transfer to '%s'", e->shown);
 }
 
 void

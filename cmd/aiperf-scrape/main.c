@@ -6,10 +6,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "opt.h"
+#include "runlog.h"
 #include "scrape.h"
 #include "util.h"
 
@@ -18,7 +20,7 @@ static int sig_pipe[2] = { -1, -1 };
 
 enum {
 	K_INTERVAL = 256, K_TIMEOUT, K_ONCE, K_CONTROL, K_MAXBODY, K_MAXSERIES,
-	K_UNBUF, K_HELP, K_VERSION,
+	K_UNBUF, K_FIFO, K_HELP, K_VERSION,
 };
 
 #define SCRAPE_OPTS(o) { \
@@ -29,6 +31,7 @@ enum {
 	{ "once", K_ONCE, OPT_FLAG, NULL, OPT_TO(o->once) }, \
 	{ "control-fd", K_CONTROL, OPT_INT, "n", OPT_TO(o->control_fd), \
 	  .min = 0, .max = 1 << 20, .flags = OPT_BR }, \
+	{ "control-fifo", K_FIFO, OPT_STR, "path", OPT_TO(o->control_fifo), .flags = OPT_BR }, \
 	{ "max-body", K_MAXBODY, OPT_SIZE, "size", OPT_TO(o->max_body), \
 	  .min = 1024, .max = 1LL << 30 }, \
 	{ "max-series", K_MAXSERIES, OPT_INT, "n", OPT_TO(o->max_series), \
@@ -37,6 +40,24 @@ enum {
 	{ "help", K_HELP, OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
+}
+
+/*
+ * --control-fifo: opened for reading without waiting for a writer. Linux
+ * reports no hang-up on a FIFO that has never had a writer, so the scraper
+ * runs until a writer has come and gone: the process that holds the FIFO
+ * open (aiperf profile's sender) ends, however it ends.
+ */
+static void
+open_fifo(struct options *o)
+{
+	struct stat st;
+
+	o->control_fd = open(o->control_fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (o->control_fd < 0)
+		die_usage("--control-fifo %s:", o->control_fifo);
+	if (fstat(o->control_fd, &st) < 0 || !S_ISFIFO(st.st_mode))
+		die_usage("--control-fifo %s: not a FIFO", o->control_fifo);
 }
 
 static int
@@ -57,6 +78,10 @@ parse_args(struct options *o, int argc, char **argv)
 		die_usage("no endpoint URL given");
 	if (o->control_fd >= 0 && fcntl(o->control_fd, F_GETFD) < 0)
 		die_usage("--control-fd %d is not an open file descriptor", o->control_fd);
+	if (o->control_fifo && o->control_fd >= 0)
+		die_usage("--control-fd and --control-fifo: one control at a time");
+	if (o->control_fifo)
+		open_fifo(o);
 	for (int i = it.ind; i < argc; i++)
 		if (strncmp(argv[i], "http://", 7) && strncmp(argv[i], "https://", 8))
 			die_usage("'%s' is not an http:// or https:// URL", argv[i]);
@@ -197,8 +222,11 @@ main(int argc, char **argv)
 		die("cannot initialize libcurl");
 	s.nep = (size_t)(argc - first);
 	s.ep = xcalloc(s.nep, sizeof(*s.ep));
-	for (size_t i = 0; i < s.nep; i++)
+	for (size_t i = 0; i < s.nep; i++) {
 		endpoint_init(&s.ep[i], argv[first + (int)i], &s);
+		runlog(RUNLOG_INFO, "scraping %s every %.3f s", s.ep[i].shown,
+		       (double)o.interval_ns / 1e9);
+	}
 	buf_init(&s.out, BUF_NOMAX);
 	buf_init(&s.metrics, BUF_NOMAX);
 	s.mono0 = clock_now_ns();

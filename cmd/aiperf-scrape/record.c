@@ -185,9 +185,9 @@ tell(struct endpoint *e, const char *type, const char *msg)
 {
 	if (type && !e->failing)
 		warn("warning: scrape of '%s' failed (%s: %s); scraping goes on",
-		     e->url, type, msg);
+		     e->shown, type, msg);
 	else if (!type && e->failing)
-		warn("scrape of '%s' works again", e->url);
+		warn("scrape of '%s' works again", e->shown);
 	e->failing = type != NULL;
 }
 
@@ -197,7 +197,7 @@ put_head(struct jw *w, const struct scraper *s, const struct endpoint *e)
 	jw_key(w, "schema");
 	jw_str(w, "aiperf.sample/1");
 	jw_key(w, "endpoint_url");
-	jw_str(w, e->url);
+	jw_str(w, e->shown);
 	jw_key(w, "scrape");
 	jw_int(w, (int64_t)e->scrapes);
 	jw_key(w, "start_perf_ns");

@@ -14,6 +14,7 @@ struct options {
 	int64_t timeout_ns;
 	int once;
 	int control_fd;		/* -1: none */
+	const char *control_fifo;	/* --control-fifo, or NULL */
 	long long max_body;
 	long long max_series;
 	int unbuffered;
@@ -28,6 +29,7 @@ struct scraper;
 
 struct endpoint {
 	const char *url;	/* points into argv */
+	char *shown;		/* url as records and messages show it: no credentials */
 	CURL *h;
 	int busy;		/* a scrape is in flight */
 	uint64_t scrapes;	/* scrapes started */

@@ -88,6 +88,22 @@ test_expect_success 'prompt tokens equal the usage the mock reported' '
 	test "$(( $(jq "$m" after) - $(jq "$m" before) ))" -eq "$sent"
 '
 
+test_expect_success '--control-fifo: no writer yet is no end; a writer that comes and goes is' '
+	test_expect_code 2 aiperf-scrape --control-fifo nofifo "$MOCK_URL/metrics" 2>err &&
+	grep -q "nofifo: No such file" err &&
+	: >plain && test_expect_code 2 aiperf-scrape --control-fifo plain "$MOCK_URL/metrics" 2>err &&
+	grep -q "not a FIFO" err &&
+	mkfifo ctl || exit 1
+	aiperf-scrape --control-fifo ctl --interval 0.05 "$MOCK_URL/metrics" >fsamples &
+	pid=$! &&
+	i=0 && while [ "$(wc -l <fsamples)" -lt 4 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done &&
+	kill -0 $pid &&
+	sleep 0.2 9<>ctl &&
+	i=0 && while kill -0 $pid 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done &&
+	! kill -0 $pid 2>/dev/null && wait $pid &&
+	test "$(wc -l <fsamples)" -ge 5
+'
+
 test_expect_success 'EOF of --control-fd stops it after a final scrape, exit 0' '
 	{ sleep 0.5; echo bye; } | aiperf-scrape --control-fd 0 --interval 0.05 \
 		"$MOCK_URL/metrics" >samples &&

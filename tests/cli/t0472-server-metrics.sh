@@ -15,7 +15,7 @@ test_expect_success 'counters over the profiling window equal the profiling traf
 	aiperf-gen -m m --tokenizer builtin --random-seed 7 --isl 20 --osl 5 \
 		--request-count 12 --warmup-request-count 5 2>/dev/null >req &&
 	grep "\"phase\":\"warmup\"" req >warm && grep -v "\"phase\":\"warmup\"" req >prof &&
-	test "$(wc -l <warm)" -eq 5 && test "$(wc -l <prof)" -eq 12 &&
+	test "$(wc -l <warm)" -eq 5 && test "$(wc -l <prof)" -eq 12 || exit 1
 	aiperf-scrape --interval 0.05 "$MOCK_URL/metrics" >samples 2>/dev/null &
 	pid=$! &&
 	sleep 0.2 &&
@@ -142,6 +142,24 @@ while time.time() < end:
 	grep -q "server metrics: .*HTTPError" err3 &&
 	grep -q "server metrics: .*RequestTimeoutError" err3 &&
 	jq -e ".summary.endpoints_successful == [\"$url/metrics\"]" run3/server_metrics_export.json
+'
+
+# scraper: the pid of this test's aiperf profile scraper (its session's
+# aiperf-scrape with a control FIFO).
+scraper() {
+	ps -o pid=,args= -s "$(ps -o sid= -p $$ | tr -d " ")" |
+		awk '$2 == "aiperf-scrape" && /--control-fifo/ { print $1; f = 1; exit } END { exit !f }'
+}
+
+test_expect_success 'aiperf profile killed outright: its scraper ends when the sender does' '
+	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --osl 5 --concurrency 2 \
+		--request-count 200 --artifact-dir k >/dev/null 2>&1 &
+	w=$! &&
+	i=0 && until scraper >/dev/null || [ $i -ge 200 ]; do sleep 0.05; i=$((i + 1)); done &&
+	s=$(scraper) &&
+	kill -KILL $w &&
+	i=0 && while kill -0 "$s" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done &&
+	! kill -0 "$s" 2>/dev/null
 '
 
 test_done
