@@ -3,6 +3,8 @@
 #include "export.h"
 
 #include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 
 #include "stats/numfmt.h"
 #include "util.h"
@@ -17,6 +19,7 @@ client_init(struct client *c)
 	stats_vec_init(&c->lateness);
 	stats_vec_init(&c->intended);
 	stats_vec_init(&c->delay);
+	stats_vec_init(&c->late_at);
 }
 
 void
@@ -25,6 +28,7 @@ client_release(struct client *c)
 	stats_vec_release(&c->lateness);
 	stats_vec_release(&c->intended);
 	stats_vec_release(&c->delay);
+	stats_vec_release(&c->late_at);
 }
 
 static int
@@ -107,6 +111,11 @@ client_record(struct client *c, const struct json *rec, char *why, size_t whylen
 	late = json_get(a, "schedule_lateness_ns");
 	if (late && client_push(&c->lateness, late) < 0)
 		goto bad;
+	if (late) {
+		int64_t t;
+		stats_vec_push(&c->late_at, json_int64(json_path(rec, "metadata.request_start_ns"),
+						       &t) == 0 ? (double)t : NAN);
+	}
 	if (intended_latency(c, rec, a, late) < 0)
 		goto bad;
 	d = json_get(a, "observation_delay_ns");
@@ -173,11 +182,93 @@ client_summary(struct client *c, const struct summary *sm, struct clientsum *cs,
 	cs->target_rate = target_rate;
 }
 
+static int
+span_cmp(const void *a, const void *b)
+{
+	const struct scrape_span *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Whether [from, to] meets one of the n spans, sorted by start, the
+ * longest of them maxlen long. */
+static int
+meets_scrape(const struct scrape_span *sp, size_t n, int64_t maxlen, int64_t from, int64_t to)
+{
+	size_t lo = 0, hi = n;
+
+	/* the first span starting after `to` bounds the search */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sp[mid].start <= to)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && sp[i].start >= from - maxlen;)
+		if (sp[i].end >= from)
+			return 1;
+	return 0;
+}
+
+/*
+ * The scraper's cost in the profiling window: its scrapes (those that
+ * start inside [start_ns, end_ns]) and their CPU time, and the schedule
+ * lateness of the requests whose [intended send, actual send] overlaps a
+ * scrape against that of the others: what scraping does to the sender's
+ * schedule, measured in the run itself.
+ */
+void
+client_scraper(const struct client *c, const struct summary *sm, struct scrape_span *sp,
+	       size_t n, struct clientsum *cs)
+{
+	struct stats_vec in, out;
+	size_t k = 0, ncpu = 0;
+	double cpu = 0, cmax = 0;
+	int64_t maxlen = 0;
+
+	cs->scrapes = 0;
+	if (!n || !sm->have_start || !sm->have_end)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (sp[i].start >= sm->start_ns && sp[i].start <= sm->end_ns)
+			sp[k++] = sp[i];
+	if (!k)
+		return;
+	qsort(sp, k, sizeof(*sp), span_cmp);
+	for (size_t i = 0; i < k; i++) {
+		if (sp[i].end - sp[i].start > maxlen)
+			maxlen = sp[i].end - sp[i].start;
+		if (sp[i].cpu < 0)
+			continue;
+		cpu += (double)sp[i].cpu;
+		if ((double)sp[i].cpu > cmax)
+			cmax = (double)sp[i].cpu;
+		ncpu++;
+	}
+	cs->scrapes = k;
+	cs->scrape_cpu_avg_us = ncpu ? cpu / (double)ncpu / 1e3 : -1;
+	cs->scrape_cpu_max_us = ncpu ? cmax / 1e3 : -1;
+	stats_vec_init(&in);
+	stats_vec_init(&out);
+	for (size_t i = 0; i < c->lateness.n && i < c->late_at.n; i++) {
+		double at = c->late_at.v[i], late = c->lateness.v[i];
+		if (isnan(at))
+			continue;
+		int64_t to = (int64_t)at, from = to - (int64_t)(late > 0 ? late : 0);
+		stats_vec_push(meets_scrape(sp, k, maxlen, from, to) ? &in : &out, late);
+	}
+	pmax(&in, &cs->late_scraping);
+	pmax(&out, &cs->late_otherwise);
+	stats_vec_release(&in);
+	stats_vec_release(&out);
+}
+
 int
 client_known(const struct clientsum *cs)
 {
 	return cs->lateness.n || cs->delay.n || cs->cpu_us_per_request >= 0 ||
-	       cs->achieved_rate >= 0 || cs->target_rate >= 0 || cs->others.n;
+	       cs->achieved_rate >= 0 || cs->target_rate >= 0 || cs->others.n || cs->scrapes;
 }
 
 static void
@@ -227,6 +318,17 @@ client_json(struct jw *w, const struct clientsum *cs)
 		}
 		jw_obj_end(w);
 	}
+	if (cs->scrapes) {
+		jw_key(w, "scraper");
+		jw_obj(w);
+		jw_key(w, "scrapes");
+		jw_int(w, (int64_t)cs->scrapes);
+		json_num(w, "cpu_us_per_scrape", cs->scrape_cpu_avg_us);
+		json_num(w, "cpu_us_per_scrape_max", cs->scrape_cpu_max_us);
+		json_pmax(w, "schedule_lateness_ms_during_scrapes", &cs->late_scraping);
+		json_pmax(w, "schedule_lateness_ms_otherwise", &cs->late_otherwise);
+		jw_obj_end(w);
+	}
 	jw_obj_end(w);
 }
 
@@ -267,6 +369,13 @@ client_console(FILE *f, const struct clientsum *cs)
 				cs->others.seconds[i]);
 		fputs(")\n", f);
 	}
+	if (cs->scrapes && cs->scrape_cpu_avg_us >= 0)
+		fprintf(f, "Server Metrics Scraper CPU per Scrape (us): avg %.1f, max %.1f (%zu scrapes)\n",
+			cs->scrape_cpu_avg_us, cs->scrape_cpu_max_us, cs->scrapes);
+	if (cs->late_scraping.n)
+		fprintf(f, "Schedule Lateness During Scrapes (ms): p99 %.3f (%zu requests), "
+			"otherwise p99 %.3f (%zu requests)\n", cs->late_scraping.p99,
+			cs->late_scraping.n, cs->late_otherwise.p99, cs->late_otherwise.n);
 }
 
 /* Say so when the client, not the server, may have set the numbers. */

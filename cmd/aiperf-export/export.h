@@ -45,6 +45,7 @@ struct client {
 	struct stats_vec lateness;	/* ns: actual - intended send */
 	struct stats_vec intended;	/* ns: request latency from the intended send */
 	struct stats_vec delay;		/* ns: arrival - server send stamp */
+	struct stats_vec late_at;	/* per lateness value its request_start_ns (NaN: none) */
 	int64_t first_start, last_start;
 	size_t starts;
 	/* sender CPU: cpu_ns of every record, warmup included */
@@ -84,8 +85,20 @@ struct pmax {
 	double p50, p99, max;	/* ms */
 };
 
+/* One scrape of aiperf-scrape (--server-samples), wall-clock ns. */
+struct scrape_span {
+	int64_t start, end;	/* the scrape's send to its end */
+	int64_t cpu;		/* its CPU time, ns; -1: unknown */
+};
+
 struct clientsum {
 	struct pmax lateness, intended, delay;
+	/* the scraper in the window: scrapes, CPU per scrape (us), and the
+	 * schedule lateness of requests whose [intended, actual send] meets a
+	 * scrape and of the others */
+	size_t scrapes;
+	double scrape_cpu_avg_us, scrape_cpu_max_us;
+	struct pmax late_scraping, late_otherwise;
 	double cpu_us_per_request, achieved_rate, target_rate;
 	double cpu_busy;	/* sender CPU / wall time between records, or -1 */
 	struct stagecpu others;	/* the other stages' CPU in the window (n 0: unknown) */
@@ -160,6 +173,10 @@ int client_known(const struct clientsum *cs);
 void client_json(struct jw *w, const struct clientsum *cs);
 void client_console(FILE *f, const struct clientsum *cs);
 void client_warn(const struct clientsum *cs, const struct summary *sm, double cpu_seconds);
+/* The scraper's share of client health from its scrapes (any order;
+ * sp is reordered and overwritten). */
+void client_scraper(const struct client *c, const struct summary *sm, struct scrape_span *sp,
+		    size_t n, struct clientsum *cs);
 
 /* slices.c: --slice-duration timeslices, each summarised as a run of its own. */
 struct slice {

@@ -294,11 +294,15 @@ srv_tmp_write(const char *path, const struct srv *s, const struct exportopts *eo
 	return files_absolute(path);
 }
 
-static void
-server_metrics(const struct options *o, const struct summary *sm, const struct exportopts *eo)
+/*
+ * --server-samples: read aiperf-scrape's records (waiting for the file the
+ * wrapper moves into place once the scraper has ended) and aggregate them
+ * over the profiling window into s; 0, or -1 with nothing to write.
+ */
+static int
+server_metrics_read(const struct options *o, const struct summary *sm, struct srv *s,
+		    char *p[3])
 {
-	struct srv s;
-	char *p[3] = { NULL, NULL, NULL };
 	static const enum artifact art[3] = { ART_SRV_JSON, ART_SRV_CSV, ART_SRV_JSONL };
 	static const unsigned bit[3] = { SRV_JSON, SRV_CSV, SRV_JSONL };
 
@@ -311,29 +315,32 @@ server_metrics(const struct options *o, const struct summary *sm, const struct e
 	}
 	if (!sm->have_start || !sm->have_end) {
 		warn("server metrics: no profiling window (no profiling records): no server metrics files");
-		return;
+		return -1;
 	}
-	srv_init(&s);
 	for (int i = 0; i < 3; i++)
 		if (o->srv & bit[i])
 			p[i] = files_path(o->artifact_dir, o->prefix, art[i]);
-	if (srv_read(&s, o->server_samples, p[2]) == 0) {
-		srv_window(&s, sm->start_ns, sm->end_ns, o->artifact_dir ? o->slice : 0);
-		srv_compute(&s);
-		for (size_t i = 0; i < s.nep; i++)
-			if (!s.ep[i].fetches)
-				warn("server metrics: no successful scrape of %s", s.ep[i].url);
-		for (int i = 0; i < 2; i++) {
-			if (!p[i])
-				continue;
-			char *abs = srv_tmp_write(p[i], &s, eo, i == 1);
-			runlog(RUNLOG_INFO, "Server metrics %s: %s", i ? "CSV" : "JSON", abs);
-			free(abs);
-		}
+	if (srv_read(s, o->server_samples, p[2]) < 0)
+		return -1;
+	srv_window(s, sm->start_ns, sm->end_ns, o->artifact_dir ? o->slice : 0);
+	srv_compute(s);
+	for (size_t i = 0; i < s->nep; i++)
+		if (!s->ep[i].fetches)
+			warn("server metrics: no successful scrape of %s", s->ep[i].url);
+	return 0;
+}
+
+/* The server metrics files (JSON and CSV; the JSONL went out as read). */
+static void
+server_metrics_write(const struct srv *s, char *p[3], const struct exportopts *eo)
+{
+	for (int i = 0; i < 2; i++) {
+		if (!p[i])
+			continue;
+		char *abs = srv_tmp_write(p[i], s, eo, i == 1);
+		runlog(RUNLOG_INFO, "Server metrics %s: %s", i ? "CSV" : "JSON", abs);
+		free(abs);
 	}
-	for (int i = 0; i < 3; i++)
-		free(p[i]);
-	srv_release(&s);
 }
 
 int
@@ -404,9 +411,21 @@ main(int argc, char **argv)
 	client_summary(&a.cl, &sm, &eo.cs, o.cpu_seconds, o.target_rate);
 	if (o.stage_cpu)
 		stage_cpu(o.stage_cpu, &sm, &eo.cs.others);
+	struct srv srv;
+	char *srvp[3] = { NULL, NULL, NULL };
+	int have_srv = 0;
+	srv_init(&srv);
+	if (o.srv && o.artifact_dir &&
+	    server_metrics_read(&o, &sm, &srv, srvp) == 0) {
+		have_srv = 1;
+		client_scraper(&a.cl, &sm, srv.spans, srv.nspans, &eo.cs);
+	}
 	files_write(&fl, &sm, &sl, &eo);
-	if (o.srv && o.artifact_dir)
-		server_metrics(&o, &sm, &eo);
+	if (have_srv)
+		server_metrics_write(&srv, srvp, &eo);
+	for (int i = 0; i < 3; i++)
+		free(srvp[i]);
+	srv_release(&srv);
 	if (!o.no_console)
 		table_print(stdout, &sm, &eo);
 	int rc = 1;

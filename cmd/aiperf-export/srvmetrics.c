@@ -279,6 +279,14 @@ sample(struct srv *s, const struct json *rec, char *why, size_t whylen)
 
 	if (!url || json_int64(json_get(rec, "timestamp_ns"), &ts) < 0)
 		return util_seterr(why, whylen, "not a sample record (endpoint_url, timestamp_ns)");
+	int64_t t0, t1, cpu;
+	if (json_int64(json_get(rec, "start_perf_ns"), &t0) == 0 &&
+	    json_int64(json_get(rec, "end_perf_ns"), &t1) == 0 && t1 >= t0) {
+		if (json_int64(json_get(rec, "cpu_ns"), &cpu) < 0 || cpu < 0)
+			cpu = -1;
+		s->spans = grow(s->spans, &s->capspans, s->nspans + 1, sizeof(*s->spans));
+		s->spans[s->nspans++] = (struct scrape_span){ ts - (t1 - t0), ts, cpu };
+	}
 	size_t ep = endpoint(s, url);	/* may move s->ep */
 	struct srv_ep *e = &s->ep[ep];
 	if (json_get(rec, "error") || !metrics)
@@ -765,6 +773,7 @@ srv_release(struct srv *s)
 		else if (r->ok)
 			srvagg_gauge_release(&r->g);
 	}
+	free(s->spans);
 	for (size_t i = 0; i < s->nmet; i++) {
 		free(s->met[i].name);
 		free(s->met[i].type);

@@ -57,6 +57,8 @@ struct srv {
 	FILE *jsonl;
 	int jsonl_err;
 	int64_t start_ns, end_ns;
+	struct scrape_span *spans;	/* every scrape, failed ones too (client health) */
+	size_t nspans, capspans;
 };
 
 void srv_init(struct srv *s);

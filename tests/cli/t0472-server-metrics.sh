@@ -102,10 +102,15 @@ test_expect_success 'aiperf profile scrapes by default; an unreachable endpoint 
 	grep -q "WARNING - server metrics" run1/logs/aiperf.log &&
 	test -f run1/server_metrics_export.jsonl && test -f run1/server_metrics_export.csv &&
 	! test -e run1/server_metrics_export.json &&
-	aiperf profile $P --artifact-dir run1b >/dev/null 2>&1 &&
+	aiperf profile $P --artifact-dir run1b --request-rate 50 >out1b 2>&1 &&
 	jq -e ".summary.endpoints_configured == [\"$MOCK_URL/metrics\"] and
 		([.metrics[\"vllm:request_success_total\"].series[].stats.total] | add >= 8)" \
-		run1b/server_metrics_export.json
+		run1b/server_metrics_export.json &&
+	jq -e ".client.scraper | .scrapes >= 1 and .cpu_us_per_scrape > 0 and
+		.cpu_us_per_scrape_max >= .cpu_us_per_scrape and
+		(.schedule_lateness_ms_during_scrapes.p99 // 0) >= 0 and
+		.schedule_lateness_ms_otherwise.p99 >= 0" run1b/profile_export_aiperf.json &&
+	grep -q "^Server Metrics Scraper CPU per Scrape (us): avg [0-9.]*, max [0-9.]* ([0-9]* scrapes)\$" out1b
 '
 
 test_expect_success '--no-server-metrics: no scraper, no server files' '
