@@ -40,7 +40,10 @@ run_test() {
 	sid=$(cat "$tmp/sid" 2>/dev/null)
 	[ -n "$sid" ] || return 0
 	i=0
-	while left=$(ps -o pid=,args= -s "$sid" 2>/dev/null) &&
+	# (a zombie is no process left running: an orphan whose reaper, PID 1
+	# here, has not waited for it yet)
+	while left=$(ps -o pid=,stat=,args= -s "$sid" 2>/dev/null |
+		awk '$2 !~ /^Z/ { $2 = ""; sub(/  /, " "); print }') &&
 		[ -n "$left" ] && [ $i -lt 30 ]; do
 		sleep 0.1	# a process signalled at the test's exit may be ending
 		i=$((i + 1))

@@ -293,6 +293,12 @@ sample(struct srv *s, const struct json *rec, char *why, size_t whylen)
 		return 0;
 	if (metrics->type != JSON_OBJECT)
 		return util_seterr(why, whylen, "\"metrics\" is not an object");
+	for (const struct json *m = metrics->child; m; m = m->next) {
+		const struct json *sr = json_get(m, "series");
+		if (m->type != JSON_OBJECT || !sr || sr->type != JSON_ARRAY)
+			return util_seterr(why, whylen, "metric %.*s: no \"series\" list",
+					   (int)(m->keylen > 64 ? 64 : m->keylen), m->key);
+	}
 	if (json_int64(json_get(rec, "endpoint_latency_ns"), &lat) < 0)
 		lat = 0;
 	if (!e->fetches)
@@ -345,7 +351,7 @@ srv_read(struct srv *s, const char *path, const char *jsonl_path)
 {
 	struct lines l;
 	const char *line;
-	size_t n;
+	size_t n, bad = 0;
 	int rc;
 	char why[256], err[128];
 
@@ -357,29 +363,36 @@ srv_read(struct srv *s, const char *path, const char *jsonl_path)
 	if (jsonl_path) {
 		tmp = xstrfmt("%s.tmp", jsonl_path);
 		if (!(s->jsonl = fopen(tmp, "w")))
-			die("cannot open '%s':", tmp);
+			warn("server metrics: no JSONL export: cannot open '%s':", tmp);
 	}
+	/* A line that is not a sample record is skipped with a warning: the
+	 * client's own artifacts are written whatever the samples hold. */
 	while ((rc = lines_next(&l, &line, &n)) == 1) {
 		if (!n)
 			continue;
 		json_doc_reset(s->doc);
 		const struct json *rec = json_parse(s->doc, line, n, err, sizeof(err));
-		if (!rec || rec->type != JSON_OBJECT)
-			die("%s:%zu: %s", l.name, l.lineno, rec ? "not a JSON object" : err);
-		if (sample(s, rec, why, sizeof(why)) < 0)
-			die("%s:%zu: %s", l.name, l.lineno, why);
+		if (!rec || rec->type != JSON_OBJECT || sample(s, rec, why, sizeof(why)) < 0) {
+			if (!bad++)
+				warn("server metrics: %s:%zu: %s; such lines are skipped", l.name,
+				     l.lineno, !rec ? err : rec->type != JSON_OBJECT ?
+				     "not a JSON object" : why);
+		}
 	}
+	if (bad > 1)
+		warn("server metrics: %zu lines of '%s' skipped", bad, path);
 	if (rc < 0)
-		die("%s:%zu: cannot read the sample records", l.name, l.lineno);
+		warn("server metrics: %s:%zu: cannot read further; the samples before are used",
+		     l.name, l.lineno);
 	lines_close(&l);
 	if (s->jsonl) {
-		int bad = s->jsonl_err || fflush(s->jsonl) == EOF;
+		int failed = s->jsonl_err || fflush(s->jsonl) == EOF;
 		if (fclose(s->jsonl) == EOF)
-			bad = 1;
+			failed = 1;
 		s->jsonl = NULL;
-		if (bad || rename(tmp, jsonl_path) < 0) {
+		if (failed || rename(tmp, jsonl_path) < 0) {
 			unlink(tmp);
-			die("cannot write '%s':", jsonl_path);
+			warn("server metrics: cannot write '%s':", jsonl_path);
 		}
 	}
 	free(tmp);

@@ -64,7 +64,8 @@ struct srv {
 void srv_init(struct srv *s);
 void srv_release(struct srv *s);
 /* Read the sample records at path (and write each scrape to jsonl_path
- * when not NULL). Malformed input dies; a file that cannot be opened is a
+ * when not NULL). A malformed line is skipped with a warning, a JSONL that
+ * cannot be written is a warning; a file that cannot be opened is a
  * warning and -1. */
 int srv_read(struct srv *s, const char *path, const char *jsonl_path);
 /* The profiling window [start_ns, end_ns] (each endpoint's end extended

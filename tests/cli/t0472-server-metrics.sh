@@ -84,6 +84,17 @@ test_expect_success 'the JSON has the schema, the CSV its sections, the JSONL ev
 	grep -q "^other	/a/server_metrics_export.json$" got
 '
 
+test_expect_success 'hostile sample lines are skipped with a warning; the client artifacts are written' '
+	{ head -2 samples; echo "not json"; echo "{\"endpoint_url\": \"u\", \"timestamp_ns\": 5, \"metrics\": {\"x\": 1}}";
+		echo "[1]"; tail -n +3 samples; } >hostile &&
+	aiperf-export --no-console --artifact-dir hz --server-samples hostile <records 2>err &&
+	grep -q "server metrics: hostile:3: .*; such lines are skipped" err &&
+	grep -q "server metrics: 3 lines of .hostile. skipped" err &&
+	test -s hz/profile_export_aiperf.json &&
+	jq -e "[.metrics[\"vllm:request_success_total\"].series[].stats.total] | add == 12" \
+		hz/server_metrics_export.json
+'
+
 test_expect_success 'parquet is refused with a message, the other formats are written' '
 	aiperf-export --no-console --artifact-dir pq --server-samples samples \
 		--server-metrics-formats "parquet csv" <records 2>err &&
@@ -156,7 +167,7 @@ scraper() {
 		awk '$2 == "aiperf-scrape" && /--control-fifo/ { print $1; f = 1; exit } END { exit !f }'
 }
 
-test_expect_success 'aiperf profile killed outright: its scraper ends when the sender does' '
+test_expect_success 'aiperf profile killed outright: its scraper ends when the sender does, the artifacts are written' '
 	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --osl 5 --concurrency 2 \
 		--request-count 200 --artifact-dir k >/dev/null 2>&1 &
 	w=$! &&
@@ -164,7 +175,12 @@ test_expect_success 'aiperf profile killed outright: its scraper ends when the s
 	s=$(scraper) &&
 	kill -KILL $w &&
 	i=0 && while kill -0 "$s" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done &&
-	! kill -0 "$s" 2>/dev/null
+	! kill -0 "$s" 2>/dev/null &&
+	sid=$(ps -o sid= -p $$ | tr -d " ") &&
+	i=0 && while ps -o stat=,args= -s "$sid" | grep -q "^[^Z].*aiperf-\(metrics\|export\)" &&
+		[ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done &&
+	jq -e ".request_count.avg == 200" k/profile_export_aiperf.json >/dev/null &&
+	test -s k/server_metrics_export.json
 '
 
 test_done
