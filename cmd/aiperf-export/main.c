@@ -21,6 +21,8 @@ struct options {
 	const char *artifact_dir, *prefix, *level, *goodput, *endpoint_type;
 	const char *benchmark_id, *version, *cli_command, *input_config_path, *log_file;
 	const char *cancelled_if, *stage_cpu;
+	const char **gpu_samples;
+	int ngpu_samples, gpu_console;
 	const struct endpoint *endpoint;
 	int was_cancelled, no_console, show_trace, streaming, server_tokens;
 	int check, list_files;
@@ -33,7 +35,7 @@ struct options {
 enum {
 	O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER, O_CLI, O_CAN,
 	O_CANIF, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE,
-	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_HELP, O_VERSION,
+	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_GPUS, O_GPUC, O_HELP, O_VERSION,
 };
 
 /* By enum level; opt checks a value against it (and --list-choices lists it). */
@@ -68,6 +70,8 @@ static const char *const levels[] = { "summary", "records", "raw", NULL };
 	{ "client-cpu-seconds", O_CPU, DBL("s", o->cpu_seconds, 0, 1e12), .flags = OPT_BR }, \
 	{ "target-request-rate", O_RATE, DBL("rate", o->target_rate, 0, 1e12) }, \
 	{ "stage-cpu", O_SCPU, STR("file", o->stage_cpu) }, \
+	{ "gpu-samples", O_GPUS, OPT_STR, "file", .flags = OPT_BR }, \
+	{ "gpu-console", O_GPUC, OPT_FLAG, NULL, OPT_TO(o->gpu_console) }, \
 	{ "slice-duration", O_SLICE, DBL("s", o->slice, 1e-9, 1e9), .flags = OPT_BR }, \
 	{ "log-file", O_LOG, STR("path", o->log_file) }, \
 	{ "show-trace-timing", O_TRACE, OPT_FLAG, NULL, OPT_TO(o->show_trace), \
@@ -87,8 +91,14 @@ parse_args(int argc, char **argv, struct options *o)
 	struct opt_iter it;
 
 	opt_init(&it, &cmd, argc, argv);
-	while (opt_next(&it) != -1)
-		;
+	int c;
+
+	while ((c = opt_next(&it)) != -1)
+		if (c == O_GPUS) {
+			o->gpu_samples = xreallocarray(o->gpu_samples, (size_t)o->ngpu_samples + 1,
+						       sizeof(*o->gpu_samples));
+			o->gpu_samples[o->ngpu_samples++] = it.arg;
+		}
 	o->lvl = LEVEL_RAW + 1;
 	for (int i = LEVEL_SUMMARY; i <= LEVEL_RAW; i++)
 		if (!strcmp(o->level, levels[i]))
@@ -292,7 +302,8 @@ main(int argc, char **argv)
 		check_config(o.input_config_path, cfg);
 	if (o.check || o.list_files) {
 		if (o.list_files && o.artifact_dir)
-			files_list(stdout, o.artifact_dir, o.prefix, o.lvl, o.slice > 0);
+			files_list(stdout, o.artifact_dir, o.prefix, o.lvl, o.slice > 0,
+				   o.ngpu_samples > 0);
 		agg_release(&a);
 		free(cfg);
 		return util_fshut(stdout, "stdout") ? 1 : 0;
@@ -327,6 +338,13 @@ main(int argc, char **argv)
 	client_summary(&a.cl, &sm, &eo.cs, o.cpu_seconds, o.target_rate);
 	if (o.stage_cpu)
 		stage_cpu(o.stage_cpu, &sm, &eo.cs.others);
+	struct gpus gpu;
+	gpu_init(&gpu);
+	for (int i = 0; i < o.ngpu_samples; i++)
+		gpu_read(&gpu, o.gpu_samples[i]);
+	gpu_window(&gpu, sm.have_start, sm.start_ns, sm.have_end, sm.end_ns);
+	eo.gpu = &gpu;
+	eo.gpu_console = o.gpu_console;
 	files_write(&fl, &sm, &sl, &eo);
 	if (!o.no_console)
 		table_print(stdout, &sm, &eo);
@@ -336,6 +354,8 @@ main(int argc, char **argv)
 		rc = verdict(&o, &sm);
 	}
 	summary_release(&sm);
+	gpu_release(&gpu);
+	free(o.gpu_samples);
 	agg_release(&a);
 	slices_release(&sl);
 	files_release(&fl, &eo);

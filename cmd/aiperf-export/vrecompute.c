@@ -55,7 +55,7 @@ put_json(FILE *f, void *p)
 static int
 put_csv(FILE *f, void *p)
 {
-	return csv_export(f, ((const struct recomputed *)p)->sm);
+	return csv_export(f, ((const struct recomputed *)p)->sm, NULL);
 }
 
 static int
