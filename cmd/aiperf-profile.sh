@@ -177,6 +177,27 @@ add_stage_arg() {	# stages name [value]
 	return 0
 }
 
+# NARGS: list options that take every value up to the next option, none
+# included (the original's nargs="*"): --gpu-telemetry [dashboard] [URL...].
+declare -A NARGS=([--gpu-telemetry]=1)
+
+# nargs_values NAME ARGS...: NAME's values from ARGS (one line each in
+# SET[NAME], an empty one for none); NARGS_TAKEN says how many were taken.
+nargs_values() {
+	local canon=$1 v
+	shift
+	NARGS_TAKEN=0
+	CLI+=" $canon"
+	SET[$canon]+=
+	while (($#)) && [[ $1 != -* ]]; do
+		SET[$canon]+="$1"$'\n'
+		CLI+=" $(shell_quote "$1")"
+		shift
+		((++NARGS_TAKEN))
+	done
+	return 0
+}
+
 parse_profile() {
 	local arg name value has_value kind stages canon
 	while (($#)); do
@@ -196,6 +217,11 @@ parse_profile() {
 			SET[$canon]=1
 			CLI+=" $canon"
 			add_stage_arg "$stages" "$canon"
+			continue
+		fi
+		if ((!has_value)) && [[ -n ${NARGS[$canon]+x} ]]; then
+			nargs_values "$canon" "$@"
+			shift "$NARGS_TAKEN"
 			continue
 		fi
 		if ((!has_value)); then
@@ -491,6 +517,119 @@ trim_partial() {
 	truncate -s $((size - $(tail -n 1 "$f" | wc -c))) "$f"
 }
 
+# GPU telemetry (issue #15; the original's gpu_telemetry/, aiperf(7)): the
+# DCGM exporters to scrape (GPU_URLS), NVML (GPU_NVML), the console tables
+# (GPU_CONSOLE); one aiperf-scrape (GPU_PID) from before the first request
+# to after the sender's end, its samples in $run/gpu.samples for
+# aiperf-export --gpu-samples.
+GPU_URLS=() GPU_NVML=0 GPU_CONSOLE=0 GPU_PID=
+
+# gpu_url TEXT: TEXT as a DCGM exporter's URL: http:// when it names no
+# scheme, /metrics when it names no path.
+gpu_url() {
+	local u=$1 rest
+	[[ $u == *://* ]] || u=http://$u
+	rest=${u#*://}
+	[[ $rest == */* ]] || u+=/metrics
+	printf '%s' "$u"
+}
+
+# gpu_reachable URL...: those of the URLs a scrape answers within
+# AIPERF_GPU_REACHABILITY_TIMEOUT seconds (default 10, as the original),
+# probed together.
+gpu_reachable() {
+	local t=${AIPERF_GPU_REACHABILITY_TIMEOUT:-10} u i=0 dir
+	local -a pids=()
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/aiperf-gpu.XXXXXX") || return 0
+	for u in "$@"; do
+		aiperf-scrape --once --timeout "$t" "$u" >"$dir/$i" 2>/dev/null &
+		pids+=($!)
+		((++i))
+	done
+	wait "${pids[@]}" 2>/dev/null
+	i=0
+	for u in "$@"; do
+		[[ -s $dir/$i ]] && ! grep -q '"error":{' "$dir/$i" && printf '%s\n' "$u"
+		((++i))
+	done
+	rm -rf "$dir"
+}
+
+# gpu_telemetry_setup: the sources from --gpu-telemetry and the default
+# DCGM exporters (AIPERF_GPU_DEFAULT_DCGM_URLS, space-separated, else
+# localhost:9400 and :9401), which count only when they answer; nothing
+# with --no-gpu-telemetry. A custom metrics CSV is refused.
+gpu_telemetry_setup() {
+	local w u
+	local -a defaults user=()
+	[[ -n ${SET[--no-gpu-telemetry]+x} ]] && { log INFO "GPU telemetry disabled"; return 0; }
+	if [[ -n ${SET[--gpu-telemetry]+x} ]]; then
+		GPU_CONSOLE=1
+		for w in ${SET[--gpu-telemetry]}; do
+			case $w in
+			dashboard) ;;
+			pynvml) GPU_NVML=1 ;;
+			*.csv) usage_error "profile: --gpu-telemetry $w: custom GPU metrics" \
+				"files are not supported yet (issue #15)" ;;
+			*) user+=("$(gpu_url "$w")") ;;
+			esac
+		done
+	fi
+	read -r -a defaults <<<"${AIPERF_GPU_DEFAULT_DCGM_URLS-http://localhost:9400/metrics http://localhost:9401/metrics}"
+	if ((${#defaults[@]})); then
+		while IFS= read -r u; do
+			[[ -n $u ]] && GPU_URLS+=("$u")
+		done < <(gpu_reachable "${defaults[@]}")
+	fi
+	for u in "${user[@]}"; do
+		[[ " ${GPU_URLS[*]} " == *" $u "* ]] || GPU_URLS+=("$u")
+	done
+	if ((${#GPU_URLS[@]} || GPU_NVML)); then
+		log INFO "GPU telemetry from: ${GPU_URLS[*]}$( ((GPU_NVML)) && echo " pynvml")"
+	else
+		log INFO "GPU telemetry: no DCGM exporter reachable"
+	fi
+}
+
+# gpu_telemetry_start RUN: the scraper, on idle CPU beside the other stages.
+gpu_telemetry_start() {
+	local run=$1
+	local -a args=(--interval "${AIPERF_GPU_COLLECTION_INTERVAL:-0.333}")
+	: >"$run/gpu.samples"
+	((${#GPU_URLS[@]} || GPU_NVML)) || return 0
+	((GPU_NVML)) && args+=(--nvml)
+	"${REST[@]}" "${IDLE[@]}" aiperf-scrape "${args[@]}" "${GPU_URLS[@]}" \
+		>"$run/gpu.samples" 2>"$run/gpu.err" </dev/null &
+	GPU_PID=$!
+}
+
+# gpu_telemetry_stop: after the sender's end, the scraper's final scrape
+# and its end (30 s at most); its warnings to our stderr and the log.
+gpu_telemetry_stop() {
+	local run=$1 i=0 line
+	[[ -n $GPU_PID ]] || return 0
+	kill -TERM "$GPU_PID" 2>/dev/null
+	while kill -0 "$GPU_PID" 2>/dev/null && ((i++ < 3000)); do
+		sleep 0.01
+	done
+	kill -KILL "$GPU_PID" 2>/dev/null
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >&2
+		log WARNING "$line"
+	done <"$run/gpu.err"
+	return 0
+}
+
+# gpu_telemetry_export_args RUN: aiperf-export's options for the samples.
+GPU_EXP=()
+gpu_telemetry_export_args() {
+	GPU_EXP=()
+	[[ -n $GPU_PID ]] || return 0
+	GPU_EXP=(--gpu-samples "$1/gpu.samples")
+	((GPU_CONSOLE)) && GPU_EXP+=(--gpu-console)
+	return 0
+}
+
 # IDLE: the prefix that runs a stage on idle CPU only (SCHED_IDLE): while
 # requests are in flight the sender alone runs at normal priority, and the
 # other stages catch up on what is left of the machine (issue #12).
@@ -617,6 +756,7 @@ on_signal() {
 	log WARNING "SIG$1 ($nsig): ${what[nsig > 2 ? 2 : nsig - 1]}"
 	if ((nsig > 2)); then
 		kill -KILL -- -"$job" 2>/dev/null
+		[[ -n $GPU_PID ]] && kill -KILL "$GPU_PID" 2>/dev/null
 		return
 	fi
 	while ! pid=$(cat "$run/send.pid" 2>/dev/null) && ((i++ < 200)); do
@@ -660,6 +800,8 @@ run_pipeline() {
 	busy_poll
 	cpu_split
 	SEND+=("${BUSY[@]}")
+	gpu_telemetry_start "$run"
+	gpu_telemetry_export_args "$run"
 	# The progress line comes from the records aiperf-metrics reads anyway
 	# (on idle CPU), not from the sender's loop: fd 3 is our stderr. The
 	# sender checked the user's --ui-type; the last one given wins.
@@ -669,9 +811,10 @@ run_pipeline() {
 		--inputs-json "$dir/inputs.json" <"$in" 2>"$run/gen.err" |
 		stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
 		{ stage spool "${REST[@]}" "${IDLE[@]}" cat >"$spill" 2>"$run/spool.err"; } |
-		stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
-			3>&2 2>"$run/metrics.err" |
-		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
+		{ stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
+			3>&2 2>"$run/metrics.err"; gpu_telemetry_stop "$run"; } |
+		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" "${GPU_EXP[@]}" \
+			--artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
 			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" &
 	job=$(ps -o pgid= -p $! | tr -d ' ')
@@ -742,6 +885,7 @@ profile() {
 	check_stage aiperf-send "${SEND[@]}"
 	check_stage aiperf-metrics "${MET[@]}"
 	check_stage aiperf-export --check "${EXP[@]}"
+	gpu_telemetry_setup
 	local dir=${SET[--artifact-dir]:-}
 	[[ -z $dir ]] && dir=artifacts/$(artifact_subdir "$mode")
 	mkdir -p "$dir/logs" || die "cannot create '$dir'"
