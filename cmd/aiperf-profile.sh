@@ -562,7 +562,7 @@ gpu_reachable() {
 gpu_telemetry_setup() {
 	local w u
 	local -a defaults user=()
-	[[ -n ${SET[--no-gpu-telemetry]+x} ]] && { log INFO "GPU telemetry disabled"; return 0; }
+	[[ -n ${SET[--no-gpu-telemetry]+x} ]] && return 0
 	if [[ -n ${SET[--gpu-telemetry]+x} ]]; then
 		GPU_CONSOLE=1
 		for w in ${SET[--gpu-telemetry]}; do
@@ -584,11 +584,6 @@ gpu_telemetry_setup() {
 	for u in "${user[@]}"; do
 		[[ " ${GPU_URLS[*]} " == *" $u "* ]] || GPU_URLS+=("$u")
 	done
-	if ((${#GPU_URLS[@]} || GPU_NVML)); then
-		log INFO "GPU telemetry from: ${GPU_URLS[*]}$( ((GPU_NVML)) && echo " pynvml")"
-	else
-		log INFO "GPU telemetry: no DCGM exporter reachable"
-	fi
 }
 
 # gpu_telemetry_start RUN: the scraper, on idle CPU beside the other stages.
@@ -596,7 +591,14 @@ gpu_telemetry_start() {
 	local run=$1
 	local -a args=(--interval "${AIPERF_GPU_COLLECTION_INTERVAL:-0.333}")
 	: >"$run/gpu.samples"
-	((${#GPU_URLS[@]} || GPU_NVML)) || return 0
+	if [[ -n ${SET[--no-gpu-telemetry]+x} ]]; then
+		log INFO "GPU telemetry disabled (--no-gpu-telemetry)"
+		return 0
+	elif ! ((${#GPU_URLS[@]} || GPU_NVML)); then
+		log INFO "GPU telemetry: no DCGM exporter reachable"
+		return 0
+	fi
+	log INFO "GPU telemetry from: ${GPU_URLS[*]}$( ((GPU_NVML)) && echo " pynvml")"
 	((GPU_NVML)) && args+=(--nvml)
 	"${REST[@]}" "${IDLE[@]}" aiperf-scrape "${args[@]}" "${GPU_URLS[@]}" \
 		>"$run/gpu.samples" 2>"$run/gpu.err" </dev/null &
