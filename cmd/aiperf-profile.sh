@@ -83,6 +83,9 @@ aiperf profile options (the original's names and aliases):
   Output:    --artifact-dir/--output-artifact-dir, --profile-export-prefix,
              --export-level/--profile-export-level summary|records|raw,
              --show-trace-timing, --slice-duration, --export-http-trace
+  GPU:       --gpu-telemetry [dashboard] [pynvml] [URL...] (DCGM exporters
+             beside localhost:9400 and :9401, NVML, the console tables),
+             --no-gpu-telemetry
   Service:   --ui/--ui-type dashboard|simple|none, --log-level TRACE|DEBUG|
              INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL (logs/aiperf.log),
              -v/--verbose (DEBUG), -vv/--extra-verbose (TRACE)

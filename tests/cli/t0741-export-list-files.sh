@@ -32,7 +32,7 @@ test_expect_success 'an absolute prefix names the place itself' '
 test_expect_success 'the prefix is read as pathlib writes it: ./ and // and a trailing / dropped' '
 	aiperf-export --list-files --artifact-dir /r --profile-export-prefix ./s//t/ >got &&
 	printf "%s\t/r/s/t%s\n" json .json csv .csv records .jsonl other _raw.jsonl \
-		other _timeslices.csv other _timeslices.json >want &&
+		other _timeslices.csv other _timeslices.json other _gpu_telemetry.jsonl >want &&
 	test_cmp want got
 '
 
@@ -49,15 +49,16 @@ test_expect_success '--list-files: default names, kinds, the files written first
 	printf "%s\t/a/%s\n" json profile_export_aiperf.json csv profile_export_aiperf.csv \
 		records profile_export.jsonl other profile_export_raw.jsonl \
 		other profile_export_aiperf_timeslices.csv \
-		other profile_export_aiperf_timeslices.json >want &&
+		other profile_export_aiperf_timeslices.json other gpu_telemetry_export.jsonl >want &&
 	test_cmp want got &&
 	aiperf-export --list-files --artifact-dir /a --profile-export-prefix p.csv \
 		--export-level raw --slice-duration 5 >got &&
 	printf "%s\t/a/p%s\n" json .json csv .csv records .jsonl raw _raw.jsonl \
-		timeslices_csv _timeslices.csv timeslices_json _timeslices.json >want &&
+		timeslices_csv _timeslices.csv timeslices_json _timeslices.json \
+		other _gpu_telemetry.jsonl >want &&
 	test_cmp want got &&
 	aiperf-export --list-files --artifact-dir /a --export-level summary | cut -f1 | paste -sd " " >got &&
-	echo "json csv other other other other" >want && test_cmp want got
+	echo "json csv other other other other other" >want && test_cmp want got
 '
 
 test_expect_success '--list-files names exactly the files a run writes' '
@@ -77,7 +78,7 @@ test_expect_success '--list-files checks the options first, creates nothing' '
 		--goodput time_to_first_token:9 >out 2>err &&
 	test_cmp /dev/null out && grep -q "not applicable" err && test ! -e n &&
 	aiperf-export --list-files --artifact-dir n --streaming --goodput time_to_first_token:9 >out &&
-	test ! -e n && test $(wc -l <out) -eq 6 &&
+	test ! -e n && test $(wc -l <out) -eq 7 &&
 	aiperf-export --list-files </dev/null >out && test_cmp /dev/null out
 '
 

@@ -64,7 +64,8 @@ test_expect_success 'the CSV GPU section and the console table (--gpu-telemetry 
 	grep -q "^${DCGM_URL#http://},1,NVIDIA H200,.*,GPU Temperature (°C),40.00," csv &&
 	grep -q "NVIDIA AIPerf | GPU Telemetry Summary" out &&
 	grep -q "${DCGM_URL#http://} | GPU 1 | NVIDIA H200" out &&
-	grep -q "^GPU Telemetry Export: .*/a/gpu_telemetry_export.jsonl" out
+	grep -q "^GPU Telemetry Export: .*/a/gpu_telemetry_export.jsonl" out&&
+	aiperf-export --validate a >v && ! grep -q "^FAIL" v
 '
 
 test_expect_success 'dashboard, an address without scheme and path' '
