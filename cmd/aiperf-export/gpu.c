@@ -269,6 +269,20 @@ sample(struct gpus *g, const struct json *r)
 }
 
 int
+gpu_line(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *why,
+	 size_t whylen)
+{
+	struct json *r;
+
+	json_doc_reset(doc);
+	if (!(r = json_parse(doc, s, n, why, whylen)))
+		return -1;
+	if (r->type != JSON_OBJECT || sample(g, r) < 0)
+		return util_seterr(why, whylen, "no endpoint_url or timestamp_ns");
+	return 0;
+}
+
+int
 gpu_read(struct gpus *g, const char *path)
 {
 	struct json_doc *doc = json_doc_new();
@@ -287,11 +301,9 @@ gpu_read(struct gpus *g, const char *path)
 	while ((rc = lines_next(&l, &s, &n)) == 1) {
 		if (pystr_isblank(s, n))
 			continue;
-		json_doc_reset(doc);
-		struct json *r = json_parse(doc, s, n, err, sizeof(err));
-		if ((!r || r->type != JSON_OBJECT || sample(g, r) < 0) && !warned++)
+		if (gpu_line(g, doc, s, n, err, sizeof(err)) < 0 && !warned++)
 			warn("warning: %s:%zu: not a sample record (%s); left out", path,
-			     l.lineno, r ? "no endpoint_url or timestamp_ns" : err);
+			     l.lineno, err);
 	}
 	if (rc < 0)
 		warn("warning: %s:%zu: %s; the samples after it are left out", path,

@@ -28,6 +28,9 @@ struct gpus {
 
 void gpu_init(struct gpus *g);
 void gpu_release(struct gpus *g);
+/* Add one line of sample records: 0, or -1 with why when it is not one. */
+int gpu_line(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *why,
+	     size_t whylen);
 /* Add a file of sample records; anything wrong is a warning: -1 unreadable. */
 int gpu_read(struct gpus *g, const char *path);
 /* The profiling window: samples from start on count (no end bound). */
