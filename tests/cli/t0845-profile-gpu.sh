@@ -3,7 +3,7 @@
 # as a DCGM exporter), dashboard, pynvml (the stub libnvidia-ml), the
 # default exporters probed, --no-gpu-telemetry, a custom metrics CSV.
 # Test bodies are strings that test_expect_success evals:
-# shellcheck disable=SC2016 source-path=SCRIPTDIR
+# shellcheck disable=SC2016,SC2034 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
 start_mock --dcgm --dcgm-gpus 2
