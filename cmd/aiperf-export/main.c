@@ -306,6 +306,7 @@ main(int argc, char **argv)
 				   o.ngpu_samples > 0);
 		agg_release(&a);
 		free(cfg);
+		free(o.gpu_samples);
 		return util_fshut(stdout, "stdout") ? 1 : 0;
 	}
 	if (!o.benchmark_id)
