@@ -561,7 +561,9 @@ gpu_reachable() {
 # gpu_telemetry_setup: the sources from --gpu-telemetry and the default
 # DCGM exporters (AIPERF_GPU_DEFAULT_DCGM_URLS, space-separated, else
 # localhost:9400 and :9401), which count only when they answer; nothing
-# with --no-gpu-telemetry. A custom metrics CSV is refused.
+# with --no-gpu-telemetry. As the original: pynvml reads NVML instead of
+# any exporter; a word is an address when it starts with http or holds a
+# colon. A custom metrics CSV is refused.
 gpu_telemetry_setup() {
 	local w u
 	local -a defaults user=()
@@ -574,9 +576,16 @@ gpu_telemetry_setup() {
 			pynvml) GPU_NVML=1 ;;
 			*.csv) usage_error "profile: --gpu-telemetry $w: custom GPU metrics" \
 				"files are not supported yet (issue #15)" ;;
-			*) user+=("$(gpu_url "$w")") ;;
+			http*|*:*) user+=("$(gpu_url "$w")") ;;
+			*) warn "--gpu-telemetry: '$w' is neither dashboard, pynvml, a URL" \
+				"nor a .csv file: ignored" ;;
 			esac
 		done
+	fi
+	if ((GPU_NVML)); then
+		((${#user[@]})) && warn "--gpu-telemetry: the DCGM URLs are not used with" \
+			"pynvml (NVML reads this host's GPUs): ${user[*]}"
+		return 0
 	fi
 	read -r -a defaults <<<"${AIPERF_GPU_DEFAULT_DCGM_URLS-http://localhost:9400/metrics http://localhost:9401/metrics}"
 	if ((${#defaults[@]})); then

@@ -98,6 +98,15 @@ test_expect_success 'pynvml: the stub library GPUs, their power and memory' '
 		.pci_bus_id == \"00000000:3B:00.0\" and .device == \"nvidia0\""
 '
 
+test_expect_success 'pynvml replaces the exporters: a URL beside it is not scraped (warned)' '
+	AIPERF_NVML_LIB=$TOP/build/tests/libnvml-stub.so \
+		prof --gpu-telemetry pynvml "$DCGM_URL" bogus --artifact-dir d2 >out 2>err &&
+	grep -q "DCGM URLs are not used with pynvml" err &&
+	grep -q "bogus. is neither dashboard, pynvml, a URL nor a .csv file: ignored" err &&
+	jq -e ".telemetry_data.summary.endpoints_configured == [\"pynvml://localhost\"]" \
+		d2/profile_export_aiperf.json
+'
+
 test_expect_success 'pynvml without the library: a warning, the run goes on' '
 	AIPERF_NVML_LIB=$TMP/none.so prof --gpu-telemetry pynvml --artifact-dir e >out 2>err &&
 	grep -q "warning: --nvml: cannot load" err &&
