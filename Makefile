@@ -82,7 +82,12 @@ build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< build/libaiperf.a $(LDLIBS)
 
-units: $(UNITS)
+# A stand-in libnvidia-ml for the aiperf-scrape --nvml tests.
+build/tests/libnvml-stub.so: tests/nvml/stub.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
+
+units: $(UNITS) build/tests/libnvml-stub.so
 
 test: all units
 	@sh tests/run.sh

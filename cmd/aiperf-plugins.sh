@@ -74,19 +74,22 @@ load_original() {
 }
 
 # aiperf profile's options (profile-options.tsv), by each of their names:
-# the canonical name, the stages that get it, support and note.
-declare -A PO_NAME=() PO_STAGES=() PO_SUPPORT=() PO_NOTE=()
+# the canonical name, the stages that get it, support, note and the
+# documented values (what the wrapper alone takes: no stage lists them).
+declare -A PO_NAME=() PO_STAGES=() PO_SUPPORT=() PO_NOTE=() PO_VALUES=()
 
 load_profile_options() {
 	local file name aliases stages support note a
 	file=$(data_file profile-options.tsv) || exit 1
-	while IFS=$'\t' read -r name aliases _ stages _ _ _ support note; do
+	local values
+	while IFS=$'\t' read -r name aliases _ stages _ _ values support note; do
 		[[ -z $name || $name == '#'* ]] && continue
 		[[ $aliases == - ]] && aliases=
 		[[ $stages == - ]] && stages=
 		for a in "$name" $aliases; do
 			PO_NAME[$a]=$name PO_STAGES[$a]=$stages
 			PO_SUPPORT[$a]=$support PO_NOTE[$a]=$note
+			[[ $stages == w && $values != - ]] && PO_VALUES[$a]=$values
 		done
 	done <"$file"
 }
@@ -207,6 +210,11 @@ status_value() {
 	for t in "${LISTED[@]}"; do
 		HOW+=$'\n'"$t $opt $val"
 	done
+	if ((${#LISTED[@]} == 0)) && [[ -n ${PO_VALUES[$opt]+x} ]]; then
+		[[ " ${PO_VALUES[$opt]} " == *" $val "* ]] && return
+		ST="not provided" WHY="aiperf profile does not take $opt $val"
+		return
+	fi
 	if ((${#LISTED[@]} == 0)); then
 		ST=unknown WHY="the option tables of $BY list no values of $opt"
 		return

@@ -87,6 +87,9 @@ aiperf profile options (the original's names and aliases):
              --server-metrics URL..., --no-server-metrics,
              --server-metrics-formats json|csv|jsonl|parquet... (parquet:
              not available in this build)
+  GPU:       --gpu-telemetry [dashboard] [pynvml] [URL...] (DCGM exporters
+             beside localhost:9400 and :9401, NVML, the console tables),
+             --no-gpu-telemetry
   Service:   --ui/--ui-type dashboard|simple|none, --log-level TRACE|DEBUG|
              INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL (logs/aiperf.log),
              -v/--verbose (DEBUG), -vv/--extra-verbose (TRACE)
@@ -181,6 +184,27 @@ add_stage_arg() {	# stages name [value]
 	return 0
 }
 
+# NARGS: list options that take every value up to the next option, none
+# included (the original's nargs="*"): --gpu-telemetry [dashboard] [URL...].
+declare -A NARGS=([--gpu-telemetry]=1)
+
+# nargs_values NAME ARGS...: NAME's values from ARGS (one line each in
+# SET[NAME], an empty one for none); NARGS_TAKEN says how many were taken.
+nargs_values() {
+	local canon=$1 v
+	shift
+	NARGS_TAKEN=0
+	CLI+=" $canon"
+	SET[$canon]+=
+	while (($#)) && [[ $1 != -* ]]; do
+		SET[$canon]+="$1"$'\n'
+		CLI+=" $(shell_quote "$1")"
+		shift
+		((++NARGS_TAKEN))
+	done
+	return 0
+}
+
 parse_profile() {
 	local arg name value has_value kind stages canon
 	while (($#)); do
@@ -200,6 +224,11 @@ parse_profile() {
 			SET[$canon]=1
 			CLI+=" $canon"
 			add_stage_arg "$stages" "$canon"
+			continue
+		fi
+		if ((!has_value)) && [[ -n ${NARGS[$canon]+x} ]]; then
+			nargs_values "$canon" "$@"
+			shift "$NARGS_TAKEN"
 			continue
 		fi
 		if ((!has_value)); then
@@ -508,6 +537,135 @@ trim_partial() {
 	truncate -s $((size - $(tail -n 1 "$f" | wc -c))) "$f"
 }
 
+# GPU telemetry (issue #15; the original's gpu_telemetry/, aiperf(7)): the
+# DCGM exporters to scrape (GPU_URLS), NVML (GPU_NVML), the console tables
+# (GPU_CONSOLE); one aiperf-scrape (GPU_PID) from before the first request
+# to after the sender's end, its samples in $run/gpu.samples for
+# aiperf-export --gpu-samples.
+GPU_URLS=() GPU_NVML=0 GPU_CONSOLE=0 GPU_PID=
+
+# gpu_url TEXT: TEXT as a DCGM exporter's URL: http:// when it names no
+# scheme, /metrics when it names no path.
+gpu_url() {
+	local u=$1 rest
+	[[ $u == *://* ]] || u=http://$u
+	rest=${u#*://}
+	[[ $rest == */* ]] || u+=/metrics
+	printf '%s' "$u"
+}
+
+# gpu_reachable URL...: those of the URLs a scrape answers within
+# AIPERF_GPU_REACHABILITY_TIMEOUT seconds (default 10, as the original),
+# probed together.
+gpu_reachable() {
+	local t=${AIPERF_GPU_REACHABILITY_TIMEOUT:-10} u i=0 dir
+	local -a pids=()
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/aiperf-gpu.XXXXXX") || return 0
+	for u in "$@"; do
+		aiperf-scrape --once --timeout "$t" "$u" >"$dir/$i" 2>/dev/null &
+		pids+=($!)
+		((++i))
+	done
+	wait "${pids[@]}" 2>/dev/null
+	i=0
+	for u in "$@"; do
+		[[ -s $dir/$i ]] && ! grep -q '"error":{' "$dir/$i" && printf '%s\n' "$u"
+		((++i))
+	done
+	rm -rf "$dir"
+}
+
+# gpu_telemetry_setup: the sources from --gpu-telemetry and the default
+# DCGM exporters (AIPERF_GPU_DEFAULT_DCGM_URLS, space-separated, else
+# localhost:9400 and :9401), which count only when they answer; nothing
+# with --no-gpu-telemetry. As the original: pynvml reads NVML instead of
+# any exporter; a word is an address when it starts with http or holds a
+# colon. A custom metrics CSV is refused.
+gpu_telemetry_setup() {
+	local w u
+	local -a defaults user=()
+	[[ -n ${SET[--no-gpu-telemetry]+x} ]] && return 0
+	if [[ -n ${SET[--gpu-telemetry]+x} ]]; then
+		GPU_CONSOLE=1
+		for w in ${SET[--gpu-telemetry]}; do
+			case $w in
+			dashboard) ;;
+			pynvml) GPU_NVML=1 ;;
+			*.csv) usage_error "profile: --gpu-telemetry $w: custom GPU metrics" \
+				"files are not supported yet (issue #15)" ;;
+			http*|*:*) user+=("$(gpu_url "$w")") ;;
+			*) warn "--gpu-telemetry: '$w' is neither dashboard, pynvml, a URL" \
+				"nor a .csv file: ignored" ;;
+			esac
+		done
+	fi
+	if ((GPU_NVML)); then
+		((${#user[@]})) && warn "--gpu-telemetry: the DCGM URLs are not used with" \
+			"pynvml (NVML reads this host's GPUs): ${user[*]}"
+		return 0
+	fi
+	read -r -a defaults <<<"${AIPERF_GPU_DEFAULT_DCGM_URLS-http://localhost:9400/metrics http://localhost:9401/metrics}"
+	if ((${#defaults[@]})); then
+		while IFS= read -r u; do
+			[[ -n $u ]] && GPU_URLS+=("$u")
+		done < <(gpu_reachable "${defaults[@]}")
+	fi
+	for u in "${user[@]}"; do
+		[[ " ${GPU_URLS[*]} " == *" $u "* ]] || GPU_URLS+=("$u")
+	done
+}
+
+# gpu_telemetry_start RUN: the scraper, on idle CPU beside the other stages.
+gpu_telemetry_start() {
+	local run=$1
+	local -a args=(--interval "${AIPERF_GPU_COLLECTION_INTERVAL:-0.333}")
+	: >"$run/gpu.samples"
+	if [[ -n ${SET[--no-gpu-telemetry]+x} ]]; then
+		log INFO "GPU telemetry disabled (--no-gpu-telemetry)"
+		return 0
+	elif ! ((${#GPU_URLS[@]} || GPU_NVML)); then
+		log INFO "GPU telemetry: no DCGM exporter reachable"
+		return 0
+	fi
+	log INFO "GPU telemetry from: ${GPU_URLS[*]}$( ((GPU_NVML)) && echo " pynvml")"
+	((GPU_NVML)) && args+=(--nvml)
+	[[ -p $run/scrape.ctl ]] || return 0
+	"${REST[@]}" "${IDLE[@]}" aiperf-scrape "${args[@]}" --unbuffered \
+		--control-fifo "$run/scrape.ctl" "${GPU_URLS[@]}" \
+		>"$run/gpu.samples" 2>"$run/gpu.err" </dev/null &
+	GPU_PID=$!
+}
+
+# gpu_telemetry_stop: the scraper's end, which comes by itself once the
+# sender has ended (the FIFO, scrape_fifo), with its final scrape; 30 s at
+# most (an exited scraper nobody has reaped yet counts as ended). Its
+# warnings to our stderr and the log. Run after aiperf-metrics, before
+# aiperf-export reads the samples.
+gpu_telemetry_stop() {
+	local run=$1 i=0 state='' line
+	[[ -n $GPU_PID ]] || return 0
+	while read -r _ _ state _ <"/proc/$GPU_PID/stat" 2>/dev/null && [[ $state != Z ]] &&
+		((i++ < 3000)); do
+		sleep 0.01
+	done
+	((i > 3000)) && kill -KILL "$GPU_PID" 2>/dev/null
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >&2
+		log WARNING "$line"
+	done <"$run/gpu.err"
+	return 0
+}
+
+# gpu_telemetry_export_args RUN: aiperf-export's options for the samples.
+GPU_EXP=()
+gpu_telemetry_export_args() {
+	GPU_EXP=()
+	[[ -n $GPU_PID ]] || return 0
+	GPU_EXP=(--gpu-samples "$1/gpu.samples")
+	((GPU_CONSOLE)) && GPU_EXP+=(--gpu-console)
+	return 0
+}
+
 # IDLE: the prefix that runs a stage on idle CPU only (SCHED_IDLE): while
 # requests are in flight the sender alone runs at normal priority, and the
 # other stages catch up on what is left of the machine (issue #12).
@@ -671,22 +829,40 @@ server_metrics_formats() {
 # baseline scrape is written (SRV_TIMEOUT + 1 s at most). Sets SRV_ON.
 SRV_ON=
 server_metrics_start() {
-	local run=$1 i
+	local run=$1
 	((${#SRV_URLS[@]})) || return 0
 	log INFO "server metrics from ${#SRV_URLS[@]} endpoint(s) (aiperf-scrape names them)"
 	: >"$run/samples.part"
-	mkfifo "$run/scrape.ctl" || return 0
+	[[ -p $run/scrape.ctl ]] || return 0
 	SRV_ON=1
 	server_metrics_run "$run" &
 	SRV_PID=$!
-	# This shell holds the FIFO (fd 9) until the pipeline starts, the sender
-	# from then on: the scraper outlives neither (server_metrics_run).
-	exec 9<>"$run/scrape.ctl"
+}
+
+# server_metrics_baseline RUN: wait for each endpoint's first scrape (the
+# baseline), SRV_TIMEOUT + 1 s at most.
+server_metrics_baseline() {
+	local run=$1 i
+	[[ -n $SRV_ON ]] || return 0
 	for ((i = 0; i < (SRV_TIMEOUT + 1) * 50; i++)); do
 		(($(wc -l <"$run/samples.part") >= ${#SRV_URLS[@]})) && break
 		[[ -e $run/samples ]] && break
 		sleep 0.02
 	done
+}
+
+# scrape_fifo RUN: RUN/scrape.ctl, the FIFO whose last writer's end is the
+# scrapers' cue (server_metrics_run, gpu_telemetry_start), when either
+# runs. The scrapers are started before this shell opens it as fd 9
+# (scrape_hold), so that they hold no writer of their own.
+scrape_fifo() {
+	((${#SRV_URLS[@]} || ${#GPU_URLS[@]} || GPU_NVML)) || return 0
+	mkfifo "$1/scrape.ctl" || warn "cannot make '$1/scrape.ctl': no server metrics nor GPU telemetry"
+	return 0
+}
+scrape_hold() {
+	[[ -p $1/scrape.ctl ]] && exec 9<>"$1/scrape.ctl"
+	return 0
 }
 
 # server_metrics_run RUN: aiperf-scrape, on idle CPU beside the other
@@ -736,6 +912,7 @@ on_signal() {
 	if ((nsig > 2)); then
 		kill -KILL -- -"$job" 2>/dev/null
 		[[ -n $SRV_PID ]] && kill -KILL -- -"$SRV_PID" 2>/dev/null
+		[[ -n $GPU_PID ]] && kill -KILL "$GPU_PID" 2>/dev/null
 		return
 	fi
 	while ! pid=$(cat "$run/send.pid" 2>/dev/null) && ((i++ < 200)); do
@@ -785,15 +962,23 @@ run_pipeline() {
 	[[ ${SET[--ui-type]:-dashboard} != none ]] && MET+=(--progress-fd 3)
 	local -a srv=()
 	set -m
+	scrape_fifo "$run"
 	server_metrics_start "$run"
+	gpu_telemetry_start "$run"
+	gpu_telemetry_export_args "$run"
+	# This shell holds the FIFO until the pipeline starts, the sender from
+	# then on: the scrapers outlive neither (server_metrics_run).
+	scrape_hold "$run"
+	server_metrics_baseline "$run"
 	[[ -n $SRV_ON ]] && srv=(--server-samples "$run/samples")
 	stage gen "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
 		--inputs-json "$dir/inputs.json" <"$in" 2>"$run/gen.err" |
 		stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
 		{ stage spool "${REST[@]}" "${IDLE[@]}" cat >"$spill" 2>"$run/spool.err"; } |
-		stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
-			3>&2 2>"$run/metrics.err" |
-		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
+		{ stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
+			3>&2 2>"$run/metrics.err"; gpu_telemetry_stop "$run"; } |
+		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" "${GPU_EXP[@]}" \
+			--artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
 			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" "${srv[@]}" &
 	exec 9>&-
@@ -868,6 +1053,7 @@ profile() {
 	server_metrics_urls
 	server_metrics_formats
 	check_stage aiperf-export --check "${EXP[@]}"
+	gpu_telemetry_setup
 	local dir=${SET[--artifact-dir]:-}
 	[[ -z $dir ]] && dir=artifacts/$(artifact_subdir "$mode")
 	mkdir -p "$dir/logs" || die "cannot create '$dir'"

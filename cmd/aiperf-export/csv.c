@@ -72,7 +72,7 @@ dist_row(FILE *f, const struct result *r)
 }
 
 int
-csv_export(FILE *f, const struct summary *sm)
+csv_export(FILE *f, const struct summary *sm, const struct gpus *g)
 {
 	const struct result **dist = xcalloc(sm->nres + 1, sizeof(*dist));
 	const struct result **scal = xcalloc(sm->nres + 1, sizeof(*scal));
@@ -110,5 +110,7 @@ csv_export(FILE *f, const struct summary *sm)
 	}
 	free(dist);
 	free(scal);
+	if (gpu_csv(f, g) < 0)
+		return -1;
 	return ferror(f) ? -1 : 0;
 }

@@ -12,6 +12,7 @@
 #include "stats/metricdef.h"
 #include "stats/stats.h"
 #include "stagecpu.h"
+#include "gpu.h"
 
 /*
  * struct agg owns everything it accumulates (value arrays, error groups,
@@ -116,6 +117,9 @@ struct exportopts {
 	const char *slice_csv_path, *slice_json_path;
 	const char *log_file;
 	struct clientsum cs;
+	const struct gpus *gpu;	/* --gpu-samples, or NULL */
+	int gpu_console;	/* --gpu-console */
+	const char *gpu_path;	/* gpu_telemetry_export.jsonl written */
 };
 
 /* config.c: endpoint types (static table) and --goodput. */
@@ -212,6 +216,7 @@ void iso_local(int64_t ns, char out[64]);
 /* files.c */
 struct files {
 	char *json, *csv, *jsonl, *slice_csv, *slice_json;	/* NULL: not written */
+	char *gpu;		/* gpu_telemetry_export.jsonl */
 	struct linefile *records;	/* the profile_export.jsonl copy, open while reading */
 	struct linefile rec;
 };
@@ -220,7 +225,7 @@ enum level { LEVEL_SUMMARY, LEVEL_RECORDS, LEVEL_RAW };	/* --export-level */
 
 /* The artifacts, in --list-files order. */
 enum artifact { ART_JSON, ART_CSV, ART_RECORDS, ART_RAW, ART_SLICE_CSV, ART_SLICE_JSON,
-		ART_SRV_JSON, ART_SRV_CSV, ART_SRV_JSONL, ART_SRV_PARQUET, ART_N };
+		ART_SRV_JSON, ART_SRV_CSV, ART_SRV_JSONL, ART_SRV_PARQUET, ART_GPU, ART_N };
 
 /* 1 when --profile-export-prefix names files (not "", "/", "_raw.jsonl"...). */
 int files_prefix_ok(const char *prefix);
@@ -232,7 +237,7 @@ char *files_path(const char *dir, const char *prefix, enum artifact k);
 int files_written(enum artifact k, enum level level, int slices, unsigned srv);
 /* --list-files: "kind\tpath" lines, the files written first, then "other". */
 void files_list(FILE *f, const char *dir, const char *prefix, enum level level, int slices,
-		unsigned srv);
+		unsigned srv, int gpu);
 /* Create dir (and each file's directory); open the records copy. */
 void files_open(struct files *fl, const char *dir, const char *prefix, enum level level,
 		int slices);
@@ -279,6 +284,6 @@ void table_print(FILE *f, const struct summary *sm, const struct exportopts *o);
 int json_export(FILE *f, const struct summary *sm, const struct exportopts *o);
 
 /* csv.c */
-int csv_export(FILE *f, const struct summary *sm);
+int csv_export(FILE *f, const struct summary *sm, const struct gpus *g);
 
 #endif

@@ -98,6 +98,7 @@ static const struct {
 			    "_server_metrics.jsonl" },
 	[ART_SRV_PARQUET] = { "server_parquet", "server_metrics_export.parquet",
 			      "_server_metrics.parquet" },
+	[ART_GPU] = { "gpu_telemetry", "gpu_telemetry_export.jsonl", "_gpu_telemetry.jsonl" },
 };
 
 /* pathlib's dir / name: a relative stem keeps its directories under dir,
@@ -128,17 +129,18 @@ files_written(enum artifact k, enum level level, int slices, unsigned srv)
 	case ART_RECORDS: return level >= LEVEL_RECORDS;
 	case ART_RAW: return level == LEVEL_RAW;
 	case ART_SLICE_CSV: case ART_SLICE_JSON: return slices;
+	case ART_GPU: return 0;	/* only with --gpu-samples and GPUs in them */
 	default: return 1;
 	}
 }
 
 void
 files_list(FILE *f, const char *dir, const char *prefix, enum level level, int slices,
-	   unsigned srv)
+	   unsigned srv, int gpu)
 {
 	for (int pass = 0; pass < 2; pass++) {
 		for (int k = 0; k < ART_N; k++) {
-			if (files_written(k, level, slices, srv) == pass)
+			if ((files_written(k, level, slices, srv) || (k == ART_GPU && gpu)) == pass)
 				continue;
 			char *p = files_path(dir, prefix, k);
 			fprintf(f, "%s\t%s\n", pass ? "other" : arts[k].kind, p);
@@ -201,6 +203,7 @@ files_open(struct files *fl, const char *dir, const char *prefix, enum level lev
 		fl->slice_csv = file_at(dir, prefix, ART_SLICE_CSV);
 		fl->slice_json = file_at(dir, prefix, ART_SLICE_JSON);
 	}
+	fl->gpu = file_at(dir, prefix, ART_GPU);
 	if (files_written(ART_RECORDS, level, slices, 0)) {
 		fl->jsonl = file_at(dir, prefix, ART_RECORDS);
 		if (linefile_open(&fl->rec, fl->jsonl) < 0)
@@ -224,7 +227,7 @@ files_absolute(const char *path)
 	return join(cwd, path, "");
 }
 
-enum kind { K_JSON, K_CSV, K_SLICE_JSON, K_SLICE_CSV };
+enum kind { K_JSON, K_CSV, K_SLICE_JSON, K_SLICE_CSV, K_GPU };
 
 /* Each summary file is written whole or not at all: to a temporary name
  * beside it, renamed over the old one once complete. */
@@ -243,7 +246,8 @@ write_one(const char *path, enum kind k, const struct summary *sm,
 		die("cannot open '%s':", tmp);
 	switch (k) {
 	case K_JSON: rc = json_export(f, sm, eo); break;
-	case K_CSV: rc = csv_export(f, sm); break;
+	case K_CSV: rc = csv_export(f, sm, eo->gpu); break;
+	case K_GPU: rc = gpu_jsonl(f, eo->gpu); break;
 	case K_SLICE_JSON: rc = slices_json(f, sl, eo); break;
 	case K_SLICE_CSV: rc = slices_csv(f, sl); break;
 	}
@@ -269,6 +273,8 @@ files_write(const struct files *fl, const struct summary *sm, struct slices *sl,
 		return;
 	eo->json_path = write_one(fl->json, K_JSON, sm, sl, eo);
 	eo->csv_path = write_one(fl->csv, K_CSV, sm, sl, eo);
+	if (gpu_have(eo->gpu))
+		eo->gpu_path = write_one(fl->gpu, K_GPU, sm, sl, eo);
 	if (!fl->slice_csv)
 		return;
 	slices_finish(sl);
@@ -283,6 +289,8 @@ files_release(struct files *fl, struct exportopts *eo)
 	free((char *)eo->csv_path);
 	free((char *)eo->slice_csv_path);
 	free((char *)eo->slice_json_path);
+	free((char *)eo->gpu_path);
+	free(fl->gpu);
 	free(fl->json);
 	free(fl->csv);
 	free(fl->jsonl);

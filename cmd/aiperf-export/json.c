@@ -162,6 +162,7 @@ body(struct jw *w, const struct summary *sm, const struct exportopts *o)
 		if (result_exported(r))
 			json_metric(w, r);
 	}
+	gpu_json(w, o->gpu, iso_local);
 	if (o->input_config && json_input_config(w, o->input_config) < 0)
 		return -1;
 	jw_key(w, "was_cancelled");

@@ -23,6 +23,8 @@ struct options {
 	const char *benchmark_id, *version, *cli_command, *input_config_path, *log_file;
 	const char *cancelled_if, *stage_cpu, *server_samples, *server_formats;
 	unsigned srv;		/* SRV_* formats; 0 without --server-samples */
+	const char **gpu_samples;
+	int ngpu_samples, gpu_console;
 	const struct endpoint *endpoint;
 	int was_cancelled, no_console, show_trace, streaming, server_tokens;
 	int check, list_files;
@@ -35,7 +37,8 @@ struct options {
 enum {
 	O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER, O_CLI, O_CAN,
 	O_CANIF, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE,
-	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_SRV, O_SRVF, O_HELP, O_VERSION,
+	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_SRV, O_SRVF, O_GPUS, O_GPUC, O_HELP,
+	O_VERSION,
 };
 
 /* By enum level; opt checks a value against it (and --list-choices lists it). */
@@ -72,6 +75,8 @@ static const char *const levels[] = { "summary", "records", "raw", NULL };
 	{ "stage-cpu", O_SCPU, STR("file", o->stage_cpu) }, \
 	{ "server-samples", O_SRV, STR("file", o->server_samples) }, \
 	{ "server-metrics-formats", O_SRVF, STR("list", o->server_formats), .flags = OPT_BR }, \
+	{ "gpu-samples", O_GPUS, OPT_STR, "file", .flags = OPT_BR }, \
+	{ "gpu-console", O_GPUC, OPT_FLAG, NULL, OPT_TO(o->gpu_console) }, \
 	{ "slice-duration", O_SLICE, DBL("s", o->slice, 1e-9, 1e9), .flags = OPT_BR }, \
 	{ "log-file", O_LOG, STR("path", o->log_file) }, \
 	{ "show-trace-timing", O_TRACE, OPT_FLAG, NULL, OPT_TO(o->show_trace), \
@@ -91,8 +96,14 @@ parse_args(int argc, char **argv, struct options *o)
 	struct opt_iter it;
 
 	opt_init(&it, &cmd, argc, argv);
-	while (opt_next(&it) != -1)
-		;
+	int c;
+
+	while ((c = opt_next(&it)) != -1)
+		if (c == O_GPUS) {
+			o->gpu_samples = xreallocarray(o->gpu_samples, (size_t)o->ngpu_samples + 1,
+						       sizeof(*o->gpu_samples));
+			o->gpu_samples[o->ngpu_samples++] = it.arg;
+		}
 	o->lvl = LEVEL_RAW + 1;
 	for (int i = LEVEL_SUMMARY; i <= LEVEL_RAW; i++)
 		if (!strcmp(o->level, levels[i]))
@@ -376,9 +387,10 @@ main(int argc, char **argv)
 	if (o.check || o.list_files) {
 		if (o.list_files && o.artifact_dir)
 			files_list(stdout, o.artifact_dir, o.prefix, o.lvl, o.slice > 0,
-				   o.srv);
+				   o.srv, o.ngpu_samples > 0);
 		agg_release(&a);
 		free(cfg);
+		free(o.gpu_samples);
 		return util_fshut(stdout, "stdout") ? 1 : 0;
 	}
 	if (!o.benchmark_id)
@@ -420,6 +432,13 @@ main(int argc, char **argv)
 		have_srv = 1;
 		client_scraper(&a.cl, &sm, srv.spans, srv.nspans, &eo.cs);
 	}
+	struct gpus gpu;
+	gpu_init(&gpu);
+	for (int i = 0; i < o.ngpu_samples; i++)
+		gpu_read(&gpu, o.gpu_samples[i]);
+	gpu_window(&gpu, sm.have_start, sm.start_ns, sm.have_end, sm.end_ns);
+	eo.gpu = &gpu;
+	eo.gpu_console = o.gpu_console;
 	files_write(&fl, &sm, &sl, &eo);
 	if (have_srv)
 		server_metrics_write(&srv, srvp, &eo);
@@ -434,6 +453,8 @@ main(int argc, char **argv)
 		rc = verdict(&o, &sm);
 	}
 	summary_release(&sm);
+	gpu_release(&gpu);
+	free(o.gpu_samples);
 	agg_release(&a);
 	slices_release(&sl);
 	files_release(&fl, &eo);

@@ -161,6 +161,17 @@ num(double v)
 	return xstrdup(s);
 }
 
+void
+table_grid(FILE *f, const char *title, size_t ncols, const char *const *head,
+	   char **cells, size_t nrows)
+{
+	struct table t = { title, ncols > MAXCOLS ? MAXCOLS : ncols, nrows, { 0 }, { 0 },
+			   cells };
+
+	memcpy(t.head, head, t.ncols * sizeof(*head));
+	render(f, &t);
+}
+
 static int
 by_order(const void *a, const void *b)
 {
@@ -262,6 +273,8 @@ end_lines(FILE *f, const struct summary *sm, const struct exportopts *o)
 		fprintf(f, "Timeslice CSV Export: %s\n", o->slice_csv_path);
 	if (o->slice_json_path)
 		fprintf(f, "Timeslice JSON Export: %s\n", o->slice_json_path);
+	if (o->gpu_path)
+		fprintf(f, "GPU Telemetry Export: %s\n", o->gpu_path);
 	if (o->log_file)
 		fprintf(f, "Log File: %s\n", o->log_file);
 	if (o->was_cancelled)
@@ -281,6 +294,8 @@ table_print(FILE *f, const struct summary *sm, const struct exportopts *o)
 			      MF_HTTP_TRACE, MF_ERROR_ONLY);
 	if (sm->nerrs)
 		error_table(f, sm);
+	if (o->gpu_console)
+		gpu_console(f, o->gpu);
 	client_console(f, &o->cs);
 	end_lines(f, sm, o);
 }

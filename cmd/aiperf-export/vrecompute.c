@@ -55,7 +55,7 @@ put_json(FILE *f, void *p)
 static int
 put_csv(FILE *f, void *p)
 {
-	return csv_export(f, ((const struct recomputed *)p)->sm);
+	return csv_export(f, ((const struct recomputed *)p)->sm, NULL);
 }
 
 static int
@@ -87,6 +87,28 @@ opts_of(const struct json *sum)
 	return eo;
 }
 
+/* The GPU telemetry section (two empty rows, then "Endpoint,GPU_Index,..."):
+ * the records do not hold the samples it comes from, so it is not compared. */
+static void
+drop_gpu_section(struct csv *c)
+{
+	size_t k;
+
+	for (k = 2; k < c->n; k++)
+		if (c->rows[k].n > 1 && !strcmp(c->rows[k].f[0], "Endpoint") &&
+		    !strcmp(c->rows[k].f[1], "GPU_Index") && !c->rows[k - 1].n &&
+		    !c->rows[k - 2].n)
+			break;
+	if (k >= c->n)
+		return;
+	for (size_t i = k - 2; i < c->n; i++) {
+		for (size_t j = 0; j < c->rows[i].n; j++)
+			free(c->rows[i].f[j]);
+		free(c->rows[i].f);
+	}
+	c->n = k - 2;
+}
+
 /* A CSV file read whole, or -1 with why. */
 static int
 load_csv(const char *path, struct csv *c, char *why, size_t whylen)
@@ -99,11 +121,13 @@ load_csv(const char *path, struct csv *c, char *why, size_t whylen)
 		return util_seterr(why, whylen, "%s", strerror(errno));
 	int rc = csv_read(s, n, c, why, whylen);
 	free(s);
+	if (!rc)
+		drop_gpu_section(c);
 	return rc;
 }
 
 static const char *const sum_skip[] = { "input_config", "client", "start_time", "end_time",
-	NULL };
+	"telemetry_data", NULL };
 static const char *const slice_skip[] = { "input_config", NULL };
 
 static int

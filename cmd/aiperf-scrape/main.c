@@ -20,7 +20,7 @@ static int sig_pipe[2] = { -1, -1 };
 
 enum {
 	K_INTERVAL = 256, K_TIMEOUT, K_ONCE, K_CONTROL, K_MAXBODY, K_MAXSERIES,
-	K_UNBUF, K_FIFO, K_HELP, K_VERSION,
+	K_UNBUF, K_FIFO, K_NVML, K_HELP, K_VERSION,
 };
 
 #define SCRAPE_OPTS(o) { \
@@ -37,6 +37,7 @@ enum {
 	{ "max-series", K_MAXSERIES, OPT_INT, "n", OPT_TO(o->max_series), \
 	  .min = 1, .max = 10000000 }, \
 	{ "unbuffered", K_UNBUF, OPT_FLAG, NULL, OPT_TO(o->unbuffered), .flags = OPT_BR }, \
+	{ "nvml", K_NVML, OPT_FLAG, NULL, OPT_TO(o->nvml) }, \
 	{ "help", K_HELP, OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -64,7 +65,7 @@ static int
 parse_args(struct options *o, int argc, char **argv)
 {
 	struct opt tab[] = SCRAPE_OPTS(o);
-	const struct opt_cmd cmd = { "aiperf-scrape", tab, "url ...", 14, NULL, NULL };
+	const struct opt_cmd cmd = { "aiperf-scrape", tab, "[url ...]", 14, NULL, NULL };
 	struct opt_iter it;
 
 	*o = (struct options){
@@ -74,8 +75,8 @@ parse_args(struct options *o, int argc, char **argv)
 	opt_init(&it, &cmd, argc, argv);
 	while (opt_next(&it) != -1)
 		;
-	if (it.ind == argc)
-		die_usage("no endpoint URL given");
+	if (it.ind == argc && !o->nvml)
+		die_usage("no endpoint URL given (and no --nvml)");
 	if (o->control_fd >= 0 && fcntl(o->control_fd, F_GETFD) < 0)
 		die_usage("--control-fd %d is not an open file descriptor", o->control_fd);
 	if (o->control_fifo && o->control_fd >= 0)
@@ -200,6 +201,7 @@ run(struct scraper *s)
 		int64_t now = clock_mono_ns();
 		if (now >= next) {
 			start_idle(s);
+			nvml_scrape(s);
 			next += s->o->interval_ns;
 			if (next <= now)
 				next = now + s->o->interval_ns;
@@ -231,12 +233,16 @@ main(int argc, char **argv)
 	buf_init(&s.metrics, BUF_NOMAX);
 	s.mono0 = clock_now_ns();
 	s.wall0 = clock_wall_ns();
+	if (o.nvml)
+		nvml_open();
 	if (!o.once)
 		run(&s);
 	/* the final scrape: after the last one in flight */
 	drain(&s);
 	start_idle(&s);
+	nvml_scrape(&s);
 	drain(&s);
+	nvml_close();
 	for (size_t i = 0; i < s.nep; i++)
 		endpoint_release(&s.ep[i]);
 	free(s.ep);

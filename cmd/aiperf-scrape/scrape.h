@@ -18,6 +18,7 @@ struct options {
 	long long max_body;
 	long long max_series;
 	int unbuffered;
+	int nvml;		/* --nvml: NVML's GPUs too */
 };
 
 /*
@@ -64,6 +65,13 @@ void endpoint_done(struct scraper *s, struct endpoint *e, CURLcode rc);
 
 /* record.c: one sample record per scrape (man 5 aiperf-records). */
 void record_write(struct scraper *s, struct endpoint *e, CURLcode rc);
+
+/* nvml.c: --nvml, GPU telemetry from libnvidia-ml as DCGM sample records.
+ * nvml_open() warns and returns -1 when there is none; nvml_scrape() then
+ * writes nothing. */
+int nvml_open(void);
+void nvml_scrape(const struct scraper *s);
+void nvml_close(void);
 
 /* Thread CPU time in ns (CLOCK_THREAD_CPUTIME_ID). */
 int64_t cpu_now_ns(void);

@@ -44,7 +44,7 @@ test_expect_success 'profile options by prefix, aliases too, refused ones not' '
 	comp aiperf profile -v >out && want -v -vv >exp && test_cmp exp out &&
 	comp aiperf profile --public >out && want --public-dataset >exp && test_cmp exp out &&
 	comp aiperf profile --audio-len >out && test_cmp /dev/null out &&
-	comp aiperf profile --gpu-tel >out && test_cmp /dev/null out
+	comp aiperf profile --gpu-tel >out && want --gpu-telemetry >exp && test_cmp exp out
 '
 
 test_expect_success 'every accepted name and no other completes from "-"' '
@@ -79,7 +79,7 @@ test_expect_success 'installed layout: the table in share/aiperf, found through 
 	COMPLETION=$PWD/i/share/bash-completion/completions/aiperf \
 		comp "$PWD/i/bin/aiperf" profile --ui-type "" >out &&
 	want only-here >exp && test_cmp exp out &&
-	test_expect_code 2 i/bin/aiperf profile -m m --gpu-telemetry h 2>err &&
+	test_expect_code 2 i/bin/aiperf profile -m m --audio-format h 2>err &&
 	grep -q "not supported" err
 '
 

@@ -95,11 +95,15 @@ test_expect_success 'no stage lists the values: unknown, and why' '
 '
 
 test_expect_success 'refused by aiperf profile: profile-options.tsv says why' '
-	note=$(awk -F "\t" "\$1 == \"--gpu-telemetry\" { print \$9 }" \
+	note=$(awk -F "\t" "\$1 == \"--accuracy-grader\" { print \$9 }" \
 		"$TOP/data/profile-options.tsv") &&
 	test -n "$note" &&
-	aiperf plugins console_exporter telemetry >out &&
+	aiperf plugins accuracy_grader exact_match >out &&
 	flat out | grep -qF "Status: not provided: $note " &&
+	aiperf plugins console_exporter telemetry >out &&
+	grep -q "^Status: *provided\$" out &&
+	aiperf plugins gpu_telemetry_collector pynvml >out &&
+	grep -q "^Status: *provided\$" out &&
 	note=$(awk -F "\t" "\$1 == \"--accuracy-benchmark\" { print \$9 }" \
 		"$TOP/data/profile-options.tsv") &&
 	aiperf plugins accuracy_benchmark mmlu >out &&

@@ -13,6 +13,7 @@
 #include "../../cmd/aiperf-export/slices.c"
 #include "../../cmd/aiperf-export/summary.c"
 #include "../../cmd/aiperf-export/table.c"
+#include "../../cmd/aiperf-export/gpu.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -39,7 +40,7 @@ write_all(struct agg *a, struct slices *sl)
 	agg_summary(a, &sm);
 	client_summary(&a->cl, &sm, &eo.cs, 1.5, 10);
 	json_export(f, &sm, &eo);
-	csv_export(f, &sm);
+	csv_export(f, &sm, NULL);
 	table_print(f, &sm, &eo);
 	slices_finish(sl);
 	slices_json(f, sl, &eo);

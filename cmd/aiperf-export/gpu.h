@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-export --gpu-samples: GPU telemetry from DCGM / NVML sample records. */
+#ifndef AIPERF_EXPORT_GPU_H
+#define AIPERF_EXPORT_GPU_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "buf.h"
+#include "json/json.h"
+
+struct gurl {
+	char *url;
+	int ok;			/* a scrape of it worked */
+};
+
+/* Owns everything in it; gpu_release() frees it. */
+struct gpus {
+	struct gdev *d;		/* one per endpoint and GPU UUID */
+	size_t n;
+	struct gurl *urls;	/* endpoints in the order first seen */
+	size_t nurls;
+	struct buf jsonl;	/* gpu_telemetry_export.jsonl's lines */
+	size_t lines;
+	int64_t start_ns, end_ns;	/* the profiling window (end: for start/end_time) */
+	int have_start, have_end;
+};
+
+void gpu_init(struct gpus *g);
+void gpu_release(struct gpus *g);
+/* Add one line of sample records: 0, or -1 with why when it is not one. */
+int gpu_line(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *why,
+	     size_t whylen);
+/* Add a file of sample records; anything wrong is a warning: -1 unreadable. */
+int gpu_read(struct gpus *g, const char *path);
+/* The profiling window: samples from start on count (no end bound). */
+void gpu_window(struct gpus *g, int have_start, int64_t start_ns, int have_end,
+		int64_t end_ns);
+/* 1 when some GPU reported something. */
+int gpu_have(const struct gpus *g);
+/* "telemetry_data" (nothing without GPUs); iso formats a time as start_time. */
+void gpu_json(struct jw *w, const struct gpus *g, void (*iso)(int64_t, char *));
+/* The CSV's GPU section (nothing without GPUs). */
+int gpu_csv(FILE *f, const struct gpus *g);
+/* gpu_telemetry_export.jsonl */
+int gpu_jsonl(FILE *f, const struct gpus *g);
+/* --gpu-console: the GPU telemetry tables. */
+void gpu_console(FILE *f, const struct gpus *g);
+
+/* table.c: one console table (rich's heavy-head box) of nrows x ncols cells. */
+void table_grid(FILE *f, const char *title, size_t ncols, const char *const *head,
+		char **cells, size_t nrows);
+
+#endif

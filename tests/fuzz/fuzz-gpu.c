@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* libFuzzer target: aiperf-export --gpu-samples: hostile sample records never crash, and what is taken is written consistently. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../../cmd/aiperf-export/gpu.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* table.c's renderer is not linked here: every cell must be a string. */
+void
+table_grid(FILE *f, const char *title, size_t ncols, const char *const *head,
+	   char **cells, size_t nrows)
+{
+	if (!title || ncols != 8)
+		abort();
+	for (size_t c = 0; c < ncols; c++)
+		if (!head[c])
+			abort();
+	for (size_t i = 0; i < nrows * ncols; i++)
+		if (!cells[i] || fputs(cells[i], f) == EOF)
+			abort();
+}
+
+static void
+iso(int64_t ns, char *out)
+{
+	snprintf(out, 64, "%lld", (long long)ns);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *s = (const char *)data, *end = s + size;
+	struct json_doc *doc = json_doc_new();
+	struct gpus g;
+	char why[128], err[128];
+	size_t lines = 0;
+
+	gpu_init(&g);
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		if (gpu_line(&g, doc, s, n, why, sizeof(why)) < 0 && !why[0])
+			abort();	/* a rejection says why */
+		s += n + 1;
+	}
+	gpu_window(&g, 1, 1000, 1, 5000);
+	for (size_t i = 0; i < g.jsonl.len; i++)
+		lines += g.jsonl.s[i] == '\n';
+	if (lines != g.lines || (g.lines && !gpu_have(&g)))
+		abort();
+	/* every JSONL line and the summary are JSON */
+	for (const char *p = g.jsonl.s, *q; p && p < g.jsonl.s + g.jsonl.len; p = q + 1) {
+		q = memchr(p, '\n', (size_t)(g.jsonl.s + g.jsonl.len - p));
+		if (!q || !json_parse(doc, p, (size_t)(q - p), err, sizeof(err)))
+			abort();
+	}
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+	jw_init(&w, &b, 2);
+	jw_obj(&w);
+	gpu_json(&w, &g, iso);
+	jw_obj_end(&w);
+	if (!json_parse(doc, b.s, b.len, err, sizeof(err)))
+		abort();
+	buf_release(&b);
+	FILE *f = fopen("/dev/null", "w");
+	if (f) {
+		if (gpu_csv(f, &g) < 0)
+			abort();
+		gpu_console(f, &g);
+		fclose(f);
+	}
+	gpu_release(&g);
+	json_doc_free(doc);
+	return 0;
+}
