@@ -644,7 +644,7 @@ gpu_telemetry_start() {
 gpu_telemetry_stop() {
 	local run=$1 i=0 state='' line
 	[[ -n $GPU_PID ]] || return 0
-	while read -r _ _ state _ <"/proc/$GPU_PID/stat" 2>/dev/null && [[ $state != Z ]] &&
+	while read -r _ _ state _ 2>/dev/null <"/proc/$GPU_PID/stat" && [[ $state != Z ]] &&
 		((i++ < 3000)); do
 		sleep 0.01
 	done
