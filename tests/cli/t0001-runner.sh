@@ -33,10 +33,10 @@ fixture skipall <<'EOF'
 echo "1..0 # SKIP no ../shared"
 EOF
 fixture hang <<'EOF'
-echo "ok 1 - one"; sleep 300; echo "1..1"
+echo "ok 1 - one"; sleep 3001; echo "1..1"
 EOF
 fixture leaves <<'EOF'
-sleep 300 &
+sleep 3001 &
 echo "ok 1 - one"; echo "1..1"
 EOF
 
@@ -77,13 +77,13 @@ test_expect_success 'a unit source without its binary fails' '
 test_expect_success 'a hung test is stopped at the time limit and named' '
 	AIPERF_TEST_TIMEOUT=1 test_expect_code 1 sh "$R" "$T/hang" >out &&
 	grep -q "^FAIL .*/hang" out && grep -q "timed out after 1 s" out &&
-	! pgrep -f "^sleep 300$" >/dev/null
+	! pgrep -f "^sleep 3001$" >/dev/null
 '
 
 test_expect_success 'a process left behind fails the test and is killed' '
 	test_expect_code 1 sh "$R" "$T/leaves" >out &&
-	grep -q "left processes behind" out && grep -q "sleep 300" out &&
-	! pgrep -f "^sleep 300$" >/dev/null
+	grep -q "left processes behind" out && grep -q "sleep 3001" out &&
+	! pgrep -f "^sleep 3001$" >/dev/null
 '
 
 test_done
