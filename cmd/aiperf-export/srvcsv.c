@@ -112,7 +112,7 @@ section(const struct srv_series *r)
 }
 
 static const char *
-label(const struct srv_series *r, const char *key)
+series_label(const struct srv_series *r, const char *key)
 {
 	for (size_t i = 0; i < r->nl; i++)
 		if (!strcmp(r->lk[i], key))
@@ -234,7 +234,7 @@ write_section(FILE *f, const struct srv *s, int sec, int *first)
 		w->endpoint = display(s->ep[r->ep].url);
 		w->pattern = xmalloc(ncol + 1);
 		for (size_t c = 0; c < ncol; c++)
-			w->pattern[c] = label(r, cols[c]) ? '1' : '0';
+			w->pattern[c] = series_label(r, cols[c]) ? '1' : '0';
 		w->pattern[ncol] = '\0';
 		struct buf b = BUF_INIT(BUF_NOMAX);
 		for (size_t j = 0; j < r->nl; j++)
@@ -270,7 +270,7 @@ write_section(FILE *f, const struct srv *s, int sec, int *first)
 		field(f, unit ? unit : "", 0);
 		stat_cells(f, r, sec);
 		for (size_t c = 0; c < ncol; c++) {
-			const char *v = is_info(s, r) ? NULL : label(r, cols[c]);
+			const char *v = is_info(s, r) ? NULL : series_label(r, cols[c]);
 			field(f, v ? v : "", 0);
 		}
 		field(f, m->help ? m->help : "", 0);

@@ -25,7 +25,7 @@
 
 #define MAX_SAMPLE_LINE ((size_t)256 << 20)
 #define MAX_SERIES ((size_t)1 << 22)
-#define MAX_JSON_OUT ((size_t)1 << 31)
+#define SRV_MAX_JSON ((size_t)1 << 31)
 
 static uint64_t
 fnv(const char *s, size_t n, uint64_t h)
@@ -57,7 +57,7 @@ grow(void *p, size_t *cap, size_t need, size_t size)
 
 /* A sample value: a number or the strings NaN, +Inf, -Inf. */
 static int
-num(const struct json *v, double *out)
+sample_num(const struct json *v, double *out)
 {
 	const char *s;
 
@@ -162,7 +162,7 @@ add_scalar(struct srv_series *r, int64_t ts, const struct json *sv)
 {
 	double v;
 
-	if (num(json_get(sv, "value"), &v) < 0)
+	if (sample_num(json_get(sv, "value"), &v) < 0)
 		return -1;
 	r->p = grow(r->p, &r->cap, r->n + 1, sizeof(*r->p));
 	r->p[r->n++] = (struct srvagg_point){ ts, v };
@@ -176,8 +176,8 @@ add_hist(struct srv_series *r, int64_t ts, const struct json *sv)
 	const struct json *bk = json_get(sv, "buckets");
 	double sum, count;
 
-	if (!bk || bk->type != JSON_OBJECT || num(json_get(sv, "sum"), &sum) < 0 ||
-	    num(json_get(sv, "count"), &count) < 0)
+	if (!bk || bk->type != JSON_OBJECT || sample_num(json_get(sv, "sum"), &sum) < 0 ||
+	    sample_num(json_get(sv, "count"), &count) < 0)
 		return -1;
 	if (!r->n) {
 		for (const struct json *b = bk->child; b; b = b->next) {
@@ -213,7 +213,7 @@ add_hist(struct srv_series *r, int64_t ts, const struct json *sv)
 	for (size_t j = 0; j < r->nb; j++) {
 		const struct json *c = json_get(bk, r->lekey[j]);
 		double v = 0;
-		if (c && num(c, &v) < 0)
+		if (c && sample_num(c, &v) < 0)
 			return -1;
 		r->cum[r->n * r->nb + j] = v;
 	}
@@ -271,7 +271,7 @@ jsonl_scrape(struct srv *s, const struct json *rec, const struct json *metrics)
 
 /* One sample record; -1 with why when it is not one. */
 static int
-sample(struct srv *s, const struct json *rec, char *why, size_t whylen)
+srv_sample(struct srv *s, const struct json *rec, char *why, size_t whylen)
 {
 	const char *url = json_str(json_get(rec, "endpoint_url"), NULL);
 	const struct json *metrics = json_get(rec, "metrics");
@@ -372,7 +372,7 @@ srv_read(struct srv *s, const char *path, const char *jsonl_path)
 			continue;
 		json_doc_reset(s->doc);
 		const struct json *rec = json_parse(s->doc, line, n, err, sizeof(err));
-		if (!rec || rec->type != JSON_OBJECT || sample(s, rec, why, sizeof(why)) < 0) {
+		if (!rec || rec->type != JSON_OBJECT || srv_sample(s, rec, why, sizeof(why)) < 0) {
 			if (!bad++)
 				warn("server metrics: %s:%zu: %s; such lines are skipped", l.name,
 				     l.lineno, !rec ? err : rec->type != JSON_OBJECT ?
@@ -712,7 +712,7 @@ srv_json(FILE *f, const struct srv *s, const struct exportopts *o)
 	struct jw w;
 	char iso[64];
 
-	buf_init(&b, MAX_JSON_OUT);
+	buf_init(&b, SRV_MAX_JSON);
 	jw_init(&w, &b, 2);
 	jw_obj(&w);
 	jw_key(&w, "schema_version");

@@ -15,6 +15,8 @@
 #include "../../cmd/aiperf-export/srvcsv.c"
 #include "../../cmd/aiperf-export/srvmetrics.c"
 #include "../../cmd/aiperf-export/summary.c"
+#include "../../cmd/aiperf-export/gpu.c"
+#include "../../cmd/aiperf-export/table.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
