@@ -6,26 +6,9 @@
 #include <strings.h>
 
 #include "stats/numfmt.h"
+#include "csvfield.h"
 #include "util.h"
 
-/* Python csv QUOTE_MINIMAL: quote fields holding the delimiter, a quote or a line break. */
-static void
-field(FILE *f, const char *s, int first)
-{
-	if (!first)
-		fputc(',', f);
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static void
 name(FILE *f, const struct result *r)
@@ -37,7 +20,7 @@ name(FILE *f, const struct result *r)
 		snprintf(cell, sizeof(cell), "%s", r->def->header);
 	else
 		snprintf(cell, sizeof(cell), "%s (%s)", r->def->header, u);
-	field(f, cell, 1);
+	csv_field(f, cell, 1);
 }
 
 static void
@@ -46,7 +29,7 @@ number(FILE *f, double v)
 	char s[340];
 
 	numfmt_fixed2(s, sizeof(s), v);
-	field(f, s, 0);
+	csv_field(f, s, 0);
 }
 
 static int

@@ -22,6 +22,7 @@
 #include "rand/pystr.h"
 #include "srvagg/gpu.h"
 #include "stats/numfmt.h"
+#include "csvfield.h"
 #include "util.h"
 
 #define MAX_SAMPLE_LINE ((size_t)256 << 20)
@@ -496,24 +497,6 @@ gpu_json(struct jw *w, const struct gpus *g, void (*iso)(int64_t, char *))
 	free(v);
 }
 
-/* Python csv QUOTE_MINIMAL. */
-static void
-cell(FILE *f, const char *s, int first)
-{
-	if (!first)
-		fputc(',', f);
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 static void
 cnum(FILE *f, double v)
@@ -521,7 +504,7 @@ cnum(FILE *f, double v)
 	char s[340];
 
 	numfmt_fixed2(s, sizeof(s), v);
-	cell(f, s, 0);
+	csv_field(f, s, 0);
 }
 
 int
@@ -551,18 +534,18 @@ gpu_csv(FILE *f, const struct gpus *g)
 			const struct srvagg_gpu_metric *m = &srvagg_gpu_metrics[k];
 			if (!result(v[i], k, &win, &st))
 				continue;
-			cell(f, disp, 1);
+			csv_field(f, disp, 1);
 			snprintf(s, sizeof(s), "%lld", v[i]->index);
-			cell(f, s, 0);
-			cell(f, v[i]->name, 0);
-			cell(f, v[i]->uuid, 0);
+			csv_field(f, s, 0);
+			csv_field(f, v[i]->name, 0);
+			csv_field(f, v[i]->uuid, 0);
 			char *name = xstrfmt("%s (%s)", m->display, m->unit);
-			cell(f, name, 0);
+			csv_field(f, name, 0);
 			free(name);
 			cnum(f, st.avg);
 			if (m->counter) {
 				for (int c = 0; c < 13; c++)
-					cell(f, "", 0);
+					csv_field(f, "", 0);
 			} else {
 				cnum(f, st.min);
 				cnum(f, st.max);
@@ -572,11 +555,11 @@ gpu_csv(FILE *f, const struct gpus *g)
 				cnum(f, st.std);
 			}
 			if (host)
-				cell(f, v[i]->host ? v[i]->host : "", 0);
+				csv_field(f, v[i]->host ? v[i]->host : "", 0);
 			if (ns)
-				cell(f, v[i]->ns ? v[i]->ns : "", 0);
+				csv_field(f, v[i]->ns ? v[i]->ns : "", 0);
 			if (pod)
-				cell(f, v[i]->pod ? v[i]->pod : "", 0);
+				csv_field(f, v[i]->pod ? v[i]->pod : "", 0);
 			fputs("\r\n", f);
 		}
 		free(disp);

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "srvagg/unit.h"
 
+#include "csvfield.h"
 #include "util.h"
 
 enum { SEC_GAUGE, SEC_COUNTER, SEC_HIST, SEC_N };
@@ -32,24 +33,6 @@ static const char *const hist_keys[] = { "count", "count_rate", "sum", "sum_rate
 	"p75_estimate", "p90_estimate", "p95_estimate", "p99_estimate", NULL };
 static const char *const *const sec_keys[SEC_N] = { gauge_keys, counter_keys, hist_keys };
 
-/* Python csv QUOTE_MINIMAL */
-static void
-field(FILE *f, const char *s, int first)
-{
-	if (!first)
-		fputc(',', f);
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /* f"{float(v):.4f}" */
 static void
@@ -63,7 +46,7 @@ real(FILE *f, double v)
 		snprintf(cell, sizeof(cell), "%sinf", v < 0 ? "-" : "");
 	else
 		snprintf(cell, sizeof(cell), "%.4f", v);
-	field(f, cell, 0);
+	csv_field(f, cell, 0);
 }
 
 static void
@@ -72,7 +55,7 @@ integer(FILE *f, double v)
 	char cell[64];
 
 	snprintf(cell, sizeof(cell), "%.0f", v);
-	field(f, cell, 0);
+	csv_field(f, cell, 0);
 }
 
 static void
@@ -251,34 +234,34 @@ write_section(FILE *f, const struct srv *s, int sec, int *first)
 	*first = 0;
 	const char *head[] = { "Endpoint", "Type", "Metric", "Unit" };
 	for (int i = 0; i < 4; i++)
-		field(f, head[i], i == 0);
+		csv_field(f, head[i], i == 0);
 	for (const char *const *k = sec_keys[sec]; *k; k++)
-		field(f, *k, 0);
+		csv_field(f, *k, 0);
 	for (size_t c = 0; c < ncol; c++)
-		field(f, cols[c], 0);
-	field(f, "Description", 0);
+		csv_field(f, cols[c], 0);
+	csv_field(f, "Description", 0);
 	if (sec == SEC_HIST)
-		field(f, "buckets", 0);
+		csv_field(f, "buckets", 0);
 	fputs("\r\n", f);
 	for (size_t i = 0; i < nrow; i++) {
 		const struct srv_series *r = rows[i].r;
 		const struct srv_metric *m = &s->met[r->met];
 		const char *unit = srvagg_unit(m->name, m->help);
-		field(f, rows[i].endpoint, 1);
-		field(f, sec_name[sec], 0);
-		field(f, m->name, 0);
-		field(f, unit ? unit : "", 0);
+		csv_field(f, rows[i].endpoint, 1);
+		csv_field(f, sec_name[sec], 0);
+		csv_field(f, m->name, 0);
+		csv_field(f, unit ? unit : "", 0);
 		stat_cells(f, r, sec);
 		for (size_t c = 0; c < ncol; c++) {
 			const char *v = is_info(s, r) ? NULL : series_label(r, cols[c]);
-			field(f, v ? v : "", 0);
+			csv_field(f, v ? v : "", 0);
 		}
-		field(f, m->help ? m->help : "", 0);
+		csv_field(f, m->help ? m->help : "", 0);
 		if (sec == SEC_HIST) {
 			struct buf b = BUF_INIT(BUF_NOMAX);
 			for (size_t j = 0; r->h.buckets && j < r->nb; j++)
 				buf_addf(&b, "%s%s=%.0f", j ? ";" : "", r->lekey[j], r->h.buckets[j]);
-			field(f, buf_str(&b), 0);
+			csv_field(f, buf_str(&b), 0);
 			buf_release(&b);
 		}
 		fputs("\r\n", f);
@@ -327,16 +310,16 @@ write_info(FILE *f, const struct srv *s, int *first)
 	*first = 0;
 	const char *head[] = { "Endpoint", "Metric", "Key", "Value", "Description" };
 	for (int i = 0; i < 5; i++)
-		field(f, head[i], i == 0);
+		csv_field(f, head[i], i == 0);
 	fputs("\r\n", f);
 	for (size_t i = 0; i < n; i++) {
 		const char *help = s->met[v[i].r->met].help;
 		for (size_t j = 0; j < v[i].r->nl; j++) {	/* labels are sorted */
-			field(f, v[i].endpoint, 1);
-			field(f, v[i].name, 0);
-			field(f, v[i].r->lk[j], 0);
-			field(f, v[i].r->lv[j], 0);
-			field(f, help ? help : "", 0);
+			csv_field(f, v[i].endpoint, 1);
+			csv_field(f, v[i].name, 0);
+			csv_field(f, v[i].r->lk[j], 0);
+			csv_field(f, v[i].r->lv[j], 0);
+			csv_field(f, help ? help : "", 0);
 			fputs("\r\n", f);
 		}
 		free(v[i].endpoint);
