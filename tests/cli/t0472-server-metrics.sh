@@ -171,12 +171,16 @@ test_expect_success 'aiperf profile killed outright: its scraper ends when the s
 	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --osl 5 --concurrency 2 \
 		--request-count 200 --artifact-dir k >/dev/null 2>&1 &
 	w=$! &&
-	i=0 && until scraper >/dev/null || [ $i -ge 200 ]; do sleep 0.05; i=$((i + 1)); done &&
+	sid=$(ps -o sid= -p $$ | tr -d " ") &&
+	# The scraper starts before the pipeline: killing the wrapper then
+	# leaves nothing to measure, so wait for the sender too.
+	i=0 && until { scraper >/dev/null &&
+		ps -o args= -s "$sid" | grep -q "^aiperf-send"; } || [ $i -ge 200 ]
+	do sleep 0.05; i=$((i + 1)); done &&
 	s=$(scraper) &&
 	kill -KILL $w &&
 	i=0 && while kill -0 "$s" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done &&
 	! kill -0 "$s" 2>/dev/null &&
-	sid=$(ps -o sid= -p $$ | tr -d " ") &&
 	i=0 && while ps -o stat=,args= -s "$sid" | grep -q "^[^Z].*aiperf-\(metrics\|export\)" &&
 		[ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done &&
 	jq -e ".request_count.avg == 200" k/profile_export_aiperf.json >/dev/null &&
