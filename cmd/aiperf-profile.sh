@@ -1134,7 +1134,7 @@ mr_split() {
 		esac
 		canon='' kind=''
 		lookup "$name" 2>/dev/null && IFS='|' read -r canon _ kind _ <<<"$ENTRY"
-		if [[ -n $canon && $MR_OPTS == *" $canon"[[:space:]]* ]]; then
+		if [[ -n $canon && $MR_OPTS == *[[:space:]]"$canon"[[:space:]]* ]]; then
 			if [[ $kind == flag ]]; then MR[$canon]=1; continue; fi
 			if ((!has)); then
 				(($#)) || usage_error "profile: option '$canon' needs a value"
@@ -1144,11 +1144,11 @@ mr_split() {
 			MR[$canon]=$value
 			continue
 		fi
-		[[ -n $canon && $MR_WARMUP == *" $canon"[[:space:]]* ]] && MR_WARM+=("${#MR_ARGS[@]}")
+		[[ -n $canon && $MR_WARMUP == *[[:space:]]"$canon"[[:space:]]* ]] && MR_WARM+=("${#MR_ARGS[@]}")
 		MR_ARGS+=("$arg")
 		if [[ -n $kind && $kind != flag ]] && ((!has)) && (($#)) &&
 			[[ -z ${NARGS[$canon]+x} ]]; then
-			[[ $MR_WARMUP == *" $canon"[[:space:]]* ]] && MR_WARM+=("${#MR_ARGS[@]}")
+			[[ $MR_WARMUP == *[[:space:]]"$canon"[[:space:]]* ]] && MR_WARM+=("${#MR_ARGS[@]}")
 			MR_ARGS+=("$1")
 			shift
 		fi
@@ -1255,11 +1255,25 @@ mr_run_one() {
 	return "$st"
 }
 
+# mr_names: MR_NAMES, aiperf-aggregate's names of a run's summary and
+# records (aiperf-export's, for the --profile-export-prefix given).
+MR_NAMES=()
+mr_names() {
+	local p kind path
+	p=$(mr_value --profile-export-prefix)
+	[[ -n $p ]] || return 0
+	while IFS=$'\t' read -r kind path; do
+		[[ $kind == json ]] && MR_NAMES+=(--export-file "${path#/.x/}")
+		[[ $kind == records ]] && MR_NAMES+=(--records-file "${path#/.x/}")
+	done < <(aiperf-export --list-files --profile-export-prefix "$p" --artifact-dir /.x)
+	return 0
+}
+
 # mr_converged DIRS...: whether the runs so far meet --convergence-metric.
 mr_converged() {
 	local out
 	[[ -n ${MR[--convergence-metric]:-} ]] || return 1
-	out=$(aiperf-aggregate --check-convergence "${MR[--convergence-mode]:-ci_width}" \
+	out=$(aiperf-aggregate "${MR_NAMES[@]}" --check-convergence "${MR[--convergence-mode]:-ci_width}" \
 		--metric "${MR[--convergence-metric]}" --stat "${MR[--convergence-stat]:-avg}" \
 		--threshold "${MR[--convergence-threshold]:-0.10}" \
 		--confidence-level "${MR[--confidence-level]:-0.95}" "$@" 2>/dev/null)
@@ -1275,6 +1289,7 @@ multi_run() {
 	n=${MR[--num-profile-runs]:-1}
 	((n == 1)) && { profile "${MR_ARGS[@]}"; return; }
 	MR_SELF=$(readlink -f "${BASH_SOURCE[0]}")
+	mr_names
 	base=$(mr_base_dir) || exit
 	mkdir -p "$base/profile_runs" || die "cannot create '$base/profile_runs'"
 	base=$(cd "$base" && pwd)
@@ -1315,7 +1330,7 @@ multi_run() {
 	trap - INT TERM
 	[[ -n $MR_SIG ]] && mst=$([[ $MR_SIG == INT ]] && echo 130 || echo 143) &&
 		warn "interrupted after ${#dirs[@]} run(s): aggregating what finished"
-	aiperf-aggregate --confidence-level "${MR[--confidence-level]:-0.95}" \
+	aiperf-aggregate "${MR_NAMES[@]}" --confidence-level "${MR[--confidence-level]:-0.95}" \
 		--output-dir "$base/aggregate" "${dirs[@]}" || { st=$?; ((mst)) && exit "$mst"; exit "$st"; }
 	printf 'Aggregate: %s\n' "$base/aggregate/profile_export_aiperf_aggregate.json"
 	((mst)) && exit "$mst"
