@@ -96,12 +96,13 @@ aiperf profile options (the original's names and aliases):
   Multi-run: --num-profile-runs N (1-10; runs into profile_runs/run_0001...,
              confidence statistics into aggregate/ by aiperf-aggregate),
              --profile-run-cooldown-seconds, --confidence-level,
-             --[no-]profile-run-disable-warmup-after-first,
-             --[no-]set-consistent-seed (--random-seed 42 unless set),
-             --convergence-metric (stop early once it converges),
-             --convergence-stat, --convergence-threshold,
-             --convergence-mode ci_width|cv|distribution
-             (--no-profile-run-disable-warmup-after-first, --no-set-consistent-seed)
+             --profile-run-disable-warmup-after-first (the default),
+             --no-profile-run-disable-warmup-after-first,
+             --set-consistent-seed (the default: --random-seed 42 unless
+             set), --no-set-consistent-seed, --convergence-metric (stop
+             early once it converges), --convergence-stat,
+             --convergence-threshold, --convergence-mode ci_width|cv|
+             distribution
   Accepted, no effect here (the log says so): --zmq-host, --zmq-ipc-path,
              --workers-max/--max-workers (one sender process),
              --record-processor-service-count/--record-processors

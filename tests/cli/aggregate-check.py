@@ -25,7 +25,7 @@ bad = []
 
 def ok_run(d):
     st = os.path.join(d, "exit_status")
-    if os.path.exists(st) and open(st).read().strip() != "0":
+    if os.path.exists(st) and open(st).read().strip() not in ("0", "3"):
         return False
     try:
         doc = json.load(open(os.path.join(d, "profile_export_aiperf.json")))
