@@ -1119,6 +1119,7 @@ MR_WARMUP=' --warmup-request-count --warmup-duration --num-warmup-sessions
 declare -A MR=()	# canonical multi-run option -> value (1 for a flag)
 MR_ARGS=()		# the other arguments, as given
 MR_WARM=()		# their indexes that are warmup options or their values
+MR_DIR=			# --artifact-dir, as given
 MR_CHILD=
 
 # mr_split ARGS...: MR and MR_ARGS; fails when there is nothing to do here
@@ -1143,6 +1144,12 @@ mr_split() {
 				shift
 			fi
 			MR[$canon]=$value
+			continue
+		fi
+		# each run's own --artifact-dir replaces the user's (mr_base_dir)
+		if [[ $canon == --artifact-dir ]]; then
+			MR_DIR=$value
+			((has)) || { MR_DIR=${1:-}; shift; }
 			continue
 		fi
 		[[ -n $canon && $MR_WARMUP == *[[:space:]]"$canon"[[:space:]]* ]] && MR_WARM+=("${#MR_ARGS[@]}")
@@ -1197,6 +1204,8 @@ mr_check() {
 	fi
 	[[ ${MR[--convergence-mode]:-} == distribution && $(mr_value --export-level) == summary ]] &&
 		usage_error "--convergence-mode distribution needs the per-request records: --export-level records or raw"
+	[[ $(mr_value --input-file) == - ]] &&
+		usage_error "profile: --input-file - (standard input) can be read by one run only, not by --num-profile-runs $n"
 	ui=$(mr_value --ui-type)
 	[[ ${ui,,} == dashboard ]] && usage_error "Dashboard UI is not supported with multi-run mode (--num-profile-runs > 1) due to terminal control limitations. Please use '--ui simple' or '--ui none' instead."
 	return 0
@@ -1218,16 +1227,15 @@ mr_value() {
 
 # mr_base_dir: the artifact directory, as profile() names it.
 mr_base_dir() {
-	local dir tm input
-	dir=$(mr_value --artifact-dir)
-	[[ -n $dir ]] && { printf '%s\n' "$dir"; return 0; }
+	local tm input
+	[[ -n $MR_DIR ]] && { printf '%s\n' "$MR_DIR"; return 0; }
 	(
 		parse_profile "${MR_ARGS[@]}"
 		check_load_options
 		input=${SET[--input-file]:-}
 		[[ -n $input ]] && GEN+=(--input-file "$input")
 		tm=$(aiperf-gen "${GEN[@]}" --print-timing-mode) || exit
-		artifact_subdir "$tm"
+		printf 'artifacts/%s\n' "$(artifact_subdir "$tm")"
 	)
 }
 

@@ -148,7 +148,19 @@ test_expect_success 'the original option checks (exit 2)' '
 	test_expect_code 2 prof --num-profile-runs 2 --convergence-metric ttft \
 		--convergence-mode Median 2>err &&
 	grep -q "invalid value for --convergence-mode" err &&
+	test_expect_code 2 prof --num-profile-runs 2 --input-file - </dev/null 2>err &&
+	grep -q "standard input) can be read by one run only" err &&
 	test ! -e artifacts
+'
+
+test_expect_success 'no --artifact-dir: artifacts/NAME/, as a single run names it; one --artifact-dir a run' '
+	prof --num-profile-runs 2 >out 2>err &&
+	d=artifacts/m-openai-chat-concurrency2 &&
+	test -s $d/profile_runs/run_0002/profile_export_aiperf.json &&
+	test -s $d/aggregate/profile_export_aiperf_aggregate.json &&
+	jq -r ".. | .cli_command? // empty" $d/profile_runs/run_0002/profile_export_aiperf.json >cmd &&
+	test "$(grep -o -- "--artifact-dir" cmd | wc -l)" = 1 &&
+	grep -q -- "--artifact-dir $PWD/$d/profile_runs/run_0002\$" cmd
 '
 
 test_expect_success 'adaptive stopping: cv converged after the 3 runs it needs' '
