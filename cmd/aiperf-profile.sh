@@ -1296,7 +1296,8 @@ multi_run() {
 	mr_split "$@" || { profile "$@"; return; }
 	mr_check
 	n=${MR[--num-profile-runs]:-1}
-	((n == 1)) && { profile "${MR_ARGS[@]}"; return; }
+	# one run is a single run (the table routes the option nowhere)
+	((n == 1)) && { profile "$@"; return; }
 	MR_SELF=$(readlink -f "${BASH_SOURCE[0]}")
 	mr_names
 	base=$(mr_base_dir) || exit

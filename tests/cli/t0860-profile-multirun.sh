@@ -153,6 +153,12 @@ test_expect_success 'the original option checks (exit 2)' '
 	test ! -e artifacts
 '
 
+test_expect_success '--num-profile-runs 1: a single run, where --artifact-dir says' '
+	prof --num-profile-runs 1 --artifact-dir one >out 2>err &&
+	test -s one/profile_export_aiperf.json && test ! -e one/profile_runs &&
+	test ! -e one/aggregate && test ! -e artifacts
+'
+
 test_expect_success 'no --artifact-dir: artifacts/NAME/, as a single run names it; one --artifact-dir a run' '
 	prof --num-profile-runs 2 >out 2>err &&
 	d=artifacts/m-openai-chat-concurrency2 &&
