@@ -93,6 +93,16 @@ aiperf profile options (the original's names and aliases):
   Service:   --ui/--ui-type dashboard|simple|none, --log-level TRACE|DEBUG|
              INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL (logs/aiperf.log),
              -v/--verbose (DEBUG), -vv/--extra-verbose (TRACE)
+  Multi-run: --num-profile-runs N (1-10; runs into profile_runs/run_0001...,
+             confidence statistics into aggregate/ by aiperf-aggregate),
+             --profile-run-cooldown-seconds, --confidence-level,
+             --profile-run-disable-warmup-after-first (the default),
+             --no-profile-run-disable-warmup-after-first,
+             --set-consistent-seed (the default: --random-seed 42 unless
+             set), --no-set-consistent-seed, --convergence-metric (stop
+             early once it converges), --convergence-stat,
+             --convergence-threshold, --convergence-mode ci_width|cv|
+             distribution
   Accepted, no effect here (the log says so): --zmq-host, --zmq-ipc-path,
              --workers-max/--max-workers (one sender process),
              --record-processor-service-count/--record-processors
@@ -1090,5 +1100,253 @@ profile() {
 	return "$st"
 }
 
+# ---------------------------------------------------------------------------
+# Multi-run confidence (issue #16; spec 8, the original's orchestrator):
+# --num-profile-runs N runs this script once per run, into
+# ARTIFACT_DIR/profile_runs/run_0001 ... (each a whole single run, its
+# exit status in exit_status beside its artifacts), then aiperf-aggregate
+# writes ARTIFACT_DIR/aggregate/. Everything of it is in this section;
+# with none of its options, profile() runs alone, as before.
+MR_OPTS=' --num-profile-runs --profile-run-cooldown-seconds --confidence-level
+	--profile-run-disable-warmup-after-first --no-profile-run-disable-warmup-after-first
+	--set-consistent-seed --no-set-consistent-seed --convergence-metric
+	--convergence-stat --convergence-threshold --convergence-mode '
+# the original's LoadGeneratorConfig.disable_warmup() fields
+MR_WARMUP=' --warmup-request-count --warmup-duration --num-warmup-sessions
+	--warmup-concurrency --warmup-prefill-concurrency --warmup-request-rate
+	--warmup-arrival-pattern --warmup-grace-period --warmup-concurrency-ramp-duration
+	--warmup-prefill-concurrency-ramp-duration --warmup-request-rate-ramp-duration '
+declare -A MR=()	# canonical multi-run option -> value (1 for a flag)
+MR_ARGS=()		# the other arguments, as given
+MR_WARM=()		# their indexes that are warmup options or their values
+MR_DIR=			# --artifact-dir, as given
+MR_CHILD=
+
+# mr_split ARGS...: MR and MR_ARGS; fails when there is nothing to do here
+# (no multi-run option, or --help).
+mr_split() {
+	local arg name value kind canon has
+	while (($#)); do
+		arg=$1
+		shift
+		[[ $arg == -h || $arg == --help ]] && return 1
+		case $arg in
+		--*=*) name=${arg%%=*} value=${arg#*=} has=1 ;;
+		*) name=$arg value='' has=0 ;;
+		esac
+		canon='' kind=''
+		lookup "$name" 2>/dev/null && IFS='|' read -r canon _ kind _ <<<"$ENTRY"
+		if [[ -n $canon && $MR_OPTS == *[[:space:]]"$canon"[[:space:]]* ]]; then
+			if [[ $kind == flag ]]; then MR[$canon]=1; continue; fi
+			if ((!has)); then
+				(($#)) || usage_error "profile: option '$canon' needs a value"
+				value=$1
+				shift
+			fi
+			MR[$canon]=$value
+			continue
+		fi
+		# each run's own --artifact-dir replaces the user's (mr_base_dir)
+		if [[ $canon == --artifact-dir ]]; then
+			MR_DIR=$value
+			((has)) || { MR_DIR=${1:-}; shift; }
+			continue
+		fi
+		[[ -n $canon && $MR_WARMUP == *[[:space:]]"$canon"[[:space:]]* ]] && MR_WARM+=("${#MR_ARGS[@]}")
+		MR_ARGS+=("$arg")
+		if [[ -n $kind && $kind != flag ]] && ((!has)) && (($#)) &&
+			[[ -z ${NARGS[$canon]+x} ]]; then
+			[[ $MR_WARMUP == *[[:space:]]"$canon"[[:space:]]* ]] && MR_WARM+=("${#MR_ARGS[@]}")
+			MR_ARGS+=("$1")
+			shift
+		fi
+	done
+	((${#MR[@]}))
+}
+
+# mr_number NAME VALUE LOW HIGH [int]: VALUE within (LOW, HIGH) bounds
+# as the original checks them ("[" inclusive, "(" exclusive in LOW/HIGH).
+mr_number() {
+	local n=$1 v=$2 lo=$3 hi=$4 l=${3:0:1} top=${4:1} re='^[0-9]+(\.[0-9]*)?$'
+	[[ ${5:-} == int ]] && re='^[0-9]+$'
+	# shellcheck disable=SC2015 # usage_error exits
+	[[ $v =~ $re ]] && awk -v v="$v" -v lo="${lo:1}" -v hi="${hi:1}" -v l="${lo:0:1}" \
+		-v h="${hi:0:1}" 'BEGIN { ok = (l == "[" ? v >= lo : v > lo) &&
+			(hi == "" || (h == "]" ? v <= hi : v < hi)); exit !ok }' ||
+		usage_error "profile: invalid value for $n: '$v' (${lo:1} to ${top:-inf}$([[ $l == '(' ]] && echo ', exclusive'))"
+}
+
+# mr_check: the original's checks of the multi-run options.
+mr_check() {
+	local n=${MR[--num-profile-runs]:-1} o ui
+	mr_number --num-profile-runs "$n" '[1' ']10' int
+	[[ -n ${MR[--confidence-level]+x} ]] && mr_number --confidence-level "${MR[--confidence-level]}" '(0' ')1'
+	[[ -n ${MR[--profile-run-cooldown-seconds]+x} ]] &&
+		mr_number --profile-run-cooldown-seconds "${MR[--profile-run-cooldown-seconds]}" '[0' ''
+	[[ -n ${MR[--convergence-threshold]+x} ]] &&
+		mr_number --convergence-threshold "${MR[--convergence-threshold]}" '(0' ')1'
+	if [[ -n ${MR[--convergence-mode]+x} ]]; then
+		MR[--convergence-mode]=$(choice --convergence-mode "${MR[--convergence-mode]}")
+		[[ " ${VALUES[--convergence-mode]} " == *" ${MR[--convergence-mode]} "* ]] ||
+			usage_error "profile: invalid value for --convergence-mode: '${MR[--convergence-mode]}' (ci_width, cv, distribution)"
+	fi
+	[[ -n ${MR[--convergence-stat]+x} && ${MR[--convergence-mode]:-} == distribution ]] &&
+		usage_error "--convergence-stat is not applicable with --convergence-mode distribution. Distribution mode uses per-request data directly and ignores the stat parameter. Remove --convergence-stat or use --convergence-mode ci_width or cv."
+	for o in --convergence-mode --convergence-threshold --convergence-stat; do
+		[[ -n ${MR[$o]+x} && -z ${MR[--convergence-metric]+x} ]] &&
+			usage_error "$o requires --convergence-metric to be set. Either add --convergence-metric or remove $o."
+	done
+	if ((n == 1)); then
+		for o in "${!MR[@]}"; do
+			[[ $o == --num-profile-runs ]] || usage_error "${o#--no-} only applies when running multiple trials (--num-profile-runs > 1). Either remove $o or add --num-profile-runs 5 (or higher)."
+		done
+		return 0
+	fi
+	[[ ${MR[--convergence-mode]:-} == distribution && $(mr_value --export-level) == summary ]] &&
+		usage_error "--convergence-mode distribution needs the per-request records: --export-level records or raw"
+	[[ $(mr_value --input-file) == - ]] &&
+		usage_error "profile: --input-file - (standard input) can be read by one run only, not by --num-profile-runs $n"
+	ui=$(mr_value --ui-type)
+	[[ ${ui,,} == dashboard ]] && usage_error "Dashboard UI is not supported with multi-run mode (--num-profile-runs > 1) due to terminal control limitations. Please use '--ui simple' or '--ui none' instead."
+	return 0
+}
+
+# mr_value NAME: the value of option NAME (canonical) in MR_ARGS, last wins.
+mr_value() {
+	local i a name canon v=
+	for ((i = 0; i < ${#MR_ARGS[@]}; i++)); do
+		a=${MR_ARGS[i]}
+		name=${a%%=*}
+		lookup "$name" 2>/dev/null || continue
+		IFS='|' read -r canon _ <<<"$ENTRY"
+		[[ $canon == "$1" ]] || continue
+		if [[ $a == *=* ]]; then v=${a#*=}; else v=${MR_ARGS[i + 1]:-}; fi
+	done
+	printf '%s' "$v"
+}
+
+# mr_base_dir: the artifact directory, as profile() names it.
+mr_base_dir() {
+	local tm input
+	[[ -n $MR_DIR ]] && { printf '%s\n' "$MR_DIR"; return 0; }
+	(
+		parse_profile "${MR_ARGS[@]}"
+		check_load_options
+		input=${SET[--input-file]:-}
+		[[ -n $input ]] && GEN+=(--input-file "$input")
+		tm=$(aiperf-gen "${GEN[@]}" --print-timing-mode) || exit
+		printf 'artifacts/%s\n' "$(artifact_subdir "$tm")"
+	)
+}
+
+mr_on_signal() {
+	MR_SIG=$1
+	[[ -n $MR_CHILD ]] && kill -"$1" "$MR_CHILD" 2>/dev/null
+	return 0
+}
+
+# mr_run_one I DIR ARGS...: the run, in a process group of its own (a
+# Ctrl-C reaches this shell, which passes it on once); its status.
+mr_run_one() {
+	local st
+	set -m
+	"$MR_SELF" "${@:3}" --artifact-dir "$2" &
+	MR_CHILD=$!
+	set +m
+	while :; do
+		wait "$MR_CHILD"
+		st=$?
+		((st > 128)) && kill -0 "$MR_CHILD" 2>/dev/null && continue
+		break
+	done
+	MR_CHILD=
+	mkdir -p "$2" && printf '%d\n' "$st" >"$2/exit_status"
+	return "$st"
+}
+
+# mr_names: MR_NAMES, aiperf-aggregate's names of a run's summary and
+# records (aiperf-export's, for the --profile-export-prefix given).
+MR_NAMES=()
+mr_names() {
+	local p kind path
+	p=$(mr_value --profile-export-prefix)
+	[[ -n $p ]] || return 0
+	while IFS=$'\t' read -r kind path; do
+		[[ $kind == json ]] && MR_NAMES+=(--export-file "${path#/.x/}")
+		[[ $kind == records ]] && MR_NAMES+=(--records-file "${path#/.x/}")
+	done < <(aiperf-export --list-files --profile-export-prefix "$p" --artifact-dir /.x)
+	return 0
+}
+
+# mr_converged DIRS...: whether the runs so far meet --convergence-metric.
+mr_converged() {
+	local out
+	[[ -n ${MR[--convergence-metric]:-} ]] || return 1
+	out=$(aiperf-aggregate "${MR_NAMES[@]}" --check-convergence "${MR[--convergence-mode]:-ci_width}" \
+		--metric "${MR[--convergence-metric]}" --stat "${MR[--convergence-stat]:-avg}" \
+		--threshold "${MR[--convergence-threshold]:-0.10}" \
+		--confidence-level "${MR[--confidence-level]:-0.95}" "$@" 2>/dev/null)
+	printf '%s: convergence: %s\n' "$argv0" "$out" >&2
+	[[ $out == converged* ]]
+}
+
+multi_run() {
+	local n i st base dir label cd seed=() args warm=0 ui mst=0 max
+	local -a dirs=() rest
+	mr_split "$@" || { profile "$@"; return; }
+	mr_check
+	n=${MR[--num-profile-runs]:-1}
+	# one run is a single run (the table routes the option nowhere)
+	((n == 1)) && { profile "$@"; return; }
+	MR_SELF=$(readlink -f "${BASH_SOURCE[0]}")
+	mr_names
+	base=$(mr_base_dir) || exit
+	mkdir -p "$base/profile_runs" || die "cannot create '$base/profile_runs'"
+	base=$(cd "$base" && pwd)
+	[[ -z ${MR[--no-set-consistent-seed]+x} && -z $(mr_value --random-seed) ]] &&
+		seed=(--random-seed 42) &&
+		warn "No --random-seed specified. Using default seed 42 for multi-run consistency. All runs will use identical workloads."
+	ui=$(mr_value --ui-type)
+	[[ -z $ui ]] && MR_ARGS+=(--ui-type simple)
+	[[ -z ${MR[--no-profile-run-disable-warmup-after-first]+x} ]] && warm=1
+	cd=${MR[--profile-run-cooldown-seconds]:-0}
+	max=$n
+	[[ -n ${MR[--convergence-metric]:-} ]] && ((n < 3)) &&
+		warn "--num-profile-runs $n is below the 3 runs adaptive stopping needs: all $n run"
+	trap 'mr_on_signal INT' INT
+	trap 'mr_on_signal TERM' TERM
+	MR_SIG=
+	for ((i = 1; i <= max; i++)); do
+		if ((i > 1)) && [[ $cd != 0 ]]; then
+			sleep "$cd" &
+			wait $! || kill $! 2>/dev/null
+		fi
+		[[ -n $MR_SIG ]] && break
+		label=$(printf 'run_%04d' "$i")
+		dir=$base/profile_runs/$label
+		rest=("${MR_ARGS[@]}")
+		if ((warm && i > 1)); then
+			for args in "${MR_WARM[@]}"; do unset "rest[$args]"; done
+		fi
+		printf '%s: run %d of %d: %s\n' "$argv0" "$i" "$n" "$dir" >&2
+		mr_run_one "$i" "$dir" "${rest[@]}" "${seed[@]}"
+		st=$?
+		dirs+=("$dir")
+		((st == 2 && i == 1)) && exit 2
+		((st != 0 && st != 3)) && warn "run $label failed (status $st)"
+		[[ -n $MR_SIG ]] && break
+		((i >= 3 || i >= n)) && ((i < max)) && mr_converged "${dirs[@]}" && break
+	done
+	trap - INT TERM
+	[[ -n $MR_SIG ]] && mst=$([[ $MR_SIG == INT ]] && echo 130 || echo 143) &&
+		warn "interrupted after ${#dirs[@]} run(s): aggregating what finished"
+	aiperf-aggregate "${MR_NAMES[@]}" --confidence-level "${MR[--confidence-level]:-0.95}" \
+		--output-dir "$base/aggregate" "${dirs[@]}" || { st=$?; ((mst)) && exit "$mst"; exit "$st"; }
+	printf 'Aggregate: %s\n' "$base/aggregate/profile_export_aiperf_aggregate.json"
+	((mst)) && exit "$mst"
+	return 0
+}
+# ---------------------------------------------------------------------------
+
 load_options
-profile "$@"
+multi_run "$@"

@@ -22,6 +22,7 @@ SMALL = {
     "--num-sessions": 3, "--conversation-num": 3, "--num-conversations": 3,
     "--benchmark-duration": 2, "--benchmark-grace-period": 1,
     "--warmup-duration": 1, "--isl": 64, "--osl": 8,
+    "--num-profile-runs": 2, "--profile-run-cooldown-seconds": 0.1,
 }
 
 

@@ -49,10 +49,24 @@ test_expect_success 'the docs hold the examples this test knows' '
 '
 
 # check_run DIR: DIR (an example's working folder) holds one artifact
-# directory with a summary that counts requests and no errors.
+# directory with a summary that counts requests and no errors (one for
+# each of --num-profile-runs 2, and their aggregate).
 check_run() {
 	j=$(find "$1" -name profile_export_aiperf.json) &&
+	if grep -q -- --num-profile-runs "$1/cmd"; then
+		test "$(printf '%s\n' "$j" | wc -l)" -eq 2 &&
+		a=$(find "$1" -name profile_export_aiperf_aggregate.json) &&
+		test "$(jq .metadata.num_successful_runs "$a")" = 2 &&
+		for r in $j; do check_summary "$1" "$r" || return 1; done
+		return
+	fi
 	test "$(printf '%s\n' "$j" | wc -l)" -eq 1 &&
+	check_summary "$1" "$j"
+}
+
+# check_summary DIR SUMMARY: one summary of the example in DIR.
+check_summary() {
+	j=$2
 	test "$(jq .request_count.avg "$j")" -gt 0 &&
 	test "$(jq ".error_request_count.avg // 0" "$j")" = 0 &&
 	test -s "$(dirname "$j")/profile_export_aiperf.csv" &&

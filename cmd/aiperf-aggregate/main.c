@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-aggregate: confidence statistics across run directories (spec 8). */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buf.h"
+#include "json/json.h"
+#include "lines.h"
+#include "opt.h"
+#include "runagg.h"
+#include "stats/ks.h"
+#include "util.h"
+
+#define JSON_MAX (64u << 20)	/* a run's summary JSON */
+#define LINE_MAX_ (16u << 20)	/* a line of profile_export.jsonl */
+#define VALUES_MAX 100000000u	/* per-request values a run may give */
+
+enum { K_LEVEL = 256, K_OUT, K_EXPORT, K_CHECK, K_METRIC, K_STAT, K_THRESH,
+	K_RECORDS };
+
+static const char *const modes[] = { "ci_width", "cv", "distribution", NULL };
+enum mode { M_CI_WIDTH, M_CV, M_DISTRIBUTION, M_NONE = -1 };
+
+struct options {
+	double level;
+	const char *out;
+	const char *export_file;
+	const char *records_file;
+	long long mode;
+	const char *metric;
+	const char *stat;
+	double threshold;
+	int have_threshold;
+};
+
+static struct options o = {
+	.level = 0.95, .export_file = "profile_export_aiperf.json",
+	.records_file = "profile_export.jsonl", .mode = M_NONE,
+	.stat = "avg", .threshold = 0.10,
+};
+
+static const struct opt opts[] = {
+	{ "confidence-level", K_LEVEL, OPT_DOUBLE, "x", OPT_TO(o.level),
+		.lo = 0, .hi = 1 },
+	{ "output-dir", 'o', OPT_STR, "dir", OPT_TO(o.out), .flags = OPT_BOTH },
+	{ "export-file", K_EXPORT, OPT_STR, "name", OPT_TO(o.export_file) },
+	{ "records-file", K_RECORDS, OPT_STR, "name", OPT_TO(o.records_file) },
+	{ "check-convergence", K_CHECK, OPT_CHOICE, "mode", OPT_TO(o.mode),
+		.choices = modes, .flags = OPT_BR | OPT_LOOSE },
+	{ "metric", K_METRIC, OPT_STR, "name", OPT_TO(o.metric) },
+	{ "stat", K_STAT, OPT_STR, "stat", OPT_TO(o.stat) },
+	{ "threshold", K_THRESH, OPT_DOUBLE, "x", OPT_TO(o.threshold),
+		.lo = 0, .hi = 1 },
+	{ "help", 'h', OPT_HELP, .flags = OPT_BR },
+	{ "version", 'V', OPT_VERSION, .flags = OPT_OR },
+	{ 0 },
+};
+
+static const struct opt_cmd cmd = {
+	"aiperf-aggregate", opts, "dir ...", 0, NULL, NULL,
+};
+
+/* The options into o; returns the first operand's index. */
+static int
+parse_args(int argc, char **argv)
+{
+	struct opt_iter it;
+	int k;
+
+	opt_init(&it, &cmd, argc, argv);
+	while ((k = opt_next(&it)) != -1) {
+		if (k == K_THRESH)
+			o.have_threshold = 1;
+		if ((k == K_LEVEL || k == K_THRESH) && (it.d <= 0 || it.d >= 1))
+			die_usage("invalid value for --%s: '%s' (must be between 0 "
+				  "and 1, exclusive)", k == K_LEVEL ?
+				  "confidence-level" : "threshold", it.arg);
+	}
+	if (it.ind >= argc)
+		die_usage("no run directory given");
+	if (o.mode != M_NONE && !o.metric)
+		die_usage("--check-convergence needs --metric");
+	if (o.mode == M_NONE && o.metric)
+		die_usage("--metric only applies with --check-convergence");
+	return it.ind;
+}
+
+/* The run's label: DIR's last component. */
+static char *
+label_of(const char *dir)
+{
+	size_t n = strlen(dir);
+	const char *s;
+	char *l;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	for (s = dir + n; s > dir && s[-1] != '/'; s--)
+		;
+	l = xmalloc((size_t)(dir + n - s) + 1);
+	memcpy(l, s, (size_t)(dir + n - s));
+	l[dir + n - s] = '\0';
+	return l;
+}
+
+static char *
+path_in(const char *dir, const char *name)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	buf_addf(&b, "%s/%s", dir, name);
+	return buf_detach(&b, NULL);
+}
+
+/* Whether DIR's exit_status file says the run failed; why, in why. */
+static int
+exit_failure(const char *dir, char *why, size_t n)
+{
+	char *p = path_in(dir, "exit_status"), *text;
+	long long st;
+	size_t len;
+	int failed = 0;
+
+	text = util_readfile(p, 64, &len);
+	free(p);
+	if (!text)
+		return 0;
+	text[strcspn(text, "\r\n")] = '\0';
+	if (util_strtonum(text, -1000, 1000, &st, NULL) < 0) {
+		snprintf(why, n, "unreadable exit_status '%.20s'", text);
+		failed = 1;
+	} else if (st == 130 || st == 143) {
+		snprintf(why, n, "interrupted (exit status %lld)", st);
+		failed = 1;
+	} else if (st && st != 3) {	/* 3: aiperf-export's verdict, a whole run */
+		snprintf(why, n, "exit status %lld", st);
+		failed = 1;
+	}
+	free(text);
+	return failed;
+}
+
+static void
+add_dir(struct runagg *a, const char *dir)
+{
+	char *label = label_of(dir), *p, *text;
+	char why[512];
+	struct stat sb;
+	size_t len;
+
+	if (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
+		snprintf(why, sizeof(why), "no run directory '%s'", dir);
+		goto failed;
+	}
+	if (exit_failure(dir, why, sizeof(why)))
+		goto failed;
+	p = path_in(dir, o.export_file);
+	text = util_readfile(p, JSON_MAX, &len);
+	free(p);
+	if (!text) {
+		snprintf(why, sizeof(why), "%s %s: %s", errno == ENOENT ? "missing" :
+			 "cannot read", o.export_file, strerror(errno));
+		goto failed;
+	}
+	if (runagg_add_json(a, label, text, len, why, sizeof(why)) < 0)
+		warn("%s: %s", dir, why);
+	free(text);
+	free(label);
+	return;
+failed:
+	warn("%s: %s", dir, why);
+	if (runagg_add_failed(a, label, why) < 0)
+		die("more than %d runs", RUNAGG_MAX_RUNS);
+	free(label);
+}
+
+static void
+write_file(const char *dir, const char *name, const struct runagg *a, int csv)
+{
+	char *p = path_in(dir, name);
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	FILE *f = fopen(p, "w");
+
+	if (!f)
+		die("cannot create '%s':", p);
+	if (csv) {
+		runagg_csv(a, f);
+	} else {
+		runagg_json(a, AIPERF_VERSION, &b);
+		fwrite(b.s, 1, b.len, f);
+		fputc('\n', f);
+	}
+	if (util_fshut(f, p) < 0)
+		exit(1);
+	buf_release(&b);
+	free(p);
+}
+
+static int
+aggregate(int n, char **dirs)
+{
+	struct runagg *a = runagg_new(o.level);
+	char err[600];
+
+	for (int i = 0; i < n; i++)
+		add_dir(a, dirs[i]);
+	if (runagg_finish(a, err, sizeof(err)) < 0) {
+		runagg_free(a);
+		die("%s", err);
+	}
+	if (o.out) {
+		if (mkdir(o.out, 0777) < 0 && errno != EEXIST)
+			die("cannot create '%s':", o.out);
+		write_file(o.out, "profile_export_aiperf_aggregate.json", a, 0);
+		write_file(o.out, "profile_export_aiperf_aggregate.csv", a, 1);
+	} else {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+
+		runagg_json(a, AIPERF_VERSION, &b);
+		fwrite(b.s, 1, b.len, stdout);
+		putchar('\n');
+		buf_release(&b);
+	}
+	runagg_free(a);
+	return util_fshut(stdout, "stdout") < 0;
+}
+
+/* The run's per-request values of METRIC (profiling phase, no error). */
+static void
+request_values(const char *dir, struct buf *vals)
+{
+	char *p = path_in(dir, o.records_file);
+	struct json_doc *d = json_doc_new();
+	struct lines l;
+	const char *s;
+	size_t len;
+	int rc;
+
+	if (lines_open(&l, p, LINE_MAX_) < 0) {
+		free(p);
+		json_doc_free(d);
+		return;
+	}
+	while ((rc = lines_next(&l, &s, &len)) == 1) {
+		const struct json *r, *m;
+		char why[128];
+		double v;
+
+		json_doc_reset(d);
+		r = json_parse(d, s, len, why, sizeof(why));
+		if (!r || r->type != JSON_OBJECT || !json_get(json_get(r, "metadata"),
+		    "benchmark_phase"))
+			continue;
+		if (strcmp(json_str_or(json_path(r, "metadata.benchmark_phase"), ""),
+			   "profiling"))
+			continue;
+		m = json_get(r, "error");
+		if (m && m->type != JSON_NULL)
+			continue;
+		m = json_get(json_get(r, "metrics"), o.metric);
+		if (json_double(json_get(m, "value"), &v) < 0 || isnan(v))
+			continue;
+		if (vals->len / sizeof(v) < VALUES_MAX)
+			buf_add(vals, &v, sizeof(v));
+	}
+	if (rc < 0)
+		warn("%s: cannot read all of it", p);
+	lines_close(&l);
+	json_doc_free(d);
+	free(p);
+}
+
+/* The original's DistributionConvergence: runs 1..N-1 against run N. */
+static int
+distribution(int n, char **dirs, const struct runagg *a, const char **ok)
+{
+	struct buf prior = BUF_INIT(BUF_NOMAX), last = BUF_INIT(BUF_NOMAX);
+	size_t k = 0;
+	double p = 1, d = 0;
+	int conv = 0;
+
+	(void)a;
+	for (int i = 0; i < n; i++)
+		if (ok[i])
+			k++;
+	if (k >= 3) {
+		size_t seen = 0;
+
+		for (int i = 0; i < n; i++)
+			if (ok[i])
+				request_values(dirs[i], ++seen == k ? &last : &prior);
+		if (prior.len / sizeof(double) >= 2 && last.len / sizeof(double) >= 2) {
+			p = ks_2samp((double *)(void *)prior.s, prior.len / sizeof(double),
+				     (double *)(void *)last.s, last.len / sizeof(double), &d);
+			conv = p > o.threshold;
+		}
+	}
+	printf("%s distribution runs=%zu D=%.6g p=%.6g threshold=%g\n",
+	       conv ? "converged" : "not-converged", k, d, p, o.threshold);
+	buf_release(&prior);
+	buf_release(&last);
+	return conv;
+}
+
+/* The original's CIWidthConvergence and CVConvergence (at least 3 runs). */
+static int
+summary_mode(const struct runagg *a)
+{
+	double v[RUNAGG_MAX_RUNS], sum = 0, ss = 0, mean, std, ratio = NAN;
+	size_t n = runagg_values(a, o.metric, o.stat, v, RUNAGG_MAX_RUNS);
+	int conv = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	mean = n ? sum / (double)n : 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	if (n >= 3 && mean != 0) {
+		std = sqrt(ss / (double)(n - 1));
+		if (o.mode == M_CV)
+			ratio = std / mean;
+		else
+			ratio = 2 * runagg_t_critical(o.level, n) * std /
+				sqrt((double)n) / mean;
+		conv = ratio < o.threshold;
+	}
+	printf("%s %s runs=%zu value=%.6g threshold=%g\n",
+	       conv ? "converged" : "not-converged", modes[o.mode], n, ratio,
+	       o.threshold);
+	return conv;
+}
+
+static int
+check_convergence(int n, char **dirs)
+{
+	struct runagg *a = runagg_new(o.level);
+	const char **ok = xcalloc((size_t)n, sizeof(*ok));
+
+	for (int i = 0; i < n; i++) {
+		size_t before = runagg_successful(a);
+
+		add_dir(a, dirs[i]);
+		ok[i] = runagg_successful(a) > before ? dirs[i] : NULL;
+	}
+	if (o.mode == M_DISTRIBUTION)
+		distribution(n, dirs, a, ok);
+	else
+		summary_mode(a);
+	free(ok);
+	runagg_free(a);
+	return util_fshut(stdout, "stdout") < 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	int ind;
+
+	util_setprogname(argv[0]);
+	signal(SIGPIPE, SIG_IGN);
+	ind = parse_args(argc, argv);
+	if (o.mode != M_NONE)
+		return check_convergence(argc - ind, argv + ind);
+	return aggregate(argc - ind, argv + ind);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Confidence statistics across runs: the original's aggregate/ (spec 8). */
+#ifndef AIPERF_RUNAGG_H
+#define AIPERF_RUNAGG_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "buf.h"
+
+/*
+ * A struct runagg collects, run by run, every (metric, stat) value of each
+ * run's profile_export_aiperf.json (the top-level objects with a "unit"
+ * key; stats avg, min, max, sum, p1 ... p99, std), and the runs that
+ * failed with their error. runagg_finish() computes, for each pair, over
+ * the n runs that have it: mean, sample std (n - 1), min, max, cv =
+ * std/mean (inf when the mean is 0), se = std/sqrt(n), the Student-t
+ * critical value t(1 - (1 - level)/2, n - 1) from GSL and mean -/+ t*se.
+ * Pairs come out in the order first met (run, then metric, then stat).
+ *
+ * The JSON of a run is outside input: it is parsed strictly (lib/json),
+ * within RUNAGG_MAX_PAIRS pairs; what is not a number is skipped, as the
+ * original skips None. runagg owns copies of every string it keeps;
+ * runagg_free() frees all of it.
+ */
+#define RUNAGG_MAX_PAIRS 8192
+#define RUNAGG_MAX_RUNS 4096
+
+struct runagg;
+
+/* A new, empty aggregate at confidence level (0 < level < 1). */
+struct runagg *runagg_new(double level);
+void runagg_free(struct runagg *a);
+
+/*
+ * Add the run LABEL from the text of its profile_export_aiperf.json.
+ * Returns 0, or -1 with the reason in err (invalid JSON, not an object,
+ * no metric, too many pairs or runs); then the run is recorded as failed
+ * with that reason, and no value of it is kept.
+ */
+int runagg_add_json(struct runagg *a, const char *label, const char *text,
+		    size_t n, char *err, size_t errlen);
+/* Record the run LABEL as failed with ERROR. -1 past RUNAGG_MAX_RUNS. */
+int runagg_add_failed(struct runagg *a, const char *label, const char *error);
+
+size_t runagg_runs(const struct runagg *a);
+size_t runagg_successful(const struct runagg *a);
+
+/*
+ * Compute the statistics. Returns 0, or -1 with the original's message in
+ * err when fewer than 2 runs succeeded ("All runs failed - ..." or
+ * "Insufficient successful runs for confidence intervals. ...").
+ */
+int runagg_finish(struct runagg *a, char *err, size_t errlen);
+
+/*
+ * The values of METRIC's STAT across the successful runs that have it, in
+ * run order, into out (at most max); returns how many the runs have.
+ */
+size_t runagg_values(const struct runagg *a, const char *metric,
+		     const char *stat, double *out, size_t max);
+
+/* The Student-t critical value for LEVEL and n values (NaN when n < 2). */
+double runagg_t_critical(double level, size_t n);
+
+/*
+ * Append profile_export_aiperf_aggregate.json (pydantic, indent 2) or
+ * profile_export_aiperf_aggregate.csv (CRLF, to f) after runagg_finish().
+ * runagg_json returns 0, or -1 when out's cap is reached.
+ */
+int runagg_json(const struct runagg *a, const char *version, struct buf *out);
+void runagg_csv(const struct runagg *a, FILE *f);
+
+#endif
