@@ -14,10 +14,14 @@ struct gurl {
 	int ok;			/* a scrape of it worked */
 };
 
-/* Owns everything in it; gpu_release() frees it. */
+struct gpucsv;
+
+/* Owns everything in it but the custom metrics' names; gpu_release() frees it. */
 struct gpus {
 	struct gdev *d;		/* one per endpoint and GPU UUID */
 	size_t n;
+	struct gmetric *met;	/* the metrics in export order */
+	size_t nmet;
 	struct gurl *urls;	/* endpoints in the order first seen */
 	size_t nurls;
 	struct buf jsonl;	/* gpu_telemetry_export.jsonl's lines */
@@ -28,6 +32,10 @@ struct gpus {
 
 void gpu_init(struct gpus *g);
 void gpu_release(struct gpus *g);
+/* Collect the custom CSV's metrics too (before any sample is added); c
+ * must outlive g. Fields the original collects anyway are skipped, a
+ * telemetry key taken already is a warning naming path. */
+void gpu_custom(struct gpus *g, const struct gpucsv *c, const char *path);
 /* Add one line of sample records: 0, or -1 with why when it is not one. */
 int gpu_line(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *why,
 	     size_t whylen);

@@ -371,7 +371,8 @@ dcgm_field(struct buf *b, const struct server *s, int set, const char *name,
  * Every GPU reports the same traffic-driven values (each set has its own
  * UUIDs and PCI domain, set 0 being --dcgm's /metrics): utilization 10% per
  * response in flight (at most 100), power 70 W plus 3 W per percent, memory
- * 20000 MiB plus 64 per response in flight, and an energy counter of
+ * 20000 MiB plus 64 per response in flight, SM clock 345 MHz plus 16.35
+ * per percent, and an energy counter of
  * 70 W since startup plus 10 mJ per generated token.
  */
 void
@@ -400,6 +401,8 @@ metrics_dcgm(struct buf *b, const struct server *s, int set)
 		   "Value of the last XID error encountered.", 0, 1);
 	dcgm_field(b, s, set, "DCGM_FI_DEV_POWER_VIOLATION", "counter",
 		   "Throttling duration due to power constraints (in us).", 0, 1);
+	dcgm_field(b, s, set, "DCGM_FI_DEV_SM_CLOCK", "gauge",
+		   "SM clock frequency (in MHz).", 345 + 16.35 * util, 1);
 	dcgm_field(b, s, set, "DCGM_FI_PROF_SM_ACTIVE", "gauge",
 		   "The ratio of cycles an SM has at least 1 warp assigned (in %).",
 		   util / 100, 0);

@@ -38,7 +38,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[128], err[128];
 	size_t lines = 0;
 
+	/* custom metrics too (--gpu-metrics): one the samples may carry, one
+	 * key taken already, one a default field */
+	static const char csv[] = "DCGM_FI_DEV_SM_CLOCK, gauge, SM clock (in MHz)\n"
+		"DCGM_FI_DEV_FB_FREE, counter, x\nDCGM_FI_DEV_DCGM_FI_DEV_FB_FREE, gauge, y\n"
+		"DCGM_FI_DEV_GPU_UTIL, gauge, z\n";
+	struct gpucsv c;
+	gpucsv_parse(&c, csv, sizeof(csv) - 1, NULL, NULL);
 	gpu_init(&g);
+	if (size && data[0] & 1)
+		gpu_custom(&g, &c, "fuzz.csv");
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
@@ -74,6 +83,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(f);
 	}
 	gpu_release(&g);
+	gpucsv_release(&c);
 	json_doc_free(doc);
 	return 0;
 }
