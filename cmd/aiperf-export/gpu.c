@@ -258,9 +258,14 @@ dcgm_metric(const struct gpus *g, const char *name, double *scale)
 		*scale = f->scale;
 		return metric_index(g, f->key);
 	}
+	/* aiperf-scrape --nvml's values that no DCGM field carries as such */
+	*scale = 1;
+	if (!strcmp(name, "aiperf_nvml_sm_utilization"))
+		return metric_index(g, "sm_utilization");
+	if (!strcmp(name, "aiperf_nvml_jpg_utilization"))
+		return metric_index(g, "jpg_utilization");
 	if (n >= 6 && !strcmp(name + n - 6, "_total"))
 		n -= 6;
-	*scale = 1;
 	for (size_t k = SRVAGG_NGPU_METRICS; k < g->nmet; k++)
 		if (strlen(g->met[k].dcgm) == n && !strncmp(g->met[k].dcgm, name, n))
 			return (int)k;
