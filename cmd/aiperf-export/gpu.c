@@ -106,6 +106,9 @@ gpu_release(struct gpus *g)
 		free(d->m);
 	}
 	free(g->d);
+	for (size_t i = 0; i < g->nown; i++)
+		free(g->own[i]);
+	free(g->own);
 	free(g->met);
 	for (size_t i = 0; i < g->nurls; i++)
 		free(g->urls[i].url);
@@ -376,6 +379,115 @@ gpu_read(struct gpus *g, const char *path)
 		     l.lineno, errno == ENOBUFS ? "line too long" : strerror(errno));
 	lines_close(&l);
 	json_doc_free(doc);
+	return 0;
+}
+
+static char *
+owned(struct gpus *g, const char *s, size_t n)
+{
+	g->own = xreallocarray(g->own, g->nown + 1, sizeof(*g->own));
+	return g->own[g->nown++] = xstrndup(s, n);
+}
+
+void
+gpu_metric_add(struct gpus *g, const char *key, const char *unit)
+{
+	if (g->n || metric_index(g, key) >= 0)
+		return;
+	const char *k = owned(g, key, strlen(key));
+	g->met = xreallocarray(g->met, g->nmet + 1, sizeof(*g->met));
+	g->met[g->nmet++] = (struct gmetric){ k, k, owned(g, unit, strlen(unit)), k, 0 };
+}
+
+void
+gpu_endpoint(struct gpus *g, const char *url, int ok)
+{
+	size_t i = url_index(g, url, strlen(url));
+
+	g->urls[i].ok |= ok;
+}
+
+static char *
+field_str(const struct json *r, const char *name)
+{
+	size_t n;
+	const char *s = json_str(json_get(r, name), &n);
+
+	return s && !memchr(s, '\0', n) ? xstrndup(s, n) : NULL;
+}
+
+/* The GPU of a TelemetryRecord line (by endpoint and UUID, as the export). */
+static long
+record_device(struct gpus *g, const struct json *r, char *why, size_t whylen)
+{
+	char *url = field_str(r, "dcgm_url"), *uuid = field_str(r, "gpu_uuid");
+	int64_t index;
+	long found = -1;
+
+	if (!url || !uuid || json_int64(json_get(r, "gpu_index"), &index) < 0) {
+		free(url), free(uuid);
+		return util_seterr(why, whylen, "no dcgm_url, gpu_uuid or gpu_index");
+	}
+	for (size_t i = 0; i < g->n && found < 0; i++)
+		if (!strcmp(g->d[i].url, url) && !strcmp(g->d[i].uuid, uuid))
+			found = (long)i;
+	if (found < 0 && g->n >= MAX_GPUS)
+		util_seterr(why, whylen, "more than %d GPUs", MAX_GPUS);
+	if (found >= 0 || g->n >= MAX_GPUS) {
+		free(url), free(uuid);
+		return found;
+	}
+	size_t ui = url_index(g, url, strlen(url));	/* may move g->urls */
+	g->urls[ui].ok = 1;	/* it gave lines */
+	g->d = xreallocarray(g->d, g->n + 1, sizeof(*g->d));
+	struct gdev *d = &g->d[g->n];
+	memset(d, 0, sizeof(*d));
+	d->url = url;
+	d->uuid = uuid;
+	d->m = xcalloc(g->nmet, sizeof(*d->m));
+	d->index = index;
+	d->name = field_str(r, "gpu_model_name");
+	d->pci = field_str(r, "pci_bus_id");
+	d->device = field_str(r, "device");
+	d->host = field_str(r, "hostname");
+	d->ns = field_str(r, "namespace");
+	d->pod = field_str(r, "pod_name");
+	if (!d->name)
+		d->name = xstrdup("");
+	return (long)g->n++;
+}
+
+int
+gpu_record(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *why,
+	   size_t whylen)
+{
+	const struct json *r, *td;
+	int64_t ts;
+	long dev;
+	double v;
+
+	json_doc_reset(doc);
+	if (!(r = json_parse(doc, s, n, why, whylen)))
+		return -1;
+	if (r->type != JSON_OBJECT || json_int64(json_get(r, "timestamp_ns"), &ts) < 0 ||
+	    !(td = json_get(r, "telemetry_data")) || td->type != JSON_OBJECT)
+		return util_seterr(why, whylen, "not a telemetry record (timestamp_ns, "
+				   "telemetry_data)");
+	if ((dev = record_device(g, r, why, whylen)) < 0)
+		return -1;
+	for (const struct json *m = td->child; m; m = m->next) {
+		char *key = xstrndup(m->key, m->keylen);
+		int k = metric_index(g, key);
+		if (k < 0 || json_double(m, &v) < 0 || !isfinite(v)) {
+			util_seterr(why, whylen, k < 0 ? "telemetry_data.%s: a metric the summary "
+				    "does not have" : "telemetry_data.%s: not a finite number", key);
+			free(key);
+			return -1;
+		}
+		free(key);
+		add_point(&g->d[dev].m[k], ts, v);
+	}
+	g->lines++;
 	return 0;
 }
 

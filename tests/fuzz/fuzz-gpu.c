@@ -45,20 +45,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"DCGM_FI_DEV_GPU_UTIL, gauge, z\n";
 	struct gpucsv c;
 	gpucsv_parse(&c, csv, sizeof(csv) - 1, NULL, NULL);
+	/* bit 1 of the first byte: the lines are gpu_telemetry_export.jsonl's
+	 * read back (aiperf-validate), with a metric and endpoints of a summary */
+	int records = size && data[0] & 2;
 	gpu_init(&g);
 	if (size && data[0] & 1)
 		gpu_custom(&g, &c, "fuzz.csv");
+	if (records) {
+		gpu_metric_add(&g, "sm_clock", "MHz");
+		gpu_endpoint(&g, "http://h:9400/metrics", 0);
+	}
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		if (gpu_line(&g, doc, s, n, why, sizeof(why)) < 0 && !why[0])
+		why[0] = '\0';
+		if ((records ? gpu_record(&g, doc, s, n, why, sizeof(why))
+			     : gpu_line(&g, doc, s, n, why, sizeof(why))) < 0 && !why[0])
 			abort();	/* a rejection says why */
 		s += n + 1;
 	}
 	gpu_window(&g, 1, 1000, 1, 5000);
 	for (size_t i = 0; i < g.jsonl.len; i++)
 		lines += g.jsonl.s[i] == '\n';
-	if (lines != g.lines || (g.lines && !gpu_have(&g)))
+	if ((!records && lines != g.lines) || (records && g.jsonl.len) ||
+	    (g.lines && !gpu_have(&g)))
 		abort();
 	/* every JSONL line and the summary are JSON */
 	for (const char *p = g.jsonl.s, *q; p && p < g.jsonl.s + g.jsonl.len; p = q + 1) {
