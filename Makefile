@@ -86,8 +86,12 @@ build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
 build/tests/libnvml-stub.so: tests/nvml/stub.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
+# ... and one of a driver older than GPM and JPEG utilization.
+build/tests/libnvml-stub-old.so: tests/nvml/stub.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -DSTUB_OLD_DRIVER -fPIC -shared -o $@ $<
 
-units: $(UNITS) build/tests/libnvml-stub.so
+units: $(UNITS) build/tests/libnvml-stub.so build/tests/libnvml-stub-old.so
 
 test: all units
 	@sh tests/run.sh

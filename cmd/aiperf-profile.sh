@@ -552,7 +552,7 @@ trim_partial() {
 # (GPU_CONSOLE); one aiperf-scrape (GPU_PID) from before the first request
 # to after the sender's end, its samples in $run/gpu.samples for
 # aiperf-export --gpu-samples.
-GPU_URLS=() GPU_NVML=0 GPU_CONSOLE=0 GPU_PID=
+GPU_URLS=() GPU_NVML=0 GPU_CONSOLE=0 GPU_PID='' GPU_CSV=''
 
 # gpu_url TEXT: TEXT as a DCGM exporter's URL: http:// when it names no
 # scheme, /metrics when it names no path.
@@ -590,7 +590,8 @@ gpu_reachable() {
 # localhost:9400 and :9401), which count only when they answer; nothing
 # with --no-gpu-telemetry. As the original: pynvml reads NVML instead of
 # any exporter; a word is an address when it starts with http or holds a
-# colon. A custom metrics CSV is refused.
+# colon. A word ending in .csv is a custom metrics file (GPU_CSV, the
+# last one given): extra DCGM fields aiperf-export collects.
 gpu_telemetry_setup() {
 	local w u
 	local -a defaults user=()
@@ -601,8 +602,9 @@ gpu_telemetry_setup() {
 			case $w in
 			dashboard) ;;
 			pynvml) GPU_NVML=1 ;;
-			*.csv) usage_error "profile: --gpu-telemetry $w: custom GPU metrics" \
-				"files are not supported yet (issue #15)" ;;
+			*.csv) [[ -f $w && -r $w ]] || usage_error "profile: --gpu-telemetry" \
+				"$w: no such readable custom GPU metrics file"
+				GPU_CSV=$w ;;
 			http*|*:*) user+=("$(gpu_url "$w")") ;;
 			*) warn "--gpu-telemetry: '$w' is neither dashboard, pynvml, a URL" \
 				"nor a .csv file: ignored" ;;
@@ -673,6 +675,7 @@ gpu_telemetry_export_args() {
 	[[ -n $GPU_PID ]] || return 0
 	GPU_EXP=(--gpu-samples "$1/gpu.samples")
 	((GPU_CONSOLE)) && GPU_EXP+=(--gpu-console)
+	[[ -n $GPU_CSV ]] && GPU_EXP+=(--gpu-metrics "$GPU_CSV")
 	return 0
 }
 

@@ -77,6 +77,32 @@ for idx, name, uuid, watts, used, total, temp in smi:
 sys.exit(0 if ok else 1)
 EOF
 [ "${PIPESTATUS[0]}" = 0 ] || fail=1
+# GPM (Hopper and newer) gives SM utilization, a second scrape apart from
+# the first sample; JPEG engines (A100, H100, H200) give JPEG utilization.
+# Scrapes 0.2 s apart for about a second: the last one counts.
+aiperf-scrape --nvml --interval 0.2 >"$OUT/nvml-gpm.ndjson" 2>>"$OUT/nvml.err" &
+scr=$!
+sleep 1
+kill -TERM "$scr" && wait "$scr"
+python3 - "$OUT/nvml-gpm.ndjson" "$OUT/smi.csv" <<'EOF' | tee -a "$OUT/summary.txt"
+import json, sys
+rec = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+smi = [l.split(", ") for l in open(sys.argv[2]).read().splitlines()]
+m = rec.get("metrics", {})
+ok = True
+for fam, what in (("aiperf_nvml_sm_utilization", "SM utilization (GPM)"),
+                  ("aiperf_nvml_jpg_utilization", "JPEG utilization")):
+    got = {s["labels"].get("gpu"): s["value"] for s in m.get(fam, {}).get("series", [])}
+    for idx, name, *_ in smi:
+        hopper = any(h in name for h in ("H100", "H200", "H800", "GH200"))
+        v = got.get(idx)
+        good = v is not None and 0 <= v <= 100
+        tag = "PASS" if good else ("FAIL" if hopper else "INFO")
+        ok = ok and (good or not hopper)
+        print(f"{tag} gpu {idx} {what}: {v!r}")
+sys.exit(0 if ok else 1)
+EOF
+[ "${PIPESTATUS[0]}" = 0 ] || fail=1
 
 say "== aiperf profile --gpu-telemetry pynvml against aiperf-mock"
 aiperf-mock --port 0 --ttft-ms 20 --itl-ms 5 >"$OUT/mock.url" 2>"$OUT/mock.err" &

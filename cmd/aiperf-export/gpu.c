@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpucsv.h"
 #include "lines.h"
 #include "rand/pystr.h"
 #include "srvagg/gpu.h"
@@ -33,18 +34,25 @@ struct gseries {
 	size_t n, cap;
 };
 
+/* A telemetry metric: the original's twelve, then the custom CSV's. */
+struct gmetric {
+	const char *key, *display, *unit;
+	const char *dcgm;	/* custom: its field (defaults: srvagg's table) */
+	int counter;
+};
+
 struct gdev {
 	char *url;		/* the endpoint scraped */
 	char *uuid, *name, *pci, *device, *host, *ns, *pod;
 	long long index;
-	struct gseries m[SRVAGG_NGPU_METRICS];
+	struct gseries *m;	/* per metric (g->nmet) */
 };
 
-/* One GPU's values in one scrape (the JSONL line being built). */
+/* One GPU's values in one scrape (the JSONL line being built): NaN for
+ * a metric it did not report (the values taken are finite). */
 struct gline {
 	size_t dev;
-	double v[SRVAGG_NGPU_METRICS];
-	unsigned have;
+	double *v;
 };
 
 void
@@ -52,6 +60,38 @@ gpu_init(struct gpus *g)
 {
 	memset(g, 0, sizeof(*g));
 	buf_init(&g->jsonl, BUF_NOMAX);
+	g->met = xcalloc(SRVAGG_NGPU_METRICS, sizeof(*g->met));
+	for (int k = 0; k < SRVAGG_NGPU_METRICS; k++) {
+		const struct srvagg_gpu_metric *m = &srvagg_gpu_metrics[k];
+		g->met[k] = (struct gmetric){ m->key, m->display, m->unit, NULL, m->counter };
+	}
+	g->nmet = SRVAGG_NGPU_METRICS;
+}
+
+static int
+metric_index(const struct gpus *g, const char *key)
+{
+	for (size_t k = 0; k < g->nmet; k++)
+		if (!strcmp(g->met[k].key, key))
+			return (int)k;
+	return -1;
+}
+
+void
+gpu_custom(struct gpus *g, const struct gpucsv *c, const char *path)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct gpucsv_metric *m = &c->m[i];
+		if (srvagg_dcgm_lookup(m->dcgm))
+			continue;	/* collected anyway, as the original skips it */
+		if (metric_index(g, m->key) >= 0) {
+			warn("warning: %s: %s: its telemetry key '%s' is taken; left out",
+			     path, m->dcgm, m->key);
+			continue;
+		}
+		g->met = xreallocarray(g->met, g->nmet + 1, sizeof(*g->met));
+		g->met[g->nmet++] = (struct gmetric){ m->key, m->display, m->unit, m->dcgm, 0 };
+	}
 }
 
 void
@@ -61,10 +101,15 @@ gpu_release(struct gpus *g)
 		struct gdev *d = &g->d[i];
 		free(d->url), free(d->uuid), free(d->name), free(d->pci);
 		free(d->device), free(d->host), free(d->ns), free(d->pod);
-		for (int k = 0; k < SRVAGG_NGPU_METRICS; k++)
+		for (size_t k = 0; k < g->nmet; k++)
 			free(d->m[k].p);
+		free(d->m);
 	}
 	free(g->d);
+	for (size_t i = 0; i < g->nown; i++)
+		free(g->own[i]);
+	free(g->own);
+	free(g->met);
 	for (size_t i = 0; i < g->nurls; i++)
 		free(g->urls[i].url);
 	free(g->urls);
@@ -112,6 +157,7 @@ device(struct gpus *g, const char *url, const struct json *labels)
 	struct gdev *d = &g->d[g->n];
 	memset(d, 0, sizeof(*d));
 	d->url = xstrdup(url);
+	d->m = xcalloc(g->nmet, sizeof(*d->m));
 	d->uuid = xstrndup(uuid, n);
 	d->name = label(labels, "modelName");
 	d->pci = label(labels, "pci_bus_id");
@@ -143,14 +189,16 @@ add_point(struct gseries *s, int64_t ts, double v)
 }
 
 static struct gline *
-line_for(struct gline **ln, size_t *nln, size_t dev)
+line_for(const struct gpus *g, struct gline **ln, size_t *nln, size_t dev)
 {
 	for (size_t i = 0; i < *nln; i++)
 		if ((*ln)[i].dev == dev)
 			return &(*ln)[i];
 	*ln = xreallocarray(*ln, *nln + 1, sizeof(**ln));
-	memset(&(*ln)[*nln], 0, sizeof(**ln));
 	(*ln)[*nln].dev = dev;
+	(*ln)[*nln].v = xreallocarray(NULL, g->nmet, sizeof(double));
+	for (size_t k = 0; k < g->nmet; k++)
+		(*ln)[*nln].v[k] = NAN;
 	return &(*ln)[(*nln)++];
 }
 
@@ -190,10 +238,10 @@ put_lines(struct gpus *g, const struct gline *ln, size_t nln, int64_t ts)
 		jw_str(&w, d->url);
 		jw_key(&w, "telemetry_data");
 		jw_obj(&w);
-		for (int k = 0; k < SRVAGG_NGPU_METRICS; k++) {
-			if (!(ln[i].have & (1u << k)))
+		for (size_t k = 0; k < g->nmet; k++) {
+			if (isnan(ln[i].v[k]))
 				continue;
-			jw_key(&w, srvagg_gpu_metrics[k].key);
+			jw_key(&w, g->met[k].key);
 			jw_double_py(&w, ln[i].v[k]);
 		}
 		jw_obj_end(&w);
@@ -202,12 +250,29 @@ put_lines(struct gpus *g, const struct gline *ln, size_t nln, int64_t ts)
 	}
 }
 
+/* The metric of a DCGM family (a trailing "_total" ignored) and its scale. */
 static int
-metric_index(const char *key)
+dcgm_metric(const struct gpus *g, const char *name, double *scale)
 {
-	const struct srvagg_gpu_metric *m = srvagg_gpu_metric(key);
+	const struct srvagg_dcgm_field *f = srvagg_dcgm_lookup(name);
+	size_t n = strlen(name);
 
-	return m ? (int)(m - srvagg_gpu_metrics) : -1;
+	if (f) {
+		*scale = f->scale;
+		return metric_index(g, f->key);
+	}
+	/* aiperf-scrape --nvml's values that no DCGM field carries as such */
+	*scale = 1;
+	if (!strcmp(name, "aiperf_nvml_sm_utilization"))
+		return metric_index(g, "sm_utilization");
+	if (!strcmp(name, "aiperf_nvml_jpg_utilization"))
+		return metric_index(g, "jpg_utilization");
+	if (n >= 6 && !strcmp(name + n - 6, "_total"))
+		n -= 6;
+	for (size_t k = SRVAGG_NGPU_METRICS; k < g->nmet; k++)
+		if (strlen(g->met[k].dcgm) == n && !strncmp(g->met[k].dcgm, name, n))
+			return (int)k;
+	return -1;
 }
 
 /* One family's series into their GPUs' lines; the number of values taken. */
@@ -215,13 +280,12 @@ static size_t
 family(struct gpus *g, const char *url, const struct json *fam, const char *name,
        struct gline **ln, size_t *nln)
 {
-	const struct srvagg_dcgm_field *f = srvagg_dcgm_lookup(name);
 	const struct json *ser = json_get(fam, "series");
 	size_t taken = 0;
 	int k;
-	double v;
+	double v, scale;
 
-	if (!f || !ser || ser->type != JSON_ARRAY || (k = metric_index(f->key)) < 0)
+	if (!ser || ser->type != JSON_ARRAY || (k = dcgm_metric(g, name, &scale)) < 0)
 		return 0;
 	for (const struct json *s = ser->child; s; s = s->next) {
 		const struct json *labels = json_get(s, "labels");
@@ -229,10 +293,12 @@ family(struct gpus *g, const char *url, const struct json *fam, const char *name
 		if (json_double(json_get(s, "value"), &v) < 0 || !isfinite(v) ||
 		    (dev = device(g, url, labels)) < 0)
 			continue;
-		struct gline *l = line_for(ln, nln, (size_t)dev);
-		l->v[k] = v * f->scale;
-		l->have |= 1u << k;
-		taken++;
+		struct gline *l = line_for(g, ln, nln, (size_t)dev);
+		l->v[k] = v * scale;
+		if (!isfinite(l->v[k]))	/* overflowed by the scale */
+			l->v[k] = NAN;
+		else
+			taken++;
 	}
 	return taken;
 }
@@ -260,11 +326,13 @@ sample(struct gpus *g, const struct json *r)
 		free(name);
 	}
 	for (size_t i = 0; i < nln; i++)
-		for (int k = 0; k < SRVAGG_NGPU_METRICS; k++)
-			if (ln[i].have & (1u << k))
+		for (size_t k = 0; k < g->nmet; k++)
+			if (!isnan(ln[i].v[k]))
 				add_point(&g->d[ln[i].dev].m[k], ts, ln[i].v[k]);
 	put_lines(g, ln, nln, ts);
 	g->lines += nln;
+	for (size_t i = 0; i < nln; i++)
+		free(ln[i].v);
 	free(ln);
 	return 0;
 }
@@ -314,6 +382,115 @@ gpu_read(struct gpus *g, const char *path)
 	return 0;
 }
 
+static char *
+owned(struct gpus *g, const char *s, size_t n)
+{
+	g->own = xreallocarray(g->own, g->nown + 1, sizeof(*g->own));
+	return g->own[g->nown++] = xstrndup(s, n);
+}
+
+void
+gpu_metric_add(struct gpus *g, const char *key, const char *unit)
+{
+	if (g->n || metric_index(g, key) >= 0)
+		return;
+	const char *k = owned(g, key, strlen(key));
+	g->met = xreallocarray(g->met, g->nmet + 1, sizeof(*g->met));
+	g->met[g->nmet++] = (struct gmetric){ k, k, owned(g, unit, strlen(unit)), k, 0 };
+}
+
+void
+gpu_endpoint(struct gpus *g, const char *url, int ok)
+{
+	size_t i = url_index(g, url, strlen(url));
+
+	g->urls[i].ok |= ok;
+}
+
+static char *
+field_str(const struct json *r, const char *name)
+{
+	size_t n;
+	const char *s = json_str(json_get(r, name), &n);
+
+	return s && !memchr(s, '\0', n) ? xstrndup(s, n) : NULL;
+}
+
+/* The GPU of a TelemetryRecord line (by endpoint and UUID, as the export). */
+static long
+record_device(struct gpus *g, const struct json *r, char *why, size_t whylen)
+{
+	char *url = field_str(r, "dcgm_url"), *uuid = field_str(r, "gpu_uuid");
+	int64_t index;
+	long found = -1;
+
+	if (!url || !uuid || json_int64(json_get(r, "gpu_index"), &index) < 0) {
+		free(url), free(uuid);
+		return util_seterr(why, whylen, "no dcgm_url, gpu_uuid or gpu_index");
+	}
+	for (size_t i = 0; i < g->n && found < 0; i++)
+		if (!strcmp(g->d[i].url, url) && !strcmp(g->d[i].uuid, uuid))
+			found = (long)i;
+	if (found < 0 && g->n >= MAX_GPUS)
+		util_seterr(why, whylen, "more than %d GPUs", MAX_GPUS);
+	if (found >= 0 || g->n >= MAX_GPUS) {
+		free(url), free(uuid);
+		return found;
+	}
+	size_t ui = url_index(g, url, strlen(url));	/* may move g->urls */
+	g->urls[ui].ok = 1;	/* it gave lines */
+	g->d = xreallocarray(g->d, g->n + 1, sizeof(*g->d));
+	struct gdev *d = &g->d[g->n];
+	memset(d, 0, sizeof(*d));
+	d->url = url;
+	d->uuid = uuid;
+	d->m = xcalloc(g->nmet, sizeof(*d->m));
+	d->index = index;
+	d->name = field_str(r, "gpu_model_name");
+	d->pci = field_str(r, "pci_bus_id");
+	d->device = field_str(r, "device");
+	d->host = field_str(r, "hostname");
+	d->ns = field_str(r, "namespace");
+	d->pod = field_str(r, "pod_name");
+	if (!d->name)
+		d->name = xstrdup("");
+	return (long)g->n++;
+}
+
+int
+gpu_record(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *why,
+	   size_t whylen)
+{
+	const struct json *r, *td;
+	int64_t ts;
+	long dev;
+	double v;
+
+	json_doc_reset(doc);
+	if (!(r = json_parse(doc, s, n, why, whylen)))
+		return -1;
+	if (r->type != JSON_OBJECT || json_int64(json_get(r, "timestamp_ns"), &ts) < 0 ||
+	    !(td = json_get(r, "telemetry_data")) || td->type != JSON_OBJECT)
+		return util_seterr(why, whylen, "not a telemetry record (timestamp_ns, "
+				   "telemetry_data)");
+	if ((dev = record_device(g, r, why, whylen)) < 0)
+		return -1;
+	for (const struct json *m = td->child; m; m = m->next) {
+		char *key = xstrndup(m->key, m->keylen);
+		int k = metric_index(g, key);
+		if (k < 0 || json_double(m, &v) < 0 || !isfinite(v)) {
+			util_seterr(why, whylen, k < 0 ? "telemetry_data.%s: a metric the summary "
+				    "does not have" : "telemetry_data.%s: not a finite number", key);
+			free(key);
+			return -1;
+		}
+		free(key);
+		add_point(&g->d[dev].m[k], ts, v);
+	}
+	g->lines++;
+	return 0;
+}
+
 /* The endpoint as the original displays it: no scheme, no trailing /metrics. */
 static char *
 display_url(const char *url)
@@ -329,13 +506,13 @@ display_url(const char *url)
 
 /* The results of one GPU's metric; 0 when it has none in the window. */
 static int
-result(const struct gdev *d, int k, const struct srvagg_window *w,
-       struct srvagg_dist *st)
+result(const struct gpus *g, const struct gdev *d, size_t k,
+       const struct srvagg_window *w, struct srvagg_dist *st)
 {
 	const struct gseries *s = &d->m[k];
 
 	memset(st, 0, sizeof(*st));
-	if (srvagg_gpu_metrics[k].counter)
+	if (g->met[k].counter)
 		return srvagg_gpu_counter(s->p, s->n, w, &st->avg) == 1;
 	return srvagg_gpu_gauge(s->p, s->n, w, st) == 1;
 }
@@ -386,18 +563,18 @@ gpu_have(const struct gpus *g)
 }
 
 static void
-json_stats(struct jw *w, int k, const struct srvagg_dist *st)
+json_stats(struct jw *w, const struct gmetric *m, const struct srvagg_dist *st)
 {
 	static const char *const pk[] = { "p1", "p5", "p10", "p25", "p50", "p75", "p90",
 		"p95", "p99" };
 
-	jw_key(w, srvagg_gpu_metrics[k].key);
+	jw_key(w, m->key);
 	jw_obj(w);
 	jw_key(w, "unit");
-	jw_str(w, srvagg_gpu_metrics[k].unit);
+	jw_str(w, m->unit);
 	jw_key(w, "avg");
 	jw_double_py(w, st->avg);
-	if (!srvagg_gpu_metrics[k].counter) {
+	if (!m->counter) {
 		for (int i = 0; i < SRVAGG_NPCT; i++) {
 			jw_key(w, pk[i]);
 			jw_double_py(w, st->pct[i]);
@@ -413,7 +590,8 @@ json_stats(struct jw *w, int k, const struct srvagg_dist *st)
 }
 
 static void
-json_gpu(struct jw *w, const struct gdev *d, const struct srvagg_window *win)
+json_gpu(struct jw *w, const struct gpus *g, const struct gdev *d,
+	 const struct srvagg_window *win)
 {
 	char key[48];
 	struct srvagg_dist st;
@@ -432,9 +610,9 @@ json_gpu(struct jw *w, const struct gdev *d, const struct srvagg_window *win)
 	put_opt(w, "pod_name", d->pod);
 	jw_key(w, "metrics");
 	jw_obj(w);
-	for (int k = 0; k < SRVAGG_NGPU_METRICS; k++)
-		if (result(d, k, win, &st))
-			json_stats(w, k, &st);
+	for (size_t k = 0; k < g->nmet; k++)
+		if (result(g, d, k, win, &st))
+			json_stats(w, &g->met[k], &st);
 	jw_obj_end(w);
 	jw_obj_end(w);
 }
@@ -484,7 +662,7 @@ gpu_json(struct jw *w, const struct gpus *g, void (*iso)(int64_t, char *))
 		jw_key(w, "gpus");
 		jw_obj(w);
 		for (; j < g->n && !strcmp(v[j]->url, v[i]->url); j++)
-			json_gpu(w, v[j], &win);
+			json_gpu(w, g, v[j], &win);
 		jw_obj_end(w);
 		jw_obj_end(w);
 		i = j;
@@ -530,9 +708,9 @@ gpu_csv(FILE *f, const struct gpus *g)
 	fputs("\r\n", f);
 	for (size_t i = 0; i < g->n; i++) {
 		char *disp = display_url(v[i]->url);
-		for (int k = 0; k < SRVAGG_NGPU_METRICS; k++) {
-			const struct srvagg_gpu_metric *m = &srvagg_gpu_metrics[k];
-			if (!result(v[i], k, &win, &st))
+		for (size_t k = 0; k < g->nmet; k++) {
+			const struct gmetric *m = &g->met[k];
+			if (!result(g, v[i], k, &win, &st))
 				continue;
 			csv_field(f, disp, 1);
 			snprintf(s, sizeof(s), "%lld", v[i]->index);
@@ -599,13 +777,13 @@ gpu_console(FILE *f, const struct gpus *g)
 	fputs("\n\n", f);
 	fputs("NVIDIA AIPerf | GPU Telemetry Summary\n", f);
 	for (size_t i = 0; i < g->n; i++) {
-		char **cells = xcalloc(SRVAGG_NGPU_METRICS * 8 + 1, sizeof(*cells));
+		char **cells = xcalloc(g->nmet * 8 + 1, sizeof(*cells));
 		size_t nr = 0;
 		char *disp = display_url(v[i]->url);
 		char *ttl = xstrfmt("%s | GPU %lld | %s", disp, v[i]->index, v[i]->name);
-		for (int k = 0; k < SRVAGG_NGPU_METRICS; k++) {
-			const struct srvagg_gpu_metric *m = &srvagg_gpu_metrics[k];
-			if (!result(v[i], k, &win, &st))
+		for (size_t k = 0; k < g->nmet; k++) {
+			const struct gmetric *m = &g->met[k];
+			if (!result(g, v[i], k, &win, &st))
 				continue;
 			const double val[] = { st.avg, st.min, st.max, st.pct[8], st.pct[6],
 				st.pct[4], st.std };

@@ -14,10 +14,16 @@ struct gurl {
 	int ok;			/* a scrape of it worked */
 };
 
-/* Owns everything in it; gpu_release() frees it. */
+struct gpucsv;
+
+/* Owns everything in it but the custom metrics' names; gpu_release() frees it. */
 struct gpus {
 	struct gdev *d;		/* one per endpoint and GPU UUID */
 	size_t n;
+	struct gmetric *met;	/* the metrics in export order */
+	size_t nmet;
+	char **own;		/* names gpu_metric_add copied */
+	size_t nown;
 	struct gurl *urls;	/* endpoints in the order first seen */
 	size_t nurls;
 	struct buf jsonl;	/* gpu_telemetry_export.jsonl's lines */
@@ -28,9 +34,25 @@ struct gpus {
 
 void gpu_init(struct gpus *g);
 void gpu_release(struct gpus *g);
+/* Collect the custom CSV's metrics too (before any sample is added); c
+ * must outlive g. Fields the original collects anyway are skipped, a
+ * telemetry key taken already is a warning naming path. */
+void gpu_custom(struct gpus *g, const struct gpucsv *c, const char *path);
 /* Add one line of sample records: 0, or -1 with why when it is not one. */
 int gpu_line(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *why,
 	     size_t whylen);
+/*
+ * aiperf-validate: the telemetry again from gpu_telemetry_export.jsonl.
+ * gpu_metric_add() (before any record) names a metric key the summary
+ * has beyond the original's (a custom one, a gauge) and its unit;
+ * gpu_endpoint() an endpoint of the summary, in order, ok when it was
+ * successful; gpu_record() adds one TelemetryRecord line: 0, or -1 with
+ * why (not one, a metric key not known).
+ */
+void gpu_metric_add(struct gpus *g, const char *key, const char *unit);
+void gpu_endpoint(struct gpus *g, const char *url, int ok);
+int gpu_record(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *why,
+	       size_t whylen);
 /* Add a file of sample records; anything wrong is a warning: -1 unreadable. */
 int gpu_read(struct gpus *g, const char *path);
 /* The profiling window: samples from start on count (no end bound). */

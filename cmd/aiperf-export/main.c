@@ -12,6 +12,7 @@
 #include "runlog.h"
 #include "srvmetrics.h"
 #include "stagecpu.h"
+#include "gpucsv.h"
 #include "util.h"
 
 #define MAX_LINE ((size_t)64 << 20)
@@ -25,6 +26,7 @@ struct options {
 	unsigned srv;		/* SRV_* formats; 0 without --server-samples */
 	const char **gpu_samples;
 	int ngpu_samples, gpu_console;
+	const char *gpu_metrics;	/* custom GPU metrics CSV */
 	const struct endpoint *endpoint;
 	int was_cancelled, no_console, show_trace, streaming, server_tokens;
 	int check, list_files;
@@ -37,7 +39,7 @@ struct options {
 enum {
 	O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER, O_CLI, O_CAN,
 	O_CANIF, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE,
-	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_SRV, O_SRVF, O_GPUS, O_GPUC, O_HELP,
+	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_SRV, O_SRVF, O_GPUS, O_GPUC, O_GPUM, O_HELP,
 	O_VERSION,
 };
 
@@ -77,6 +79,7 @@ static const char *const levels[] = { "summary", "records", "raw", NULL };
 	{ "server-metrics-formats", O_SRVF, STR("list", o->server_formats), .flags = OPT_BR }, \
 	{ "gpu-samples", O_GPUS, OPT_STR, "file", .flags = OPT_BR }, \
 	{ "gpu-console", O_GPUC, OPT_FLAG, NULL, OPT_TO(o->gpu_console) }, \
+	{ "gpu-metrics", O_GPUM, STR("csv", o->gpu_metrics) }, \
 	{ "slice-duration", O_SLICE, DBL("s", o->slice, 1e-9, 1e9), .flags = OPT_BR }, \
 	{ "log-file", O_LOG, STR("path", o->log_file) }, \
 	{ "show-trace-timing", O_TRACE, OPT_FLAG, NULL, OPT_TO(o->show_trace), \
@@ -86,6 +89,26 @@ static const char *const levels[] = { "summary", "records", "raw", NULL };
 	{ "help", O_HELP, OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", O_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
+}
+
+static void
+gpu_metrics_warn(void *path, size_t lineno, const char *why)
+{
+	warn("warning: %s:%zu: %s; line skipped", (const char *)path, lineno, why);
+}
+
+/* --gpu-metrics: an unreadable file is a usage error, a bad line a warning. */
+static void
+gpu_metrics_read(const char *path, struct gpucsv *c)
+{
+	size_t n;
+	char *s = util_readfile(path, MAX_CONFIG, &n);
+
+	if (!s)
+		die_usage("--gpu-metrics: cannot read '%s': %s", path,
+			  errno == EFBIG ? "too large" : strerror(errno));
+	gpucsv_parse(c, s, n, gpu_metrics_warn, (void *)path);
+	free(s);
 }
 
 static void
@@ -384,7 +407,11 @@ main(int argc, char **argv)
 		die("cannot read '%s':", o.input_config_path);
 	if (cfg)
 		check_config(o.input_config_path, cfg);
+	struct gpucsv gcsv = { NULL, 0 };
+	if (o.gpu_metrics)
+		gpu_metrics_read(o.gpu_metrics, &gcsv);
 	if (o.check || o.list_files) {
+		gpucsv_release(&gcsv);
 		if (o.list_files && o.artifact_dir)
 			files_list(stdout, o.artifact_dir, o.prefix, o.lvl, o.slice > 0,
 				   o.srv, o.ngpu_samples > 0);
@@ -434,6 +461,7 @@ main(int argc, char **argv)
 	}
 	struct gpus gpu;
 	gpu_init(&gpu);
+	gpu_custom(&gpu, &gcsv, o.gpu_metrics);
 	for (int i = 0; i < o.ngpu_samples; i++)
 		gpu_read(&gpu, o.gpu_samples[i]);
 	gpu_window(&gpu, sm.have_start, sm.start_ns, sm.have_end, sm.end_ns);
@@ -454,6 +482,7 @@ main(int argc, char **argv)
 	}
 	summary_release(&sm);
 	gpu_release(&gpu);
+	gpucsv_release(&gcsv);
 	free(o.gpu_samples);
 	agg_release(&a);
 	slices_release(&sl);

@@ -49,5 +49,8 @@ const struct json *vrun_load_json(struct json_doc *doc, const char *path, char *
 double vrun_avg(const struct json *sum, const char *tag);
 /* vrecompute.c: the summary, CSV and timeslice checks. */
 void vrun_recompute(struct vrun *v);
+/* vgpu.c: telemetry_data against gpu_telemetry_export.jsonl; sm: the
+ * records' summary, for the profiling window. */
+void vrun_gpu(struct vrun *v, const struct summary *sm);
 
 #endif

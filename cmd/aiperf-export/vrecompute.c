@@ -298,6 +298,7 @@ vrun_recompute(struct vrun *v)
 	agg_summary(&v->a, &sm);
 	struct recomputed r = { &sm, &v->sl, opts_of(v->sum) };
 	check_summary(v, &r);
+	vrun_gpu(v, &sm);
 	check_csv(v, &r);
 	check_slices(v, &r);
 	summary_release(&sm);

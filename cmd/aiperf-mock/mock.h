@@ -96,20 +96,43 @@ struct counters {
 	int64_t max_lag_ns;
 };
 
-/* metrics.c: what /metrics reports as vLLM does (finished requests). */
-#define MOCK_HIST_MAX 24
+/* metrics.c: what the metrics routes report (finished requests). */
+#define MOCK_HIST_MAX 32
 struct mock_hist {
-	uint64_t le[MOCK_HIST_MAX];	/* per bucket, not cumulative */
+	uint64_t le[MOCK_HIST_MAX + 1];	/* per bucket, not cumulative; [n]: +Inf only */
 	uint64_t count;
 	double sum;
+};
+
+/* One histogram per server style and quantity (metrics.c's table). */
+enum mock_hist_id {
+	H_VLLM_TTFT, H_VLLM_E2E,	/* TRT-LLM uses the same bounds */
+	H_TRT_TPOT,
+	H_SGL_TTFT, H_SGL_E2E,
+	H_DYN_TTFT, H_DYN_DURATION,
+	H_DYN_PREFILL, H_DYN_DECODE,
+	H_N
 };
 
 struct mock_prom {
 	uint64_t prompt_tokens, generation_tokens;
 	uint64_t finished[3];	/* stop, length, abort */
-	struct mock_hist ttft, e2e;
+	struct mock_hist h[H_N];
 	int64_t start_ns;	/* clock_mono_ns at startup, for --dcgm energy */
 };
+
+/* Which exposition a metrics route writes. */
+enum mock_style {
+	STYLE_MOCK,		/* /metrics: aiperf_mock_* and vllm:* (or --dcgm) */
+	STYLE_VLLM,		/* /vllm/metrics */
+	STYLE_SGLANG,		/* /sglang/metrics */
+	STYLE_TRTLLM,		/* /trtllm/metrics */
+	STYLE_DYN_FRONTEND,	/* /dynamo_frontend/metrics */
+	STYLE_DYN_PREFILL,	/* /dynamo_component/prefill/metrics */
+	STYLE_DYN_DECODE,	/* /dynamo_component/decode/metrics */
+	STYLE_DCGM,		/* /dcgm{N}/metrics */
+};
+#define MOCK_DCGM_SETS 8	/* /dcgm1/metrics .. /dcgm8/metrics */
 
 struct conn;
 
@@ -238,7 +261,8 @@ const char *http_reason(int status);
 /* route.c: which handler answers a request. */
 void route_dispatch(struct conn *c, const struct httpreq *req,
 		    const char *body, size_t blen, int64_t arrival);
-void route_metrics(struct conn *c);
+/* A metrics route; set: the GPU set of /dcgm{N}/metrics (1..), else 0. */
+void route_metrics(struct conn *c, enum mock_style style, int set);
 
 /* gen.c: LLM requests, token text, SSE chunks and timed releases. */
 void gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
@@ -283,8 +307,10 @@ void fmt_sse_start(struct buf *b, const struct server *s, const struct resp *r);
 void metrics_finish(struct server *s, const struct resp *r, int aborted);
 /* Append the vllm:* families to an exposition. */
 void metrics_vllm(struct buf *b, const struct server *s);
-/* The whole exposition of --dcgm. */
-void metrics_dcgm(struct buf *b, const struct server *s);
+/* The families of one other server style (STYLE_SGLANG .. STYLE_DYN_DECODE). */
+void metrics_style(struct buf *b, const struct server *s, enum mock_style style);
+/* A DCGM exporter's exposition for GPU set `set` (0: --dcgm's /metrics). */
+void metrics_dcgm(struct buf *b, const struct server *s, int set);
 
 /* sse.c: token words and the timed release of chunks. */
 /* Word i (mod the list) of the response text, with its leading space. */

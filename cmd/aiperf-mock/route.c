@@ -16,21 +16,28 @@ static const struct {
 	const char *path;
 	const char *method;
 	enum route route;
+	enum mock_style style;	/* metrics routes */
 } routes[] = {
-	{ "/v1/chat/completions", "POST", ROUTE_CHAT },
-	{ "/v1/completions", "POST", ROUTE_COMPLETIONS },
-	{ "/v1/embeddings", "POST", ROUTE_EMBEDDINGS },
-	{ "/v1/models", "GET", ROUTE_MODELS },
-	{ "/health", "GET", ROUTE_HEALTH },
-	{ "/", "GET", ROUTE_HEALTH },
-	{ "/metrics", "GET", ROUTE_METRICS },
-	{ "/v1/responses", "POST", ROUTE_RESPONSES },
-	{ "/generate", "POST", ROUTE_GENERATE },
-	{ "/generate_stream", "POST", ROUTE_GENERATE_STREAM },
-	{ "/rag/api/prompt", "POST", ROUTE_RAG },
-	{ "/v1/ranking", "POST", ROUTE_NIM_RANKING },
-	{ "/v2/rerank", "POST", ROUTE_COHERE_RERANK },
-	{ "/rerank", "POST", ROUTE_TEI_RERANK },
+	{ "/v1/chat/completions", "POST", ROUTE_CHAT, STYLE_MOCK },
+	{ "/v1/completions", "POST", ROUTE_COMPLETIONS, STYLE_MOCK },
+	{ "/v1/embeddings", "POST", ROUTE_EMBEDDINGS, STYLE_MOCK },
+	{ "/v1/models", "GET", ROUTE_MODELS, STYLE_MOCK },
+	{ "/health", "GET", ROUTE_HEALTH, STYLE_MOCK },
+	{ "/", "GET", ROUTE_HEALTH, STYLE_MOCK },
+	{ "/metrics", "GET", ROUTE_METRICS, STYLE_MOCK },
+	{ "/v1/responses", "POST", ROUTE_RESPONSES, STYLE_MOCK },
+	{ "/generate", "POST", ROUTE_GENERATE, STYLE_MOCK },
+	{ "/generate_stream", "POST", ROUTE_GENERATE_STREAM, STYLE_MOCK },
+	{ "/rag/api/prompt", "POST", ROUTE_RAG, STYLE_MOCK },
+	{ "/v1/ranking", "POST", ROUTE_NIM_RANKING, STYLE_MOCK },
+	{ "/v2/rerank", "POST", ROUTE_COHERE_RERANK, STYLE_MOCK },
+	{ "/rerank", "POST", ROUTE_TEI_RERANK, STYLE_MOCK },
+	{ "/vllm/metrics", "GET", ROUTE_METRICS, STYLE_VLLM },
+	{ "/sglang/metrics", "GET", ROUTE_METRICS, STYLE_SGLANG },
+	{ "/trtllm/metrics", "GET", ROUTE_METRICS, STYLE_TRTLLM },
+	{ "/dynamo_frontend/metrics", "GET", ROUTE_METRICS, STYLE_DYN_FRONTEND },
+	{ "/dynamo_component/prefill/metrics", "GET", ROUTE_METRICS, STYLE_DYN_PREFILL },
+	{ "/dynamo_component/decode/metrics", "GET", ROUTE_METRICS, STYLE_DYN_DECODE },
 };
 
 static const char *const route_labels[ROUTE_N] = {
@@ -93,12 +100,19 @@ metric_val(struct buf *b, const char *name, const char *help, uint64_t v)
 }
 
 void
-route_metrics(struct conn *c)
+route_metrics(struct conn *c, enum mock_style style, int set)
 {
 	const struct counters *k = &c->srv->c;
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	struct server *s = c->srv;
 
+	if (style != STYLE_MOCK) {	/* one server's families only */
+		if (style == STYLE_DCGM)
+			metrics_dcgm(&b, s, set);
+		else
+			metrics_style(&b, s, style);
+		goto send;
+	}
 	metric(&b, "requests_total", "counter", "Requests received, by route.");
 	for (int i = 0; i < ROUTE_N; i++)
 		buf_addf(&b, "aiperf_mock_requests_total{route=\"%s\"} %llu\n",
@@ -122,10 +136,11 @@ route_metrics(struct conn *c)
 	metric_val(&b, "connections_rejected_total", "Connections refused by --max-connections.", k->conns_rejected);
 	if (s->opt->dcgm_gpus) {	/* a DCGM exporter reports nothing else */
 		buf_reset(&b);
-		metrics_dcgm(&b, s);
+		metrics_dcgm(&b, s, 0);
 	} else {
 		metrics_vllm(&b, s);
 	}
+send:
 	buf_reset(&s->scratch);
 	http_head(&s->scratch, 200, "text/plain; version=0.0.4; charset=utf-8",
 		  (long long)b.len, !(c->flags & CONN_CLOSE_AFTER));
@@ -159,14 +174,34 @@ access_log(const struct conn *c, const struct httpreq *req, int64_t arrival)
 		(long long)arrival);
 }
 
+/* /dcgm{N}/metrics, N a GPU set 1..MOCK_DCGM_SETS without leading zeros: N; else 0. */
 static int
-lookup(const struct httpreq *req, enum route *rt)
+dcgm_set(const char *p, size_t n)
 {
+	if (n != sizeof("/dcgm1/metrics") - 1 || memcmp(p, "/dcgm", 5) ||
+	    memcmp(p + 6, "/metrics", 8) || p[5] < '1' ||
+	    p[5] > '0' + MOCK_DCGM_SETS)
+		return 0;
+	return p[5] - '0';
+}
+
+static int
+lookup(const struct httpreq *req, enum route *rt, enum mock_style *style,
+       int *set)
+{
+	*style = STYLE_MOCK;
+	*set = dcgm_set(req->target, req->path_len);
+	if (*set) {
+		*rt = ROUTE_METRICS;
+		*style = STYLE_DCGM;
+		return httpreq_is(req->method, req->method_len, "GET");
+	}
 	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
 		if (strlen(routes[i].path) != req->path_len ||
 		    memcmp(routes[i].path, req->target, req->path_len))
 			continue;
 		*rt = routes[i].route;
+		*style = routes[i].style;
 		return httpreq_is(req->method, req->method_len, routes[i].method);
 	}
 	*rt = ROUTE_OTHER;
@@ -175,7 +210,7 @@ lookup(const struct httpreq *req, enum route *rt)
 
 static void
 answer(struct conn *c, enum route rt, const char *body, size_t blen,
-       int64_t arrival)
+       int64_t arrival, enum mock_style style, int set)
 {
 	switch (rt) {
 	case ROUTE_CHAT:
@@ -201,7 +236,7 @@ answer(struct conn *c, enum route rt, const char *body, size_t blen,
 		health(c);
 		break;
 	case ROUTE_METRICS:
-		route_metrics(c);
+		route_metrics(c, style, set);
 		break;
 	default:
 		http_error(c, 404, "not_found_error", "not found");
@@ -216,7 +251,9 @@ route_dispatch(struct conn *c, const struct httpreq *req, const char *body,
 	struct server *s = c->srv;
 	char msg[64];
 	enum route rt;
-	int method_ok = lookup(req, &rt);
+	enum mock_style style;
+	int set;
+	int method_ok = lookup(req, &rt, &style, &set);
 
 	s->c.requests[rt]++;
 	c->status = 0;
@@ -232,7 +269,7 @@ route_dispatch(struct conn *c, const struct httpreq *req, const char *body,
 		snprintf(msg, sizeof(msg), "mock status %d", s->opt->status);
 		http_error(c, s->opt->status, "server_error", msg);
 	} else {
-		answer(c, rt, body, blen, arrival);
+		answer(c, rt, body, blen, arrival, style, set);
 	}
 	if (s->opt->verbose)
 		access_log(c, req, arrival);

@@ -13,6 +13,7 @@
 #include "scrape.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,66 @@ struct nvml_violation {		/* nvmlViolationTime_t */
 #define NVML_TEMPERATURE_GPU 0
 #define NVML_PERF_POLICY_POWER 0
 
+/*
+ * GPM (GPU Performance Metrics, Hopper and newer; nvml.h since CUDA 11.8
+ * / driver 520), declared as nvml.h does:
+ *
+ *   typedef struct { struct nvmlGpmSample_st *handle; } nvmlGpmSample_t;
+ *     (older headers: typedef struct nvmlGpmSample_st *nvmlGpmSample_t;
+ *     either way one pointer, passed and laid out as a void *)
+ *   typedef struct {
+ *       unsigned int metricId;      IN: NVML_GPM_METRIC_SM_UTIL = 2
+ *       nvmlReturn_t nvmlReturn;    OUT: status of this metric
+ *       double value;               OUT: valid iff nvmlReturn == 0
+ *       struct { char *shortName; char *longName; char *unit; } metricInfo;
+ *   } nvmlGpmMetric_t;
+ *   typedef struct {
+ *       unsigned int version;       IN: NVML_GPM_METRICS_GET_VERSION = 1
+ *       unsigned int numMetrics;    IN: entries of metrics[] to fill
+ *       nvmlGpmSample_t sample1, sample2;
+ *       nvmlGpmMetric_t metrics[NVML_GPM_METRIC_MAX];
+ *   } nvmlGpmMetricsGet_t;
+ *   typedef struct {
+ *       unsigned int version;       IN: NVML_GPM_SUPPORT_VERSION = 1
+ *       unsigned int isSupportedDevice;
+ *   } nvmlGpmSupport_t;
+ *
+ * NVML_GPM_METRIC_MAX grew from 98 (CUDA 12.0) to 333 (driver 550) with
+ * the version left at 1: the library reads numMetrics entries, so the
+ * array here is larger than any header's and only metrics[0] is used.
+ */
+#define NVML_GPM_METRIC_SM_UTIL 2
+#define NVML_GPM_METRICS_GET_VERSION 1
+#define NVML_GPM_SUPPORT_VERSION 1
+#define NVML_GPM_METRIC_SLOTS 1024
+
+typedef void *nvml_gpm_sample;	/* nvmlGpmSample_t */
+
+struct nvml_gpm_metric {	/* nvmlGpmMetric_t */
+	unsigned metric_id;
+	nvml_ret nvml_return;
+	double value;
+	struct {
+		char *short_name, *long_name, *unit;
+	} info;
+};
+
+struct nvml_gpm_get {		/* nvmlGpmMetricsGet_t */
+	unsigned version, num_metrics;
+	nvml_gpm_sample sample1, sample2;
+	struct nvml_gpm_metric metrics[NVML_GPM_METRIC_SLOTS];
+};
+
+struct nvml_gpm_support {	/* nvmlGpmSupport_t */
+	unsigned version, is_supported_device;
+};
+
+/* The layout nvml.h gives on LP64 (x86-64, aarch64 Linux). */
+_Static_assert(sizeof(struct nvml_gpm_metric) == 40, "nvmlGpmMetric_t is 40 bytes");
+_Static_assert(offsetof(struct nvml_gpm_metric, value) == 8, "nvmlGpmMetric_t.value at 8");
+_Static_assert(offsetof(struct nvml_gpm_get, sample1) == 8, "sample1 at 8");
+_Static_assert(offsetof(struct nvml_gpm_get, metrics) == 24, "metrics[] at 24");
+
 struct nvml_api {
 	nvml_ret (*init)(void);
 	nvml_ret (*shutdown)(void);
@@ -64,17 +125,27 @@ struct nvml_api {
 	nvml_ret (*enc)(nvml_dev, unsigned *, unsigned *);
 	nvml_ret (*dec)(nvml_dev, unsigned *, unsigned *);
 	nvml_ret (*violation)(nvml_dev, int, struct nvml_violation *);
+	/* optional, newer drivers: JPEG (nvmlDeviceGetJpgUtilization, driver
+	 * 525+: device, unsigned *utilization, unsigned *samplingPeriodUs)
+	 * and GPM for SM utilization */
+	nvml_ret (*jpg)(nvml_dev, unsigned *, unsigned *);
+	nvml_ret (*gpm_support)(nvml_dev, struct nvml_gpm_support *);
+	nvml_ret (*gpm_alloc)(nvml_gpm_sample *);
+	nvml_ret (*gpm_free)(nvml_gpm_sample);
+	nvml_ret (*gpm_get)(nvml_dev, nvml_gpm_sample);
+	nvml_ret (*gpm_metrics)(struct nvml_gpm_get *);
 };
 
 struct nvml_gpu {
 	nvml_dev h;
 	char name[96], uuid[96], bus[32], index[16], device[24];
+	nvml_gpm_sample gpm[2];	/* previous, next; NULL without GPM */
 };
 
 /* The values of one sample of one GPU, in DCGM's units; have: bit per field. */
 enum {
 	F_POWER, F_ENERGY, F_GPU_UTIL, F_MEM_UTIL, F_FB_USED, F_TEMP, F_ENC, F_DEC,
-	F_VIOLATION, F_N,
+	F_VIOLATION, F_SM_UTIL, F_JPG, F_N,
 };
 
 static const struct {
@@ -89,6 +160,10 @@ static const struct {
 	[F_ENC] = { "DCGM_FI_DEV_ENC_UTIL", "gauge" },
 	[F_DEC] = { "DCGM_FI_DEV_DEC_UTIL", "gauge" },
 	[F_VIOLATION] = { "DCGM_FI_DEV_POWER_VIOLATION", "counter" },
+	/* no DCGM field has these as NVML gives them (percent; JPEG has none
+	 * at all): families of their own, which aiperf-export knows */
+	[F_SM_UTIL] = { "aiperf_nvml_sm_utilization", "gauge" },
+	[F_JPG] = { "aiperf_nvml_jpg_utilization", "gauge" },
 };
 
 struct nvml_sample {
@@ -103,6 +178,7 @@ static struct {
 	unsigned ngpu;
 	uint64_t scrapes;
 	struct buf out;
+	struct nvml_gpm_get *gpm_req;	/* NULL when no GPU has GPM */
 } nv;
 
 static const char *
@@ -148,7 +224,74 @@ resolve(void)
 	sym("nvmlDeviceGetEncoderUtilization", &f->enc, 0);
 	sym("nvmlDeviceGetDecoderUtilization", &f->dec, 0);
 	sym("nvmlDeviceGetViolationStatus", &f->violation, 0);
+	sym("nvmlDeviceGetJpgUtilization", &f->jpg, 0);
+	sym("nvmlGpmQueryDeviceSupport", &f->gpm_support, 0);
+	sym("nvmlGpmSampleAlloc", &f->gpm_alloc, 0);
+	sym("nvmlGpmSampleFree", &f->gpm_free, 0);
+	sym("nvmlGpmSampleGet", &f->gpm_get, 0);
+	sym("nvmlGpmMetricsGet", &f->gpm_metrics, 0);
+	if (!f->gpm_support || !f->gpm_alloc || !f->gpm_free || !f->gpm_get ||
+	    !f->gpm_metrics)
+		f->gpm_support = NULL;	/* all five, or no GPM */
 	return 0;
+}
+
+/*
+ * GPM for one GPU, as the original's collector: when the device says it
+ * is supported, two sample buffers and a first sample, so that the first
+ * scrape has an interval to measure. Anything failing: no SM utilization.
+ */
+static void
+gpm_init(struct nvml_gpu *g)
+{
+	const struct nvml_api *f = &nv.f;
+	struct nvml_gpm_support sup = { NVML_GPM_SUPPORT_VERSION, 0 };
+
+	if (!f->gpm_support || f->gpm_support(g->h, &sup) != 0 || !sup.is_supported_device)
+		return;
+	if (f->gpm_alloc(&g->gpm[0]) != 0 || !g->gpm[0])
+		goto fail;
+	if (f->gpm_alloc(&g->gpm[1]) != 0 || !g->gpm[1])
+		goto fail;
+	if (f->gpm_get(g->h, g->gpm[0]) != 0)
+		goto fail;
+	if (!nv.gpm_req)
+		nv.gpm_req = xcalloc(1, sizeof(*nv.gpm_req));
+	return;
+fail:
+	for (int i = 0; i < 2; i++)
+		if (g->gpm[i])
+			f->gpm_free(g->gpm[i]);
+	g->gpm[0] = g->gpm[1] = NULL;
+}
+
+/* SM utilization (percent, at most 100) over the time since the GPU's
+ * last sample; -1 when GPM has none. A new sample becomes the next
+ * reference (the original swaps even when taking it failed). */
+static double
+gpm_sm_util(struct nvml_gpu *g)
+{
+	struct nvml_gpm_get *r = nv.gpm_req;
+	nvml_gpm_sample t;
+	double v = -1;
+
+	if (!g->gpm[0])
+		return -1;
+	if (nv.f.gpm_get(g->h, g->gpm[1]) != 0)
+		return -1;	/* the previous sample stays the reference */
+	{
+		memset(r, 0, offsetof(struct nvml_gpm_get, metrics) + sizeof(r->metrics[0]));
+		r->version = NVML_GPM_METRICS_GET_VERSION;
+		r->num_metrics = 1;
+		r->sample1 = g->gpm[0];
+		r->sample2 = g->gpm[1];
+		r->metrics[0].metric_id = NVML_GPM_METRIC_SM_UTIL;
+		if (nv.f.gpm_metrics(r) == 0 && r->metrics[0].nvml_return == 0 &&
+		    r->metrics[0].value >= 0)
+			v = r->metrics[0].value > 100 ? 100 : r->metrics[0].value;
+	}
+	t = g->gpm[0], g->gpm[0] = g->gpm[1], g->gpm[1] = t;
+	return v;
 }
 
 /* A GPU's identity, as the original's collector takes it. */
@@ -205,6 +348,7 @@ nvml_open(void)
 			continue;
 		}
 		identify(g, i);
+		gpm_init(g);
 		nv.ngpu++;
 	}
 	buf_init(&nv.out, BUF_NOMAX);
@@ -220,21 +364,28 @@ nvml_close(void)
 {
 	if (!nv.lib)
 		return;
+	for (unsigned i = 0; i < nv.ngpu; i++)
+		for (int k = 0; k < 2; k++)
+			if (nv.gpu[i].gpm[k])
+				nv.f.gpm_free(nv.gpu[i].gpm[k]);
 	nv.f.shutdown();
 	dlclose(nv.lib);
 	nv.lib = NULL;
 	free(nv.gpu);
 	nv.gpu = NULL;
+	free(nv.gpm_req);
+	nv.gpm_req = NULL;
 	buf_release(&nv.out);
 }
 
 /* Read one GPU: NVML's units converted to the DCGM exporter's. */
 static void
-read_gpu(const struct nvml_gpu *g, struct nvml_sample *s)
+read_gpu(struct nvml_gpu *g, struct nvml_sample *s)
 {
 	const struct nvml_api *f = &nv.f;
 	unsigned u, period;
 	unsigned long long e;
+	double sm;
 	struct nvml_util ut;
 	struct nvml_mem m;
 	struct nvml_violation vt;
@@ -259,6 +410,10 @@ read_gpu(const struct nvml_gpu *g, struct nvml_sample *s)
 		SET(F_DEC, u);
 	if (f->violation && f->violation(g->h, NVML_PERF_POLICY_POWER, &vt) == 0)
 		SET(F_VIOLATION, vt.violation_time);	/* ns, as DCGM */
+	if ((sm = gpm_sm_util(g)) >= 0)
+		SET(F_SM_UTIL, sm);
+	if (f->jpg && f->jpg(g->h, &u, &period) == 0)
+		SET(F_JPG, u);
 #undef SET
 }
 

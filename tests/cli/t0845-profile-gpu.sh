@@ -1,7 +1,8 @@
 #!/bin/sh
 # aiperf profile GPU telemetry: --gpu-telemetry URL (a second aiperf-mock
 # as a DCGM exporter), dashboard, pynvml (the stub libnvidia-ml), the
-# default exporters probed, --no-gpu-telemetry, a custom metrics CSV.
+# default exporters probed, --no-gpu-telemetry, a missing custom metrics
+# CSV (t0480: one that is there).
 # Test bodies are strings that test_expect_success evals:
 # shellcheck disable=SC2016,SC2034 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -138,9 +139,10 @@ test_expect_success '--no-gpu-telemetry: nothing probed, no scraper, even with a
 		g/profile_export_aiperf.json
 '
 
-test_expect_success 'a custom metrics CSV: a clear usage error' '
+test_expect_success 'a custom metrics CSV that is not there: a clear usage error' '
 	test_expect_code 2 prof --gpu-telemetry custom.csv --artifact-dir h 2>err &&
-	grep -q "custom GPU metrics files are not supported yet" err
+	grep -q "custom.csv: no such readable custom GPU metrics file" err &&
+	! test -e h/profile_export_aiperf.json
 '
 
 test_done

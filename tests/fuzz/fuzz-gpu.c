@@ -38,18 +38,37 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[128], err[128];
 	size_t lines = 0;
 
+	/* custom metrics too (--gpu-metrics): one the samples may carry, one
+	 * key taken already, one a default field */
+	static const char csv[] = "DCGM_FI_DEV_SM_CLOCK, gauge, SM clock (in MHz)\n"
+		"DCGM_FI_DEV_FB_FREE, counter, x\nDCGM_FI_DEV_DCGM_FI_DEV_FB_FREE, gauge, y\n"
+		"DCGM_FI_DEV_GPU_UTIL, gauge, z\n";
+	struct gpucsv c;
+	gpucsv_parse(&c, csv, sizeof(csv) - 1, NULL, NULL);
+	/* bit 1 of the first byte: the lines are gpu_telemetry_export.jsonl's
+	 * read back (aiperf-validate), with a metric and endpoints of a summary */
+	int records = size && data[0] & 2;
 	gpu_init(&g);
+	if (size && data[0] & 1)
+		gpu_custom(&g, &c, "fuzz.csv");
+	if (records) {
+		gpu_metric_add(&g, "sm_clock", "MHz");
+		gpu_endpoint(&g, "http://h:9400/metrics", 0);
+	}
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		if (gpu_line(&g, doc, s, n, why, sizeof(why)) < 0 && !why[0])
+		why[0] = '\0';
+		if ((records ? gpu_record(&g, doc, s, n, why, sizeof(why))
+			     : gpu_line(&g, doc, s, n, why, sizeof(why))) < 0 && !why[0])
 			abort();	/* a rejection says why */
 		s += n + 1;
 	}
 	gpu_window(&g, 1, 1000, 1, 5000);
 	for (size_t i = 0; i < g.jsonl.len; i++)
 		lines += g.jsonl.s[i] == '\n';
-	if (lines != g.lines || (g.lines && !gpu_have(&g)))
+	if ((!records && lines != g.lines) || (records && g.jsonl.len) ||
+	    (g.lines && !gpu_have(&g)))
 		abort();
 	/* every JSONL line and the summary are JSON */
 	for (const char *p = g.jsonl.s, *q; p && p < g.jsonl.s + g.jsonl.len; p = q + 1) {
@@ -74,6 +93,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(f);
 	}
 	gpu_release(&g);
+	gpucsv_release(&c);
 	json_doc_free(doc);
 	return 0;
 }

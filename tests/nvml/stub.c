@@ -4,6 +4,14 @@
  * functions aiperf-scrape resolves, over AIPERF_NVML_STUB_GPUS GPUs
  * (default 2) with fixed values and an energy counter that ramps by
  * 1000 mJ a read. AIPERF_NVML_STUB_FAIL=init makes nvmlInit fail.
+ *
+ * Newer drivers' functions: JPEG utilization (GPU 0: 12%, others not
+ * supported) and GPM, supported on GPU 0 only (or none with
+ * AIPERF_NVML_STUB_GPM=none), whose SM utilization is 37.5% of the
+ * interval between two samples of the same GPU, checked as a driver
+ * would: the request's version, count and metric id, two distinct
+ * samples, the second newer. Built with -DSTUB_OLD_DRIVER (the library
+ * libnvml-stub-old.so) it has none of them, as a driver before them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,3 +190,112 @@ nvmlDeviceGetViolationStatus(dev d, int policy, struct violation *v)
 	v->time = 0;
 	return 3;	/* NVML_ERROR_NOT_SUPPORTED: left out */
 }
+
+#ifndef STUB_OLD_DRIVER
+/* nvml.h's GPM types (see cmd/aiperf-scrape/nvml.c), at their CUDA 12.0
+ * size (NVML_GPM_METRIC_MAX 98): a caller's larger array is fine. */
+struct gpm_sample {
+	dev d;
+	unsigned long long when;	/* 0: never taken */
+	unsigned magic;
+};
+
+struct gpm_metric {
+	unsigned id;
+	int ret;
+	double value;
+	struct {
+		char *short_name, *long_name, *unit;
+	} info;
+};
+
+struct gpm_get {
+	unsigned version, num;
+	struct gpm_sample *s1, *s2;
+	struct gpm_metric m[98];
+};
+
+struct gpm_support {
+	unsigned version, supported;
+};
+
+#define MAGIC 0x67706d73u
+
+static unsigned long long reads;	/* GPM samples taken, in order */
+
+static char sm_util_name[] = "SM_UTIL";
+
+int nvmlDeviceGetJpgUtilization(dev d, unsigned *u, unsigned *p);
+int nvmlGpmQueryDeviceSupport(dev d, struct gpm_support *s);
+int nvmlGpmSampleAlloc(struct gpm_sample **s);
+int nvmlGpmSampleFree(struct gpm_sample *s);
+int nvmlGpmSampleGet(dev d, struct gpm_sample *s);
+int nvmlGpmMetricsGet(struct gpm_get *g);
+
+int
+nvmlDeviceGetJpgUtilization(dev d, unsigned *u, unsigned *p)
+{
+	if (!u || !p)
+		return 2;
+	if (idx(d) != 0)
+		return 3;	/* NVML_ERROR_NOT_SUPPORTED */
+	*u = 12;
+	*p = 1000;
+	return 0;
+}
+
+int
+nvmlGpmQueryDeviceSupport(dev d, struct gpm_support *s)
+{
+	const char *g = getenv("AIPERF_NVML_STUB_GPM");
+
+	if (!s || s->version != 1)
+		return 25;	/* NVML_ERROR_ARGUMENT_VERSION_MISMATCH */
+	s->supported = idx(d) == 0 && !(g && !strcmp(g, "none"));
+	return 0;
+}
+
+int
+nvmlGpmSampleAlloc(struct gpm_sample **s)
+{
+	if (!s || !(*s = calloc(1, sizeof(**s))))
+		return 2;
+	(*s)->magic = MAGIC;
+	return 0;
+}
+
+int
+nvmlGpmSampleFree(struct gpm_sample *s)
+{
+	if (!s || s->magic != MAGIC)
+		return 2;
+	s->magic = 0;
+	free(s);
+	return 0;
+}
+
+int
+nvmlGpmSampleGet(dev d, struct gpm_sample *s)
+{
+	if (!s || s->magic != MAGIC)
+		return 2;
+	s->d = d;
+	s->when = ++reads;
+	return 0;
+}
+
+int
+nvmlGpmMetricsGet(struct gpm_get *g)
+{
+	if (!g || g->version != 1)
+		return 25;
+	if (g->num != 1 || !g->s1 || !g->s2 || g->s1 == g->s2 ||
+	    g->s1->magic != MAGIC || g->s2->magic != MAGIC || !g->s1->when ||
+	    g->s1->when >= g->s2->when || g->s1->d != g->s2->d)
+		return 2;
+	g->m[0].ret = g->m[0].id == 2 ? 0 : 2;	/* NVML_GPM_METRIC_SM_UTIL */
+	g->m[0].value = g->m[0].id == 2 ? 37.5 : 0;
+	g->m[0].info.short_name = sm_util_name;
+	return 0;
+}
+#endif
