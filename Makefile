@@ -118,6 +118,10 @@ FUZZ_TOOL_fuzz-mockrank = aiperf-mock
 FUZZ_TOOL_fuzz-sendrec = aiperf-send
 FUZZ_TOOL_fuzz-seqdist = aiperf-gen
 FUZZ_TOOL_fuzz-traceconv = aiperf-trace
+# A target that #includes a stage's .c (fuzz-gpu: cmd/aiperf-export/gpu.c)
+# is rebuilt when that file changes: its dependencies go to build/fuzz/T.d
+# (one source only; a FUZZ_TOOL target lists its stage's sources itself).
+fuzz_deps = $(if $(FUZZ_TOOL_$(1)),,-MMD -MP -MF build/fuzz/$(1).d)
 fuzz_tool_src = $(if $(FUZZ_TOOL_$(1)),$(wildcard cmd/$(FUZZ_TOOL_$(1))/*.c))
 FUZZ_TOOL_LDFLAGS = -Wl,--wrap=die,--wrap=die_usage,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 fuzz_tool_flags = $(if $(FUZZ_TOOL_$(1)),-Icmd/$(FUZZ_TOOL_$(1)) \
@@ -138,7 +142,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) $$(call fuzz_tool_src,$$*) tests/fuzz/fuzztool.h
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(CPPFLAGS) -std=c17 $(FUZZ_FLAGS) $(call fuzz_tool_flags,$*) \
-		-o $@ $< $(call fuzz_tool_src,$*) $(FUZZ_LIB) $(LDLIBS)
+		$(call fuzz_deps,$*) -o $@ $< $(call fuzz_tool_src,$*) $(FUZZ_LIB) $(LDLIBS)
 
 fuzz-build: $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
