@@ -11,6 +11,10 @@
 # No GPU telemetry from whatever listens on the default DCGM ports.
 export AIPERF_GPU_DEFAULT_DCGM_URLS=
 
+start_mock --dcgm --dcgm-gpus 2
+DCGM_URL=$MOCK_URL
+DCGM_PID=$MOCK_PID
+trap 'kill "$DCGM_PID" 2>/dev/null; cleanup' EXIT
 start_mock --ttft-ms 20 --itl-ms 2
 
 # exact DIR: the server's counters over the profiling window in DIR equal
@@ -51,6 +55,14 @@ test_expect_success 'streaming, warmup concurrency above the profiling one: exac
 		--warmup-concurrency 6 --concurrency 2 --use-server-token-count \
 		--artifact-dir s >out 2>err || { cat err; exit 1; }
 	exact s
+'
+
+test_expect_success 'GPU telemetry too: each scraper has its cue, both acknowledge' '
+	aiperf profile $P --request-count 16 --warmup-request-count 6 --concurrency 4 \
+		--gpu-telemetry "$DCGM_URL" --artifact-dir g >out 2>err || { cat err; exit 1; }
+	exact g &&
+	grep -q "aiperf-send - INFO - scrapers cued: 2 of 2 acknowledged" g/logs/aiperf.log &&
+	test -s g/gpu_telemetry_export.jsonl
 '
 
 test_expect_success 'no warmup: no cue, the baseline scrape is the reference' '
