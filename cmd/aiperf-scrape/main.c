@@ -196,13 +196,12 @@ static void
 ack_cue(struct scraper *s)
 {
 	int fd;
-	char line[] = "ack\n";
 
 	if (fflush(stdout) == EOF)
 		die_write();
 	fd = open(s->o->ack_fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	for (; s->cues; s->cues--)
-		if (fd < 0 || write(fd, line, 4) != 4) {
+		if (fd < 0 || write(fd, "ack\n", 4) != 4) {
 			warn("cannot acknowledge the cue on '%s':", s->o->ack_fifo);
 			break;
 		}

@@ -21,17 +21,19 @@ start_mock --ttft-ms 20 --itl-ms 2
 # what the client counted, the histograms' counts its request count.
 exact() {
 	J=$1/server_metrics_export.json C=$1/profile_export_aiperf.json
-	n=$(jq ".request_count.avg" "$C") &&
-	jq -e --argjson n "$n" --slurpfile c "$C" '
+	n=$(jq ".request_count.avg" "$C") || exit 1
+	if ! jq -e --argjson n "$n" --slurpfile c "$C" '
 		def total(m): [.metrics[m].series[].stats.total] | add;
 		def hcount(m): [.metrics[m].series[].stats.count] | add;
 		total("vllm:request_success_total") == $n and
 		total("vllm:prompt_tokens_total") == $c[0].total_usage_prompt_tokens.avg and
 		total("vllm:generation_tokens_total") == $c[0].total_usage_completion_tokens.avg and
 		hcount("vllm:time_to_first_token_seconds") == $n and
-		hcount("vllm:e2e_request_latency_seconds") == $n' "$J" ||
-	{ jq -c '.metrics | with_entries(select(.key | test("total$"))) |
-		map_values([.series[].stats.total])' "$J"; exit 1; }
+		hcount("vllm:e2e_request_latency_seconds") == $n' "$J"; then
+		jq -c '.metrics | with_entries(select(.key | test("total$"))) |
+			map_values([.series[].stats.total])' "$J"
+		exit 1
+	fi
 }
 
 P="-m m --tokenizer builtin --url $MOCK_URL --osl 6 --ui-type none -v"
