@@ -642,6 +642,7 @@ gpu_telemetry_start() {
 	log INFO "GPU telemetry from: ${GPU_URLS[*]}$( ((GPU_NVML)) && echo " pynvml")"
 	((GPU_NVML)) && args+=(--nvml)
 	[[ -p $run/scrape.ctl ]] || return 0
+	scrape_cue "$run" gpu && args+=(--cue-fifo "$run/gpu.cue" --ack-fifo "$run/scrape.ack")
 	"${REST[@]}" "${IDLE[@]}" aiperf-scrape "${args[@]}" --unbuffered \
 		--control-fifo "$run/scrape.ctl" "${GPU_URLS[@]}" \
 		>"$run/gpu.samples" 2>"$run/gpu.err" </dev/null &
@@ -849,7 +850,9 @@ server_metrics_start() {
 	: >"$run/samples.part"
 	[[ -p $run/scrape.ctl ]] || return 0
 	SRV_ON=1
-	server_metrics_run "$run" &
+	local -a cue=()
+	scrape_cue "$run" srv && cue=(--cue-fifo "$run/srv.cue" --ack-fifo "$run/scrape.ack")
+	server_metrics_run "$run" "${cue[@]}" &
 	SRV_PID=$!
 }
 
@@ -874,12 +877,27 @@ scrape_fifo() {
 	mkfifo "$1/scrape.ctl" || warn "cannot make '$1/scrape.ctl': no server metrics nor GPU telemetry"
 	return 0
 }
+# scrape_cue RUN NAME: RUN/NAME.cue, the FIFO on which the sender cues
+# that scraper once the warmup has drained (aiperf-send --scrape-cue); it
+# acknowledges on RUN/scrape.ack, which all scrapers share, once that
+# scrape of each of its endpoints is written: the profiling window's
+# reference (aiperf-send(1), Scrapers). Fails when the FIFOs cannot be made.
+scrape_cue() {
+	local run=$1 name=$2
+	mkfifo "$run/$name.cue" || return 1
+	if [[ ! -p $run/scrape.ack ]]; then
+		mkfifo "$run/scrape.ack" || return 1
+		SEND+=(--scrape-ack "$run/scrape.ack")
+	fi
+	SEND+=(--scrape-cue "$run/$name.cue")
+}
 scrape_hold() {
 	[[ -p $1/scrape.ctl ]] && exec 9<>"$1/scrape.ctl"
 	return 0
 }
 
-# server_metrics_run RUN: aiperf-scrape, on idle CPU beside the other
+# server_metrics_run RUN [OPTION...]: aiperf-scrape (with the OPTIONs: its
+# cue, scrape_cue), on idle CPU beside the other
 # stages, its records into RUN/samples.part, then moved to RUN/samples,
 # which aiperf-export waits for. It runs until the FIFO RUN/scrape.ctl has
 # no writer left: this shell holds it until the pipeline starts, the sender
@@ -889,8 +907,9 @@ scrape_hold() {
 # No polling here.
 server_metrics_run() {
 	local run=$1 pid
+	shift
 	"${REST[@]}" "${IDLE[@]}" aiperf-scrape --timeout "$SRV_TIMEOUT" --unbuffered \
-		--control-fifo "$run/scrape.ctl" "${SRV_URLS[@]}" \
+		--control-fifo "$run/scrape.ctl" "$@" "${SRV_URLS[@]}" \
 		>"$run/samples.part" 2>"$run/scrape.err" </dev/null &
 	pid=$!
 	wait "$pid"

@@ -20,7 +20,7 @@ static int sig_pipe[2] = { -1, -1 };
 
 enum {
 	K_INTERVAL = 256, K_TIMEOUT, K_ONCE, K_CONTROL, K_MAXBODY, K_MAXSERIES,
-	K_UNBUF, K_FIFO, K_NVML, K_HELP, K_VERSION,
+	K_UNBUF, K_FIFO, K_CUE, K_ACK, K_NVML, K_HELP, K_VERSION,
 };
 
 #define SCRAPE_OPTS(o) { \
@@ -32,6 +32,8 @@ enum {
 	{ "control-fd", K_CONTROL, OPT_INT, "n", OPT_TO(o->control_fd), \
 	  .min = 0, .max = 1 << 20, .flags = OPT_BR }, \
 	{ "control-fifo", K_FIFO, OPT_STR, "path", OPT_TO(o->control_fifo), .flags = OPT_BR }, \
+	{ "cue-fifo", K_CUE, OPT_STR, "path", OPT_TO(o->cue_fifo) }, \
+	{ "ack-fifo", K_ACK, OPT_STR, "path", OPT_TO(o->ack_fifo), .flags = OPT_BR }, \
 	{ "max-body", K_MAXBODY, OPT_SIZE, "size", OPT_TO(o->max_body), \
 	  .min = 1024, .max = 1LL << 30 }, \
 	{ "max-series", K_MAXSERIES, OPT_INT, "n", OPT_TO(o->max_series), \
@@ -61,6 +63,22 @@ open_fifo(struct options *o)
 		die_usage("--control-fifo %s: not a FIFO", o->control_fifo);
 }
 
+/*
+ * --cue-fifo: opened read-write, so that it never reads EOF however often
+ * a writer (aiperf-send --scrape-cue) comes and goes.
+ */
+static void
+open_cue(struct options *o)
+{
+	struct stat st;
+
+	o->cue_fd = open(o->cue_fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (o->cue_fd < 0)
+		die_usage("--cue-fifo %s:", o->cue_fifo);
+	if (fstat(o->cue_fd, &st) < 0 || !S_ISFIFO(st.st_mode))
+		die_usage("--cue-fifo %s: not a FIFO", o->cue_fifo);
+}
+
 static int
 parse_args(struct options *o, int argc, char **argv)
 {
@@ -70,7 +88,7 @@ parse_args(struct options *o, int argc, char **argv)
 
 	*o = (struct options){
 		.interval_ns = 333000000, .timeout_ns = 10000000000,
-		.control_fd = -1, .max_body = 16 << 20, .max_series = 100000,
+		.control_fd = -1, .cue_fd = -1, .max_body = 16 << 20, .max_series = 100000,
 	};
 	opt_init(&it, &cmd, argc, argv);
 	while (opt_next(&it) != -1)
@@ -83,6 +101,12 @@ parse_args(struct options *o, int argc, char **argv)
 		die_usage("--control-fd and --control-fifo: one control at a time");
 	if (o->control_fifo)
 		open_fifo(o);
+	if (!o->cue_fifo != !o->ack_fifo)
+		die_usage("--cue-fifo and --ack-fifo go together");
+	if (o->cue_fifo && o->once)
+		die_usage("--cue-fifo cannot be used with --once");
+	if (o->cue_fifo)
+		open_cue(o);
 	for (int i = it.ind; i < argc; i++)
 		if (strncmp(argv[i], "http://", 7) && strncmp(argv[i], "https://", 8))
 			die_usage("'%s' is not an http:// or https:// URL", argv[i]);
@@ -132,6 +156,73 @@ read_control(struct scraper *s, short revents)
 		stop = 1;
 }
 
+/*
+ * The cue (--cue-fifo): every endpoint is scraped at once, one whose
+ * scrape is in flight right after it; NVML is read now. Every line read
+ * is a cue; those that come together share the scrapes.
+ */
+static void
+read_cue(struct scraper *s, short revents)
+{
+	char b[64];
+	ssize_t n;
+	unsigned lines = 0;
+
+	if (!(revents & POLLIN))
+		return;
+	while ((n = read(s->o->cue_fd, b, sizeof(b))) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			lines += b[i] == '\n';
+	if (!lines)
+		return;
+	runlog(RUNLOG_INFO, "cued: scraping every endpoint now");
+	s->cues += lines;
+	for (size_t i = 0; i < s->nep; i++) {
+		struct endpoint *e = &s->ep[i];
+		if (e->cue)
+			continue;
+		s->cue_left++;
+		e->cue = 1;
+		if (!e->busy) {
+			endpoint_start(s, e);
+			e->cue = 2;
+		}
+	}
+	nvml_scrape(s);
+}
+
+/* Every cued scrape has ended and is written: one "ack" line per cue. */
+static void
+ack_cue(struct scraper *s)
+{
+	int fd;
+
+	if (fflush(stdout) == EOF)
+		die_write();
+	fd = open(s->o->ack_fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	for (; s->cues; s->cues--)
+		if (fd < 0 || write(fd, "ack\n", 4) != 4) {
+			warn("cannot acknowledge the cue on '%s':", s->o->ack_fifo);
+			break;
+		}
+	s->cues = 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+/* e's scrape ended: the cued one counts down, a cue waiting starts now. */
+static void
+cue_after(struct scraper *s, struct endpoint *e)
+{
+	if (e->cue == 2) {
+		e->cue = 0;
+		s->cue_left--;
+	} else if (e->cue == 1) {
+		endpoint_start(s, e);
+		e->cue = 2;
+	}
+}
+
 /* libcurl's work, its CPU time shared by the scrapes in flight. */
 static void
 perform(struct scraper *s)
@@ -152,26 +243,37 @@ perform(struct scraper *s)
 			continue;
 		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&e);
 		endpoint_done(s, e, msg->data.result);
+		cue_after(s, e);
 	}
+	if (s->cues && !s->cue_left)
+		ack_cue(s);
 }
 
 /* Wait for sockets, the control fd or a signal, at most until `until`. */
 static void
 wait_io(struct scraper *s, int64_t until, int control)
 {
-	struct curl_waitfd fds[2] = { { sig_pipe[0], CURL_WAIT_POLLIN, 0 } };
-	unsigned nfds = 1;
+	struct curl_waitfd fds[3] = { { sig_pipe[0], CURL_WAIT_POLLIN, 0 } };
+	unsigned nfds = 1, ctl = 0, cue = 0;
 	int64_t left = until - clock_mono_ns();
 	char drain[64];
 
-	if (control && s->o->control_fd >= 0)
+	if (control && s->o->control_fd >= 0) {
+		ctl = nfds;
 		fds[nfds++] = (struct curl_waitfd){ s->o->control_fd, CURL_WAIT_POLLIN, 0 };
+	}
+	if (control && s->o->cue_fd >= 0) {
+		cue = nfds;
+		fds[nfds++] = (struct curl_waitfd){ s->o->cue_fd, CURL_WAIT_POLLIN, 0 };
+	}
 	curl_multi_poll(s->m, fds, nfds, left > 0 ? (int)((left + 999999) / 1000000) : 0,
 			NULL);
 	while (read(sig_pipe[0], drain, sizeof(drain)) > 0)
 		;
-	if (nfds == 2)
-		read_control(s, fds[1].revents);
+	if (ctl)
+		read_control(s, fds[ctl].revents);
+	if (cue && !stop)
+		read_cue(s, fds[cue].revents);
 	perform(s);
 }
 

@@ -200,6 +200,10 @@ put_head(struct jw *w, const struct scraper *s, const struct endpoint *e)
 	jw_str(w, e->shown);
 	jw_key(w, "scrape");
 	jw_int(w, (int64_t)e->scrapes);
+	if (e->cue == 2) {
+		jw_key(w, "cue");
+		jw_bool(w, 1);
+	}
 	jw_key(w, "start_perf_ns");
 	jw_int(w, e->start_ns);
 	jw_key(w, "end_perf_ns");

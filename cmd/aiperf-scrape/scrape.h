@@ -15,6 +15,9 @@ struct options {
 	int once;
 	int control_fd;		/* -1: none */
 	const char *control_fifo;	/* --control-fifo, or NULL */
+	const char *cue_fifo;	/* --cue-fifo, or NULL */
+	const char *ack_fifo;	/* --ack-fifo, or NULL */
+	int cue_fd;		/* cue_fifo, read-write; -1: none */
 	long long max_body;
 	long long max_series;
 	int unbuffered;
@@ -36,6 +39,7 @@ struct endpoint {
 	uint64_t scrapes;	/* scrapes started */
 	int failing;		/* the last scrape failed (warned once) */
 	int help_sent;		/* HELP texts went out in a record */
+	int cue;		/* 1: a cued scrape is due; 2: the one in flight is cued */
 	struct buf body;
 	char curl_err[CURL_ERROR_SIZE];
 	int too_big;
@@ -50,6 +54,8 @@ struct scraper {
 	struct endpoint *ep;
 	size_t nep;
 	size_t busy;		/* scrapes in flight */
+	size_t cue_left;	/* endpoints whose cued scrape has not ended */
+	unsigned cues;		/* cues read, not acknowledged yet */
 	int64_t mono0, wall0;	/* the wall anchor, as aiperf-send takes it */
 	struct curl_slist *headers;
 	struct buf out, metrics;

@@ -356,7 +356,7 @@ warmup_timers(struct sender *s, int64_t now)
  * sessions the warmup count cut short then give their slots back.
  */
 static int
-enter_phase(struct sender *s, const struct xfer *x, int64_t now)
+enter_phase(struct sender *s, const struct xfer *x, int64_t *now)
 {
 	int ph = x->warmup ? 1 : 2;
 
@@ -366,11 +366,16 @@ enter_phase(struct sender *s, const struct xfer *x, int64_t now)
 		return -1;
 	if (ph == 2)
 		sess_sweep(s);
+	/* the scrapers' reference between the phases, before the clock starts */
+	if (ph == 2 && s->phase == 1 && s->o->ncues) {
+		cue_scrapers(s);
+		*now = clock_now_ns();
+	}
 	runlog(RUNLOG_INFO, "%s phase started", ph == 1 ? "warmup" : "profiling");
 	s->phase = ph;
-	s->phase_start = now;
+	s->phase_start = *now;
 	if (ph == 2 && s->o->duration_ns)
-		s->stop_issue_at = now + s->o->duration_ns;
+		s->stop_issue_at = *now + s->o->duration_ns;
 	return 0;
 }
 
@@ -401,7 +406,7 @@ start_ready(struct sender *s)
 		warmup_timers(s, now);
 		warmup_refill(s);
 		struct xfer *x = s->qhead;
-		if (!x || enter_phase(s, x, now) < 0 || !sched_may_start(s, x, 1, now))
+		if (!x || enter_phase(s, x, &now) < 0 || !sched_may_start(s, x, 1, now))
 			break;
 		int64_t due = sched_next_due(s, now);
 		if (due - now > SPIN_NS) {

@@ -16,7 +16,7 @@ enum {
 	K_MAXRESP, K_MAXREC, K_REUSE, K_DUR, K_GRACE, K_SHUT,
 	K_CAFILE, K_RAMP, K_WCONC, K_WRAMP, K_PRE, K_PRERAMP,
 	K_WPRE, K_WPRERAMP, K_BUSY, K_ENGINE, K_VERSION, K_WDUR, K_WGRACE,
-	K_RAWFILE, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL,
+	K_RAWFILE, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK,
 };
 
 #define SECS(lv) OPT_SECONDS, "s", OPT_TO(lv), .hi = 9.2e9, .scale = 1e9
@@ -64,7 +64,10 @@ static const char *const engines[] = { "auto", "h1", "curl", NULL };
 	{ "warmup-duration", K_WDUR, SECS(o->warmup_ns), .flags = OPT_BR }, \
 	{ "warmup-grace-period", K_WGRACE, SECS(o->wgrace_ns), .flags = OPT_INF }, \
 	{ "busy-poll", K_BUSY, OPT_FLAG, NULL, OPT_TO(o->busy_poll), .flags = OPT_BR }, \
-	{ "http-engine", K_ENGINE, OPT_CHOICE, NULL, OPT_TO(o->engine), .choices = engines }, \
+	{ "http-engine", K_ENGINE, OPT_CHOICE, NULL, OPT_TO(o->engine), .choices = engines, \
+	  .flags = OPT_BR }, \
+	{ "scrape-cue", K_CUE, OPT_STR, "fifo...", .flags = OPT_BR }, \
+	{ "scrape-ack", K_ACK, OPT_STR, "fifo", OPT_TO(o->scrape_ack) }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -84,6 +87,7 @@ parse_opt(struct options *o, int c, const struct opt_iter *it, int *grace_set)
 	switch (c) {
 	case 'u': add_str(&o->urls, &o->nurls, it->arg); break;
 	case 'H': hdr_add(o, it->arg); break;
+	case K_CUE: add_str(&o->cues, &o->ncues, it->arg); break;
 	case K_GRACE: *grace_set = 1; break;
 	case K_RAWBUF: o->raw_buffer_set = 1; break;
 	case K_OUTBUF: o->out_buffer_set = 1; break;
@@ -211,6 +215,8 @@ parse_args(struct options *o, int argc, char **argv)
 		die_usage("--out-buffer cannot be used with --raw-file (see --raw-buffer)");
 	if (o->read_ahead_set && o->read_all)
 		die_usage("--read-ahead and --read-all cannot be used together");
+	if (!o->ncues != !o->scrape_ack)
+		die_usage("--scrape-cue and --scrape-ack go together");
 	if (o->timeout_ns < 1000000)
 		die_usage("invalid value for --request-timeout-seconds: must be at least 0.001");
 	if (o->prefill[0] && o->concurrency && o->prefill[0] > o->concurrency)
@@ -258,6 +264,7 @@ main(int argc, char **argv)
 		free(s.bases[i]);
 	free(s.bases);
 	free(o.urls);
+	free(o.cues);
 	hdr_release(&o);
 	if (o.api_key_file)
 		free((char *)o.api_key);

@@ -62,6 +62,9 @@ struct options {
 	long read_ahead;	/* --read-ahead: records queued ahead at most */
 	int read_all;		/* --read-all: the whole input before the first send */
 	int raw_buffer_set, out_buffer_set, read_ahead_set;
+	char **cues;		/* --scrape-cue FIFOs, one a scraper */
+	size_t ncues;
+	const char *scrape_ack;	/* --scrape-ack: their acknowledgements */
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
@@ -186,6 +189,9 @@ void sess_body(struct xfer *x);
 void sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n);
 CURLSH *sess_share(struct xfer *x);
 struct h1conn **sess_conn(struct xfer *x);
+
+/* cue.c: --scrape-cue, between warmup and profiling */
+void cue_scrapers(struct sender *s);
 
 /* warmup.c: --warmup-duration (spec 5.7) */
 void warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_t n);
