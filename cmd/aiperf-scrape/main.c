@@ -188,7 +188,7 @@ read_cue(struct scraper *s, short revents)
 			e->cue = 2;
 		}
 	}
-	nvml_scrape(s);
+	nvml_scrape(s, 1);
 }
 
 /* Every cued scrape has ended and is written: one "ack" line per cue. */
@@ -303,7 +303,7 @@ run(struct scraper *s)
 		int64_t now = clock_mono_ns();
 		if (now >= next) {
 			start_idle(s);
-			nvml_scrape(s);
+			nvml_scrape(s, 0);
 			next += s->o->interval_ns;
 			if (next <= now)
 				next = now + s->o->interval_ns;
@@ -342,7 +342,7 @@ main(int argc, char **argv)
 	/* the final scrape: after the last one in flight */
 	drain(&s);
 	start_idle(&s);
-	nvml_scrape(&s);
+	nvml_scrape(&s, 0);
 	drain(&s);
 	nvml_close();
 	for (size_t i = 0; i < s.nep; i++)

@@ -470,7 +470,7 @@ put_metrics(struct jw *w, const struct nvml_sample *smp)
 }
 
 void
-nvml_scrape(const struct scraper *s)
+nvml_scrape(const struct scraper *s, int cue)
 {
 	struct nvml_sample *smp;
 	int64_t c0 = cpu_now_ns(), t0 = clock_now_ns(), t1;
@@ -493,6 +493,10 @@ nvml_scrape(const struct scraper *s)
 	jw_str(&w, NVML_URL);
 	jw_key(&w, "scrape");
 	jw_int(&w, (int64_t)++nv.scrapes);
+	if (cue) {
+		jw_key(&w, "cue");
+		jw_bool(&w, 1);
+	}
 	jw_key(&w, "start_perf_ns");
 	jw_int(&w, t0);
 	jw_key(&w, "end_perf_ns");

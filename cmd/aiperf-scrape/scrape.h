@@ -74,9 +74,9 @@ void record_write(struct scraper *s, struct endpoint *e, CURLcode rc);
 
 /* nvml.c: --nvml, GPU telemetry from libnvidia-ml as DCGM sample records.
  * nvml_open() warns and returns -1 when there is none; nvml_scrape() then
- * writes nothing. */
+ * writes nothing; CUE marks the record as taken on a cue ("cue": true). */
 int nvml_open(void);
-void nvml_scrape(const struct scraper *s);
+void nvml_scrape(const struct scraper *s, int cue);
 void nvml_close(void);
 
 /* Thread CPU time in ns (CLOCK_THREAD_CPUTIME_ID). */

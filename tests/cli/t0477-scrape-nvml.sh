@@ -89,4 +89,21 @@ test_expect_success 'the samples feed aiperf-export: the stub GPUs, power and me
 		o/profile_export_aiperf.json
 '
 
+test_expect_success 'a cue: an NVML reading at once, marked, then the ack' '
+	rm -f cue ack && mkfifo cue ack &&
+	aiperf-scrape --nvml --interval 5 --unbuffered --cue-fifo cue --ack-fifo ack \
+		>samples 2>serr &
+	scr=$!
+	i=0 && until [ -s samples ] || [ $i -ge 100 ]; do sleep 0.05; i=$((i + 1)); done &&
+	{ exec 8<>ack; } &&
+	echo cue >cue &&
+	a=$(timeout 10 head -n 1 <&8) &&
+	exec 8<&- &&
+	kill $scr && wait $scr
+	test "$a" = ack &&
+	# the first reading, the cued one, the final one on SIGTERM
+	jq -s -e "length == 3 and map(.cue == true) == [false, true, false] and
+		.[1].scrape == 2" samples
+'
+
 test_done
