@@ -100,6 +100,36 @@ start_mock() {
 	[ -n "$MOCK_URL" ]
 }
 
+# start_staller SECONDS: a TCP server on 127.0.0.1 that accepts every
+# connection and never answers, for SECONDS; sets STALL_PORT, STALL_PID.
+start_staller() {
+	rm -f "$TMP/.stall.port"
+	python3 -c '
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+print(s.getsockname()[1], flush=True)
+held = []
+end = time.time() + float(sys.argv[1])
+s.settimeout(0.2)
+while time.time() < end:
+    try:
+        held.append(s.accept()[0])
+    except OSError:
+        pass
+' "$1" >"$TMP/.stall.port" &
+	# shellcheck disable=SC2034 # the caller kills it
+	STALL_PID=$!
+	i=0
+	while [ ! -s "$TMP/.stall.port" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	STALL_PORT=$(head -1 "$TMP/.stall.port")
+	[ -n "$STALL_PORT" ]
+}
+
 test_done() {
 	echo "1..$test_count"
 	[ "$test_failed" -eq 0 ]

@@ -145,24 +145,8 @@ test_expect_success 'a /metrics answering 500 is a warning; scraping goes on' '
 '
 
 test_expect_success 'a /metrics that stalls times out; scraping goes on' '
-	python3 -c "
-import socket, sys, time
-s = socket.socket()
-s.bind((\"127.0.0.1\", 0))
-s.listen(16)
-print(s.getsockname()[1], flush=True)
-held = []
-end = time.time() + 20
-s.settimeout(0.2)
-while time.time() < end:
-    try:
-        held.append(s.accept()[0])
-    except OSError:
-        pass
-" >port &
-	spid=$! &&
-	i=0 && while [ ! -s port ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
-	url="http://127.0.0.1:$(cat port)/metrics" &&
+	start_staller 20 && spid=$STALL_PID &&
+	url="http://127.0.0.1:$STALL_PORT/metrics" &&
 	start=$(now_ns)
 	aiperf-scrape --interval 0.05 --timeout 0.2 "$url" >samples 2>err &
 	pid=$! && sleep 1 && kill -TERM $pid && wait $pid &&

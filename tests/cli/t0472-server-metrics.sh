@@ -133,26 +133,10 @@ test_expect_success '--no-server-metrics: no scraper, no server files' '
 test_expect_success 'an extra /metrics that answers 500 or stalls: warnings, bounded time' '
 	url=$MOCK_URL pid=$MOCK_PID &&
 	start_mock --fast --status 500 && bad=$MOCK_URL bpid=$MOCK_PID && MOCK_PID=$pid || exit 1
-	python3 -c "
-import socket, time
-s = socket.socket()
-s.bind((\"127.0.0.1\", 0))
-s.listen(16)
-print(s.getsockname()[1], flush=True)
-held = []
-end = time.time() + 40
-s.settimeout(0.2)
-while time.time() < end:
-    try:
-        held.append(s.accept()[0])
-    except OSError:
-        pass
-" >port &
-	spid=$! &&
-	i=0 && while [ ! -s port ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
+	start_staller 40 && spid=$STALL_PID &&
 	t0=$(date +%s) &&
 	aiperf profile $P --artifact-dir run3 --server-metrics "$bad/metrics" \
-		"http://127.0.0.1:$(cat port)/metrics" >/dev/null 2>err3 &&
+		"http://127.0.0.1:$STALL_PORT/metrics" >/dev/null 2>err3 &&
 	t1=$(date +%s) && kill $spid $bpid &&
 	test $((t1 - t0)) -lt 25 &&
 	grep -q "server metrics: .*HTTPError" err3 &&

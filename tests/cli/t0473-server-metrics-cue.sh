@@ -115,26 +115,10 @@ first() {
 }
 
 test_expect_success 'a scraper stalled on an endpoint: profiling waits 2 s, warns, the live endpoint stays exact' '
-	python3 -c "
-import socket, time
-s = socket.socket()
-s.bind((\"127.0.0.1\", 0))
-s.listen(16)
-print(s.getsockname()[1], flush=True)
-held = []
-end = time.time() + 30
-s.settimeout(0.2)
-while time.time() < end:
-    try:
-        held.append(s.accept()[0])
-    except OSError:
-        pass
-" >port &
-	spid=$!
-	i=0 && while [ ! -s port ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	start_staller 30 && spid=$STALL_PID
 	rm -f cue ack && mkfifo cue ack &&
 	aiperf-scrape --timeout 20 --interval 0.1 --unbuffered --cue-fifo cue --ack-fifo ack \
-		"$MOCK_URL/metrics" "http://127.0.0.1:$(cat port)/metrics" >samples 2>/dev/null &
+		"$MOCK_URL/metrics" "http://127.0.0.1:$STALL_PORT/metrics" >samples 2>/dev/null &
 	scr=$!
 	aiperf-gen -m m --tokenizer builtin --isl 10 --osl 3 --request-count 6 \
 		--warmup-request-count 4 2>/dev/null >req &&
