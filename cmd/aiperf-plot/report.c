@@ -22,7 +22,10 @@ static const char *const rows[] = {
 static const char *const cols[] = { "avg", "min", "max", "p50", "p90", "p99", "std", NULL };
 
 /* Light and dark: the same page, colors from custom properties. A URL
- * fragment naming one figure (report.html#fig-pareto) shows it alone. */
+ * fragment naming one figure (report.html#fig-pareto) shows that plot
+ * alone, #plots every plot and nothing else: each at the top left, 1000
+ * pixels wide, one under the other (24 pixels apart), as a screenshot
+ * checks them. */
 static const char css[] =
 	":root{--bg:#ffffff;--fg:#1a1a1a;--muted:#555;--line:#d0d0d0;--head:#f0f0f0}\n"
 	"body.dark{--bg:#121212;--fg:#e6e6e6;--muted:#aaa;--line:#3a3a3a;--head:#1e1e1e}\n"
@@ -35,10 +38,9 @@ static const char css[] =
 	"figure{margin:0 0 24px;max-width:1000px}\n"
 	"figure svg{display:block;width:100%;height:auto}\n"
 	"figcaption{color:var(--muted)}\n"
-	"body:has(figure:target) header,body:has(figure:target) #summary,"
-	"body:has(figure:target) #plots>h2,body:has(figure:target) figcaption,"
-	"body:has(figure:target) figure:not(:target){display:none}\n"
-	"body:has(figure:target){margin:0}\n";
+	"body:has(:target){margin:0}\n"
+	"body:has(:target) header,body:has(:target) #summary,body:has(:target) #plots>h2,"
+	"body:has(:target) figcaption,body:has(figure:target) figure:not(:target){display:none}\n";
 
 static void
 esc(struct buf *b, const char *s)
@@ -73,7 +75,10 @@ run_table(struct buf *b, const struct run *r)
 	esc(b, r->name);
 	buf_addstr(b, "</h3>\n<p class=\"meta\">");
 	esc(b, r->dir);
-	buf_addf(b, ": %zu requests with records, %zu errors", r->nrecords, r->nerrors);
+	if (r->nrecords || r->nerrors)
+		buf_addf(b, ": %zu requests with records, %zu errors", r->nrecords, r->nerrors);
+	else
+		buf_addstr(b, ": summary only (no profile_export.jsonl)");
 	if (r->concurrency >= 0)
 		buf_addf(b, ", concurrency %lld", r->concurrency);
 	buf_addstr(b, "</p>\n");
