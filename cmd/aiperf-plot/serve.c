@@ -146,14 +146,15 @@ serve_one(int fd, const char *dir)
 	ssize_t r;
 	int head;
 
-	while (n < MAX_REQUEST && !strstr((req[n] = '\0', req), "\r\n\r\n")) {
+	req[0] = '\0';
+	while (n < MAX_REQUEST && !strstr(req, "\r\n\r\n")) {
 		if (poll(&p, 1, READ_MS) <= 0)
 			return;
 		if ((r = recv(fd, req + n, MAX_REQUEST - n, 0)) <= 0)
 			return;
 		n += (size_t)r;
+		req[n] = '\0';
 	}
-	req[n] = '\0';
 	if (sscanf(req, "%15s %1023s", method, target) != 2) {
 		respond(fd, 400, "text/plain", "bad request\n", 12, 0);
 		return;

@@ -4,7 +4,7 @@
 # every plot equals what tests/cli/plot-check.py computes with numpy from
 # the artifact files; each plot has a non-empty PNG and SVG; a changed
 # number is caught; usage errors and a missing gnuplot are clear.
-# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3

@@ -37,7 +37,7 @@ check() {
 	esac
 	# shellcheck disable=SC2086 # the paths are words
 	aiperf-plot --paths $paths --output "$1-$2" --theme "$2" >/dev/null &&
-	n=$(ls "$1-$2"/data/*.dat | wc -l) &&
+	n=$(find "$1-$2/data" -name "*.dat" | wc -l) &&
 	test "$n" -ge 6 &&
 	! grep -n "src=\|href=\"[a-z]*:\|url([^#]\|@import" "$1-$2/report.html" &&
 	test "$(grep -c "<figure id=" "$1-$2/report.html")" -eq "$n" &&
@@ -63,7 +63,7 @@ test_expect_success 'the DOM Chromium built holds the tables and every figure' '
 		--user-data-dir="$TMP/chromium" --host-resolver-rules="MAP * ~NOTFOUND" \
 		--proxy-server=127.0.0.1:9 --dump-dom "file://$TMP/single-light/report.html" \
 		>dom 2>/dev/null &&
-	test "$(grep -c "<figure id=" dom)" -eq "$(ls single-light/data/*.dat | wc -l)" &&
+	test "$(grep -c "<figure id=" dom)" -eq "$(find single-light/data -name "*.dat" | wc -l)" &&
 	grep -q "<td>time_to_first_token</td>" dom &&
 	grep -q "</html>" dom
 '

@@ -4,7 +4,7 @@
 # in the report at the next poll; plots and data are served, nothing
 # outside the output folder; SIGTERM and SIGINT stop it cleanly (exit 0).
 # Every wait is a bounded loop.
-# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
 DATA=$TOP/tests/data/plot
