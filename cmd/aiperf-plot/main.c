@@ -18,6 +18,7 @@ struct options {
 	const char **paths;
 	size_t npaths;
 	const char *output, *config, *host, *theme_name;
+	char *output_default;	/* <first path>/plots, owned */
 	enum theme theme;
 	int dashboard, verbose, port, refresh;
 };
@@ -81,7 +82,7 @@ parse_args(struct options *o, int argc, char **argv)
 	if (!o->npaths)
 		add_path(o, "artifacts");
 	if (!o->output)
-		o->output = xstrfmt("%s/plots", o->paths[0]);	/* lives as long as main */
+		o->output = o->output_default = xstrfmt("%s/plots", o->paths[0]);
 }
 
 static int
@@ -305,6 +306,7 @@ main(int argc, char **argv)
 	if (rc == 0 && !o.dashboard)
 		printf("%s/report.html\n", o.output);
 	free(s.signature);
+	free(o.output_default);
 	free(o.paths);
 	if (util_fshut(stdout, "stdout") < 0)
 		rc = 1;
