@@ -31,19 +31,20 @@ static const char *const palette[] = {
 int
 gp_available(void)
 {
-	const char *path = getenv("PATH"), *p, *e;
+	const char *p = getenv("PATH"), *e;
 	char file[4096];
+	int n;
 
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+	if (!p)
+		p = "/usr/bin:/bin";
+	do {	/* an empty entry is the current directory */
 		e = strchr(p, ':');
-		if (!e)
-			e = p + strlen(p);
-		snprintf(file, sizeof(file), "%.*s/gnuplot", (int)(e - p), e == p ? "." : p);
-		if (e == p)
-			snprintf(file, sizeof(file), "./gnuplot");
+		n = e ? (int)(e - p) : (int)strlen(p);
+		snprintf(file, sizeof(file), "%.*s/gnuplot", n ? n : 1, n ? p : ".");
 		if (access(file, X_OK) == 0)
 			return 1;
-	}
+		p = e + 1;
+	} while (e);
 	return 0;
 }
 

@@ -130,8 +130,18 @@ discover(struct found *f, const char *path, int depth)
 	if (f->n >= MAX_RUNS)
 		return;
 	if (run_is_dir(path)) {
+		char *d = xstrdup(path);
+		size_t len = strlen(d);
+
+		while (len > 1 && d[len - 1] == '/')
+			d[--len] = '\0';
+		for (i = 0; i < (int)f->n; i++)	/* a run named twice counts once */
+			if (!strcmp(f->dirs[i], d)) {
+				free(d);
+				return;
+			}
 		f->dirs = xreallocarray(f->dirs, f->n + 1, sizeof(*f->dirs));
-		f->dirs[f->n++] = xstrdup(path);
+		f->dirs[f->n++] = d;
 		return;
 	}
 	if (depth >= MAX_DEPTH || stat(path, &st) < 0 || !S_ISDIR(st.st_mode))

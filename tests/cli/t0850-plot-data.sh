@@ -44,6 +44,13 @@ test_expect_success 'a parent folder is searched for runs; default output is <fi
 	grep -c "c=[12]" arts/plots/data/pareto.dat
 '
 
+test_expect_success 'a run named twice is one run' '
+	aiperf-plot --paths "$DATA/pareto-c1" "$DATA/pareto-c1/" "$DATA/pareto-c2" \
+		--output twice >/dev/null &&
+	grep -q "2 runs," twice/report.html &&
+	test "$(grep -c "c=1" twice/data/pareto.dat)" -eq 2
+'
+
 test_expect_success 'the dark theme changes the colors, not the data' '
 	aiperf-plot --paths "$DATA/single" --output dark --theme dark >/dev/null &&
 	grep -q "background .#1e1e1e." dark/data/ttft_histogram.gp &&
