@@ -105,10 +105,12 @@ static void
 script(struct buf *b, const struct fig *f, enum theme theme)
 {
 	const struct colors *c = &themes[theme];
-	int i, y2 = 0;
+	int i, y2 = 0, keys = 0;
 
-	for (i = 0; i < f->nblocks; i++)
+	for (i = 0; i < f->nblocks; i++) {
 		y2 |= f->blocks[i].y2;
+		keys += f->blocks[i].title != NULL;
+	}
 	buf_addf(b, "# %s: made by aiperf-plot from data/%s.dat; run in the plots folder\n",
 		 f->name, f->name);
 	buf_addf(b, "set terminal pngcairo noenhanced size %d,%d background '%s' font 'sans,11'\n",
@@ -127,7 +129,9 @@ script(struct buf *b, const struct fig *f, enum theme theme)
 		buf_addf(b, " textcolor rgb '%s'\nset ytics nomirror\nset y2tics\n", c->fg);
 	}
 	buf_addf(b, "set border lc rgb '%s'\nset tics textcolor rgb '%s'\n", c->fg, c->fg);
-	buf_addf(b, "set key top right textcolor rgb '%s'\n", c->fg);
+	/* many series: the key goes under the plot, off the data */
+	buf_addf(b, "set key %s textcolor rgb '%s'\n", keys > 4 ? "below left" : "top right",
+		 c->fg);
 	buf_addf(b, "set grid lc rgb '%s'\nset style fill solid 0.6 border\n", c->grid);
 	if (f->xtics)
 		buf_addstr(b, "set xtics rotate by -30\nset offsets 0.3, 0.3, 0, 0\n");
