@@ -36,8 +36,9 @@ usage_error() {
 	exit 2
 }
 
-# The original's commands not built yet, with what brings them.
-declare -A LATER=([plot]="plots and dashboards (reports, issue #16)")
+# The original's commands not built yet, with what brings them
+# ([name]="what (issue #N)"); none today.
+declare -A LATER=()
 
 run() {	# CMD ARGS...: replaces this shell with aiperf-CMD
 	local cmd=$1 path

@@ -9,8 +9,11 @@ A command is taken from the docs' code blocks, continuation lines joined,
 and changed only where it must be: the URL is the mock's, counts and
 durations are small, a hub tokenizer is `builtin`, and "[other options...]"
 is a minimal model, URL and count. KIND is `run` when everything it uses
-is built, `later:<the first option or command not supported yet>`, or
-`refused:<message>` where the original itself refuses the example.
+is built, `plot` for `aiperf plot` (`dashboard` with --dashboard: a server
+the test stops), `later:<the first option or command not supported yet>`,
+or `refused:<message>` where the original itself refuses the example.
+A word with a glob (artifacts/pareto-c*) stays unquoted: the shell expands
+it, as where the docs run it.
 """
 import glob
 import re
@@ -85,6 +88,8 @@ def adapt(line, url):
         out += ["--tokenizer", "builtin"]
     def word(w):
         if "@@" not in w:
+            if re.fullmatch(r"[\w@%+=:,./*?-]+", w):
+                return w
             return shlex.quote(w)
         for k, sub in enumerate(subs):
             w = w.replace("@@%d@@" % k, sub)
@@ -95,7 +100,7 @@ def adapt(line, url):
 def expect(words, no):
     """run, later:WHAT, or refused:MESSAGE (what the original itself says)."""
     if words[1] == "plot":
-        return "later:plot"
+        return "dashboard" if "--dashboard" in words else "plot"
     for w in words:
         if w.split("=")[0] in no:
             return "later:" + w.split("=")[0]

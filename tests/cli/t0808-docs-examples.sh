@@ -5,7 +5,10 @@
 # and writes sound artifacts; an example that needs what is not built yet
 # is refused as "not supported yet" with the capability, and one the
 # original itself refuses is refused with its message (issue #11). As
-# capabilities land, their examples run here by themselves.
+# capabilities land, their examples run here by themselves. `aiperf plot`
+# examples read a committed sweep (tests/data/plot) copied where they look,
+# artifacts/; the --dashboard one runs unchanged (port 8050) until its page
+# has been fetched, then is stopped with SIGTERM.
 # Test bodies are strings that test_expect_success evals:
 # shellcheck disable=SC2016 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -32,6 +35,41 @@ fixtures() {
 		>.cache/aiperf/datasets/ShareGPT_V3_unfiltered_cleaned_split.json
 }
 
+# plot_fixtures: the runs `aiperf plot` examples read, and their config.
+plot_fixtures() {
+	mkdir -p artifacts &&
+	cp -r "$TOP"/tests/data/plot/pareto-c* artifacts/ &&
+	printf '# plot configuration\n' >my_plots.yaml
+}
+
+# check_plot DIR: DIR (the default output: the first path's plots/) holds
+# the report and the plots of the three runs, Pareto included.
+check_plot() {
+	test -s "$1/report.html" && test -s "$1/pareto.png" && test -s "$1/pareto.svg" &&
+	grep -q "3 runs," "$1/report.html"
+}
+
+# run_dashboard CMD: runs it in the background until its page is served,
+# fetches the page, stops it with SIGTERM; fails unless it exits 0.
+run_dashboard() {
+	eval "exec $1" >out 2>err </dev/null &
+	pid=$!
+	i=0
+	while ! grep -q "serving http://127.0.0.1:8050/" err && kill -0 $pid 2>/dev/null &&
+		[ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if grep -q "cannot listen on 127.0.0.1 port 8050: Address already in use" err; then
+		wait $pid
+		skip_because "port 8050 is in use here"
+	fi
+	curl -sf http://127.0.0.1:8050/ >page || { kill $pid; wait $pid; cat err; return 1; }
+	kill -TERM $pid
+	st=0 && wait $pid || st=$?
+	test $st -eq 0 && grep -q "3 runs," page && grep -q "fig-pareto" page
+}
+
 python3 "$TOP/tests/cli/docs-examples.py" "$REF" "$TOP/data/profile-options.tsv" \
 	"$MOCK_URL" >"$TMP/examples"
 
@@ -44,7 +82,8 @@ later_value() {
 test_expect_success 'the docs hold the examples this test knows' '
 	test "$(wc -l <examples)" -ge 25 &&
 	test "$(grep -c "^run	" examples)" -ge 15 &&
-	grep -q "^later:plot	aiperf plot" examples &&
+	grep -q "^plot	aiperf plot$" examples &&
+	grep -q "^dashboard	aiperf plot --paths artifacts/pareto-c\* --dashboard$" examples &&
 	grep -q "^refused:Invalid --goodput	" examples
 '
 
@@ -84,10 +123,18 @@ while IFS='	' read -r kind cmd; do
 	test_expect_success "example $n ($kind): $cmd" '
 		mkdir e'$n' && cd e'$n' && fixtures &&
 		printf "%s\n" "$cmd" >cmd &&
-		st=0 && eval "$cmd" >out 2>err </dev/null || st=$?
+		case $kind in plot|dashboard) plot_fixtures ;; esac &&
+		st=0 &&
+		case $kind in
+		dashboard) run_dashboard "$cmd" ;;
+		*) eval "$cmd" >out 2>err </dev/null || st=$? ;;
+		esac
 		case $kind in
 		run) test $st -eq 0 || { echo "status $st"; cat err; exit 1; }
 			check_run . ;;
+		plot) test $st -eq 0 || { echo "status $st"; cat err; exit 1; }
+			check_plot artifacts/plots ;;
+		dashboard) check_plot artifacts/pareto-c1/plots ;;
 		later:*) test $st -eq 2 && grep -q "not supported yet: .*\(issue #[0-9]*\|no issue\))" err &&
 			grep -q -- "${kind#later:}" err && test ! -e artifacts ;;
 		refused:*) test $st -eq 2 && grep -qF -- "${kind#refused:}" err &&

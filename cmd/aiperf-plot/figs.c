@@ -1,0 +1,496 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-plot: the figures, as gnuplot data blocks computed from runs. */
+#include "plot.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "util.h"
+
+#define HIST_BINS 20
+#define MAX_SERVER_SERIES 12
+#define MAX_DATA ((size_t)1 << 30)
+
+static struct fig *
+fig_new(struct figs *out, const char *name, const char *title, const char *xlabel,
+	const char *ylabel, const char *columns)
+{
+	struct fig *f = xcalloc(1, sizeof(*f));
+
+	f->name = xstrdup(name);
+	f->title = xstrdup(title);
+	f->xlabel = xstrdup(xlabel);
+	f->ylabel = xstrdup(ylabel);
+	f->columns = xstrdup(columns);
+	buf_init(&f->data, MAX_DATA);
+	buf_addf(&f->data, "# %s: %s\n# columns: %s\n", name, title, columns);
+	out->v = xreallocarray(out->v, out->n + 1, sizeof(*out->v));
+	out->v[out->n++] = f;
+	return f;
+}
+
+/* Draw the data block being written (the next one ended) with style. */
+static void
+fig_series(struct fig *f, const char *title, const char *using, enum fig_style style,
+	   int y2)
+{
+	struct block *b;
+
+	if (f->nblocks == FIG_MAXBLOCKS)
+		return;
+	b = &f->blocks[f->nblocks++];
+	*b = (struct block){ title ? xstrdup(title) : NULL, f->ndata, using, style, y2 };
+	if (title)
+		buf_addf(&f->data, "# block %d: %s\n", f->ndata, title);
+}
+
+FMT(2, 3) static void
+fig_row(struct fig *f, const char *fmt, ...)
+{
+	va_list ap;
+	char line[512];
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	buf_addstr(&f->data, line);
+	buf_addch(&f->data, '\n');
+}
+
+static void
+fig_end_block(struct fig *f)
+{
+	buf_addstr(&f->data, "\n\n");
+	f->ndata++;
+}
+
+/* Drop a figure that got no rows. */
+static void
+fig_drop_empty(struct figs *out, size_t rows)
+{
+	struct fig *f;
+	int i;
+
+	if (rows)
+		return;
+	f = out->v[--out->n];
+	for (i = 0; i < f->nblocks; i++)
+		free(f->blocks[i].title);
+	buf_release(&f->data);
+	free(f->name);
+	free(f->title);
+	free(f->xlabel);
+	free(f->ylabel);
+	free(f->y2label);
+	free(f->columns);
+	free(f);
+}
+
+/* numpy.histogram(x, bins=HIST_BINS): equal bins over [min, max], the last closed. */
+static void
+histogram(struct figs *out, const struct vec *x, const char *name, const char *title,
+	  const char *xlabel)
+{
+	double lo = INFINITY, hi = -INFINITY, edge[HIST_BINS + 1], norm;
+	size_t count[HIST_BINS] = { 0 }, i;
+	struct fig *f;
+	int k;
+
+	for (i = 0; i < x->n; i++) {
+		if (isnan(x->v[i]))
+			continue;
+		lo = fmin(lo, x->v[i]);
+		hi = fmax(hi, x->v[i]);
+	}
+	if (lo > hi)
+		return;
+	if (lo == hi) {
+		lo -= 0.5;
+		hi += 0.5;
+	}
+	for (k = 0; k <= HIST_BINS; k++)
+		edge[k] = k == HIST_BINS ? hi : lo + k * ((hi - lo) / HIST_BINS);
+	norm = HIST_BINS / (hi - lo);
+	for (i = 0; i < x->n; i++) {
+		if (isnan(x->v[i]))
+			continue;
+		k = (int)((x->v[i] - lo) * norm);
+		if (k >= HIST_BINS)
+			k = HIST_BINS - 1;
+		if (x->v[i] < edge[k])
+			k--;
+		else if (k != HIST_BINS - 1 && x->v[i] >= edge[k + 1])
+			k++;
+		count[k]++;
+	}
+	f = fig_new(out, name, title, xlabel, "requests",
+		    "bin_center bin_count bin_lo bin_hi");
+	fig_series(f, NULL, "1:2:($4-$3)", STYLE_BOXES, 0);
+	for (k = 0; k < HIST_BINS; k++)
+		fig_row(f, "%.17g %zu %.17g %.17g", (edge[k] + edge[k + 1]) / 2, count[k],
+			edge[k], edge[k + 1]);
+	fig_end_block(f);
+}
+
+static void
+over_time(struct figs *out, const struct run *r)
+{
+	struct fig *f;
+	size_t i;
+
+	f = fig_new(out, "latency_over_time", "Latency over time", "request start (s)", "ms",
+		    "request_start_s value_ms");
+	fig_series(f, "request latency", "1:2", STYLE_POINTS, 0);
+	for (i = 0; i < r->latency.n; i++)
+		if (!isnan(r->latency.v[i]))
+			fig_row(f, "%.17g %.17g", r->start_s.v[i], r->latency.v[i]);
+	fig_end_block(f);
+	fig_series(f, "time to first token", "1:2", STYLE_POINTS, 0);
+	for (i = 0; i < r->ttft.n; i++)
+		fig_row(f, "%.17g %.17g", r->ttft_start_s.v[i], r->ttft.v[i]);
+	fig_end_block(f);
+	fig_drop_empty(out, r->latency.n + r->ttft.n);
+}
+
+/* Bins of 1 s, or 20 bins when the run is shorter than 20 s, by request end. */
+static void
+throughput_over_time(struct figs *out, const struct run *r)
+{
+	double span = 0, w, *tok, *req;
+	struct fig *f;
+	size_t i;
+	int nb, k;
+
+	if (!r->end_s.n)
+		return;
+	for (i = 0; i < r->end_s.n; i++)
+		span = fmax(span, r->end_s.v[i]);
+	nb = span < 20 ? HIST_BINS : (int)floor(span) + 1;
+	w = span < 20 ? (span > 0 ? span / HIST_BINS : 1) : 1;
+	tok = xcalloc((size_t)nb, sizeof(*tok));
+	req = xcalloc((size_t)nb, sizeof(*req));
+	for (i = 0; i < r->end_s.n; i++) {
+		k = (int)floor(r->end_s.v[i] / w);
+		k = k < 0 ? 0 : k >= nb ? nb - 1 : k;
+		tok[k] += r->osl.v[i];
+		req[k] += 1;
+	}
+	f = fig_new(out, "throughput_over_time", "Throughput over time (by request end)",
+		    "time (s)", "output tokens/s",
+		    "bin_start_s bin_end_s output_tokens_per_s requests_per_s");
+	f->y2label = xstrdup("requests/s");
+	fig_series(f, "output tokens/s", "(($1+$2)/2):3", STYLE_LINESPOINTS, 0);
+	fig_series(f, "requests/s", "(($1+$2)/2):4", STYLE_LINESPOINTS, 1);
+	for (k = 0; k < nb; k++)
+		fig_row(f, "%.17g %.17g %.17g %.17g", k * w, (k + 1) * w, tok[k] / w,
+			req[k] / w);
+	fig_end_block(f);
+	free(tok);
+	free(req);
+}
+
+static void
+itl_by_position(struct figs *out, const struct run *r)
+{
+	struct fig *f;
+	size_t i;
+
+	if (!r->icl_sum.n)
+		return;
+	f = fig_new(out, "itl_by_position", "Inter-token latency by output position",
+		    "output token position", "ms", "token_position mean_itl_ms requests");
+	fig_series(f, "mean inter-chunk latency", "1:2", STYLE_LINESPOINTS, 0);
+	for (i = 0; i < r->icl_sum.n; i++)
+		fig_row(f, "%zu %.17g %.17g", i + 2, r->icl_sum.v[i] / r->icl_n.v[i],
+			r->icl_n.v[i]);
+	fig_end_block(f);
+}
+
+static double
+num(const struct json *v)
+{
+	double d;
+
+	return v && json_double(v, &d) == 0 ? d : NAN;
+}
+
+static size_t
+slice_block(struct fig *f, const struct run *r, const char *metric, const char *title,
+	    int y2)
+{
+	const struct json *s;
+	size_t rows = 0;
+	double x, y;
+
+	fig_series(f, title, "1:2", STYLE_LINESPOINTS, y2);
+	for (s = r->slices->child; s; s = s->next) {
+		x = num(json_get(s, "timeslice_index"));
+		y = num(json_get(json_get(s, metric), "avg"));
+		if (isnan(x) || isnan(y))
+			continue;
+		fig_row(f, "%.17g %.17g", r->slice_duration > 0 ? x * r->slice_duration : x, y);
+		rows++;
+	}
+	fig_end_block(f);
+	return rows;
+}
+
+static void
+timeslices(struct figs *out, const struct run *r)
+{
+	const char *x = r->slice_duration > 0 ? "slice start (s)" : "slice";
+	struct fig *f;
+	size_t rows;
+
+	if (!r->slices || r->slices->type != JSON_ARRAY || !r->slices->child)
+		return;
+	f = fig_new(out, "timeslices_latency", "Latency by timeslice (avg)", x, "ms",
+		    "slice_start avg_ms");
+	rows = slice_block(f, r, "time_to_first_token", "time to first token", 0);
+	rows += slice_block(f, r, "inter_token_latency", "inter-token latency", 0);
+	rows += slice_block(f, r, "request_latency", "request latency", 0);
+	fig_drop_empty(out, rows);
+	f = fig_new(out, "timeslices_throughput", "Throughput by timeslice", x,
+		    "output tokens/s", "slice_start value");
+	f->y2label = xstrdup("requests/s");
+	rows = slice_block(f, r, "output_token_throughput", "output tokens/s", 0);
+	rows += slice_block(f, r, "request_throughput", "requests/s", 1);
+	fig_drop_empty(out, rows);
+}
+
+static void
+gpu_fig(struct figs *out, const struct run *r, const char *name, const char *title,
+	const char *ylabel, size_t field)
+{
+	struct fig *f = fig_new(out, name, title, "time (s)", ylabel, "time_s value");
+	size_t g, i, rows = 0;
+
+	for (g = 0; g < r->ngpus; g++) {
+		const struct gpu *p = &r->gpus[g];
+		const struct vec *v = field == 0 ? &p->util : field == 1 ? &p->power : &p->mem;
+
+		fig_series(f, p->id, "1:2", STYLE_LINESPOINTS, 0);
+		for (i = 0; i < v->n; i++)
+			if (!isnan(v->v[i])) {
+				fig_row(f, "%.17g %.17g", p->t_s.v[i], v->v[i]);
+				rows++;
+			}
+		fig_end_block(f);
+	}
+	fig_drop_empty(out, rows);
+}
+
+static void
+series_title(char *t, size_t n, const char *metric, const struct json *labels)
+{
+	const struct json *l;
+	size_t len;
+
+	len = (size_t)snprintf(t, n, "%s", metric);
+	for (l = labels ? labels->child : NULL; l && len < n; l = l->next)
+		len += (size_t)snprintf(t + len, n - len, "%s%.*s=%s", l == labels->child ? " {" : ",",
+					(int)l->keylen, l->key, json_str_or(l, "?"));
+	if (labels && labels->child && len < n)
+		snprintf(t + len, n - len, "}");
+}
+
+/* Counters (rate) or gauges (avg) with timeslices, the first few series. */
+static void
+server_fig(struct figs *out, const struct run *r, const char *type)
+{
+	int counter = !strcmp(type, "counter");
+	struct fig *f;
+	const struct json *m, *s, *sl;
+	size_t nseries = 0, rows = 0;
+	char title[256];
+
+	f = fig_new(out, counter ? "server_counter_rates" : "server_gauges",
+		    counter ? "Server metrics: counter rates by timeslice" :
+			      "Server metrics: gauges by timeslice (avg)",
+		    "slice start (s)", counter ? "per second" : "value", "slice_start_s value");
+	for (m = r->srv->child; m && nseries < MAX_SERVER_SERIES; m = m->next) {
+		if (strcmp(json_str_or(json_get(m, "type"), ""), type))
+			continue;
+		for (s = json_get(m, "series") ? json_get(m, "series")->child : NULL;
+		     s && nseries < MAX_SERVER_SERIES; s = s->next) {
+			int64_t start;
+
+			sl = json_get(s, "timeslices");
+			if (!sl || !sl->child || (counter && !(num(json_path(s, "stats.total")) > 0)))
+				continue;
+			series_title(title, sizeof(title), m->key, json_get(s, "labels"));
+			fig_series(f, title, "1:2", STYLE_LINESPOINTS, 0);
+			for (sl = sl->child; sl; sl = sl->next) {
+				double y = num(json_get(sl, counter ? "rate" : "avg"));
+
+				if (json_int64(json_get(sl, "start_ns"), &start) < 0 || isnan(y))
+					continue;
+				fig_row(f, "%.17g %.17g", (double)(start - r->t0_ns) / 1e9, y);
+				rows++;
+			}
+			fig_end_block(f);
+			nseries++;
+		}
+	}
+	fig_drop_empty(out, rows);
+}
+
+void
+figs_single(struct figs *out, const struct run *r)
+{
+	histogram(out, &r->ttft, "ttft_histogram", "Time to first token distribution",
+		  "time to first token (ms)");
+	histogram(out, &r->latency, "request_latency_histogram",
+		  "Request latency distribution", "request latency (ms)");
+	itl_by_position(out, r);
+	over_time(out, r);
+	throughput_over_time(out, r);
+	timeslices(out, r);
+	if (r->ngpus) {
+		gpu_fig(out, r, "gpu_utilization", "GPU utilization", "%", 0);
+		gpu_fig(out, r, "gpu_power", "GPU power", "W", 1);
+		gpu_fig(out, r, "gpu_memory_used", "GPU memory used", "GB", 2);
+	}
+	if (r->srv && r->srv->type == JSON_OBJECT) {
+		server_fig(out, r, "counter");
+		server_fig(out, r, "gauge");
+	}
+}
+
+static const char *
+run_label(const struct run *r, char *b, size_t n)
+{
+	if (r->concurrency >= 0)
+		snprintf(b, n, "c=%lld", r->concurrency);
+	else
+		snprintf(b, n, "%s", r->name);
+	return b;
+}
+
+static void
+compare(struct figs *out, struct run *const *runs, size_t n, const char *metric,
+	const char *title, const char *ylabel)
+{
+	static const char *const stats[] = { "avg", "p50", "p90", "p99" };
+	struct fig *f;
+	char name[128];
+	size_t i, s, rows = 0;
+
+	snprintf(name, sizeof(name), "compare_%s", metric);
+	f = fig_new(out, name, title, "run", ylabel, "run_index value run_name");
+	f->xtics = 1;
+	for (s = 0; s < sizeof(stats) / sizeof(*stats); s++) {
+		fig_series(f, stats[s], "1:2:xtic(3)", STYLE_LINESPOINTS, 0);
+		for (i = 0; i < n; i++) {
+			double y = run_stat(runs[i], metric, stats[s]);
+
+			if (!isnan(y)) {
+				fig_row(f, "%zu %.17g \"%s\"", i, y, runs[i]->name);
+				rows++;
+			}
+		}
+		fig_end_block(f);
+	}
+	fig_drop_empty(out, rows);
+}
+
+static void
+compare_throughput(struct figs *out, struct run *const *runs, size_t n)
+{
+	struct fig *f;
+	size_t i, rows = 0;
+
+	f = fig_new(out, "compare_throughput", "Throughput by run", "run", "output tokens/s",
+		    "run_index value run_name");
+	f->xtics = 1;
+	f->y2label = xstrdup("requests/s");
+	fig_series(f, "output token throughput", "1:2:xtic(3)", STYLE_LINESPOINTS, 0);
+	for (i = 0; i < n; i++)
+		if (!isnan(run_stat(runs[i], "output_token_throughput", "avg")) && ++rows)
+			fig_row(f, "%zu %.17g \"%s\"", i,
+				run_stat(runs[i], "output_token_throughput", "avg"), runs[i]->name);
+	fig_end_block(f);
+	fig_series(f, "request throughput", "1:2:xtic(3)", STYLE_LINESPOINTS, 1);
+	for (i = 0; i < n; i++)
+		if (!isnan(run_stat(runs[i], "request_throughput", "avg")) && ++rows)
+			fig_row(f, "%zu %.17g \"%s\"", i,
+				run_stat(runs[i], "request_throughput", "avg"), runs[i]->name);
+	fig_end_block(f);
+	fig_drop_empty(out, rows);
+}
+
+/*
+ * Output token throughput per user against total output token throughput,
+ * one point a run labelled by its concurrency; block 1 is the Pareto
+ * frontier (the runs no other run beats on both), by throughput.
+ */
+static void
+pareto(struct figs *out, struct run *const *runs, size_t n)
+{
+	double *x = xcalloc(n, sizeof(*x)), *y = xcalloc(n, sizeof(*y));
+	size_t *ord = xcalloc(n, sizeof(*ord)), i, j, m = 0, t;
+	struct fig *f;
+	char label[64];
+
+	for (i = 0; i < n; i++) {
+		x[i] = run_stat(runs[i], "output_token_throughput", "avg");
+		y[i] = run_stat(runs[i], "output_token_throughput_per_user", "avg");
+		if (!isnan(x[i]) && !isnan(y[i]))
+			ord[m++] = i;
+	}
+	for (i = 1; i < m; i++)	/* insertion sort by x, then y */
+		for (j = i; j > 0 && (x[ord[j]] < x[ord[j - 1]] ||
+				      (x[ord[j]] == x[ord[j - 1]] && y[ord[j]] < y[ord[j - 1]])); j--) {
+			t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	f = fig_new(out, "pareto", "Pareto: throughput per user vs total throughput",
+		    "output token throughput (tokens/s)",
+		    "output token throughput per user (tokens/s/user)",
+		    "total_output_tokens_per_s tokens_per_s_per_user label");
+	fig_series(f, "runs", "1:2", STYLE_POINTS, 0);
+	fig_series(f, NULL, "1:2:3", STYLE_LABELS, 0);
+	for (i = 0; i < m; i++)
+		fig_row(f, "%.17g %.17g \"%s\"", x[ord[i]], y[ord[i]],
+			run_label(runs[ord[i]], label, sizeof(label)));
+	fig_end_block(f);
+	fig_series(f, "Pareto frontier", "1:2", STYLE_LINES, 0);
+	for (i = 0; i < m; i++) {
+		int dominated = 0;
+
+		for (j = 0; j < m && !dominated; j++)
+			dominated = x[ord[j]] >= x[ord[i]] && y[ord[j]] >= y[ord[i]] &&
+				    (x[ord[j]] > x[ord[i]] || y[ord[j]] > y[ord[i]]);
+		if (!dominated)
+			fig_row(f, "%.17g %.17g \"%s\"", x[ord[i]], y[ord[i]],
+				run_label(runs[ord[i]], label, sizeof(label)));
+	}
+	fig_end_block(f);
+	fig_drop_empty(out, m);
+	free(x);
+	free(y);
+	free(ord);
+}
+
+void
+figs_multi(struct figs *out, struct run *const *runs, size_t n)
+{
+	pareto(out, runs, n);
+	compare(out, runs, n, "time_to_first_token", "Time to first token by run", "ms");
+	compare(out, runs, n, "inter_token_latency", "Inter-token latency by run", "ms");
+	compare(out, runs, n, "request_latency", "Request latency by run", "ms");
+	compare(out, runs, n, "output_token_throughput_per_user",
+		"Output token throughput per user by run", "tokens/s/user");
+	compare_throughput(out, runs, n);
+}
+
+void
+figs_release(struct figs *fs)
+{
+	while (fs->n)
+		fig_drop_empty(fs, 0);
+	free(fs->v);
+	*fs = (struct figs){ 0 };
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-plot's shared types: runs read from artifact directories, figures made from them. */
+#ifndef AIPERF_PLOT_H
+#define AIPERF_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "json/json.h"
+
+/*
+ * A run is one artifact directory, read whole into memory (run_load);
+ * a figure is one plot: its data blocks, as gnuplot reads them, and how to
+ * draw each block (figs_*). gp_render() turns a figure into PNG and SVG,
+ * report_write() every figure into one report.html. Everything a struct
+ * points to is owned by it and freed by its *_free().
+ */
+
+/* A growable array of doubles. */
+struct vec {
+	double *v;
+	size_t n, cap;
+};
+void vec_push(struct vec *a, double x);
+void vec_release(struct vec *a);
+
+/* One GPU's samples from gpu_telemetry_export.jsonl. */
+struct gpu {
+	char *id;		/* "0 (GPU-uuid...)" */
+	struct vec t_s, util, power, mem;	/* t_s: from the run's t0_ns */	/* NaN where a sample lacks it */
+};
+
+struct run {
+	char *dir;		/* as found */
+	char *name;		/* its last path component */
+	long long concurrency;	/* -1 when not known */
+	double request_rate;	/* 0 when not known */
+	struct json_doc *adoc, *tdoc, *sdoc;
+	const struct json *agg;	/* profile_export_aiperf.json, or NULL */
+	const struct json *slices;	/* timeslices array, or NULL */
+	double slice_duration;	/* seconds, 0 when not known */
+	const struct json *srv;	/* server_metrics_export.json "metrics", or NULL */
+	/* per-request records (profile_export.jsonl), valid ones only */
+	int64_t t0_ns;		/* the first request's start; 0 without records */
+	struct vec start_s, end_s, ttft, latency, osl;	/* latency pairs with start_s */
+	struct vec ttft_start_s;	/* the start time of each ttft value */
+	struct vec icl_sum, icl_n;	/* by chunk position 1, 2, ... (index 0 = position 1) */
+	size_t nrecords, nerrors;
+	struct gpu *gpus;
+	size_t ngpus;
+};
+
+/* Read dir's artifacts. Returns NULL with a message printed when dir holds
+ * neither profile_export_aiperf.json nor profile_export.jsonl or a file is
+ * malformed. */
+struct run *run_load(const char *dir);
+void run_free(struct run *r);
+/* Whether dir looks like a run (holds one of the files run_load reads). */
+int run_is_dir(const char *dir);
+/* A summary statistic ("time_to_first_token", "p50") of the run, NAN if absent. */
+double run_stat(const struct run *r, const char *metric, const char *stat);
+
+enum fig_style {
+	STYLE_BOXES, STYLE_LINES, STYLE_POINTS, STYLE_LINESPOINTS, STYLE_STEPS,
+	STYLE_LABELS,
+};
+
+/* One thing drawn: a data block (gnuplot's "index") in a style. */
+struct block {
+	char *title;		/* the key entry; NULL: none */
+	int index;		/* the data block it draws */
+	const char *using;	/* gnuplot "using" ("1:2", "1:2:3") */
+	enum fig_style style;
+	int y2;			/* plotted against the right axis */
+};
+
+#define FIG_MAXBLOCKS 16
+
+struct fig {
+	char *name;		/* file name base: "ttft_histogram" */
+	char *title, *xlabel, *ylabel, *y2label;
+	char *columns;		/* the data file's header: what each column is */
+	struct buf data;	/* index blocks, each ended by two blank lines */
+	int ndata;		/* data blocks ended so far */
+	struct block blocks[FIG_MAXBLOCKS];
+	int nblocks;
+	int xtics;		/* column 3 of each block holds x tic labels */
+};
+
+struct figs {
+	struct fig **v;
+	size_t n;
+};
+
+/* Add the figures for one run (single-run plots) or for several
+ * (comparisons and the Pareto plot) to out. */
+void figs_single(struct figs *out, const struct run *r);
+void figs_multi(struct figs *out, struct run *const *runs, size_t n);
+void figs_release(struct figs *f);
+
+enum theme { THEME_LIGHT, THEME_DARK };
+
+/* Write dir/data/NAME.dat and NAME.gp and run gnuplot on them, making
+ * dir/NAME.png and dir/NAME.svg. Returns 0 or -1 (message printed). */
+int gp_render(const struct fig *f, const char *dir, enum theme theme);
+/* Whether a gnuplot program is on PATH. */
+int gp_available(void);
+
+/* Write dir/report.html from the runs and figures already rendered in dir;
+ * refresh > 0 adds a meta refresh of that many seconds. 0 or -1. */
+int report_write(const char *dir, struct run *const *runs, size_t n,
+		 const struct figs *figs, enum theme theme, int refresh);
+
+/* Serve dir's report.html and plots over HTTP on host:port until SIGINT or
+ * SIGTERM; every poll_s seconds calls rescan(arg), which re-renders when
+ * runs appear. Returns 0, or -1 when the socket cannot be set up. */
+int serve_run(const char *host, int port, const char *dir,
+	      void (*rescan)(void *), void *arg, int poll_s);
+
+#endif

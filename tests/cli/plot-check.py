@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Check aiperf-plot's data blocks against values computed here, with numpy,
+from the artifact files themselves (t0850).
+
+Usage: plot-check.py single RUNDIR PLOTDIR
+       plot-check.py multi PLOTDIR RUNDIR...
+
+Each plot's data/NAME.dat must hold, block by block, the rows computed
+here (numbers to 1e-9 relative, counts and labels exactly), and the set of
+plots must be exactly the expected one. Prints one line per plot checked;
+exits 1 on the first difference.
+"""
+import json
+import math
+import os
+import shlex
+import sys
+
+import numpy as np
+
+
+def fail(msg):
+    print("plot-check: " + msg)
+    sys.exit(1)
+
+
+def read_dat(plotdir, name):
+    """The data blocks of NAME.dat: lists of rows of words."""
+    text = open(os.path.join(plotdir, "data", name + ".dat")).read()
+    blocks = []
+    for chunk in text.split("\n\n\n"):
+        rows = [shlex.split(line) for line in chunk.split("\n")
+                if line.strip() and not line.startswith("#")]
+        blocks.append(rows)
+    if blocks and not blocks[-1]:
+        blocks.pop()
+    return blocks
+
+
+def same(a, b):
+    if isinstance(b, str):
+        return a == b
+    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def check(plotdir, name, want):
+    got = read_dat(plotdir, name)
+    # blocks with no rows are written too: compare only as many as wanted
+    if len(got) != len(want):
+        fail("%s: %d blocks, want %d" % (name, len(got), len(want)))
+    for b, (g, w) in enumerate(zip(got, want)):
+        if len(g) != len(w):
+            fail("%s block %d: %d rows, want %d" % (name, b, len(g), len(w)))
+        for r, (gr, wr) in enumerate(zip(g, w)):
+            if len(gr) != len(wr) or not all(same(x, y) for x, y in zip(gr, wr)):
+                fail("%s block %d row %d: %s, want %s" % (name, b, r, gr, wr))
+    print("ok %s: %d blocks, %d rows" % (name, len(want), sum(len(w) for w in want)))
+
+
+def records(rundir):
+    out = []
+    for line in open(os.path.join(rundir, "profile_export.jsonl")):
+        if not line.strip():
+            continue
+        rec = json.loads(line)
+        if rec.get("error"):
+            continue
+        out.append(rec)
+    return out
+
+
+def value(rec, metric):
+    m = rec["metrics"].get(metric)
+    return None if m is None else m["value"]
+
+
+def histogram(plotdir, name, values):
+    counts, edges = np.histogram(np.array(values), bins=20)
+    rows = [[(edges[i] + edges[i + 1]) / 2, int(counts[i]), edges[i], edges[i + 1]]
+            for i in range(20)]
+    check(plotdir, name, [rows])
+
+
+def single(rundir, plotdir):
+    recs = records(rundir)
+    t0 = min(r["metadata"]["request_start_ns"] for r in recs)
+    start = [(r["metadata"]["request_start_ns"] - t0) / 1e9 for r in recs]
+    end = [(r["metadata"]["request_end_ns"] - t0) / 1e9 for r in recs]
+    made = set()
+
+    histogram(plotdir, "ttft_histogram", [value(r, "time_to_first_token") for r in recs])
+    histogram(plotdir, "request_latency_histogram", [value(r, "request_latency") for r in recs])
+    made |= {"ttft_histogram", "request_latency_histogram"}
+
+    icl = [value(r, "inter_chunk_latency") or [] for r in recs]
+    n = max(len(x) for x in icl)
+    rows = []
+    for i in range(n):
+        at = np.array([x[i] for x in icl if len(x) > i])
+        rows.append([i + 2, at.mean(), len(at)])
+    check(plotdir, "itl_by_position", [rows])
+    made.add("itl_by_position")
+
+    check(plotdir, "latency_over_time", [
+        [[s, value(r, "request_latency")] for s, r in zip(start, recs)],
+        [[s, value(r, "time_to_first_token")] for s, r in zip(start, recs)],
+    ])
+    made.add("latency_over_time")
+
+    span = max(end)
+    nb, w = (20, span / 20) if span < 20 else (int(math.floor(span)) + 1, 1.0)
+    k = np.clip(np.floor(np.array(end) / w).astype(int), 0, nb - 1)
+    osl = np.array([value(r, "output_sequence_length") for r in recs], dtype=float)
+    tok = np.bincount(k, weights=osl, minlength=nb)
+    req = np.bincount(k, minlength=nb)
+    check(plotdir, "throughput_over_time",
+          [[[i * w, (i + 1) * w, tok[i] / w, req[i] / w] for i in range(nb)]])
+    made.add("throughput_over_time")
+
+    ts = json.load(open(os.path.join(rundir, "profile_export_aiperf_timeslices.json")))
+    dur = ts["input_config"]["output"]["slice_duration"]
+
+    def slices(metric):
+        return [[s["timeslice_index"] * dur, s[metric]["avg"]]
+                for s in ts["timeslices"] if metric in s]
+    check(plotdir, "timeslices_latency", [slices("time_to_first_token"),
+                                          slices("inter_token_latency"),
+                                          slices("request_latency")])
+    check(plotdir, "timeslices_throughput", [slices("output_token_throughput"),
+                                             slices("request_throughput")])
+    made |= {"timeslices_latency", "timeslices_throughput"}
+
+    gpus = {}
+    for line in open(os.path.join(rundir, "gpu_telemetry_export.jsonl")):
+        g = json.loads(line)
+        gpus.setdefault("%s %s" % (g["dcgm_url"], g["gpu_index"]), []).append(g)
+    for name, field in (("gpu_utilization", "gpu_utilization"), ("gpu_power", "gpu_power_usage"),
+                        ("gpu_memory_used", "gpu_memory_used")):
+        check(plotdir, name, [[[(s["timestamp_ns"] - t0) / 1e9, s["telemetry_data"][field]]
+                               for s in samples if field in s["telemetry_data"]]
+                              for samples in gpus.values()])
+        made.add(name)
+
+    srv = json.load(open(os.path.join(rundir, "server_metrics_export.json")))["metrics"]
+    for name, typ, field in (("server_counter_rates", "counter", "rate"),
+                             ("server_gauges", "gauge", "avg")):
+        blocks = []
+        for m in srv.values():
+            if m["type"] != typ:
+                continue
+            for s in m["series"]:
+                if not s.get("timeslices") or len(blocks) == 12:
+                    continue
+                if typ == "counter" and not s["stats"]["total"] > 0:
+                    continue
+                blocks.append([[(sl["start_ns"] - t0) / 1e9, sl[field]]
+                               for sl in s["timeslices"]])
+        check(plotdir, name, blocks)
+        made.add(name)
+    return made
+
+
+def multi(plotdir, rundirs):
+    runs = []
+    for d in rundirs:
+        agg = json.load(open(os.path.join(d, "profile_export_aiperf.json")))
+        c = agg["input_config"]["loadgen"].get("concurrency", -1)
+        runs.append((c, d.rstrip("/"), agg))
+    runs.sort(key=lambda r: (r[0], r[1]))
+    names = [os.path.basename(d) for _, d, _ in runs]
+    made = set()
+
+    pts = sorted((a["output_token_throughput"]["avg"],
+                  a["output_token_throughput_per_user"]["avg"], "c=%d" % c)
+                 for c, _, a in runs)
+    front = [p for p in pts if not any(q[0] >= p[0] and q[1] >= p[1] and
+                                       (q[0] > p[0] or q[1] > p[1]) for q in pts)]
+    check(plotdir, "pareto", [[list(p) for p in pts], [list(p) for p in front]])
+    made.add("pareto")
+
+    for metric in ("time_to_first_token", "inter_token_latency", "request_latency",
+                   "output_token_throughput_per_user"):
+        check(plotdir, "compare_" + metric,
+              [[[i, a[metric][stat], names[i]] for i, (_, _, a) in enumerate(runs)]
+               for stat in ("avg", "p50", "p90", "p99")])
+        made.add("compare_" + metric)
+    check(plotdir, "compare_throughput",
+          [[[i, a[m]["avg"], names[i]] for i, (_, _, a) in enumerate(runs)]
+           for m in ("output_token_throughput", "request_throughput")])
+    made.add("compare_throughput")
+    return made
+
+
+def main():
+    if sys.argv[1] == "single":
+        plotdir = sys.argv[3]
+        made = single(sys.argv[2], plotdir)
+    else:
+        plotdir = sys.argv[2]
+        made = multi(plotdir, sys.argv[3:])
+    have = {f[:-4] for f in os.listdir(os.path.join(plotdir, "data")) if f.endswith(".dat")}
+    if have != made:
+        fail("plots %s, want %s" % (sorted(have), sorted(made)))
+    for name in made:
+        for ext in ("png", "svg"):
+            p = os.path.join(plotdir, name + "." + ext)
+            if not os.path.isfile(p) or os.path.getsize(p) < 1000:
+                fail("%s missing or nearly empty" % p)
+        with open(os.path.join(plotdir, name + ".png"), "rb") as f:
+            if f.read(8) != b"\x89PNG\r\n\x1a\n":
+                fail("%s.png is not a PNG" % name)
+    print("ok %d plots, each with a PNG and an SVG" % len(made))
+
+
+main()
