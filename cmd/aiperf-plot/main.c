@@ -297,6 +297,9 @@ main(int argc, char **argv)
 		die("gnuplot not found on PATH: install it (Debian: gnuplot-nox)");
 	if (o.config && access(o.config, R_OK) < 0)
 		die("cannot read '%s':", o.config);
+	if (o.config)
+		warn("--config %s: the original's plot configuration is not read by "
+		     "this build; every plot is made", o.config);
 	for (i = 0; i < o.npaths; i++)
 		if (stat(o.paths[i], &st) < 0 && !o.dashboard)
 			die("cannot open '%s':", o.paths[i]);
