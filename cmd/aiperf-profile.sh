@@ -925,6 +925,28 @@ on_signal() {
 	return 0
 }
 
+# The live view (aiperf-ui(1), --ui-type simple|dashboard): aiperf-metrics
+# writes status lines on its fd 3 (--status-fd), aiperf-ui draws them on
+# our stderr and is gone before aiperf-metrics ends, so the screen is
+# restored before aiperf-export prints. None for --ui-type none, nor for
+# the default when stderr is not a terminal (an explicit type prints
+# plain lines there). ui_args sets UI, aiperf-ui's arguments.
+UI=()
+ui_args() {
+	local t=${SET[--ui-type]:-dashboard} o
+	t=${t,,}
+	[[ $t == none || ( -z ${SET[--ui-type]+x} && ! -t 2 ) ]] && return 0
+	UI=(--ui-type "$t")
+	for o in --request-count --warmup-request-count --benchmark-duration --warmup-duration; do
+		[[ -n ${SET[$o]:-} ]] && UI+=("$o" "${SET[$o]}")
+	done
+	MET+=(--status-fd 3)
+}
+ui_view() {
+	((${#UI[@]})) || return 0
+	exec aiperf-ui "${UI[@]}" >/dev/null
+}
+
 # run_pipeline DIR LOG RAW RUN: gen | send | metrics (--tee RAW) | export into
 # DIR; RUN is our private scratch directory, removed on return.
 # The stages run in a process group of their own, so a Ctrl-C or a signal
@@ -956,11 +978,11 @@ run_pipeline() {
 	busy_poll
 	cpu_split
 	SEND+=("${BUSY[@]}")
-	# The progress line comes from the records aiperf-metrics reads anyway
-	# (on idle CPU), not from the sender's loop: fd 3 is our stderr. The
-	# sender checked the user's --ui-type; the last one given wins.
+	# The live view comes from the records aiperf-metrics reads anyway (on
+	# idle CPU), not from the sender's loop (ui_args). The sender checked
+	# the user's --ui-type; the last one given wins.
 	SEND+=(--ui-type none)
-	[[ ${SET[--ui-type]:-dashboard} != none ]] && MET+=(--progress-fd 3)
+	ui_args
 	local -a srv=()
 	set -m
 	scrape_fifo "$run"
@@ -977,7 +999,7 @@ run_pipeline() {
 		stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
 		{ stage spool "${REST[@]}" "${IDLE[@]}" cat >"$spill" 2>"$run/spool.err"; } |
 		{ stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
-			3>&2 2>"$run/metrics.err"; gpu_telemetry_stop "$run"; } |
+			3> >(ui_view) 2>"$run/metrics.err"; gpu_telemetry_stop "$run"; } |
 		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" "${GPU_EXP[@]}" \
 			--artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
