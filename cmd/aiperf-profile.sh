@@ -90,7 +90,10 @@ aiperf profile options (the original's names and aliases):
   GPU:       --gpu-telemetry [dashboard] [pynvml] [URL...] (DCGM exporters
              beside localhost:9400 and :9401, NVML, the console tables),
              --no-gpu-telemetry
-  Service:   --ui/--ui-type dashboard|simple|none, --log-level TRACE|DEBUG|
+  Exit gate: --max-error-rate PCT, --fail-on-slo [--min-goodput-pct PCT]
+             (ours: exit 3 with the reason, after writing every artifact)
+  Service:   --ui/--ui-type dashboard|simple|none (aiperf-ui(1); plain
+             lines when stderr is not a terminal), --log-level TRACE|DEBUG|
              INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL (logs/aiperf.log),
              -v/--verbose (DEBUG), -vv/--extra-verbose (TRACE)
   Accepted, no effect here (the log says so): --zmq-host, --zmq-ipc-path,
@@ -297,6 +300,7 @@ check_wrapper_options() {
 	[[ -n ${SET[--verbose]+x} ]] && ((LEVELS[$l] > LEVELS[DEBUG])) && l=DEBUG
 	[[ -n ${SET[--extra-verbose]+x} ]] && l=TRACE
 	LOGLEVEL=$l
+	slo_gate
 	for o in --url-strategy --transport; do
 		[[ -z ${SET[$o]+x} || " ${VALUES[$o]} " == *" ${SET[$o]} "* ]] ||
 			usage_error "profile: invalid value for $o: '${SET[$o]}' (the only" \
@@ -923,6 +927,19 @@ on_signal() {
 	# a generator still busy (a large dataset) is of no use any more
 	((nsig == 2)) && pid=$(cat "$run/gen.pid" 2>/dev/null) && kill -TERM "$pid" 2>/dev/null
 	return 0
+}
+
+# slo_gate: --fail-on-slo [--min-goodput-pct PCT] as aiperf-export's
+# --min-goodput-pct (default 100): exit 3 below it, after the artifacts.
+slo_gate() {
+	if [[ -z ${SET[--fail-on-slo]+x} ]]; then
+		[[ -z ${SET[--min-goodput-pct]+x} ]] ||
+			usage_error "profile: --min-goodput-pct needs --fail-on-slo"
+		return 0
+	fi
+	[[ -n ${SET[--goodput]:-} ]] ||
+		usage_error "profile: --fail-on-slo needs --goodput (the SLOs that make a request good)"
+	EXP+=(--min-goodput-pct "${SET[--min-goodput-pct]:-100}")
 }
 
 # The live view (aiperf-ui(1), --ui-type simple|dashboard): aiperf-metrics
