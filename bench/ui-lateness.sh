@@ -74,20 +74,18 @@ med() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[
 
 echo "rate=$RATE/s for ${SECS}s, rounds=$ROUNDS, cores=$(nproc), loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$TMP/d" && : >"$TMP/n"
+declare -A P N E
 for r in $(seq 1 "$ROUNDS"); do
 	if [ $((r % 2)) = 1 ]; then order="dashboard none"; else order="none dashboard"; fi
 	for who in $order; do
 		"$who" "$TMP/$who"
 		read -r p n e <<<"$(lateness "$TMP/$who/profile_export_raw.jsonl")"
-		eval "p_$who=\$p n_$who=\$n e_$who=\$e"
+		P[$who]=$p N[$who]=$n E[$who]=$e
 	done
-	# shellcheck disable=SC2154 # set by the eval above
-	{
-		echo "$p_dashboard" >>"$TMP/d"
-		echo "$p_none" >>"$TMP/n"
-		echo "round $r: p99 lateness dashboard $p_dashboard us ($n_dashboard requests," \
-			"$e_dashboard errors), none $p_none us ($n_none requests, $e_none errors)"
-	}
+	echo "${P[dashboard]}" >>"$TMP/d"
+	echo "${P[none]}" >>"$TMP/n"
+	echo "round $r: p99 lateness dashboard ${P[dashboard]} us (${N[dashboard]} requests," \
+		"${E[dashboard]} errors), none ${P[none]} us (${N[none]} requests, ${E[none]} errors)"
 done
 d=$(med <"$TMP/d") n=$(med <"$TMP/n")
 ratio=$(awk -v d="$d" -v n="$n" 'BEGIN { printf "%.3f", (n > 0 ? d / n : 0) }')

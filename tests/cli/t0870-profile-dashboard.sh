@@ -2,13 +2,13 @@
 # aiperf profile's dashboard (aiperf-ui, ncurses) driven in tmux at about
 # 1,000 requests/s: the live numbers change while the run lasts, and the
 # screen is restored at its end and when aiperf-ui is killed.
-# shellcheck disable=SC1091,SC2016
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
 command -v tmux >/dev/null || test_skip_all "no tmux"
 SOCK=aiperf-t0870-$$
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null; cleanup' EXIT
-start_mock || test_skip_all "aiperf-mock did not start"
+start_mock --ttft-ms 20 --itl-ms 1 || test_skip_all "aiperf-mock did not start"
 export MOCK_URL SOCK
 
 # pane: the visible screen of the test's tmux session.

@@ -2,7 +2,7 @@
 # --ui-type simple (progress bars per phase), the plain lines both views
 # print when stderr is not a terminal, and the status lines they come from
 # (aiperf-metrics --status-fd).
-# shellcheck disable=SC1091,SC2016
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
 start_mock --error-rate 25 || test_skip_all "aiperf-mock did not start"

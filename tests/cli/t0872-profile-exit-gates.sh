@@ -2,7 +2,7 @@
 # Exit status CI can trust (ours): --max-error-rate and --fail-on-slo
 # (--goodput, --min-goodput-pct) make aiperf profile exit 3 with a
 # one-line reason, after every artifact is written.
-# shellcheck disable=SC1091,SC2016
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
 start_mock --error-rate 30 || test_skip_all "aiperf-mock did not start"
