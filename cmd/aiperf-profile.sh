@@ -944,7 +944,8 @@ slo_gate() {
 
 # The live view (aiperf-ui(1), --ui-type simple|dashboard): aiperf-metrics
 # writes status lines on its fd 3 (--status-fd), aiperf-ui draws them on
-# our stderr and is gone before aiperf-metrics ends, so the screen is
+# our stderr (on idle CPU, off the sender's, as every stage but the
+# sender) and is gone before aiperf-metrics ends, so the screen is
 # restored before aiperf-export prints. None for --ui-type none, nor for
 # the default when stderr is not a terminal (an explicit type prints
 # plain lines there). ui_args sets UI, aiperf-ui's arguments.
@@ -961,7 +962,7 @@ ui_args() {
 }
 ui_view() {
 	((${#UI[@]})) || return 0
-	exec aiperf-ui "${UI[@]}" >/dev/null
+	exec "${REST[@]}" "${IDLE[@]}" aiperf-ui "${UI[@]}" >/dev/null
 }
 
 # run_pipeline DIR LOG RAW RUN: gen | send | metrics (--tee RAW) | export into
