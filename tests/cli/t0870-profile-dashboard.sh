@@ -12,7 +12,9 @@ start_mock --ttft-ms 20 --itl-ms 1 || test_skip_all "aiperf-mock did not start"
 export MOCK_URL SOCK
 
 # pane: the visible screen of the test's tmux session.
-pane() { tmux -L "$SOCK" capture-pane -p -t t; }
+# (session $S: t, c and u, one a test, all kept until the end)
+S=t
+pane() { tmux -L "$SOCK" capture-pane -p -t "$S"; }
 
 # wait_for PATTERN [TRIES]: polls the pane (0.1 s apart) until PATTERN.
 wait_for() {
@@ -68,14 +70,35 @@ test_expect_success 'the screen is restored at the end, the table on stdout is d
 	! grep -q "aiperf: done" out
 '
 
+S=c
+test_expect_success 'Ctrl-C: the run stops, the screen is restored, the artifacts are written' '
+	rm -f rc &&
+	cat >run.sh <<-EOS &&
+	cd "$TMP" && echo BEFORE-THE-RUN && trap : INT
+	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --isl 8 --osl 2 \
+		--request-rate 1000 --request-count 600000 --artifact-dir c >out; echo \$? >rc
+	while :; do sleep 1; done
+	EOS
+	tmux -L "$SOCK" new-session -d -s c -x 120 -y 40 "sh $TMP/run.sh" &&
+	wait_for "^  Completed  *[1-9]" &&
+	tmux -L "$SOCK" send-keys -t c C-c &&
+	i=0 && while [ ! -s rc ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done &&
+	test "$(cat rc)" = 130 &&
+	wait_for "aiperf: done, profiling [0-9]*/600000 requests" &&
+	grep -q BEFORE-THE-RUN screen &&
+	! grep -q "Latency so far" screen &&
+	test -s c/profile_export_aiperf.json &&
+	jq -e ".was_cancelled == true" c/profile_export_aiperf.json
+'
+
+S=u
 test_expect_success 'SIGTERM to aiperf-ui restores the screen' '
-	tmux -L "$SOCK" kill-session -t t &&
 	mkfifo st &&
 	cat >ui.sh <<-EOS &&
 	cd "$TMP" && echo BEFORE-THE-UI && echo \$\$ >ui.pid
 	exec aiperf-ui --request-count 10 <st
 	EOS
-	tmux -L "$SOCK" -f /dev/null new-session -d -s t -x 120 -y 40 "sh $TMP/ui.sh; echo ui-status \$?; while :; do sleep 1; done" &&
+	tmux -L "$SOCK" new-session -d -s u -x 120 -y 40 "sh $TMP/ui.sh; echo ui-status \$?; while :; do sleep 1; done" &&
 	exec 7>st &&
 	echo "{\"phase\":\"profiling\",\"profiling\":{\"done\":4,\"errors\":1,\"request_rate\":2},\"errors_by_type\":{\"Timeout\":1},\"end\":false}" >&7 &&
 	wait_for "4 / 10 requests" &&
