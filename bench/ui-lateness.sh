@@ -7,7 +7,8 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 # tmux terminal, 120x40) and with --ui-type none, ROUNDS times, alternating
 # which goes first. Each run's p99 schedule lateness (start_perf_ns -
 # intended_perf_ns of profile_export_raw.jsonl, as bench/profile-vs-send.sh
-# reads it) and the ratio dashboard / none of the medians.
+# reads it) and the ratio dashboard / none of the medians, and the median of
+# each round's ratio (a pair run back to back: steadier on a shared host).
 # Target: the ratio within 10% (<= 1.10).
 #
 # Environment: ROUNDS (3), RATE (1000 requests/s, constant), SECS (10 s a run).
@@ -19,7 +20,7 @@ ROUNDS=${ROUNDS:-3}
 RATE=${RATE:-1000}
 SECS=${SECS:-10}
 command -v tmux >/dev/null || die "tmux is not installed (scripts/install-deps.sh)"
-SOCK=aiperf-bench-ui-$$
+K=0 SOCK=aiperf-bench-ui-$$-0
 # shellcheck disable=SC2317 # run by the trap
 ui_exit() { tmux -L "$SOCK" kill-server 2>/dev/null; bench_exit; }
 trap ui_exit EXIT
@@ -54,7 +55,9 @@ none() {
 dashboard() {
 	local i=0 seen=0
 	rm -rf "$1" "$1.rc"
-	tmux -L "$SOCK" kill-server 2>/dev/null
+	# a server of its own each run (one killed may still be on its way out)
+	K=$((K + 1))
+	SOCK=aiperf-bench-ui-$$-$K
 	printf '%q ' aiperf profile "${LOAD[@]}" --ui-type dashboard --artifact-dir "$1" >"$TMP/cmd"
 	printf '>%q; echo $? >%q.tmp && mv %q.tmp %q\n' "$1.out" "$1.rc" "$1.rc" "$1.rc" >>"$TMP/cmd"
 	tmux -L "$SOCK" -f /dev/null new-session -d -s b -x 120 -y 40 \
@@ -64,6 +67,7 @@ dashboard() {
 		sleep 0.1
 		i=$((i + 1))
 	done
+	tmux -L "$SOCK" kill-server 2>/dev/null
 	[ -s "$1.rc" ] || die "the dashboard run did not end"
 	st=$(cat "$1.rc")
 	[ "$st" = 0 ] || [ "$st" = 3 ] || die "aiperf profile (dashboard) failed (status $st)"
@@ -73,7 +77,7 @@ dashboard() {
 med() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "rate=$RATE/s for ${SECS}s, rounds=$ROUNDS, cores=$(nproc), loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
-: >"$TMP/d" && : >"$TMP/n"
+: >"$TMP/d" && : >"$TMP/n" && : >"$TMP/r"
 declare -A P N E
 for r in $(seq 1 "$ROUNDS"); do
 	if [ $((r % 2)) = 1 ]; then order="dashboard none"; else order="none dashboard"; fi
@@ -84,6 +88,8 @@ for r in $(seq 1 "$ROUNDS"); do
 	done
 	echo "${P[dashboard]}" >>"$TMP/d"
 	echo "${P[none]}" >>"$TMP/n"
+	awk -v d="${P[dashboard]}" -v n="${P[none]}" 'BEGIN { printf "%.3f\n", (n > 0 ? d / n : 0) }' \
+		>>"$TMP/r"
 	echo "round $r: p99 lateness dashboard ${P[dashboard]} us (${N[dashboard]} requests," \
 		"${E[dashboard]} errors), none ${P[none]} us (${N[none]} requests, ${E[none]} errors)"
 done
@@ -91,3 +97,4 @@ d=$(med <"$TMP/d") n=$(med <"$TMP/n")
 ratio=$(awk -v d="$d" -v n="$n" 'BEGIN { printf "%.3f", (n > 0 ? d / n : 0) }')
 verdict=$(awk -v x="$ratio" 'BEGIN { print (x <= 1.10 ? "PASS" : "FAIL") }')
 echo "median p99 schedule lateness: dashboard $d us, none $n us; ratio $ratio (target <= 1.10): $verdict"
+echo "median of the rounds' ratios (each pair run back to back): $(med <"$TMP/r")"
