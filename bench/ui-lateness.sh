@@ -21,6 +21,8 @@ RATE=${RATE:-1000}
 SECS=${SECS:-10}
 command -v tmux >/dev/null || die "tmux is not installed (scripts/install-deps.sh)"
 K=0 SOCK=aiperf-bench-ui-$$-0
+# the servers' sockets in TMP, removed with it
+export TMUX_TMPDIR=$TMP
 # shellcheck disable=SC2317 # run by the trap
 ui_exit() { tmux -L "$SOCK" kill-server 2>/dev/null; bench_exit; }
 trap ui_exit EXIT
@@ -42,18 +44,53 @@ lateness() {
 		END { printf "%.1f %d %d\n", n ? l[int(0.99 * (n - 1)) + 1] / 1e3 : -1, n, err }' "$TMP/late"
 }
 
-# none DIR: the load with --ui-type none.
-none() {
-	local st=0
-	rm -rf "$1"
-	aiperf profile "${LOAD[@]}" --ui-type none --artifact-dir "$1" >"$1.out" 2>"$1.err" || st=$?
-	[ "$st" = 0 ] || [ "$st" = 3 ] || die "aiperf profile failed (status $st): $(tail -5 "$1.err")"
+# cpu PID: the CPU seconds (user + system) PID has used, or nothing.
+cpu() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ printf "%.2f", ($12 + $13) / 100 }'; }
+
+# tree PID: PID and its descendants.
+tree() {
+	local c
+	echo "$1"
+	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do tree "$c"; done
 }
 
-# dashboard DIR: the load with the dashboard on a tmux terminal; waits for
-# the end (bounded) and checks that the dashboard was drawn.
+# wait_rc DIR [dashboard]: waits for DIR.rc (bounded), polling twice a
+# second in both runs alike; in the dashboard's, looks at the screen once
+# half way (the dashboard must be drawn) and reads aiperf-ui's and the
+# terminal's CPU once a second before the end.
+wait_rc() {
+	local i=0 seen=0 p st
+	while [ ! -s "$1.rc" ] && [ $i -lt $((SECS * 2 + 240)) ]; do
+		if [ -n "${2:-}" ] && [ $i = "$SECS" ]; then
+			tmux -L "$SOCK" capture-pane -p -t b 2>/dev/null | grep -q "Latency so far" && seen=1
+		fi
+		if [ -n "${2:-}" ] && [ $i = $((SECS * 2 - 2)) ]; then
+			for p in $(tree "$(tmux -L "$SOCK" display -p -t b "#{pane_pid}" 2>/dev/null)"); do
+				[ "$(cat "/proc/$p/comm" 2>/dev/null)" = aiperf-ui ] && UI_CPU=$(cpu "$p")
+			done
+			TERM_CPU=$(cpu "$(tmux -L "$SOCK" display -p "#{pid}" 2>/dev/null)")
+		fi
+		sleep 0.5
+		i=$((i + 1))
+	done
+	[ -s "$1.rc" ] || die "the ${2:-none} run did not end"
+	st=$(cat "$1.rc")
+	[ "$st" = 0 ] || [ "$st" = 3 ] || die "aiperf profile (${2:-none}) failed (status $st)"
+	[ -z "${2:-}" ] || [ "$seen" = 1 ] || die "the dashboard was not drawn"
+}
+
+# none DIR: the load with --ui-type none.
+none() {
+	rm -rf "$1" "$1.rc"
+	{ aiperf profile "${LOAD[@]}" --ui-type none --artifact-dir "$1" >"$1.out" 2>"$1.err"
+		echo $? >"$1.rc.tmp" && mv "$1.rc.tmp" "$1.rc"; } &
+	local pid=$!
+	wait_rc "$1"
+	wait "$pid"
+}
+
+# dashboard DIR: the load with the dashboard on a tmux terminal (120x40).
 dashboard() {
-	local i=0 seen=0
 	rm -rf "$1" "$1.rc"
 	# a server of its own each run (one killed may still be on its way out)
 	K=$((K + 1))
@@ -62,16 +99,9 @@ dashboard() {
 	printf '>%q; echo $? >%q.tmp && mv %q.tmp %q\n' "$1.out" "$1.rc" "$1.rc" "$1.rc" >>"$TMP/cmd"
 	tmux -L "$SOCK" -f /dev/null new-session -d -s b -x 120 -y 40 \
 		"PATH='$PATH'; bash $TMP/cmd; while :; do sleep 1; done"
-	while [ ! -s "$1.rc" ] && [ $i -lt $((SECS * 20 + 1200)) ]; do
-		tmux -L "$SOCK" capture-pane -p -t b 2>/dev/null | grep -q "Latency so far" && seen=1
-		sleep 0.1
-		i=$((i + 1))
-	done
+	UI_CPU='?' TERM_CPU='?'
+	wait_rc "$1" dashboard
 	tmux -L "$SOCK" kill-server 2>/dev/null
-	[ -s "$1.rc" ] || die "the dashboard run did not end"
-	st=$(cat "$1.rc")
-	[ "$st" = 0 ] || [ "$st" = 3 ] || die "aiperf profile (dashboard) failed (status $st)"
-	[ "$seen" = 1 ] || die "the dashboard was not drawn"
 }
 
 med() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -86,12 +116,14 @@ for r in $(seq 1 "$ROUNDS"); do
 		read -r p n e <<<"$(lateness "$TMP/$who/profile_export_raw.jsonl")"
 		P[$who]=$p N[$who]=$n E[$who]=$e
 	done
+	cpus="aiperf-ui $UI_CPU s, the terminal (tmux) $TERM_CPU s of CPU"
 	echo "${P[dashboard]}" >>"$TMP/d"
 	echo "${P[none]}" >>"$TMP/n"
 	awk -v d="${P[dashboard]}" -v n="${P[none]}" 'BEGIN { printf "%.3f\n", (n > 0 ? d / n : 0) }' \
 		>>"$TMP/r"
 	echo "round $r: p99 lateness dashboard ${P[dashboard]} us (${N[dashboard]} requests," \
-		"${E[dashboard]} errors), none ${P[none]} us (${N[none]} requests, ${E[none]} errors)"
+		"${E[dashboard]} errors; $cpus), none ${P[none]} us (${N[none]} requests," \
+		"${E[none]} errors)"
 done
 d=$(med <"$TMP/d") n=$(med <"$TMP/n")
 ratio=$(awk -v d="$d" -v n="$n" 'BEGIN { printf "%.3f", (n > 0 ? d / n : 0) }')

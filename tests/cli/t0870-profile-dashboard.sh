@@ -7,6 +7,9 @@
 
 command -v tmux >/dev/null || test_skip_all "no tmux"
 SOCK=aiperf-t0870-$$
+# the server's socket in the scratch directory, removed with it
+TMUX_TMPDIR=$TMP
+export TMUX_TMPDIR
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null; cleanup' EXIT
 start_mock --ttft-ms 20 --itl-ms 1 || test_skip_all "aiperf-mock did not start"
 export MOCK_URL SOCK
