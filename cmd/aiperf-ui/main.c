@@ -111,7 +111,7 @@ main(int argc, char **argv)
 	struct ui_state st;
 	struct buf in;
 	enum mode m;
-	int64_t t0, next_draw = 0, next_plain, now;
+	int64_t t0, next_draw = 0, last_draw = 0, next_plain, now;
 	int fresh = 0, eof = 0;
 	struct sigaction sa;
 
@@ -174,11 +174,15 @@ main(int argc, char **argv)
 				next_plain = now + (int64_t)(o.interval * 1e9);
 				fresh = 0;
 			}
-		} else if (now >= next_draw && (fresh || m == M_DASH)) {
+		} else if (now >= next_draw && (fresh || (m == M_DASH && now >= last_draw + 1000000000))) {
+			/* new numbers (twice a second at most, as they come), else
+			 * the dashboard's clock once a second: few wake-ups for the
+			 * terminal */
 			if (m == M_DASH)
 				ui_dash_draw(&st);
 			else if (st.lines)
 				ui_simple_draw(&st, 2);
+			last_draw = now;
 			next_draw = now + 250000000;
 			fresh = 0;
 		}
