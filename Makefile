@@ -61,6 +61,8 @@ bin/$(1): $$($(1)_OBJ) build/libaiperf.a
 	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$($(1)_OBJ) build/libaiperf.a $$(LDLIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+# aiperf-ui alone draws with ncurses (the dashboard).
+bin/aiperf-ui: LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
 # @DATADIR@ and @VERSION@ are filled in as git fills its *.sh scripts.
 bin/%: cmd/%.sh config.mk

@@ -90,7 +90,10 @@ aiperf profile options (the original's names and aliases):
   GPU:       --gpu-telemetry [dashboard] [pynvml] [URL...] (DCGM exporters
              beside localhost:9400 and :9401, NVML, the console tables),
              --no-gpu-telemetry
-  Service:   --ui/--ui-type dashboard|simple|none, --log-level TRACE|DEBUG|
+  Exit gate: --max-error-rate PCT, --fail-on-slo [--min-goodput-pct PCT]
+             (ours: exit 3 with the reason, after writing every artifact)
+  Service:   --ui/--ui-type dashboard|simple|none (aiperf-ui(1); plain
+             lines when stderr is not a terminal), --log-level TRACE|DEBUG|
              INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL (logs/aiperf.log),
              -v/--verbose (DEBUG), -vv/--extra-verbose (TRACE)
   Multi-run: --num-profile-runs N (1-10; runs into profile_runs/run_0001...,
@@ -307,6 +310,7 @@ check_wrapper_options() {
 	[[ -n ${SET[--verbose]+x} ]] && ((LEVELS[$l] > LEVELS[DEBUG])) && l=DEBUG
 	[[ -n ${SET[--extra-verbose]+x} ]] && l=TRACE
 	LOGLEVEL=$l
+	slo_gate
 	for o in --url-strategy --transport; do
 		[[ -z ${SET[$o]+x} || " ${VALUES[$o]} " == *" ${SET[$o]} "* ]] ||
 			usage_error "profile: invalid value for $o: '${SET[$o]}' (the only" \
@@ -957,6 +961,42 @@ on_signal() {
 	return 0
 }
 
+# slo_gate: --fail-on-slo [--min-goodput-pct PCT] as aiperf-export's
+# --min-goodput-pct (default 100): exit 3 below it, after the artifacts.
+slo_gate() {
+	if [[ -z ${SET[--fail-on-slo]+x} ]]; then
+		[[ -z ${SET[--min-goodput-pct]+x} ]] ||
+			usage_error "profile: --min-goodput-pct needs --fail-on-slo"
+		return 0
+	fi
+	[[ -n ${SET[--goodput]:-} ]] ||
+		usage_error "profile: --fail-on-slo needs --goodput (the SLOs that make a request good)"
+	EXP+=(--min-goodput-pct "${SET[--min-goodput-pct]:-100}")
+}
+
+# The live view (aiperf-ui(1), --ui-type simple|dashboard): aiperf-metrics
+# writes status lines on its fd 3 (--status-fd), aiperf-ui draws them on
+# our stderr (on idle CPU, off the sender's, as every stage but the
+# sender) and is gone before aiperf-metrics ends, so the screen is
+# restored before aiperf-export prints. None for --ui-type none, nor for
+# the default when stderr is not a terminal (an explicit type prints
+# plain lines there). ui_args sets UI, aiperf-ui's arguments.
+UI=()
+ui_args() {
+	local t=${SET[--ui-type]:-dashboard} o
+	t=${t,,}
+	[[ $t == none || ( -z ${SET[--ui-type]+x} && ! -t 2 ) ]] && return 0
+	UI=(--ui-type "$t")
+	for o in --request-count --warmup-request-count --benchmark-duration --warmup-duration; do
+		[[ -n ${SET[$o]:-} ]] && UI+=("$o" "${SET[$o]}")
+	done
+	MET+=(--status-fd 3)
+}
+ui_view() {
+	((${#UI[@]})) || return 0
+	exec "${REST[@]}" "${IDLE[@]}" aiperf-ui "${UI[@]}" >/dev/null
+}
+
 # run_pipeline DIR LOG RAW RUN: gen | send | metrics (--tee RAW) | export into
 # DIR; RUN is our private scratch directory, removed on return.
 # The stages run in a process group of their own, so a Ctrl-C or a signal
@@ -988,11 +1028,11 @@ run_pipeline() {
 	busy_poll
 	cpu_split
 	SEND+=("${BUSY[@]}")
-	# The progress line comes from the records aiperf-metrics reads anyway
-	# (on idle CPU), not from the sender's loop: fd 3 is our stderr. The
-	# sender checked the user's --ui-type; the last one given wins.
+	# The live view comes from the records aiperf-metrics reads anyway (on
+	# idle CPU), not from the sender's loop (ui_args). The sender checked
+	# the user's --ui-type; the last one given wins.
 	SEND+=(--ui-type none)
-	[[ ${SET[--ui-type]:-dashboard} != none ]] && MET+=(--progress-fd 3)
+	ui_args
 	local -a srv=()
 	set -m
 	scrape_fifo "$run"
@@ -1009,7 +1049,7 @@ run_pipeline() {
 		stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
 		{ stage spool "${REST[@]}" "${IDLE[@]}" cat >"$spill" 2>"$run/spool.err"; } |
 		{ stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
-			3>&2 2>"$run/metrics.err"; gpu_telemetry_stop "$run"; } |
+			3> >(ui_view) 2>"$run/metrics.err"; gpu_telemetry_stop "$run"; } |
 		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" "${GPU_EXP[@]}" \
 			--artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \

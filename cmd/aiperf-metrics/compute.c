@@ -8,6 +8,7 @@
 
 #include "stats/metricdef.h"
 #include "stats/numfmt.h"
+#include "status.h"
 
 #define MAXM 128
 #define NS_S (1.0 / 1e9)
@@ -686,4 +687,46 @@ rec_emit(struct rec *r, const struct opts *o, struct buf *out)
 	jw_obj_end(&w);
 	buf_addch(out, '\n');
 	return ok && n == 0;
+}
+
+/* The status stream's view of r (status.h), after rec_emit(r). */
+void
+rec_status_of(const struct rec *r, struct status_item *it)
+{
+	const struct val *v;
+	int64_t intended;
+
+	st = r->ms;
+	it->warmup = r->warmup;
+	it->error = !valid(r);
+	it->start_ns = r->has_start ? r->start_perf_ns : -1;
+	it->end_ns = r->nr ? r->r[r->nr - 1].perf_ns : -1;
+	it->late_ns = INT64_MIN;
+	if (r->has_start && json_int64(json_get(r->aiperf, "intended_perf_ns"), &intended) == 0)
+		it->late_ns = r->start_perf_ns - intended;
+	it->ttft_ns = it->lat_ns = it->osl = -1;
+	it->itl_ns = -1;
+	it->etype[0] = 0;
+	if (it->error) {
+		const char *t = r->perr ? NULL : json_str_or(json_get(r->error, "type"), NULL);
+		int n;
+
+		if (r->perr)
+			n = snprintf(it->etype, sizeof(it->etype), "%.*s", (int)r->etype_s.len,
+				     r->etype_s.s);
+		else
+			n = snprintf(it->etype, sizeof(it->etype), "%s",
+				     t ? t : r->error ? "Error" : "InvalidInferenceResultError");
+		(void)n;
+	}
+	if (it->error || r->warmup)
+		return;
+	if ((v = get("time_to_first_token")))
+		it->ttft_ns = (int64_t)num(v);
+	if ((v = get("request_latency")))
+		it->lat_ns = (int64_t)num(v);
+	if ((v = get("inter_token_latency")))
+		it->itl_ns = num(v);
+	if ((v = get("output_sequence_length")))
+		it->osl = (int64_t)num(v);
 }

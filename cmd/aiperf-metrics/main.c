@@ -11,6 +11,7 @@
 #include "lines.h"
 #include "metrics.h"
 #include "progress.h"
+#include "status.h"
 #include "opt.h"
 #include "rand/pystr.h"
 #include "util.h"
@@ -24,6 +25,7 @@ struct options {
 	const char *tee;
 	const char *follow;
 	int progress_fd;
+	int status_fd;
 	char **files;
 	int nfiles;
 };
@@ -31,7 +33,7 @@ struct options {
 enum {
 	K_TOKENIZER = 256, K_REVISION, K_TRUST, K_ENDPOINT_TYPE, K_SERVER_TOKENS,
 	K_STREAMING, K_TRACE, K_UNBUFFERED, K_DROP_WARMUP, K_KEEP_GOING,
-	K_THREADS, K_TEE, K_FOLLOW, K_PROGRESS, K_VERSION,
+	K_THREADS, K_TEE, K_FOLLOW, K_PROGRESS, K_STATUS, K_VERSION,
 };
 
 #define FLAG(lv) OPT_FLAG, NULL, OPT_TO(lv)
@@ -54,6 +56,8 @@ enum {
 	{ "follow", K_FOLLOW, OPT_STR, "file", OPT_TO(op->follow), .flags = OPT_HIDE }, \
 	{ "unbuffered", K_UNBUFFERED, FLAG(op->o.unbuffered), .flags = OPT_BR }, \
 	{ "progress-fd", K_PROGRESS, OPT_INT, "fd", OPT_TO(op->progress_fd), .min = 0, \
+	  .max = 1 << 20, .flags = OPT_BR }, \
+	{ "status-fd", K_STATUS, OPT_INT, "fd", OPT_TO(op->status_fd), .min = 0, \
 	  .max = 1 << 20, .flags = OPT_BR }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
@@ -119,6 +123,7 @@ static int
 do_line(struct run *run, const struct opts *o, struct lines *l, const char *s, size_t n)
 {
 	char why[256];
+	int none;
 
 	if (rec_parse(&run->rec, o, s, n, why, sizeof(why)) < 0) {
 		if (!o->keep_going)
@@ -127,10 +132,16 @@ do_line(struct run *run, const struct opts *o, struct lines *l, const char *s, s
 		run->skipped++;
 		return -1;
 	}
-	if ((o->drop_warmup && run->rec.warmup) || run->rec.unrecorded)
+	if (run->rec.unrecorded)
 		return 0;
+	if (o->drop_warmup && run->rec.warmup) {
+		rec_status(&run->rec, o);
+		return 0;
+	}
 	rec_progress(&run->rec, o);
-	if (rec_emit(&run->rec, o, &run->out) == 0) {
+	none = rec_emit(&run->rec, o, &run->out);
+	rec_status(&run->rec, o);
+	if (!none) {
 		if (fwrite(run->out.s, 1, run->out.len, stdout) != run->out.len)
 			die_write();
 		if (o->unbuffered && fflush(stdout) == EOF)
@@ -200,7 +211,7 @@ do_file(struct run *run, const struct opts *o, const char *path, struct follow *
 int
 main(int argc, char **argv)
 {
-	struct options op = { .progress_fd = -1 };
+	struct options op = { .progress_fd = -1, .status_fd = -1 };
 	struct run run;
 	struct progress progress;
 
@@ -226,6 +237,8 @@ main(int argc, char **argv)
 	progress_init(&progress, op.progress_fd);
 	if (progress.fd >= 0)
 		op.o.progress = &progress;
+	if (op.status_fd >= 0)
+		op.o.status = status_new(op.status_fd);
 	if (op.o.threads > 1)
 		run.pool = pool_new(&op.o, op.o.threads);
 	if (op.follow) {
@@ -243,6 +256,7 @@ main(int argc, char **argv)
 	if (run.tee && linefile_close(run.tee) < 0)
 		tee_failed(run.tee);
 	progress_end(&progress);
+	status_end(op.o.status);
 	if (run.skipped)
 		warn("%zu malformed line%s skipped", run.skipped, run.skipped == 1 ? "" : "s");
 	rec_release(&run.rec);

@@ -75,6 +75,7 @@ struct opts {
 	int threads;
 	struct tokenizer *tok;
 	struct progress *progress;	/* --progress-fd (progress.h), or NULL */
+	struct status *status;		/* --status-fd (status.h), or NULL */
 };
 
 struct progress;
@@ -82,6 +83,9 @@ struct progress;
  * counts of r (its start, its last response, whether it failed). */
 void rec_progress(const struct rec *r, const struct opts *o);
 void rec_progress_of(const struct rec *r, int64_t *start_ns, int64_t *end_ns, int *error);
+/* The status stream's count of r (status.h), after rec_emit() unless r is
+ * a dropped warmup record. */
+void rec_status(const struct rec *r, const struct opts *o);
 
 void rec_init(struct rec *r);
 void rec_reset(struct rec *r);

@@ -2,6 +2,7 @@
 /* --threads: batches of input lines computed by worker threads, written in input order. */
 #include "metrics.h"
 #include "progress.h"
+#include "status.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -18,6 +19,8 @@ struct slot {
 	size_t lineno;
 	int status;		/* 0 written, 1 nothing to write, -1 malformed */
 	int counted;		/* a record the progress line counts */
+	int stat;		/* a record the status stream counts */
+	struct status_item item;
 	int64_t start_ns, end_ns;
 	int error;
 	int worker;
@@ -66,19 +69,33 @@ static void
 run_slot(struct worker *w, struct slot *s, int id)
 {
 	const struct opts *o = w->p->o;
+	int n;
 
 	s->worker = id;
 	s->status = 1;
 	s->counted = 0;
+	s->stat = 0;
 	if (rec_parse(&w->rec, o, w->p->text.s + s->off, s->len, s->why, sizeof(s->why)) < 0) {
 		s->status = -1;
 		return;
 	}
-	if ((o->drop_warmup && w->rec.warmup) || w->rec.unrecorded)
+	if (w->rec.unrecorded)
 		return;
+	if (o->drop_warmup && w->rec.warmup) {
+		if (o->status) {
+			rec_status_of(&w->rec, &s->item);
+			s->stat = 1;
+		}
+		return;
+	}
 	s->counted = 1;
 	rec_progress_of(&w->rec, &s->start_ns, &s->end_ns, &s->error);
-	if (rec_emit(&w->rec, o, &w->one) == 0) {
+	n = rec_emit(&w->rec, o, &w->one);
+	if (o->status) {
+		rec_status_of(&w->rec, &s->item);
+		s->stat = 1;
+	}
+	if (n == 0) {
 		s->oo = w->out.len;
 		s->ol = w->one.len;
 		buf_add(&w->out, w->one.s, w->one.len);
@@ -112,6 +129,8 @@ write_out(struct pool *p)
 		}
 		if (s->counted && p->o->progress)
 			progress_record(p->o->progress, s->start_ns, s->end_ns, s->error);
+		if (s->stat)
+			status_record(p->o->status, &s->item);
 		if (s->status == 0) {
 			if (fwrite(p->w[s->worker].out.s + s->oo, 1, s->ol, stdout) != s->ol)
 				die_write();

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "metrics.h"
+#include "status.h"
 
 #define EVERY_NS 500000000
 
@@ -86,4 +87,15 @@ rec_progress(const struct rec *r, const struct opts *o)
 		return;
 	rec_progress_of(r, &start_ns, &end_ns, &error);
 	progress_record(o->progress, start_ns, end_ns, error);
+}
+
+void
+rec_status(const struct rec *r, const struct opts *o)
+{
+	struct status_item it;
+
+	if (!o->status)
+		return;
+	rec_status_of(r, &it);
+	status_record(o->status, &it);
 }

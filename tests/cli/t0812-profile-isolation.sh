@@ -111,15 +111,15 @@ test_expect_success 'client health: the other stages'"'"' CPU in the window, eac
 	grep -q "^Other Stages CPU in the [0-9.]* s Window (s): [0-9.]* (aiperf-gen [0-9.]*, aiperf-metrics [0-9.]*, aiperf-export [0-9.]*)\$" out
 '
 
-test_expect_success 'the progress line is drawn by aiperf-metrics from the records, not by the sender' '
+test_expect_success 'the live view is drawn from aiperf-metrics'"'"' records, not by the sender' '
 	command -v script >/dev/null || { echo "no script(1): skipped"; exit 0; }
 	script -qec "aiperf profile -m m --url $MOCK_URL --tokenizer builtin --isl 8 --osl 2 \
 		--concurrency 4 --request-count 40 --artifact-dir t" /dev/null >tty.out 2>&1 &&
-	grep -a -q "aiperf: 40 requests done, 0 errors, [0-9.]* requests/s" tty.out &&
+	grep -a -q "aiperf: done, profiling 40/40 requests (100%), 0 errors, [0-9.]* requests/s" tty.out &&
 	! grep -a -q "aiperf-send: [0-9]* sent" tty.out &&
 	script -qec "aiperf profile -m m --url $MOCK_URL --tokenizer builtin --isl 8 --osl 2 \
 		--concurrency 4 --request-count 40 --ui-type none --artifact-dir n" /dev/null >tty.out 2>&1 &&
-	! grep -a -q "requests done" tty.out &&
+	! grep -a -q "requests done" tty.out && ! grep -a -q "aiperf: done" tty.out &&
 	test_expect_code 2 aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --ui-type bogus \
 		--artifact-dir b \
 		>/dev/null 2>err &&
