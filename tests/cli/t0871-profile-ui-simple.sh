@@ -74,4 +74,20 @@ test_expect_success 'aiperf-ui: plain lines from status lines, at most one an in
 	grep -q "invalid value for --ui-type" err
 '
 
+test_expect_success 'aiperf-ui: hostile status lines are skipped; the real last line is shown' '
+	{
+		echo "not json"
+		printf "{\"profiling\": {\"done\": 3}\n"
+		printf "\000\001\033[2J\n"
+		echo "{\"phase\": \"\\u001b[31mred\", \"profiling\": {\"done\": 1e999, \"errors\": \"x\"}, \"errors_by_type\": [1]}"
+		head -c 300000 /dev/zero | tr "\\000" a
+		echo
+		tail -1 status
+	} >hostile &&
+	aiperf-ui --ui-type simple --request-count 80 --interval 3600 <hostile 2>ui.err >ui.out &&
+	test ! -s ui.out &&
+	! grep -q "$ESC" ui.err &&
+	tail -1 ui.err | grep -q "^aiperf: done, profiling 80/80 requests (100%)"
+'
+
 test_done
