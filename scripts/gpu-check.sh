@@ -24,17 +24,7 @@ check() {	# NAME CONDITION...
 }
 
 if [ -n "${AIPERF_LIBS:-}" ]; then
-	libs=$(cd "$AIPERF_LIBS" && pwd)
-	mkdir -p "$OUT/bin"
-	for t in "$BIN"/aiperf*; do
-		if head -c 4 "$t" | grep -q ELF; then
-			printf '#!/bin/sh\nexec "%s/ld-linux-x86-64.so.2" --library-path "%s" "%s" "$@"\n' \
-				"$libs" "$libs" "$t" >"$OUT/bin/${t##*/}"
-			chmod +x "$OUT/bin/${t##*/}"
-		else
-			cp "$t" "$OUT/bin/"
-		fi
-	done
+	sh "$TOP/scripts/libs-bin.sh" "$AIPERF_LIBS" "$BIN" "$OUT/bin" || exit 1
 	BIN=$OUT/bin
 	export AIPERF_DATA_DIR=$TOP/data
 fi
