@@ -994,6 +994,8 @@ ui_args() {
 }
 ui_view() {
 	((${#UI[@]})) || return 0
+	# the scraper's FIFO is the sender's alone to hold (stage)
+	exec 9>&-
 	exec "${REST[@]}" "${IDLE[@]}" aiperf-ui "${UI[@]}" >/dev/null
 }
 

@@ -47,6 +47,25 @@ grep_wait() {
 	grep -q -- "$1" "$2"
 }
 
+# send_ready SID: until an aiperf-send in session SID takes SIGINT itself
+# (blocked for its signalfd, or caught: bit 2 of SigBlk or SigCgt), 30 s
+# at most. A signal before that ends the sender by default, with no
+# "interrupted" line to wait for.
+send_ready() {
+	i=0
+	while [ $i -lt 300 ]; do
+		for p in $(pgrep -s "$1" -x aiperf-send); do
+			m=$(awk '/^Sig(Blk|Cgt):/ { printf "%s ", $2 }' "/proc/$p/status" 2>/dev/null)
+			for x in $m; do
+				[ $((0x$x & 2)) -ne 0 ] && return 0
+			done
+		done
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
 # check_run DIR STATUS WANT: the interrupted run in DIR ended as it must.
 check_run() {
 	test "$2" -eq "$3" || { echo "status $2, want $3"; return 1; }
@@ -131,18 +150,20 @@ test_expect_success 'a second signal also stops a generator still preparing' '
 		sleep 0.1
 		i=$((i + 1))
 	done &&
+	send_ready "$(cat pid)" &&
 	kill -INT -$(cat pid) &&
 	grep_wait "^aiperf-send: interrupted" err &&
 	kill -INT -$(cat pid)
 	# the generator would work for minutes: 60 s is only a bound on a hang
-	( sleep 60 && kill -KILL -$(cat pid) 2>/dev/null ) &
+	( sleep 60 && ps -o pid=,stat=,args= -s "$(cat pid)" >hung &&
+		kill -KILL -$(cat pid) 2>/dev/null ) &
 	dog=$!
 	st=0 && wait $prof || st=$?
 	# the watchdog may be gone by now (its sleep killed, it exits): under
 	# set -e a failed kill here would fail the test without a word
 	pkill -P $dog || :
 	kill $dog 2>/dev/null || :
-	test $st -eq 130 || { echo "status $st"; cat err; false; }
+	test $st -eq 130 || { echo "status $st"; cat err; cat hung 2>/dev/null; false; }
 	test "$(jq .was_cancelled busy/profile_export_aiperf.json)" = true &&
 	! pgrep -f -- "$PWD/busy" >/dev/null
 '
