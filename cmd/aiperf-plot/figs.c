@@ -336,6 +336,130 @@ server_fig(struct figs *out, const struct run *r, const char *type)
 	fig_drop_empty(out, rows);
 }
 
+/* A title safe inside a data block's double quotes. */
+static void
+unquote(char *t)
+{
+	for (; *t; t++)
+		if (*t == '"' || *t == '\\' || (unsigned char)*t < 0x20)
+			*t = '\'';
+}
+
+/*
+ * Counters and gauges without timeslices (no --slice-duration): one bar
+ * a series, the counter's rate or the gauge's average over the profiling
+ * window, labelled by the series.
+ */
+static void
+server_overall(struct figs *out, const struct run *r, const char *type)
+{
+	int counter = !strcmp(type, "counter");
+	struct fig *f;
+	const struct json *m, *s, *sl;
+	size_t rows = 0;
+	char title[256];
+
+	f = fig_new(out, counter ? "server_counter_overall" : "server_gauge_overall",
+		    counter ? "Server metrics: counter rates over the run" :
+			      "Server metrics: gauges over the run (avg)",
+		    "series", counter ? "per second" : "value",
+		    counter ? "series_index rate series total" : "series_index avg series min max");
+	f->xtics = 1;
+	fig_series(f, NULL, "1:2:(0.8):xtic(3)", STYLE_BOXES, 0);
+	for (m = r->srv->child; m && rows < MAX_SERVER_SERIES; m = m->next) {
+		if (strcmp(json_str_or(json_get(m, "type"), ""), type))
+			continue;
+		for (s = json_get(m, "series") ? json_get(m, "series")->child : NULL;
+		     s && rows < MAX_SERVER_SERIES; s = s->next) {
+			const struct json *st = json_get(s, "stats");
+			double y = num(json_get(st, counter ? "rate" : "avg"));
+
+			sl = json_get(s, "timeslices");
+			if ((sl && sl->child) || isnan(y) ||
+			    (counter && !(num(json_get(st, "total")) > 0)))
+				continue;
+			series_title(title, sizeof(title), m->key, json_get(s, "labels"));
+			unquote(title);
+			if (counter)
+				fig_row(f, "%zu %.17g \"%s\" %.17g", rows, y, title,
+					num(json_get(st, "total")));
+			else
+				fig_row(f, "%zu %.17g \"%s\" %.17g %.17g", rows, y, title,
+					num(json_get(st, "min")), num(json_get(st, "max")));
+			rows++;
+		}
+	}
+	fig_end_block(f);
+	fig_drop_empty(out, rows);
+}
+
+/*
+ * Histogram metrics (vllm:time_to_first_token_seconds ...), over the
+ * profiling window: the percentiles estimated from the buckets (stats
+ * pNN_estimate), and the requests in each bucket (le_k minus le_k-1 of
+ * the cumulative counts), a block per series that observed anything.
+ */
+static void
+server_histograms(struct figs *out, const struct run *r)
+{
+	static const char *const pct[] = { "p1", "p5", "p10", "p25", "p50", "p75", "p90",
+					   "p95", "p99", NULL };
+	struct fig *p, *b;
+	const struct json *m, *s, *k;
+	size_t nseries = 0, prows = 0, brows = 0, i;
+	char title[256], key[32];
+
+	p = fig_new(out, "server_histogram_percentiles",
+		    "Server histograms: estimated percentiles over the run", "percentile",
+		    "value (the metric's unit)", "percentile_index estimate percentile");
+	p->xtics = 1;
+	b = fig_new(out, "server_histogram_buckets",
+		    "Server histograms: observations per bucket over the run",
+		    "bucket upper bound (le)", "observations", "bucket_index count le");
+	b->xtics = 1;
+	for (m = r->srv->child; m && nseries < MAX_SERVER_SERIES; m = m->next) {
+		if (strcmp(json_str_or(json_get(m, "type"), ""), "histogram"))
+			continue;
+		for (s = json_get(m, "series") ? json_get(m, "series")->child : NULL;
+		     s && nseries < MAX_SERVER_SERIES; s = s->next) {
+			const struct json *st = json_get(s, "stats");
+			double prev = 0, c;
+
+			if (!(num(json_get(st, "count")) > 0))
+				continue;
+			series_title(title, sizeof(title), m->key, json_get(s, "labels"));
+			fig_series(p, title, "1:2:xtic(3)", STYLE_LINESPOINTS, 0);
+			for (i = 0; pct[i]; i++) {
+				snprintf(key, sizeof(key), "%s_estimate", pct[i]);
+				if (!isnan(c = num(json_get(st, key)))) {
+					fig_row(p, "%zu %.17g \"%s\"", i, c, pct[i]);
+					prows++;
+				}
+			}
+			fig_end_block(p);
+			fig_series(b, title, "1:2:xtic(3)", STYLE_LINESPOINTS, 0);
+			k = json_get(s, "buckets");
+			for (i = 0, k = k ? k->child : NULL; k; k = k->next, i++) {
+				if (isnan(c = num(k)))
+					continue;
+				snprintf(key, sizeof(key), "%.*s", (int)k->keylen, k->key);
+				unquote(key);
+				fig_row(b, "%zu %.17g \"%s\"", i, c - prev, key);
+				prev = c;
+				brows++;
+			}
+			fig_end_block(b);
+			nseries++;
+		}
+	}
+	if (!prows && brows) {	/* drop p, the one before last */
+		out->v[out->n - 2] = b;
+		out->v[out->n - 1] = p;
+	}
+	fig_drop_empty(out, prows && brows);
+	fig_drop_empty(out, prows || brows);
+}
+
 void
 figs_single(struct figs *out, const struct run *r)
 {
@@ -355,6 +479,9 @@ figs_single(struct figs *out, const struct run *r)
 	if (r->srv && r->srv->type == JSON_OBJECT) {
 		server_fig(out, r, "counter");
 		server_fig(out, r, "gauge");
+		server_overall(out, r, "counter");
+		server_overall(out, r, "gauge");
+		server_histograms(out, r);
 	}
 }
 
