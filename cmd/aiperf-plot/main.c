@@ -227,6 +227,7 @@ struct state {
 	const struct options *o;
 	char *signature;
 	int nruns;
+	size_t naggs;		/* aggregate/ folders read */
 };
 
 /* What the folders hold now: run folders and their files' sizes and times. */
@@ -269,12 +270,19 @@ signature(const struct found *f)
 static char *
 run_sub(struct run *const *runs, size_t i)
 {
+	char *s, *c;
 	size_t j;
 
 	for (j = 0; j < i; j++)
 		if (!strcmp(runs[j]->name, runs[i]->name))
-			return xstrfmt("runs/%s-%zu", runs[i]->name, i + 1);
-	return xstrfmt("runs/%s", runs[i]->name);
+			break;
+	s = j < i ? xstrfmt("runs/%s-%zu", runs[i]->name, i + 1) :
+		    xstrfmt("runs/%s", runs[i]->name);
+	for (c = s + 5; *c; c++)	/* a name the dashboard serves */
+		if (!(strchr("-_.", *c) || (*c >= 'a' && *c <= 'z') ||
+		      (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')) || (c == s + 5 && *c == '.'))
+			*c = '_';
+	return s;
 }
 
 /* Render every figure and the report of runs already read (freed here).
@@ -350,6 +358,7 @@ render(struct state *s, const struct found *f)
 		if (aggs_load(&aggs, f->aggs[i]) < 0 && !o->dashboard)
 			rc = -1;
 	rc = render_runs(o, runs, n, &aggs, rc);
+	s->naggs = aggs.n;
 	aggs_release(&aggs);
 	return rc;
 }
@@ -378,7 +387,8 @@ rescan(void *arg)
 		s->signature = sig;
 		s->nruns = render(s, &f);
 		if (s->nruns >= 0)
-			fprintf(stderr, "%s: report updated: %d runs\n", argv0, s->nruns);
+			fprintf(stderr, "%s: report updated: %d runs%s\n", argv0, s->nruns,
+				s->naggs ? ", confidence intervals" : "");
 		sig = NULL;
 	}
 	free(sig);
@@ -389,7 +399,7 @@ int
 main(int argc, char **argv)
 {
 	struct options o;
-	struct state s = { &o, NULL, 0 };
+	struct state s = { &o, NULL, 0, 0 };
 	struct found f = { 0 };
 	struct stat st;
 	size_t i;
