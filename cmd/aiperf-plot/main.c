@@ -424,11 +424,11 @@ main(int argc, char **argv)
 
 		if (!(one[0] = run_load_stdin())) {
 			free(one);
-			return 1;
-		}
-		if (mkdirs(o.output) < 0 || render_runs(&o, one, 1, &none, 0) < 0)
 			rc = 1;
-		else
+		} else if (render_runs(&o, one, 1, &none, mkdirs(o.output)) < 0) {
+			rc = 1;	/* render_runs frees the run either way */
+		}
+		if (rc == 0)
 			printf("%s/report.html\n", o.output);
 		goto out;
 	}
