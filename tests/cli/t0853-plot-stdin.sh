@@ -71,4 +71,17 @@ test_expect_success 'composes after aiperf-metrics-style zstd input too (lines_o
 	zstd -q -c "$REC" | aiperf-plot --output z >/dev/null &&
 	cmp z/data/ttft_histogram.dat piped/data/ttft_histogram.dat
 '
+start_mock --ttft-ms 1 --itl-ms 1
+
+test_expect_success 'the stages piped into it: aiperf-gen | aiperf-send | aiperf-metrics | aiperf-plot' '
+	mkdir live &&
+	aiperf-gen -m m --tokenizer builtin --random-seed 1 --request-count 12 --streaming |
+	aiperf-send -u "$MOCK_URL" --concurrency 2 |
+	aiperf-metrics --tokenizer builtin | tee live/profile_export.jsonl |
+	aiperf-plot --output livep >out &&
+	test "$(cat out)" = livep/report.html &&
+	test "$(wc -l <live/profile_export.jsonl)" -eq 12 &&
+	"$PY" "$TOP/tests/cli/plot-check.py" records live livep &&
+	grep -q "12 requests with records, 0 errors" livep/report.html
+'
 test_done
