@@ -40,7 +40,8 @@ static const char css[] =
 	"figcaption{color:var(--muted)}\n"
 	"body:has(:target){margin:0}\n"
 	"body:has(:target) header,body:has(:target) #summary,body:has(:target) #plots>h2,"
-	"body:has(:target) figcaption,body:has(figure:target) figure:not(:target){display:none}\n";
+	"body:has(:target) figcaption,body:has(figure:target) figure:not(:target),"
+	"body:has(:target) section.run>:not(figure){display:none}\n";
 
 static void
 esc(struct buf *b, const char *s)

@@ -20,6 +20,7 @@ exits 1 on the first difference.
 import json
 import math
 import os
+import re
 import shlex
 import sys
 
@@ -196,8 +197,9 @@ def single(rundir, plotdir, only_records=False):
             check(plotdir, name, [rows])
             made.add(name)
 
-    # histograms: estimated percentiles; per-bucket counts from the cumulative ones
-    pcts, bks = [], []
+    # histograms: estimated percentiles; per-bucket counts from the cumulative
+    # ones, a plot per metric
+    pcts, bks = [], {}
     for mname, m in srv.items():
         if m["type"] != "histogram":
             continue
@@ -209,11 +211,14 @@ def single(rundir, plotdir, only_records=False):
             le = list(s["buckets"].items())
             cum = np.array([c for _, c in le], dtype=float)
             per = np.diff(np.concatenate(([0.0], cum)))
-            bks.append([[i, per[i], k] for i, (k, _) in enumerate(le)])
+            name = "server_histogram_buckets_" + re.sub(r"[^A-Za-z0-9_-]", "_", mname)
+            bks.setdefault(name, []).append([[i, per[i], k] for i, (k, _) in enumerate(le)])
     if pcts:
         check(plotdir, "server_histogram_percentiles", pcts)
-        check(plotdir, "server_histogram_buckets", bks)
-        made |= {"server_histogram_percentiles", "server_histogram_buckets"}
+        made.add("server_histogram_percentiles")
+    for name, blocks in bks.items():
+        check(plotdir, name, blocks)
+        made.add(name)
     return made
 
 

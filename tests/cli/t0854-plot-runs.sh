@@ -17,16 +17,18 @@ test_expect_success 'server histograms of one run equal the export' '
 	aiperf-plot --paths "$DATA/single" --output one >/dev/null &&
 	"$PY" "$TOP/tests/cli/plot-check.py" single "$DATA/single" one >out &&
 	grep "^ok server_histogram_percentiles: 2 blocks, 18 rows" out &&
-	grep "^ok server_histogram_buckets: 2 blocks" out &&
-	grep -q "^4 16 \"0.04\"$" one/data/server_histogram_buckets.dat
+	grep "^ok server_histogram_buckets_vllm_time_to_first_token_seconds: 1 blocks, 23 rows" out &&
+	grep "^ok server_histogram_buckets_vllm_e2e_request_latency_seconds: 1 blocks" out &&
+	grep -q "^4 16 \"0.04\"$" one/data/server_histogram_buckets_vllm_time_to_first_token_seconds.dat
 '
 
 test_expect_success 'a changed bucket count is caught' '
-	sed "s/^4 16 \"0.04\"$/4 15 \"0.04\"/" one/data/server_histogram_buckets.dat >x &&
-	! cmp -s x one/data/server_histogram_buckets.dat &&
-	cp x one/data/server_histogram_buckets.dat &&
+	f=one/data/server_histogram_buckets_vllm_time_to_first_token_seconds.dat &&
+	sed "s/^4 16 \"0.04\"$/4 15 \"0.04\"/" $f >x &&
+	! cmp -s x $f &&
+	cp x $f &&
 	! "$PY" "$TOP/tests/cli/plot-check.py" single "$DATA/single" one >out &&
-	grep "server_histogram_buckets block 0 row 4" out
+	grep "server_histogram_buckets_vllm_time_to_first_token_seconds block 0 row 4" out
 '
 
 test_expect_success 'a run without timeslices: server counters and gauges as overall bars' '
