@@ -273,9 +273,11 @@ report_write(const char *dir, struct run *const *runs, size_t n, const struct fi
 	struct buf b;
 	char *path;
 	FILE *fp;
-	size_t i;
+	size_t i, nplots = figs->n;
 	int rc = 0;
 
+	for (i = 0; secs && i < n; i++)
+		nplots += secs[i].figs.n;
 	buf_init(&b, MAX_HTML);
 	buf_addstr(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
 	buf_addf(&b, "<meta name=\"color-scheme\" content=\"%s\">\n",
@@ -287,7 +289,7 @@ report_write(const char *dir, struct run *const *runs, size_t n, const struct fi
 		 theme == THEME_DARK ? "dark" : "light");
 	buf_addf(&b, "<p class=\"meta\">%zu run%s, %zu plots, made by aiperf-plot %s</p>\n"
 		 "</header>\n<section id=\"summary\">\n<h2>Summary</h2>\n",
-		 n, n == 1 ? "" : "s", figs->n, AIPERF_VERSION);
+		 n, n == 1 ? "" : "s", nplots, AIPERF_VERSION);
 	if (n == 0)
 		buf_addstr(&b, "<p>No runs yet: waiting for profile_export_aiperf.json "
 			   "in the watched folders.</p>\n");
