@@ -336,6 +336,169 @@ server_fig(struct figs *out, const struct run *r, const char *type)
 	fig_drop_empty(out, rows);
 }
 
+/* A title safe inside a data block's double quotes. */
+static void
+unquote(char *t)
+{
+	for (; *t; t++)
+		if (*t == '"' || *t == '\\' || (unsigned char)*t < 0x20)
+			*t = '\'';
+}
+
+/*
+ * Counters and gauges without timeslices (no --slice-duration): one bar
+ * a series, the counter's rate or the gauge's average over the profiling
+ * window, labelled by the series.
+ */
+static void
+server_overall(struct figs *out, const struct run *r, const char *type)
+{
+	int counter = !strcmp(type, "counter");
+	struct fig *f;
+	const struct json *m, *s, *sl;
+	size_t rows = 0;
+	char title[256];
+
+	f = fig_new(out, counter ? "server_counter_overall" : "server_gauge_overall",
+		    counter ? "Server metrics: counter rates over the run" :
+			      "Server metrics: gauges over the run (avg)",
+		    "series", counter ? "per second" : "value",
+		    counter ? "series_index rate series total" : "series_index avg series min max");
+	f->xtics = 1;
+	fig_series(f, NULL, "1:2:(0.8):xtic(3)", STYLE_BOXES, 0);
+	for (m = r->srv->child; m && rows < MAX_SERVER_SERIES; m = m->next) {
+		if (strcmp(json_str_or(json_get(m, "type"), ""), type))
+			continue;
+		for (s = json_get(m, "series") ? json_get(m, "series")->child : NULL;
+		     s && rows < MAX_SERVER_SERIES; s = s->next) {
+			const struct json *st = json_get(s, "stats");
+			double y = num(json_get(st, counter ? "rate" : "avg"));
+
+			sl = json_get(s, "timeslices");
+			if ((sl && sl->child) || isnan(y) ||
+			    (counter && !(num(json_get(st, "total")) > 0)))
+				continue;
+			series_title(title, sizeof(title), m->key, json_get(s, "labels"));
+			unquote(title);
+			if (counter)
+				fig_row(f, "%zu %.17g \"%s\" %.17g", rows, y, title,
+					num(json_get(st, "total")));
+			else
+				fig_row(f, "%zu %.17g \"%s\" %.17g %.17g", rows, y, title,
+					num(json_get(st, "min")), num(json_get(st, "max")));
+			rows++;
+		}
+	}
+	fig_end_block(f);
+	fig_drop_empty(out, rows);
+}
+
+/* Whether a histogram series observed anything. */
+static int
+hist_counted(const struct json *s)
+{
+	return num(json_path(s, "stats.count")) > 0;
+}
+
+/*
+ * One histogram metric's observations per bucket over the profiling
+ * window (le_k's cumulative count less le_k-1's), a block per series,
+ * labelled by the bucket's upper bound; a figure per metric, as each has
+ * its own buckets.
+ */
+static size_t
+hist_buckets(struct figs *out, const struct json *m, size_t *nseries)
+{
+	const struct json *s, *k;
+	struct fig *f;
+	size_t rows = 0, i;
+	char name[160], title[256], key[32];
+
+	snprintf(name, sizeof(name), "server_histogram_buckets_%.*s", (int)m->keylen, m->key);
+	for (char *c = name; *c; c++)	/* "vllm:x" -> "vllm_x": a file name */
+		if (!(strchr("-_", *c) || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9')))
+			*c = '_';
+	snprintf(title, sizeof(title), "Server histogram %.*s: observations per bucket over the run",
+		 (int)m->keylen, m->key);
+	f = fig_new(out, name, title, "bucket upper bound (le)", "observations",
+		    "bucket_index count le");
+	f->xtics = 1;
+	for (s = json_get(m, "series") ? json_get(m, "series")->child : NULL;
+	     s && *nseries < MAX_SERVER_SERIES; s = s->next) {
+		double prev = 0, c;
+
+		if (!hist_counted(s))
+			continue;
+		series_title(title, sizeof(title), m->key, json_get(s, "labels"));
+		fig_series(f, title, "1:2:xtic(3)", STYLE_LINESPOINTS, 0);
+		k = json_get(s, "buckets");
+		for (i = 0, k = k ? k->child : NULL; k; k = k->next, i++) {
+			if (isnan(c = num(k)))
+				continue;
+			snprintf(key, sizeof(key), "%.*s", (int)k->keylen, k->key);
+			unquote(key);
+			fig_row(f, "%zu %.17g \"%s\"", i, c - prev, key);
+			prev = c;
+			rows++;
+		}
+		fig_end_block(f);
+		(*nseries)++;
+	}
+	fig_drop_empty(out, rows);
+	return rows;
+}
+
+/*
+ * Histogram metrics (vllm:time_to_first_token_seconds ...) over the
+ * profiling window: the percentiles estimated from the buckets (stats
+ * pNN_estimate), a block per series that observed anything, and each
+ * metric's buckets (hist_buckets).
+ */
+static void
+server_histograms(struct figs *out, const struct run *r)
+{
+	static const char *const pct[] = { "p1", "p5", "p10", "p25", "p50", "p75", "p90",
+					   "p95", "p99", NULL };
+	struct fig *p;
+	const struct json *m, *s;
+	size_t nseries = 0, rows = 0, i;
+	char title[256], key[32];
+	double c;
+
+	p = fig_new(out, "server_histogram_percentiles",
+		    "Server histograms: estimated percentiles over the run", "percentile",
+		    "value (the metric's unit)", "percentile_index estimate percentile");
+	p->xtics = 1;
+	for (m = r->srv->child; m && nseries < MAX_SERVER_SERIES; m = m->next) {
+		if (strcmp(json_str_or(json_get(m, "type"), ""), "histogram"))
+			continue;
+		for (s = json_get(m, "series") ? json_get(m, "series")->child : NULL;
+		     s && nseries < MAX_SERVER_SERIES; s = s->next) {
+			const struct json *st = json_get(s, "stats");
+
+			if (!hist_counted(s))
+				continue;
+			series_title(title, sizeof(title), m->key, json_get(s, "labels"));
+			fig_series(p, title, "1:2:xtic(3)", STYLE_LINESPOINTS, 0);
+			for (i = 0; pct[i]; i++) {
+				snprintf(key, sizeof(key), "%s_estimate", pct[i]);
+				if (!isnan(c = num(json_get(st, key)))) {
+					fig_row(p, "%zu %.17g \"%s\"", i, c, pct[i]);
+					rows++;
+				}
+			}
+			fig_end_block(p);
+			nseries++;
+		}
+	}
+	fig_drop_empty(out, rows);
+	nseries = 0;
+	for (m = r->srv->child; m && nseries < MAX_SERVER_SERIES; m = m->next)
+		if (!strcmp(json_str_or(json_get(m, "type"), ""), "histogram"))
+			hist_buckets(out, m, &nseries);
+}
+
 void
 figs_single(struct figs *out, const struct run *r)
 {
@@ -355,6 +518,9 @@ figs_single(struct figs *out, const struct run *r)
 	if (r->srv && r->srv->type == JSON_OBJECT) {
 		server_fig(out, r, "counter");
 		server_fig(out, r, "gauge");
+		server_overall(out, r, "counter");
+		server_overall(out, r, "gauge");
+		server_histograms(out, r);
 	}
 }
 

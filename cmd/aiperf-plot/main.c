@@ -21,6 +21,7 @@ struct options {
 	char *output_default;	/* <first path>/plots, owned */
 	enum theme theme;
 	int dashboard, verbose, port, refresh;
+	int from_stdin;		/* metric records on stdin */
 };
 
 enum {
@@ -55,6 +56,16 @@ add_path(struct options *o, const char *p)
 	o->paths[o->npaths++] = p;
 }
 
+/* No --paths: records are read from stdin when it is a pipe or a file. */
+static int
+stdin_is_data(void)
+{
+	struct stat st;
+
+	return fstat(0, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) ||
+				      S_ISSOCK(st.st_mode));
+}
+
 static void
 parse_args(struct options *o, int argc, char **argv)
 {
@@ -79,10 +90,16 @@ parse_args(struct options *o, int argc, char **argv)
 	for (; it.ind < argc; it.ind++)
 		add_path(o, argv[it.ind]);
 	o->theme = strcmp(o->theme_name, "dark") ? THEME_LIGHT : THEME_DARK;
+	if (!o->npaths && !o->dashboard && stdin_is_data())
+		add_path(o, "-");
 	if (!o->npaths)
 		add_path(o, "artifacts");
+	o->from_stdin = !strcmp(o->paths[0], "-");
+	if (o->from_stdin && (o->npaths > 1 || o->dashboard))
+		die_usage("'--paths -' (records on stdin) goes alone and without --dashboard");
 	if (!o->output)
-		o->output = o->output_default = xstrfmt("%s/plots", o->paths[0]);
+		o->output = o->output_default = o->from_stdin ? xstrdup("plots") :
+						 xstrfmt("%s/plots", o->paths[0]);
 }
 
 static int
@@ -111,7 +128,22 @@ mkdirs(const char *dir)
 struct found {
 	char **dirs;
 	size_t n;
+	char **aggs;		/* folders holding profile_export_aiperf_aggregate.json */
+	size_t naggs;
 };
+
+#define AGG_FILE "profile_export_aiperf_aggregate.json"
+
+static int
+has_file(const char *dir, const char *file)
+{
+	struct stat st;
+	char *p = xstrfmt("%s/%s", dir, file);
+	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+
+	free(p);
+	return ok;
+}
 
 static int
 by_name(const struct dirent **a, const struct dirent **b)
@@ -144,6 +176,14 @@ discover(struct found *f, const char *path, int depth)
 		f->dirs[f->n++] = d;
 		return;
 	}
+	if (has_file(path, AGG_FILE)) {	/* aggregate/ of --num-profile-runs */
+		for (i = 0; i < (int)f->naggs; i++)
+			if (!strcmp(f->aggs[i], path))
+				return;
+		f->aggs = xreallocarray(f->aggs, f->naggs + 1, sizeof(*f->aggs));
+		f->aggs[f->naggs++] = xstrdup(path);
+		return;
+	}
 	if (depth >= MAX_DEPTH || stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
 		return;
 	if ((n = scandir(path, &e, NULL, by_name)) < 0)
@@ -167,6 +207,10 @@ found_release(struct found *f)
 		free(f->dirs[--f->n]);
 	free(f->dirs);
 	f->dirs = NULL;
+	while (f->naggs)
+		free(f->aggs[--f->naggs]);
+	free(f->aggs);
+	f->aggs = NULL;
 }
 
 static int
@@ -183,6 +227,7 @@ struct state {
 	const struct options *o;
 	char *signature;
 	int nruns;
+	size_t naggs;		/* aggregate/ folders read */
 };
 
 /* What the folders hold now: run folders and their files' sizes and times. */
@@ -209,18 +254,98 @@ signature(const struct found *f)
 					 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 			free(p);
 		}
+	for (i = 0; i < f->naggs; i++) {
+		char *p = xstrfmt("%s/%s", f->aggs[i], AGG_FILE);
+
+		if (stat(p, &st) == 0)
+			buf_addf(&b, "%s %lld %lld.%09ld\n", p, (long long)st.st_size,
+				 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+		free(p);
+	}
 	buf_addch(&b, 0);
 	return buf_detach(&b, NULL);
 }
 
-/* Read the runs, render every figure and the report. Returns the number of
- * runs, or -1. */
+/* A subfolder name for run i's own plots: its name, made unique. */
+static char *
+run_sub(struct run *const *runs, size_t i)
+{
+	char *s, *c;
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(runs[j]->name, runs[i]->name))
+			break;
+	s = j < i ? xstrfmt("runs/%s-%zu", runs[i]->name, i + 1) :
+		    xstrfmt("runs/%s", runs[i]->name);
+	for (c = s + 5; *c; c++)	/* a name the dashboard serves */
+		if (!(strchr("-_.", *c) || (*c >= 'a' && *c <= 'z') ||
+		      (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')) || (c == s + 5 && *c == '.'))
+			*c = '_';
+	return s;
+}
+
+/* Render every figure and the report of runs already read (freed here).
+ * Several runs: the comparisons in the output folder, and each run's
+ * single-run plots in runs/NAME/ under it. Returns the number of runs, or -1. */
+static int
+render_runs(const struct options *o, struct run **runs, size_t n, struct aggs *aggs, int rc)
+{
+	struct figs figs = { 0 };
+	struct section *secs = NULL;
+	size_t i, j, nplots;
+
+	qsort(runs, n, sizeof(*runs), by_concurrency);
+	if (n == 1)
+		figs_single(&figs, runs[0]);
+	else if (n > 1)
+		figs_multi(&figs, runs, n);
+	for (i = 0; i < figs.n && rc == 0; i++)
+		rc = gp_render(figs.v[i], o->output, o->theme);
+	nplots = figs.n;
+	if (n > 1) {
+		secs = xcalloc(n, sizeof(*secs));
+		for (i = 0; i < n && rc == 0; i++) {
+			char *dir;
+
+			secs[i].run = runs[i];
+			figs_single(&secs[i].figs, runs[i]);
+			if (!secs[i].figs.n)
+				continue;
+			secs[i].sub = run_sub(runs, i);
+			dir = xstrfmt("%s/%s", o->output, secs[i].sub);
+			rc = mkdirs(dir);
+			for (j = 0; j < secs[i].figs.n && rc == 0; j++)
+				rc = gp_render(secs[i].figs.v[j], dir, o->theme);
+			nplots += secs[i].figs.n;
+			free(dir);
+		}
+	}
+	if (rc == 0)
+		rc = report_write(o->output, runs, n, &figs, secs, aggs,
+				  o->theme, o->dashboard ? o->refresh : 0);
+	if (rc == 0 && o->verbose)
+		fprintf(stderr, "%s: %zu plots of %zu runs in '%s'\n", argv0, nplots, n,
+			o->output);
+	figs_release(&figs);
+	for (i = 0; secs && i < n; i++) {
+		figs_release(&secs[i].figs);
+		free(secs[i].sub);
+	}
+	free(secs);
+	for (i = 0; i < n; i++)
+		run_free(runs[i]);
+	free(runs);
+	return rc < 0 ? -1 : (int)n;
+}
+
+/* Read the runs and aggregates found, and render them. */
 static int
 render(struct state *s, const struct found *f)
 {
 	const struct options *o = s->o;
 	struct run **runs = xcalloc(f->n ? f->n : 1, sizeof(*runs));
-	struct figs figs = { 0 };
+	struct aggs aggs = { 0 };
 	size_t i, n = 0;
 	int rc = 0;
 
@@ -229,24 +354,13 @@ render(struct state *s, const struct found *f)
 			n++;
 		else if (!o->dashboard)
 			rc = -1;
-	qsort(runs, n, sizeof(*runs), by_concurrency);
-	if (n == 1)
-		figs_single(&figs, runs[0]);
-	else if (n > 1)
-		figs_multi(&figs, runs, n);
-	for (i = 0; i < figs.n && rc == 0; i++)
-		rc = gp_render(figs.v[i], o->output, o->theme);
-	if (rc == 0)
-		rc = report_write(o->output, runs, n, &figs,
-				  o->theme, o->dashboard ? o->refresh : 0);
-	if (rc == 0 && o->verbose)
-		fprintf(stderr, "%s: %zu plots of %zu runs in '%s'\n", argv0, figs.n, n,
-			o->output);
-	figs_release(&figs);
-	for (i = 0; i < n; i++)
-		run_free(runs[i]);
-	free(runs);
-	return rc < 0 ? -1 : (int)n;
+	for (i = 0; i < f->naggs; i++)
+		if (aggs_load(&aggs, f->aggs[i]) < 0 && !o->dashboard)
+			rc = -1;
+	rc = render_runs(o, runs, n, &aggs, rc);
+	s->naggs = aggs.n;
+	aggs_release(&aggs);
+	return rc;
 }
 
 static void
@@ -273,7 +387,8 @@ rescan(void *arg)
 		s->signature = sig;
 		s->nruns = render(s, &f);
 		if (s->nruns >= 0)
-			fprintf(stderr, "%s: report updated: %d runs\n", argv0, s->nruns);
+			fprintf(stderr, "%s: report updated: %d runs%s\n", argv0, s->nruns,
+				s->naggs ? ", confidence intervals" : "");
 		sig = NULL;
 	}
 	free(sig);
@@ -284,7 +399,7 @@ int
 main(int argc, char **argv)
 {
 	struct options o;
-	struct state s = { &o, NULL, 0 };
+	struct state s = { &o, NULL, 0, 0 };
 	struct found f = { 0 };
 	struct stat st;
 	size_t i;
@@ -300,9 +415,23 @@ main(int argc, char **argv)
 	if (o.config)
 		warn("--config %s: the original's plot configuration is not read by "
 		     "this build; every plot is made", o.config);
-	for (i = 0; i < o.npaths; i++)
+	for (i = 0; i < o.npaths && !o.from_stdin; i++)
 		if (stat(o.paths[i], &st) < 0 && !o.dashboard)
 			die("cannot open '%s':", o.paths[i]);
+	if (o.from_stdin) {
+		struct run **one = xcalloc(1, sizeof(*one));
+		struct aggs none = { 0 };
+
+		if (!(one[0] = run_load_stdin())) {
+			free(one);
+			rc = 1;
+		} else if (render_runs(&o, one, 1, &none, mkdirs(o.output)) < 0) {
+			rc = 1;	/* render_runs frees the run either way */
+		}
+		if (rc == 0)
+			printf("%s/report.html\n", o.output);
+		goto out;
+	}
 	if (mkdirs(o.output) < 0)
 		return 1;
 	find_runs(&o, &f);
@@ -318,6 +447,7 @@ main(int argc, char **argv)
 		rc = serve_run(o.host, o.port, o.output, rescan, &s, o.refresh) < 0;
 	if (rc == 0 && !o.dashboard)
 		printf("%s/report.html\n", o.output);
+out:
 	free(s.signature);
 	free(o.output_default);
 	free(o.paths);

@@ -31,6 +31,12 @@ struct gpu {
 	struct vec t_s, util, power, mem;	/* t_s: from the run's t0_ns */	/* NaN where a sample lacks it */
 };
 
+/* One metric's values over the records (the summary made from stdin). */
+struct mvals {
+	char *name, *unit;
+	struct vec v;
+};
+
 struct run {
 	char *dir;		/* as found */
 	char *name;		/* its last path component */
@@ -49,6 +55,9 @@ struct run {
 	size_t nrecords, nerrors;
 	struct gpu *gpus;
 	size_t ngpus;
+	int from_stdin;		/* records read from stdin; agg made from them */
+	struct mvals *mvals;
+	size_t nmvals;
 };
 
 /* Read dir's artifacts. Returns NULL with a message printed when dir holds
@@ -56,10 +65,27 @@ struct run {
  * malformed. */
 struct run *run_load(const char *dir);
 void run_free(struct run *r);
+/* Read metric records (profile_export.jsonl lines) from stdin; the summary
+ * (r->agg) is computed from them. NULL with a message naming the line. */
+struct run *run_load_stdin(void);
 /* Whether dir looks like a run (holds one of the files run_load reads). */
 int run_is_dir(const char *dir);
 /* A summary statistic ("time_to_first_token", "p50") of the run, NAN if absent. */
 double run_stat(const struct run *r, const char *metric, const char *stat);
+
+/* The aggregate/ folders of multi-run profiles (--num-profile-runs). */
+struct agg {
+	char *dir;
+	struct json_doc *doc;
+	const struct json *root;	/* profile_export_aiperf_aggregate.json */
+};
+struct aggs {
+	struct agg *v;
+	size_t n;
+};
+/* Read dir/profile_export_aiperf_aggregate.json into a. 0, or -1 (message printed). */
+int aggs_load(struct aggs *a, const char *dir);
+void aggs_release(struct aggs *a);
 
 enum fig_style {
 	STYLE_BOXES, STYLE_LINES, STYLE_POINTS, STYLE_LINESPOINTS, STYLE_STEPS,
@@ -99,6 +125,13 @@ void figs_single(struct figs *out, const struct run *r);
 void figs_multi(struct figs *out, struct run *const *runs, size_t n);
 void figs_release(struct figs *f);
 
+/* One run's own plots when several are shown: rendered in dir/sub. */
+struct section {
+	const struct run *run;
+	char *sub;		/* "runs/NAME"; NULL: no plots */
+	struct figs figs;
+};
+
 enum theme { THEME_LIGHT, THEME_DARK };
 
 /* Write dir/data/NAME.dat and NAME.gp and run gnuplot on them, making
@@ -107,10 +140,13 @@ int gp_render(const struct fig *f, const char *dir, enum theme theme);
 /* Whether a gnuplot program is on PATH. */
 int gp_available(void);
 
-/* Write dir/report.html from the runs and figures already rendered in dir;
- * refresh > 0 adds a meta refresh of that many seconds. 0 or -1. */
+/* Write dir/report.html from the runs and figures already rendered in dir,
+ * a section per run with its own plots (secs: n of them, or NULL) and the
+ * confidence tables of aggs; refresh > 0 adds a meta refresh of that many
+ * seconds. 0 or -1. */
 int report_write(const char *dir, struct run *const *runs, size_t n,
-		 const struct figs *figs, enum theme theme, int refresh);
+		 const struct figs *figs, const struct section *secs,
+		 const struct aggs *aggs, enum theme theme, int refresh);
 
 /* Serve dir's report.html and plots over HTTP on host:port until SIGINT or
  * SIGTERM; every poll_s seconds calls rescan(arg), which re-renders when

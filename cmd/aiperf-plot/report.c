@@ -40,7 +40,8 @@ static const char css[] =
 	"figcaption{color:var(--muted)}\n"
 	"body:has(:target){margin:0}\n"
 	"body:has(:target) header,body:has(:target) #summary,body:has(:target) #plots>h2,"
-	"body:has(:target) figcaption,body:has(figure:target) figure:not(:target){display:none}\n";
+	"body:has(:target) figcaption,body:has(figure:target) figure:not(:target),"
+	"body:has(:target) section.run>:not(figure){display:none}\n";
 
 static void
 esc(struct buf *b, const char *s)
@@ -81,6 +82,10 @@ run_table(struct buf *b, const struct run *r)
 		buf_addstr(b, ": summary only (no profile_export.jsonl)");
 	if (r->concurrency >= 0)
 		buf_addf(b, ", concurrency %lld", r->concurrency);
+	if (r->from_stdin)
+		buf_addstr(b, ". Metric records read on stdin: the summary below is computed "
+			   "from them (numpy's linear percentiles, population std); no "
+			   "timeslice, server or GPU plots");
 	buf_addstr(b, "</p>\n");
 	if (!r->agg)
 		return;
@@ -138,7 +143,7 @@ compare_table(struct buf *b, struct run *const *runs, size_t n)
 /* The SVG element of dir/NAME.svg, its ids prefixed with NAME- so that
  * several plots live in one page. */
 static int
-inline_svg(struct buf *b, const char *dir, const char *name)
+inline_svg(struct buf *b, const char *dir, const char *name, const char *prefix)
 {
 	char *path = xstrfmt("%s/%s.svg", dir, name), *s, *p;
 	static const char *const refs[] = { "id=\"", "href=\"#", "url(#", NULL };
@@ -169,23 +174,110 @@ inline_svg(struct buf *b, const char *dir, const char *name)
 		}
 		hit += strlen(refs[which]);
 		buf_add(b, p, (size_t)(hit - p));
-		buf_addf(b, "%s-", name);
+		buf_addf(b, "%s-", prefix);
 		p = (char *)hit;
 	}
 	free(s);
 	return 0;
 }
 
+/* Each figure of figs, rendered in dir/sub (sub NULL: dir itself). */
+static int
+figures(struct buf *b, const char *dir, const char *sub, const struct figs *figs)
+{
+	char *d = sub ? xstrfmt("%s/%s", dir, sub) : xstrdup(dir), *id, *pre;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < figs->n && rc == 0; i++) {
+		const struct fig *f = figs->v[i];
+
+		pre = sub ? xstrfmt("%s/", sub) : xstrdup("");
+		id = sub ? xstrfmt("%s-%s", sub, f->name) : xstrdup(f->name);
+		for (char *c = id; *c; c++)	/* "runs/x-NAME" -> "runs-x-NAME" */
+			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'))
+				*c = '-';
+		buf_addf(b, "<figure id=\"fig-%s\">\n", id);
+		rc = inline_svg(b, d, f->name, id);
+		buf_addstr(b, "\n<figcaption>");
+		esc(b, f->title);
+		buf_addstr(b, ": <a href=\"");
+		esc(b, pre);
+		buf_addf(b, "%s.png\">PNG</a>, <a href=\"", f->name);
+		esc(b, pre);
+		buf_addf(b, "%s.svg\">SVG</a>, <a href=\"", f->name);
+		esc(b, pre);
+		buf_addf(b, "data/%s.dat\">data</a></figcaption>\n</figure>\n", f->name);
+		free(pre);
+		free(id);
+	}
+	free(d);
+	return rc;
+}
+
+/* Confidence intervals over the runs of aggregate/ (--num-profile-runs). */
+static void
+confidence_table(struct buf *b, const struct agg *a)
+{
+	static const char *const c[] = { "mean", "ci_low", "ci_high", "cv", NULL };
+	const struct json *meta = json_get(a->root, "metadata"), *m;
+	double level = NAN, v;
+	int64_t k;
+	int j;
+
+	json_double(json_get(meta, "confidence_level"), &level);
+	buf_addstr(b, "<h3>Confidence over runs</h3>\n<p class=\"meta\">");
+	esc(b, a->dir);
+	if (json_int64(json_get(meta, "num_successful_runs"), &k) == 0)
+		buf_addf(b, ": %lld successful runs", (long long)k);
+	if (json_int64(json_get(meta, "num_profile_runs"), &k) == 0)
+		buf_addf(b, " of %lld", (long long)k);
+	if (!isnan(level))
+		buf_addf(b, ", %g%% confidence intervals", level * 100);
+	buf_addstr(b, "</p>\n<table class=\"confidence\"><tr><th>metric</th>");
+	for (j = 0; c[j]; j++)
+		buf_addf(b, "<th>%s</th>", c[j]);
+	buf_addstr(b, "<th>unit</th></tr>\n");
+	for (m = json_get(a->root, "metrics")->child; m; m = m->next) {
+		if (m->type != JSON_OBJECT)
+			continue;
+		buf_addstr(b, "<tr><td>");
+		for (size_t i = 0; i < m->keylen; i++) {
+			char one[2] = { m->key[i], 0 };
+
+			esc(b, one);
+		}
+		buf_addstr(b, "</td>");
+		for (j = 0; c[j]; j++) {
+			const struct json *x = json_get(m, c[j]);
+
+			if (json_double(x, &v) == 0)
+				buf_addf(b, j == 3 ? "<td>%.4f</td>" : "<td>%.2f</td>", v);
+			else	/* inf, as the CSV writes it */
+				buf_addf(b, "<td>%s</td>", x && json_is_str(x) &&
+					 !strcmp(json_str_or(x, ""), "inf") ? "inf" : "");
+		}
+		buf_addstr(b, "<td>");
+		esc(b, json_str_or(json_get(m, "unit"), ""));
+		buf_addstr(b, "</td></tr>\n");
+	}
+	buf_addstr(b, "</table>\n");
+}
+
 int
 report_write(const char *dir, struct run *const *runs, size_t n, const struct figs *figs,
-	     enum theme theme, int refresh)
+	     const struct section *secs, const struct aggs *aggs, enum theme theme,
+	     int refresh)
 {
 	struct buf b;
 	char *path;
 	FILE *fp;
-	size_t i;
+	size_t i, nplots = figs->n;
 	int rc = 0;
 
+	for (i = 0; secs && i < n; i++)
+		nplots += secs[i].figs.n;
 	buf_init(&b, MAX_HTML);
 	buf_addstr(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
 	buf_addf(&b, "<meta name=\"color-scheme\" content=\"%s\">\n",
@@ -197,25 +289,27 @@ report_write(const char *dir, struct run *const *runs, size_t n, const struct fi
 		 theme == THEME_DARK ? "dark" : "light");
 	buf_addf(&b, "<p class=\"meta\">%zu run%s, %zu plots, made by aiperf-plot %s</p>\n"
 		 "</header>\n<section id=\"summary\">\n<h2>Summary</h2>\n",
-		 n, n == 1 ? "" : "s", figs->n, AIPERF_VERSION);
+		 n, n == 1 ? "" : "s", nplots, AIPERF_VERSION);
 	if (n == 0)
 		buf_addstr(&b, "<p>No runs yet: waiting for profile_export_aiperf.json "
 			   "in the watched folders.</p>\n");
+	for (i = 0; aggs && i < aggs->n; i++)
+		confidence_table(&b, &aggs->v[i]);
 	if (n > 1)
 		compare_table(&b, runs, n);
 	for (i = 0; i < n; i++)
 		run_table(&b, runs[i]);
 	buf_addstr(&b, "</section>\n<section id=\"plots\">\n<h2>Plots</h2>\n");
-	for (i = 0; i < figs->n && rc == 0; i++) {
-		const struct fig *f = figs->v[i];
-
-		buf_addf(&b, "<figure id=\"fig-%s\">\n", f->name);
-		rc = inline_svg(&b, dir, f->name);
-		buf_addstr(&b, "\n<figcaption>");
-		esc(&b, f->title);
-		buf_addf(&b, ": <a href=\"%s.png\">PNG</a>, <a href=\"%s.svg\">SVG</a>, "
-			 "<a href=\"data/%s.dat\">data</a></figcaption>\n</figure>\n",
-			 f->name, f->name, f->name);
+	rc = figures(&b, dir, NULL, figs);
+	for (i = 0; secs && i < n && rc == 0; i++) {
+		if (!secs[i].sub)
+			continue;
+		buf_addf(&b, "<section class=\"run\" id=\"run-%zu\">\n<h2>Run ", i + 1);
+		esc(&b, secs[i].run->name);
+		buf_addstr(&b, "</h2>\n");
+		run_table(&b, secs[i].run);
+		rc = figures(&b, dir, secs[i].sub, &secs[i].figs);
+		buf_addstr(&b, "</section>\n");
 	}
 	buf_addstr(&b, "</section>\n</body>\n</html>\n");
 	path = xstrfmt("%s/report.html", dir);

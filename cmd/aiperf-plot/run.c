@@ -97,12 +97,42 @@ metric(const struct json *m, const char *name)
 	return num(json_get(json_get(m, name), "value"));
 }
 
+/* Keep each scalar metric's values, for the summary made from records. */
+static void
+collect(struct run *r, const struct json *m)
+{
+	const struct json *e, *v;
+	size_t i;
+	double x;
+
+	for (e = m && m->type == JSON_OBJECT ? m->child : NULL; e; e = e->next) {
+		v = json_get(e, "value");
+		if (!v || !json_is_num(v) || json_double(v, &x) < 0 ||
+		    memchr(e->key, '"', e->keylen) || memchr(e->key, '\\', e->keylen))
+			continue;
+		for (i = 0; i < r->nmvals; i++)
+			if (strlen(r->mvals[i].name) == e->keylen &&
+			    !memcmp(r->mvals[i].name, e->key, e->keylen))
+				break;
+		if (i == r->nmvals) {
+			r->mvals = xreallocarray(r->mvals, i + 1, sizeof(*r->mvals));
+			r->mvals[i] = (struct mvals){ xstrndup(e->key, e->keylen),
+				xstrdup(json_str_or(json_get(e, "unit"), "")), { 0 } };
+			r->nmvals++;
+		}
+		vec_push(&r->mvals[i].v, x);
+	}
+}
+
 static void
 add_record(struct run *r, const struct json *rec, int64_t start, int64_t end)
 {
 	const struct json *m = json_get(rec, "metrics"), *icl, *e;
 	double s = (double)(start - r->t0_ns) / 1e9, x;
 	size_t i = 0;
+
+	if (r->from_stdin)
+		collect(r, m);
 
 	vec_push(&r->start_s, s);
 	vec_push(&r->end_s, (double)(end - r->t0_ns) / 1e9);
@@ -135,11 +165,13 @@ ns(const struct json *meta, const char *key)
 	return json_int64(json_get(meta, key), &v) == 0 ? v : -1;
 }
 
-/* Records in two passes over memory: the first start is the time origin. */
+/* Records in two passes over memory: the first start is the time origin.
+ * From dir/profile_export.jsonl, or from stdin ("<stdin>:LINE: ..." errors). */
 static int
 load_records(struct run *r)
 {
-	char *p = xstrfmt("%s/profile_export.jsonl", r->dir), err[128];
+	char *p = r->from_stdin ? xstrdup("-") : xstrfmt("%s/profile_export.jsonl", r->dir);
+	char err[128];
 	struct json_doc *d = json_doc_new();
 	struct lines in;
 	const char *s;
@@ -148,7 +180,7 @@ load_records(struct run *r)
 	struct { int64_t start, end; char *line; size_t len; } *keep = NULL;
 	size_t nkeep = 0, cap = 0, i;
 
-	if (!exists(r->dir, "profile_export.jsonl"))
+	if (!r->from_stdin && !exists(r->dir, "profile_export.jsonl"))
 		goto out;
 	if (lines_open(&in, p, MAX_LINE) < 0) {
 		rc = error("cannot open '%s':", p);
@@ -161,7 +193,12 @@ load_records(struct run *r)
 			continue;
 		json_doc_reset(d);
 		if (!(rec = json_parse(d, s, n, err, sizeof(err)))) {
-			rc = error("%s:%zu: %s", p, in.lineno, err);
+			rc = error("%s:%zu: %s", in.name, in.lineno, err);
+			break;
+		}
+		if (rec->type != JSON_OBJECT || (!json_get(rec, "metadata") && !json_get(rec, "metrics"))) {
+			rc = error("%s:%zu: not a metric record (no \"metadata\" or \"metrics\")",
+				   in.name, in.lineno);
 			break;
 		}
 		meta = json_get(rec, "metadata");
@@ -183,7 +220,7 @@ load_records(struct run *r)
 			r->t0_ns = keep[nkeep - 1].start;
 	}
 	if (got < 0 && !rc)
-		rc = error("cannot read '%s':", p);
+		rc = error("%s:%zu: cannot read:", in.name, in.lineno + 1);
 	lines_close(&in);
 	for (i = 0; i < nkeep; i++) {
 		json_doc_reset(d);
@@ -314,6 +351,89 @@ run_load(const char *dir)
 	return r;
 }
 
+static int
+by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* numpy.percentile's linear interpolation on sorted v. */
+static double
+percentile(const double *v, size_t n, double p)
+{
+	double pos = p / 100 * (double)(n - 1);
+	size_t lo = (size_t)floor(pos);
+
+	if (lo + 1 >= n)
+		return v[n - 1];
+	return v[lo] + (v[lo + 1] - v[lo]) * (pos - (double)lo);
+}
+
+/* profile_export_aiperf.json's metric objects, computed from the records
+ * (avg, min, max, p1...p99, std with ddof 0), parsed into r->adoc. */
+static void
+summarize(struct run *r)
+{
+	static const double pcts[] = { 1, 5, 10, 25, 50, 75, 90, 95, 99 };
+	struct buf b;
+	char err[128];
+	size_t i, k;
+
+	buf_init(&b, MAX_JSON);
+	buf_addf(&b, "{\"request_count\":{\"unit\":\"requests\",\"avg\":%zu},"
+		 "\"error_request_count\":{\"unit\":\"requests\",\"avg\":%zu}",
+		 r->nrecords, r->nerrors);
+	for (i = 0; i < r->nmvals; i++) {
+		struct vec *v = &r->mvals[i].v;
+		double sum = 0, ss = 0, avg;
+
+		qsort(v->v, v->n, sizeof(*v->v), by_value);
+		for (k = 0; k < v->n; k++)
+			sum += v->v[k];
+		avg = sum / (double)v->n;
+		for (k = 0; k < v->n; k++)
+			ss += (v->v[k] - avg) * (v->v[k] - avg);
+		buf_addf(&b, ",\"%s\":{\"unit\":\"", r->mvals[i].name);
+		for (const char *u = r->mvals[i].unit; *u; u++)
+			if (*u != '"' && *u != '\\' && (unsigned char)*u >= 0x20)
+				buf_addch(&b, *u);
+		buf_addf(&b, "\",\"avg\":%.17g,\"min\":%.17g,\"max\":%.17g", avg, v->v[0],
+			 v->v[v->n - 1]);
+		for (k = 0; k < sizeof(pcts) / sizeof(*pcts); k++)
+			buf_addf(&b, ",\"p%g\":%.17g", pcts[k], percentile(v->v, v->n, pcts[k]));
+		buf_addf(&b, ",\"std\":%.17g}", sqrt(ss / (double)v->n));
+	}
+	buf_addch(&b, '}');
+	r->adoc = json_doc_new();
+	r->agg = json_parse(r->adoc, b.s, b.len, err, sizeof(err));
+	buf_release(&b);
+}
+
+struct run *
+run_load_stdin(void)
+{
+	struct run *r = xcalloc(1, sizeof(*r));
+
+	r->dir = xstrdup("<stdin>");
+	r->name = xstrdup("stdin");
+	r->concurrency = -1;
+	r->from_stdin = 1;
+	if (load_records(r) < 0) {
+		run_free(r);
+		return NULL;
+	}
+	if (!r->nrecords && !r->nerrors) {
+		error("no metric records on stdin (profile_export.jsonl lines, "
+		      "as aiperf-metrics writes)");
+		run_free(r);
+		return NULL;
+	}
+	summarize(r);
+	return r;
+}
+
 void
 run_free(struct run *r)
 {
@@ -340,7 +460,47 @@ run_free(struct run *r)
 		vec_release(&r->gpus[i].mem);
 	}
 	free(r->gpus);
+	for (i = 0; i < r->nmvals; i++) {
+		free(r->mvals[i].name);
+		free(r->mvals[i].unit);
+		vec_release(&r->mvals[i].v);
+	}
+	free(r->mvals);
 	free(r->name);
 	free(r->dir);
 	free(r);
+}
+
+int
+aggs_load(struct aggs *a, const char *dir)
+{
+	struct agg g = { xstrdup(dir), NULL, NULL };
+	int bad = 0;
+
+	g.root = load_json(dir, "profile_export_aiperf_aggregate.json", &g.doc, &bad);
+	if (!bad && (!g.root || !json_get(g.root, "metrics") ||
+		     json_get(g.root, "metrics")->type != JSON_OBJECT)) {
+		error("'%s/profile_export_aiperf_aggregate.json': no \"metrics\" object", dir);
+		bad = 1;
+	}
+	if (bad) {
+		json_doc_free(g.doc);
+		free(g.dir);
+		return -1;
+	}
+	a->v = xreallocarray(a->v, a->n + 1, sizeof(*a->v));
+	a->v[a->n++] = g;
+	return 0;
+}
+
+void
+aggs_release(struct aggs *a)
+{
+	while (a->n) {
+		a->n--;
+		json_doc_free(a->v[a->n].doc);
+		free(a->v[a->n].dir);
+	}
+	free(a->v);
+	a->v = NULL;
 }

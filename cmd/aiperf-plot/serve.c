@@ -118,21 +118,38 @@ mime(const char *name)
 	return "text/plain; charset=utf-8";
 }
 
-/* Only report.html, NAME.png, NAME.svg and data/NAME.{dat,gp}: no "..". */
+/* One path component of safe characters, not starting with a dot; the
+ * length of it, 0 when there is none. */
+static size_t
+component(const char *s)
+{
+	size_t n = 0;
+
+	if (*s == '.')
+		return 0;
+	while (s[n] && (strchr("-_.", s[n]) || (s[n] >= 'a' && s[n] <= 'z') ||
+			(s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9')))
+		n++;
+	return n;
+}
+
+/* Only report.html, NAME.png, NAME.svg and data/NAME.{dat,gp}, and the
+ * same under runs/RUN/ (a run's own plots): no "..". */
 static int
 safe_path(const char *p)
 {
 	const char *s = p;
+	size_t n;
 
+	if (!strncmp(s, "runs/", 5)) {
+		s += 5;
+		if (!(n = component(s)) || s[n] != '/')
+			return 0;
+		s += n + 1;
+	}
 	if (!strncmp(s, "data/", 5))
 		s += 5;
-	if (!*s || *s == '.')
-		return 0;
-	for (; *s; s++)
-		if (!(strchr("-_.", *s) || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
-			return 0;
-	return 1;
+	return (n = component(s)) && !s[n];
 }
 
 /* Read the request head (bounded in size and time) and answer it. */

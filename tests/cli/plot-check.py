@@ -4,7 +4,13 @@
 from the artifact files themselves (t0850).
 
 Usage: plot-check.py single RUNDIR PLOTDIR
+       plot-check.py records RUNDIR PLOTDIR
        plot-check.py multi PLOTDIR RUNDIR...
+
+"records": the plots made from RUNDIR/profile_export.jsonl alone, as
+given to aiperf-plot on stdin, and the summary table computed from them.
+"single" checks the timeslice, GPU and server plots where RUNDIR has the
+files; server series without timeslices are checked as overall bars.
 
 Each plot's data/NAME.dat must hold, block by block, the rows computed
 here (numbers to 1e-9 relative, counts and labels exactly), and the set of
@@ -14,6 +20,7 @@ exits 1 on the first difference.
 import json
 import math
 import os
+import re
 import shlex
 import sys
 
@@ -82,7 +89,7 @@ def histogram(plotdir, name, values):
     check(plotdir, name, [rows])
 
 
-def single(rundir, plotdir):
+def single(rundir, plotdir, only_records=False):
     recs = records(rundir)
     t0 = min(r["metadata"]["request_start_ns"] for r in recs)
     start = [(r["metadata"]["request_start_ns"] - t0) / 1e9 for r in recs]
@@ -117,19 +124,23 @@ def single(rundir, plotdir):
     check(plotdir, "throughput_over_time",
           [[[i * w, (i + 1) * w, tok[i] / w, req[i] / w] for i in range(nb)]])
     made.add("throughput_over_time")
+    if only_records:
+        return made
 
-    ts = json.load(open(os.path.join(rundir, "profile_export_aiperf_timeslices.json")))
-    dur = ts["input_config"]["output"]["slice_duration"]
+    tsfile = os.path.join(rundir, "profile_export_aiperf_timeslices.json")
+    if os.path.exists(tsfile):
+        ts = json.load(open(tsfile))
+        dur = ts["input_config"]["output"]["slice_duration"]
 
-    def slices(metric):
-        return [[s["timeslice_index"] * dur, s[metric]["avg"]]
-                for s in ts["timeslices"] if metric in s]
-    check(plotdir, "timeslices_latency", [slices("time_to_first_token"),
-                                          slices("inter_token_latency"),
-                                          slices("request_latency")])
-    check(plotdir, "timeslices_throughput", [slices("output_token_throughput"),
-                                             slices("request_throughput")])
-    made |= {"timeslices_latency", "timeslices_throughput"}
+        def slices(metric):
+            return [[s["timeslice_index"] * dur, s[metric]["avg"]]
+                    for s in ts["timeslices"] if metric in s]
+        check(plotdir, "timeslices_latency", [slices("time_to_first_token"),
+                                              slices("inter_token_latency"),
+                                              slices("request_latency")])
+        check(plotdir, "timeslices_throughput", [slices("output_token_throughput"),
+                                                 slices("request_throughput")])
+        made |= {"timeslices_latency", "timeslices_throughput"}
 
     gpus = {}
     for line in open(os.path.join(rundir, "gpu_telemetry_export.jsonl")):
@@ -156,9 +167,78 @@ def single(rundir, plotdir):
                     continue
                 blocks.append([[(sl["start_ns"] - t0) / 1e9, sl[field]]
                                for sl in s["timeslices"]])
+        if blocks:
+            check(plotdir, name, blocks)
+            made.add(name)
+
+    def title(name, s):
+        labels = s.get("labels") or {}
+        t = name + ("" if not labels else
+                    " {" + ",".join("%s=%s" % kv for kv in labels.items()) + "}")
+        return t.replace('"', "'")
+
+    # without timeslices: one bar a series, over the whole run
+    for name, typ in (("server_counter_overall", "counter"), ("server_gauge_overall", "gauge")):
+        rows = []
+        for mname, m in srv.items():
+            if m["type"] != typ:
+                continue
+            for s in m["series"]:
+                st = s["stats"]
+                if s.get("timeslices") or len(rows) == 12:
+                    continue
+                if typ == "counter" and not st["total"] > 0:
+                    continue
+                if typ == "counter":
+                    rows.append([len(rows), st["rate"], title(mname, s), st["total"]])
+                else:
+                    rows.append([len(rows), st["avg"], title(mname, s), st["min"], st["max"]])
+        if rows:
+            check(plotdir, name, [rows])
+            made.add(name)
+
+    # histograms: estimated percentiles; per-bucket counts from the cumulative
+    # ones, a plot per metric
+    pcts, bks = [], {}
+    for mname, m in srv.items():
+        if m["type"] != "histogram":
+            continue
+        for s in m["series"]:
+            if not s["stats"]["count"] > 0 or len(pcts) == 12:
+                continue
+            pcts.append([[i, s["stats"][p + "_estimate"], p] for i, p in enumerate(
+                ("p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"))])
+            le = list(s["buckets"].items())
+            cum = np.array([c for _, c in le], dtype=float)
+            per = np.diff(np.concatenate(([0.0], cum)))
+            name = "server_histogram_buckets_" + re.sub(r"[^A-Za-z0-9_-]", "_", mname)
+            bks.setdefault(name, []).append([[i, per[i], k] for i, (k, _) in enumerate(le)])
+    if pcts:
+        check(plotdir, "server_histogram_percentiles", pcts)
+        made.add("server_histogram_percentiles")
+    for name, blocks in bks.items():
         check(plotdir, name, blocks)
         made.add(name)
     return made
+
+
+def summary_from_records(rundir, plotdir):
+    """The report's table of a run read on stdin: numpy over the records."""
+    recs = records(rundir)
+    html = open(os.path.join(plotdir, "report.html")).read()
+    n = 0
+    for metric in ("time_to_first_token", "request_latency", "inter_token_latency",
+                   "output_sequence_length"):
+        v = np.array([value(r, metric) for r in recs if value(r, metric) is not None])
+        want = [v.mean(), v.min(), v.max(), np.percentile(v, 50), np.percentile(v, 90),
+                np.percentile(v, 99), v.std()]
+        unit = recs[0]["metrics"][metric]["unit"]
+        row = "<tr><td>%s</td><td>%s</td>%s</tr>" % (
+            metric, unit, "".join("<td>%.2f</td>" % x for x in want))
+        if row not in html:
+            fail("report.html: no row %s" % row)
+        n += 1
+    print("ok summary from records: %d metrics" % n)
 
 
 def multi(plotdir, rundirs):
@@ -193,9 +273,11 @@ def multi(plotdir, rundirs):
 
 
 def main():
-    if sys.argv[1] == "single":
+    if sys.argv[1] in ("single", "records"):
         plotdir = sys.argv[3]
-        made = single(sys.argv[2], plotdir)
+        made = single(sys.argv[2], plotdir, sys.argv[1] == "records")
+        if sys.argv[1] == "records":
+            summary_from_records(sys.argv[2], plotdir)
     else:
         plotdir = sys.argv[2]
         made = multi(plotdir, sys.argv[3:])
