@@ -6,6 +6,7 @@
 
 #include "gen.h"
 #include "json/json.h"
+#include "media/dataurl.h"
 #include "rand/nprand.h"
 #include "util.h"
 
@@ -282,9 +283,16 @@ inputs_json_write(const struct dataset *d, const char *path)
 		jw_arr(&w);
 		for (size_t k = 0; k < c->nturns; k++) {
 			const char *s = c->turns[k].payload;
+			struct buf e = BUF_INIT(BUF_NOMAX);
 
+			/* base64 media as type, length and digest (issue #17) */
+			if (!gen_keep_media && strstr(s, "\"data:")) {
+				dataurl_elide_json(&e, s, strlen(s), 256);
+				s = e.s;
+			}
 			json_doc_reset(doc);
 			jw_value(&w, json_parse(doc, s, strlen(s), NULL, 0));
+			buf_release(&e);
 		}
 		jw_arr_end(&w);
 		jw_obj_end(&w);

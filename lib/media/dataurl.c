@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* data: URLs: base64 (OpenSSL's EVP_EncodeBlock), media type sniffed from content, URL-or-path inputs. */
+#include <ctype.h>
+
 #include <openssl/evp.h>
 
+#include "buf.h"
 #include "media/dataurl.h"
 #include "util.h"
 
@@ -105,4 +108,77 @@ fail:
 	fclose(f);
 	free(p);
 	return NULL;
+}
+
+/* The length of the data: URL at s (s[0..n) starting "data:") when it is
+ * one, "data:<type>;base64,<b64>" up to the closing quote, else 0. */
+static size_t
+dataurl_span(const char *s, size_t n, size_t *b64)
+{
+	size_t i = 5;
+
+	while (i < n && (isalnum((unsigned char)s[i]) || strchr("/+.-", s[i])))
+		i++;
+	if (i == 5 || n - i < 8 || memcmp(s + i, ";base64,", 8))
+		return 0;
+	i += 8;
+	*b64 = i;
+	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
+			 s[i] == '/' || s[i] == '='))
+		i++;
+	return i < n && s[i] == '"' ? i : 0;
+}
+
+void
+dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		const char *q = memchr(s + i, '"', n - i);
+		size_t at, end, b64 = 0, len;
+
+		if (!q) {
+			buf_add(out, s + i, n - i);
+			return;
+		}
+		at = (size_t)(q - s) + 1;
+		buf_add(out, s + i, at - i);
+		i = at;
+		if (q > s && q[-1] == '\\')
+			continue;
+		if (n - at < 5 || memcmp(s + at, "data:", 5) ||
+		    !(end = dataurl_span(s + at, n - at, &b64)) || end <= min) {
+			/* not ours: copy the string through its closing quote */
+			while (i < n && s[i] != '"') {
+				if (s[i] == '\\' && i + 1 < n)
+					buf_add(out, s + i++, 1);
+				buf_add(out, s + i++, 1);
+			}
+			if (i < n)
+				buf_add(out, s + i++, 1);
+			continue;
+		}
+		len = end - b64;
+		{
+			unsigned char *raw = xmalloc(len / 4 * 3 + 3), md[32];
+			int k = EVP_DecodeBlock(raw, (const unsigned char *)s + at + b64,
+						(int)(len & ~(size_t)3));
+			size_t pad = len >= 2 && s[at + end - 1] == '=' ?
+					     1 + (s[at + end - 2] == '=') : 0;
+
+			buf_add(out, s + at, b64);
+			if (k >= 0 && (size_t)k >= pad &&
+			    EVP_Digest(raw, (size_t)k - pad, md, NULL, EVP_sha256(), NULL)) {
+				buf_addf(out, "<elided: %zu base64 chars, sha256 ", len);
+				for (int j = 0; j < 32; j++)
+					buf_addf(out, "%02x", md[j]);
+				buf_addstr(out, ">");
+			} else {
+				buf_addf(out, "<elided: %zu base64 chars>", len);
+			}
+			free(raw);
+		}
+		i = at + end;
+	}
 }

@@ -19,4 +19,11 @@ int dataurl_is_url(const char *s);
  * (missing file, too large, not an image). */
 char *dataurl_image_field(const char *s, char *err, size_t errlen);
 
+/* JSON text s[0..n) into out with every string that is a base64 data:
+ * URL longer than min bytes replaced by
+ * "data:<mime>;base64,<elided: N base64 chars, sha256 HEX>" (HEX of the
+ * decoded bytes' SHA-256, as `base64 -d | sha256sum` gives). */
+struct buf;
+void dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min);
+
 #endif
