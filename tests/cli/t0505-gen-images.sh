@@ -6,7 +6,7 @@
 # holds a digest in place of base64 unless --inputs-json-full-media, and
 # bad sizes and formats stop with a clear error.
 # Test bodies are strings that test_expect_success evals:
-# shellcheck disable=SC2016 source-path=SCRIPTDIR
+# shellcheck disable=SC2016,SC2034 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3

@@ -6,7 +6,7 @@
 # (passed through); a missing file, a file that is no image and image
 # fields in a random_pool file stop the run with the line named.
 # Test bodies are strings that test_expect_success evals:
-# shellcheck disable=SC2016 source-path=SCRIPTDIR
+# shellcheck disable=SC2016,SC2034 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
