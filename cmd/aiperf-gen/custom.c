@@ -65,7 +65,7 @@ check_record(struct custom_parser *cp, int type, const char *s, size_t n,
 			snprintf(where, sizeof(where), "turns[%zu]: ", i);
 		snprintf(err, errlen, "%s%s: not supported yet: %s inputs "
 			 "(multimodal, issue #17)", where, m,
-			 type == DS_RANDOM_POOL ? "random_pool media" : "audio and video");
+			 type == DS_RANDOM_POOL ? "random_pool media" : "audio, video and image_uuids");
 		return err;
 	}
 	return NULL;
