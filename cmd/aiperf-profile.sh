@@ -44,6 +44,10 @@ aiperf profile options (the original's names and aliases):
              --rankings-passages-prompt-token-stddev,
              --rankings-query-prompt-token-mean,
              --rankings-query-prompt-token-stddev (the rankings types)
+  Images:    --image-width-mean, --image-width-stddev, --image-height-mean,
+             --image-height-stddev, --image-format png|jpeg|random,
+             --image-batch-size/--batch-size-image,
+             --inputs-json-full-media (ours: whole base64 in inputs.json)
   Dataset:   --input-file, --custom-dataset-type single_turn|multi_turn|
              random_pool|mooncake_trace|bailian_trace|burst_gpt_trace,
              --public-dataset sharegpt (--input-file: its local copy),

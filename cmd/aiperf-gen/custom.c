@@ -55,13 +55,17 @@ check_record(struct custom_parser *cp, int type, const char *s, size_t n,
 	if (*rc < 0)
 		return err;
 	for (size_t i = 0; *rc > 0 && i < cp->nturns; i++) {
-		if (!cp->turns[i].media)
+		/* images: single_turn and multi_turn files (image.c) */
+		const char *m = type == DS_RANDOM_POOL ? cp->turns[i].media :
+							 cp->turns[i].media_other;
+
+		if (!m)
 			continue;
 		if (type == DS_MULTI_TURN)
 			snprintf(where, sizeof(where), "turns[%zu]: ", i);
-		snprintf(err, errlen, "%s%s: not supported yet: image, audio and "
-			 "video inputs (multimodal, issue #17)", where,
-			 cp->turns[i].media);
+		snprintf(err, errlen, "%s%s: not supported yet: %s inputs "
+			 "(multimodal, issue #17)", where, m,
+			 type == DS_RANDOM_POOL ? "random_pool media" : "audio, video and image_uuids");
 		return err;
 	}
 	return NULL;
@@ -104,9 +108,12 @@ text_of(const struct custom_text *t)
 	return xstrndup(t->s, t->n);
 }
 
-/* u from record turn k: its texts, role and output_length. */
+/* u from record turn k: its texts, images (files read and encoded
+ * here, before any record is written; where names the line for errors),
+ * role and output_length. */
 static void
-turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn *k)
+turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn *k,
+	const char *where)
 {
 	*u = (struct turn){ .ntexts = k->ntexts, .max_tokens = -1, .delay_ms = -1,
 			    .at_ns = -1 };
@@ -121,6 +128,9 @@ turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn
 			u->names = xcalloc(k->ntexts, sizeof(*u->names));
 		u->names[i] = xstrndup(x->name, x->name_len);
 	}
+	for (size_t i = 0; i < k->nimages; i++)
+		gen_image_field(u, cp->images[k->img0 + i].s,
+				cp->images[k->img0 + i].n, where);
 	if (k->role)
 		u->role = xstrndup(k->role, k->role_len);
 	if (k->has & CUSTOM_OUTPUT_LENGTH)
@@ -134,6 +144,7 @@ add_turn(struct cload *l, size_t c, const struct custom_turn *k, size_t lineno)
 	struct conv *cv = &l->d->convs[c];
 	struct turn *u;
 	struct cmeta *m;
+	char where[4200];
 
 	if (cv->nturns == l->tcap[c]) {
 		l->tcap[c] = l->tcap[c] ? l->tcap[c] * 2 : 2;
@@ -142,7 +153,8 @@ add_turn(struct cload *l, size_t c, const struct custom_turn *k, size_t lineno)
 	}
 	u = &cv->turns[cv->nturns];
 	m = &l->meta[c][cv->nturns++];
-	turn_of(u, &l->cp, k);
+	snprintf(where, sizeof(where), "%s:%zu: ", l->name, lineno);
+	turn_of(u, &l->cp, k, where);
 	*m = (struct cmeta){ .lineno = lineno, .has_ts = !!(k->has & CUSTOM_TIMESTAMP),
 			     .ts = k->timestamp, .delay = -1 };
 	if (k->has & CUSTOM_DELAY)
@@ -593,13 +605,14 @@ custom_stream_next(struct custom_stream *cs)
 
 	stream_drop(cs);
 	cs->conv.session_id = gen_session_id(o, cs->gen++, &cs->ids);
-	turn_of(u, &cs->cp, k);
+	turn_of(u, &cs->cp, k, "");
 	u->model = o->model_random ? (size_t)rng_below(&cs->model, o->nmodels) :
 				     cs->rr++ % o->nmodels;
 	if (u->max_tokens < 0 && o->osl >= 0)
 		u->max_tokens = gen_pni(&cs->max_tokens, (double)o->osl, o->osl_stddev);
 	payload_render(o, u, 0);
 	turn_free_texts(u);
+	gen_images_free(u);
 	free(u->role);
 	u->role = NULL;
 	cs->conv.turns = u;
@@ -646,7 +659,8 @@ streamable(const struct gen_opts *o)
 		if ((why = check_record(&cp, DS_SINGLE_TURN, s, n, err, sizeof(err), &got)))
 			die("%s:%zu: %s", o->input_file, in.lineno, why);
 		records += got > 0;
-		sessions = got > 0 && cp.turns[0].session_id;
+		/* images are read and encoded before the run: held whole */
+		sessions = got > 0 && (cp.turns[0].session_id || cp.turns[0].nimages);
 	}
 	if (!sessions && rc < 0 && errno == ENOBUFS)
 		die("%s:%zu: line longer than %zu bytes", o->input_file, in.lineno,

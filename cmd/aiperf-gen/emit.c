@@ -6,6 +6,7 @@
 
 #include "gen.h"
 #include "json/json.h"
+#include "media/dataurl.h"
 #include "rand/nprand.h"
 #include "util.h"
 
@@ -91,6 +92,7 @@ make_turn(struct turn *t, size_t k, const struct gen_opts *o,
 		if (k == 0 && o->prefix_len > 0)
 			t->texts[i] = with_prefix(p, t->texts[i]);
 	}
+	gen_images_turn(o, t);
 	t->delay_ms = -1;
 	t->at_ns = -1;
 	if (k > 0 && o->delay_mean > 0)
@@ -189,6 +191,7 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	rng_derive(&r.delay, root, "composer.conversation.turn_delay");
 	rng_derive(&r.ids, root, "aiperf.gen.session_id");
 	rng_derive(&r.dist, root, "models.sequence.distribution");
+	gen_images_init(o, root);
 	if (endpoint_rankings(o->ep)) {
 		rankings_build(d, o, p, &r, root);
 		return;
@@ -207,8 +210,10 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	}
 	prompt_inject(p, d, o);
 	for (size_t i = 0; i < d->n; i++)
-		for (size_t k = 0; k < d->convs[i].nturns; k++)
+		for (size_t k = 0; k < d->convs[i].nturns; k++) {
 			payload_render(o, &d->convs[i].turns[k], k);
+			gen_images_free(&d->convs[i].turns[k]);	/* in the payload now */
+		}
 }
 
 void
@@ -221,6 +226,7 @@ dataset_free(struct dataset *d)
 			struct turn *t = &c->turns[k];
 
 			turn_free_texts(t);
+			gen_images_free(t);
 			free(t->payload);
 			free(t->raw_messages);
 			free(t->raw_tools);
@@ -237,6 +243,7 @@ dataset_free(struct dataset *d)
 	free(d->convs);
 	if (d->stream)
 		custom_stream_free(d->stream);
+	gen_images_done();
 	memset(d, 0, sizeof(*d));
 }
 
@@ -276,9 +283,16 @@ inputs_json_write(const struct dataset *d, const char *path)
 		jw_arr(&w);
 		for (size_t k = 0; k < c->nturns; k++) {
 			const char *s = c->turns[k].payload;
+			struct buf e = BUF_INIT(BUF_NOMAX);
 
+			/* base64 media as type, length and digest (issue #17) */
+			if (!gen_keep_media && strstr(s, "\"data:")) {
+				dataurl_elide_json(&e, s, strlen(s), 256);
+				s = e.s;
+			}
 			json_doc_reset(doc);
 			jw_value(&w, json_parse(doc, s, strlen(s), NULL, 0));
+			buf_release(&e);
 		}
 		jw_arr_end(&w);
 		jw_obj_end(&w);

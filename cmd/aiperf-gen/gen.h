@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "json/extras.h"
+#include "media/imagegen.h"
 #include "rand/nprand.h"
 #include "rand/rng.h"
 #include "tok/tok.h"
@@ -92,6 +93,10 @@ struct gen_opts {
 	 * --rankings-query-prompt-token-mean, -stddev */
 	long long rankings[6];
 	struct template *tmpl;	/* --endpoint-type template (template.c) */
+	/* synthetic images (image.c, issue #17) */
+	struct imagegen_opts img;
+	long long image_batch;	/* --image-batch-size */
+	int keep_media;		/* --inputs-json-full-media */
 };
 
 enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
@@ -117,6 +122,8 @@ struct turn {
 	/* responses: the same two on every turn of the conversation, as
 	 * instructions and a leading user item (each turn goes alone) */
 	const char *conv_system, *conv_context;
+	char **images;		/* image URLs (data: or http(s)), owned */
+	size_t nimages;
 	char *role;		/* chat message role; NULL: "user" */
 	char *sysmsg;		/* first turn: the conversation's own system
 				 * message (a multi_turn file's), owned */
@@ -341,6 +348,21 @@ int inputs_json_write(const struct dataset *d, const char *path);
 /* Write every request record to stdout; returns 0, or -1 on write error. */
 int records_emit(const struct dataset *d, const struct gen_opts *o,
 		 uint64_t root);
+
+/* image.c: synthetic images and image dataset fields (issue #17). */
+/* Whether the size options ask for synthetic images (both means > 0). */
+int gen_images_enabled(const struct gen_opts *o);
+/* Start the generator (before the first turn); no-op when disabled. */
+void gen_images_init(const struct gen_opts *o, uint64_t root);
+/* A synthetic turn's --image-batch-size images into t->images. */
+void gen_images_turn(const struct gen_opts *o, struct turn *t);
+/* Append image URL or file path s to t (a file read and encoded); exits
+ * with "where: reason" when it is not readable or not an image. */
+void gen_image_field(struct turn *t, const char *s, size_t n, const char *where);
+void gen_images_free(struct turn *t);
+void gen_images_done(void);
+/* Whether inputs.json keeps data: URLs whole (--inputs-json-full-media). */
+extern int gen_keep_media;
 
 /* ucr.c: user-centric rate (spec 5.5). */
 /* Turns in time order until count requests; no user starts after sessions

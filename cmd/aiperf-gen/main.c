@@ -23,7 +23,10 @@ enum {
 	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE, O_WRAMP, O_SESSIONS,
 	O_SAMPLING, O_PUBLIC, O_PREFIXPOOL, O_PREFIXLEN, O_SYSLEN, O_CTXLEN, O_SEQDIST,
 	O_RKPMEAN, O_RKPSD, O_RKPTMEAN, O_RKPTSD, O_RKQTMEAN, O_RKQTSD,
+	O_IMGWM, O_IMGWSD, O_IMGHM, O_IMGHSD, O_IMGFMT, O_IMGBATCH, O_FULLMEDIA,
 };
+
+static const char *const image_formats[] = { "png", "jpeg", "random", NULL };
 
 /* The endpoint types built, and the original's others with what brings them. */
 static const char *const endpoint_types[] = {
@@ -111,6 +114,17 @@ static const char *const endpoints_later[] = {
 	{ "rankings-passages-prompt-token-stddev", O_RKPTSD, OPT_STR, "n", .flags = OPT_BR }, \
 	{ "rankings-query-prompt-token-mean", O_RKQTMEAN, OPT_STR, "n", .flags = OPT_BR }, \
 	{ "rankings-query-prompt-token-stddev", O_RKQTSD, OPT_STR, "n", .flags = OPT_BR }, \
+	{ "image-width-mean", O_IMGWM, DBL("px", o->img.width_mean, 0, 1e9) }, \
+	{ "image-width-stddev", O_IMGWSD, DBL("px", o->img.width_stddev, 0, 1e9), .flags = OPT_BR }, \
+	{ "image-height-mean", O_IMGHM, DBL("px", o->img.height_mean, 0, 1e9) }, \
+	{ "image-height-stddev", O_IMGHSD, DBL("px", o->img.height_stddev, 0, 1e9), \
+	  .flags = OPT_BR }, \
+	{ "image-format", O_IMGFMT, OPT_STR, "png | jpeg | random", .choices = image_formats, \
+	  .flags = OPT_BR }, \
+	{ "image-batch-size", O_IMGBATCH, INT(o->image_batch, 0, 1000000), .flags = OPT_BR }, \
+	ALIAS("batch-size-image", O_IMGBATCH), \
+	{ "inputs-json-full-media", O_FULLMEDIA, OPT_FLAG, NULL, OPT_TO(gen_keep_media), \
+	  .flags = OPT_BR }, \
 	{ "random-seed", O_SEED, INT(o->seed, 0, LLONG_MAX), .flags = OPT_BR }, \
 	{ "request-count", O_COUNT, INT(o->request_count, 1, BIG) }, \
 	ALIAS("num-requests", O_COUNT), \
@@ -323,6 +337,7 @@ parse_opt(struct gen_opts *o, int c, const char *a)
 	case O_WGRACE: o->warmup_grace = grace_arg(a); break;
 	case O_ENTRIES: o->entries_set = 1; break;
 	case O_SEQDIST: set_seq_dist(o, a); break;
+	case O_IMGFMT: o->img.format = imagegen_format_of(a); break;
 	case O_RKPMEAN: set_rankings(o, c, "--rankings-passages-mean", a); break;
 	case O_RKPSD: set_rankings(o, c, "--rankings-passages-stddev", a); break;
 	case O_RKPTMEAN: set_rankings(o, c, "--rankings-passages-prompt-token-mean", a); break;
@@ -344,7 +359,7 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 	*o = (struct gen_opts){ .endpoint_type = "chat", .isl = 550,
 				.osl = -1, .num_entries = 100,
 				.request_count = -1, .concurrency = 1,
-				.batch_size = 1, .turns_mean = 1,
+				.batch_size = 1, .turns_mean = 1, .image_batch = 1,
 				.delay_ratio = 1, .cancel_delay = -1,
 				.sched.pattern = -1,
 				.warmup_sched.pattern = -1,

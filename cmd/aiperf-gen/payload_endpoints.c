@@ -97,7 +97,7 @@ text_list(const struct turn *t)
 void
 payload_content(struct jw *w, const struct turn *t, const char *part)
 {
-	if (t->ntexts == 1) {
+	if (t->ntexts == 1 && !t->nimages) {
 		jw_str(w, t->texts[0]);
 		return;
 	}
@@ -110,6 +110,26 @@ payload_content(struct jw *w, const struct turn *t, const char *part)
 		jw_str(w, part);
 		jw_key(w, "text");
 		jw_str(w, t->texts[i]);
+		jw_obj_end(w);
+	}
+	/* images (issue #17): chat image_url parts, responses input_image */
+	for (size_t i = 0; i < t->nimages; i++) {
+		int chat = !strcmp(part, "text");
+
+		if (!t->images[i][0])
+			continue;
+		jw_obj(w);
+		jw_key(w, "type");
+		jw_str(w, chat ? "image_url" : "input_image");
+		jw_key(w, "image_url");
+		if (chat) {
+			jw_obj(w);
+			jw_key(w, "url");
+			jw_str(w, t->images[i]);
+			jw_obj_end(w);
+		} else {
+			jw_str(w, t->images[i]);
+		}
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);

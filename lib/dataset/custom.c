@@ -24,6 +24,7 @@ void custom_parser_release(struct custom_parser *p)
 	json_doc_free(p->doc);
 	free(p->turns);
 	free(p->texts);
+	free(p->images);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -47,6 +48,25 @@ static int truthy(const struct json *v)
 	return v && (v->type == JSON_STRING || v->type == JSON_ARRAY) && v->len;
 }
 
+/* keep: what a modality's contents are collected as */
+enum { KEEP_NONE, KEEP_TEXT, KEEP_IMAGE };
+
+/* Image v (a URL or path) into p->images. */
+static int add_image(struct custom_parser *p, const struct json *v,
+		     const struct json *name)
+{
+	if (p->nimages >= CUSTOM_MAX_ITEMS)
+		return -1;
+	if (p->nimages == p->cap_images) {
+		p->cap_images = p->cap_images ? p->cap_images * 2 : 16;
+		p->images = xreallocarray(p->images, p->cap_images, sizeof(*p->images));
+	}
+	p->images[p->nimages++] = (struct custom_text){
+		v->str, v->len, name ? name->str : NULL, name ? name->len : 0,
+	};
+	return 0;
+}
+
 /* Text v, of the {name, contents} object named name (NULL: none). */
 static int add_text(struct custom_parser *p, const struct json *v,
 		    const struct json *name)
@@ -63,6 +83,14 @@ static int add_text(struct custom_parser *p, const struct json *v,
 	return 0;
 }
 
+/* v collected as keep says. */
+static int add_item(struct custom_parser *p, int keep, const struct json *v,
+		    const struct json *name)
+{
+	return keep == KEEP_TEXT ? add_text(p, v, name) :
+	       keep == KEEP_IMAGE ? add_image(p, v, name) : 0;
+}
+
 /* A {name, contents} media object: name a string, contents a list of strings. */
 static int media_object(struct custom_parser *p, const struct json *o, int keep)
 {
@@ -75,7 +103,7 @@ static int media_object(struct custom_parser *p, const struct json *o, int keep)
 	if (c->type != JSON_ARRAY)
 		return -1;
 	for (const struct json *e = c->child; e; e = e->next)
-		if (e->type != JSON_STRING || (keep && add_text(p, e, name) < 0))
+		if (e->type != JSON_STRING || add_item(p, keep, e, name) < 0)
 			return -1;
 	return 0;
 }
@@ -83,7 +111,7 @@ static int media_object(struct custom_parser *p, const struct json *o, int keep)
 /*
  * One modality: x a string or null, xs a list of strings or a list of
  * {name, contents} objects, or null. keep: collect the contents as the
- * turn's texts. Returns 0, or -1 with the reason in err.
+ * turn's texts (KEEP_TEXT) or images (KEEP_IMAGE). Returns 0, or -1 with the reason in err.
  */
 static int modality(struct custom_parser *p, const struct json *o,
 		    const char *x, const char *xs, int keep, const char *where,
@@ -104,9 +132,9 @@ static int modality(struct custom_parser *p, const struct json *o,
 	}
 	/* the singular field, even empty, is the content (MediaConversionMixin) */
 	if (!isnull(one)) {
-		if (keep && add_text(p, one, NULL) < 0)
+		if (add_item(p, keep, one, NULL) < 0)
 			return fail(err, errlen, where, x, "too many items");
-		keep = 0;
+		keep = KEEP_NONE;
 	}
 	for (const struct json *e = isnull(many) ? NULL : many->child; e; e = e->next) {
 		strs += e->type == JSON_STRING;
@@ -115,7 +143,7 @@ static int modality(struct custom_parser *p, const struct json *o,
 			return fail(err, errlen, where, xs, "expected a list of strings "
 				    "or a list of {name, contents} objects");
 		if (e->type == JSON_OBJECT ? media_object(p, e, keep) < 0 :
-					     keep && add_text(p, e, NULL) < 0)
+					     add_item(p, keep, e, NULL) < 0)
 			return fail(err, errlen, where, xs, "expected a list of strings "
 				    "or a list of {name, contents} objects");
 	}
@@ -176,18 +204,20 @@ static struct custom_turn *new_turn(struct custom_parser *p)
 		p->cap_turns = p->cap_turns ? p->cap_turns * 2 : 8;
 		p->turns = xreallocarray(p->turns, p->cap_turns, sizeof(*p->turns));
 	}
-	p->turns[p->nturns] = (struct custom_turn){ .text0 = p->ntexts };
+	p->turns[p->nturns] = (struct custom_turn){ .text0 = p->ntexts,
+						     .img0 = p->nimages };
 	return &p->turns[p->nturns++];
 }
 
-static const char *first_media(const struct json *o)
+/* The first media field set (from: 0, or 2 to skip image and images). */
+static const char *first_media(const struct json *o, size_t from)
 {
 	static const char *const media[] = {
 		"image", "images", "image_uuids", "audio", "audios", "video",
 		"videos", NULL,
 	};
 
-	for (size_t i = 0; media[i]; i++)
+	for (size_t i = from; media[i]; i++)
 		if (truthy(json_get(o, media[i])))
 			return media[i];
 	return NULL;
@@ -232,15 +262,17 @@ static int one_turn(struct custom_parser *p, const struct json *o,
 	if (check_type(o, k, where, err, errlen) < 0)
 		return -1;
 	t = new_turn(p);
-	if (modality(p, o, "text", "texts", 1, where, err, errlen) < 0 ||
-	    modality(p, o, "image", "images", 0, where, err, errlen) < 0 ||
-	    modality(p, o, "audio", "audios", 0, where, err, errlen) < 0 ||
-	    modality(p, o, "video", "videos", 0, where, err, errlen) < 0)
+	if (modality(p, o, "text", "texts", KEEP_TEXT, where, err, errlen) < 0 ||
+	    modality(p, o, "image", "images", KEEP_IMAGE, where, err, errlen) < 0 ||
+	    modality(p, o, "audio", "audios", KEEP_NONE, where, err, errlen) < 0 ||
+	    modality(p, o, "video", "videos", KEEP_NONE, where, err, errlen) < 0)
 		return -1;
 	t->ntexts = p->ntexts - t->text0;
+	t->nimages = p->nimages - t->img0;
 	if (k != CUSTOM_RANDOM_POOL && timing(o, t, where, err, errlen) < 0)
 		return -1;
-	t->media = first_media(o);
+	t->media = first_media(o, 0);
+	t->media_other = first_media(o, 2);
 	if (!truthy(json_get(o, "text")) && !truthy(json_get(o, "texts")) &&
 	    !t->media)
 		return fail(err, errlen, where, NULL,
@@ -282,7 +314,7 @@ int custom_parse_value(struct custom_parser *p, enum custom_kind k,
 	p->root = v;
 	p->session_id = NULL;
 	p->session_len = 0;
-	p->nturns = p->ntexts = 0;
+	p->nturns = p->ntexts = p->nimages = 0;
 	if (k == CUSTOM_MULTI_TURN)
 		return multi_turn(p, v, err, errlen);
 	return one_turn(p, v, k, "", err, errlen);

@@ -51,6 +51,9 @@ struct custom_turn {
 	double timestamp, delay;	/* ms */
 	int64_t output_length;
 	const char *media;	/* the first image/audio/video field set, or NULL */
+	const char *media_other;	/* the first audio/video field (or
+					 * image_uuids) set, or NULL */
+	size_t img0, nimages;	/* image/images: p->images[img0..+nimages) */
 };
 
 struct custom_parser {
@@ -62,6 +65,8 @@ struct custom_parser {
 	size_t nturns, cap_turns;
 	struct custom_text *texts;
 	size_t ntexts, cap_texts;
+	struct custom_text *images;	/* image URLs or paths, as given */
+	size_t nimages, cap_images;
 };
 
 void custom_parser_init(struct custom_parser *p);

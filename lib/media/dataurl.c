@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* data: URLs: base64 (OpenSSL's EVP_EncodeBlock), media type sniffed from content, URL-or-path inputs. */
+#include <ctype.h>
+
+#include <openssl/evp.h>
+
+#include "buf.h"
+#include "media/dataurl.h"
+#include "util.h"
+
+char *
+dataurl_encode(const char *mime, const unsigned char *p, size_t n)
+{
+	size_t head = strlen("data:") + strlen(mime) + strlen(";base64,");
+	size_t b64 = 4 * ((n + 2) / 3);
+	char *s;
+	size_t off;
+
+	if (n > (size_t)1 << 31)
+		die("media payload too large to encode (%zu bytes)", n);
+	s = xmalloc(head + b64 + 1);
+	off = (size_t)snprintf(s, head + 1, "data:%s;base64,", mime);
+	/* EVP_EncodeBlock takes an int length: chunks of 3 * 2^20 bytes */
+	while (n > 0) {
+		size_t k = n < (size_t)3 << 20 ? n : (size_t)3 << 20;
+
+		off += (size_t)EVP_EncodeBlock((unsigned char *)s + off, p, (int)k);
+		p += k;
+		n -= k;
+	}
+	s[off] = '\0';
+	return s;
+}
+
+const char *
+dataurl_image_mime(const unsigned char *p, size_t n)
+{
+	if (n >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8))
+		return "image/png";
+	if (n >= 3 && !memcmp(p, "\xff\xd8\xff", 3))
+		return "image/jpeg";
+	if (n >= 6 && (!memcmp(p, "GIF87a", 6) || !memcmp(p, "GIF89a", 6)))
+		return "image/gif";
+	if (n >= 12 && !memcmp(p, "RIFF", 4) && !memcmp(p + 8, "WEBP", 4))
+		return "image/webp";
+	if (n >= 2 && !memcmp(p, "BM", 2))
+		return "image/bmp";
+	if (n >= 4 && (!memcmp(p, "II*\0", 4) || !memcmp(p, "MM\0*", 4)))
+		return "image/tiff";
+	return NULL;
+}
+
+int
+dataurl_is_url(const char *s)
+{
+	return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8) ||
+	       !strncmp(s, "data:", 5);
+}
+
+char *
+dataurl_image_field(const char *s, char *err, size_t errlen)
+{
+	FILE *f;
+	unsigned char *p;
+	size_t n = 0, cap = 1 << 16;
+	const char *mime;
+	char *url;
+
+	if (dataurl_is_url(s))
+		return xstrdup(s);
+	if (!(f = fopen(s, "rb"))) {
+		snprintf(err, errlen, "image '%s': %s (not a file, nor an http(s) "
+			 "or data: URL)", s, strerror(errno));
+		return NULL;
+	}
+	p = xmalloc(cap);
+	for (;;) {
+		size_t k;
+
+		if (n == cap) {
+			if (cap >= DATAURL_FILE_MAX) {
+				snprintf(err, errlen, "image '%s': larger than %zu MiB",
+					 s, DATAURL_FILE_MAX >> 20);
+				goto fail;
+			}
+			cap *= 2;
+			p = xrealloc(p, cap + 1);
+		}
+		k = fread(p + n, 1, cap - n, f);
+		n += k;
+		if (k == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "image '%s': read error", s);
+		goto fail;
+	}
+	if (!(mime = dataurl_image_mime(p, n))) {
+		snprintf(err, errlen, "image '%s': not an image (PNG, JPEG, GIF, "
+			 "WebP, BMP or TIFF)", s);
+		goto fail;
+	}
+	fclose(f);
+	url = dataurl_encode(mime, p, n);
+	free(p);
+	return url;
+fail:
+	fclose(f);
+	free(p);
+	return NULL;
+}
+
+/* The length of the data: URL at s (s[0..n) starting "data:") when it is
+ * one, "data:<type>;base64,<b64>" up to the closing quote, else 0. */
+static size_t
+dataurl_span(const char *s, size_t n, size_t *b64)
+{
+	size_t i = 5;
+
+	while (i < n && (isalnum((unsigned char)s[i]) || strchr("/+.-", s[i])))
+		i++;
+	if (i == 5 || n - i < 8 || memcmp(s + i, ";base64,", 8))
+		return 0;
+	i += 8;
+	*b64 = i;
+	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
+			 s[i] == '/' || s[i] == '='))
+		i++;
+	return i < n && s[i] == '"' ? i : 0;
+}
+
+void
+dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		const char *q = memchr(s + i, '"', n - i);
+		size_t at, end, b64 = 0, len;
+
+		if (!q) {
+			buf_add(out, s + i, n - i);
+			return;
+		}
+		at = (size_t)(q - s) + 1;
+		buf_add(out, s + i, at - i);
+		i = at;
+		if (q > s && q[-1] == '\\')
+			continue;
+		if (n - at < 5 || memcmp(s + at, "data:", 5) ||
+		    !(end = dataurl_span(s + at, n - at, &b64)) || end <= min) {
+			/* not ours: copy the string through its closing quote */
+			while (i < n && s[i] != '"') {
+				if (s[i] == '\\' && i + 1 < n)
+					buf_add(out, s + i++, 1);
+				buf_add(out, s + i++, 1);
+			}
+			if (i < n)
+				buf_add(out, s + i++, 1);
+			continue;
+		}
+		len = end - b64;
+		{
+			unsigned char *raw = xmalloc(len / 4 * 3 + 3), md[32];
+			int k = EVP_DecodeBlock(raw, (const unsigned char *)s + at + b64,
+						(int)(len & ~(size_t)3));
+			size_t pad = len >= 2 && s[at + end - 1] == '=' ?
+					     1 + (s[at + end - 2] == '=') : 0;
+
+			buf_add(out, s + at, b64);
+			if (k >= 0 && (size_t)k >= pad &&
+			    EVP_Digest(raw, (size_t)k - pad, md, NULL, EVP_sha256(), NULL)) {
+				buf_addf(out, "<elided: %zu base64 chars, sha256 ", len);
+				for (int j = 0; j < 32; j++)
+					buf_addf(out, "%02x", md[j]);
+				buf_addstr(out, ">");
+			} else {
+				buf_addf(out, "<elided: %zu base64 chars>", len);
+			}
+			free(raw);
+		}
+		i = at + end;
+	}
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* RGB images: PNG reading (libpng), bicubic resampling, PNG (libpng) and JPEG (libjpeg-turbo) encoding. */
+#ifndef AIPERF_IMAGE_H
+#define AIPERF_IMAGE_H
+
+#include <stddef.h>
+
+/* The largest side and pixel count accepted (a 16384x16384 RGB image is
+ * 768 MiB before encoding). */
+#define IMAGE_SIDE_MAX 16384
+#define IMAGE_PIXELS_MAX ((size_t)64 << 20)
+
+enum image_format { IMAGE_PNG, IMAGE_JPEG };
+
+/* 8-bit RGB, rows top to bottom, 3 * w bytes each. */
+struct image {
+	int w, h;
+	unsigned char *rgb;
+};
+
+/* NULL when w x h is within the limits, else the reason. */
+const char *image_size_check(long long w, long long h);
+/* Read PNG file path as RGB (alpha composited on black, gray expanded);
+ * 0, or -1 with the reason in err. */
+int image_read_png(const char *path, struct image *im, char *err, size_t errlen);
+/* dst = src resampled to w x h with a bicubic filter (a = -0.5) widened
+ * by the scale factor when shrinking, so it averages the area it covers. */
+void image_resize(const struct image *src, struct image *dst, int w, int h);
+/* The encoded file (PNG, or JPEG at quality 75), malloc'd, in *n bytes. */
+unsigned char *image_encode(const struct image *im, enum image_format f, size_t *n);
+/* "image/png" or "image/jpeg". */
+const char *image_mime(enum image_format f);
+void image_release(struct image *im);
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* libFuzzer target for lib/media/dataurl: inputs.json elision of any JSON-ish text keeps every byte outside the data: URLs it replaces, and media sniffing of any bytes is bounded. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "media/dataurl.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int
+has_data(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 5 <= n; i++)
+		if (!memcmp(s + i, "data:", 5))
+			return 1;
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	const char *s = (const char *)data;
+
+	if (size > 100000)
+		return 0;
+	(void)dataurl_image_mime(data, size);
+	dataurl_elide_json(&b, s, size, size ? data[0] % 64 : 0);
+	/* nothing elided: the text comes back as it was */
+	if (!has_data(s, size) && (b.len != size || memcmp(b.s, s, size)))
+		abort();
+	/* a URL is only ever shortened */
+	if (b.len > size + 128 * (size / 16 + 1))
+		abort();
+	buf_release(&b);
+	if (size) {
+		char *url = dataurl_encode("image/png", data, size);
+
+		if (strncmp(url, "data:image/png;base64,", 22) ||
+		    strlen(url) != 22 + 4 * ((size + 2) / 3))
+			abort();
+		free(url);
+	}
+	return 0;
+}
