@@ -77,7 +77,8 @@ title(int y, int x, const char *s)
 static void
 clock_text(double s, char *b, size_t size)
 {
-	long t = s < 0 ? 0 : (long)s;
+	/* 99:59:59 at most (and no conversion of a huge or NaN double) */
+	long t = !(s > 0) ? 0 : s > 359999 ? 359999 : (long)s;
 
 	snprintf(b, size, "%02ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
@@ -107,7 +108,7 @@ dist_row(int y, const char *name, const struct ui_dist *d)
 void
 ui_dash_draw(const struct ui_state *st)
 {
-	char el[16], eta_s[16], line[160];
+	char el[32], eta_s[32], line[160];
 	int warm = !strcmp(st->phase, "warmup"), y;
 	const struct ui_phase *p = warm ? &st->warm : &st->prof;
 	double eta, f = ui_fraction(st, warm, &eta);

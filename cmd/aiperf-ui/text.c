@@ -36,7 +36,8 @@ ui_fraction(const struct ui_state *st, int warmup, double *eta)
 static void
 eta_text(double eta, char *b, size_t size)
 {
-	long s = (long)(eta + 0.5);
+	/* 99:59:59 at most (no conversion of a huge double: a rate near 0) */
+	long s = eta > 359999 ? 359999 : eta < 0 ? 0 : (long)(eta + 0.5);
 
 	if (eta < 0)
 		snprintf(b, size, "--:--");
