@@ -15,4 +15,4 @@ CWARN   = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wwrite-strings -Wvla -Wformat=2 -Wundef -Wcast-align -fno-common
 CFLAGS  += -std=c17 $(OPT) $(CWARN)
 PKGS    = libcurl libzstd oniguruma libutf8proc libcrypto gsl
-LDLIBS  += -ljq $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcurl -lzstd -lonig -lutf8proc -lcrypto -lgsl -lgslcblas) -lm -lpthread
+LDLIBS  += -ljq $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcurl -lzstd -lonig -lutf8proc -lcrypto -lgsl -lgslcblas) -lmp3lame -lm -lpthread

@@ -52,6 +52,7 @@ struct rngs {
 	struct rng delay;	/* composer.conversation.turn_delay */
 	struct rng ids;		/* uuid4 session ids when not seeded */
 	struct rng dist;	/* models.sequence.distribution */
+	struct rng audio;	/* dataset.audio (av.c) */
 	size_t rr;		/* round-robin turn counter */
 };
 
@@ -189,6 +190,7 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	rng_derive(&r.delay, root, "composer.conversation.turn_delay");
 	rng_derive(&r.ids, root, "aiperf.gen.session_id");
 	rng_derive(&r.dist, root, "models.sequence.distribution");
+	rng_derive(&r.audio, root, "dataset.audio");
 	if (endpoint_rankings(o->ep)) {
 		rankings_build(d, o, p, &r, root);
 		return;
@@ -204,6 +206,8 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 		c->turns = xcalloc(c->nturns, sizeof(*c->turns));
 		for (size_t k = 0; k < c->nturns; k++)
 			make_turn(&c->turns[k], k, o, p, &r);
+		for (size_t k = 0; k < c->nturns; k++)
+			av_turn(&c->turns[k], o, &r.audio);
 	}
 	prompt_inject(p, d, o);
 	for (size_t i = 0; i < d->n; i++)
@@ -221,6 +225,7 @@ dataset_free(struct dataset *d)
 			struct turn *t = &c->turns[k];
 
 			turn_free_texts(t);
+			av_turn_free(t);
 			free(t->payload);
 			free(t->raw_messages);
 			free(t->raw_tools);

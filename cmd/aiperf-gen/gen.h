@@ -92,6 +92,20 @@ struct gen_opts {
 	 * --rankings-query-prompt-token-mean, -stddev */
 	long long rankings[6];
 	struct template *tmpl;	/* --endpoint-type template (template.c) */
+	/* synthetic audio and video (av.c) */
+	struct av_opts {
+#define AV_MAX_LIST 32
+		double audio_mean, audio_stddev;	/* seconds */
+		const char *audio_format;	/* "wav" or "mp3" */
+		int depths[AV_MAX_LIST];	/* --audio-depths, bits */
+		size_t ndepths;
+		double rates[AV_MAX_LIST];	/* --audio-sample-rates, kHz */
+		size_t nrates;
+		long long audio_channels, audio_batch;
+		long long video_width, video_height, video_fps, video_batch;
+		double video_duration;	/* seconds */
+		const char *video_synth, *video_format, *video_codec;
+	} av;
 };
 
 enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
@@ -120,6 +134,11 @@ struct turn {
 	char *role;		/* chat message role; NULL: "user" */
 	char *sysmsg;		/* first turn: the conversation's own system
 				 * message (a multi_turn file's), owned */
+	/* audio: "format,b64" strings (owned); video: data: URLs or URLs
+	 * (borrowed from av.c's cache) */
+	char **audios;
+	const char **videos;
+	size_t naudios, nvideos;
 	char *payload;		/* compact JSON body */
 	size_t payload_len;
 	/* record text: head is "model" .. "max_tokens", mid the static
@@ -341,6 +360,24 @@ int inputs_json_write(const struct dataset *d, const char *path);
 /* Write every request record to stdout; returns 0, or -1 on write error. */
 int records_emit(const struct dataset *d, const struct gen_opts *o,
 		 uint64_t root);
+
+/* av.c: synthetic audio and video inputs. */
+/* --audio-depths and --audio-sample-rates values (repeatable; commas,
+ * spaces and brackets separate values). */
+void av_add_depths(struct gen_opts *o, const char *arg);
+void av_add_rates(struct gen_opts *o, const char *arg);
+/* The defaults of the lists, then the original's checks (exit 2). */
+void av_check_opts(struct gen_opts *o);
+/* Whether synthetic turns carry audio (length mean > 0) and video
+ * (width and height > 0). */
+int av_audio_on(const struct gen_opts *o);
+int av_video_on(const struct gen_opts *o);
+/* A synthetic turn's audio (drawn from audio) and video items; exits 1
+ * when they cannot be generated (ffmpeg missing or failing). */
+void av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio);
+void av_turn_free(struct turn *t);
+/* The input_audio and video_url parts of t's content. */
+void av_content(struct jw *w, const struct turn *t);
 
 /* ucr.c: user-centric rate (spec 5.5). */
 /* Turns in time order until count requests; no user starts after sessions

@@ -97,7 +97,7 @@ text_list(const struct turn *t)
 void
 payload_content(struct jw *w, const struct turn *t, const char *part)
 {
-	if (t->ntexts == 1) {
+	if (t->ntexts == 1 && !t->naudios && !t->nvideos) {
 		jw_str(w, t->texts[0]);
 		return;
 	}
@@ -112,6 +112,7 @@ payload_content(struct jw *w, const struct turn *t, const char *part)
 		jw_str(w, t->texts[i]);
 		jw_obj_end(w);
 	}
+	av_content(w, t);
 	jw_arr_end(w);
 }
 

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Synthetic audio and video inputs (--audio-*, --video-*): the options,
+ * each turn's media (generated once, while the dataset is built, before
+ * any request goes out) and the chat content parts they become.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "json/jw.h"
+#include "media/audio.h"
+#include "media/b64.h"
+#include "media/video.h"
+#include "util.h"
+
+/* The words of a list option's value: commas, spaces and the brackets of
+ * the original's "[16, 24]" form separate them. */
+static void
+each_word(const char *opt, const char *arg, void (*fn)(struct av_opts *,
+	  const char *, const char *), struct av_opts *a)
+{
+	const char *sep = ", []\t";
+
+	for (const char *p = arg + strspn(arg, sep); *p; p += strspn(p, sep)) {
+		size_t n = strcspn(p, sep);
+		char *w = xstrndup(p, n);
+
+		fn(a, opt, w);
+		free(w);
+		p += n;
+	}
+}
+
+static void
+add_depth(struct av_opts *a, const char *opt, const char *w)
+{
+	long long v;
+	const char *why;
+
+	if (util_strtonum(w, 1, 1024, &v, &why) || a->ndepths == AV_MAX_LIST)
+		die_usage("invalid value for %s: '%s'", opt, w);
+	a->depths[a->ndepths++] = (int)v;
+}
+
+static void
+add_rate(struct av_opts *a, const char *opt, const char *w)
+{
+	double v;
+
+	if (util_strtod(w, &v) || !(v > 0 && v <= 768) || a->nrates == AV_MAX_LIST)
+		die_usage("invalid value for %s: '%s' (kHz, above 0, at most 768)",
+			  opt, w);
+	a->rates[a->nrates++] = v;
+}
+
+void
+av_add_depths(struct gen_opts *o, const char *arg)
+{
+	each_word("--audio-depths", arg, add_depth, &o->av);
+}
+
+void
+av_add_rates(struct gen_opts *o, const char *arg)
+{
+	each_word("--audio-sample-rates", arg, add_rate, &o->av);
+}
+
+static void
+video_params(const struct gen_opts *o, struct video_params *v)
+{
+	const struct av_opts *a = &o->av;
+
+	*v = (struct video_params){
+		.width = (int)a->video_width, .height = (int)a->video_height,
+		.fps = (int)a->video_fps, .seconds = a->video_duration,
+		.format = a->video_format, .codec = a->video_codec,
+		.ffmpeg = getenv("AIPERF_FFMPEG"),
+	};
+	if (video_synth_of(a->video_synth, &v->synth))
+		die_usage("invalid value for --video-synth-type: '%s' (moving_shapes "
+			  "or grid_clock)", a->video_synth);
+}
+
+int
+av_audio_on(const struct gen_opts *o)
+{
+	return o->av.audio_mean > 0;
+}
+
+int
+av_video_on(const struct gen_opts *o)
+{
+	return o->av.video_width > 0 && o->av.video_height > 0;
+}
+
+void
+av_check_opts(struct gen_opts *o)
+{
+	struct av_opts *a = &o->av;
+	struct audio_params ap = { .channels = (int)a->audio_channels,
+				   .seconds = AUDIO_MIN_SECONDS };
+	struct video_params vp;
+	char err[256];
+
+	if (!a->ndepths)
+		a->depths[a->ndepths++] = 16;
+	if (!a->nrates)
+		a->rates[a->nrates++] = 16.0;
+	if (audio_format_of(a->audio_format, &ap.format))
+		die_usage("Unsupported audio format: %s. Supported formats are: "
+			  "WAV, MP3", a->audio_format);
+	if (av_audio_on(o)) {
+		if (a->audio_mean < AUDIO_MIN_SECONDS)
+			die_usage("Audio length must be greater than 0.01 seconds");
+		for (size_t i = 0; i < a->ndepths; i++)
+			for (size_t k = 0; k < a->nrates; k++) {
+				ap.depth = a->depths[i];
+				ap.rate_hz = (int)(a->rates[k] * 1000);
+				if (audio_check(&ap, err, sizeof(err)))
+					die_usage("%s", err);
+			}
+	}
+	if (!av_video_on(o))
+		return;
+	video_params(o, &vp);
+	if (video_check(&vp, err, sizeof(err)))
+		die_usage("%s", err);
+}
+
+/* One audio file as the original's "format,b64" string. */
+static char *
+audio_item(const struct gen_opts *o, struct rng *r)
+{
+	const struct av_opts *a = &o->av;
+	struct audio_params ap = { .channels = (int)a->audio_channels };
+	unsigned char *bytes;
+	size_t n;
+	char err[256], *s, prefix[8];
+
+	do
+		ap.seconds = rng_gauss(r, a->audio_mean, a->audio_stddev);
+	while (ap.seconds < AUDIO_MIN_SECONDS);
+	if (ap.seconds > AUDIO_MAX_SECONDS)
+		ap.seconds = AUDIO_MAX_SECONDS;
+	audio_format_of(a->audio_format, &ap.format);
+	ap.rate_hz = (int)(a->rates[rng_below(r, a->nrates)] * 1000);
+	ap.depth = a->depths[rng_below(r, a->ndepths)];
+	if (audio_encode(&ap, r, &bytes, &n, err, sizeof(err)))
+		die("cannot generate audio: %s", err);
+	snprintf(prefix, sizeof(prefix), "%s,", audio_format_name(ap.format));
+	s = b64_with_prefix(prefix, bytes, n);
+	free(bytes);
+	return s;
+}
+
+/* The one synthetic video (its parameters are the same for every turn),
+ * made on first use as a data: URL and kept. */
+static const char *
+video_item(const struct gen_opts *o)
+{
+	static char *cached;
+	struct video_params vp;
+	unsigned char *bytes;
+	size_t n;
+	char err[1024], *prefix;
+
+	if (cached)
+		return cached;
+	video_params(o, &vp);
+	if (video_encode(&vp, &bytes, &n, err, sizeof(err)))
+		die("cannot generate video: %s", err);
+	prefix = xstrfmt("data:video/%s;base64,", vp.format);
+	cached = b64_with_prefix(prefix, bytes, n);
+	free(prefix);
+	free(bytes);
+	return cached;
+}
+
+void
+av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio)
+{
+	if (av_audio_on(o)) {
+		t->naudios = (size_t)o->av.audio_batch;
+		t->audios = xcalloc(t->naudios, sizeof(*t->audios));
+		for (size_t i = 0; i < t->naudios; i++)
+			t->audios[i] = audio_item(o, audio);
+	}
+	if (av_video_on(o)) {
+		t->nvideos = (size_t)o->av.video_batch;
+		t->videos = xcalloc(t->nvideos, sizeof(*t->videos));
+		for (size_t i = 0; i < t->nvideos; i++)
+			t->videos[i] = video_item(o);
+	}
+}
+
+void
+av_turn_free(struct turn *t)
+{
+	for (size_t i = 0; i < t->naudios; i++)
+		free(t->audios[i]);
+	free(t->audios);
+	free(t->videos);	/* the strings are the cache's */
+	t->audios = NULL;
+	t->videos = NULL;
+	t->naudios = t->nvideos = 0;
+}
+
+void
+av_content(struct jw *w, const struct turn *t)
+{
+	for (size_t i = 0; i < t->naudios; i++) {
+		const char *s = t->audios[i], *comma = strchr(s, ',');
+
+		if (!*s)
+			continue;
+		jw_obj(w);
+		jw_key(w, "type");
+		jw_str(w, "input_audio");
+		jw_key(w, "input_audio");
+		jw_obj(w);
+		jw_key(w, "data");
+		jw_str(w, comma ? comma + 1 : s);
+		jw_key(w, "format");
+		jw_strn(w, s, comma ? (size_t)(comma - s) : 0);
+		jw_obj_end(w);
+		jw_obj_end(w);
+	}
+	for (size_t i = 0; i < t->nvideos; i++) {
+		if (!*t->videos[i])
+			continue;
+		jw_obj(w);
+		jw_key(w, "type");
+		jw_str(w, "video_url");
+		jw_key(w, "video_url");
+		jw_obj(w);
+		jw_key(w, "url");
+		jw_str(w, t->videos[i]);
+		jw_obj_end(w);
+		jw_obj_end(w);
+	}
+}
