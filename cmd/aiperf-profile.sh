@@ -271,6 +271,15 @@ parse_profile() {
 			done
 		fi
 		add_stage_arg "$stages" "$canon" "$value"
+		# --audio-depths 16 24: each word a value of its own
+		if [[ $canon == --audio-depths || $canon == --audio-sample-rates ]]; then
+			while (($#)) && [[ $1 != -* ]]; do
+				CLI+=" $(shell_quote "$1")"
+				SET[$canon]+="$1"$'\n'
+				add_stage_arg "$stages" "$canon" "$1"
+				shift
+			done
+		fi
 	done
 	[[ -n ${SET[--model]:-} ]] || usage_error "profile: --model is required"
 	# The original's tokenizer defaults to the (first) model name.

@@ -75,7 +75,6 @@ video_params(const struct gen_opts *o, struct video_params *v)
 		.width = (int)a->video_width, .height = (int)a->video_height,
 		.fps = (int)a->video_fps, .seconds = a->video_duration,
 		.format = a->video_format, .codec = a->video_codec,
-		.ffmpeg = getenv("AIPERF_FFMPEG"),
 	};
 	if (video_synth_of(a->video_synth, &v->synth))
 		die_usage("invalid value for --video-synth-type: '%s' (moving_shapes "
