@@ -4,15 +4,44 @@
  * each turn's media (generated once, while the dataset is built, before
  * any request goes out) and the chat content parts they become.
  */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gen.h"
+#include "hmap.h"
 #include "json/jw.h"
 #include "media/audio.h"
 #include "media/b64.h"
 #include "media/video.h"
 #include "util.h"
+
+#define AV_MAX_FILE ((off_t)256 << 20)	/* a dataset file's media file */
+
+/*
+ * Every media string made (synthetic audio, the synthetic video, dataset
+ * files' media as sent) lives here until the process ends; turns borrow
+ * them. Files' are keyed by kind and content, so each is read and encoded
+ * once however many turns name it.
+ */
+static struct {
+	char **v;
+	size_t n, cap;
+	struct hmap ix;	/* hash of kind + content -> index + 1 */
+} store;
+
+static const char *
+keep(char *s)
+{
+	if (store.n == store.cap) {
+		store.cap = store.cap ? store.cap * 2 : 64;
+		store.v = xreallocarray(store.v, store.cap, sizeof(*store.v));
+	}
+	return store.v[store.n++] = s;
+}
 
 /* The words of a list option's value: commas, spaces and the brackets of
  * the original's "[16, 24]" form separate them. */
@@ -128,7 +157,7 @@ av_check_opts(struct gen_opts *o)
 }
 
 /* One audio file as the original's "format,b64" string. */
-static char *
+static const char *
 audio_item(const struct gen_opts *o, struct rng *r)
 {
 	const struct av_opts *a = &o->av;
@@ -150,7 +179,7 @@ audio_item(const struct gen_opts *o, struct rng *r)
 	snprintf(prefix, sizeof(prefix), "%s,", audio_format_name(ap.format));
 	s = b64_with_prefix(prefix, bytes, n);
 	free(bytes);
-	return s;
+	return keep(s);
 }
 
 /* The one synthetic video (its parameters are the same for every turn),
@@ -158,7 +187,7 @@ audio_item(const struct gen_opts *o, struct rng *r)
 static const char *
 video_item(const struct gen_opts *o)
 {
-	static char *cached;
+	static const char *cached;
 	struct video_params vp;
 	unsigned char *bytes;
 	size_t n;
@@ -170,7 +199,7 @@ video_item(const struct gen_opts *o)
 	if (video_encode(&vp, &bytes, &n, err, sizeof(err)))
 		die("cannot generate video: %s", err);
 	prefix = xstrfmt("data:video/%s;base64,", vp.format);
-	cached = b64_with_prefix(prefix, bytes, n);
+	cached = keep(b64_with_prefix(prefix, bytes, n));
 	free(prefix);
 	free(bytes);
 	return cached;
@@ -196,13 +225,158 @@ av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio)
 void
 av_turn_free(struct turn *t)
 {
-	for (size_t i = 0; i < t->naudios; i++)
-		free(t->audios[i]);
-	free(t->audios);
-	free(t->videos);	/* the strings are the cache's */
+	free(t->audios);	/* the strings are the store's */
+	free(t->videos);
 	t->audios = NULL;
 	t->videos = NULL;
 	t->naudios = t->nvideos = 0;
+}
+
+/* Whether s names a remote or inline item: "scheme://..." or "data:...". */
+static int
+is_url(const char *s)
+{
+	size_t k = 0;
+
+	if (!strncmp(s, "data:", 5))
+		return 1;
+	while (isalnum((unsigned char)s[k]) || s[k] == '+' || s[k] == '-' || s[k] == '.')
+		k++;
+	return k > 0 && !strncmp(s + k, "://", 3);
+}
+
+/* path's extension, lower case, or "" (at most 15 characters). */
+static void
+extension(const char *path, char *ext, size_t n)
+{
+	const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+	size_t i = 0;
+
+	if (dot && (!slash || dot > slash))
+		for (dot++; *dot && i + 1 < n; dot++)
+			ext[i++] = (char)tolower((unsigned char)*dot);
+	ext[i] = '\0';
+}
+
+/* Local file path's bytes, or NULL when path is not a regular file; exits
+ * when it is one that cannot be read or is too large. */
+static unsigned char *
+read_media(const char *what, const char *path, size_t *n)
+{
+	struct stat st;
+	unsigned char *p;
+	FILE *f;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	if (st.st_size > AV_MAX_FILE)
+		die("%s file '%s' is too large (%lld bytes, at most 256 MiB)", what,
+		    path, (long long)st.st_size);
+	if (!(f = fopen(path, "rb")))
+		die("cannot open %s file '%s':", what, path);
+	p = xmalloc((size_t)st.st_size + 1);
+	*n = fread(p, 1, (size_t)st.st_size, f);
+	if (ferror(f))
+		die("cannot read %s file '%s':", what, path);
+	fclose(f);
+	return p;
+}
+
+/* A dataset file's audio content as sent: a local WAV or MP3 file as
+ * "format,b64"; a URL or a "format,b64" string as it is. */
+static char *
+file_audio(const char *s)
+{
+	char ext[16], prefix[20], *out;
+	unsigned char *bytes;
+	size_t n;
+
+	if (is_url(s) || !(bytes = read_media("audio", s, &n))) {
+		if (!is_url(s) && *s && !strchr(s, ','))
+			die("audio '%s': no such file, and not a URL or a "
+			    "\"format,base64\" string", s);
+		return xstrdup(s);
+	}
+	extension(s, ext, sizeof(ext));
+	if (strcmp(ext, "wav") && strcmp(ext, "mp3"))
+		die("audio file '%s': unsupported format '%s' (wav or mp3)", s, ext);
+	snprintf(prefix, sizeof(prefix), "%s,", ext);
+	out = b64_with_prefix(prefix, bytes, n);
+	free(bytes);
+	return out;
+}
+
+/* A dataset file's video content as sent: a local file as a data: URL
+ * (video/ its extension); a URL as it is. */
+static char *
+file_video(const char *s)
+{
+	char ext[16], *prefix, *out;
+	unsigned char *bytes;
+	size_t n;
+
+	if (is_url(s) || !(bytes = read_media("video", s, &n))) {
+		if (!is_url(s) && *s)
+			die("video '%s': no such file, and not a URL", s);
+		return xstrdup(s);
+	}
+	extension(s, ext, sizeof(ext));
+	if (!*ext)
+		die("video file '%s': no extension to name its format (mp4, webm)", s);
+	prefix = xstrfmt("data:video/%s;base64,", ext);
+	out = b64_with_prefix(prefix, bytes, n);
+	free(prefix);
+	free(bytes);
+	return out;
+}
+
+/* The stored form of content s[0..n) of kind 'a' or 'v', made once. */
+static const char *
+from_file(int kind, const char *s, size_t n)
+{
+	char *str = xstrndup(s, n), *key = xstrfmt("%c%s", kind, str);
+	uint64_t h[2], *slot;
+	int created;
+
+	if (!store.ix.max)
+		hmap_init(&store.ix, (size_t)1 << 26);
+	gen_str_hash(key, strlen(key), h);
+	free(key);
+	if (!(slot = hmap_put(&store.ix, h[0], h[1], &created)))
+		die("too many distinct media items");
+	if (created) {
+		keep(kind == 'a' ? file_audio(str) : file_video(str));
+		*slot = store.n;
+	}
+	free(str);
+	return store.v[*slot - 1];
+}
+
+void
+av_add_file_media(struct turn *t, int kind, const char *s, size_t n)
+{
+	const char *v = from_file(kind, s, n);
+
+	if (kind == 'a') {
+		t->audios = xreallocarray(t->audios, t->naudios + 1, sizeof(*t->audios));
+		t->audios[t->naudios++] = v;
+	} else {
+		t->videos = xreallocarray(t->videos, t->nvideos + 1, sizeof(*t->videos));
+		t->videos[t->nvideos++] = v;
+	}
+}
+
+void
+av_copy_media(struct turn *u, const struct turn *from)
+{
+	for (size_t i = 0; i < from->naudios; i++) {
+		u->audios = xreallocarray(u->audios, u->naudios + 1, sizeof(*u->audios));
+		u->audios[u->naudios++] = from->audios[i];
+	}
+	for (size_t i = 0; i < from->nvideos; i++) {
+		u->videos = xreallocarray(u->videos, u->nvideos + 1, sizeof(*u->videos));
+		u->videos[u->nvideos++] = from->videos[i];
+	}
 }
 
 void
@@ -221,7 +395,14 @@ av_content(struct jw *w, const struct turn *t)
 		jw_key(w, "data");
 		jw_str(w, comma ? comma + 1 : s);
 		jw_key(w, "format");
-		jw_strn(w, s, comma ? (size_t)(comma - s) : 0);
+		if (comma) {
+			jw_strn(w, s, (size_t)(comma - s));
+		} else {	/* a URL: its extension */
+			char ext[16];
+
+			extension(s, ext, sizeof(ext));
+			jw_str(w, ext);
+		}
 		jw_obj_end(w);
 		jw_obj_end(w);
 	}

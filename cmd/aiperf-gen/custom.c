@@ -44,7 +44,7 @@ kind_of(int type)
 	       type == DS_RANDOM_POOL ? CUSTOM_RANDOM_POOL : CUSTOM_SINGLE_TURN;
 }
 
-/* The error of one record: parsing, then media (issue #17). */
+/* The error of one record: parsing, then images (issue #17). */
 static const char *
 check_record(struct custom_parser *cp, int type, const char *s, size_t n,
 	     char *err, size_t errlen, int *rc)
@@ -55,12 +55,13 @@ check_record(struct custom_parser *cp, int type, const char *s, size_t n,
 	if (*rc < 0)
 		return err;
 	for (size_t i = 0; *rc > 0 && i < cp->nturns; i++) {
-		if (!cp->turns[i].media)
+		/* audio(s) and video(s) are read (av.c); images not yet */
+		if (!cp->turns[i].media || strncmp(cp->turns[i].media, "image", 5))
 			continue;
 		if (type == DS_MULTI_TURN)
 			snprintf(where, sizeof(where), "turns[%zu]: ", i);
-		snprintf(err, errlen, "%s%s: not supported yet: image, audio and "
-			 "video inputs (multimodal, issue #17)", where,
+		snprintf(err, errlen, "%s%s: not supported yet: image inputs "
+			 "(multimodal, issue #17)", where,
 			 cp->turns[i].media);
 		return err;
 	}
@@ -104,7 +105,24 @@ text_of(const struct custom_text *t)
 	return xstrndup(t->s, t->n);
 }
 
-/* u from record turn k: its texts, role and output_length. */
+/* Record turn k's audio and video contents as u's items (av.c). */
+static void
+add_media(struct turn *u, const struct custom_parser *cp,
+	  const struct custom_turn *k)
+{
+	for (size_t i = 0; i < k->naudios; i++) {
+		const struct custom_text *x = &cp->audios.v[k->audio0 + i];
+
+		av_add_file_media(u, 'a', x->s, x->n);
+	}
+	for (size_t i = 0; i < k->nvideos; i++) {
+		const struct custom_text *x = &cp->videos.v[k->video0 + i];
+
+		av_add_file_media(u, 'v', x->s, x->n);
+	}
+}
+
+/* u from record turn k: its texts, role, output_length and media. */
 static void
 turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn *k)
 {
@@ -125,6 +143,7 @@ turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn
 		u->role = xstrndup(k->role, k->role_len);
 	if (k->has & CUSTOM_OUTPUT_LENGTH)
 		u->max_tokens = k->output_length;
+	add_media(u, cp, k);
 }
 
 /* Turn k of the parsed record as the next turn of conversation c. */
@@ -227,6 +246,7 @@ pool_add(struct cload *l, struct conv *pool, size_t lineno)
 		u->names[i] = x->name ? xstrndup(x->name, x->name_len) :
 					xstrdup(pool->session_id);
 	}
+	add_media(u, &l->cp, k);
 }
 
 /* Path.stem: the last component without its last suffix. */
@@ -309,6 +329,28 @@ merge_texts(struct turn *u, const struct turn *from)
 {
 	for (size_t i = 0; i < from->ntexts; i++)
 		add_named(u, from, i);
+	av_copy_media(u, from);
+}
+
+/* batch items of from's audios and of its videos, each sampled with
+ * replacement, after u's. */
+static void
+sample_media(struct turn *u, const struct turn *from, long long batch,
+	     struct rng *r)
+{
+	struct turn one = { 0 };
+
+	for (long long b = 0; from->naudios && b < batch; b++) {
+		one.audios = &from->audios[choice(r, from->naudios)];
+		one.naudios = 1;
+		av_copy_media(u, &one);
+	}
+	one.naudios = 0;
+	for (long long b = 0; from->nvideos && b < batch; b++) {
+		one.videos = &from->videos[choice(r, from->nvideos)];
+		one.nvideos = 1;
+		av_copy_media(u, &one);
+	}
 }
 
 /*
@@ -342,11 +384,14 @@ pool_convs(struct cload *l, struct conv *pools, size_t npools, uint64_t root)
 			for (size_t k = 0; k < pools[p].nturns; k++)
 				merge_texts(flat, &pools[p].turns[k]);
 		nflat = flat->ntexts;
-		for (size_t c = 0; nflat && c < n; c++)
-			for (long long b = 0; b < l->o->batch_size; b++) {
+		for (size_t c = 0; c < n; c++) {
+			for (long long b = 0; nflat && b < l->o->batch_size; b++) {
 				add_named(&l->d->convs[c].turns[0], flat,
 					  choice(&r, nflat));
 			}
+			sample_media(&l->d->convs[c].turns[0], flat,
+				     l->o->batch_size, &r);
+		}
 		turn_free_texts(flat);
 		free(flat);
 		return;
@@ -412,7 +457,7 @@ hoist_system(struct cload *l, size_t c)
 	struct buf b = BUF_INIT(BUF_NOMAX);
 
 	if (cv->nturns < 2 || !u->role || strcmp(u->role, "system") || m->has_ts ||
-	    m->delay >= 0 || u->max_tokens >= 0)
+	    m->delay >= 0 || u->max_tokens >= 0 || u->naudios || u->nvideos)
 		return;
 	for (size_t i = 0; i < u->ntexts; i++)
 		buf_addf(&b, "%s%s", i ? "\n" : "", u->texts[i]);

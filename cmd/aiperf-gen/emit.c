@@ -119,6 +119,7 @@ turn_free_texts(struct turn *t)
 	free(t->names);
 	t->texts = t->names = NULL;
 	t->ntexts = 0;
+	av_turn_free(t);
 }
 
 /* _finalize_turn: the model (round robin or choice), then max_tokens. */
@@ -225,7 +226,6 @@ dataset_free(struct dataset *d)
 			struct turn *t = &c->turns[k];
 
 			turn_free_texts(t);
-			av_turn_free(t);
 			free(t->payload);
 			free(t->raw_messages);
 			free(t->raw_tools);

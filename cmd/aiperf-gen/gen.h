@@ -134,9 +134,9 @@ struct turn {
 	char *role;		/* chat message role; NULL: "user" */
 	char *sysmsg;		/* first turn: the conversation's own system
 				 * message (a multi_turn file's), owned */
-	/* audio: "format,b64" strings (owned); video: data: URLs or URLs
-	 * (borrowed from av.c's cache) */
-	char **audios;
+	/* audio: "format,b64" strings (or URLs), video: data: URLs or URLs;
+	 * the strings are av.c's, the arrays the turn's */
+	const char **audios;
 	const char **videos;
 	size_t naudios, nvideos;
 	char *payload;		/* compact JSON body */
@@ -351,7 +351,7 @@ const struct conv *stream_next_conv(struct stream *s);
  * send; at: at_ns or -1); returns 0, or -1 on write error. */
 int stream_put(struct stream *s, const struct conv *c, size_t k, size_t nturns,
 	       const char *corr, const char *phase, long long num, long long at);
-/* Free t's texts and their names (none left). */
+/* Free t's texts and their names, and its media arrays (none left). */
 void turn_free_texts(struct turn *t);
 void dataset_build(struct dataset *d, const struct gen_opts *o,
 		   struct prompt *p, uint64_t root);
@@ -376,6 +376,12 @@ int av_video_on(const struct gen_opts *o);
  * when they cannot be generated (ffmpeg missing or failing). */
 void av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio);
 void av_turn_free(struct turn *t);
+/* Content s[0..n) of a dataset file's audio(s) (kind 'a') or video(s)
+ * ('v') field as t's next item: a local file read and encoded once
+ * (exits when it cannot be), a URL (or "format,b64" audio) passed through. */
+void av_add_file_media(struct turn *t, int kind, const char *s, size_t n);
+/* from's audio and video items after u's. */
+void av_copy_media(struct turn *u, const struct turn *from);
 /* The input_audio and video_url parts of t's content. */
 void av_content(struct jw *w, const struct turn *t);
 

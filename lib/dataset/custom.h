@@ -51,6 +51,14 @@ struct custom_turn {
 	double timestamp, delay;	/* ms */
 	int64_t output_length;
 	const char *media;	/* the first image/audio/video field set, or NULL */
+	/* its audio and video contents: p->audios.v[audio0..+naudios), ... */
+	size_t audio0, naudios, video0, nvideos;
+};
+
+/* A list of contents (strings of the line, as texts are). */
+struct custom_items {
+	struct custom_text *v;
+	size_t n, cap;
 };
 
 struct custom_parser {
@@ -62,6 +70,7 @@ struct custom_parser {
 	size_t nturns, cap_turns;
 	struct custom_text *texts;
 	size_t ntexts, cap_texts;
+	struct custom_items audios, videos;	/* audio(s), video(s) contents */
 };
 
 void custom_parser_init(struct custom_parser *p);
