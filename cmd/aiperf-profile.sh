@@ -55,6 +55,14 @@ aiperf profile options (the original's names and aliases):
              --prompt-input-tokens-block-size, --fixed-schedule,
              --fixed-schedule-auto-offset, --fixed-schedule-start-offset,
              --fixed-schedule-end-offset, --no-fixed-schedule
+  Audio:     --audio-length-mean, --audio-length-stddev (seconds),
+             --audio-format wav|mp3, --audio-depths 8|16|24|32...,
+             --audio-sample-rates KHZ..., --audio-num-channels 1|2,
+             --audio-batch-size/--batch-size-audio
+  Video:     --video-width, --video-height, --video-fps, --video-duration,
+             --video-synth-type moving_shapes|grid_clock, --video-format
+             mp4|webm, --video-codec (an ffmpeg encoder; needs the ffmpeg
+             program), --video-batch-size/--batch-size-video
   Synthesis: --synthesis-speedup-ratio, --synthesis-prefix-len-multiplier,
              --synthesis-prefix-root-multiplier,
              --synthesis-prompt-len-multiplier, --synthesis-max-isl,
@@ -278,6 +286,15 @@ parse_profile() {
 			done
 		fi
 		add_stage_arg "$stages" "$canon" "$value"
+		# --audio-depths 16 24: each word a value of its own
+		if [[ $canon == --audio-depths || $canon == --audio-sample-rates ]]; then
+			while (($#)) && [[ $1 != -* ]]; do
+				CLI+=" $(shell_quote "$1")"
+				SET[$canon]+="$1"$'\n'
+				add_stage_arg "$stages" "$canon" "$1"
+				shift
+			done
+		fi
 	done
 	[[ -n ${SET[--model]:-} ]] || usage_error "profile: --model is required"
 	# The original's tokenizer defaults to the (first) model name.
@@ -371,6 +388,15 @@ json_val() {	# type value
 		first=0
 		json_str "$item"
 	   done <<<"$v"
+	   printf ']' ;;
+	I|F) printf '['	# of numbers: "16 24", "16,24" or "[16, 24]" a value
+	   local -a nums
+	   read -r -a nums <<<"${v//[][,$'\n']/ }"
+	   for item in "${nums[@]}"; do
+		((first)) || printf ', '
+		first=0
+		if [[ $t == I ]]; then printf '%s' "$item"; else json_val f "$item"; fi
+	   done
 	   printf ']' ;;
 	*) json_str "$v" ;;
 	esac

@@ -44,7 +44,7 @@ kind_of(int type)
 	       type == DS_RANDOM_POOL ? CUSTOM_RANDOM_POOL : CUSTOM_SINGLE_TURN;
 }
 
-/* The error of one record: parsing, then media (issue #17). */
+/* The error of one record: parsing, then media not supported (issue #17). */
 static const char *
 check_record(struct custom_parser *cp, int type, const char *s, size_t n,
 	     char *err, size_t errlen, int *rc)
@@ -55,17 +55,25 @@ check_record(struct custom_parser *cp, int type, const char *s, size_t n,
 	if (*rc < 0)
 		return err;
 	for (size_t i = 0; *rc > 0 && i < cp->nturns; i++) {
-		/* images: single_turn and multi_turn files (image.c) */
-		const char *m = type == DS_RANDOM_POOL ? cp->turns[i].media :
-							 cp->turns[i].media_other;
+		/* images: single_turn and multi_turn files (image.c); audio(s)
+		 * and video(s): every kind (av.c); image_uuids: none */
+		const struct custom_turn *k = &cp->turns[i];
+		const char *m = NULL, *what = NULL;
 
+		if (k->media_other && !strcmp(k->media_other, "image_uuids")) {
+			m = k->media_other;
+			what = "image_uuids";
+		} else if (type == DS_RANDOM_POOL && k->media &&
+			   !strncmp(k->media, "image", 5)) {
+			m = k->media;
+			what = "random_pool image";
+		}
 		if (!m)
 			continue;
 		if (type == DS_MULTI_TURN)
 			snprintf(where, sizeof(where), "turns[%zu]: ", i);
 		snprintf(err, errlen, "%s%s: not supported yet: %s inputs "
-			 "(multimodal, issue #17)", where, m,
-			 type == DS_RANDOM_POOL ? "random_pool media" : "audio, video and image_uuids");
+			 "(multimodal, issue #17)", where, m, what);
 		return err;
 	}
 	return NULL;
@@ -108,9 +116,26 @@ text_of(const struct custom_text *t)
 	return xstrndup(t->s, t->n);
 }
 
+/* Record turn k's audio and video contents as u's items (av.c). */
+static void
+add_media(struct turn *u, const struct custom_parser *cp,
+	  const struct custom_turn *k)
+{
+	for (size_t i = 0; i < k->naudios; i++) {
+		const struct custom_text *x = &cp->audios.v[k->audio0 + i];
+
+		av_add_file_media(u, 'a', x->s, x->n);
+	}
+	for (size_t i = 0; i < k->nvideos; i++) {
+		const struct custom_text *x = &cp->videos.v[k->video0 + i];
+
+		av_add_file_media(u, 'v', x->s, x->n);
+	}
+}
+
 /* u from record turn k: its texts, images (files read and encoded
  * here, before any record is written; where names the line for errors),
- * role and output_length. */
+ * role, output_length, audio and video. */
 static void
 turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn *k,
 	const char *where)
@@ -119,7 +144,7 @@ turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn
 			    .at_ns = -1 };
 	u->texts = xcalloc(k->ntexts ? k->ntexts : 1, sizeof(*u->texts));
 	for (size_t i = 0; i < k->ntexts; i++) {
-		const struct custom_text *x = &cp->texts[k->text0 + i];
+		const struct custom_text *x = &cp->texts.v[k->text0 + i];
 
 		u->texts[i] = text_of(x);
 		if (!x->name)
@@ -129,12 +154,13 @@ turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn
 		u->names[i] = xstrndup(x->name, x->name_len);
 	}
 	for (size_t i = 0; i < k->nimages; i++)
-		gen_image_field(u, cp->images[k->img0 + i].s,
-				cp->images[k->img0 + i].n, where);
+		gen_image_field(u, cp->images.v[k->img0 + i].s,
+				cp->images.v[k->img0 + i].n, where);
 	if (k->role)
 		u->role = xstrndup(k->role, k->role_len);
 	if (k->has & CUSTOM_OUTPUT_LENGTH)
 		u->max_tokens = k->output_length;
+	add_media(u, cp, k);
 }
 
 /* Turn k of the parsed record as the next turn of conversation c. */
@@ -232,13 +258,14 @@ pool_add(struct cload *l, struct conv *pool, size_t lineno)
 	u->texts = xcalloc(k->ntexts ? k->ntexts : 1, sizeof(*u->texts));
 	u->names = xcalloc(k->ntexts ? k->ntexts : 1, sizeof(*u->names));
 	for (size_t i = 0; i < k->ntexts; i++) {
-		const struct custom_text *x = &l->cp.texts[k->text0 + i];
+		const struct custom_text *x = &l->cp.texts.v[k->text0 + i];
 
 		u->texts[i] = text_of(x);
 		/* {name, contents} objects keep theirs, else the file's stem */
 		u->names[i] = x->name ? xstrndup(x->name, x->name_len) :
 					xstrdup(pool->session_id);
 	}
+	add_media(u, &l->cp, k);
 }
 
 /* Path.stem: the last component without its last suffix. */
@@ -321,6 +348,28 @@ merge_texts(struct turn *u, const struct turn *from)
 {
 	for (size_t i = 0; i < from->ntexts; i++)
 		add_named(u, from, i);
+	av_copy_media(u, from);
+}
+
+/* batch items of from's audios and of its videos, each sampled with
+ * replacement, after u's. */
+static void
+sample_media(struct turn *u, const struct turn *from, long long batch,
+	     struct rng *r)
+{
+	struct turn one = { 0 };
+
+	for (long long b = 0; from->naudios && b < batch; b++) {
+		one.audios = &from->audios[choice(r, from->naudios)];
+		one.naudios = 1;
+		av_copy_media(u, &one);
+	}
+	one.naudios = 0;
+	for (long long b = 0; from->nvideos && b < batch; b++) {
+		one.videos = &from->videos[choice(r, from->nvideos)];
+		one.nvideos = 1;
+		av_copy_media(u, &one);
+	}
 }
 
 /*
@@ -354,11 +403,14 @@ pool_convs(struct cload *l, struct conv *pools, size_t npools, uint64_t root)
 			for (size_t k = 0; k < pools[p].nturns; k++)
 				merge_texts(flat, &pools[p].turns[k]);
 		nflat = flat->ntexts;
-		for (size_t c = 0; nflat && c < n; c++)
-			for (long long b = 0; b < l->o->batch_size; b++) {
+		for (size_t c = 0; c < n; c++) {
+			for (long long b = 0; nflat && b < l->o->batch_size; b++) {
 				add_named(&l->d->convs[c].turns[0], flat,
 					  choice(&r, nflat));
 			}
+			sample_media(&l->d->convs[c].turns[0], flat,
+				     l->o->batch_size, &r);
+		}
 		turn_free_texts(flat);
 		free(flat);
 		return;
@@ -424,7 +476,7 @@ hoist_system(struct cload *l, size_t c)
 	struct buf b = BUF_INIT(BUF_NOMAX);
 
 	if (cv->nturns < 2 || !u->role || strcmp(u->role, "system") || m->has_ts ||
-	    m->delay >= 0 || u->max_tokens >= 0)
+	    m->delay >= 0 || u->max_tokens >= 0 || u->naudios || u->nvideos)
 		return;
 	for (size_t i = 0; i < u->ntexts; i++)
 		buf_addf(&b, "%s%s", i ? "\n" : "", u->texts[i]);

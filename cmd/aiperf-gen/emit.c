@@ -53,6 +53,7 @@ struct rngs {
 	struct rng delay;	/* composer.conversation.turn_delay */
 	struct rng ids;		/* uuid4 session ids when not seeded */
 	struct rng dist;	/* models.sequence.distribution */
+	struct rng audio;	/* dataset.audio (av.c) */
 	size_t rr;		/* round-robin turn counter */
 };
 
@@ -120,6 +121,7 @@ turn_free_texts(struct turn *t)
 	free(t->names);
 	t->texts = t->names = NULL;
 	t->ntexts = 0;
+	av_turn_free(t);
 }
 
 /* _finalize_turn: the model (round robin or choice), then max_tokens. */
@@ -192,6 +194,7 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	rng_derive(&r.ids, root, "aiperf.gen.session_id");
 	rng_derive(&r.dist, root, "models.sequence.distribution");
 	gen_images_init(o, root);
+	rng_derive(&r.audio, root, "dataset.audio");
 	if (endpoint_rankings(o->ep)) {
 		rankings_build(d, o, p, &r, root);
 		return;
@@ -207,6 +210,8 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 		c->turns = xcalloc(c->nturns, sizeof(*c->turns));
 		for (size_t k = 0; k < c->nturns; k++)
 			make_turn(&c->turns[k], k, o, p, &r);
+		for (size_t k = 0; k < c->nturns; k++)
+			av_turn(&c->turns[k], o, &r.audio);
 	}
 	prompt_inject(p, d, o);
 	for (size_t i = 0; i < d->n; i++)
@@ -285,8 +290,9 @@ inputs_json_write(const struct dataset *d, const char *path)
 			const char *s = c->turns[k].payload;
 			struct buf e = BUF_INIT(BUF_NOMAX);
 
-			/* base64 media as type, length and digest (issue #17) */
-			if (!gen_keep_media && strstr(s, "\"data:")) {
+			/* base64 media (data: URLs, input_audio data) as type,
+			 * length and digest (issue #17) */
+			if (!gen_keep_media && strstr(s, "\"data")) {
 				dataurl_elide_json(&e, s, strlen(s), 256);
 				s = e.s;
 			}

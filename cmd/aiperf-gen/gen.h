@@ -97,6 +97,20 @@ struct gen_opts {
 	struct imagegen_opts img;
 	long long image_batch;	/* --image-batch-size */
 	int keep_media;		/* --inputs-json-full-media */
+	/* synthetic audio and video (av.c) */
+	struct av_opts {
+#define AV_MAX_LIST 32
+		double audio_mean, audio_stddev;	/* seconds */
+		const char *audio_format;	/* "wav" or "mp3" */
+		int depths[AV_MAX_LIST];	/* --audio-depths, bits */
+		size_t ndepths;
+		double rates[AV_MAX_LIST];	/* --audio-sample-rates, kHz */
+		size_t nrates;
+		long long audio_channels, audio_batch;
+		long long video_width, video_height, video_fps, video_batch;
+		double video_duration;	/* seconds */
+		const char *video_synth, *video_format, *video_codec;
+	} av;
 };
 
 enum pattern { PAT_BURST, PAT_CONSTANT, PAT_POISSON, PAT_GAMMA };
@@ -127,6 +141,11 @@ struct turn {
 	char *role;		/* chat message role; NULL: "user" */
 	char *sysmsg;		/* first turn: the conversation's own system
 				 * message (a multi_turn file's), owned */
+	/* audio: "format,b64" strings (or URLs), video: data: URLs or URLs;
+	 * the strings are av.c's, the arrays the turn's */
+	const char **audios;
+	const char **videos;
+	size_t naudios, nvideos;
 	char *payload;		/* compact JSON body */
 	size_t payload_len;
 	/* record text: head is "model" .. "max_tokens", mid the static
@@ -339,7 +358,7 @@ const struct conv *stream_next_conv(struct stream *s);
  * send; at: at_ns or -1); returns 0, or -1 on write error. */
 int stream_put(struct stream *s, const struct conv *c, size_t k, size_t nturns,
 	       const char *corr, const char *phase, long long num, long long at);
-/* Free t's texts and their names (none left). */
+/* Free t's texts and their names, and its media arrays (none left). */
 void turn_free_texts(struct turn *t);
 void dataset_build(struct dataset *d, const struct gen_opts *o,
 		   struct prompt *p, uint64_t root);
@@ -363,6 +382,29 @@ void gen_images_free(struct turn *t);
 void gen_images_done(void);
 /* Whether inputs.json keeps data: URLs whole (--inputs-json-full-media). */
 extern int gen_keep_media;
+/* av.c: synthetic audio and video inputs. */
+/* --audio-depths and --audio-sample-rates values (repeatable; commas,
+ * spaces and brackets separate values). */
+void av_add_depths(struct gen_opts *o, const char *arg);
+void av_add_rates(struct gen_opts *o, const char *arg);
+/* The defaults of the lists, then the original's checks (exit 2). */
+void av_check_opts(struct gen_opts *o);
+/* Whether synthetic turns carry audio (length mean > 0) and video
+ * (width and height > 0). */
+int av_audio_on(const struct gen_opts *o);
+int av_video_on(const struct gen_opts *o);
+/* A synthetic turn's audio (drawn from audio) and video items; exits 1
+ * when they cannot be generated (ffmpeg missing or failing). */
+void av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio);
+void av_turn_free(struct turn *t);
+/* Content s[0..n) of a dataset file's audio(s) (kind 'a') or video(s)
+ * ('v') field as t's next item: a local file read and encoded once
+ * (exits when it cannot be), a URL (or "format,b64" audio) passed through. */
+void av_add_file_media(struct turn *t, int kind, const char *s, size_t n);
+/* from's audio and video items after u's. */
+void av_copy_media(struct turn *u, const struct turn *from);
+/* The input_audio and video_url parts of t's content. */
+void av_content(struct jw *w, const struct turn *t);
 
 /* ucr.c: user-centric rate (spec 5.5). */
 /* Turns in time order until count requests; no user starts after sessions

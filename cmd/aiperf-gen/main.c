@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "gen.h"
+#include "media/audio.h"
+#include "media/video.h"
 #include "opt.h"
 #include "rand/pystr.h"
 #include "tok/toksrc.h"
@@ -24,9 +26,15 @@ enum {
 	O_SAMPLING, O_PUBLIC, O_PREFIXPOOL, O_PREFIXLEN, O_SYSLEN, O_CTXLEN, O_SEQDIST,
 	O_RKPMEAN, O_RKPSD, O_RKPTMEAN, O_RKPTSD, O_RKQTMEAN, O_RKQTSD,
 	O_IMGWM, O_IMGWSD, O_IMGHM, O_IMGHSD, O_IMGFMT, O_IMGBATCH, O_FULLMEDIA,
+	/* synthetic audio and video (av.c) */
+	O_AMEAN, O_ASD, O_AFMT, O_ADEPTHS, O_ARATES, O_ACHAN, O_ABATCH,
+	O_VWIDTH, O_VHEIGHT, O_VFPS, O_VDUR, O_VSYNTH, O_VFMT, O_VCODEC, O_VBATCH,
 };
 
 static const char *const image_formats[] = { "png", "jpeg", "random", NULL };
+static const char *const audio_formats[] = { "wav", "mp3", NULL };
+static const char *const video_formats[] = { "mp4", "webm", NULL };
+static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL };
 
 /* The endpoint types built, and the original's others with what brings them. */
 static const char *const endpoint_types[] = {
@@ -46,6 +54,31 @@ static const char *const endpoints_later[] = {
 #define DBL(arg, lv, l, h) OPT_DOUBLE, arg, OPT_TO(lv), .lo = (l), .hi = (h)
 #define ALIAS(name, key) { name, key, .flags = OPT_ALIAS }
 #define BIG (LLONG_MAX / 2)
+
+/* The synthetic audio and video options (av.c). */
+#define AV_OPTS(o) \
+	{ "audio-length-mean", O_AMEAN, DBL("s", o->av.audio_mean, 0, AUDIO_MAX_SECONDS), \
+	  .flags = OPT_BR }, \
+	{ "audio-length-stddev", O_ASD, DBL("s", o->av.audio_stddev, 0, AUDIO_MAX_SECONDS) }, \
+	{ "audio-format", O_AFMT, OPT_STR, "wav | mp3", OPT_TO(o->av.audio_format), \
+	  .choices = audio_formats, .flags = OPT_LOOSE }, \
+	{ "audio-depths", O_ADEPTHS, OPT_STR, "bits", .flags = OPT_BR }, \
+	{ "audio-sample-rates", O_ARATES, OPT_STR, "khz", .flags = 0 }, \
+	{ "audio-num-channels", O_ACHAN, INT(o->av.audio_channels, 1, 2) }, \
+	{ "audio-batch-size", O_ABATCH, INT(o->av.audio_batch, 0, 1000), .flags = OPT_BR }, \
+	ALIAS("batch-size-audio", O_ABATCH), \
+	{ "video-width", O_VWIDTH, INT(o->av.video_width, 0, VIDEO_MAX_SIDE), .flags = OPT_BR }, \
+	{ "video-height", O_VHEIGHT, INT(o->av.video_height, 0, VIDEO_MAX_SIDE) }, \
+	{ "video-fps", O_VFPS, INT(o->av.video_fps, 1, VIDEO_MAX_FPS) }, \
+	{ "video-duration", O_VDUR, DBL("s", o->av.video_duration, 1e-9, VIDEO_MAX_SECONDS) }, \
+	{ "video-synth-type", O_VSYNTH, OPT_STR, "type", OPT_TO(o->av.video_synth), \
+	  .choices = video_synths, .flags = OPT_BR | OPT_LOOSE }, \
+	{ "video-format", O_VFMT, OPT_STR, "mp4 | webm", OPT_TO(o->av.video_format), \
+	  .choices = video_formats, .flags = OPT_LOOSE }, \
+	{ "video-codec", O_VCODEC, OPT_STR, "codec", OPT_TO(o->av.video_codec), \
+	  .flags = OPT_BR }, \
+	{ "video-batch-size", O_VBATCH, INT(o->av.video_batch, 0, 1000) }, \
+	ALIAS("batch-size-video", O_VBATCH),
 
 /* The options in synopsis order, each followed by its other names. */
 #define GEN_OPTS(o) { \
@@ -173,6 +206,7 @@ static const char *const endpoints_later[] = {
 	{ "warmup-grace-period", O_WGRACE, OPT_STR, "s", .flags = 0 }, \
 	{ "warmup-request-rate-ramp-duration", O_WRAMP, \
 	  DBL("s", o->warmup_sched.ramp, 1e-9, 1e9), .flags = OPT_BR }, \
+	AV_OPTS(o) \
 	{ "help", O_HELP, OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", O_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -344,6 +378,8 @@ parse_opt(struct gen_opts *o, int c, const char *a)
 	case O_RKPTSD: set_rankings(o, c, "--rankings-passages-prompt-token-stddev", a); break;
 	case O_RKQTMEAN: set_rankings(o, c, "--rankings-query-prompt-token-mean", a); break;
 	case O_RKQTSD: set_rankings(o, c, "--rankings-query-prompt-token-stddev", a); break;
+	case O_ADEPTHS: av_add_depths(o, a); break;
+	case O_ARATES: av_add_rates(o, a); break;
 	default: break;
 	}
 }
@@ -366,7 +402,13 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 				.block_size = -1, .start_offset = -1,
 				.end_offset = -1, .warmup_grace = -1,
 				.sampling = -1,
-				.rankings = { 1, 0, 550, 0, 550, 0 } };
+				.rankings = { 1, 0, 550, 0, 550, 0 },
+				.av = { .audio_format = "wav", .audio_channels = 1,
+					.audio_batch = 1, .video_fps = 4,
+					.video_duration = 5.0, .video_batch = 1,
+					.video_synth = "moving_shapes",
+					.video_format = "webm",
+					.video_codec = "libvpx-vp9" } };
 	opt_init(&it, &cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1)
 		parse_opt(o, c, it.arg);
@@ -380,6 +422,7 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 		die_usage("--public-dataset brings its own prompts: --prompt-prefix-pool-size, "
 			  "--prompt-prefix-length, --shared-system-prompt-length, "
 			  "--user-context-prompt-length and --seq-dist cannot be used with it");
+	av_check_opts(o);
 	sched_check_opts(o);
 	public_check_opts(o);
 	trace_check_opts(o);

@@ -97,7 +97,7 @@ text_list(const struct turn *t)
 void
 payload_content(struct jw *w, const struct turn *t, const char *part)
 {
-	if (t->ntexts == 1 && !t->nimages) {
+	if (t->ntexts == 1 && !t->nimages && !t->naudios && !t->nvideos) {
 		jw_str(w, t->texts[0]);
 		return;
 	}
@@ -132,6 +132,8 @@ payload_content(struct jw *w, const struct turn *t, const char *part)
 		}
 		jw_obj_end(w);
 	}
+	/* then audio and video parts (av.c) */
+	av_content(w, t);
 	jw_arr_end(w);
 }
 

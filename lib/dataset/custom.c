@@ -23,8 +23,10 @@ void custom_parser_release(struct custom_parser *p)
 {
 	json_doc_free(p->doc);
 	free(p->turns);
-	free(p->texts);
-	free(p->images);
+	free(p->texts.v);
+	free(p->images.v);
+	free(p->audios.v);
+	free(p->videos.v);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -48,51 +50,25 @@ static int truthy(const struct json *v)
 	return v && (v->type == JSON_STRING || v->type == JSON_ARRAY) && v->len;
 }
 
-/* keep: what a modality's contents are collected as */
-enum { KEEP_NONE, KEEP_TEXT, KEEP_IMAGE };
-
-/* Image v (a URL or path) into p->images. */
-static int add_image(struct custom_parser *p, const struct json *v,
-		     const struct json *name)
+/* Content v, of the {name, contents} object named name (NULL: none), into
+ * the list l. */
+static int add_item(struct custom_items *l, const struct json *v,
+		    const struct json *name)
 {
-	if (p->nimages >= CUSTOM_MAX_ITEMS)
+	if (l->n >= CUSTOM_MAX_ITEMS)
 		return -1;
-	if (p->nimages == p->cap_images) {
-		p->cap_images = p->cap_images ? p->cap_images * 2 : 16;
-		p->images = xreallocarray(p->images, p->cap_images, sizeof(*p->images));
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->v = xreallocarray(l->v, l->cap, sizeof(*l->v));
 	}
-	p->images[p->nimages++] = (struct custom_text){
+	l->v[l->n++] = (struct custom_text){
 		v->str, v->len, name ? name->str : NULL, name ? name->len : 0,
 	};
 	return 0;
-}
-
-/* Text v, of the {name, contents} object named name (NULL: none). */
-static int add_text(struct custom_parser *p, const struct json *v,
-		    const struct json *name)
-{
-	if (p->ntexts >= CUSTOM_MAX_ITEMS)
-		return -1;
-	if (p->ntexts == p->cap_texts) {
-		p->cap_texts = p->cap_texts ? p->cap_texts * 2 : 16;
-		p->texts = xreallocarray(p->texts, p->cap_texts, sizeof(*p->texts));
-	}
-	p->texts[p->ntexts++] = (struct custom_text){
-		v->str, v->len, name ? name->str : NULL, name ? name->len : 0,
-	};
-	return 0;
-}
-
-/* v collected as keep says. */
-static int add_item(struct custom_parser *p, int keep, const struct json *v,
-		    const struct json *name)
-{
-	return keep == KEEP_TEXT ? add_text(p, v, name) :
-	       keep == KEEP_IMAGE ? add_image(p, v, name) : 0;
 }
 
 /* A {name, contents} media object: name a string, contents a list of strings. */
-static int media_object(struct custom_parser *p, const struct json *o, int keep)
+static int media_object(const struct json *o, struct custom_items *keep)
 {
 	const struct json *name = json_get(o, "name"), *c = json_get(o, "contents");
 
@@ -103,18 +79,18 @@ static int media_object(struct custom_parser *p, const struct json *o, int keep)
 	if (c->type != JSON_ARRAY)
 		return -1;
 	for (const struct json *e = c->child; e; e = e->next)
-		if (e->type != JSON_STRING || add_item(p, keep, e, name) < 0)
+		if (e->type != JSON_STRING || (keep && add_item(keep, e, name) < 0))
 			return -1;
 	return 0;
 }
 
 /*
  * One modality: x a string or null, xs a list of strings or a list of
- * {name, contents} objects, or null. keep: collect the contents as the
- * turn's texts (KEEP_TEXT) or images (KEEP_IMAGE). Returns 0, or -1 with the reason in err.
+ * {name, contents} objects, or null. keep: the list that collects the
+ * contents (NULL: none). Returns 0, or -1 with the reason in err.
  */
-static int modality(struct custom_parser *p, const struct json *o,
-		    const char *x, const char *xs, int keep, const char *where,
+static int modality(const struct json *o, const char *x, const char *xs,
+		    struct custom_items *keep, const char *where,
 		    char *err, size_t errlen)
 {
 	const struct json *one = json_get(o, x), *many = json_get(o, xs);
@@ -132,9 +108,9 @@ static int modality(struct custom_parser *p, const struct json *o,
 	}
 	/* the singular field, even empty, is the content (MediaConversionMixin) */
 	if (!isnull(one)) {
-		if (add_item(p, keep, one, NULL) < 0)
+		if (keep && add_item(keep, one, NULL) < 0)
 			return fail(err, errlen, where, x, "too many items");
-		keep = KEEP_NONE;
+		keep = NULL;
 	}
 	for (const struct json *e = isnull(many) ? NULL : many->child; e; e = e->next) {
 		strs += e->type == JSON_STRING;
@@ -142,8 +118,8 @@ static int modality(struct custom_parser *p, const struct json *o,
 		if ((strs && objs) || (e->type != JSON_STRING && e->type != JSON_OBJECT))
 			return fail(err, errlen, where, xs, "expected a list of strings "
 				    "or a list of {name, contents} objects");
-		if (e->type == JSON_OBJECT ? media_object(p, e, keep) < 0 :
-					     add_item(p, keep, e, NULL) < 0)
+		if (e->type == JSON_OBJECT ? media_object(e, keep) < 0 :
+					     keep && add_item(keep, e, NULL) < 0)
 			return fail(err, errlen, where, xs, "expected a list of strings "
 				    "or a list of {name, contents} objects");
 	}
@@ -204,8 +180,8 @@ static struct custom_turn *new_turn(struct custom_parser *p)
 		p->cap_turns = p->cap_turns ? p->cap_turns * 2 : 8;
 		p->turns = xreallocarray(p->turns, p->cap_turns, sizeof(*p->turns));
 	}
-	p->turns[p->nturns] = (struct custom_turn){ .text0 = p->ntexts,
-						     .img0 = p->nimages };
+	p->turns[p->nturns] = (struct custom_turn){ .text0 = p->texts.n,
+		.img0 = p->images.n, .audio0 = p->audios.n, .video0 = p->videos.n };
 	return &p->turns[p->nturns++];
 }
 
@@ -251,10 +227,20 @@ static int timing(const struct json *o, struct custom_turn *t,
 	return 0;
 }
 
+/* Each field kind, x and xs; its contents go to the list of the same index
+ * in one_turn's list[]. */
+static const char *const field[][2] = {
+	{ "text", "texts" }, { "image", "images" },
+	{ "audio", "audios" }, { "video", "videos" },
+};
+
 /* SingleTurn (timed) or RandomPool (untimed) as one turn. */
 static int one_turn(struct custom_parser *p, const struct json *o,
 		    enum custom_kind k, const char *where, char *err, size_t errlen)
 {
+	struct custom_items *list[] = {
+		&p->texts, &p->images, &p->audios, &p->videos,
+	};
 	struct custom_turn *t;
 
 	if (!o || o->type != JSON_OBJECT)
@@ -262,13 +248,14 @@ static int one_turn(struct custom_parser *p, const struct json *o,
 	if (check_type(o, k, where, err, errlen) < 0)
 		return -1;
 	t = new_turn(p);
-	if (modality(p, o, "text", "texts", KEEP_TEXT, where, err, errlen) < 0 ||
-	    modality(p, o, "image", "images", KEEP_IMAGE, where, err, errlen) < 0 ||
-	    modality(p, o, "audio", "audios", KEEP_NONE, where, err, errlen) < 0 ||
-	    modality(p, o, "video", "videos", KEEP_NONE, where, err, errlen) < 0)
-		return -1;
-	t->ntexts = p->ntexts - t->text0;
-	t->nimages = p->nimages - t->img0;
+	for (size_t i = 0; i < sizeof(field) / sizeof(*field); i++)
+		if (modality(o, field[i][0], field[i][1], list[i], where, err,
+			     errlen) < 0)
+			return -1;
+	t->ntexts = p->texts.n - t->text0;
+	t->nimages = p->images.n - t->img0;
+	t->naudios = p->audios.n - t->audio0;
+	t->nvideos = p->videos.n - t->video0;
 	if (k != CUSTOM_RANDOM_POOL && timing(o, t, where, err, errlen) < 0)
 		return -1;
 	t->media = first_media(o, 0);
@@ -314,7 +301,7 @@ int custom_parse_value(struct custom_parser *p, enum custom_kind k,
 	p->root = v;
 	p->session_id = NULL;
 	p->session_len = 0;
-	p->nturns = p->ntexts = p->nimages = 0;
+	p->nturns = p->texts.n = p->images.n = p->audios.n = p->videos.n = 0;
 	if (k == CUSTOM_MULTI_TURN)
 		return multi_turn(p, v, err, errlen);
 	return one_turn(p, v, k, "", err, errlen);

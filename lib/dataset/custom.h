@@ -42,7 +42,7 @@ struct custom_text {
 };
 
 struct custom_turn {
-	size_t text0, ntexts;	/* the turn's texts: p->texts[text0..+ntexts) */
+	size_t text0, ntexts;	/* the turn's texts: p->texts.v[text0..+ntexts) */
 	const char *role;	/* NULL: none */
 	size_t role_len;
 	const char *session_id;	/* single_turn: NULL when none */
@@ -51,9 +51,17 @@ struct custom_turn {
 	double timestamp, delay;	/* ms */
 	int64_t output_length;
 	const char *media;	/* the first image/audio/video field set, or NULL */
-	const char *media_other;	/* the first audio/video field (or
-					 * image_uuids) set, or NULL */
-	size_t img0, nimages;	/* image/images: p->images[img0..+nimages) */
+	const char *media_other;	/* the first field set other than text(s)
+					 * and image(s) (audio(s), video(s),
+					 * image_uuids), or NULL */
+	/* its contents per field kind, as texts: p->images.v[img0..+nimages), ... */
+	size_t img0, nimages, audio0, naudios, video0, nvideos;
+};
+
+/* A list of contents (strings of the line, as texts are). */
+struct custom_items {
+	struct custom_text *v;
+	size_t n, cap;
 };
 
 struct custom_parser {
@@ -63,10 +71,9 @@ struct custom_parser {
 	size_t session_len;
 	struct custom_turn *turns;
 	size_t nturns, cap_turns;
-	struct custom_text *texts;
-	size_t ntexts, cap_texts;
-	struct custom_text *images;	/* image URLs or paths, as given */
-	size_t nimages, cap_images;
+	/* the contents, one list per field kind: text(s), image(s) (URLs
+	 * or paths, as given), audio(s), video(s) */
+	struct custom_items texts, images, audios, videos;
 };
 
 void custom_parser_init(struct custom_parser *p);

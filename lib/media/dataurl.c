@@ -9,17 +9,16 @@
 #include "util.h"
 
 char *
-dataurl_encode(const char *mime, const unsigned char *p, size_t n)
+dataurl_b64(const char *prefix, const void *bytes, size_t n)
 {
-	size_t head = strlen("data:") + strlen(mime) + strlen(";base64,");
-	size_t b64 = 4 * ((n + 2) / 3);
+	const unsigned char *p = bytes;
+	size_t head = strlen(prefix), off = head;
 	char *s;
-	size_t off;
 
 	if (n > (size_t)1 << 31)
 		die("media payload too large to encode (%zu bytes)", n);
-	s = xmalloc(head + b64 + 1);
-	off = (size_t)snprintf(s, head + 1, "data:%s;base64,", mime);
+	s = xmalloc(head + 4 * ((n + 2) / 3) + 1);
+	memcpy(s, prefix, head);
 	/* EVP_EncodeBlock takes an int length: chunks of 3 * 2^20 bytes */
 	while (n > 0) {
 		size_t k = n < (size_t)3 << 20 ? n : (size_t)3 << 20;
@@ -29,6 +28,18 @@ dataurl_encode(const char *mime, const unsigned char *p, size_t n)
 		n -= k;
 	}
 	s[off] = '\0';
+	return s;
+}
+
+char *
+dataurl_encode(const char *mime, const unsigned char *p, size_t n)
+{
+	size_t len = strlen("data:") + strlen(mime) + strlen(";base64,") + 1;
+	char *head = xmalloc(len), *s;
+
+	snprintf(head, len, "data:%s;base64,", mime);
+	s = dataurl_b64(head, p, n);
+	free(head);
 	return s;
 }
 
@@ -129,6 +140,54 @@ dataurl_span(const char *s, size_t n, size_t *b64)
 	return i < n && s[i] == '"' ? i : 0;
 }
 
+/* The length of the bare base64 string at s (up to the closing quote of
+ * s[0..n)), else 0. */
+static size_t
+b64_span(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
+			 s[i] == '/' || s[i] == '='))
+		i++;
+	return i < n && s[i] == '"' ? i : 0;
+}
+
+/* Whether the string opening at s[q] is the value of a "data" key:
+ * "data" then ':' before it, blanks allowed (input_audio's base64). */
+static int
+data_value(const char *s, size_t q)
+{
+	while (q > 0 && strchr(" \t\r\n", s[q - 1]))
+		q--;
+	if (q == 0 || s[--q] != ':')
+		return 0;
+	while (q > 0 && strchr(" \t\r\n", s[q - 1]))
+		q--;
+	return q >= 6 && !memcmp(s + q - 6, "\"data\"", 6) &&
+	       (q == 6 || s[q - 7] != '\\');
+}
+
+/* The base64 b[0..len) as "<elided: N base64 chars, sha256 HEX>". */
+static void
+elide(struct buf *out, const char *b, size_t len)
+{
+	unsigned char *raw = xmalloc(len / 4 * 3 + 3), md[32];
+	int k = EVP_DecodeBlock(raw, (const unsigned char *)b, (int)(len & ~(size_t)3));
+	size_t pad = len >= 2 && b[len - 1] == '=' ? 1 + (b[len - 2] == '=') : 0;
+
+	if (k >= 0 && (size_t)k >= pad &&
+	    EVP_Digest(raw, (size_t)k - pad, md, NULL, EVP_sha256(), NULL)) {
+		buf_addf(out, "<elided: %zu base64 chars, sha256 ", len);
+		for (int j = 0; j < 32; j++)
+			buf_addf(out, "%02x", md[j]);
+		buf_addstr(out, ">");
+	} else {
+		buf_addf(out, "<elided: %zu base64 chars>", len);
+	}
+	free(raw);
+}
+
 void
 dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min)
 {
@@ -136,7 +195,7 @@ dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min)
 
 	while (i < n) {
 		const char *q = memchr(s + i, '"', n - i);
-		size_t at, end, b64 = 0, len;
+		size_t at, end, b64 = 0;
 
 		if (!q) {
 			buf_add(out, s + i, n - i);
@@ -147,38 +206,28 @@ dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min)
 		i = at;
 		if (q > s && q[-1] == '\\')
 			continue;
-		if (n - at < 5 || memcmp(s + at, "data:", 5) ||
-		    !(end = dataurl_span(s + at, n - at, &b64)) || end <= min) {
-			/* not ours: copy the string through its closing quote */
-			while (i < n && s[i] != '"') {
-				if (s[i] == '\\' && i + 1 < n)
-					buf_add(out, s + i++, 1);
-				buf_add(out, s + i++, 1);
-			}
-			if (i < n)
-				buf_add(out, s + i++, 1);
+		if (n - at >= 5 && !memcmp(s + at, "data:", 5) &&
+		    (end = dataurl_span(s + at, n - at, &b64)) && end > min) {
+			buf_add(out, s + at, b64);
+			elide(out, s + at + b64, end - b64);
+			buf_add(out, s + at + end, 1);	/* its closing quote */
+			i = at + end + 1;
 			continue;
 		}
-		len = end - b64;
-		{
-			unsigned char *raw = xmalloc(len / 4 * 3 + 3), md[32];
-			int k = EVP_DecodeBlock(raw, (const unsigned char *)s + at + b64,
-						(int)(len & ~(size_t)3));
-			size_t pad = len >= 2 && s[at + end - 1] == '=' ?
-					     1 + (s[at + end - 2] == '=') : 0;
-
-			buf_add(out, s + at, b64);
-			if (k >= 0 && (size_t)k >= pad &&
-			    EVP_Digest(raw, (size_t)k - pad, md, NULL, EVP_sha256(), NULL)) {
-				buf_addf(out, "<elided: %zu base64 chars, sha256 ", len);
-				for (int j = 0; j < 32; j++)
-					buf_addf(out, "%02x", md[j]);
-				buf_addstr(out, ">");
-			} else {
-				buf_addf(out, "<elided: %zu base64 chars>", len);
-			}
-			free(raw);
+		if (data_value(s, at - 1) && (end = b64_span(s + at, n - at)) &&
+		    end > min) {
+			elide(out, s + at, end);
+			buf_add(out, s + at + end, 1);
+			i = at + end + 1;
+			continue;
 		}
-		i = at + end;
+		/* not ours: copy the string through its closing quote */
+		while (i < n && s[i] != '"') {
+			if (s[i] == '\\' && i + 1 < n)
+				buf_add(out, s + i++, 1);
+			buf_add(out, s + i++, 1);
+		}
+		if (i < n)
+			buf_add(out, s + i++, 1);
 	}
 }

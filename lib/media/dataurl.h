@@ -5,6 +5,11 @@
 
 #include <stddef.h>
 
+/* prefix followed by the standard base64 (padded, no line breaks) of
+ * bytes[0..n), NUL-terminated, malloc'd: "data:video/webm;base64,"
+ * gives a data: URL, "wav," the original's audio "format,b64" string,
+ * "" the bare base64. */
+char *dataurl_b64(const char *prefix, const void *bytes, size_t n);
 /* "data:<mime>;base64,<b64 of p[0..n)>", NUL-terminated, malloc'd. */
 char *dataurl_encode(const char *mime, const unsigned char *p, size_t n);
 /* The image media type of p[0..n) from its first bytes (PNG, JPEG, GIF,
@@ -22,7 +27,9 @@ char *dataurl_image_field(const char *s, char *err, size_t errlen);
 /* JSON text s[0..n) into out with every string that is a base64 data:
  * URL longer than min bytes replaced by
  * "data:<mime>;base64,<elided: N base64 chars, sha256 HEX>" (HEX of the
- * decoded bytes' SHA-256, as `base64 -d | sha256sum` gives). */
+ * decoded bytes' SHA-256, as `base64 -d | sha256sum` gives), and every
+ * bare base64 string longer than min that is the value of a "data" key
+ * (input_audio parts) by "<elided: N base64 chars, sha256 HEX>". */
 struct buf;
 void dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min);
 

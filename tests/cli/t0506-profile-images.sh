@@ -100,7 +100,7 @@ test_expect_success 'hostile files: missing, not an image, random_pool images' '
 	grep -q "b.jsonl:1: image .notimg.txt.: not an image" err &&
 	test_expect_code 1 aiperf-gen -m m --tokenizer builtin --input-file c.jsonl \
 		--request-count 1 2>err &&
-	grep -q "c.jsonl:1: image: not supported yet: random_pool media" err
+	grep -q "c.jsonl:1: image: not supported yet: random_pool image inputs" err
 '
 
 test_done

@@ -57,7 +57,7 @@ test_expect_success 'every line has 9 fields of the documented forms' '
 		\$1 !~ /^--?[a-zA-Z][a-zA-Z0-9-]*\$/ { print \"name: \" \$1; bad = 1 }
 		\$3 !~ /^(flag|arg|list)\$/ { print \"kind: \" \$0; bad = 1 }
 		\$4 !~ /^(-|[gsmewy]+)\$/ { print \"stages: \" \$0; bad = 1 }
-		\$5 !~ /^(-|[a-z_.]+:[bifsL])\$/ { print \"config: \" \$0; bad = 1 }
+		\$5 !~ /^(-|[a-z_.]+:[bifsLIF])\$/ { print \"config: \" \$0; bad = 1 }
 		\$8 !~ /^(yes|ours|inert|no)\$/ { print \"support: \" \$0; bad = 1 }
 		\$8 != \"yes\" && \$9 == \"-\" { print \"no reason: \" \$1; bad = 1 }
 		\$8 == \"no\" && (\$4 != \"-\" || \$5 != \"-\") { print \"refused yet routed: \" \$1; bad = 1 }
@@ -116,7 +116,7 @@ test_expect_success 'every documented option parses, or is not supported yet; no
 				{ echo "$n $v:"; cat err; exit 1; }
 		fi
 	done &&
-	test "$(sort -u later | wc -l)" -le 46 && grep -qx -- "--audio-format" later
+	test "$(sort -u later | wc -l)" -le 46 && grep -qx -- "--download-video-content" later
 '
 
 test_expect_success 'choices in any case, with dashes or underscores, become the documented one' '
@@ -139,7 +139,7 @@ test_expect_success '--help names every option it accepts' '
 
 test_expect_success 'the table is found beside the script, links resolved, or in AIPERF_DATA_DIR' '
 	mkdir -p link data && ln -s "$TOP/bin/aiperf-profile" link/aiperf-profile &&
-	test_expect_code 2 link/aiperf-profile -m m --audio-format h 2>err &&
+	test_expect_code 2 link/aiperf-profile -m m --download-video-content 2>err &&
 	grep -q "not supported yet" err &&
 	printf "#c\n%s\t-\targ\t-\t-\t-\t-\tno\ttest reason\n" --zmq-host >data/profile-options.tsv &&
 	AIPERF_DATA_DIR=$PWD/data test_expect_code 2 aiperf profile --zmq-host h 2>err &&

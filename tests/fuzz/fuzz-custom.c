@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const struct custom_turn *t = &p.turns[i];
 
 			for (size_t j = 0; j < t->ntexts; j++)
-				sink += p.texts[t->text0 + j].n + (unsigned char)p.texts[t->text0 + j].s[0];
+				sink += p.texts.v[t->text0 + j].n + (unsigned char)p.texts.v[t->text0 + j].s[0];
 			sink += t->role_len + t->session_len + (size_t)t->output_length;
 		}
 		(void)sink;

@@ -17,7 +17,7 @@ static const char *text(const struct custom_parser *p, size_t i)
 {
 	static char b[64];
 
-	snprintf(b, sizeof(b), "%.*s", (int)p->texts[i].n, p->texts[i].s);
+	snprintf(b, sizeof(b), "%.*s", (int)p->texts.v[i].n, p->texts.v[i].s);
 	return b;
 }
 
@@ -32,24 +32,24 @@ static void test_single(void)
 		   "\"role\":\"system\",\"session_id\":\"s\",\"delay\":12.5,"
 		   "\"output_length\":7,\"unknown\":{}}") == 1);
 	t = &p.turns[0];
-	TEST("one turn, one text", p.nturns == 1 && t->ntexts == 1 && p.ntexts == 1);
+	TEST("one turn, one text", p.nturns == 1 && t->ntexts == 1 && p.texts.n == 1);
 	TEST_STR("text", text(&p, 0), "hi");
 	TEST("role and session", t->role_len == 6 && !memcmp(t->role, "system", 6) &&
 	     t->session_len == 1 && *t->session_id == 's');
 	TEST("timing and length", t->has == (CUSTOM_DELAY | CUSTOM_OUTPUT_LENGTH) &&
 	     t->delay == 12.5 && t->output_length == 7 && !t->media);
 	TEST("texts: strings", parse(&p, CUSTOM_SINGLE_TURN, "{\"texts\":[\"a\",\"\",\"c\"]}") == 1 &&
-	     p.ntexts == 3 && p.texts[1].n == 0);
+	     p.texts.n == 3 && p.texts.v[1].n == 0);
 	TEST("texts: {name, contents} objects flatten in order",
 	     parse(&p, CUSTOM_SINGLE_TURN, "{\"texts\":[{\"name\":\"x\",\"contents\":[\"1\",\"2\"]},"
-		   "{\"contents\":[\"3\"]},{\"name\":\"e\"}]}") == 1 && p.ntexts == 3);
+		   "{\"contents\":[\"3\"]},{\"name\":\"e\"}]}") == 1 && p.texts.n == 3);
 	TEST_STR("third content", text(&p, 2), "3");
 	TEST("nulls are absent",
 	     parse(&p, CUSTOM_SINGLE_TURN, "{\"text\":\"a\",\"texts\":null,\"timestamp\":null,"
 		   "\"role\":null,\"output_length\":null}") == 1 && p.turns[0].has == 0);
 	TEST("falsy text with truthy texts is no clash; text is the content",
 	     parse(&p, CUSTOM_SINGLE_TURN, "{\"text\":\"\",\"texts\":[\"b\"]}") == 1 &&
-	     p.ntexts == 1 && p.texts[0].n == 0);
+	     p.texts.n == 1 && p.texts.v[0].n == 0);
 	TEST("texts still checked beside text",
 	     parse(&p, CUSTOM_SINGLE_TURN, "{\"text\":\"\",\"texts\":[1]}") < 0);
 	TEST("zero delay with a timestamp is no clash",
@@ -57,7 +57,7 @@ static void test_single(void)
 	     p.turns[0].has == (CUSTOM_TIMESTAMP | CUSTOM_DELAY));
 	TEST("media alone is a modality",
 	     parse(&p, CUSTOM_SINGLE_TURN, "{\"images\":[\"a.png\"]}") == 1 &&
-	     !strcmp(p.turns[0].media, "images") && p.ntexts == 0);
+	     !strcmp(p.turns[0].media, "images") && p.texts.n == 0);
 	TEST("integral float output_length",
 	     parse(&p, CUSTOM_SINGLE_TURN, "{\"text\":\"a\",\"output_length\":4.0}") == 1 &&
 	     p.turns[0].output_length == 4);
@@ -126,7 +126,7 @@ static void test_errors(void)
 	TEST("turn not an object", fails(&p, M, "{\"turns\":[null]}", "turns[0]: expected a JSON object"));
 	TEST("multi session type", fails(&p, M, "{\"session_id\":1,\"turns\":[{\"text\":\"a\"}]}",
 					 "session_id: expected a string"));
-	TEST("reuse after an error", parse(&p, S, "{\"text\":\"ok\"}") == 1 && p.ntexts == 1);
+	TEST("reuse after an error", parse(&p, S, "{\"text\":\"ok\"}") == 1 && p.texts.n == 1);
 	custom_parser_release(&p);
 }
 

@@ -18,6 +18,14 @@ payload_chat_messages(const struct turn *t)
 	return xstrdup("[\"chat\"]");
 }
 
+/* These turns have no audio or video (cmd/aiperf-gen/av.c). */
+void
+av_content(struct jw *w, const struct turn *t)
+{
+	(void)w;
+	(void)t;
+}
+
 void
 payload_stream_options(struct extras *kv)
 {
