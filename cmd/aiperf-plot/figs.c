@@ -3,6 +3,7 @@
 #include "plot.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -499,6 +500,163 @@ server_histograms(struct figs *out, const struct run *r)
 			hist_buckets(out, m, &nseries);
 }
 
+/* A per-request value (NaN where absent) against the request's start. */
+static void
+per_request(struct figs *out, const struct run *r, const struct vec *v, const char *name,
+	    const char *title, const char *label)
+{
+	struct fig *f;
+	size_t i, rows = 0;
+
+	f = fig_new(out, name, title, "request start (s)", "ms",
+		    "request_start_s value_ms request_number");
+	fig_series(f, label, "1:2", STYLE_POINTS, 0);
+	for (i = 0; i < v->n; i++)
+		if (!isnan(v->v[i])) {
+			fig_row(f, "%.17g %.17g %zu", r->start_s.v[i], v->v[i], i + 1);
+			rows++;
+		}
+	fig_end_block(f);
+	fig_drop_empty(out, rows);
+}
+
+/* The generation phase of record i: [*first, *end) at *rate tokens/s; 0 if none. */
+static int
+gen_phase(const struct run *r, size_t i, double *first, double *end, double *rate)
+{
+	if (isnan(r->rttft.v[i]) || !(r->osl.v[i] > 0))
+		return 0;
+	*first = r->start_s.v[i] + r->rttft.v[i] / 1000;
+	*end = r->end_s.v[i];
+	if (!(*end > *first))
+		return 0;
+	*rate = r->osl.v[i] / (*end - *first);
+	return 1;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Dispersed output token throughput: a request adds nothing from its
+ * start to its first token, then output_tokens / (end - first token)
+ * until its end. Rows: time 0 and every distinct first-token and end
+ * time, sorted, each with the sum (in record order) of the rates of the
+ * requests generating at that time (first <= t < end); a step function.
+ * The times and sums in *t and *y (n of them), for the caller to free.
+ */
+static size_t
+dispersed(const struct run *r, double **tp, double **yp)
+{
+	size_t n = r->start_s.n, m = 0, i, j, k = 0;
+	double *t = xcalloc(2 * n + 1, sizeof(*t)), *y, a, b, c;
+
+	t[m++] = 0;
+	for (i = 0; i < n; i++)
+		if (gen_phase(r, i, &a, &b, &c)) {
+			t[m++] = a;
+			t[m++] = b;
+		}
+	qsort(t, m, sizeof(*t), cmp_double);
+	for (i = 0; i < m; i++)	/* distinct times */
+		if (!k || t[i] != t[k - 1])
+			t[k++] = t[i];
+	y = xcalloc(k ? k : 1, sizeof(*y));
+	for (j = 0; j < k; j++)
+		for (i = 0; i < n; i++)
+			if (gen_phase(r, i, &a, &b, &c) && a <= t[j] && t[j] < b)
+				y[j] += c;
+	*tp = t;
+	*yp = y;
+	return k;
+}
+
+static void
+dispersed_fig(struct figs *out, const struct run *r)
+{
+	double *t, *y;
+	size_t k, i;
+	struct fig *f;
+
+	if (!r->start_s.n)
+		return;
+	k = dispersed(r, &t, &y);
+	f = fig_new(out, "dispersed_throughput_over_time",
+		    "Dispersed output token throughput over time", "time (s)",
+		    "output tokens/s", "time_s output_tokens_per_s");
+	fig_series(f, "output tokens/s", "1:2", STYLE_STEPS, 0);
+	for (i = 0; i < k; i++)
+		fig_row(f, "%.17g %.17g", t[i], y[i]);
+	fig_end_block(f);
+	fig_drop_empty(out, k > 1);
+	if (r->ngpus) {
+		size_t g, rows = 0;
+
+		f = fig_new(out, "gpu_utilization_and_throughput_over_time",
+			    "Output token throughput with GPU utilization", "time (s)",
+			    "output tokens/s", "time_s value");
+		f->y2label = xstrdup("GPU utilization (%)");
+		fig_series(f, "output tokens/s (dispersed)", "1:2", STYLE_STEPS, 0);
+		for (i = 0; i < k; i++)
+			fig_row(f, "%.17g %.17g", t[i], y[i]);
+		fig_end_block(f);
+		for (g = 0; g < r->ngpus; g++) {
+			const struct gpu *p = &r->gpus[g];
+			char title[256];
+
+			snprintf(title, sizeof(title), "GPU %s utilization", p->id);
+			fig_series(f, title, "1:2", STYLE_LINES, 1);
+			for (i = 0; i < p->util.n; i++)
+				if (!isnan(p->util.v[i])) {
+					fig_row(f, "%.17g %.17g", p->t_s.v[i], p->util.v[i]);
+					rows++;
+				}
+			fig_end_block(f);
+		}
+		fig_drop_empty(out, rows);
+	}
+	free(t);
+	free(y);
+}
+
+/* Each request a line at its number from start to first token (block 0)
+ * and from first token to end (block 1); a blank line between requests. */
+static void
+timeline(struct figs *out, const struct run *r)
+{
+	struct fig *f;
+	size_t i, rows = 0, first;
+
+	f = fig_new(out, "ttft_timeline", "Request timeline: time to first token, then generation",
+		    "time (s)", "request", "time_s request_number");
+	fig_series(f, "time to first token", "1:2", STYLE_LINES, 0);
+	for (i = 0; i < r->start_s.n; i++)
+		if (!isnan(r->rttft.v[i])) {
+			fig_row(f, "%s%.17g %zu\n%.17g %zu", rows ? "\n" : "", r->start_s.v[i],
+				i + 1, r->start_s.v[i] + r->rttft.v[i] / 1000, i + 1);
+			rows++;
+		}
+	fig_end_block(f);
+	first = rows;
+	fig_series(f, "generation (or the whole request without a first token)", "1:2",
+		   STYLE_LINES, 0);
+	for (i = 0; i < r->start_s.n; i++) {
+		double a = isnan(r->rttft.v[i]) ? r->start_s.v[i] :
+			   r->start_s.v[i] + r->rttft.v[i] / 1000;
+
+		fig_row(f, "%s%.17g %zu\n%.17g %zu", rows > first ? "\n" : "", a, i + 1,
+			r->end_s.v[i], i + 1);
+		rows++;
+	}
+	fig_end_block(f);
+	fig_drop_empty(out, rows);
+}
+
 void
 figs_single(struct figs *out, const struct run *r)
 {
@@ -507,7 +665,13 @@ figs_single(struct figs *out, const struct run *r)
 	histogram(out, &r->latency, "request_latency_histogram",
 		  "Request latency distribution", "request latency (ms)");
 	itl_by_position(out, r);
+	per_request(out, r, &r->rttft, "ttft_over_time", "Time to first token per request",
+		    "time to first token");
+	per_request(out, r, &r->ritl, "itl_over_time", "Inter-token latency per request",
+		    "inter-token latency");
 	over_time(out, r);
+	dispersed_fig(out, r);
+	timeline(out, r);
 	throughput_over_time(out, r);
 	timeslices(out, r);
 	if (r->ngpus) {
@@ -640,10 +804,141 @@ pareto(struct figs *out, struct run *const *runs, size_t n)
 	free(ord);
 }
 
+/* The run's GPU count: the GPUs in its summary's telemetry_data, else
+ * those in its gpu_telemetry_export.jsonl; 0 without telemetry. */
+static size_t
+gpu_count(const struct run *r)
+{
+	const struct json *e, *g;
+	size_t n = 0;
+
+	e = json_path(r->agg, "telemetry_data.endpoints");
+	for (e = e && e->type == JSON_OBJECT ? e->child : NULL; e; e = e->next)
+		for (g = json_get(e, "gpus"), g = g && g->type == JSON_OBJECT ? g->child : NULL; g;
+		     g = g->next)
+			n++;
+	return n ? n : r->ngpus;
+}
+
+/*
+ * x[i], y[i] of each run, one labelled point a run (block 0, by x then y)
+ * and the Pareto frontier (block 1): the runs no other run beats on both,
+ * a higher y being better and a lower x when xlow, else a higher x.
+ */
+static void
+frontier(struct figs *out, struct run *const *runs, size_t n, const double *x,
+	 const double *y, int xlow, const char *name, const char *title, const char *xlabel,
+	 const char *ylabel, const char *columns)
+{
+	size_t *ord = xcalloc(n ? n : 1, sizeof(*ord)), i, j, m = 0, t;
+	double sx = xlow ? -1 : 1;
+	struct fig *f;
+	char label[64];
+
+	for (i = 0; i < n; i++)
+		if (!isnan(x[i]) && !isnan(y[i]))
+			ord[m++] = i;
+	for (i = 1; i < m; i++)	/* insertion sort by x, then y */
+		for (j = i; j > 0 && (x[ord[j]] < x[ord[j - 1]] ||
+				      (x[ord[j]] == x[ord[j - 1]] && y[ord[j]] < y[ord[j - 1]])); j--) {
+			t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	f = fig_new(out, name, title, xlabel, ylabel, columns);
+	fig_series(f, "runs", "1:2", STYLE_POINTS, 0);
+	fig_series(f, NULL, "1:2:3", STYLE_LABELS, 0);
+	for (i = 0; i < m; i++)
+		fig_row(f, "%.17g %.17g \"%s\"", x[ord[i]], y[ord[i]],
+			run_label(runs[ord[i]], label, sizeof(label)));
+	fig_end_block(f);
+	fig_series(f, "Pareto frontier", "1:2", STYLE_LINES, 0);
+	for (i = 0; i < m; i++) {
+		double xi = sx * x[ord[i]], yi = y[ord[i]];
+		int dominated = 0;
+
+		for (j = 0; j < m && !dominated; j++)
+			dominated = sx * x[ord[j]] >= xi && y[ord[j]] >= yi &&
+				    (sx * x[ord[j]] > xi || y[ord[j]] > yi);
+		if (!dominated)
+			fig_row(f, "%.17g %.17g \"%s\"", x[ord[i]], yi,
+				run_label(runs[ord[i]], label, sizeof(label)));
+	}
+	fig_end_block(f);
+	fig_drop_empty(out, m);
+	free(ord);
+}
+
+/* Output token throughput per GPU against latency and against interactivity
+ * (throughput per user), when every run has GPU telemetry. */
+static void
+pareto_per_gpu(struct figs *out, struct run *const *runs, size_t n)
+{
+	double *x = xcalloc(n, sizeof(*x)), *y = xcalloc(n, sizeof(*y));
+	double *tpg = xcalloc(n, sizeof(*tpg));
+	size_t i, g;
+
+	for (i = 0; i < n; i++) {
+		if (!(g = gpu_count(runs[i])))
+			goto out;
+		tpg[i] = run_stat(runs[i], "output_token_throughput", "avg") / (double)g;
+	}
+	for (i = 0; i < n; i++) {
+		x[i] = run_stat(runs[i], "request_latency", "avg");
+		y[i] = tpg[i];
+	}
+	frontier(out, runs, n, x, y, 1, "pareto_curve_throughput_per_gpu_vs_latency",
+		 "Pareto curve: token throughput per GPU vs latency", "request latency avg (ms)",
+		 "output token throughput per GPU (tokens/s/GPU)",
+		 "request_latency_avg_ms tokens_per_s_per_gpu label");
+	for (i = 0; i < n; i++) {
+		x[i] = tpg[i];
+		y[i] = run_stat(runs[i], "output_token_throughput_per_user", "avg");
+	}
+	frontier(out, runs, n, x, y, 0, "pareto_curve_throughput_per_gpu_vs_interactivity",
+		 "Pareto curve: token throughput per GPU vs interactivity",
+		 "output token throughput per GPU (tokens/s/GPU)",
+		 "output token throughput per user (tokens/s/user)",
+		 "tokens_per_s_per_gpu tokens_per_s_per_user label");
+out:
+	free(x);
+	free(y);
+	free(tpg);
+}
+
+/* Request throughput against TTFT (both avg), a labelled point a run,
+ * joined in run order (by concurrency). */
+static void
+ttft_vs_throughput(struct figs *out, struct run *const *runs, size_t n)
+{
+	struct fig *f;
+	size_t i, rows = 0;
+	char label[64];
+
+	f = fig_new(out, "ttft_vs_throughput", "TTFT vs throughput",
+		    "time to first token avg (ms)", "request throughput avg (requests/s)",
+		    "ttft_avg_ms requests_per_s label");
+	fig_series(f, "runs", "1:2", STYLE_LINESPOINTS, 0);
+	fig_series(f, NULL, "1:2:3", STYLE_LABELS, 0);
+	for (i = 0; i < n; i++) {
+		double x = run_stat(runs[i], "time_to_first_token", "avg");
+		double y = run_stat(runs[i], "request_throughput", "avg");
+
+		if (isnan(x) || isnan(y))
+			continue;
+		fig_row(f, "%.17g %.17g \"%s\"", x, y, run_label(runs[i], label, sizeof(label)));
+		rows++;
+	}
+	fig_end_block(f);
+	fig_drop_empty(out, rows);
+}
+
 void
 figs_multi(struct figs *out, struct run *const *runs, size_t n)
 {
 	pareto(out, runs, n);
+	ttft_vs_throughput(out, runs, n);
+	pareto_per_gpu(out, runs, n);
 	compare(out, runs, n, "time_to_first_token", "Time to first token by run", "ms");
 	compare(out, runs, n, "inter_token_latency", "Inter-token latency by run", "ms");
 	compare(out, runs, n, "request_latency", "Request latency by run", "ms");

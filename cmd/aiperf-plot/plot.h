@@ -51,6 +51,7 @@ struct run {
 	int64_t t0_ns;		/* the first request's start; 0 without records */
 	struct vec start_s, end_s, ttft, latency, osl;	/* latency pairs with start_s */
 	struct vec ttft_start_s;	/* the start time of each ttft value */
+	struct vec rttft, ritl;	/* per record, pair with start_s; NaN where absent */
 	struct vec icl_sum, icl_n;	/* by chunk position 1, 2, ... (index 0 = position 1) */
 	size_t nrecords, nerrors;
 	struct gpu *gpus;

@@ -142,6 +142,8 @@ add_record(struct run *r, const struct json *rec, int64_t start, int64_t end)
 	vec_push(&r->osl, isnan(x) ? 0 : x);
 	x = metric(m, "request_latency");
 	vec_push(&r->latency, x);
+	vec_push(&r->rttft, metric(m, "time_to_first_token"));
+	vec_push(&r->ritl, metric(m, "inter_token_latency"));
 	if (!isnan(x = metric(m, "time_to_first_token"))) {
 		vec_push(&r->ttft, x);
 		vec_push(&r->ttft_start_s, s);
@@ -448,6 +450,8 @@ run_free(struct run *r)
 	vec_release(&r->end_s);
 	vec_release(&r->ttft);
 	vec_release(&r->ttft_start_s);
+	vec_release(&r->rttft);
+	vec_release(&r->ritl);
 	vec_release(&r->latency);
 	vec_release(&r->osl);
 	vec_release(&r->icl_sum);

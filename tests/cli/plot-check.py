@@ -115,6 +115,51 @@ def single(rundir, plotdir, only_records=False):
     ])
     made.add("latency_over_time")
 
+    # per request, against its start; the request's number in the file
+    for name, metric in (("ttft_over_time", "time_to_first_token"),
+                         ("itl_over_time", "inter_token_latency")):
+        check(plotdir, name, [[[s, value(r, metric), i + 1]
+                               for i, (s, r) in enumerate(zip(start, recs))
+                               if value(r, metric) is not None]])
+        made.add(name)
+
+    # dispersed throughput: a request generates osl / (end - first token)
+    # tokens/s from its first token (start + TTFT) to its end, nothing
+    # before; at time 0 and at every first-token and end time, the sum of
+    # the rates of the requests generating then (first <= t < end)
+    gen = []
+    for s, e, r in zip(start, end, recs):
+        ttft = value(r, "time_to_first_token")
+        osl = value(r, "output_sequence_length")
+        if osl is None:
+            osl = value(r, "output_token_count")
+        if ttft is None or not osl or osl <= 0:
+            continue
+        first = s + ttft / 1000
+        if e > first:
+            gen.append((first, e, osl / (e - first)))
+    times = sorted({0.0} | {g[0] for g in gen} | {g[1] for g in gen})
+    disp = []
+    for t in times:
+        y = 0.0
+        for a, b, c in gen:
+            if a <= t < b:
+                y += c
+        disp.append([t, y])
+    check(plotdir, "dispersed_throughput_over_time", [disp])
+    made.add("dispersed_throughput_over_time")
+
+    # the timeline: each request a segment at its number, TTFT then the rest
+    pre, post = [], []
+    for i, (s, e, r) in enumerate(zip(start, end, recs)):
+        ttft = value(r, "time_to_first_token")
+        first = s if ttft is None else s + ttft / 1000
+        if ttft is not None:
+            pre += [[s, i + 1], [first, i + 1]]
+        post += [[first, i + 1], [e, i + 1]]
+    check(plotdir, "ttft_timeline", [pre, post])
+    made.add("ttft_timeline")
+
     span = max(end)
     nb, w = (20, span / 20) if span < 20 else (int(math.floor(span)) + 1, 1.0)
     k = np.clip(np.floor(np.array(end) / w).astype(int), 0, nb - 1)
@@ -152,6 +197,11 @@ def single(rundir, plotdir, only_records=False):
                                for s in samples if field in s["telemetry_data"]]
                               for samples in gpus.values()])
         made.add(name)
+    check(plotdir, "gpu_utilization_and_throughput_over_time",
+          [disp] + [[[(s["timestamp_ns"] - t0) / 1e9, s["telemetry_data"]["gpu_utilization"]]
+                     for s in samples if "gpu_utilization" in s["telemetry_data"]]
+                    for samples in gpus.values()])
+    made.add("gpu_utilization_and_throughput_over_time")
 
     srv = json.load(open(os.path.join(rundir, "server_metrics_export.json")))["metrics"]
     for name, typ, field in (("server_counter_rates", "counter", "rate"),
@@ -265,6 +315,32 @@ def multi(plotdir, rundirs):
               [[[i, a[metric][stat], names[i]] for i, (_, _, a) in enumerate(runs)]
                for stat in ("avg", "p50", "p90", "p99")])
         made.add("compare_" + metric)
+    # TTFT avg against request throughput avg, one labelled point a run,
+    # in run order (by concurrency)
+    check(plotdir, "ttft_vs_throughput",
+          [[[a["time_to_first_token"]["avg"], a["request_throughput"]["avg"], "c=%d" % c]
+            for c, _, a in runs]])
+    made.add("ttft_vs_throughput")
+
+    # per GPU (the GPUs of telemetry_data), only when every run has some
+    def ngpus(a):
+        eps = (a.get("telemetry_data") or {}).get("endpoints") or {}
+        return sum(len(e.get("gpus") or {}) for e in eps.values())
+    if all(ngpus(a) for _, _, a in runs):
+        tpg = [a["output_token_throughput"]["avg"] / ngpus(a) for _, _, a in runs]
+        for name, xs, ys, xlow in (
+                ("pareto_curve_throughput_per_gpu_vs_latency",
+                 [a["request_latency"]["avg"] for _, _, a in runs], tpg, True),
+                ("pareto_curve_throughput_per_gpu_vs_interactivity", tpg,
+                 [a["output_token_throughput_per_user"]["avg"] for _, _, a in runs], False)):
+            pts = sorted(zip(xs, ys, ["c=%d" % c for c, _, _ in runs]))
+            sx = -1 if xlow else 1
+            front = [p for p in pts if not any(
+                sx * q[0] >= sx * p[0] and q[1] >= p[1] and (q[0] != p[0] or q[1] > p[1])
+                for q in pts)]
+            check(plotdir, name, [[list(p) for p in pts], [list(p) for p in front]])
+            made.add(name)
+
     check(plotdir, "compare_throughput",
           [[[i, a[m]["avg"], names[i]] for i, (_, _, a) in enumerate(runs)]
            for m in ("output_token_throughput", "request_throughput")])

@@ -2,8 +2,9 @@
 # Remakes the artifact folders aiperf-plot's tests read (t0850..t0852,
 # t0808): real `aiperf profile` runs against aiperf-mock, one with
 # timeslices, server metrics and GPU telemetry (a second mock as the DCGM
-# exporter) and a concurrency sweep of three, kept to the files aiperf-plot
-# reads. The tests compute what each plot must show from these files
+# exporter), a concurrency sweep of three and one of two with GPU
+# telemetry (gpu-c1, gpu-c2: the per-GPU Pareto plots), kept to the files
+# aiperf-plot reads. The tests compute what each plot must show from these files
 # themselves, so a remade fixture needs no other change.
 # usage: tests/data/plot/make.sh   (from a built tree)
 set -eu
@@ -34,11 +35,15 @@ prof --concurrency 2 --request-count 16 --slice-duration 0.1 \
 for c in 1 2 4; do
 	prof --concurrency $c --request-count 8 --artifact-dir "$tmp/pareto-c$c"
 done
+for c in 1 2; do
+	prof --concurrency $c --request-count 8 --gpu-telemetry "$dcgm" \
+		--artifact-dir "$tmp/gpu-c$c"
+done
 keep="profile_export_aiperf.json profile_export.jsonl
 profile_export_aiperf_timeslices.json server_metrics_export.json
 gpu_telemetry_export.jsonl"
-rm -rf single pareto-c1 pareto-c2 pareto-c4
-for d in single pareto-c1 pareto-c2 pareto-c4; do
+rm -rf single pareto-c1 pareto-c2 pareto-c4 gpu-c1 gpu-c2
+for d in single pareto-c1 pareto-c2 pareto-c4 gpu-c1 gpu-c2; do
 	mkdir "$d"
 	[ "$d" = single ] || keep=profile_export_aiperf.json
 	for f in $keep; do
