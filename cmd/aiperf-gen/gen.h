@@ -204,8 +204,8 @@ void prompt_inject(struct prompt *p, struct dataset *d, const struct gen_opts *o
 /* Exits as prompt_new() would on a corpus it cannot read or that has no
  * tokens, without tokenizing it. */
 void prompt_check_corpus(const char *path);
-/* RandomGenerator.sample_positive_normal_integer. */
-long long gen_pni(struct rng *r, double mean, double stddev);
+/* RandomGenerator.sample_positive_normal_integer (lib/rand/rng.h). */
+#define gen_pni rng_pos_normal_int
 
 /* seqdist.c: --seq-dist, the original's DistributionParser. */
 struct seqdist;

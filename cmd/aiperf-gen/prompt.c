@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Synthetic prompts of exact token length, as the original's PromptGenerator. */
-#include <math.h>
 
 #include "gen.h"
 #include "hmap.h"
@@ -141,29 +140,6 @@ size_t
 prompt_corpus_size(const struct prompt *p)
 {
 	return p->corpus.n;
-}
-
-long long
-gen_pni(struct rng *r, double mean, double stddev)
-{
-	double v = mean;
-
-	if (stddev <= 0) {
-		v = nearbyint(mean);	/* round(): half to even */
-		return v < 1 ? 1 : (long long)v;
-	}
-	for (int i = 0; i < 10000; i++) {
-		double n = rng_gauss(r, mean, stddev);
-
-		if (n >= 0) {
-			v = n;
-			goto out;
-		}
-	}
-	v = mean < 0 ? 0 : mean;
-out:
-	v = ceil(v);
-	return v < 1 ? 1 : (long long)v;
 }
 
 /*

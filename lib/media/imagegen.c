@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Synthetic images as the original's ImageGenerator: shipped source pictures resized to sampled sizes, as data: URLs. */
 #include <glob.h>
-#include <math.h>
 
 #include "media/dataurl.h"
 #include "media/image.h"
@@ -13,31 +12,6 @@ imagegen_format_of(const char *s)
 {
 	return !strcmp(s, "png") ? IMAGEGEN_PNG : !strcmp(s, "jpeg") ? IMAGEGEN_JPEG :
 	       !strcmp(s, "random") ? IMAGEGEN_RANDOM : -1;
-}
-
-/* sample_positive_normal_integer: a non-negative normal draw rounded up
- * (at least 1); stddev 0 gives round(mean). */
-static long long
-pni(struct rng *r, double mean, double stddev)
-{
-	double v = mean;
-
-	if (stddev <= 0) {
-		v = nearbyint(mean);
-		return v < 1 ? 1 : (long long)v;
-	}
-	for (int i = 0; i < 10000; i++) {
-		double n = rng_gauss(r, mean, stddev);
-
-		if (n >= 0) {
-			v = n;
-			goto out;
-		}
-	}
-	v = mean < 0 ? 0 : mean;
-out:
-	v = ceil(v);
-	return v < 1 ? 1 : v > 1e15 ? (long long)1e15 : (long long)v;
 }
 
 void
@@ -77,8 +51,8 @@ imagegen_next(struct imagegen *g, int *w, int *h)
 
 	if (f == IMAGEGEN_RANDOM)
 		f = (int)rng_below(&g->format, 2);
-	iw = pni(&g->dims, g->o.width_mean, g->o.width_stddev);
-	ih = pni(&g->dims, g->o.height_mean, g->o.height_stddev);
+	iw = rng_pos_normal_int(&g->dims, g->o.width_mean, g->o.width_stddev);
+	ih = rng_pos_normal_int(&g->dims, g->o.height_mean, g->o.height_stddev);
 	if ((why = image_size_check(iw, ih)))
 		die("synthetic image of %lldx%lld pixels: %s", iw, ih, why);
 	image_resize(&g->src[rng_below(&g->source, g->nsrc)], &out, (int)iw, (int)ih);

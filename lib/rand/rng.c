@@ -184,6 +184,29 @@ rng_gauss(struct rng *r, double mu, double sigma)
 	return mu + z * sigma;
 }
 
+long long
+rng_pos_normal_int(struct rng *r, double mean, double stddev)
+{
+	double v = mean;
+
+	if (stddev <= 0) {
+		v = nearbyint(mean);	/* round(): half to even */
+		return v < 1 ? 1 : v > 1e15 ? (long long)1e15 : (long long)v;
+	}
+	for (int i = 0; i < 10000; i++) {
+		double n = rng_gauss(r, mean, stddev);
+
+		if (n >= 0) {
+			v = n;
+			goto out;
+		}
+	}
+	v = mean < 0 ? 0 : mean;
+out:
+	v = ceil(v);
+	return v < 1 ? 1 : v > 1e15 ? (long long)1e15 : (long long)v;
+}
+
 double
 rng_expovariate(struct rng *r, double lambd)
 {

@@ -38,6 +38,13 @@ int64_t rng_randint(struct rng *r, int64_t a, int64_t b);
 /* random.uniform(a, b). */
 double rng_uniform(struct rng *r, double a, double b);
 double rng_gauss(struct rng *r, double mu, double sigma);
+/*
+ * The original's RandomGenerator.sample_positive_normal_integer: a normal
+ * draw, redrawn while negative (at most 10,000 tries, then the mean), rounded
+ * up, at least 1; stddev <= 0 gives round(mean). Capped at 1e15 so that a
+ * huge mean cannot overflow the conversion.
+ */
+long long rng_pos_normal_int(struct rng *r, double mean, double stddev);
 double rng_expovariate(struct rng *r, double lambd);
 double rng_gammavariate(struct rng *r, double alpha, double beta);
 /* random.shuffle over an array of n size_t values. */

@@ -31,6 +31,19 @@ main(void)
 	TEST("derived random", rng_random(&r) == 0.2404003222019041);
 	TEST("derived randint 1e12", rng_randint(&r, 0, 1000000000000LL) == 520989485096LL);
 
+	/* sample_positive_normal_integer, with random.Random(42) */
+	rng_seed(&r, 42);
+	TEST("positive normal 1", rng_pos_normal_int(&r, 100, 30) == 96);
+	TEST("positive normal 2", rng_pos_normal_int(&r, 100, 30) == 95);
+	TEST("positive normal 3", rng_pos_normal_int(&r, 100, 30) == 97);
+	TEST("positive normal 4", rng_pos_normal_int(&r, 100, 30) == 122);
+	TEST("positive normal: never-positive draws give 1", rng_pos_normal_int(&r, -5, 1) == 1);
+	TEST("positive normal: stddev 0 rounds half to even",
+	     rng_pos_normal_int(&r, 2.5, 0) == 2 && rng_pos_normal_int(&r, 3.5, 0) == 4);
+	TEST("positive normal: at least 1", rng_pos_normal_int(&r, 0.2, 0) == 1);
+	TEST("positive normal: capped at 1e15", rng_pos_normal_int(&r, 1e30, 0) == 1000000000000000LL &&
+	     rng_pos_normal_int(&r, 1e30, 1e20) == 1000000000000000LL);
+
 	size_t v[10] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 	size_t want[10] = { 8, 3, 1, 4, 7, 0, 9, 6, 2, 5 };
 	rng_seed(&r, 7);
