@@ -39,6 +39,25 @@ fixture leaves <<'EOF'
 sleep 3001 &
 echo "ok 1 - one"; echo "1..1"
 EOF
+# meet1 and meet2 pass only when they run at the same time; busy marks a
+# test running, for alone, which asks to run by itself.
+fixture meet1 <<EOF
+touch "$T/met1"; i=0
+while [ ! -f "$T/met2" ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+touch "$T/busy.1"; sleep 1; rm -f "$T/busy.1"
+[ -f "$T/met2" ] && echo "ok 1 - met" || echo "not ok 1 - alone"; echo 1..1
+EOF
+fixture meet2 <<EOF
+touch "$T/met2"; i=0
+while [ ! -f "$T/met1" ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+touch "$T/busy.2"; sleep 1; rm -f "$T/busy.2"
+[ -f "$T/met1" ] && echo "ok 1 - met" || echo "not ok 1 - alone"; echo 1..1
+EOF
+fixture alone <<EOF
+# run.sh: alone
+ls "$T"/busy.* 2>/dev/null && echo "not ok 1 - others ran" || echo "ok 1 - alone"
+echo 1..1
+EOF
 
 test_expect_success 'a passing test counts its results' '
 	sh "$R" "$T/pass" >out &&
@@ -84,6 +103,35 @@ test_expect_success 'a process left behind fails the test and is killed' '
 	test_expect_code 1 sh "$R" "$T/leaves" >out &&
 	grep -q "left processes behind" out && grep -q "sleep 3001" out &&
 	! pgrep -f "^sleep 3001$" >/dev/null
+'
+
+test_expect_success 'AIPERF_TEST_JOBS=2 runs two at once, judged in order' '
+	rm -f "$T"/met? &&
+	AIPERF_TEST_JOBS=2 sh "$R" "$T/alone" "$T/meet1" "$T/pass" "$T/meet2" >out &&
+	tail -1 out | grep -qx "5 passed, 0 failed, 0 skipped" &&
+	grep "^ok " out | sed "s/ (.*//; s|.*/||" | tr "\n" " " >names &&
+	test "$(cat names)" = "meet1 pass meet2 alone "
+'
+
+test_expect_success 'one at a time, two tests that must meet fail' '
+	rm -f "$T"/met? &&
+	test_expect_code 1 sh "$R" "$T/meet1" "$T/meet2" >out &&
+	grep -q "^FAIL .*/meet1" out
+'
+
+test_expect_success 'parallel failures and hangs are still reported' '
+	AIPERF_TEST_JOBS=2 AIPERF_TEST_TIMEOUT=2 test_expect_code 1 \
+		sh "$R" "$T/hang" "$T/early" "$T/pass" >out &&
+	grep -q "timed out after 2 s" out && grep -q "no plan" out &&
+	tail -1 out | grep -qx "5 passed, 2 failed, 0 skipped" &&
+	! pgrep -f "^sleep 3001$" >/dev/null
+'
+
+test_expect_success 'AIPERF_TEST_SKIP reports the named tests skipped, with why' '
+	AIPERF_TEST_SKIP="pass other" AIPERF_TEST_SKIP_WHY="runs elsewhere" \
+		sh "$R" "$T/pass" "$T/skips" >out &&
+	tail -1 out | grep -qx "1 passed, 0 failed, 2 skipped" &&
+	grep -q "pass: runs elsewhere" out
 '
 
 test_done
