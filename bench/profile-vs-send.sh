@@ -91,8 +91,9 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 # and the case's load options (--osl ..., --concurrency or --request-rate).
 # Defaults take about 2 minutes on 2 shared cores; QUICK=1 about 30 s.
 set -eu
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-die() { echo "profile-vs-send: $*" >&2; exit 1; }
+# shellcheck disable=SC1091
+. "$(dirname "$0")/lib.sh"
+die() { bench_die "$@"; }
 BIN=$(cd "${BIN:-$TOP/bin}" && pwd) || die "no directory BIN=${BIN:-}"
 MOCK_BIN=$(cd "${MOCK_BIN:-$BIN}" && pwd) || die "no directory MOCK_BIN=$MOCK_BIN"
 PATH="$BIN:$PATH"
@@ -116,22 +117,13 @@ done
 command -v wrk >/dev/null || die "wrk not found (apt-get install wrk)"
 command -v curl >/dev/null || die "curl not found"
 ulimit -n $((STREAMS + 1024)) 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-TMP=$(mktemp -d)
-MOCKS=()
-# shellcheck disable=SC2317 # run by the trap
-cleanup() {
-	local p
-	for p in "${MOCKS[@]}"; do kill "$p" 2>/dev/null || true; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
 
 # start_mock NAME OPTIONS...: an aiperf-mock; its URL in $TMP/NAME.url.
 start_mock() {
 	local name=$1 i=0
 	shift
 	"$MOCK_BIN/aiperf-mock" --port 0 "$@" >"$TMP/$name.url" 2>"$TMP/$name.err" &
-	MOCKS+=($!)
+	bench_reap $!
 	while [ ! -s "$TMP/$name.url" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 	[ -s "$TMP/$name.url" ] || die "aiperf-mock did not start: $(cat "$TMP/$name.err")"
 }
@@ -211,19 +203,6 @@ rate() {
 		if (e > max) max = e
 	}
 	END { if (max > min) printf "%.0f", ok / ((max - min) / 1e9); else print 0 }' "$1"
-}
-
-# lateness RAW: "p99_us requests errors" as schedule.sh.
-lateness() {
-	local n err
-	awk '{ match($0, /"start_perf_ns":[0-9]+/); s = substr($0, RSTART + 16, RLENGTH - 16) + 0
-		match($0, /"intended_perf_ns":[0-9]+/); t = substr($0, RSTART + 19, RLENGTH - 19) + 0
-		printf "%.0f\n", s - t }' "$1" | sort -n >"$TMP/late"
-	n=$(wc -l <"$TMP/late")
-	[ "$n" -gt 0 ] || die "no records in $1"
-	err=$(grep -c '"error"' "$1" || true)
-	awk -v n="$n" -v err="$err" '{ l[NR] = $1 }
-		END { printf "%.1f %d %d\n", n ? l[int(0.99 * (n - 1)) + 1] / 1e3 : -1, n, err }' "$TMP/late"
 }
 
 # plinear FILE Q: numpy's linear percentile of FILE's sorted numbers.
@@ -318,10 +297,10 @@ while [ "$r" -le "$ROUNDS" ]; do
 	for who in $(order "$r"); do
 		if [ "$who" = alone ]; then
 			send "$URL" "$TMP/in2" "$TMP/raw2"
-			read -r a2 a2n a2e <<<"$(lateness "$TMP/raw2")"
+			read -r a2 a2n a2e <<<"$(bench_lateness "$TMP/raw2")"
 		else
 			profile "$TMP/p2" "$URL" "${L2[@]}"
-			read -r p2 p2n p2e <<<"$(lateness "$TMP/p2/profile_export_raw.jsonl")"
+			read -r p2 p2n p2e <<<"$(bench_lateness "$TMP/p2/profile_export_raw.jsonl")"
 		fi
 	done
 	keep 2a "$a2"
@@ -375,7 +354,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 		if [ "$who" = alone ]; then
 			# shellcheck disable=SC2086 # SEND_OPTS is a list of options
 			aiperf-send -u "$URL" --ui-type none ${SEND_OPTS:-} <"$TMP/in2" | cat >"$TMP/raw4"
-			read -r f4l _ _ <<<"$(lateness "$TMP/raw4")"
+			read -r f4l _ _ <<<"$(bench_lateness "$TMP/raw4")"
 			# shellcheck disable=SC2086 # SEND_OPTS is a list of options
 			aiperf-send -u "$SURL" --ui-type none ${SEND_OPTS:-} <"$TMP/in3" | cat >"$TMP/raw4"
 			read -r f4d _ <<<"$(streams "$TMP/raw4" "$TMP/rec4")"
@@ -383,7 +362,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 			# shellcheck disable=SC2086 # SEND_OPTS is a list of options
 			aiperf-send -u "$URL" --ui-type none ${SEND_OPTS:-} <"$TMP/in2" |
 				sh -c "sleep $S2; exec cat" >"$TMP/raw4"
-			read -r s4l _ _ <<<"$(lateness "$TMP/raw4")"
+			read -r s4l _ _ <<<"$(bench_lateness "$TMP/raw4")"
 			# shellcheck disable=SC2086 # SEND_OPTS is a list of options
 			aiperf-send -u "$SURL" --ui-type none ${SEND_OPTS:-} <"$TMP/in3" |
 				sh -c "sleep $S3; exec cat" >"$TMP/raw4"
@@ -395,12 +374,12 @@ while [ "$r" -le "$ROUNDS" ]; do
 	for who in $(order "$r"); do
 		if [ "$who" = alone ]; then
 			profile "$TMP/p5" "$URL" "${L2[@]}"
-			read -r f5l _ _ <<<"$(lateness "$TMP/p5/profile_export_raw.jsonl")"
+			read -r f5l _ _ <<<"$(bench_lateness "$TMP/p5/profile_export_raw.jsonl")"
 			profile "$TMP/p5" "$SURL" "${L3[@]}"
 			read -r f5d _ <<<"$(streams "$TMP/p5/profile_export_raw.jsonl" "$TMP/rec5")"
 		else
 			SLOW=$S2 profile_in "$TMP/slowbin" "$TMP/p5" "$URL" "${L2[@]}"
-			read -r s5l _ _ <<<"$(lateness "$TMP/p5/profile_export_raw.jsonl")"
+			read -r s5l _ _ <<<"$(bench_lateness "$TMP/p5/profile_export_raw.jsonl")"
 			SLOW=$S3 profile_in "$TMP/slowbin" "$TMP/p5" "$SURL" "${L3[@]}"
 			read -r s5d _ <<<"$(streams "$TMP/p5/profile_export_raw.jsonl" "$TMP/rec5")"
 		fi
@@ -451,7 +430,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 			--benchmark-grace-period 1
 		q=$(rate "$TMP/p7/profile_export_raw.jsonl")
 		AIPERF_PIN=$pin profile "$TMP/p7" "$URL" "${L2[@]}"
-		read -r l _ _ <<<"$(lateness "$TMP/p7/profile_export_raw.jsonl")"
+		read -r l _ _ <<<"$(bench_lateness "$TMP/p7/profile_export_raw.jsonl")"
 		if [ $pin = 0 ]; then f7q=$q f7l=$l; else s7q=$q s7l=$l; fi
 		rm -rf "$TMP/p7"
 	done
@@ -470,10 +449,10 @@ while [ "$r" -le "$ROUNDS" ]; do
 	for who in $(order "$r"); do
 		if [ "$who" = alone ]; then
 			profile "$TMP/p8" "$URL" "${L2[@]}" --no-server-metrics
-			read -r f8l _ _ <<<"$(lateness "$TMP/p8/profile_export_raw.jsonl")"
+			read -r f8l _ _ <<<"$(bench_lateness "$TMP/p8/profile_export_raw.jsonl")"
 		else
 			profile "$TMP/p8" "$URL" "${L2[@]}"
-			read -r s8l _ _ <<<"$(lateness "$TMP/p8/profile_export_raw.jsonl")"
+			read -r s8l _ _ <<<"$(bench_lateness "$TMP/p8/profile_export_raw.jsonl")"
 		fi
 		rm -rf "$TMP/p8"
 	done

@@ -31,19 +31,6 @@ LOAD=(--model m --endpoint-type chat --tokenizer builtin --isl 1 --osl 1 --url "
 	--request-rate "$RATE" --arrival-pattern constant --request-count $((RATE * SECS))
 	--export-level raw)
 
-# lateness RAW: "p99_us requests errors" (bench/profile-vs-send.sh).
-lateness() {
-	local n err
-	awk '{ match($0, /"start_perf_ns":[0-9]+/); s = substr($0, RSTART + 16, RLENGTH - 16) + 0
-		match($0, /"intended_perf_ns":[0-9]+/); t = substr($0, RSTART + 19, RLENGTH - 19) + 0
-		printf "%.0f\n", s - t }' "$1" | sort -n >"$TMP/late"
-	n=$(wc -l <"$TMP/late")
-	[ "$n" -gt 0 ] || die "no records in $1"
-	err=$(grep -c '"error"' "$1" || true)
-	awk -v n="$n" -v err="$err" '{ l[NR] = $1 }
-		END { printf "%.1f %d %d\n", n ? l[int(0.99 * (n - 1)) + 1] / 1e3 : -1, n, err }' "$TMP/late"
-}
-
 # cpu PID: the CPU seconds (user + system) PID has used, or nothing.
 cpu() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ printf "%.2f", ($12 + $13) / 100 }'; }
 
@@ -113,7 +100,7 @@ for r in $(seq 1 "$ROUNDS"); do
 	if [ $((r % 2)) = 1 ]; then order="dashboard none"; else order="none dashboard"; fi
 	for who in $order; do
 		"$who" "$TMP/$who"
-		read -r p n e <<<"$(lateness "$TMP/$who/profile_export_raw.jsonl")"
+		read -r p n e <<<"$(bench_lateness "$TMP/$who/profile_export_raw.jsonl")"
 		P[$who]=$p N[$who]=$n E[$who]=$e
 	done
 	cpus="aiperf-ui $UI_CPU s, the terminal (tmux) $TERM_CPU s of CPU"
