@@ -4,6 +4,8 @@
 # shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
+# The runner's settings of this run are not the scratch runs'.
+unset AIPERF_TEST_JOBS AIPERF_TEST_SKIP AIPERF_TEST_SKIP_WHY AIPERF_TEST_TIMEOUT
 # A scratch tree with the runner in it: tests/run.sh cds to its parent.
 mkdir -p "$TMP/tree/tests/unit" "$TMP/tree/build/tests" "$TMP/tree/t"
 cp "$TOP/tests/run.sh" "$TMP/tree/tests/"

@@ -2,6 +2,8 @@
 # aiperf-send against aiperf-mock --fault, on both HTTP engines: every
 # request read gives one record, the error says what happened, and a
 # request's start stamp is when it reached the wire (issue #9).
+# It checks how soon after its start stamp a request is on the wire:
+# run.sh: alone
 # Test bodies are strings that test_expect_success evals:
 # shellcheck disable=SC2016,SC2034 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
