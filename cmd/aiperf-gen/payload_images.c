@@ -6,7 +6,7 @@
 #include "util.h"
 
 static char *
-quoted(const char *s)
+img_quoted(const char *s)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
 
@@ -20,12 +20,12 @@ quoted(const char *s)
  * --extra-inputs may override; "stream" only when streaming.
  */
 static void
-generation(const struct gen_opts *o, const struct turn *t, struct extras *kv)
+img_generation_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 {
 	if (!t->ntexts)
 		die("Image generation endpoint requires text prompt in first turn.");
-	extras_set(kv, "prompt", 6, quoted(t->texts[0]));
-	extras_set(kv, "model", 5, quoted(o->models[t->model]));
+	extras_set(kv, "prompt", 6, img_quoted(t->texts[0]));
+	extras_set(kv, "model", 5, img_quoted(o->models[t->model]));
 	extras_set(kv, "response_format", 15, xstrdup("\"b64_json\""));
 	extras_set(kv, "n", 1, xstrdup("1"));
 	if (o->streaming)
@@ -38,7 +38,7 @@ generation(const struct gen_opts *o, const struct turn *t, struct extras *kv)
  * ValueErrors are fatal here; max_tokens is only warned about (once).
  */
 static void
-retrieval(const struct turn *t, size_t k, struct extras *kv)
+img_retrieval_kv(const struct turn *t, size_t k, struct extras *kv)
 {
 	static int warned;
 	struct buf b = BUF_INIT(BUF_NOMAX);
@@ -78,9 +78,9 @@ payload_image_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		 struct extras *kv)
 {
 	if (o->ep == EP_IMAGE_GENERATION)
-		generation(o, t, kv);
+		img_generation_kv(o, t, kv);
 	else
-		retrieval(t, k, kv);
+		img_retrieval_kv(t, k, kv);
 	for (size_t i = 0; i < o->extras.n; i++)
 		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),
 			   xstrdup(o->extras.v[i].val));

@@ -6,7 +6,7 @@
 
 /* Python's name for a JSON value's type, as its TypeError messages say it. */
 static const char *
-py_type(const struct json *v)
+img_pytype(const struct json *v)
 {
 	switch (v->type) {
 	case JSON_NULL: return "NoneType";
@@ -27,14 +27,14 @@ py_type(const struct json *v)
  * that cannot be iterated is the TypeError the original's loop raises.
  */
 static int
-generation(struct rec *r, const struct json *v)
+img_generation(struct rec *r, const struct json *v)
 {
 	const struct json *d;
 	char m[96];
 
-	if (json_get(v, "b64_json") || !(d = json_get(v, "data")) || !py_type(d))
+	if (json_get(v, "b64_json") || !(d = json_get(v, "data")) || !img_pytype(d))
 		return 1;
-	snprintf(m, sizeof(m), "'%s' object is not iterable", py_type(d));
+	snprintf(m, sizeof(m), "'%s' object is not iterable", img_pytype(d));
 	rec_throw(r, "TypeError", m);
 	return 0;
 }
@@ -51,7 +51,7 @@ parse_image_body(struct rec *r, const struct json *v)
 		return 0;
 	}
 	if (r->et == ET_IMAGE_GENERATION)
-		return generation(r, v);
+		return img_generation(r, v);
 	/* ImageRetrievalEndpoint: any truthy "data" is the data */
 	d = json_get(v, "data");
 	return d && json_truthy(d);
@@ -65,7 +65,7 @@ etype_images(enum etype et)
 }
 
 static int
-image_part(const struct json *p)
+img_part(const struct json *p)
 {
 	const char *t = p->type == JSON_OBJECT ? json_str_or(json_get(p, "type"), "") : "";
 
@@ -76,7 +76,7 @@ image_part(const struct json *p)
  * {"type":"image_url","url":...}), and image parts of their content
  * (chat image_url, Responses input_image). */
 static int64_t
-count_items(const struct json *items)
+img_count_items(const struct json *items)
 {
 	int64_t n = 0;
 
@@ -85,10 +85,10 @@ count_items(const struct json *items)
 	for (const struct json *it = items->child; it; it = it->next) {
 		const struct json *c = it->type == JSON_OBJECT ? json_get(it, "content") : NULL;
 
-		n += image_part(it);
+		n += img_part(it);
 		for (const struct json *p = c && c->type == JSON_ARRAY ? c->child : NULL;
 		     p; p = p->next)
-			n += image_part(p);
+			n += img_part(p);
 	}
 	return n;
 }
@@ -96,6 +96,6 @@ count_items(const struct json *items)
 int64_t
 rec_count_images(const struct rec *r)
 {
-	return count_items(json_get(r->payload, "messages"))
-	       + count_items(json_get(r->payload, "input"));
+	return img_count_items(json_get(r->payload, "messages"))
+	       + img_count_items(json_get(r->payload, "input"));
 }
