@@ -7,7 +7,8 @@
 # metrics; Image Retrieval Metrics has Image Throughput (ord 860) and Image
 # Latency (861) after Request Latency, each record's values checked against
 # its num_images and request latency in Python; chat with images shows
-# them too; an endpoint failing every request gives error records.
+# them too; --goodput takes the image metrics only where they apply; an
+# endpoint failing every request gives error records.
 # Test bodies are strings that test_expect_success evals:
 # shellcheck disable=SC2016,SC2034 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -98,6 +99,14 @@ test_expect_success 'chat with images: image metrics between token throughput an
 	printf "%s\n" "Output Token Throughput (tokens/sec)" "Image Throughput (images/sec)" \
 		"Image Latency (ms/image)" "Request Throughput (requests/sec)" >expect &&
 	test_cmp expect mid
+'
+
+test_expect_success '--goodput on the image metrics: endpoints taking images only' '
+	aiperf-export --check --endpoint-type image_retrieval --goodput image_latency:50 </dev/null &&
+	aiperf-export --check --endpoint-type chat --goodput "image_throughput:1 num_images:1" </dev/null &&
+	test_expect_code 2 aiperf-export --check --endpoint-type image_generation \
+		--goodput image_latency:50 </dev/null 2>err &&
+	grep -q "Invalid --goodput: metric(s) image_latency are not applicable" err
 '
 
 test_expect_success 'every request failing: error records, exit status 3' '
