@@ -9,24 +9,24 @@
 
 #define MAX_SLOS 64
 
-enum { E_TOKENS = 1 << 0, E_INPUT = 1 << 1, E_STREAM = 1 << 2 };
+enum { E_TOKENS = 1 << 0, E_INPUT = 1 << 1, E_STREAM = 1 << 2, E_IMAGE = 1 << 3 };
 
 /* The original 0.7.0's endpoint metadata (plugins.yaml): produces_tokens,
- * tokenizes_input, supports_streaming, metrics_title. */
+ * tokenizes_input, supports_streaming, supports_images, metrics_title. */
 static const struct endpoint endpoints[] = {
-	{ "chat", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM },
+	{ "chat", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM | E_IMAGE },
 	{ "completions", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM },
-	{ "responses", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM },
+	{ "responses", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM | E_IMAGE },
 	{ "embeddings", "Embeddings Metrics", E_INPUT },
-	{ "chat_embeddings", "Embeddings Metrics", E_INPUT },
-	{ "nim_embeddings", "NIM Embeddings Metrics", E_INPUT },
+	{ "chat_embeddings", "Embeddings Metrics", E_INPUT | E_IMAGE },
+	{ "nim_embeddings", "NIM Embeddings Metrics", E_INPUT | E_IMAGE },
 	{ "nim_rankings", "Rankings Metrics", E_INPUT },
 	{ "cohere_rankings", "Ranking Metrics", E_INPUT },
 	{ "hf_tei_rankings", "Ranking Metrics", E_INPUT },
 	{ "huggingface_generate", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM },
 	{ "image_generation", "Image Generation Metrics", E_INPUT | E_STREAM },
 	{ "video_generation", "Video Generation Metrics", E_INPUT },
-	{ "image_retrieval", "Image Retrieval Metrics", 0 },
+	{ "image_retrieval", "Image Retrieval Metrics", E_IMAGE },
 	{ "solido_rag", "SOLIDO RAG Metrics", E_TOKENS | E_INPUT | E_STREAM },
 	{ "template", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM },
 };
@@ -69,6 +69,8 @@ applicable(const struct metricdef *d, const struct runcfg *rc)
 	if ((d->flags & MF_TOKENS_ONLY) && !(e->caps & E_TOKENS))
 		return 0;
 	if ((d->flags & MF_INPUT_ONLY) && !(e->caps & E_INPUT))
+		return 0;
+	if ((d->flags & MF_IMAGE) && !(e->caps & E_IMAGE))
 		return 0;
 	if ((d->flags & MF_STREAMING_ONLY) && !stream)
 		return 0;

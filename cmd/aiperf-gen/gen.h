@@ -19,6 +19,7 @@ enum endpoint {
 	EP_RESPONSES, EP_CHAT_EMBEDDINGS, EP_NIM_EMBEDDINGS, EP_HF_GENERATE,
 	EP_SOLIDO_RAG, EP_NIM_RANKINGS, EP_COHERE_RANKINGS, EP_HF_TEI_RANKINGS,
 	EP_TEMPLATE,	/* template.c */
+	EP_IMAGE_GENERATION, EP_IMAGE_RETRIEVAL,	/* payload_images.c */
 };
 
 struct gen_opts {
@@ -245,6 +246,11 @@ int endpoint_rankings(enum endpoint ep);
  * returns 0 when ep is one of payload.c's. */
 int payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,
 			size_t k, struct extras *kv);
+
+/* payload_images.c: image_generation and image_retrieval bodies into kv;
+ * a turn they cannot send (no prompt, no image, a second turn) is fatal. */
+void payload_image_kv(const struct gen_opts *o, const struct turn *t, size_t k,
+		      struct extras *kv);
 
 /* template.c: --endpoint-type template. */
 struct template;

@@ -22,6 +22,8 @@ static const struct {
 	[EP_COHERE_RANKINGS] = { "cohere_rankings", "/v2/rerank", NULL, 0, 0 },
 	[EP_HF_TEI_RANKINGS] = { "hf_tei_rankings", "/rerank", NULL, 0, 0 },
 	[EP_TEMPLATE] = { "template", "", NULL, 1, 1 },
+	[EP_IMAGE_GENERATION] = { "image_generation", "/v1/images/generations", NULL, 1, 0 },
+	[EP_IMAGE_RETRIEVAL] = { "image_retrieval", "/v1/infer", NULL, 0, 0 },
 };
 
 #define NEPS (sizeof(eps) / sizeof(eps[0]))
@@ -363,6 +365,10 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 	case EP_COHERE_RANKINGS:
 	case EP_HF_TEI_RANKINGS:
 		rankings_kv(o, t, k, kv);
+		return 1;
+	case EP_IMAGE_GENERATION:
+	case EP_IMAGE_RETRIEVAL:
+		payload_image_kv(o, t, k, kv);
 		return 1;
 	default:
 		return 0;

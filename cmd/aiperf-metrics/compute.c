@@ -12,6 +12,7 @@
 
 #define MAXM 128
 #define NS_S (1.0 / 1e9)
+#define NS_MS (1.0 / 1e6)
 
 enum vkind { V_NONE, V_INT, V_DBL, V_LIST };
 
@@ -42,7 +43,8 @@ enum ctx_bits {
 	C_INPUT = 1 << 2,	/* endpoint tokenizes input */
 	C_SERVER = 1 << 3,	/* --use-server-token-count */
 	C_ERROR = 1 << 4,	/* error record: ERROR_ONLY metrics */
-	C_NKEYS = 1 << 5,
+	C_IMAGE = 1 << 5,	/* endpoint takes images (supports_images) */
+	C_NKEYS = 1 << 6,
 };
 
 struct order {
@@ -83,6 +85,8 @@ applicable(const struct metricdef *m, unsigned c)
 	if ((m->flags & MF_TOKENS_ONLY) && !(c & C_TOKENS))
 		return 0;
 	if ((m->flags & MF_INPUT_ONLY) && !(c & C_INPUT))
+		return 0;
+	if ((m->flags & MF_IMAGE) && !(c & C_IMAGE))
 		return 0;
 	return !((m->flags & MF_USAGE_DIFF) && (c & C_SERVER));
 }
@@ -248,7 +252,7 @@ client_counts(struct rec *r, const struct opts *o, struct counts *c)
 static int
 tokenizing(const struct rec *r, const struct opts *o)
 {
-	return !o->server_tokens && r->et != ET_OTHER;
+	return !o->server_tokens && r->et != ET_OTHER && r->et != ET_IMAGE_RETRIEVAL;
 }
 
 static void
@@ -354,6 +358,22 @@ requested_osl(const struct rec *r, int64_t *v)
 	       || json_int64(json_get(r->payload, "max_output_tokens"), v) == 0;
 }
 
+/* num_images (image parts sent), image_throughput (images/sec) and
+ * image_latency (ms/image), for the endpoints that take images. */
+static void
+image_metrics(const struct rec *r, const struct val *lat)
+{
+	int64_t n;
+
+	if (!etype_images(r->et) || (n = rec_count_images(r)) <= 0)
+		return;
+	set_int("num_images", n);
+	if (lat && lat->i != 0)
+		set_dbl("image_throughput", (double)n / ((double)lat->i * NS_S));
+	if (lat)
+		set_dbl("image_latency", ((double)lat->i * NS_MS) / (double)n);
+}
+
 static void
 derived_metrics(const struct rec *r)
 {
@@ -379,6 +399,7 @@ derived_metrics(const struct rec *r)
 		 "output_sequence_length");
 	diff_pct("usage_reasoning_tokens_diff_pct", "usage_reasoning_tokens",
 		 "reasoning_token_count");
+	image_metrics(r, lat);
 	if (requested_osl(r, &req)) {
 		set_int("requested_osl", req);
 		if (osl && req != 0)
@@ -464,7 +485,8 @@ ctx_of(const struct rec *r, const struct opts *o, int err)
 	c |= r->et == ET_CHAT || r->et == ET_COMPLETIONS || r->et == ET_RESPONSES
 	     || r->et == ET_HF_GENERATE || r->et == ET_SOLIDO_RAG
 	     || r->et == ET_TEMPLATE ? C_TOKENS : 0;
-	c |= r->et != ET_OTHER ? C_INPUT : 0;
+	c |= r->et != ET_OTHER && r->et != ET_IMAGE_RETRIEVAL ? C_INPUT : 0;
+	c |= etype_images(r->et) ? C_IMAGE : 0;
 	c |= o->server_tokens ? C_SERVER : 0;
 	c |= err ? C_ERROR : 0;
 	return c;

@@ -24,6 +24,8 @@ enum etype {
 	ET_COHERE_RANKINGS,	/* {"results": [{"index", "relevance_score"}]} */
 	ET_HF_TEI_RANKINGS,	/* [{"index", "score"}] or {"results": [...]} */
 	ET_TEMPLATE,	/* parse_template.c */
+	ET_IMAGE_GENERATION,	/* {"b64_json"} events or {"data": [...]} */
+	ET_IMAGE_RETRIEVAL,	/* NIM /v1/infer: {"data": ...} */
 	ET_OTHER,	/* unknown: latency metrics only */
 };
 
@@ -159,6 +161,12 @@ enum etype etype_named(const char *s);
 int etype_extra(enum etype et);
 /* Is et one of the rankings types? */
 int etype_rankings(enum etype et);
+/* Does et take image inputs (the original's supports_images)? */
+int etype_images(enum etype et);
+/* parse_images.c: one image_generation or image_retrieval response (1:
+ * it carries data); the image parts in r's request body (num_images). */
+int parse_image_body(struct rec *r, const struct json *v);
+int64_t rec_count_images(const struct rec *r);
 /* One response's JSON value (any type) for those endpoints: returns 1 when
  * it carries data; output: it carries output text. */
 int parse_endpoint_body(struct rec *r, const struct json *v, int *output);

@@ -562,7 +562,8 @@ parse_one(struct rec *r, int64_t perf, const char *s, size_t n)
 	if (r->et == ET_RESPONSES)
 		data = parse_responses_api(r, obj, &output, &usage);
 	else
-		usage = r->et == ET_EMBEDDINGS || etype_extra(r->et) ? NULL : usage_of(obj);
+		usage = r->et == ET_EMBEDDINGS || (etype_extra(r->et)
+			&& r->et != ET_IMAGE_GENERATION) ? NULL : usage_of(obj);
 	if (!data && !usage)
 		return;
 	keep_resp(r, perf, data, output, usage);

@@ -21,6 +21,8 @@ static const struct {
 	{ "cohere_rankings", ET_COHERE_RANKINGS },
 	{ "hf_tei_rankings", ET_HF_TEI_RANKINGS },
 	{ "template", ET_TEMPLATE },
+	{ "image_generation", ET_IMAGE_GENERATION },
+	{ "image_retrieval", ET_IMAGE_RETRIEVAL },
 };
 
 enum etype
@@ -36,7 +38,8 @@ int
 etype_extra(enum etype et)
 {
 	return et == ET_CHAT_EMBEDDINGS || et == ET_HF_GENERATE || et == ET_SOLIDO_RAG
-	       || etype_rankings(et);
+	       || etype_rankings(et) || et == ET_IMAGE_GENERATION
+	       || et == ET_IMAGE_RETRIEVAL;
 }
 
 int
@@ -163,6 +166,9 @@ parse_endpoint_body(struct rec *r, const struct json *v, int *output)
 	case ET_COHERE_RANKINGS:
 	case ET_HF_TEI_RANKINGS:
 		return rankings(r, v);
+	case ET_IMAGE_GENERATION:
+	case ET_IMAGE_RETRIEVAL:
+		return parse_image_body(r, v);
 	default:
 		return 0;
 	}

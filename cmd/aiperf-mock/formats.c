@@ -114,6 +114,10 @@ fmt_token(struct buf *b, const struct resp *r, long i, int64_t stamp, enum fault
 	const char *w = gen_word(r->word + (unsigned)i, &wl);
 	long total = r->n_reason + r->n_content;
 
+	if (r->fmt == FMT_IMAGE) {
+		images_event(b, r, i, stamp);
+		return;
+	}
 	switch (r->fmt) {
 	case FMT_RESPONSES:
 		if (i < r->n_reason)

@@ -626,3 +626,21 @@ resp_free(struct resp *r)
 	free(r->head);
 	free(r);
 }
+
+uint64_t
+gen_next_id(struct server *s)
+{
+	return new_id(s);
+}
+
+int
+gen_inject(struct conn *c, uint64_t *rng)
+{
+	return inject_error(c, rng);
+}
+
+struct resp *
+gen_start(struct conn *c, enum route rt, uint64_t rng)
+{
+	return start_resp(c, rt, rng);
+}

@@ -52,6 +52,7 @@ struct options {
 	int64_t ttft_ns, itl_ns, jitter_ns, stall_ns;
 	int64_t emb_base_ns, emb_per_ns;
 	int64_t rank_base_ns, rank_per_ns;	/* rankings: base + per passage */
+	int64_t img_base_ns, img_per_ns;	/* image retrieval: base + per image */
 	double error_rate;	/* percent */
 	uint64_t seed;
 	long output_tokens;	/* 0: from the prompt */
@@ -82,6 +83,8 @@ enum route {
 	ROUTE_NIM_RANKING,	/* NIM /v1/ranking */
 	ROUTE_COHERE_RERANK,	/* Cohere /v2/rerank */
 	ROUTE_TEI_RERANK,	/* HF TEI /rerank */
+	ROUTE_IMAGES,		/* /v1/images/generations (images.c) */
+	ROUTE_INFER,		/* NIM image retrieval /v1/infer (images.c) */
 	ROUTE_OTHER,
 	ROUTE_N
 };
@@ -159,7 +162,7 @@ struct server {
 enum resp_kind { RESP_FIXED, RESP_SSE };
 
 /* Body formats: OpenAI chat/completions (sse.c, gen.c), the others formats.c. */
-enum resp_fmt { FMT_OPENAI, FMT_RESPONSES, FMT_TGI, FMT_RAG };
+enum resp_fmt { FMT_OPENAI, FMT_RESPONSES, FMT_TGI, FMT_RAG, FMT_IMAGE };
 
 /* A response in progress: a fixed body sent at `at`, or an SSE stream. */
 struct resp {
@@ -189,6 +192,8 @@ struct resp {
 	const char *finish;
 	long fail_after;
 	int64_t arrival, first_ns;	/* clock_mono_ns; first_ns 0 until sent */
+	long img_partial;	/* images: partial images before each completed */
+	int64_t img_created;	/* images: the events' created_at */
 };
 
 enum conn_flags {
@@ -279,6 +284,18 @@ double gen_rand01(uint64_t *state);
 int64_t gen_jitter(uint64_t *state, int64_t j);
 void gen_usage(struct buf *b, long prompt, long completion, long reasoning,
 	       int chat);
+
+/* gen.c, for the routes of other files: a request id, the --error-rate
+ * draw (1: answered with the injected 500), a response started on c. */
+uint64_t gen_next_id(struct server *s);
+int gen_inject(struct conn *c, uint64_t *rng);
+struct resp *gen_start(struct conn *c, enum route rt, uint64_t rng);
+
+/* images.c: POST /v1/images/generations and /v1/infer; one SSE event of
+ * an image stream (FMT_IMAGE), event i of r at stamp. */
+void gen_images(struct conn *c, const char *body, size_t blen, int64_t arrival);
+void gen_infer(struct conn *c, const char *body, size_t blen, int64_t arrival);
+void images_event(struct buf *b, const struct resp *r, long i, int64_t stamp);
 
 /* formats.c: the Responses API, TGI and RAG bodies and events. */
 void fmt_fixed_body(struct server *s, struct resp *r, enum fault f);

@@ -32,6 +32,9 @@ static const struct {
 	{ "/v1/ranking", "POST", ROUTE_NIM_RANKING, STYLE_MOCK },
 	{ "/v2/rerank", "POST", ROUTE_COHERE_RERANK, STYLE_MOCK },
 	{ "/rerank", "POST", ROUTE_TEI_RERANK, STYLE_MOCK },
+	{ "/v1/images/generations", "POST", ROUTE_IMAGES, STYLE_MOCK },
+	{ "/v1/infer", "POST", ROUTE_INFER, STYLE_MOCK },
+	{ "/v1/image/infer", "POST", ROUTE_INFER, STYLE_MOCK },
 	{ "/vllm/metrics", "GET", ROUTE_METRICS, STYLE_VLLM },
 	{ "/sglang/metrics", "GET", ROUTE_METRICS, STYLE_SGLANG },
 	{ "/trtllm/metrics", "GET", ROUTE_METRICS, STYLE_TRTLLM },
@@ -43,7 +46,7 @@ static const struct {
 static const char *const route_labels[ROUTE_N] = {
 	"chat", "completions", "embeddings", "models", "health", "metrics",
 	"responses", "generate", "generate_stream", "rag", "ranking", "v2_rerank",
-	"rerank", "other",
+	"rerank", "images_generations", "infer", "other",
 };
 
 static void
@@ -228,6 +231,12 @@ answer(struct conn *c, enum route rt, const char *body, size_t blen,
 	case ROUTE_COHERE_RERANK:
 	case ROUTE_TEI_RERANK:
 		gen_rankings(c, rt, body, blen, arrival);
+		break;
+	case ROUTE_IMAGES:
+		gen_images(c, body, blen, arrival);
+		break;
+	case ROUTE_INFER:
+		gen_infer(c, body, blen, arrival);
 		break;
 	case ROUTE_MODELS:
 		models(c);

@@ -22,6 +22,7 @@
 #define H MF_HTTP_TRACE
 #define UD MF_USAGE_DIFF
 #define LIST MF_LIST
+#define IMG MF_IMAGE
 
 #define R METRIC_RECORD
 #define A METRIC_AGGREGATE
@@ -55,6 +56,10 @@ const struct metricdef metricdefs[] = {
 	{ "requested_osl", "Requested OSL", "tokens", "tokens", 1, R, 0, T | NC | INT, NULL },
 	{ "osl_mismatch_diff_pct", "OSL Mismatch Diff %", "%", "%", 1, R, 0, T | NC, "output_sequence_length requested_osl" },
 	{ "error_isl", "Error Input Sequence Length", "tokens", "tokens", 1, R, 0, I | E | NC, NULL },
+	/* image inputs (metrics/types/image_metrics.py): counted in the request body */
+	{ "num_images", "Number of Images", "images", "images", 1, R, 0, IMG | NC, NULL },
+	{ "image_throughput", "Image Throughput", "images/sec", "images/sec", 1, R, 860, IMG, "num_images request_latency" },
+	{ "image_latency", "Image Latency", "ms/image", "ms/image", 1, R, 861, IMG, "num_images request_latency" },
 	{ "http_req_blocked", "HTTP Blocked", "ns", "ms", NS_MS, R, 2000, H | NC, NULL },
 	{ "http_req_dns_lookup", "HTTP DNS Lookup", "ns", "ms", NS_MS, R, 2010, H | NC, NULL },
 	{ "http_req_connecting", "HTTP Connecting", "ns", "ms", NS_MS, R, 2020, H | NC, NULL },

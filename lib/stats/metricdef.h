@@ -27,6 +27,7 @@ enum metricdef_flags {
 	MF_HTTP_TRACE = 1 << 11,
 	MF_USAGE_DIFF = 1 << 12,
 	MF_LIST = 1 << 13,		/* per-record value is a list */
+	MF_IMAGE = 1 << 14,		/* SUPPORTS_IMAGE_ONLY: endpoints taking images */
 };
 
 struct metricdef {

@@ -97,11 +97,20 @@ test_expect_success 'endpoint types in any case name the artifact directory cano
 	kill $MOCK_PID
 '
 
-test_expect_success 'image_retrieval: not supported yet, the multimodal issue named' '
-	mkdir ir && cd ir &&
-	test_expect_code 2 prof --endpoint-type image_retrieval >out 2>err &&
-	grep -q "not supported yet: .*(multimodal, issue #17)" err &&
-	test ! -e artifacts
+test_expect_success 'image_retrieval: Image Retrieval Metrics, image metrics, no token metrics' '
+	start_mock --fast &&
+	run ir "Image Retrieval Metrics" --endpoint-type image_retrieval \
+		--image-width-mean 8 --image-height-mean 8 &&
+	grep -q "Image Throughput (images/sec)" out &&
+	test "$(jq .num_images.avg ir/profile_export_aiperf.json)" = 1 &&
+	test "$(jq ".input_sequence_length // 0" ir/profile_export_aiperf.json)" = 0 &&
+	kill $MOCK_PID
+'
+
+test_expect_success 'image_retrieval without images: the run stops, nothing sent' '
+	mkdir ir0 && cd ir0 &&
+	test_expect_code 1 prof --endpoint-type image_retrieval >out 2>err &&
+	grep -q "requires at least one image" err
 '
 
 test_done

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: response bodies through aiperf-metrics' endpoint parsers (responses, embeddings, chat_embeddings, huggingface_generate, solido_rag, the rankings types, template with and without a response_field), streamed and not. */
+/* libFuzzer target: response bodies through aiperf-metrics' endpoint parsers (responses, embeddings, chat_embeddings, huggingface_generate, solido_rag, the rankings types, template with and without a response_field, image_generation, image_retrieval), streamed and not. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "../../cmd/aiperf-metrics/health.c"
 #include "../../cmd/aiperf-metrics/parse.c"
 #include "../../cmd/aiperf-metrics/parse_endpoints.c"
+#include "../../cmd/aiperf-metrics/parse_images.c"
 #include "../../cmd/aiperf-metrics/parse_template.c"
 #include "../../cmd/aiperf-metrics/tokens.c"
 
@@ -24,6 +25,11 @@ static const char base[] =
 static const char base_auto[] =
 	"{\"metadata\":{},\"start_perf_ns\":1,\"payload\":{\"text\":[\"a b\"]},"
 	"\"aiperf\":{\"endpoint_type\":\"template\",\"end_perf_ns\":99},\"responses\":[]}";
+/* image records: a prompt, and image inputs (num_images and its rates) */
+static const char base_img[] =
+	"{\"metadata\":{},\"start_perf_ns\":1,\"payload\":{\"prompt\":\"a b\",\"input\":"
+	"[{\"type\":\"image_url\",\"url\":\"u\"},{\"content\":[{\"type\":\"input_image\"}]},7]},"
+	"\"aiperf\":{\"endpoint_type\":\"x\",\"end_perf_ns\":99},\"responses\":[]}";
 static const char base_field[] =
 	"{\"metadata\":{},\"start_perf_ns\":1,\"payload\":{\"text\":[\"a b\"]},"
 	"\"aiperf\":{\"endpoint_type\":\"template\",\"end_perf_ns\":99,"
@@ -35,9 +41,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const enum etype ets[] = {
 		ET_RESPONSES, ET_EMBEDDINGS, ET_CHAT_EMBEDDINGS, ET_HF_GENERATE, ET_SOLIDO_RAG,
 		ET_NIM_RANKINGS, ET_COHERE_RANKINGS, ET_HF_TEI_RANKINGS, ET_TEMPLATE, ET_TEMPLATE,
+		ET_IMAGE_GENERATION, ET_IMAGE_RETRIEVAL,
 	};
 	static const char *const bases[] = {
 		base, base, base, base, base, base, base, base, base_auto, base_field,
+		base_img, base_img,
 	};
 	static struct rec r;
 	static struct buf out;

@@ -10,6 +10,7 @@
 #include "../../cmd/aiperf-metrics/health.c"
 #include "../../cmd/aiperf-metrics/parse.c"
 #include "../../cmd/aiperf-metrics/parse_endpoints.c"
+#include "../../cmd/aiperf-metrics/parse_images.c"
 #include "../../cmd/aiperf-metrics/parse_template.c"
 #include "../../cmd/aiperf-metrics/tokens.c"
 

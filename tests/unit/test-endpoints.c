@@ -5,7 +5,9 @@
 
 /* Both are private to their tools; test them from their sources. */
 #include "../../cmd/aiperf-gen/payload_endpoints.c"
+#include "../../cmd/aiperf-gen/payload_images.c"
 #include "../../cmd/aiperf-metrics/parse_endpoints.c"
+#include "../../cmd/aiperf-metrics/parse_images.c"
 #include "test.h"
 
 /* What the two files take from the rest of their tools. */
@@ -203,5 +205,52 @@ main(void)
 	TEST_STR("tei: results a number: ValidationError", parse(ET_HF_TEI_RANKINGS, 0, "{\"results\":3}"), "0/0//1000");
 	TEST_STR("tei: a string body: no data", parse(ET_HF_TEI_RANKINGS, 0, "\"x\""), "0/0//0");
 	TEST_STR("tei: empty list: no data", parse(ET_HF_TEI_RANKINGS, 0, "[]"), "0/0//0");
+
+	/* image endpoints (payload_images.c, parse_images.c) */
+	TEST("image endpoints: paths, image_generation streams, neither sends max_tokens",
+	     endpoint_of("image-generation") == EP_IMAGE_GENERATION &&
+	     endpoint_of("Image_Retrieval") == EP_IMAGE_RETRIEVAL &&
+	     !strcmp(endpoint_path(EP_IMAGE_GENERATION, 1), "/v1/images/generations") &&
+	     !strcmp(endpoint_path(EP_IMAGE_RETRIEVAL, 0), "/v1/infer") &&
+	     endpoint_streams(EP_IMAGE_GENERATION) && !endpoint_streams(EP_IMAGE_RETRIEVAL) &&
+	     !endpoint_max_tokens(EP_IMAGE_GENERATION) && !endpoint_max_tokens(EP_IMAGE_RETRIEVAL));
+	{
+		char i0[] = "data:image/png;base64,AA", i1[] = "", i2[] = "http://x/y.png";
+		char *imgs[] = { i0, i1, i2 };
+		struct turn it = { .texts = texts, .ntexts = 3, .max_tokens = -1,
+				   .images = imgs, .nimages = 3 };
+
+		o.ep = EP_IMAGE_GENERATION;
+		extras_parse(&o.extras, "n:2", err, sizeof(err));
+		TEST_STR("image_generation: the first text, b64_json, n overridden", s = body(&o, &it),
+			 "prompt=\"a b\" model=\"m\" response_format=\"b64_json\" n=2");
+		free(s);
+		o.streaming = 1;
+		TEST_STR("image_generation: stream only when streaming", s = body(&o, &it),
+			 "prompt=\"a b\" model=\"m\" response_format=\"b64_json\" n=2 stream=true");
+		free(s);
+		o.streaming = 0;
+		extras_release(&o.extras);
+		o.extras = (struct extras){ 0 };
+		o.ep = EP_IMAGE_RETRIEVAL;
+		TEST_STR("image_retrieval: non-empty images as image_url items, no model", s = body(&o, &it),
+			 "input=[{\"type\":\"image_url\",\"url\":\"data:image/png;base64,AA\"},"
+			 "{\"type\":\"image_url\",\"url\":\"http://x/y.png\"}]");
+		free(s);
+	}
+	TEST_STR("image_generation: data[] is data", parse(ET_IMAGE_GENERATION, 0,
+		 "{\"data\":[{\"b64_json\":\"AA\"},5]}"), "1/0//0");
+	TEST_STR("image_generation: a streamed b64_json is data", parse(ET_IMAGE_GENERATION, 1,
+		 "{\"b64_json\":\"AA\",\"partial_image_index\":0}"), "1/0//0");
+	TEST_STR("image_generation: any object is data (always-truthy ImageResponseData)",
+		 parse(ET_IMAGE_GENERATION, 0, "{\"created\":1}"), "1/0//0");
+	TEST_STR("image_generation: {} is no data", parse(ET_IMAGE_GENERATION, 0, "{}"), "0/0//0");
+	TEST_STR("image_generation: data null raises TypeError", parse(ET_IMAGE_GENERATION, 0,
+		 "{\"data\":null}"), "0/0//10000");
+	TEST_STR("image_generation: a list body raises AttributeError", parse(ET_IMAGE_GENERATION, 0,
+		 "[{\"b64_json\":\"x\"}]"), "0/0//1");
+	TEST_STR("image_retrieval: data", parse(ET_IMAGE_RETRIEVAL, 0, "{\"data\":[{\"index\":0}]}"), "1/0//0");
+	TEST_STR("image_retrieval: empty data is no data", parse(ET_IMAGE_RETRIEVAL, 0, "{\"data\":[]}"), "0/0//0");
+	TEST_STR("image_retrieval: a string body raises", parse(ET_IMAGE_RETRIEVAL, 0, "\"x\""), "0/0//100");
 	return TEST_DONE();
 }

@@ -78,6 +78,9 @@ m("usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%", 1, "R", None, "NC")
 m("usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", 1, "R", None, "NC")
 m("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff", "%", 1, "R", None, "NC")
 m("osl_mismatch_diff_pct", "OSL Mismatch Diff", "%", 1, "R", None, "NC")
+m("num_images", "Number of Images", "images", 1, "R", None, "NC")
+m("image_throughput", "Image Throughput", "images/sec", 1, "R", 860)
+m("image_latency", "Image Latency", "ms/image", 1, "R", 861)
 for i, (t, h, u) in enumerate([
         ("blocked", "HTTP Blocked", "ms"), ("dns_lookup", "HTTP DNS Lookup", "ms"),
         ("connecting", "HTTP Connecting", "ms"), ("sending", "HTTP Sending", "ms"),

@@ -47,6 +47,7 @@ DEPS = {
     "time_to_first_output_token": [], "request_latency": [], "output_token_count": [],
     "reasoning_token_count": [], "inter_chunk_latency": [], "usage_prompt_tokens": [],
     "usage_completion_tokens": [], "usage_total_tokens": [], "usage_reasoning_tokens": [],
+    "num_images": [],
 }
 for h in HTTP:
     DEPS[h] = []
@@ -64,6 +65,8 @@ DEPS.update({
                                          "usage_completion_tokens"],
     "osl_mismatch_diff_pct": ["output_sequence_length"],
     "output_token_throughput_per_user": ["inter_token_latency"],
+    "image_throughput": ["num_images", "request_latency"],
+    "image_latency": ["num_images", "request_latency"],
 })
 UNIT = {"time_to_first_token": "ms", "time_to_second_token": "ms",
         "time_to_first_output_token": "ms", "request_latency": "ms",
@@ -75,7 +78,8 @@ UNIT = {"time_to_first_token": "ms", "time_to_second_token": "ms",
         "usage_reasoning_tokens_diff_pct": "%", "osl_mismatch_diff_pct": "%",
         "http_req_data_sent": "KB", "http_req_data_received": "KB",
         "http_req_connection_reused": "ratio", "http_req_chunks_sent": "count",
-        "http_req_chunks_received": "count"}
+        "http_req_chunks_received": "count", "num_images": "images",
+        "image_throughput": "images/sec", "image_latency": "ms/image"}
 for h in HTTP[:9]:
     UNIT[h] = "ms"
 
@@ -499,6 +503,23 @@ def compute(raw, opt, tok):
     itl = v.get("inter_token_latency")
     if itl:
         v["output_token_throughput_per_user"] = 1 / (itl * NS_S)
+    # image metrics (supports_images endpoints): image parts in the body
+    if ep in ("chat", "responses", "chat_embeddings", "embeddings", "nim_embeddings",
+              "image_retrieval"):
+        nimg = 0
+        for key in ("messages", "input"):
+            items = p.get(key) if isinstance(p.get(key), list) else []
+            for it in items:
+                if not isinstance(it, dict):
+                    continue
+                parts = [it] + (it["content"] if isinstance(it.get("content"), list) else [])
+                nimg += sum(1 for q in parts if isinstance(q, dict) and
+                            q.get("type") in ("image_url", "input_image"))
+        if nimg:
+            v["num_images"] = nimg
+            if lat:
+                v["image_throughput"] = nimg / (lat * NS_S)
+            v["image_latency"] = lat * (1e3 / 1e9) / nimg
     for tag in ORDER:
         if tag in v:
             m[tag] = display(tag, v[tag])
