@@ -156,6 +156,8 @@ wait_writable(int fd)
 int
 outq_put(struct outq *q, const char *p, size_t n)
 {
+	if (!n)
+		return 0;
 	if (!outq_pending(q)) {
 		ssize_t w = write_some(q->fd, p, n);
 		if (w < 0)
