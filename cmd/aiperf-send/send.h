@@ -24,6 +24,7 @@ struct rawout;
 enum ui_type { UI_NONE, UI_SIMPLE, UI_DASHBOARD };
 enum reuse { REUSE_POOLED, REUSE_NEVER, REUSE_STICKY };
 enum engine { ENGINE_AUTO, ENGINE_H1, ENGINE_CURL };
+enum io { IO_AUTO, IO_EPOLL, IO_URING };
 
 /* Command-line options, filled once by parse_args() and read-only after. */
 struct options {
@@ -56,6 +57,7 @@ struct options {
 	int64_t wgrace_ns;	/* --warmup-grace-period; -1: infinite */
 	int wgrace_set;
 	enum engine engine;	/* --http-engine */
+	enum io io;		/* --io: how the native engine receives */
 	const char *raw_file;	/* --raw-file: records go there, not to stdout */
 	size_t raw_buffer;	/* --raw-buffer: its queue's cap in bytes */
 	size_t out_buffer;	/* --out-buffer: bytes that may wait for stdout's reader */
