@@ -129,7 +129,11 @@ struct sender {
 	int warmup_over;	/* the warmup duration ended */
 	struct h1eng *h1;	/* the native HTTP/1.1 engine (h1conn.c), or NULL */
 	int64_t cpu_ns, cpu_read_ns;	/* the last CPU time reading (record.c) */
+	size_t resp_hint;	/* the last record's responses, for the next one's room */
 };
+
+/* At most this much room is reserved for a response before it grows. */
+#define RESP_HINT_MAX ((size_t)4 << 20)
 
 /* loop.c */
 int sender_run(struct sender *s);
