@@ -14,5 +14,5 @@ CWARN   = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wold-style-definition -Wpointer-arith \
 	-Wwrite-strings -Wvla -Wformat=2 -Wundef -Wcast-align -fno-common
 CFLAGS  += -std=c17 $(OPT) $(CWARN)
-PKGS    = libcurl libzstd oniguruma libutf8proc libcrypto gsl libpng libjpeg
-LDLIBS  += -ljq $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcurl -lzstd -lonig -lutf8proc -lcrypto -lgsl -lgslcblas -lpng16 -ljpeg) -lmp3lame -lm -lpthread
+PKGS    = libcurl libzstd oniguruma libutf8proc libcrypto gsl libpng libjpeg liburing
+LDLIBS  += -ljq $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lcurl -lzstd -lonig -lutf8proc -lcrypto -lgsl -lgslcblas -lpng16 -ljpeg -luring) -lmp3lame -lm -lpthread

@@ -37,6 +37,12 @@ struct evloop;
 
 /* fd became ready: events holds what happened (EVLOOP_* bits). */
 typedef void evloop_fn(struct evloop *l, int fd, unsigned events, void *ud);
+/*
+ * A receive on fd (evloop_recv) completed: n > 0 bytes at p (the loop's
+ * buffer, valid only during the call), 0 at the end of the stream, or
+ * -errno. After 0 or -errno the receive is over.
+ */
+typedef void evloop_data_fn(struct evloop *l, int fd, const char *p, long n, void *ud);
 /* Signal sig arrived (once per delivery the kernel did not merge). */
 typedef void evloop_sig_fn(struct evloop *l, int sig, void *ud);
 
@@ -72,14 +78,37 @@ void evloop_free(struct evloop *l);
 int evloop_add(struct evloop *l, int fd, unsigned events, evloop_fn *fn, void *ud);
 /* Change the events of a watched fd (and re-enable a ONESHOT one); 0 or -1. */
 int evloop_mod(struct evloop *l, int fd, unsigned events);
-/* Stop watching fd; 0 or -1. */
+/* Stop watching fd for readiness (an evloop_recv on it goes on); 0 or -1. */
 int evloop_del(struct evloop *l, int fd);
 /*
  * fd is being closed: stop calling back for it without a system call
  * (close(2) takes a descriptor out of epoll when no duplicate of it is
- * open). Call it before close, as the number may be reused at once.
+ * open; a receive on it is cancelled with the next pass's submission).
+ * Call it before close, as the number may be reused at once.
  */
 void evloop_forget(struct evloop *l, int fd);
+
+/*
+ * io_uring: evloop_uring moves l's waiting onto an io_uring (the epoll set
+ * is then one of the ring's polls) and enables evloop_recv: a multishot
+ * receive into the loop's provided buffers, so a socket's bytes arrive as
+ * completions, with no readiness event and no read(2) each. It needs
+ * Linux 6.0 (checked on a socket pair); 0, or -1 with errno (ENOSYS: the
+ * kernel, liburing or a seccomp policy has none of it), and l stays on
+ * epoll alone. Call it once, before any evloop_recv, from the thread that
+ * runs the loop (the ring accepts no other).
+ */
+int evloop_uring(struct evloop *l);
+/* Whether l runs on an io_uring (evloop_uring succeeded). */
+int evloop_has_uring(const struct evloop *l);
+/*
+ * Receive on socket fd until its end or an error, calling fn(l, fd, p, n,
+ * ud) in evloop_run_once for every completion; a receive already running
+ * on fd is replaced. Independent of evloop_add: a socket may also be
+ * watched for EVLOOP_OUT, and is then best not watched for EVLOOP_IN.
+ * 0, or -1 with errno (ENOSYS: l is not on io_uring).
+ */
+int evloop_recv(struct evloop *l, int fd, evloop_data_fn *fn, void *ud);
 
 /*
  * Deliver signal sig as an event: fn(l, sig, ud) runs inside
@@ -98,8 +127,8 @@ void evloop_timer_stop(struct evloop *l, struct evloop_timer *t);
  * One pass: sleep until an event, a timer or timeout_ns from now (-1: no
  * limit, 0: do not sleep), then run the callbacks of what was fetched.
  * Returns the number of events fetched (the loop's own timerfd and
- * signalfd included), 0 on a timeout or an interrupted sleep, or -1 with
- * errno when epoll fails.
+ * signalfd and the ring's completions included), 0 on a timeout or an
+ * interrupted sleep, or -1 with errno when epoll or the ring fails.
  */
 int evloop_run_once(struct evloop *l, int64_t timeout_ns);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* libcurl callbacks for one transfer: body bytes, header lines and SSE messages. */
+#define _GNU_SOURCE	/* memmem */
 #include "cb.h"
 
 #include <string.h>
@@ -160,42 +161,31 @@ cb_header(char *p, size_t size, size_t n, void *userdata)
 	return len;
 }
 
-/*
- * Find "aiperf_send_ns": <int> in a chunk the mock stamped. Bodies hold
- * fewer '_' than '"': look for the key's first '_' and check around it.
- */
+/* Find "aiperf_send_ns": <int> in a chunk the mock stamped. */
 void
 cb_stamp(struct xfer *x, const char *d, size_t n)
 {
 	static const char key[] = "\"aiperf_send_ns\"";
-	const size_t klen = sizeof(key) - 1, at = 7;	/* where its first '_' is */
-	const char *p = d + at, *end = d + n;
+	const size_t klen = sizeof(key) - 1;
+	const char *u = memmem(d, n, key, klen), *end = d + n;
 
-	while (p < end) {
-		const char *u = memchr(p, '_', (size_t)(end - p));
-		if (!u || (size_t)(end - u) < klen - at)
-			return;
-		if (memcmp(u - at, key, klen)) {
-			p = u + 1;
-			continue;
-		}
-		const char *k = u - at + klen;
-		while (k < end && (*k == ' ' || *k == ':'))
-			k++;
-		int64_t v = 0;
-		const char *digits = k;
-		while (k < end && *k >= '0' && *k <= '9' && k - digits < 19)
-			v = v * 10 + (*k++ - '0');
-		if (k > digits) {
-			char num[24], *q = num + sizeof(num);
-			do
-				*--q = (char)('0' + v % 10);
-			while (v /= 10);
-			if (x->stamps.len)
-				buf_addch(&x->stamps, ',');
-			buf_add(&x->stamps, q, (size_t)(num + sizeof(num) - q));
-		}
+	if (!u)
 		return;
+	const char *k = u + klen;
+	while (k < end && (*k == ' ' || *k == ':'))
+		k++;
+	int64_t v = 0;
+	const char *digits = k;
+	while (k < end && *k >= '0' && *k <= '9' && k - digits < 19)
+		v = v * 10 + (*k++ - '0');
+	if (k > digits) {
+		char num[24], *q = num + sizeof(num);
+		do
+			*--q = (char)('0' + v % 10);
+		while (v /= 10);
+		if (x->stamps.len)
+			buf_addch(&x->stamps, ',');
+		buf_add(&x->stamps, q, (size_t)(num + sizeof(num) - q));
 	}
 }
 
@@ -258,6 +248,9 @@ cb_sse(void *ctx, const struct sse_msg *m)
 		return -1;
 	}
 	size_t mark = r->len;
+	/* One allocation, not a doubling from 64 bytes per response. */
+	if (!r->cap && x->snd->resp_hint)
+		buf_grow(r, x->snd->resp_hint);
 	if (r->len)
 		buf_addch(r, ',');
 	jw_init(&w, r, 0);

@@ -72,7 +72,8 @@ struct h1eng {
 	int own_host;		/* -H gave a Host header */
 	struct xfer *thead, *ttail;	/* in flight, oldest first: timeouts */
 	struct xfer *dhead, *dtail;	/* ended or to be resent: drained by the loop */
-	char *rbuf;
+	char *rbuf;		/* epoll's reads; NULL on io_uring */
+	int uring;		/* the loop's ring receives (evloop_recv) */
 };
 
 int
@@ -101,7 +102,9 @@ eng(struct sender *s)
 {
 	if (!s->h1) {
 		s->h1 = xcalloc(1, sizeof(*s->h1));
-		s->h1->rbuf = xmalloc(READ_BUF);
+		s->h1->uring = evloop_has_uring(s->loop);
+		if (!s->h1->uring)
+			s->h1->rbuf = xmalloc(READ_BUF);
 		s->h1->own_host = own_host(s->o);
 		s->h1->maxidle = s->o->concurrency ? (size_t)s->o->concurrency : 1024;
 		if (s->o->wconcurrency > (long)s->h1->maxidle)
@@ -198,13 +201,27 @@ resolve(struct origin *o, struct xfer *x)
 
 static void on_event(struct evloop *l, int fd, unsigned events, void *ud);
 
+/*
+ * Watch c's socket for events (EVLOOP_*). On io_uring the ring receives
+ * (on_data), so epoll only ever watches for writability: a socket that
+ * waits for nothing else is not in the epoll set at all.
+ */
 static void
 watch(struct sender *s, struct h1conn *c, unsigned events)
 {
+	int r;
+
+	if (s->h1->uring)
+		events &= ~(unsigned)EVLOOP_IN;
 	if (c->events == events)
 		return;
-	if ((c->events ? evloop_mod(s->loop, c->fd, events) :
-			 evloop_add(s->loop, c->fd, events, on_event, s)) < 0)
+	if (!events)
+		r = evloop_del(s->loop, c->fd);
+	else if (c->events)
+		r = evloop_mod(s->loop, c->fd, events);
+	else
+		r = evloop_add(s->loop, c->fd, events, on_event, s);
+	if (r < 0)
 		die("epoll:");
 	c->events = events;
 }
@@ -698,11 +715,53 @@ closed(struct sender *s, struct h1conn *c)
 	}
 }
 
+/*
+ * One read's outcome: n bytes at p, 0 at the end of the stream, or -errno.
+ * 1: c is done with (its response ended, or it closed), 0: read on.
+ */
+static int
+got(struct sender *s, struct h1conn *c, const char *p, long n)
+{
+	struct xfer *x = c->x;
+
+	if (n < 0) {
+		if (n == -ECONNRESET && retry(s, c))
+			return 1;
+		conn_fail(s, c, CURLE_RECV_ERROR, "Recv failure: %s", strerror((int)-n));
+		return 1;
+	}
+	if (n == 0) {
+		closed(s, c);
+		return 1;
+	}
+	x->hs.received += n;	/* complete() counts exactly, without junk */
+	/* One arrival stamp per socket event (cb.c stamps the same way). */
+	if (x->io_seq != s->io_seq) {
+		x->io_seq = s->io_seq;
+		x->io_ns = clock_now_ns();
+	}
+	if (!h1_started(&c->p))
+		x->hs.ttfb_ns = x->io_ns - x->start_ns;
+	long u = h1_feed(&c->p, p, (size_t)n);
+	if (u < 0) {
+		if (c->p.flags & H1_ABORTED)
+			conn_fail(s, c, CURLE_WRITE_ERROR, "%s", "");
+		else
+			conn_fail(s, c, CURLE_RECV_ERROR, "Invalid HTTP response: %s", c->p.err);
+		return 1;
+	}
+	if (c->p.flags & H1_DONE) {
+		complete(s, c, u < n);
+		return 1;
+	}
+	return 0;
+}
+
+/* epoll: read what the socket has, up to a short read. */
 static void
 readable(struct sender *s, struct h1conn *c)
 {
 	struct h1eng *e = s->h1;
-	struct xfer *x = c->x;
 
 	for (;;) {
 		ssize_t n = read(c->fd, e->rbuf, READ_BUF);
@@ -710,39 +769,29 @@ readable(struct sender *s, struct h1conn *c)
 			continue;
 		if (n < 0 && errno == EAGAIN)
 			return;
-		if (n < 0) {
-			if (errno == ECONNRESET && retry(s, c))
-				return;
-			conn_fail(s, c, CURLE_RECV_ERROR, "Recv failure: %s", strerror(errno));
-			return;
-		}
-		if (n == 0) {
-			closed(s, c);
-			return;
-		}
-		x->hs.received += n;	/* complete() counts exactly, without junk */
-		/* One arrival stamp per socket event (cb.c stamps the same way). */
-		if (x->io_seq != s->io_seq) {
-			x->io_seq = s->io_seq;
-			x->io_ns = clock_now_ns();
-		}
-		if (!h1_started(&c->p))
-			x->hs.ttfb_ns = x->io_ns - x->start_ns;
-		long u = h1_feed(&c->p, e->rbuf, (size_t)n);
-		if (u < 0) {
-			if (c->p.flags & H1_ABORTED)
-				conn_fail(s, c, CURLE_WRITE_ERROR, "%s", "");
-			else
-				conn_fail(s, c, CURLE_RECV_ERROR, "Invalid HTTP response: %s", c->p.err);
-			return;
-		}
-		if (c->p.flags & H1_DONE) {
-			complete(s, c, u < n);
-			return;
-		}
-		if (n < READ_BUF)
+		if (got(s, c, e->rbuf, n < 0 ? -(long)errno : (long)n) || n < READ_BUF)
 			return;
 	}
+}
+
+/* io_uring: a receive on a connection's socket completed (evloop_data_fn). */
+static void
+on_data(struct evloop *l, int fd, const char *p, long n, void *ud)
+{
+	struct sender *s = ud;
+	struct h1eng *e = s->h1;
+	struct h1conn *c;
+
+	(void)l;
+	if (!e || (size_t)fd >= e->nbyfd || !(c = e->byfd[fd]))
+		return;
+	s->io_seq++;	/* a completion is what an event is on epoll */
+	if (!c->x) {
+		/* An idle kept-alive connection: the server closed it, or sent junk. */
+		h1conn_close(s, c);
+		return;
+	}
+	got(s, c, p, n);
 }
 
 /* The socket of a connection in progress is writable: connected, or not. */
@@ -771,6 +820,8 @@ connected(struct sender *s, struct h1conn *c)
 	}
 	c->st = C_BUSY;
 	c->x->hs.connect_ns = clock_now_ns() - c->t0;
+	if (s->h1->uring && evloop_recv(s->loop, c->fd, on_data, s) < 0)
+		die("io_uring:");
 	send_or_fail(s, c);
 }
 
@@ -796,12 +847,15 @@ on_event(struct evloop *l, int fd, unsigned events, void *ud)
 			connected(s, c);
 		return;
 	}
-	if ((events & EVLOOP_OUT) && c->woff < c->wlen) {
+	/* On io_uring an error wakes only a socket that waits to write: it writes. */
+	if ((events & (EVLOOP_OUT | (e->uring ? EVLOOP_ERR | EVLOOP_HUP : 0u))) &&
+	    c->woff < c->wlen) {
 		send_or_fail(s, c);
 		if (!e->byfd[fd] || c->x == NULL)
 			return;
 	}
-	if (events & (EVLOOP_IN | EVLOOP_HUP | EVLOOP_ERR))
+	/* On io_uring the ring reports the end or the error (on_data). */
+	if (!e->uring && (events & (EVLOOP_IN | EVLOOP_HUP | EVLOOP_ERR)))
 		readable(s, c);
 }
 

@@ -555,6 +555,25 @@ wait_events(struct sender *s)
 		die("epoll_wait:");
 }
 
+/*
+ * --io: the native engine receives through io_uring where the kernel has
+ * multishot receives (auto), else through epoll and read(2). libcurl's
+ * sockets stay on epoll either way, so a run with no http:// URL for the
+ * native engine keeps to epoll alone.
+ */
+static void
+io_setup(struct sender *s)
+{
+	int native = 0;
+
+	for (size_t i = 0; i < s->o->nurls; i++)
+		native |= h1conn_wants(s, s->bases[i]);
+	if (s->o->io == IO_EPOLL || (s->o->io == IO_AUTO && !native))
+		return;
+	if (evloop_uring(s->loop) < 0 && s->o->io == IO_URING)
+		die("--io uring: io_uring multishot receive is not available:");
+}
+
 static void
 setup(struct sender *s)
 {
@@ -567,6 +586,7 @@ setup(struct sender *s)
 	    evloop_signal(s->loop, SIGINT, on_signal, s) < 0 ||
 	    evloop_signal(s->loop, SIGTERM, on_signal, s) < 0)
 		die("epoll:");
+	io_setup(s);
 	s->wake = (struct evloop_timer)EVLOOP_TIMER_INIT(NULL, NULL);
 	s->curl_due = s->next_due = s->ramp_due = -1;
 	s->stop_issue_at = s->cancel_at = -1;

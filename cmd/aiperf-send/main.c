@@ -16,7 +16,7 @@ enum {
 	K_MAXRESP, K_MAXREC, K_REUSE, K_DUR, K_GRACE, K_SHUT,
 	K_CAFILE, K_RAMP, K_WCONC, K_WRAMP, K_PRE, K_PRERAMP,
 	K_WPRE, K_WPRERAMP, K_BUSY, K_ENGINE, K_VERSION, K_WDUR, K_WGRACE,
-	K_RAWFILE, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK,
+	K_RAWFILE, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK, K_IO,
 };
 
 #define SECS(lv) OPT_SECONDS, "s", OPT_TO(lv), .hi = 9.2e9, .scale = 1e9
@@ -26,6 +26,7 @@ enum {
 static const char *const uis[] = { "none", "simple", "dashboard", NULL };
 static const char *const reuses[] = { "pooled", "never", "sticky-user-sessions", NULL };
 static const char *const engines[] = { "auto", "h1", "curl", NULL };
+static const char *const ios[] = { "auto", "epoll", "uring", NULL };
 
 /* The options in synopsis order; [0] profiling, [1] warmup (spec 5.3). */
 #define SEND_OPTS(o) { \
@@ -66,6 +67,7 @@ static const char *const engines[] = { "auto", "h1", "curl", NULL };
 	{ "busy-poll", K_BUSY, OPT_FLAG, NULL, OPT_TO(o->busy_poll), .flags = OPT_BR }, \
 	{ "http-engine", K_ENGINE, OPT_CHOICE, NULL, OPT_TO(o->engine), .choices = engines, \
 	  .flags = OPT_BR }, \
+	{ "io", K_IO, OPT_CHOICE, NULL, OPT_TO(o->io), .choices = ios, .flags = OPT_BR }, \
 	{ "scrape-cue", K_CUE, OPT_STR, "fifo...", .flags = OPT_BR }, \
 	{ "scrape-ack", K_ACK, OPT_STR, "fifo", OPT_TO(o->scrape_ack) }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
@@ -179,6 +181,22 @@ h1_https(const char *url)
 	die_usage("--http-engine h1 cannot send to '%s': https needs curl", buf_str(&b));
 }
 
+/* $AIPERF_SEND_IO: --io's default (a test suite runs on either path). */
+static void
+io_env(struct options *o)
+{
+	const char *v = getenv("AIPERF_SEND_IO");
+
+	if (!v || !*v)
+		return;
+	for (int i = 0; ios[i]; i++)
+		if (!strcmp(v, ios[i])) {
+			o->io = (enum io)i;
+			return;
+		}
+	die_usage("invalid value for AIPERF_SEND_IO: '%s' (auto, epoll or uring)", v);
+}
+
 static void
 parse_args(struct options *o, int argc, char **argv)
 {
@@ -196,6 +214,7 @@ parse_args(struct options *o, int argc, char **argv)
 	o->wgrace_ns = -1;
 	o->raw_buffer = 64 << 20;
 	o->out_buffer = (size_t)256 << 20;
+	io_env(o);
 	o->read_ahead = 256;
 	opt_init(&it, &cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1)

@@ -530,6 +530,9 @@ xfer_record(struct xfer *x, struct buf *out)
 	int http_err = x->err == XE_HTTP;
 
 	buf_grow(out, 4096 + x->body_len + x->resp.len);
+	/* The next response's room at its first chunk: this one's, and a quarter. */
+	x->snd->resp_hint = x->resp.len < RESP_HINT_MAX ? x->resp.len + x->resp.len / 4
+							 : RESP_HINT_MAX;
 	jw_init(&w, out, 0);
 	jw_obj(&w);
 	write_metadata(&w, x);

@@ -24,6 +24,7 @@ struct rawout;
 enum ui_type { UI_NONE, UI_SIMPLE, UI_DASHBOARD };
 enum reuse { REUSE_POOLED, REUSE_NEVER, REUSE_STICKY };
 enum engine { ENGINE_AUTO, ENGINE_H1, ENGINE_CURL };
+enum io { IO_AUTO, IO_EPOLL, IO_URING };
 
 /* Command-line options, filled once by parse_args() and read-only after. */
 struct options {
@@ -56,6 +57,7 @@ struct options {
 	int64_t wgrace_ns;	/* --warmup-grace-period; -1: infinite */
 	int wgrace_set;
 	enum engine engine;	/* --http-engine */
+	enum io io;		/* --io: how the native engine receives */
 	const char *raw_file;	/* --raw-file: records go there, not to stdout */
 	size_t raw_buffer;	/* --raw-buffer: its queue's cap in bytes */
 	size_t out_buffer;	/* --out-buffer: bytes that may wait for stdout's reader */
@@ -127,7 +129,11 @@ struct sender {
 	int warmup_over;	/* the warmup duration ended */
 	struct h1eng *h1;	/* the native HTTP/1.1 engine (h1conn.c), or NULL */
 	int64_t cpu_ns, cpu_read_ns;	/* the last CPU time reading (record.c) */
+	size_t resp_hint;	/* the last record's responses, for the next one's room */
 };
+
+/* At most this much room is reserved for a response before it grows. */
+#define RESP_HINT_MAX ((size_t)4 << 20)
 
 /* loop.c */
 int sender_run(struct sender *s);

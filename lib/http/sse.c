@@ -2,9 +2,30 @@
 /* Incremental Server-Sent Events parser with the original aiperf's message and line rules. */
 #include "http/sse.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define NOVAL ((size_t)-1)
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Eight bytes at p as one word (any alignment). */
+static uint64_t
+word(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Whether a byte of v is below 0x20, as every line break is (Hacker's
+ * Delight's haslessthan; a false alarm only next to a true one). */
+static int
+has_ctl(uint64_t v)
+{
+	return ((v - 0x20 * ONES) & ~v & HIGHS) != 0;
+}
 
 void
 sse_init(struct sse *s, size_t max, sse_fn fn, void *ctx)
@@ -67,6 +88,11 @@ sse_utf8_append(struct buf *b, const char *p, size_t n)
 
 	while (i < n) {
 		size_t k, bad = 0;
+		/* ASCII eight bytes at a time */
+		while (i + 8 <= n && !(word(u + i) & HIGHS))
+			i += 8;
+		if (i == n)
+			break;
 		if (u[i] < 0x80) {
 			i++;
 			continue;
@@ -219,10 +245,17 @@ sse_parse_message(struct sse *s, const char *p, size_t n)
 	memmove(s->text.s, t, tn);
 	s->text.len = tn;
 	s->text.s[tn] = '\0';
+	const unsigned char *u = (const unsigned char *)s->text.s;
 	for (size_t i = 0; i < tn;) {
 		size_t j = i;
-		while (j < tn && !is_linebreak((unsigned char)s->text.s[j]))
+		while (j < tn) {
+			/* eight bytes at a time while none is a control byte */
+			while (j + 8 <= tn && !has_ctl(word(u + j)))
+				j += 8;
+			if (j == tn || is_linebreak(u[j]))
+				break;
 			j++;
+		}
 		const char *line = s->text.s + i;
 		size_t ln = j - i;
 		trim(&line, &ln);
