@@ -65,6 +65,8 @@ struct options {
 	char **cues;		/* --scrape-cue FIFOs, one a scraper */
 	size_t ncues;
 	const char *scrape_ack;	/* --scrape-ack: their acknowledgements */
+	const char *phase_cue;	/* --phase-cue: the senders' phase barrier (cue.c) */
+	const char *phase_ack;	/* --phase-ack: this sender's go lines */
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
@@ -127,6 +129,8 @@ struct sender {
 	int warmup_over;	/* the warmup duration ended */
 	struct h1eng *h1;	/* the native HTTP/1.1 engine (h1conn.c), or NULL */
 	int64_t cpu_ns, cpu_read_ns;	/* the last CPU time reading (record.c) */
+	int synced;		/* phase barriers passed (cue.c); 3: no more */
+	int sync_fd;		/* --phase-ack, open, or -1 */
 };
 
 /* loop.c */
@@ -192,6 +196,9 @@ struct h1conn **sess_conn(struct xfer *x);
 
 /* cue.c: --scrape-cue, between warmup and profiling */
 void cue_scrapers(struct sender *s);
+/* --phase-cue: pass the barriers up to phase ph (1 warmup, 2 profiling);
+ * the phase's shared start on our clock, or -1 (none: start now). */
+int64_t phase_sync(struct sender *s, int ph);
 
 /* warmup.c: --warmup-duration (spec 5.7) */
 void warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_t n);
