@@ -95,11 +95,16 @@ cue_scrapers(struct sender *s)
 /*
  * --phase-cue / --phase-ack: several senders share one run (aiperf
  * profile --workers-max, one shard of the request stream each). Before a
- * phase starts, with the previous one drained, each sender writes the
- * phase's name ("warmup" or "profiling") into the cue FIFO, which all of
- * them share, and waits for one line "go WALL_NS" on its own ack FIFO: the
- * coordinator answers once every sender has cued, and WALL_NS, the same
- * for all of them, is when the phase starts. Every sender passes both
+ * phase starts, with the previous one drained, each sender writes a line
+ * "PHASE BOOT_ID MONO_NS WALL_NS" (PHASE warmup or profiling; the
+ * kernel's boot id, our monotonic clock and the wall-clock time of that
+ * moment) into the cue FIFO, which all of them share,
+ * and waits for one line "go WALL_NS [BOOT_ID MONO_NS]" on its own ack
+ * FIFO: the coordinator answers once every sender has cued, and the time,
+ * the same for all of them, is when the phase starts: MONO_NS exactly
+ * where BOOT_ID is ours (one host, one monotonic clock), else WALL_NS
+ * through our wall-clock anchor (several hosts: as good as their clocks
+ * agree). Every sender passes both
  * barriers, in order, whatever its shard holds: one without warmup
  * records (or without any) passes the warmup one on its way, and one
  * whose input ended passes the rest before it exits, so that no other
@@ -107,11 +112,33 @@ cue_scrapers(struct sender *s)
  * then stops as always.
  */
 
-/* Wait for the go line; its wall-clock time, or -1 (a signal, EOF). */
+/* This kernel's boot id: the senders that share it share CLOCK_MONOTONIC. */
+static const char *
+boot_id(void)
+{
+	static char id[40];
+	int fd;
+	ssize_t n;
+
+	if (id[0])
+		return id;
+	fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, id, sizeof(id) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	id[n > 0 ? strcspn(id, "\n \t") : 0] = '\0';
+	if (!id[0])
+		memcpy(id, "-", 2);
+	return id;
+}
+
+/* Wait for the go line: the phase's start on our clock (the monotonic
+ * time when the go names our boot, else its wall-clock time), or -1 (a
+ * signal, a bad line). */
 static int64_t
 wait_go(struct sender *s)
 {
-	char line[64];
+	char line[256];
 	size_t n = 0;
 	sigset_t stop, pending;
 
@@ -129,14 +156,19 @@ wait_go(struct sender *s)
 			die("poll:");
 		while (n < sizeof(line) - 1 && (r = read(s->sync_fd, line + n, 1)) == 1)
 			if (line[n++] == '\n') {
-				long long t;
+				long long t, m;
+				char boot[40];
+				int k;
 
 				line[n] = '\0';
-				if (sscanf(line, "go %lld", &t) != 1 || t <= 0) {
+				k = sscanf(line, "go %lld %39s %lld", &t, boot, &m);
+				if (k < 1 || t <= 0) {
 					warn("'%s': not a go line: %s", s->o->phase_ack, line);
 					return -1;
 				}
-				return (int64_t)t;
+				if (k == 3 && m > 0 && !strcmp(boot, boot_id()))
+					return (int64_t)m;
+				return s->mono0 + ((int64_t)t - s->wall0);
 			}
 		if (n == sizeof(line) - 1) {
 			warn("'%s': a line too long for a go line", s->o->phase_ack);
@@ -150,9 +182,10 @@ wait_go(struct sender *s)
 static int64_t
 barrier(struct sender *s, int ph)
 {
-	const char *name = ph == 1 ? "warmup\n" : "profiling\n";
-	int fd;
-	int64_t t, at;
+	const char *name = ph == 1 ? "warmup" : "profiling";
+	char cue[128];
+	int fd, len;
+	int64_t at;
 
 	if (s->sync_fd < 0)
 		s->sync_fd = open(s->o->phase_ack, O_RDWR | O_NONBLOCK | O_CLOEXEC);
@@ -163,7 +196,10 @@ barrier(struct sender *s, int ph)
 		s->synced = 3;
 		return -1;
 	}
-	if (write(fd, name, strlen(name)) != (ssize_t)strlen(name)) {
+	at = clock_now_ns();
+	len = snprintf(cue, sizeof(cue), "%s %s %lld %lld\n", name, boot_id(),
+		       (long long)at, (long long)(s->wall0 + (at - s->mono0)));
+	if (write(fd, cue, (size_t)len) != len) {
 		warn("cannot cue through '%s': the phases start unsynchronized:",
 		     s->o->phase_cue);
 		close(fd);
@@ -172,13 +208,12 @@ barrier(struct sender *s, int ph)
 	}
 	close(fd);
 	s->synced = ph;
-	if ((t = wait_go(s)) < 0) {
+	if ((at = wait_go(s)) < 0) {
 		s->synced = 3;
 		return -1;
 	}
-	at = s->mono0 + (t - s->wall0);
-	runlog(RUNLOG_INFO, "%.*s barrier passed: the phase starts %.3f ms from now",
-	       (int)strlen(name) - 1, name, (double)(at - clock_now_ns()) / 1e6);
+	runlog(RUNLOG_INFO, "%s barrier passed: the phase starts %.3f ms from now",
+	       name, (double)(at - clock_now_ns()) / 1e6);
 	return at;
 }
 
