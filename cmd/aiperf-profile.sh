@@ -1106,8 +1106,7 @@ workers_resolve() {
 		((n < need)) && n=$need
 	fi
 	for o in --concurrency --warmup-concurrency --prefill-concurrency \
-		--warmup-prefill-concurrency --request-count --conversation-num \
-		--warmup-request-count --num-warmup-sessions; do
+		--warmup-prefill-concurrency --request-count --conversation-num; do
 		v=${SET[$o]:-}
 		[[ $v =~ ^[0-9]+$ ]] && ((v >= 1 && n > v)) && n=$v
 	done
@@ -1141,7 +1140,8 @@ shard_args() {
 		*) SHARD_SEND+=("$a") ;;
 		esac
 	done
-	SHARD_SEND+=(--phase-cue "$run/phase.cue" --phase-ack "$run/phase.$k.ack")
+	SHARD_SEND+=(--phase-cue "$run/phase.cue" --phase-ack "$run/phase.$k.ack"
+		--worker-id "worker_$((k - 1))")
 	SHARD_GEN=(--shard "$k/$WORKERS")
 	[[ -n ${SET[--random-seed]+x} ]] || SHARD_GEN+=(--shard-seed "$SHARD_SEED")
 	((k == 1)) && SHARD_GEN+=(--inputs-json "$dir/inputs.json")
@@ -1277,8 +1277,6 @@ run_pipeline() {
 	# level raw the file is a spill, removed at the end. (aiperf-send
 	# --raw-file writes the file from a thread of its own, but measured
 	# slower: bench/profile-vs-send.sh case 6.)
-	cpu_list
-	workers_resolve
 	[[ $raw == /dev/null ]] && spill=$dir/$SPILL
 	rm -f "$spill" || die "cannot remove '$spill'"
 	SEND+=("${READ[@]}")
@@ -1393,6 +1391,8 @@ profile() {
 	esac
 	check_load_options
 	check_wrapper_options
+	cpu_list
+	workers_resolve
 	local input=${SET[--input-file]:-} mode st
 	[[ -n $input ]] && GEN+=(--input-file "$input")
 	# validates the dataset and timing options before anything is written

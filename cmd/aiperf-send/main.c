@@ -16,7 +16,7 @@ enum {
 	K_MAXRESP, K_MAXREC, K_REUSE, K_DUR, K_GRACE, K_SHUT,
 	K_CAFILE, K_RAMP, K_WCONC, K_WRAMP, K_PRE, K_PRERAMP,
 	K_WPRE, K_WPRERAMP, K_BUSY, K_ENGINE, K_VERSION, K_WDUR, K_WGRACE,
-	K_RAWFILE, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK, K_PCUE, K_PACK,
+	K_RAWFILE, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK, K_PCUE, K_PACK, K_WORKER,
 };
 
 #define SECS(lv) OPT_SECONDS, "s", OPT_TO(lv), .hi = 9.2e9, .scale = 1e9
@@ -69,7 +69,8 @@ static const char *const engines[] = { "auto", "h1", "curl", NULL };
 	{ "scrape-cue", K_CUE, OPT_STR, "fifo...", .flags = OPT_BR }, \
 	{ "scrape-ack", K_ACK, OPT_STR, "fifo", OPT_TO(o->scrape_ack), .flags = OPT_BR }, \
 	{ "phase-cue", K_PCUE, OPT_STR, "fifo", OPT_TO(o->phase_cue) }, \
-	{ "phase-ack", K_PACK, OPT_STR, "fifo", OPT_TO(o->phase_ack) }, \
+	{ "phase-ack", K_PACK, OPT_STR, "fifo", OPT_TO(o->phase_ack), .flags = OPT_BR }, \
+	{ "worker-id", K_WORKER, OPT_STR, "name", OPT_TO(o->worker_id) }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \

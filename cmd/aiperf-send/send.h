@@ -67,6 +67,7 @@ struct options {
 	const char *scrape_ack;	/* --scrape-ack: their acknowledgements */
 	const char *phase_cue;	/* --phase-cue: the senders' phase barrier (cue.c) */
 	const char *phase_ack;	/* --phase-ack: this sender's go lines */
+	const char *worker_id;	/* --worker-id: the records' worker_id */
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
