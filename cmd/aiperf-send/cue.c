@@ -133,8 +133,8 @@ boot_id(void)
 }
 
 /* Wait for the go line: the phase's start on our clock (the monotonic
- * time when the go names our boot, else its wall-clock time), or -1 (a
- * signal, a bad line). */
+ * time when the go names our boot, else its wall-clock time), -1 (a bad
+ * line) or -2 (a signal came). */
 static int64_t
 wait_go(struct sender *s)
 {
@@ -151,7 +151,7 @@ wait_go(struct sender *s)
 
 		if (sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) ||
 						   sigismember(&pending, SIGTERM)))
-			return -1;	/* the loop's signalfd takes it */
+			return -2;	/* the loop's signalfd takes it */
 		if (poll(&p, 1, 50) < 0 && errno != EINTR)
 			die("poll:");
 		while (n < sizeof(line) - 1 && (r = read(s->sync_fd, line + n, 1)) == 1)
@@ -210,7 +210,7 @@ barrier(struct sender *s, int ph)
 	s->synced = ph;
 	if ((at = wait_go(s)) < 0) {
 		s->synced = 3;
-		return -1;
+		return at;
 	}
 	runlog(RUNLOG_INFO, "%s barrier passed: the phase starts %.3f ms from now",
 	       name, (double)(at - clock_now_ns()) / 1e6);
@@ -226,7 +226,7 @@ phase_sync(struct sender *s, int ph)
 		return -1;
 	while (s->synced < ph)
 		if ((at = barrier(s, s->synced + 1)) < 0)
-			return -1;
+			return at;
 	/* sleep to the start, a shared moment: nothing may start before it */
 	while ((now = clock_now_ns()) < at) {
 		struct timespec ts = { 0, (long)(at - now) };

@@ -373,6 +373,8 @@ enter_phase(struct sender *s, const struct xfer *x, int64_t *now)
 	}
 	/* several senders: the phase starts for all of them at once */
 	int64_t at = phase_sync(s, ph);
+	if (at == -2)
+		return -1;
 	if (at >= 0)
 		*now = clock_now_ns();
 	runlog(RUNLOG_INFO, "%s phase started", ph == 1 ? "warmup" : "profiling");

@@ -198,7 +198,8 @@ struct h1conn **sess_conn(struct xfer *x);
 /* cue.c: --scrape-cue, between warmup and profiling */
 void cue_scrapers(struct sender *s);
 /* --phase-cue: pass the barriers up to phase ph (1 warmup, 2 profiling);
- * the phase's shared start on our clock, or -1 (none: start now). */
+ * the phase's shared start on our clock, -1 (none: start now) or -2 (a
+ * signal ended the wait: start nothing before the loop has taken it). */
 int64_t phase_sync(struct sender *s, int ph);
 
 /* warmup.c: --warmup-duration (spec 5.7) */
