@@ -86,8 +86,9 @@ echo "streams=$N records=$(wc -l <"$TMP/raw") ok=$OK errors=$ERR peak_overlap=$O
 grep -o '"error":{[^}]*}' "$TMP/raw" | sort | uniq -c | head -5
 # KEEP=DIR: the raw records and the run's log kept there
 if [[ -n ${KEEP:-} ]]; then
-	mkdir -p "$KEEP" && cp "$TMP/raw" "$KEEP/raw.jsonl" && cp "$TMP/mock.err" "$KEEP/" &&
-		cp "$TMP/art/logs/aiperf.log" "$KEEP/" 2>/dev/null || :
+	mkdir -p "$KEEP"
+	cp "$TMP/raw" "$KEEP/raw.jsonl"
+	cp "$TMP/mock.err" "$TMP/art/logs/aiperf.log" "$KEEP/" 2>/dev/null || :
 fi
 [ "$OVER" -ge "$N" ] && [ "$ERR" -eq 0 ] && echo "PASS: $N streams at once, no errors" ||
 	echo "FAIL: peak overlap $OVER of $N, $ERR errors"

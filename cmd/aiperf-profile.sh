@@ -118,8 +118,12 @@ aiperf profile options (the original's names and aliases):
              early once it converges), --convergence-stat,
              --convergence-threshold, --convergence-mode ci_width|cv|
              distribution
+  Senders:   --workers-max/--max-workers N (N aiperf-gen --shard K/N |
+             aiperf-send pipelines, sessions whole on one, the concurrency
+             divided, phases started together, records merged; default:
+             as many as the descriptor limit needs, one per 1,000
+             concurrent requests with CPUs to spare; aiperf(7))
   Accepted, no effect here (the log says so): --zmq-host, --zmq-ipc-path,
-             --workers-max/--max-workers (one sender process),
              --record-processor-service-count/--record-processors
 See aiperf(7) (man/aiperf.7) for the pipeline and every stage's man page.
 Choices may be written in any case, with dashes or underscores. The
@@ -808,9 +812,9 @@ cpu_sampler() {
 		sleep 0.01
 	done
 	local -a sends gens
-	sends=($(stage_pids "$run" send))
+	mapfile -t sends < <(stage_pids "$run" send)
 	((${#sends[@]})) || return 0
-	gens=($(stage_pids "$run" gen))
+	mapfile -t gens < <(stage_pids "$run" gen)
 	for n in metrics export; do pids+=("$(cat "$run/$n.pid" 2>/dev/null)"); done
 	exec {fd}<> <(:)	# read -t on it: a sleep without a process
 	{
@@ -997,12 +1001,12 @@ on_signal() {
 	fi
 	# every sender (--workers-max: send.1.pid ...), once all have started
 	local -a pids=()
-	while pids=($(stage_pids "$run" send)) && ((${#pids[@]} < WORKERS && i++ < 200)); do
+	while mapfile -t pids < <(stage_pids "$run" send) && ((${#pids[@]} < WORKERS && i++ < 200)); do
 		sleep 0.01
 	done
 	((${#pids[@]})) && kill -"$1" "${pids[@]}" 2>/dev/null
 	# a generator still busy (a large dataset) is of no use any more
-	((nsig == 2)) && pids=($(stage_pids "$run" gen)) && ((${#pids[@]})) &&
+	((nsig == 2)) && mapfile -t pids < <(stage_pids "$run" gen) && ((${#pids[@]})) &&
 		kill -TERM "${pids[@]}" 2>/dev/null
 	return 0
 }
@@ -1082,8 +1086,9 @@ workers_resolve() {
 	local w=${SET[--workers-max]:-} c=${SET[--concurrency]:-0} hard cap need n o v cpus
 	local wc=${SET[--warmup-concurrency]:-0}
 	if [[ -n $w ]]; then
-		[[ $w =~ ^[0-9]+$ ]] && ((w >= 1 && w <= 1024)) ||
+		if ! [[ $w =~ ^[0-9]+$ ]] || ((w < 1 || w > 1024)); then
 			usage_error "profile: invalid value for --workers-max: '$w' (1 to 1024)"
+		fi
 	fi
 	[[ $c =~ ^[0-9]+$ ]] || c=0
 	[[ $wc =~ ^[0-9]+$ ]] || wc=0
