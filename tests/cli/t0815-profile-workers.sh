@@ -69,6 +69,8 @@ test_expect_success 'request-rate constant with warmup: 3 senders keep the sched
 	test "$(workers c3)" = "worker_0 worker_1 worker_2 " &&
 	grep -q "3 senders (--workers-max)" c3/logs/aiperf.log &&
 	test "$(grep -c "profiling barrier passed" c3/logs/aiperf.log)" -eq 3 &&
+	# the server metrics scraper cued once, by the wrapper, at the barrier
+	test "$(grep -c "scrapers cued: 1 of 1 acknowledged" c3/logs/aiperf.log)" -eq 1 &&
 	test "$(jq .request_count.avg c3/profile_export_aiperf.json)" = 60 &&
 	test "$(wc -l <c3/profile_export.jsonl)" -eq 60
 '
