@@ -118,8 +118,12 @@ aiperf profile options (the original's names and aliases):
              early once it converges), --convergence-stat,
              --convergence-threshold, --convergence-mode ci_width|cv|
              distribution
+  Senders:   --workers-max/--max-workers N (N aiperf-gen --shard K/N |
+             aiperf-send pipelines, sessions whole on one, the concurrency
+             divided, phases started together, records merged; default:
+             as many as the descriptor limit needs, one per 1,000
+             concurrent requests with CPUs to spare; aiperf(7))
   Accepted, no effect here (the log says so): --zmq-host, --zmq-ipc-path,
-             --workers-max/--max-workers (one sender process),
              --record-processor-service-count/--record-processors
 See aiperf(7) (man/aiperf.7) for the pipeline and every stage's man page.
 Choices may be written in any case, with dashes or underscores. The
@@ -562,7 +566,7 @@ stage() {
 	shift
 	# fd 9, the scraper's FIFO (server_metrics_start), stays with the
 	# sender alone (stage runs in the pipeline's subshells only)
-	[[ $name == send ]] || exec 9>&-
+	[[ $name == send || $name == send.* ]] || exec 9>&-
 	(echo "$BASHPID" >"$run/$name.pid" && exec "$@")
 	echo "$?" >"$run/$name.st"
 }
@@ -785,7 +789,7 @@ busy_poll() {
 		log WARNING "--busy-poll ignored: one CPU"
 	elif [[ -n ${SET[--busy-poll]+x} ]]; then
 		BUSY=(--busy-poll)
-	elif ((n >= 4 && ${#CPUS[@]} > 0)) && [[ ${AIPERF_PIN:-1} != 0 ]]; then
+	elif ((n >= 4 && ${#CPUS[@]} > 0 && WORKERS == 1)) && [[ ${AIPERF_PIN:-1} != 0 ]]; then
 		BUSY=(--busy-poll)
 		log INFO "busy-polling: $n CPUs, aiperf-send on a CPU of its own (--no-busy-poll to sleep)"
 	fi
@@ -802,19 +806,30 @@ cpu_sampler() {
 	[[ ${#REST[@]} -gt 0 ]] && taskset -pc "${REST[2]}" "$BASHPID" >/dev/null 2>&1
 	tck=$(getconf CLK_TCK 2>/dev/null) || tck=100
 	for ((i = 0; i < 500; i++)); do
-		[[ -s $run/send.pid && -s $run/gen.pid && -s $run/metrics.pid &&
-			-s $run/export.pid ]] && break
+		n=$(stage_pids "$run" send | wc -w)
+		((n == WORKERS)) && [[ -s $run/metrics.pid && -s $run/export.pid ]] &&
+			(($(stage_pids "$run" gen | wc -w) == WORKERS)) && break
 		sleep 0.01
 	done
-	send=$(cat "$run/send.pid" 2>/dev/null) || return 0
-	for n in gen metrics export; do pids+=("$(cat "$run/$n.pid" 2>/dev/null)"); done
+	local -a sends gens
+	mapfile -t sends < <(stage_pids "$run" send)
+	((${#sends[@]})) || return 0
+	mapfile -t gens < <(stage_pids "$run" gen)
+	for n in metrics export; do pids+=("$(cat "$run/$n.pid" 2>/dev/null)"); done
 	exec {fd}<> <(:)	# read -t on it: a sleep without a process
 	{
 		echo "names aiperf-gen aiperf-metrics aiperf-export"
-		while kill -0 "$send" 2>/dev/null; do
+		# while a sender runs; the generators' CPU summed (--workers-max)
+		while any_alive "${sends[@]}"; do
 			t=${EPOCHREALTIME/[.,]/}000
-			for i in 0 1 2; do
-				p=${pids[i]}
+			send=0
+			for p in "${gens[@]}"; do
+				read -r -a f 2>/dev/null <"/proc/$p/stat" &&
+					send=$((send + (f[13] + f[14]) * 1000000000 / tck))
+			done
+			((send > cpu[0])) && cpu[0]=$send
+			for i in 1 2; do
+				p=${pids[i - 1]}
 				[[ -n $p ]] && read -r -a f 2>/dev/null <"/proc/$p/stat" &&
 					cpu[i]=$(((f[13] + f[14]) * 1000000000 / tck))
 			done
@@ -924,7 +939,9 @@ scrape_cue() {
 		SEND+=(--scrape-ack "$run/scrape.ack")
 	fi
 	SEND+=(--scrape-cue "$run/$name.cue")
+	SCRAPE_CUES+=("$run/$name.cue")
 }
+SCRAPE_CUES=()
 scrape_hold() {
 	[[ -p $1/scrape.ctl ]] && exec 9<>"$1/scrape.ctl"
 	return 0
@@ -982,12 +999,15 @@ on_signal() {
 		[[ -n $GPU_PID ]] && kill -KILL "$GPU_PID" 2>/dev/null
 		return
 	fi
-	while ! pid=$(cat "$run/send.pid" 2>/dev/null) && ((i++ < 200)); do
+	# every sender (--workers-max: send.1.pid ...), once all have started
+	local -a pids=()
+	while mapfile -t pids < <(stage_pids "$run" send) && ((${#pids[@]} < WORKERS && i++ < 200)); do
 		sleep 0.01
 	done
-	[[ -n $pid ]] && kill -"$1" "$pid" 2>/dev/null
+	((${#pids[@]})) && kill -"$1" "${pids[@]}" 2>/dev/null
 	# a generator still busy (a large dataset) is of no use any more
-	((nsig == 2)) && pid=$(cat "$run/gen.pid" 2>/dev/null) && kill -TERM "$pid" 2>/dev/null
+	((nsig == 2)) && mapfile -t pids < <(stage_pids "$run" gen) && ((${#pids[@]})) &&
+		kill -TERM "${pids[@]}" 2>/dev/null
 	return 0
 }
 
@@ -1029,6 +1049,221 @@ ui_view() {
 	exec "${REST[@]}" "${IDLE[@]}" aiperf-ui "${UI[@]}" >/dev/null
 }
 
+# ---------------------------------------------------------------------------
+# Several senders (--workers-max, issue #18): the request stream split by
+# session across WORKERS pipelines aiperf-gen --shard K/N | aiperf-send,
+# their raw records merged by aiperf-metrics --follow (one spool file a
+# sender, whole lines of each as they come), one artifact set. The senders
+# start each phase together (aiperf-send --phase-cue, phase_coordinator),
+# so the union of their intended send times is the asked schedule.
+WORKERS=1
+
+# stage_pids RUN NAME: the pids of stage NAME (NAME.pid, or NAME.1.pid ...).
+stage_pids() {
+	local f
+	for f in "$1/$2.pid" "$1/$2".[0-9]*.pid; do
+		[[ -s $f ]] && cat "$f" 2>/dev/null
+	done
+	return 0
+}
+
+# any_alive PID...: whether one of them still runs.
+any_alive() {
+	local p
+	for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done
+	return 1
+}
+
+# workers_resolve: WORKERS from --workers-max, else automatic: as many
+# senders as the descriptor limit needs for the concurrency asked (each
+# holds a socket per request in flight and raises its soft limit to the
+# hard one, `ulimit -Hn`, less 64 kept in reserve), and, with CPUs to
+# spare, one per 1,000 concurrent requests up to one per CPU less one
+# (the other stages and the server share the rest). Never more senders
+# than concurrency slots, requests or sessions to give them; one when the
+# dataset comes on standard input (it can be read once).
+workers_resolve() {
+	local w=${SET[--workers-max]:-} c=${SET[--concurrency]:-0} hard cap need n o v cpus
+	local wc=${SET[--warmup-concurrency]:-0}
+	if [[ -n $w ]]; then
+		if ! [[ $w =~ ^[0-9]+$ ]] || ((w < 1 || w > 1024)); then
+			usage_error "profile: invalid value for --workers-max: '$w' (1 to 1024)"
+		fi
+	fi
+	[[ $c =~ ^[0-9]+$ ]] || c=0
+	[[ $wc =~ ^[0-9]+$ ]] || wc=0
+	((wc > c)) && c=$wc
+	hard=$(ulimit -Hn 2>/dev/null) || hard=unlimited
+	[[ $hard =~ ^[0-9]+$ ]] || hard=1048576
+	cap=$((hard > 128 ? hard - 64 : hard / 2))
+	need=$(((c + cap - 1) / cap))
+	((need < 1)) && need=1
+	if [[ -n $w ]]; then
+		n=$w
+		if ((n < need)); then
+			warn "--workers-max $w: concurrency $c needs $need senders (each holds at most $cap sockets, ulimit -Hn $hard): $need used"
+			n=$need
+		fi
+	else
+		cpus=$(ncpu)
+		n=$(((c + 999) / 1000))
+		((n > cpus - 1)) && n=$((cpus - 1))
+		((n < need)) && n=$need
+	fi
+	for o in --concurrency --warmup-concurrency --prefill-concurrency \
+		--warmup-prefill-concurrency --request-count --conversation-num; do
+		v=${SET[$o]:-}
+		[[ $v =~ ^[0-9]+$ ]] && ((v >= 1 && n > v)) && n=$v
+	done
+	if [[ ${SET[--input-file]:-} == - ]] && ((n > 1)); then
+		[[ -n $w ]] && warn "--workers-max: one sender: the dataset comes on standard input"
+		n=1
+	fi
+	((n < 1)) && n=1
+	WORKERS=$n
+}
+
+# share TOTAL K: shard K's part of TOTAL slots, split as evenly as can be.
+share() {
+	echo $(($1 / WORKERS + ($2 <= $1 % WORKERS ? 1 : 0)))
+}
+
+# shard_args K: SHARD_SEND, sender K's options: the concurrency limits
+# divided (shard K's share), its own scrape cue left to the coordinator,
+# the phase barrier; SHARD_GEN, generator K's.
+SHARD_SEND=() SHARD_GEN=() SHARD_SEED=
+shard_args() {
+	local k=$1 i a
+	SHARD_SEND=()
+	for ((i = 0; i < ${#SEND[@]}; i++)); do
+		a=${SEND[i]}
+		case $a in
+		--concurrency|--warmup-concurrency|--prefill-concurrency|--warmup-prefill-concurrency)
+			SHARD_SEND+=("$a" "$(share "${SEND[i + 1]}" "$k")")
+			((++i)) ;;
+		--scrape-cue|--scrape-ack) ((++i)) ;;
+		*) SHARD_SEND+=("$a") ;;
+		esac
+	done
+	SHARD_SEND+=(--phase-cue "$run/phase.cue" --phase-ack "$run/phase.$k.ack"
+		--worker-id "worker_$((k - 1))")
+	SHARD_GEN=(--shard "$k/$WORKERS")
+	[[ -n ${SET[--random-seed]+x} ]] || SHARD_GEN+=(--shard-seed "$SHARD_SEED")
+	((k == 1)) && SHARD_GEN+=(--inputs-json "$dir/inputs.json")
+	return 0
+}
+
+# scrape_cue_all RUN: the scrapers' cue between warmup and profiling, as
+# one sender gives it (aiperf-send(1), Scrapers): a "cue" line to each,
+# then their acknowledgements, 2 s at most.
+scrape_cue_all() {
+	local run=$1 f fd a want=0 got=0 i
+	((${#SCRAPE_CUES[@]})) || return 0
+	exec {a}<>"$run/scrape.ack"
+	for f in "${SCRAPE_CUES[@]}"; do
+		exec {fd}<>"$f"
+		printf 'cue\n' >&"$fd" && ((++want))
+		exec {fd}>&-
+	done
+	for ((i = 0; i < 20 && got < want; i++)); do
+		while ((got < want)) && read -r -t 0.1 -u "$a" _; do ((++got)); done
+	done
+	exec {a}>&-
+	((got < want)) && warn "$((want - got)) of $want scrapers did not acknowledge the cue within 2 s: profiling starts without their reference scrape"
+	log INFO "scrapers cued: $got of $want acknowledged"
+}
+
+# phase_coordinator RUN: the senders' phase barrier (aiperf-send
+# --phase-cue): once all WORKERS have cued a phase (a line "PHASE BOOT_ID
+# MONO_NS WALL_NS" each into RUN/phase.cue), the scrapers are cued (before
+# profiling) and each sender gets "go WALL BOOT_ID MONO" on its
+# RUN/phase.K.ack: the phase starts for all of them
+# AIPERF_PHASE_MARGIN_US (default 5000) from now, at MONO on their
+# shared monotonic clock (WALL, wall-clock ns, for senders on other
+# hosts). The barriers come in order, warmup then profiling, and
+# every sender passes both.
+phase_coordinator() {
+	local run=$1 phase got line t a k margin=${AIPERF_PHASE_MARGIN_US:-5000}
+	local -a ack=()
+	exec 9>&-
+	for ((k = 1; k <= WORKERS; k++)); do
+		exec {a}<>"$run/phase.$k.ack"
+		ack+=("$a")
+	done
+	local name boot b m w off go
+	for phase in warmup profiling; do
+		got=0 boot='' off=''
+		while ((got < WORKERS)) && read -r name b m w <&"$PHASE_FD"; do
+			[[ $name == "$phase" ]] || log WARNING "phase barrier: '$name' while waiting for $phase"
+			[[ -z $boot ]] && boot=$b
+			[[ $b == "$boot" && $m =~ ^[0-9]+$ && $w =~ ^[0-9]+$ ]] || boot=-
+			# the monotonic clock's offset from the wall clock, as one sender saw it
+			[[ -z $off && $boot != - ]] && off=$((m - w))
+			((++got))
+		done
+		((got == WORKERS)) || return 0
+		[[ $phase == profiling ]] && scrape_cue_all "$run"
+		t=${EPOCHREALTIME/[.,]/}
+		t=$(((t + margin) * 1000))
+		go="go $t"
+		# one host: one moment of its monotonic clock, the same for all
+		[[ $boot != - ]] && go+=" $boot $((t + off))"
+		for a in "${ack[@]}"; do printf '%s\n' "$go" >&"$a"; done
+		log INFO "$WORKERS senders: the $phase phase starts at $t (epoch ns)"
+	done
+}
+
+# feed DIR IN SPILL: the generators and senders, their records spooled
+# into SPILL (one sender) or SPILL.K (several, each its own); this
+# function's standard output carries nothing and ends when the last spool
+# has (aiperf-metrics --follow).
+feed() {
+	local dir=$1 in=$2 spill=$3 k cpid
+	local -a pids=()
+	if ((WORKERS == 1)); then
+		stage gen "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
+			--inputs-json "$dir/inputs.json" <"$in" 2>"$run/gen.err" |
+			stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
+			{ stage spool "${REST[@]}" "${IDLE[@]}" cat >"$spill" 2>"$run/spool.err"; }
+		return
+	fi
+	phase_coordinator "$run" >/dev/null &
+	cpid=$!
+	for ((k = 1; k <= WORKERS; k++)); do
+		shard_args "$k"
+		{
+			stage "gen.$k" "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
+				"${SHARD_GEN[@]}" <"$in" 2>"$run/gen.$k.err" |
+				stage "send.$k" aiperf-send "${SHARD_SEND[@]}" |
+				{ stage "spool.$k" "${REST[@]}" "${IDLE[@]}" cat >"$spill.$k" \
+					2>"$run/spool.$k.err"; }
+		} &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	kill "$cpid" 2>/dev/null
+	wait "$cpid" 2>/dev/null
+	return 0
+}
+
+# shards_gather RUN SPILL: after several senders, each stage's status as
+# one sender's (the first that failed) and their messages together, for
+# run_pipeline's report; the spools removed.
+shards_gather() {
+	local run=$1 spill=$2 n k st first
+	((WORKERS > 1)) || return 0
+	for n in gen send spool; do
+		first=0
+		for ((k = 1; k <= WORKERS; k++)); do
+			st=$(cat "$run/$n.$k.st" 2>/dev/null || echo 255)
+			((first == 0 && st != 0)) && first=$st
+			[[ -f $run/$n.$k.err ]] && cat "$run/$n.$k.err" >>"$run/$n.err"
+		done
+		echo "$first" >"$run/$n.st"
+	done
+	for ((k = 1; k <= WORKERS; k++)); do rm -f "$spill.$k"; done
+}
+
 # run_pipeline DIR LOG RAW RUN: gen | send | metrics (--tee RAW) | export into
 # DIR; RUN is our private scratch directory, removed on return.
 # The stages run in a process group of their own, so a Ctrl-C or a signal
@@ -1050,13 +1285,29 @@ run_pipeline() {
 	[[ $raw == /dev/null ]] && spill=$dir/$SPILL
 	rm -f "$spill" || die "cannot remove '$spill'"
 	SEND+=("${READ[@]}")
-	MET+=(--follow "$spill")
+	if ((WORKERS == 1)); then
+		MET+=(--follow "$spill")
+	else
+		# a spool a sender, merged by aiperf-metrics; the raw records'
+		# file is its copy of what it read
+		spill=$dir/$SPILL
+		for ((i = 1; i <= WORKERS; i++)); do
+			rm -f "$spill.$i" || die "cannot remove '$spill.$i'"
+			MET+=(--follow "$spill.$i")
+			mkfifo "$run/phase.$i.ack" || die "cannot make '$run/phase.$i.ack'"
+		done
+		[[ $raw == /dev/null ]] || MET+=(--tee "$raw")
+		mkfifo "$run/phase.cue" || die "cannot make '$run/phase.cue'"
+		exec {PHASE_FD}<>"$run/phase.cue"
+		# the shards of an unseeded run build one dataset all the same
+		SHARD_SEED=$(od -An -N7 -tu8 /dev/urandom | tr -d ' ')
+		log INFO "$WORKERS senders (--workers-max): the request stream split by session"
+	fi
 	trap 'on_signal INT' INT
 	trap 'on_signal TERM' TERM
 	export AIPERF_LOG_FILE=$log AIPERF_LOG_LEVEL=$LOGLEVEL
 	# gen's and metrics' messages are kept off the artifact disk until the
 	# end, so that a full disk cannot swallow the message that says so.
-	cpu_list
 	busy_poll
 	cpu_split
 	SEND+=("${BUSY[@]}")
@@ -1076,10 +1327,7 @@ run_pipeline() {
 	scrape_hold "$run"
 	server_metrics_baseline "$run"
 	[[ -n $SRV_ON ]] && srv=(--server-samples "$run/samples")
-	stage gen "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
-		--inputs-json "$dir/inputs.json" <"$in" 2>"$run/gen.err" |
-		stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
-		{ stage spool "${REST[@]}" "${IDLE[@]}" cat >"$spill" 2>"$run/spool.err"; } |
+	feed "$dir" "$in" "$spill" |
 		{ stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
 			3> >(ui_view) 2>"$run/metrics.err"; gpu_telemetry_stop "$run"; } |
 		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" "${GPU_EXP[@]}" \
@@ -1092,6 +1340,7 @@ run_pipeline() {
 	set +m
 	while ! wait; do :; done
 	trap - INT TERM
+	shards_gather "$run" "$spill"
 	server_metrics_warnings "$run"
 	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
 	local -A sig=([INT]=2 [TERM]=15)
@@ -1147,6 +1396,8 @@ profile() {
 	esac
 	check_load_options
 	check_wrapper_options
+	cpu_list
+	workers_resolve
 	local input=${SET[--input-file]:-} mode st
 	[[ -n $input ]] && GEN+=(--input-file "$input")
 	# validates the dataset and timing options before anything is written

@@ -353,6 +353,20 @@ cancel_after(struct stream *s, const char *phase)
 	return -1;
 }
 
+/*
+ * --shard K/N: whole sessions go to one shard, session i (counted across
+ * the phases, in emission order) to shard i mod N + 1, so that sticky
+ * sessions and later turns stay on one sender. Every shard draws every
+ * id and time, so each record is the one an unsharded run writes.
+ */
+void
+stream_session(struct stream *s, unsigned long long key)
+{
+	s->mine = !s->o->shard_n ||
+		  key % (unsigned long long)s->o->shard_n ==
+			  (unsigned long long)(s->o->shard_k - 1);
+}
+
 int
 stream_put(struct stream *s, const struct conv *c, size_t k, size_t nturns,
 	   const char *corr, const char *phase, long long num, long long at)
@@ -362,8 +376,7 @@ stream_put(struct stream *s, const struct conv *c, size_t k, size_t nturns,
 	char id[37];
 
 	gen_uuid4(&s->ids, id);
-	if (s->o->shard_n && s->index++ % (unsigned long long)s->o->shard_n !=
-				      (unsigned long long)(s->o->shard_k - 1))
+	if (!s->mine)
 		return 0;
 	buf_reset(&s->line);
 	buf_addf(&s->line, "{\"schema\":\"aiperf.request/1\",\"id\":\"%s\","
@@ -424,6 +437,7 @@ emit_phase(struct stream *s, const char *phase, long long count,
 		if (!(c = stream_next_conv(s)))
 			break;
 		started++;
+		stream_session(s, s->index++);
 		gen_uuid4(&s->ids, corr);
 		for (size_t k = 0; k < c->nturns && num < count; k++, num++)
 			if (stream_put(s, c, k, c->nturns, corr, phase, num,
@@ -503,6 +517,7 @@ emit_fixed(struct stream *s, long long count, long long sessions)
 		const struct conv *c = &s->d->convs[order[i].i];
 		char corr[37];
 
+		stream_session(s, s->index++);
 		gen_uuid4(&s->ids, corr);
 		for (size_t k = 0; k < c->nturns && num < count && !rc; k++, num++)
 			rc = stream_put(s, c, k, c->nturns, corr, "profiling",
@@ -544,7 +559,7 @@ has_turns(const struct dataset *d)
 int
 records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 {
-	struct stream s = { .d = d, .o = o };
+	struct stream s = { .d = d, .o = o, .mine = 1 };
 	long long count = o->request_count;
 	int rc;
 

@@ -50,6 +50,7 @@ struct gen_opts {
 	long long batch_size;
 	const char *inputs_json;
 	long long shard_k, shard_n;	/* 1-based K of N; N = 0: no sharding */
+	long long shard_seed;	/* --shard-seed: the root when unseeded, -1: none */
 	const char *corpus;
 	/* multi-turn sessions */
 	double turns_mean, turns_stddev;
@@ -355,9 +356,13 @@ struct stream {
 	struct rng cancel;	/* timing.request.cancellation */
 	struct sched sched;
 	int reissue;		/* mark records "reissue":true (warmup pool) */
-	unsigned long long index;	/* record index across phases, for --shard */
+	unsigned long long index;	/* session index across phases, for --shard */
+	int mine;		/* the current session is this shard's (--shard) */
 	struct buf line;
 };
+/* A new session starts (key: its index, or its user number): whether its
+ * turns are this shard's (--shard). */
+void stream_session(struct stream *s, unsigned long long key);
 /* The sampler's next conversation, or NULL for an empty dataset. */
 const struct conv *stream_next_conv(struct stream *s);
 /* Write turn k of c as a request record (nturns: the session's turns to

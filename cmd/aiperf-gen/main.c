@@ -18,7 +18,7 @@ enum {
 	O_STRATEGY = 256, O_ETYPE, O_ENDPOINT, O_STREAMING, O_ISL, O_ISLSD,
 	O_OSL, O_OSLSD, O_LEGACY, O_SERVERTOK, O_ENTRIES, O_COUNT, O_CONC,
 	O_WARMUP, O_SEED, O_EXTRA, O_TOK, O_TOKREV, O_TOKTRUST, O_INPUTS,
-	O_SHARD, O_CORPUS, O_HELP, O_VERSION, O_TURNS, O_TURNSSD, O_DELAY,
+	O_SHARD, O_SHARDSEED, O_CORPUS, O_HELP, O_VERSION, O_TURNS, O_TURNSSD, O_DELAY,
 	O_DELAYSD, O_DELAYRATIO, O_RATE, O_PATTERN, O_SMOOTH, O_WRATE,
 	O_WPATTERN, O_CRATE, O_CDELAY, O_FILE, O_CTYPE, O_BLOCK, O_FIXED,
 	O_NOFIXED, O_AUTOOFF, O_STARTOFF, O_ENDOFF, O_PRINTMODE, O_RAMP,
@@ -185,7 +185,8 @@ static const char *const endpoints_later[] = {
 	ALIAS("conversation-turn-delay-stddev", O_DELAYSD), \
 	{ "session-delay-ratio", O_DELAYRATIO, DBL("x", o->delay_ratio, 0, 1e6) }, \
 	ALIAS("conversation-turn-delay-ratio", O_DELAYRATIO), \
-	{ "shard", O_SHARD, OPT_STR, "k/n", .flags = OPT_BR }, \
+	{ "shard", O_SHARD, OPT_STR, "k/n", .flags = 0 }, \
+	{ "shard-seed", O_SHARDSEED, INT(o->shard_seed, 0, LLONG_MAX), .flags = OPT_BR }, \
 	{ "streaming", O_STREAMING, OPT_FLAG, NULL, OPT_TO(o->streaming) }, \
 	{ "tokenizer", O_TOK, OPT_STR, "name", OPT_TO(o->tokenizer) }, \
 	{ "tokenizer-revision", O_TOKREV, OPT_STR, "rev", OPT_TO(o->revision), .flags = OPT_BR }, \
@@ -400,7 +401,7 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 				.warmup_sched.pattern = -1,
 				.block_size = -1, .start_offset = -1,
 				.end_offset = -1, .warmup_grace = -1,
-				.sampling = -1,
+				.sampling = -1, .shard_seed = -1,
 				.rankings = { 1, 0, 550, 0, 550, 0 },
 				.av = { .audio_format = "wav", .audio_channels = 1,
 					.audio_batch = 1, .video_fps = 4,
@@ -447,6 +448,18 @@ random_root(void)
 		die("cannot read '/dev/urandom':");
 	close(fd);
 	return v >> 1;	/* a non-negative Python int, as seeds are */
+}
+
+/* The root of every draw: --random-seed, else --shard-seed (the shards of
+ * one unseeded run draw alike), else fresh. */
+static uint64_t
+gen_root(const struct gen_opts *o)
+{
+	if (o->has_seed)
+		return (uint64_t)o->seed;
+	if (o->shard_seed >= 0)
+		return (uint64_t)o->shard_seed;
+	return random_root();
 }
 
 static struct tok *
@@ -500,7 +513,7 @@ print_mode(struct gen_opts *o)
 	if (o->public_dataset)
 		public_check_first(o);
 	if (o->input_file)
-		trace_check_first(o, o->has_seed ? o->seed : random_root());
+		trace_check_first(o, gen_root(o));
 	puts(o->fixed ? "fixed_schedule" :
 	     o->uc_rate > 0 ? "user_centric_rate" :
 	     o->sched.rate > 0 ? "request_rate" : "concurrency");
@@ -525,7 +538,7 @@ main(int argc, char **argv)
 	parse_args(&o, argc, argv);
 	if (o.print_mode)
 		return print_mode(&o);
-	root = o.has_seed ? o.seed : random_root();
+	root = gen_root(&o);
 	t = load_tokenizer(&o);
 	cpath = corpus_path(&o);
 	/* a public dataset brings its own prompts */

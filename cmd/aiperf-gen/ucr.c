@@ -151,6 +151,7 @@ turn(struct ucr *u, struct stream *s, struct ev e, long long num)
 	char corr[24];
 
 	snprintf(corr, sizeof(corr), "%lld", e.id);
+	stream_session(s, (unsigned long long)e.id);
 	if (stream_put(s, e.c, e.k, e.max, corr, "profiling", num, at_ns(e.t)))
 		return -1;
 	if (e.k + 1 < e.max) {

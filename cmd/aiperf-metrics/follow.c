@@ -26,7 +26,9 @@
  * once the pipe has ended, before it handles any line read after that.
  */
 struct follow {
-	const char *path;
+	const char *path;	/* the one file, or the one being opened */
+	const char *const *paths;	/* several files (--follow repeated) */
+	size_t npaths;
 	int rd, wr;		/* the pipe */
 	pthread_t th;
 	int joined;
@@ -154,12 +156,147 @@ copy(struct follow *f, int fd)
 	}
 }
 
+/*
+ * Several files, one a writer (aiperf profile --workers-max: a sender
+ * each): whole lines from each as they come, in turns, so that no line
+ * is cut by another file's; a line longer than CHUNK holds the others back
+ * until its end has come. The files are opened as they appear. Once stdin
+ * has ended, a pass reads each file to its end; a last line without its
+ * newline gets one.
+ */
+struct src {
+	int fd;			/* -1: not open yet */
+	int mid;		/* inside a line (copy_lines) */
+	off_t off;		/* bytes passed on */
+	struct stat st;
+};
+
+/* Pass src's whole lines (all of it when last); bytes passed, or -1.
+ * src->mid: a line's start went, its end has not (the others wait). */
+static ssize_t
+copy_lines(struct follow *f, struct src *src, const char *path, int last)
+{
+	ssize_t done = 0;
+
+	for (;;) {
+		ssize_t r = pread(src->fd, f->b, CHUNK, src->off), k;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return util_seterr(f->why, sizeof(f->why), "cannot read '%s': %s",
+					   path, strerror(errno));
+		if (r == 0) {
+			if (last && src->mid && put_all(f, "\n", 1) < 0)
+				return -1;
+			src->mid = src->mid && !last;
+			return done;
+		}
+		for (k = r; k > 0 && f->b[k - 1] != '\n'; k--)
+			;
+		if (!k && (src->mid || r == CHUNK || last))
+			k = r;
+		if (!k)
+			return done;
+		if (put_all(f, f->b, (size_t)k) < 0)
+			return -1;
+		src->off += k;
+		done += k;
+		src->mid = f->b[k - 1] != '\n';
+	}
+}
+
+/* Whether src's file grew back from the first read (truncated) or its
+ * name now names another file; -1 with why set. */
+static int
+check_src(struct follow *f, struct src *src, const char *path, int last)
+{
+	if (fstat(src->fd, &src->st) < 0)
+		return util_seterr(f->why, sizeof(f->why), "cannot stat '%s': %s", path,
+				   strerror(errno));
+	if (src->st.st_size < src->off)
+		return util_seterr(f->why, sizeof(f->why),
+			"'%s' was truncated while following (%lld bytes, %lld read)", path,
+			(long long)src->st.st_size, (long long)src->off);
+	f->path = path;
+	return last ? check_same(f, &src->st) : 0;
+}
+
+static int
+copy_many(struct follow *f)
+{
+	struct src *src = xcalloc(f->npaths, sizeof(*src));
+	int rc = -1;
+
+	for (size_t i = 0; i < f->npaths; i++)
+		src[i].fd = -1;
+	for (;;) {
+		int last = f->stdin_done;	/* the writers are done: read to the end */
+		ssize_t moved = 0, r;
+
+		for (size_t i = 0; i < f->npaths; i++) {
+			const char *path = f->paths[i];
+
+			if (src[i].fd < 0) {
+				int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+				if (fd < 0 && errno == ENOENT && !last)
+					continue;
+				f->path = path;
+				if (fd < 0) {
+					util_seterr(f->why, sizeof(f->why), "cannot open '%s': %s",
+						    path, strerror(errno));
+					goto out;
+				}
+				src[i].fd = fd;
+				if (fstat(fd, &src[i].st) < 0 || !S_ISREG(src[i].st.st_mode)) {
+					util_seterr(f->why, sizeof(f->why),
+						    "cannot follow '%s': not a regular file", path);
+					goto out;
+				}
+			}
+			if ((r = copy_lines(f, &src[i], path, last)) < 0)
+				goto out;
+			moved += r;
+			/* a line cut short: its end first, whatever the others have */
+			while (src[i].mid) {
+				int end = f->stdin_done;
+
+				if (!end && wait_stdin(f) < 0)
+					goto out;
+				if ((r = copy_lines(f, &src[i], path, end)) < 0)
+					goto out;
+				moved += r;
+			}
+			if (check_src(f, &src[i], path, last) < 0)
+				goto out;
+		}
+		if (last) {
+			rc = 0;
+			goto out;
+		}
+		if (!moved && wait_stdin(f) < 0)
+			goto out;
+	}
+out:
+	for (size_t i = 0; i < f->npaths; i++)
+		if (src[i].fd >= 0)
+			close(src[i].fd);
+	free(src);
+	return rc;
+}
+
 static void *
 follow_main(void *arg)
 {
 	struct follow *f = arg;
-	int fd = open_wait(f);
+	int fd;
 
+	if (f->npaths > 1) {
+		f->failed = copy_many(f) < 0;
+		close(f->wr);
+		return NULL;
+	}
+	fd = open_wait(f);
 	f->failed = fd < 0 || copy(f, fd) < 0;
 	if (fd >= 0)
 		close(fd);
@@ -168,7 +305,7 @@ follow_main(void *arg)
 }
 
 struct follow *
-follow_start(const char *path)
+follow_start(const char *const *paths, size_t n)
 {
 	struct follow *f = xcalloc(1, sizeof(*f));
 	int p[2];
@@ -176,7 +313,9 @@ follow_start(const char *path)
 	if (pipe2(p, O_CLOEXEC) < 0)
 		die("cannot make a pipe:");
 	(void)fcntl(p[1], F_SETPIPE_SZ, PIPE_BYTES);	/* fewer wake-ups; best effort */
-	f->path = path;
+	f->path = paths[0];
+	f->paths = paths;
+	f->npaths = n;
 	f->rd = p[0];
 	f->wr = p[1];
 	f->b = xmalloc(CHUNK);

@@ -23,7 +23,9 @@ struct options {
 	const char *tokenizer;
 	const char *revision;
 	const char *tee;
-	const char *follow;
+	const char *follow;	/* the first --follow */
+	const char **follows;	/* each of them */
+	size_t nfollows;
 	int progress_fd;
 	int status_fd;
 	char **files;
@@ -78,17 +80,24 @@ parse_args(struct options *op, int argc, char **argv)
 	const struct opt_cmd cmd = { "aiperf-metrics", tab, "[--follow file | file ...]", 0,
 					NULL, NULL };
 	struct opt_iter it;
+	int c;
 
 	opt_init(&it, &cmd, argc, argv);
 	/* the table checks --endpoint-type (any case, '-' for '_') */
-	while (opt_next(&it) != -1)
-		;
+	while ((c = opt_next(&it)) != -1)
+		if (c == K_FOLLOW) {
+			op->follows = xreallocarray(op->follows, op->nfollows + 1,
+						    sizeof(*op->follows));
+			op->follows[op->nfollows++] = it.arg;
+			if (!*it.arg || !strcmp(it.arg, "-"))
+				die_usage("invalid value for --follow: '%s' (a file that grows)",
+					  it.arg);
+		}
+	op->follow = op->nfollows ? op->follows[0] : NULL;
 	op->files = argv + it.ind;
 	op->nfiles = argc - it.ind;
 	if (op->follow && op->nfiles)
 		die_usage("--follow reads its file alone: no file operands");
-	if (op->follow && (!*op->follow || !strcmp(op->follow, "-")))
-		die_usage("invalid value for --follow: '%s' (a file that grows)", op->follow);
 }
 
 /* --tee onto the file --follow reads would empty it, or read its own lines. */
@@ -97,11 +106,13 @@ check_tee(const struct options *op)
 {
 	struct stat a, b;
 
-	if (!op->follow)
-		return;
-	if (!strcmp(op->tee, op->follow) || (stat(op->tee, &a) == 0 &&
-	    stat(op->follow, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino))
-		die_usage("--tee and --follow name the same file: '%s'", op->follow);
+	for (size_t i = 0; i < op->nfollows; i++) {
+		const char *f = op->follows[i];
+
+		if (!strcmp(op->tee, f) || (stat(op->tee, &a) == 0 && stat(f, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+			die_usage("--tee and --follow name the same file: '%s'", f);
+	}
 }
 
 struct run {
@@ -243,10 +254,11 @@ main(int argc, char **argv)
 	if (op.o.threads > 1)
 		run.pool = pool_new(&op.o, op.o.threads);
 	if (op.follow) {
-		struct follow *f = follow_start(op.follow);
+		struct follow *f = follow_start(op.follows, op.nfollows);
 
 		do_file(&run, &op.o, op.follow, f);
 		follow_free(f);
+		free(op.follows);
 	} else if (op.nfiles == 0) {
 		do_file(&run, &op.o, "-", NULL);
 	}

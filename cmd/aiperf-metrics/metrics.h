@@ -142,7 +142,7 @@ size_t pool_free(struct pool *p);
  * and frees f and the pipe (NULL is fine). Setup failures die().
  */
 struct follow;
-struct follow *follow_start(const char *path);
+struct follow *follow_start(const char *const *paths, size_t n);
 int follow_fd(const struct follow *f);
 void follow_end(struct follow *f);
 void follow_free(struct follow *f);

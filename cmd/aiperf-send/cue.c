@@ -5,6 +5,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -86,4 +90,148 @@ cue_scrapers(struct sender *s)
 		     "include warmup traffic)", want - got, want, (double)CUE_WAIT_NS / 1e9);
 	runlog(RUNLOG_INFO, "scrapers cued: %zu of %zu acknowledged in %.3f ms", got, want,
 	       (double)(clock_mono_ns() - t0) / 1e6);
+}
+
+/*
+ * --phase-cue / --phase-ack: several senders share one run (aiperf
+ * profile --workers-max, one shard of the request stream each). Before a
+ * phase starts, with the previous one drained, each sender writes a line
+ * "PHASE BOOT_ID MONO_NS WALL_NS" (PHASE warmup or profiling; the
+ * kernel's boot id, our monotonic clock and the wall-clock time of that
+ * moment) into the cue FIFO, which all of them share,
+ * and waits for one line "go WALL_NS [BOOT_ID MONO_NS]" on its own ack
+ * FIFO: the coordinator answers once every sender has cued, and the time,
+ * the same for all of them, is when the phase starts: MONO_NS exactly
+ * where BOOT_ID is ours (one host, one monotonic clock), else WALL_NS
+ * through our wall-clock anchor (several hosts: as good as their clocks
+ * agree). Every sender passes both
+ * barriers, in order, whatever its shard holds: one without warmup
+ * records (or without any) passes the warmup one on its way, and one
+ * whose input ended passes the rest before it exits, so that no other
+ * waits for it. A signal ends the wait (and all later ones): the sender
+ * then stops as always.
+ */
+
+/* This kernel's boot id: the senders that share it share CLOCK_MONOTONIC. */
+static const char *
+boot_id(void)
+{
+	static char id[40];
+	int fd;
+	ssize_t n;
+
+	if (id[0])
+		return id;
+	fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, id, sizeof(id) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	id[n > 0 ? strcspn(id, "\n \t") : 0] = '\0';
+	if (!id[0])
+		memcpy(id, "-", 2);
+	return id;
+}
+
+/* Wait for the go line: the phase's start on our clock (the monotonic
+ * time when the go names our boot, else its wall-clock time), -1 (a bad
+ * line) or -2 (a signal came). */
+static int64_t
+wait_go(struct sender *s)
+{
+	char line[256];
+	size_t n = 0;
+	sigset_t stop, pending;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	for (;;) {
+		struct pollfd p = { s->sync_fd, POLLIN, 0 };
+		ssize_t r;
+
+		if (sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) ||
+						   sigismember(&pending, SIGTERM)))
+			return -2;	/* the loop's signalfd takes it */
+		if (poll(&p, 1, 50) < 0 && errno != EINTR)
+			die("poll:");
+		while (n < sizeof(line) - 1 && (r = read(s->sync_fd, line + n, 1)) == 1)
+			if (line[n++] == '\n') {
+				long long t, m;
+				char boot[40];
+				int k;
+
+				line[n] = '\0';
+				k = sscanf(line, "go %lld %39s %lld", &t, boot, &m);
+				if (k < 1 || t <= 0) {
+					warn("'%s': not a go line: %s", s->o->phase_ack, line);
+					return -1;
+				}
+				if (k == 3 && m > 0 && !strcmp(boot, boot_id()))
+					return (int64_t)m;
+				return s->mono0 + ((int64_t)t - s->wall0);
+			}
+		if (n == sizeof(line) - 1) {
+			warn("'%s': a line too long for a go line", s->o->phase_ack);
+			return -1;
+		}
+	}
+}
+
+/* One barrier: cue phase ph's name, wait for its go; the phase's start on
+ * our clock, or -1 (then no more barriers). */
+static int64_t
+barrier(struct sender *s, int ph)
+{
+	const char *name = ph == 1 ? "warmup" : "profiling";
+	char cue[128];
+	int fd, len;
+	int64_t at;
+
+	if (s->sync_fd < 0)
+		s->sync_fd = open(s->o->phase_ack, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (s->sync_fd < 0 ||
+	    (fd = open(s->o->phase_cue, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		warn("cannot open '%s': the phases start unsynchronized:",
+		     s->sync_fd < 0 ? s->o->phase_ack : s->o->phase_cue);
+		s->synced = 3;
+		return -1;
+	}
+	at = clock_now_ns();
+	len = snprintf(cue, sizeof(cue), "%s %s %lld %lld\n", name, boot_id(),
+		       (long long)at, (long long)(s->wall0 + (at - s->mono0)));
+	if (write(fd, cue, (size_t)len) != len) {
+		warn("cannot cue through '%s': the phases start unsynchronized:",
+		     s->o->phase_cue);
+		close(fd);
+		s->synced = 3;
+		return -1;
+	}
+	close(fd);
+	s->synced = ph;
+	if ((at = wait_go(s)) < 0) {
+		s->synced = 3;
+		return at;
+	}
+	runlog(RUNLOG_INFO, "%s barrier passed: the phase starts %.3f ms from now",
+	       name, (double)(at - clock_now_ns()) / 1e6);
+	return at;
+}
+
+int64_t
+phase_sync(struct sender *s, int ph)
+{
+	int64_t at = -1, now;
+
+	if (!s->o->phase_cue || s->stopping)
+		return -1;
+	while (s->synced < ph)
+		if ((at = barrier(s, s->synced + 1)) < 0)
+			return at;
+	/* sleep to the start, a shared moment: nothing may start before it */
+	while ((now = clock_now_ns()) < at) {
+		struct timespec ts = { 0, (long)(at - now) };
+
+		nanosleep(&ts, NULL);
+	}
+	return at;
 }

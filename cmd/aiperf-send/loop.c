@@ -371,11 +371,17 @@ enter_phase(struct sender *s, const struct xfer *x, int64_t *now)
 		cue_scrapers(s);
 		*now = clock_now_ns();
 	}
+	/* several senders: the phase starts for all of them at once */
+	int64_t at = phase_sync(s, ph);
+	if (at == -2)
+		return -1;
+	if (at >= 0)
+		*now = clock_now_ns();
 	runlog(RUNLOG_INFO, "%s phase started", ph == 1 ? "warmup" : "profiling");
 	s->phase = ph;
-	s->phase_start = *now;
+	s->phase_start = at >= 0 ? at : *now;
 	if (ph == 2 && s->o->duration_ns)
-		s->stop_issue_at = *now + s->o->duration_ns;
+		s->stop_issue_at = s->phase_start + s->o->duration_ns;
 	return 0;
 }
 
@@ -590,6 +596,7 @@ setup(struct sender *s)
 	s->wake = (struct evloop_timer)EVLOOP_TIMER_INIT(NULL, NULL);
 	s->curl_due = s->next_due = s->ramp_due = -1;
 	s->stop_issue_at = s->cancel_at = -1;
+	s->sync_fd = -1;
 	s->qmax = s->o->read_all ? SIZE_MAX : (size_t)s->o->read_ahead;
 	buf_init(&s->out, BUF_NOMAX);
 	s->doc = json_doc_new();
@@ -693,6 +700,8 @@ teardown(struct sender *s)
 	sess_release(s);
 	warmup_release(s);
 	input_close(s);
+	if (s->sync_fd >= 0)
+		close(s->sync_fd);
 	json_doc_free(s->doc);
 	buf_release(&s->out);
 	evloop_free(s->loop);
@@ -722,8 +731,10 @@ sender_run(struct sender *s)
 		start_ready(s);
 		drain_done(s);
 		ui_update(s, 0);
-		if (finished(s))
+		if (finished(s)) {
+			phase_sync(s, 2);	/* let the other senders go on */
 			break;
+		}
 		/* Requests that ended while starting others free slots now. */
 		if (s->ndone != done && s->qhead && !s->stopping)
 			continue;

@@ -16,7 +16,8 @@ enum {
 	K_MAXRESP, K_MAXREC, K_REUSE, K_DUR, K_GRACE, K_SHUT,
 	K_CAFILE, K_RAMP, K_WCONC, K_WRAMP, K_PRE, K_PRERAMP,
 	K_WPRE, K_WPRERAMP, K_BUSY, K_ENGINE, K_VERSION, K_WDUR, K_WGRACE,
-	K_RAWFILE, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK, K_IO,
+	K_RAWFILE, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK, K_IO, K_PCUE, K_PACK,
+	K_WORKER,
 };
 
 #define SECS(lv) OPT_SECONDS, "s", OPT_TO(lv), .hi = 9.2e9, .scale = 1e9
@@ -69,7 +70,10 @@ static const char *const ios[] = { "auto", "epoll", "uring", NULL };
 	  .flags = OPT_BR }, \
 	{ "io", K_IO, OPT_CHOICE, NULL, OPT_TO(o->io), .choices = ios, .flags = OPT_BR }, \
 	{ "scrape-cue", K_CUE, OPT_STR, "fifo...", .flags = OPT_BR }, \
-	{ "scrape-ack", K_ACK, OPT_STR, "fifo", OPT_TO(o->scrape_ack) }, \
+	{ "scrape-ack", K_ACK, OPT_STR, "fifo", OPT_TO(o->scrape_ack), .flags = OPT_BR }, \
+	{ "phase-cue", K_PCUE, OPT_STR, "fifo", OPT_TO(o->phase_cue) }, \
+	{ "phase-ack", K_PACK, OPT_STR, "fifo", OPT_TO(o->phase_ack), .flags = OPT_BR }, \
+	{ "worker-id", K_WORKER, OPT_STR, "name", OPT_TO(o->worker_id) }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -236,6 +240,8 @@ parse_args(struct options *o, int argc, char **argv)
 		die_usage("--read-ahead and --read-all cannot be used together");
 	if (!o->ncues != !o->scrape_ack)
 		die_usage("--scrape-cue and --scrape-ack go together");
+	if (!o->phase_cue != !o->phase_ack)
+		die_usage("--phase-cue and --phase-ack go together");
 	if (o->timeout_ns < 1000000)
 		die_usage("invalid value for --request-timeout-seconds: must be at least 0.001");
 	if (o->prefill[0] && o->concurrency && o->prefill[0] > o->concurrency)

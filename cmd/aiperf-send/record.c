@@ -333,7 +333,8 @@ write_metadata(struct jw *w, const struct xfer *x)
 	}
 	KEY(w, "request_end_ns");
 	xfer_int(w, sender_wall(s, x->end_ns));
-	MEMBER(w, "worker_id", "worker_0");
+	KEY(w, "worker_id");
+	jw_str(w, s->o->worker_id ? s->o->worker_id : "worker_0");
 	MEMBER(w, "record_processor_id", "record_processor_0");
 	KEY(w, "benchmark_phase");
 	jw_str(w, x->phase);

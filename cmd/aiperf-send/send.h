@@ -67,6 +67,9 @@ struct options {
 	char **cues;		/* --scrape-cue FIFOs, one a scraper */
 	size_t ncues;
 	const char *scrape_ack;	/* --scrape-ack: their acknowledgements */
+	const char *phase_cue;	/* --phase-cue: the senders' phase barrier (cue.c) */
+	const char *phase_ack;	/* --phase-ack: this sender's go lines */
+	const char *worker_id;	/* --worker-id: the records' worker_id */
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
@@ -130,6 +133,8 @@ struct sender {
 	struct h1eng *h1;	/* the native HTTP/1.1 engine (h1conn.c), or NULL */
 	int64_t cpu_ns, cpu_read_ns;	/* the last CPU time reading (record.c) */
 	size_t resp_hint;	/* the last record's responses, for the next one's room */
+	int synced;		/* phase barriers passed (cue.c); 3: no more */
+	int sync_fd;		/* --phase-ack, open, or -1 */
 };
 
 /* At most this much room is reserved for a response before it grows. */
@@ -198,6 +203,10 @@ struct h1conn **sess_conn(struct xfer *x);
 
 /* cue.c: --scrape-cue, between warmup and profiling */
 void cue_scrapers(struct sender *s);
+/* --phase-cue: pass the barriers up to phase ph (1 warmup, 2 profiling);
+ * the phase's shared start on our clock, -1 (none: start now) or -2 (a
+ * signal ended the wait: start nothing before the loop has taken it). */
+int64_t phase_sync(struct sender *s, int ph);
 
 /* warmup.c: --warmup-duration (spec 5.7) */
 void warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_t n);

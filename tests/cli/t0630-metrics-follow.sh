@@ -160,6 +160,33 @@ test_expect_success '--tee onto the followed file: usage, exit 2, the file intac
 	cmp recs same
 '
 
+# Several writers (aiperf profile --workers-max): whole lines of each, in
+# the order they come; a line cut across writes is never cut by another's.
+test_expect_success '--follow repeated: the lines of every file, none cut' '
+	awk "NR % 2" recs >odd && awk "!(NR % 2)" recs >even &&
+	$M <recs | sort >expect &&
+	: >f1 && : >f2 &&
+	{ slow_write odd f1 997 & slow_write even f2 1409; wait; } |
+		$M --follow f1 --follow f2 --tee both >out &&
+	sort out | test_cmp expect - &&
+	sort both >both.s && sort recs | cmp - both.s
+'
+
+test_expect_success '--follow repeated: a last line without newline, files that appear late' '
+	head -n 3 recs >a && tail -n +4 recs | head -n 4 | head -c -1 >b &&
+	cat a b >ab && echo >>ab &&
+	$M <ab | sort >expect &&
+	{ sleep 0.2; cp a la; sleep 0.2; cp b lb; } |
+		$M --follow la --follow lb >out &&
+	sort out | test_cmp expect -
+'
+
+test_expect_success '--follow repeated: a file truncated is an error' '
+	cp recs t1 && : >t2 &&
+	{ sleep 0.3; : >t1; sleep 0.3; } | test_expect_code 1 $M --follow t2 --follow t1 >out 2>err &&
+	grep "t1.*truncated" err
+'
+
 # Not a timing assertion: a busy loop would use the whole 2 s.
 test_expect_success 'waiting at the end of the file costs (almost) no CPU' '
 	test -r /proc/self/stat || skip_because "no /proc"

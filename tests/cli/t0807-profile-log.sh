@@ -61,9 +61,9 @@ test_expect_success 'a stage warning lands in the log with its own name and leve
 '
 
 test_expect_success 'options that configure the original'"'"'s services: accepted, logged as without effect' '
-	prof --artifact-dir z --zmq-host 10.0.0.1 --zmq-ipc-path /tmp/x --workers-max 4 \
+	prof --artifact-dir z --zmq-host 10.0.0.1 --zmq-ipc-path /tmp/x \
 		--record-processor-service-count 2 >/dev/null 2>&1 &&
-	for o in --zmq-host --zmq-ipc-path --workers-max --record-processor-service-count; do
+	for o in --zmq-host --zmq-ipc-path --record-processor-service-count; do
 		grep -q " - aiperf.profile - WARNING - $o has no effect: " z/logs/aiperf.log ||
 			{ echo "$o"; exit 1; }
 	done
