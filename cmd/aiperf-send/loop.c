@@ -674,6 +674,7 @@ teardown(struct sender *s)
 	warmup_release(s);
 	input_close(s);
 	json_doc_free(s->doc);
+	dataurl_memo_release(&s->memo);
 	buf_release(&s->out);
 	evloop_free(s->loop);
 }

@@ -168,9 +168,32 @@ data_value(const char *s, size_t q)
 	       (q == 6 || s[q - 7] != '\\');
 }
 
+/* A fast 128-bit fingerprint of b[0..len) (two multiply-xorshift lanes
+ * over 8-byte words): the memo's key, never written anywhere. */
+static void
+fingerprint(const char *b, size_t len, uint64_t h[2])
+{
+	uint64_t x = 0x9e3779b97f4a7c15u ^ len, y = 0xc2b2ae3d27d4eb4fu + len, w;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, b + i, 8);
+		x = (x ^ w) * 0xff51afd7ed558ccdu;
+		x ^= x >> 32;
+		y = (y + w) * 0xc4ceb9fe1a85ec53u;
+		y ^= y >> 29;
+	}
+	for (w = 0; i < len; i++)
+		w = w << 8 | (unsigned char)b[i];
+	x = (x ^ w) * 0xff51afd7ed558ccdu;
+	y = (y + w) * 0xc4ceb9fe1a85ec53u;
+	h[0] = x ^ (x >> 33);
+	h[1] = y ^ (y >> 31);
+}
+
 /* The base64 b[0..len) as "<elided: N base64 chars, sha256 HEX>". */
 static void
-elide(struct buf *out, const char *b, size_t len)
+elide_new(struct buf *out, const char *b, size_t len)
 {
 	unsigned char *raw = xmalloc(len / 4 * 3 + 3), md[32];
 	int k = EVP_DecodeBlock(raw, (const unsigned char *)b, (int)(len & ~(size_t)3));
@@ -188,8 +211,54 @@ elide(struct buf *out, const char *b, size_t len)
 	free(raw);
 }
 
+/* elide_new() through memo m (NULL: none): a base64 string seen before
+ * (same length and fingerprint) gets its marker again without being
+ * decoded and hashed; the oldest entry makes room. */
+static void
+elide(struct buf *out, const char *b, size_t len, struct dataurl_memo *m)
+{
+	struct dataurl_memo_entry *e;
+	uint64_t h[2];
+	size_t at;
+
+	if (!m) {
+		elide_new(out, b, len);
+		return;
+	}
+	fingerprint(b, len, h);
+	for (size_t i = 0; i < DATAURL_MEMO_N; i++) {
+		e = &m->e[i];
+		if (e->len == len && e->h[0] == h[0] && e->h[1] == h[1]) {
+			m->hits++;
+			buf_add(out, e->marker, strlen(e->marker));
+			return;
+		}
+	}
+	at = out->len;
+	elide_new(out, b, len);
+	e = &m->e[m->next++ % DATAURL_MEMO_N];
+	free(e->marker);
+	*e = (struct dataurl_memo_entry){ .len = len, .h = { h[0], h[1] },
+		.marker = xstrndup(out->s + at, out->len - at) };
+}
+
+void
+dataurl_memo_release(struct dataurl_memo *m)
+{
+	for (size_t i = 0; i < DATAURL_MEMO_N; i++)
+		free(m->e[i].marker);
+	memset(m, 0, sizeof(*m));
+}
+
 void
 dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min)
+{
+	dataurl_elide_json_memo(out, s, n, min, NULL);
+}
+
+void
+dataurl_elide_json_memo(struct buf *out, const char *s, size_t n, size_t min,
+			struct dataurl_memo *m)
 {
 	size_t i = 0;
 
@@ -209,14 +278,14 @@ dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min)
 		if (n - at >= 5 && !memcmp(s + at, "data:", 5) &&
 		    (end = dataurl_span(s + at, n - at, &b64)) && end > min) {
 			buf_add(out, s + at, b64);
-			elide(out, s + at + b64, end - b64);
+			elide(out, s + at + b64, end - b64, m);
 			buf_add(out, s + at + end, 1);	/* its closing quote */
 			i = at + end + 1;
 			continue;
 		}
 		if (data_value(s, at - 1) && (end = b64_span(s + at, n - at)) &&
 		    end > min) {
-			elide(out, s + at, end);
+			elide(out, s + at, end, m);
 			buf_add(out, s + at + end, 1);
 			i = at + end + 1;
 			continue;
