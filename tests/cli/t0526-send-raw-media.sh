@@ -6,7 +6,7 @@
 # as they were sent; replayed metrics are the same either way; aiperf
 # profile --export-level raw writes the bounded form (--raw-full-media:
 # whole), and nothing on the console is base64.
-# shellcheck disable=SC2016 # test bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 # test bodies are eval'd strings
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
