@@ -121,53 +121,6 @@ fail:
 	return NULL;
 }
 
-/* The length of the data: URL at s (s[0..n) starting "data:") when it is
- * one, "data:<type>;base64,<b64>" up to the closing quote, else 0. */
-static size_t
-dataurl_span(const char *s, size_t n, size_t *b64)
-{
-	size_t i = 5;
-
-	while (i < n && (isalnum((unsigned char)s[i]) || strchr("/+.-", s[i])))
-		i++;
-	if (i == 5 || n - i < 8 || memcmp(s + i, ";base64,", 8))
-		return 0;
-	i += 8;
-	*b64 = i;
-	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
-			 s[i] == '/' || s[i] == '='))
-		i++;
-	return i < n && s[i] == '"' ? i : 0;
-}
-
-/* The length of the bare base64 string at s (up to the closing quote of
- * s[0..n)), else 0. */
-static size_t
-b64_span(const char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
-			 s[i] == '/' || s[i] == '='))
-		i++;
-	return i < n && s[i] == '"' ? i : 0;
-}
-
-/* Whether the string opening at s[q] is the value of a "data" key:
- * "data" then ':' before it, blanks allowed (input_audio's base64). */
-static int
-data_value(const char *s, size_t q)
-{
-	while (q > 0 && strchr(" \t\r\n", s[q - 1]))
-		q--;
-	if (q == 0 || s[--q] != ':')
-		return 0;
-	while (q > 0 && strchr(" \t\r\n", s[q - 1]))
-		q--;
-	return q >= 6 && !memcmp(s + q - 6, "\"data\"", 6) &&
-	       (q == 6 || s[q - 7] != '\\');
-}
-
 /* A fast 128-bit fingerprint of b[0..len) (two multiply-xorshift lanes
  * over 8-byte words): the memo's key, never written anywhere. */
 static void
@@ -191,6 +144,82 @@ fingerprint(const char *b, size_t len, uint64_t h[2])
 	h[1] = y ^ (y >> 31);
 }
 
+/* What a base64 run found: its fingerprint and, when the memo knows it,
+ * its entry. */
+struct run {
+	uint64_t h[2];
+	struct dataurl_memo_entry *e;
+};
+
+static struct dataurl_memo_entry *
+memo_find(struct dataurl_memo *m, size_t len, const uint64_t h[2])
+{
+	for (size_t i = 0; i < DATAURL_MEMO_N; i++) {
+		struct dataurl_memo_entry *e = &m->e[i];
+
+		if (e->marker && e->len == len && e->h[0] == h[0] && e->h[1] == h[1])
+			return e;
+	}
+	return NULL;
+}
+
+/*
+ * The length of the base64 run at s up to the closing quote of s[0..n),
+ * else 0. With a memo (m), the run up to the first quote is fingerprinted
+ * first (r): one the memo holds was checked when it was added, so its
+ * characters are not checked again.
+ */
+static size_t
+b64_run(const char *s, size_t n, struct dataurl_memo *m, struct run *r)
+{
+	const char *q;
+	size_t i = 0;
+
+	r->e = NULL;
+	if (m && (q = memchr(s, '"', n))) {
+		fingerprint(s, (size_t)(q - s), r->h);
+		if ((r->e = memo_find(m, (size_t)(q - s), r->h)))
+			return (size_t)(q - s);
+	}
+	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
+			 s[i] == '/' || s[i] == '='))
+		i++;
+	return i < n && s[i] == '"' ? i : 0;
+}
+
+/* The length of the data: URL at s (s[0..n) starting "data:") when it is
+ * one, "data:<type>;base64,<b64>" up to the closing quote, else 0. */
+static size_t
+dataurl_span(const char *s, size_t n, size_t *b64, struct dataurl_memo *m,
+	     struct run *r)
+{
+	size_t i = 5, k;
+
+	while (i < n && (isalnum((unsigned char)s[i]) || strchr("/+.-", s[i])))
+		i++;
+	if (i == 5 || n - i < 8 || memcmp(s + i, ";base64,", 8))
+		return 0;
+	i += 8;
+	*b64 = i;
+	k = b64_run(s + i, n - i, m, r);
+	return k ? i + k : 0;
+}
+
+/* Whether the string opening at s[q] is the value of a "data" key:
+ * "data" then ':' before it, blanks allowed (input_audio's base64). */
+static int
+data_value(const char *s, size_t q)
+{
+	while (q > 0 && strchr(" \t\r\n", s[q - 1]))
+		q--;
+	if (q == 0 || s[--q] != ':')
+		return 0;
+	while (q > 0 && strchr(" \t\r\n", s[q - 1]))
+		q--;
+	return q >= 6 && !memcmp(s + q - 6, "\"data\"", 6) &&
+	       (q == 6 || s[q - 7] != '\\');
+}
+
 /* The base64 b[0..len) as "<elided: N base64 chars, sha256 HEX>". */
 static void
 elide_new(struct buf *out, const char *b, size_t len)
@@ -211,34 +240,27 @@ elide_new(struct buf *out, const char *b, size_t len)
 	free(raw);
 }
 
-/* elide_new() through memo m (NULL: none): a base64 string seen before
- * (same length and fingerprint) gets its marker again without being
- * decoded and hashed; the oldest entry makes room. */
+/* elide_new() through memo m (NULL: none): a base64 run the memo knows
+ * (r->e, found by b64_run) gets its marker again without being decoded
+ * and hashed; a new one is added, the oldest entry making room. */
 static void
-elide(struct buf *out, const char *b, size_t len, struct dataurl_memo *m)
+elide(struct buf *out, const char *b, size_t len, struct dataurl_memo *m,
+      const struct run *r)
 {
 	struct dataurl_memo_entry *e;
-	uint64_t h[2];
-	size_t at;
+	size_t at = out->len;
 
-	if (!m) {
-		elide_new(out, b, len);
+	if (m && r->e) {
+		m->hits++;
+		buf_addstr(out, r->e->marker);
 		return;
 	}
-	fingerprint(b, len, h);
-	for (size_t i = 0; i < DATAURL_MEMO_N; i++) {
-		e = &m->e[i];
-		if (e->len == len && e->h[0] == h[0] && e->h[1] == h[1]) {
-			m->hits++;
-			buf_add(out, e->marker, strlen(e->marker));
-			return;
-		}
-	}
-	at = out->len;
 	elide_new(out, b, len);
+	if (!m)
+		return;
 	e = &m->e[m->next++ % DATAURL_MEMO_N];
 	free(e->marker);
-	*e = (struct dataurl_memo_entry){ .len = len, .h = { h[0], h[1] },
+	*e = (struct dataurl_memo_entry){ .len = len, .h = { r->h[0], r->h[1] },
 		.marker = xstrndup(out->s + at, out->len - at) };
 }
 
@@ -265,6 +287,7 @@ dataurl_elide_json_memo(struct buf *out, const char *s, size_t n, size_t min,
 	while (i < n) {
 		const char *q = memchr(s + i, '"', n - i);
 		size_t at, end, b64 = 0;
+		struct run r;
 
 		if (!q) {
 			buf_add(out, s + i, n - i);
@@ -276,16 +299,16 @@ dataurl_elide_json_memo(struct buf *out, const char *s, size_t n, size_t min,
 		if (q > s && q[-1] == '\\')
 			continue;
 		if (n - at >= 5 && !memcmp(s + at, "data:", 5) &&
-		    (end = dataurl_span(s + at, n - at, &b64)) && end > min) {
+		    (end = dataurl_span(s + at, n - at, &b64, m, &r)) && end > min) {
 			buf_add(out, s + at, b64);
-			elide(out, s + at + b64, end - b64, m);
+			elide(out, s + at + b64, end - b64, m, &r);
 			buf_add(out, s + at + end, 1);	/* its closing quote */
 			i = at + end + 1;
 			continue;
 		}
-		if (data_value(s, at - 1) && (end = b64_span(s + at, n - at)) &&
+		if (data_value(s, at - 1) && (end = b64_run(s + at, n - at, m, &r)) &&
 		    end > min) {
-			elide(out, s + at, end, m);
+			elide(out, s + at, end, m, &r);
 			buf_add(out, s + at + end, 1);
 			i = at + end + 1;
 			continue;
