@@ -91,7 +91,7 @@ for c in "text only:txt" "images, elided:img" "images, --raw-full-media:img:--ra
 	label=${c%%:*} rest=${c#*:}
 	req=${rest%%:*} opt=${rest#"$req"}
 	opt=${opt#:}
-	# shellcheck disable=SC2086 # no option, or one
+	# shellcheck disable=SC2046,SC2086 # no option or one; two numbers
 	set -- $(send x "$req" $opt)
 	awk -v l="$label" -v r="$R" -v c="$1" -v b="$2" 'BEGIN {
 		printf "%-28s %14.1f %16.1f\n", l, c / r * 1e6, b / r / 1024 }'
