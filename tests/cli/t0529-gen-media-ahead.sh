@@ -9,8 +9,9 @@
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
-command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null ||
+if ! command -v strace >/dev/null 2>&1 || ! strace -o /dev/null true 2>/dev/null; then
 	test_skip_all "no strace"
+fi
 $PY -c 'import PIL' 2>/dev/null || test_skip_all "no python3-pil"
 
 # ahead TRACE PATTERN: the last line matching PATTERN comes before the
