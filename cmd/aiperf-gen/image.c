@@ -70,10 +70,9 @@ field_url(const char *path, const char *where)
 		return fields.v[*slot - 1];
 	if (!(url = dataurl_image_field(path, err, sizeof(err))))
 		die("%s%s", where, err);
-	/* the slot may move while the array grows: look it up again */
 	fields.v = xreallocarray(fields.v, fields.n + 1, sizeof(*fields.v));
 	fields.v[fields.n++] = url;
-	*hmap_find(&fields.ix, h[0], h[1]) = fields.n;
+	*slot = fields.n;	/* no insertion since hmap_put: still valid */
 	return url;
 }
 
