@@ -14,6 +14,12 @@ if ! command -v strace >/dev/null 2>&1 || ! strace -o /dev/null true 2>/dev/null
 fi
 $PY -c 'import PIL' 2>/dev/null || test_skip_all "no python3-pil"
 
+# traced STRACE-ARGS...: strace, with LeakSanitizer off (it cannot run
+# under ptrace) for sanitizer builds
+traced() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace "$@"
+}
+
 # ahead TRACE PATTERN: the last line matching PATTERN comes before the
 # first write to standard output, and there is one
 ahead() {
@@ -37,14 +43,14 @@ test_expect_success 'single_turn and multi_turn files: every file read before th
 	for i in 1 2 3 4 5 6; do
 		echo "{\"text\": \"t$i\", \"image\": \"i.png\", \"audio\": \"s.wav\", \"video\": \"v.webm\"}"
 	done >st.jsonl &&
-	strace -f -e trace=open,openat,write -o tr aiperf-gen -m m --tokenizer builtin \
+	traced -f -e trace=open,openat,write -o tr aiperf-gen -m m --tokenizer builtin \
 		--input-file st.jsonl --custom-dataset-type single_turn --request-count 6 >rec &&
 	test "$(wc -l <rec)" = 6 &&
 	ahead tr "\"i.png\"" && ahead tr "\"s.wav\"" && ahead tr "\"v.webm\"" &&
 	test "$(grep -c "\"i.png\"" tr)" = 1 &&
 	test "$(grep -c "\"s.wav\"" tr)" = 1 &&
 	echo "{\"turns\": [{\"text\": \"a\", \"image\": \"i.png\"}, {\"text\": \"b\", \"images\": [\"i.png\"]}]}" >mt.jsonl &&
-	strace -f -e trace=open,openat,write -o tr aiperf-gen -m m --tokenizer builtin \
+	traced -f -e trace=open,openat,write -o tr aiperf-gen -m m --tokenizer builtin \
 		--input-file mt.jsonl --custom-dataset-type multi_turn >rec &&
 	ahead tr "\"i.png\"" && test "$(grep -c "\"i.png\"" tr)" = 1
 '
@@ -52,14 +58,14 @@ test_expect_success 'single_turn and multi_turn files: every file read before th
 test_expect_success 'random_pool: pool files encoded while the pool is loaded' '
 	printf "%s\n" "{\"type\": \"random_pool\", \"image\": \"i.png\", \"audios\": [\"s.wav\"]}" \
 		"{\"text\": \"x\", \"videos\": [{\"name\": \"v\", \"contents\": [\"v.webm\"]}]}" >rp.jsonl &&
-	strace -f -e trace=open,openat,write -o tr aiperf-gen -m m --tokenizer builtin \
+	traced -f -e trace=open,openat,write -o tr aiperf-gen -m m --tokenizer builtin \
 		--random-seed 1 --input-file rp.jsonl --num-sessions 8 >rec &&
 	test "$(wc -l <rec)" = 8 &&
 	ahead tr "\"i.png\"" && ahead tr "\"s.wav\"" && ahead tr "\"v.webm\""
 '
 
 test_expect_success 'synthetic images, audio and video: ffmpeg has run before the first record' '
-	strace -f -e trace=execve,write -o tr aiperf-gen -m m --tokenizer builtin \
+	traced -f -e trace=execve,write -o tr aiperf-gen -m m --tokenizer builtin \
 		--random-seed 1 --isl 5 --num-dataset-entries 3 --request-count 6 \
 		--image-width-mean 16 --image-height-mean 16 --audio-length-mean 0.2 \
 		--video-width 32 --video-height 32 --video-duration 1 >rec &&
