@@ -47,7 +47,8 @@ aiperf profile options (the original's names and aliases):
   Images:    --image-width-mean, --image-width-stddev, --image-height-mean,
              --image-height-stddev, --image-format png|jpeg|random,
              --image-batch-size/--batch-size-image,
-             --inputs-json-full-media (ours: whole base64 in inputs.json)
+             --inputs-json-full-media (ours: whole base64 in inputs.json),
+             --raw-full-media (ours: whole base64 in the raw records)
   Dataset:   --input-file, --custom-dataset-type single_turn|multi_turn|
              random_pool|mooncake_trace|bailian_trace|burst_gpt_trace,
              --public-dataset sharegpt (--input-file: its local copy),

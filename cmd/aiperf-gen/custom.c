@@ -44,39 +44,13 @@ kind_of(int type)
 	       type == DS_RANDOM_POOL ? CUSTOM_RANDOM_POOL : CUSTOM_SINGLE_TURN;
 }
 
-/* The error of one record: parsing, then media not supported (issue #17). */
+/* The error of one record (custom_parse's), or NULL. */
 static const char *
 check_record(struct custom_parser *cp, int type, const char *s, size_t n,
 	     char *err, size_t errlen, int *rc)
 {
-	char where[40] = "";
-
 	*rc = custom_parse(cp, kind_of(type), s, n, err, errlen);
-	if (*rc < 0)
-		return err;
-	for (size_t i = 0; *rc > 0 && i < cp->nturns; i++) {
-		/* images: single_turn and multi_turn files (image.c); audio(s)
-		 * and video(s): every kind (av.c); image_uuids: none */
-		const struct custom_turn *k = &cp->turns[i];
-		const char *m = NULL, *what = NULL;
-
-		if (k->media_other && !strcmp(k->media_other, "image_uuids")) {
-			m = k->media_other;
-			what = "image_uuids";
-		} else if (type == DS_RANDOM_POOL && k->media &&
-			   !strncmp(k->media, "image", 5)) {
-			m = k->media;
-			what = "random_pool image";
-		}
-		if (!m)
-			continue;
-		if (type == DS_MULTI_TURN)
-			snprintf(where, sizeof(where), "turns[%zu]: ", i);
-		snprintf(err, errlen, "%s%s: not supported yet: %s inputs "
-			 "(multimodal, issue #17)", where, m, what);
-		return err;
-	}
-	return NULL;
+	return *rc < 0 ? err : NULL;
 }
 
 /* The conversation of session id s[0..n) (NULL: a new generated one). */
@@ -247,9 +221,9 @@ static void
 pool_add(struct cload *l, struct conv *pool, size_t lineno)
 {
 	const struct custom_turn *k = &l->cp.turns[0];
+	char where[4200];
 	struct turn *u;
 
-	(void)lineno;
 	if ((pool->nturns & (pool->nturns - 1)) == 0)
 		pool->turns = xreallocarray(pool->turns, pool->nturns ? pool->nturns * 2 : 1,
 					    sizeof(*pool->turns));
@@ -265,6 +239,10 @@ pool_add(struct cload *l, struct conv *pool, size_t lineno)
 		u->names[i] = x->name ? xstrndup(x->name, x->name_len) :
 					xstrdup(pool->session_id);
 	}
+	snprintf(where, sizeof(where), "%s:%zu: ", l->name, lineno);
+	for (size_t i = 0; i < k->nimages; i++)
+		gen_image_field(u, l->cp.images.v[k->img0 + i].s,
+				l->cp.images.v[k->img0 + i].n, where);
 	add_media(u, &l->cp, k);
 }
 
@@ -343,48 +321,92 @@ add_named(struct turn *u, const struct turn *from, size_t i)
 	u->texts[u->ntexts++] = xstrdup(from->texts[i]);
 }
 
+/* Image i of from, a copy, as u's next image. */
 static void
-merge_texts(struct turn *u, const struct turn *from)
+add_image(struct turn *u, const struct turn *from, size_t i)
+{
+	u->images = xreallocarray(u->images, u->nimages + 1, sizeof(*u->images));
+	u->images[u->nimages++] = xstrdup(from->images[i]);
+}
+
+/* from's texts (with their names), images, audios and videos after u's. */
+static void
+merge_turn(struct turn *u, const struct turn *from)
 {
 	for (size_t i = 0; i < from->ntexts; i++)
 		add_named(u, from, i);
+	for (size_t i = 0; i < from->nimages; i++)
+		add_image(u, from, i);
 	av_copy_media(u, from);
 }
 
-/* batch items of from's audios and of its videos, each sampled with
- * replacement, after u's. */
+/* batch items of from's audios (kind 'a') or videos ('v'), each sampled
+ * with replacement, after u's. */
 static void
-sample_media(struct turn *u, const struct turn *from, long long batch,
-	     struct rng *r)
+sample_av(struct turn *u, const struct turn *from, int kind, long long batch,
+	  struct rng *r)
 {
 	struct turn one = { 0 };
+	size_t n = kind == 'a' ? from->naudios : from->nvideos;
 
-	for (long long b = 0; from->naudios && b < batch; b++) {
-		one.audios = &from->audios[choice(r, from->naudios)];
-		one.naudios = 1;
+	for (long long b = 0; n && b < batch; b++) {
+		if (kind == 'a') {
+			one.audios = &from->audios[choice(r, n)];
+			one.naudios = 1;
+		} else {
+			one.videos = &from->videos[choice(r, n)];
+			one.nvideos = 1;
+		}
 		av_copy_media(u, &one);
 	}
-	one.naudios = 0;
-	for (long long b = 0; from->nvideos && b < batch; b++) {
-		one.videos = &from->videos[choice(r, from->nvideos)];
-		one.nvideos = 1;
-		av_copy_media(u, &one);
+}
+
+/* Whether a batch size other than 1 asks for flat pool sampling. */
+static int
+batched(const struct gen_opts *o)
+{
+	return o->batch_size != 1 || o->image_batch != 1 ||
+	       o->av.audio_batch != 1 || o->av.video_batch != 1;
+}
+
+/* _convert_to_conversations_batched: a flat pool per modality, from
+ * which each conversation samples its batch (with replacement) of
+ * images, then texts, then audios, then videos. */
+static void
+pool_batches(struct cload *l, struct conv *pools, size_t npools, size_t n,
+	     struct rng *r)
+{
+	const struct gen_opts *o = l->o;
+	struct turn flat = { 0 };
+
+	for (size_t p = 0; p < npools; p++)
+		for (size_t k = 0; k < pools[p].nturns; k++)
+			merge_turn(&flat, &pools[p].turns[k]);
+	for (size_t c = 0; c < n; c++) {
+		struct turn *u = &l->d->convs[c].turns[0];
+
+		for (long long b = 0; flat.nimages && b < o->image_batch; b++)
+			add_image(u, &flat, choice(r, flat.nimages));
+		for (long long b = 0; flat.ntexts && b < o->batch_size; b++)
+			add_named(u, &flat, choice(r, flat.ntexts));
+		sample_av(u, &flat, 'a', o->av.audio_batch, r);
+		sample_av(u, &flat, 'v', o->av.video_batch, r);
 	}
+	turn_free_texts(&flat);
+	gen_images_free(&flat);
 }
 
 /*
  * RandomPoolDatasetLoader.convert_to_conversations: --num-sessions (else
- * 100) conversations of one turn. Batch size 1: each pool (file) is
- * sampled with replacement for every conversation and the samples' texts
- * are merged in pool order; else --prompt-batch-size texts are sampled
- * from all the pools' texts.
+ * 100) conversations of one turn. All batch sizes 1: each pool (file) is
+ * sampled with replacement for every conversation and the samples'
+ * items are merged in pool order; else pool_batches(). Media items were
+ * read and encoded once, when their record was loaded.
  */
 static void
 pool_convs(struct cload *l, struct conv *pools, size_t npools, uint64_t root)
 {
 	size_t n = l->o->num_sessions ? (size_t)l->o->num_sessions : 100;
-	struct turn *flat = NULL;
-	size_t nflat = 0;
 	struct rng r;
 
 	rng_derive(&r, root, "dataset.loader.random_pool");
@@ -397,36 +419,24 @@ pool_convs(struct cload *l, struct conv *pools, size_t npools, uint64_t root)
 		add_turn(l, c, &none, 0);
 		l->meta[c][0] = m;
 	}
-	if (l->o->batch_size != 1) {
-		flat = xcalloc(1, sizeof(*flat));
-		for (size_t p = 0; p < npools; p++)
-			for (size_t k = 0; k < pools[p].nturns; k++)
-				merge_texts(flat, &pools[p].turns[k]);
-		nflat = flat->ntexts;
-		for (size_t c = 0; c < n; c++) {
-			for (long long b = 0; nflat && b < l->o->batch_size; b++) {
-				add_named(&l->d->convs[c].turns[0], flat,
-					  choice(&r, nflat));
-			}
-			sample_media(&l->d->convs[c].turns[0], flat,
-				     l->o->batch_size, &r);
-		}
-		turn_free_texts(flat);
-		free(flat);
+	if (batched(l->o)) {
+		pool_batches(l, pools, npools, n, &r);
 		return;
 	}
 	for (size_t p = 0; p < npools; p++)
 		for (size_t c = 0; c < n; c++)
-			merge_texts(&l->d->convs[c].turns[0],
-				    &pools[p].turns[choice(&r, pools[p].nturns)]);
+			merge_turn(&l->d->convs[c].turns[0],
+				   &pools[p].turns[choice(&r, pools[p].nturns)]);
 }
 
 static void
 pools_free(struct conv *pools, size_t n)
 {
 	for (size_t p = 0; p < n; p++) {
-		for (size_t k = 0; k < pools[p].nturns; k++)
+		for (size_t k = 0; k < pools[p].nturns; k++) {
 			turn_free_texts(&pools[p].turns[k]);
+			gen_images_free(&pools[p].turns[k]);
+		}
 		free(pools[p].turns);
 		free(pools[p].session_id);
 	}
@@ -570,6 +580,7 @@ finalize(struct cload *l, uint64_t root)
 							o->osl_stddev);
 			payload_render(o, u, k);
 			turn_free_texts(u);
+			gen_images_free(u);	/* in the payload now */
 			free(u->role);
 			free(u->sysmsg);
 			u->role = u->sysmsg = NULL;

@@ -703,6 +703,7 @@ teardown(struct sender *s)
 	if (s->sync_fd >= 0)
 		close(s->sync_fd);
 	json_doc_free(s->doc);
+	dataurl_memo_release(&s->memo);
 	buf_release(&s->out);
 	evloop_free(s->loop);
 }

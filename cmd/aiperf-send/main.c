@@ -16,8 +16,8 @@ enum {
 	K_MAXRESP, K_MAXREC, K_REUSE, K_DUR, K_GRACE, K_SHUT,
 	K_CAFILE, K_RAMP, K_WCONC, K_WRAMP, K_PRE, K_PRERAMP,
 	K_WPRE, K_WPRERAMP, K_BUSY, K_ENGINE, K_VERSION, K_WDUR, K_WGRACE,
-	K_RAWFILE, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK, K_IO, K_PCUE, K_PACK,
-	K_WORKER,
+	K_RAWFILE, K_FULLMEDIA, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK, K_IO,
+	K_PCUE, K_PACK, K_WORKER,
 };
 
 #define SECS(lv) OPT_SECONDS, "s", OPT_TO(lv), .hi = 9.2e9, .scale = 1e9
@@ -42,6 +42,8 @@ static const char *const ios[] = { "auto", "epoll", "uring", NULL };
 	{ "unbuffered", K_UNBUF, OPT_FLAG, NULL, OPT_TO(o->unbuffered), .flags = OPT_BR }, \
 	{ "raw-file", K_RAWFILE, OPT_STR, "file", OPT_TO(o->raw_file), .flags = OPT_BR }, \
 	{ "raw-buffer", K_RAWBUF, SIZE(o->raw_buffer) }, \
+	{ "raw-full-media", K_FULLMEDIA, OPT_FLAG, NULL, OPT_TO(o->raw_full_media), \
+	  .flags = OPT_BR }, \
 	{ "out-buffer", K_OUTBUF, SIZE(o->out_buffer) }, \
 	{ "read-ahead", K_AHEAD, OPT_INT, "n", OPT_TO(o->read_ahead), .min = 1, \
 	  .max = 1000000000, .flags = OPT_BR }, \

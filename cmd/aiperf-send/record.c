@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* One finished request as a raw record (man 5 aiperf-records). */
+#define _GNU_SOURCE	/* memmem */
 #include "xfer.h"
 
 #include <stdio.h>
@@ -524,6 +525,31 @@ write_aiperf(struct jw *w, const struct xfer *x)
 	jw_obj_end(w);
 }
 
+/* Shorter base64 strings stay: a marker is about 100 bytes. */
+#define ELIDE_MIN 256
+
+/*
+ * The request body as sent, with base64 media (data: URLs, input_audio
+ * "data") as "<elided: N base64 chars, sha256 HEX>" markers unless
+ * --raw-full-media: the same form inputs.json has. A body without the
+ * text "\"data" (every text-only one) is copied as it is, after one
+ * memmem; one with media is scanned, and each base64 string seen lately
+ * gets its marker from the memo instead of a decode and a SHA-256.
+ */
+static void
+write_payload(struct jw *w, struct xfer *x)
+{
+	struct sender *s = x->snd;
+
+	if (s->o->raw_full_media || x->body_len < ELIDE_MIN ||
+	    !memmem(x->body, x->body_len, "\"data", 5)) {
+		jw_raw(w, x->body, x->body_len);
+		return;
+	}
+	jw_raw(w, "", 0);	/* the separator, if any */
+	dataurl_elide_json_memo(w->b, x->body, x->body_len, ELIDE_MIN, &s->memo);
+}
+
 void
 xfer_record(struct xfer *x, struct buf *out)
 {
@@ -540,7 +566,7 @@ xfer_record(struct xfer *x, struct buf *out)
 	KEY(&w, "start_perf_ns");
 	xfer_int(&w, x->start_ns);
 	KEY(&w, "payload");
-	jw_raw(&w, x->body, x->body_len);
+	write_payload(&w, x);
 	KEY(&w, "request_headers");
 	write_headers(&w, x);
 	if (x->status > 0) {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <curl/curl.h>
 #include "buf.h"
+#include "media/dataurl.h"
 #include "evloop.h"
 #include "heap.h"
 #include "lines.h"
@@ -39,6 +40,7 @@ struct options {
 	size_t nheaders;
 	enum ui_type ui;
 	int unbuffered;
+	int raw_full_media;	/* --raw-full-media: payloads' base64 kept whole */
 	size_t max_response;
 	size_t max_line;
 	enum reuse reuse;
@@ -115,6 +117,7 @@ struct sender {
 	int64_t wall0, mono0;
 	char **bases;		/* normalized --url values */
 	struct json_doc *doc;
+	struct dataurl_memo memo;	/* markers of base64 elided from payloads */
 	struct sess **sess;	/* multi-turn sessions by correlation id */
 	size_t slots;		/* concurrency slots held (sessions) */
 	size_t nparked;		/* later turns waiting in their sessions */

@@ -185,15 +185,14 @@ static struct custom_turn *new_turn(struct custom_parser *p)
 	return &p->turns[p->nturns++];
 }
 
-/* The first media field set (from: 0, or 2 to skip image and images). */
-static const char *first_media(const struct json *o, size_t from)
+/* The first media field set. */
+static const char *first_media(const struct json *o)
 {
 	static const char *const media[] = {
-		"image", "images", "image_uuids", "audio", "audios", "video",
-		"videos", NULL,
+		"image", "images", "audio", "audios", "video", "videos", NULL,
 	};
 
-	for (size_t i = from; media[i]; i++)
+	for (size_t i = 0; media[i]; i++)
 		if (truthy(json_get(o, media[i])))
 			return media[i];
 	return NULL;
@@ -258,8 +257,7 @@ static int one_turn(struct custom_parser *p, const struct json *o,
 	t->nvideos = p->videos.n - t->video0;
 	if (k != CUSTOM_RANDOM_POOL && timing(o, t, where, err, errlen) < 0)
 		return -1;
-	t->media = first_media(o, 0);
-	t->media_other = first_media(o, 2);
+	t->media = first_media(o);
 	if (!truthy(json_get(o, "text")) && !truthy(json_get(o, "texts")) &&
 	    !t->media)
 		return fail(err, errlen, where, NULL,

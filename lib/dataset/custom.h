@@ -16,7 +16,8 @@
  * everything.
  *
  * The rules are those of the original's pydantic models
- * (src/aiperf/dataset/loader/models.py): unknown fields are ignored; a
+ * (src/aiperf/dataset/loader/models.py): unknown fields are ignored
+ * (extra="allow"; so is "image_uuids", which no model has); a
  * "type" field must name the model's own type; text and texts (likewise
  * image(s), audio(s), video(s)) and timestamp and delay are mutually
  * exclusive when both are truthy; at least one modality must be truthy
@@ -51,9 +52,6 @@ struct custom_turn {
 	double timestamp, delay;	/* ms */
 	int64_t output_length;
 	const char *media;	/* the first image/audio/video field set, or NULL */
-	const char *media_other;	/* the first field set other than text(s)
-					 * and image(s) (audio(s), video(s),
-					 * image_uuids), or NULL */
 	/* its contents per field kind, as texts: p->images.v[img0..+nimages), ... */
 	size_t img0, nimages, audio0, naudios, video0, nvideos;
 };

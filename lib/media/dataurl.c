@@ -121,12 +121,79 @@ fail:
 	return NULL;
 }
 
+/* A fast 128-bit fingerprint of b[0..len) (two multiply-xorshift lanes
+ * over 8-byte words): the memo's key, never written anywhere. */
+static void
+fingerprint(const char *b, size_t len, uint64_t h[2])
+{
+	uint64_t x = 0x9e3779b97f4a7c15u ^ len, y = 0xc2b2ae3d27d4eb4fu + len, w;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, b + i, 8);
+		x = (x ^ w) * 0xff51afd7ed558ccdu;
+		x ^= x >> 32;
+		y = (y + w) * 0xc4ceb9fe1a85ec53u;
+		y ^= y >> 29;
+	}
+	for (w = 0; i < len; i++)
+		w = w << 8 | (unsigned char)b[i];
+	x = (x ^ w) * 0xff51afd7ed558ccdu;
+	y = (y + w) * 0xc4ceb9fe1a85ec53u;
+	h[0] = x ^ (x >> 33);
+	h[1] = y ^ (y >> 31);
+}
+
+/* What a base64 run found: its fingerprint and, when the memo knows it,
+ * its entry. */
+struct run {
+	uint64_t h[2];
+	struct dataurl_memo_entry *e;
+};
+
+static struct dataurl_memo_entry *
+memo_find(struct dataurl_memo *m, size_t len, const uint64_t h[2])
+{
+	for (size_t i = 0; i < DATAURL_MEMO_N; i++) {
+		struct dataurl_memo_entry *e = &m->e[i];
+
+		if (e->marker && e->len == len && e->h[0] == h[0] && e->h[1] == h[1])
+			return e;
+	}
+	return NULL;
+}
+
+/*
+ * The length of the base64 run at s up to the closing quote of s[0..n),
+ * else 0. With a memo (m), the run up to the first quote is fingerprinted
+ * first (r): one the memo holds was checked when it was added, so its
+ * characters are not checked again.
+ */
+static size_t
+b64_run(const char *s, size_t n, struct dataurl_memo *m, struct run *r)
+{
+	const char *q;
+	size_t i = 0;
+
+	r->e = NULL;
+	if (m && (q = memchr(s, '"', n))) {
+		fingerprint(s, (size_t)(q - s), r->h);
+		if ((r->e = memo_find(m, (size_t)(q - s), r->h)))
+			return (size_t)(q - s);
+	}
+	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
+			 s[i] == '/' || s[i] == '='))
+		i++;
+	return i < n && s[i] == '"' ? i : 0;
+}
+
 /* The length of the data: URL at s (s[0..n) starting "data:") when it is
  * one, "data:<type>;base64,<b64>" up to the closing quote, else 0. */
 static size_t
-dataurl_span(const char *s, size_t n, size_t *b64)
+dataurl_span(const char *s, size_t n, size_t *b64, struct dataurl_memo *m,
+	     struct run *r)
 {
-	size_t i = 5;
+	size_t i = 5, k;
 
 	while (i < n && (isalnum((unsigned char)s[i]) || strchr("/+.-", s[i])))
 		i++;
@@ -134,23 +201,8 @@ dataurl_span(const char *s, size_t n, size_t *b64)
 		return 0;
 	i += 8;
 	*b64 = i;
-	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
-			 s[i] == '/' || s[i] == '='))
-		i++;
-	return i < n && s[i] == '"' ? i : 0;
-}
-
-/* The length of the bare base64 string at s (up to the closing quote of
- * s[0..n)), else 0. */
-static size_t
-b64_span(const char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '+' ||
-			 s[i] == '/' || s[i] == '='))
-		i++;
-	return i < n && s[i] == '"' ? i : 0;
+	k = b64_run(s + i, n - i, m, r);
+	return k ? i + k : 0;
 }
 
 /* Whether the string opening at s[q] is the value of a "data" key:
@@ -170,7 +222,7 @@ data_value(const char *s, size_t q)
 
 /* The base64 b[0..len) as "<elided: N base64 chars, sha256 HEX>". */
 static void
-elide(struct buf *out, const char *b, size_t len)
+elide_new(struct buf *out, const char *b, size_t len)
 {
 	unsigned char *raw = xmalloc(len / 4 * 3 + 3), md[32];
 	int k = EVP_DecodeBlock(raw, (const unsigned char *)b, (int)(len & ~(size_t)3));
@@ -188,14 +240,54 @@ elide(struct buf *out, const char *b, size_t len)
 	free(raw);
 }
 
+/* elide_new() through memo m (NULL: none): a base64 run the memo knows
+ * (r->e, found by b64_run) gets its marker again without being decoded
+ * and hashed; a new one is added, the oldest entry making room. */
+static void
+elide(struct buf *out, const char *b, size_t len, struct dataurl_memo *m,
+      const struct run *r)
+{
+	struct dataurl_memo_entry *e;
+	size_t at = out->len;
+
+	if (m && r->e) {
+		m->hits++;
+		buf_addstr(out, r->e->marker);
+		return;
+	}
+	elide_new(out, b, len);
+	if (!m)
+		return;
+	e = &m->e[m->next++ % DATAURL_MEMO_N];
+	free(e->marker);
+	*e = (struct dataurl_memo_entry){ .len = len, .h = { r->h[0], r->h[1] },
+		.marker = xstrndup(out->s + at, out->len - at) };
+}
+
+void
+dataurl_memo_release(struct dataurl_memo *m)
+{
+	for (size_t i = 0; i < DATAURL_MEMO_N; i++)
+		free(m->e[i].marker);
+	memset(m, 0, sizeof(*m));
+}
+
 void
 dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min)
+{
+	dataurl_elide_json_memo(out, s, n, min, NULL);
+}
+
+void
+dataurl_elide_json_memo(struct buf *out, const char *s, size_t n, size_t min,
+			struct dataurl_memo *m)
 {
 	size_t i = 0;
 
 	while (i < n) {
 		const char *q = memchr(s + i, '"', n - i);
 		size_t at, end, b64 = 0;
+		struct run r;
 
 		if (!q) {
 			buf_add(out, s + i, n - i);
@@ -207,16 +299,16 @@ dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min)
 		if (q > s && q[-1] == '\\')
 			continue;
 		if (n - at >= 5 && !memcmp(s + at, "data:", 5) &&
-		    (end = dataurl_span(s + at, n - at, &b64)) && end > min) {
+		    (end = dataurl_span(s + at, n - at, &b64, m, &r)) && end > min) {
 			buf_add(out, s + at, b64);
-			elide(out, s + at + b64, end - b64);
+			elide(out, s + at + b64, end - b64, m, &r);
 			buf_add(out, s + at + end, 1);	/* its closing quote */
 			i = at + end + 1;
 			continue;
 		}
-		if (data_value(s, at - 1) && (end = b64_span(s + at, n - at)) &&
+		if (data_value(s, at - 1) && (end = b64_run(s + at, n - at, m, &r)) &&
 		    end > min) {
-			elide(out, s + at, end);
+			elide(out, s + at, end, m, &r);
 			buf_add(out, s + at + end, 1);
 			i = at + end + 1;
 			continue;

@@ -4,6 +4,7 @@
 #define AIPERF_DATAURL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* prefix followed by the standard base64 (padded, no line breaks) of
  * bytes[0..n), NUL-terminated, malloc'd: "data:video/webm;base64,"
@@ -32,5 +33,28 @@ char *dataurl_image_field(const char *s, char *err, size_t errlen);
  * (input_audio parts) by "<elided: N base64 chars, sha256 HEX>". */
 struct buf;
 void dataurl_elide_json(struct buf *out, const char *s, size_t n, size_t min);
+
+/*
+ * The markers of the last DATAURL_MEMO_N distinct base64 strings elided,
+ * keyed by length and a fast 128-bit fingerprint of the text, so that a
+ * payload sent again (the same dataset entry, the same file) costs one
+ * pass over its bytes instead of a decode and a SHA-256. Zero it to start
+ * (= { 0 }); dataurl_memo_release() frees its markers.
+ */
+#define DATAURL_MEMO_N 64
+struct dataurl_memo_entry {
+	size_t len;
+	uint64_t h[2];
+	char *marker;
+};
+struct dataurl_memo {
+	struct dataurl_memo_entry e[DATAURL_MEMO_N];
+	size_t next;
+	uint64_t hits;		/* markers given again */
+};
+void dataurl_memo_release(struct dataurl_memo *m);
+/* dataurl_elide_json() through memo m (NULL: none). */
+void dataurl_elide_json_memo(struct buf *out, const char *s, size_t n,
+			     size_t min, struct dataurl_memo *m);
 
 #endif

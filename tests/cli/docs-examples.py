@@ -11,7 +11,8 @@ durations are small, a hub tokenizer is `builtin`, and "[other options...]"
 is a minimal model, URL and count. KIND is `run` when everything it uses
 is built, `plot` for `aiperf plot` (`dashboard` with --dashboard: a server
 the test stops), `later:<the first option or command not supported yet>`,
-or `refused:<message>` where the original itself refuses the example.
+`refused:<message>` where the original itself refuses the example, or
+`unknown:<option>` for an option newer than the reference (in no table).
 A word with a glob (artifacts/pareto-c*) stays unquoted: the shell expands
 it, as where the docs run it.
 """
@@ -26,6 +27,10 @@ SMALL = {
     "--benchmark-duration": 2, "--benchmark-grace-period": 1,
     "--warmup-duration": 1, "--isl": 64, "--osl": 8,
     "--num-profile-runs": 2, "--profile-run-cooldown-seconds": 0.1,
+    # media: small pictures, clips and sounds (t0527)
+    "--image-width-mean": 64, "--image-height-mean": 64,
+    "--video-width": 64, "--video-height": 48, "--video-fps": 2,
+    "--video-duration": 1, "--audio-length-mean": 0.5,
 }
 
 
@@ -42,15 +47,20 @@ def commands(docdir):
                     yield line
 
 
-def refused(tsv):
+def options(tsv, support=None):
+    """The option names of the table (of that support only, if given)."""
     names = {}
     for line in open(tsv, encoding="utf-8"):
         f = line.rstrip("\n").split("\t")
-        if line.startswith("#") or len(f) != 9 or f[7] != "no":
+        if line.startswith("#") or len(f) != 9 or support not in (None, f[7]):
             continue
         for n in [f[0]] + ([] if f[1] == "-" else f[1].split()):
             names[n] = f[8]
     return names
+
+
+def refused(tsv):
+    return options(tsv, "no")
 
 
 def adapt(line, url):
@@ -97,13 +107,17 @@ def adapt(line, url):
     return " ".join(word(w) for w in out)
 
 
-def expect(words, no):
-    """run, later:WHAT, or refused:MESSAGE (what the original itself says)."""
+def expect(words, no, known):
+    """run, later:WHAT, refused:MESSAGE (what the original itself says), or
+    unknown:OPTION (one newer than the reference, that no table names)."""
     if words[1] == "plot":
         return "dashboard" if "--dashboard" in words else "plot"
     for w in words:
         if w.split("=")[0] in no:
             return "later:" + w.split("=")[0]
+    for w in words[2:]:
+        if w.startswith("--") and w.split("=")[0] not in known:
+            return "unknown:" + w.split("=")[0]
     if "--user-context-prompt-length" in words and "--num-dataset-entries" not in words:
         # the original's validate_user_context_requires_dataset_entries
         return "refused:--user-context-prompt-length requires --num-dataset-entries"
@@ -116,9 +130,9 @@ def expect(words, no):
 
 def main():
     docdir, tsv, url = sys.argv[1:4]
-    no = refused(tsv)
+    no, known = refused(tsv), options(tsv)
     for line in commands(docdir):
-        print(expect(shlex.split(re.sub(r"\$\([^)]*\)", "x", line)), no) +
+        print(expect(shlex.split(re.sub(r"\$\([^)]*\)", "x", line)), no, known) +
               "\t" + adapt(line, url))
 
 

@@ -46,18 +46,26 @@ test_expect_success 'single_turn: malformed lines and wrong types' '
 	bad single_turn "{\"text\": \"a\", \"type\": \"multi_turn\"}" "type: expected '"'"'single_turn'"'"'"
 '
 
-test_expect_success 'every modality field is parsed; image_uuids and random_pool images are not supported yet' '
+test_expect_success 'every modality field is parsed; a missing image file stops the run in every kind' '
 	for m in image audio video; do
 		bad single_turn "{\"$m\": \"x\", \"${m}s\": [\"y\"]}" "$m and ${m}s cannot be set together" &&
-		bad single_turn "{\"text\": \"a\", \"${m}s\": 3}" "${m}s: expected a list" || return 1
+		bad single_turn "{\"text\": \"a\", \"${m}s\": 3}" "${m}s: expected a list" &&
+		bad random_pool "{\"$m\": \"x\", \"${m}s\": [\"y\"]}" "$m and ${m}s cannot be set together" || return 1
 	done &&
 	bad single_turn "{\"text\": \"a\", \"image\": \"x\"}" "image '"'"'x'"'"': No such file or directory (not a file, nor an http(s) or data: URL)" &&
 	bad single_turn "{\"images\": [{\"name\": \"n\", \"contents\": [\"x\"]}]}" "image '"'"'x'"'"': No such file or directory (not a file, nor an http(s) or data: URL)" &&
-	bad single_turn "{\"text\": \"a\", \"image_uuids\": [\"u\"]}" "image_uuids: not supported yet: image_uuids inputs (multimodal, issue #17)" &&
-	bad single_turn "{\"text\": \"a\", \"audio\": \"x\", \"image_uuids\": [\"u\"]}" "image_uuids: not supported yet: image_uuids inputs (multimodal, issue #17)" &&
-	bad multi_turn "{\"turns\": [{\"text\": \"a\"}, {\"image_uuids\": [\"x\"]}]}" "turns[1]: image_uuids: not supported yet: image_uuids inputs (multimodal, issue #17)" &&
-	bad random_pool "{\"image\": \"x\"}" "image: not supported yet: random_pool image inputs (multimodal, issue #17)" &&
-	bad random_pool "{\"images\": [\"x\"]}" "images: not supported yet: random_pool image inputs (multimodal, issue #17)"
+	bad random_pool "{\"image\": \"x\"}" "image '"'"'x'"'"': No such file or directory (not a file, nor an http(s) or data: URL)" &&
+	bad random_pool "{\"images\": [{\"name\": \"n\", \"contents\": [\"\"]}]}" "image: expected a file path or URL"
+'
+
+test_expect_success 'image_uuids is no field of the original: ignored, and no modality' '
+	bad single_turn "{\"image_uuids\": [\"u\"]}" "At least one modality must be provided" &&
+	bad random_pool "{\"image_uuids\": [\"u\"]}" "At least one modality must be provided" &&
+	bad multi_turn "{\"turns\": [{\"text\": \"a\"}, {\"image_uuids\": [\"x\"]}]}" "turns[1]: At least one modality must be provided" &&
+	printf "%s\n" "{\"text\": \"a\", \"image_uuids\": [\"u\"]}" >u.jsonl &&
+	aiperf-gen -m m --tokenizer builtin --random-seed 1 --input-file u.jsonl \
+		--custom-dataset-type single_turn >out &&
+	grep -q "\"content\":\"a\"" out && ! grep -q uuid out
 '
 
 test_expect_success 'multi_turn: empty and malformed turns' '

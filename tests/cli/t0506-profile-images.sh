@@ -3,8 +3,8 @@
 # --image-height-mean 64 against aiperf-mock (which takes chat content
 # arrays), and single_turn / multi_turn files whose image fields hold local
 # paths (read, typed from their content, sent as data: URLs) and URLs
-# (passed through); a missing file, a file that is no image and image
-# fields in a random_pool file stop the run with the line named.
+# (passed through); a missing file and a file that is no image stop the
+# run with the line named; random_pool files carry images too.
 # Test bodies are strings that test_expect_success evals:
 # shellcheck disable=SC2016,SC2034 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -87,11 +87,22 @@ test_expect_success 'multi_turn file with images, end to end against the mock' '
 		\"https://example.com/x.jpg\"" m/inputs.json >/dev/null
 '
 
-test_expect_success 'hostile files: missing, not an image, random_pool images' '
+test_expect_success 'random_pool file with images, end to end against the mock' '
+	mkimages &&
+	echo "{\"type\": \"random_pool\", \"text\": \"x\", \"image\": \"red.png\"}" >c.jsonl &&
+	prof --input-file c.jsonl --num-sessions 3 --artifact-dir rp >out 2>err ||
+		{ cat err; exit 1; } &&
+	test "$(jq ".error_request_count.avg // 0" rp/profile_export_aiperf.json)" = 0 &&
+	test "$(jq .request_count.avg rp/profile_export_aiperf.json)" = 3 &&
+	jq -e "[.data[].payloads[0].messages[0].content[1].image_url.url |
+		startswith(\"data:image/png;base64,\")] | all" rp/inputs.json >/dev/null
+'
+
+test_expect_success 'hostile files: missing, not an image, random_pool missing image' '
 	echo "not an image" >notimg.txt &&
 	echo "{\"text\": \"x\", \"image\": \"missing.png\"}" >a.jsonl &&
 	echo "{\"text\": \"x\", \"images\": [\"notimg.txt\"]}" >b.jsonl &&
-	echo "{\"type\": \"random_pool\", \"text\": \"x\", \"image\": \"red.png\"}" >c.jsonl &&
+	echo "{\"type\": \"random_pool\", \"text\": \"x\", \"image\": \"missing.png\"}" >c.jsonl &&
 	test_expect_code 1 aiperf-gen -m m --tokenizer builtin --input-file a.jsonl \
 		--custom-dataset-type single_turn --request-count 1 2>err &&
 	grep -q "a.jsonl:1: image .missing.png.: No such file or directory" err &&
@@ -100,7 +111,7 @@ test_expect_success 'hostile files: missing, not an image, random_pool images' '
 	grep -q "b.jsonl:1: image .notimg.txt.: not an image" err &&
 	test_expect_code 1 aiperf-gen -m m --tokenizer builtin --input-file c.jsonl \
 		--request-count 1 2>err &&
-	grep -q "c.jsonl:1: image: not supported yet: random_pool image inputs" err
+	grep -q "c.jsonl:1: image .missing.png.: No such file or directory" err
 '
 
 test_done

@@ -31,6 +31,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (size_t j = 0; j < t->ntexts; j++)
 				sink += p.texts.v[t->text0 + j].n + (unsigned char)p.texts.v[t->text0 + j].s[0];
 			sink += t->role_len + t->session_len + (size_t)t->output_length;
+			/* media contents (issue #17): every item in bounds */
+			for (size_t j = 0; j < t->nimages; j++)
+				sink += p.images.v[t->img0 + j].n + p.images.v[t->img0 + j].name_len;
+			for (size_t j = 0; j < t->naudios; j++)
+				sink += p.audios.v[t->audio0 + j].n;
+			for (size_t j = 0; j < t->nvideos; j++)
+				sink += p.videos.v[t->video0 + j].n;
+			if (t->nimages)
+				sink += (unsigned char)p.images.v[t->img0 + t->nimages - 1].s[0];
 		}
 		(void)sink;
 	}

@@ -100,6 +100,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check(x, line, size);
+	/* its raw record (media elided, issue #17) is one JSON object */
+	{
+		struct buf b = BUF_INIT(BUF_NOMAX);
+		struct json_doc *d = json_doc_new();
+
+		x->err = XE_NOTSENT;
+		xfer_record(x, &b);
+		if (!b.len || b.s[b.len - 1] != '\n' ||
+		    !json_parse(d, b.s, b.len - 1, NULL, 0))
+			abort();
+		json_doc_free(d);
+		buf_release(&b);
+	}
 	xfer_free(x);
 	return 0;
 }

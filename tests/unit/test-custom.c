@@ -149,10 +149,74 @@ static void test_multi_pool(void)
 	custom_parser_release(&p);
 }
 
+/* The i-th item of list l, as a C string. */
+static const char *item(const struct custom_items *l, size_t i)
+{
+	static char b[64];
+
+	snprintf(b, sizeof(b), "%.*s", (int)l->v[i].n, l->v[i].s);
+	return b;
+}
+
+/* random_pool media fields (issue #17) and hostile forms of them. */
+static void test_pool_media(void)
+{
+	struct custom_parser p;
+	enum custom_kind R = CUSTOM_RANDOM_POOL;
+	const char *list = "expected a list of strings or a list of {name, contents} objects";
+	char want[128];
+
+	custom_parser_init(&p);
+	TEST("pool record with every media field",
+	     parse(&p, R, "{\"type\":\"random_pool\",\"image\":\"a.png\","
+		   "\"audios\":[{\"name\":\"n\",\"contents\":[\"x.wav\",\"y.mp3\"]}],"
+		   "\"videos\":[\"https://h/v.mp4\"]}") == 1);
+	TEST("its items by kind", p.turns[0].nimages == 1 && p.turns[0].naudios == 2 &&
+	     p.turns[0].nvideos == 1 && p.turns[0].ntexts == 0);
+	TEST_STR("image content", item(&p.images, 0), "a.png");
+	TEST_STR("second audio", item(&p.audios, 1), "y.mp3");
+	TEST("audio name kept", p.audios.v[0].name_len == 1 && *p.audios.v[0].name == 'n');
+	TEST("media alone is a modality", !strcmp(p.turns[0].media, "image"));
+	TEST("image_uuids is no modality", fails(&p, R, "{\"image_uuids\":[\"u\"]}",
+						 "At least one modality must be provided"));
+	TEST("image_uuids beside text is ignored",
+	     parse(&p, R, "{\"text\":\"a\",\"image_uuids\":[1,{}]}") == 1 && !p.turns[0].media);
+	for (int i = 0; i < 3; i++) {
+		static const char *const x[] = { "image", "audio", "video" };
+		char line[128];
+
+		snprintf(line, sizeof(line), "{\"%s\":\"a\",\"%ss\":[\"b\"]}", x[i], x[i]);
+		snprintf(want, sizeof(want), "%s and %ss cannot be set together", x[i], x[i]);
+		TEST("singular and plural clash", fails(&p, R, line, want));
+		snprintf(line, sizeof(line), "{\"%s\":7}", x[i]);
+		snprintf(want, sizeof(want), "%s: expected a string", x[i]);
+		TEST("singular not a string", fails(&p, R, line, want));
+		snprintf(line, sizeof(line), "{\"%ss\":[{\"contents\":[null]}]}", x[i]);
+		snprintf(want, sizeof(want), "%ss: %s", x[i], list);
+		TEST("null content", fails(&p, R, line, want));
+		snprintf(line, sizeof(line), "{\"%ss\":[\"a\",{\"contents\":[]}]}", x[i]);
+		TEST("mixed strings and objects", fails(&p, R, line, want));
+		snprintf(line, sizeof(line), "{\"%ss\":\"a\"}", x[i]);
+		snprintf(want, sizeof(want), "%ss: expected a list", x[i]);
+		TEST("plural not a list", fails(&p, R, line, want));
+	}
+	TEST("empty media lists are no modality", fails(&p, R, "{\"images\":[],\"audio\":\"\"}",
+							"At least one modality must be provided"));
+	TEST("empty singular is still its content",
+	     parse(&p, R, "{\"text\":\"t\",\"image\":\"\"}") == 1 && p.images.n == 1 &&
+	     p.images.v[0].n == 0);
+	TEST("NUL inside a content is kept for the loader to refuse",
+	     parse(&p, R, "{\"image\":\"a\\u0000b\"}") == 1 && p.images.v[0].n == 3);
+	TEST("items reset between records",
+	     parse(&p, R, "{\"text\":\"t\"}") == 1 && p.images.n == 0 && p.audios.n == 0);
+	custom_parser_release(&p);
+}
+
 int main(void)
 {
 	test_single();
 	test_errors();
 	test_multi_pool();
+	test_pool_media();
 	return TEST_DONE();
 }
