@@ -65,6 +65,8 @@ struct options {
 	char **cues;		/* --scrape-cue FIFOs, one a scraper */
 	size_t ncues;
 	const char *scrape_ack;	/* --scrape-ack: their acknowledgements */
+	int64_t video_poll_ns;	/* --video-poll-interval */
+	int download_video;	/* --download-video-content */
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
@@ -127,6 +129,7 @@ struct sender {
 	int warmup_over;	/* the warmup duration ended */
 	struct h1eng *h1;	/* the native HTTP/1.1 engine (h1conn.c), or NULL */
 	int64_t cpu_ns, cpu_read_ns;	/* the last CPU time reading (record.c) */
+	struct vjobq *vjq;	/* video jobs waiting to poll (vjob.c), or NULL */
 };
 
 /* loop.c */
