@@ -19,6 +19,7 @@ enum endpoint {
 	EP_RESPONSES, EP_CHAT_EMBEDDINGS, EP_NIM_EMBEDDINGS, EP_HF_GENERATE,
 	EP_SOLIDO_RAG, EP_NIM_RANKINGS, EP_COHERE_RANKINGS, EP_HF_TEI_RANKINGS,
 	EP_TEMPLATE,	/* template.c */
+	EP_VIDEO_GENERATION,	/* payload_endpoints.c */
 };
 
 struct gen_opts {

@@ -40,12 +40,11 @@ static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL 
 static const char *const endpoint_types[] = {
 	"chat", "completions", "embeddings", "responses", "chat_embeddings",
 	"nim_embeddings", "huggingface_generate", "solido_rag", "nim_rankings",
-	"cohere_rankings", "hf_tei_rankings", "template", NULL,
+	"cohere_rankings", "hf_tei_rankings", "template", "video_generation", NULL,
 };
 static const char *const endpoints_later[] = {
 	"image_retrieval", "the image retrieval endpoint needs image inputs (multimodal, issue #17)",
 	"image_generation", "image generation endpoints (multimodal, issue #17)",
-	"video_generation", "video generation endpoints (multimodal, issue #17)",
 	NULL,
 };
 

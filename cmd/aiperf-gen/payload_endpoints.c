@@ -22,6 +22,7 @@ static const struct {
 	[EP_COHERE_RANKINGS] = { "cohere_rankings", "/v2/rerank", NULL, 0, 0 },
 	[EP_HF_TEI_RANKINGS] = { "hf_tei_rankings", "/rerank", NULL, 0, 0 },
 	[EP_TEMPLATE] = { "template", "", NULL, 1, 1 },
+	[EP_VIDEO_GENERATION] = { "video_generation", "/v1/videos", NULL, 0, 0 },
 };
 
 #define NEPS (sizeof(eps) / sizeof(eps[0]))
@@ -363,6 +364,15 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 	case EP_COHERE_RANKINGS:
 	case EP_HF_TEI_RANKINGS:
 		rankings_kv(o, t, k, kv);
+		return 1;
+	case EP_VIDEO_GENERATION:
+		/* the first text is the prompt; size, seconds, seed, fps, ...
+		 * come as extra inputs (aiperf-send submits them as a form) */
+		if (!t->ntexts)
+			die("Video generation endpoint requires text prompt in first turn.");
+		extras_set(kv, "prompt", 6, quoted(t->texts[0]));
+		extras_set(kv, "model", 5, quoted(model));
+		add_extras(o, kv);
 		return 1;
 	default:
 		return 0;
