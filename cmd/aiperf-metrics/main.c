@@ -67,7 +67,8 @@ enum {
 static const char *const endpoint_types[] = {
 	"chat", "completions", "embeddings", "nim_embeddings", "responses",
 	"rankings", "huggingface_generate", "template", "chat_embeddings",
-	"solido_rag", "nim_rankings", "cohere_rankings", "hf_tei_rankings", NULL,
+	"solido_rag", "nim_rankings", "cohere_rankings", "hf_tei_rankings",
+	"video_generation", NULL,
 };
 
 static void

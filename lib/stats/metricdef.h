@@ -27,6 +27,7 @@ enum metricdef_flags {
 	MF_HTTP_TRACE = 1 << 11,
 	MF_USAGE_DIFF = 1 << 12,
 	MF_LIST = 1 << 13,		/* per-record value is a list */
+	MF_VIDEO = 1 << 15,		/* PRODUCES_VIDEO_ONLY */
 };
 
 struct metricdef {
