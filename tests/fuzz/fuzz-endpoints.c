@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: response bodies through aiperf-metrics' endpoint parsers (responses, embeddings, chat_embeddings, huggingface_generate, solido_rag, the rankings types, template with and without a response_field), streamed and not. */
+/* libFuzzer target: response bodies through aiperf-metrics' endpoint parsers (responses, embeddings, chat_embeddings, huggingface_generate, solido_rag, the rankings types, template with and without a response_field, video_generation job objects), streamed and not. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,9 +35,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const enum etype ets[] = {
 		ET_RESPONSES, ET_EMBEDDINGS, ET_CHAT_EMBEDDINGS, ET_HF_GENERATE, ET_SOLIDO_RAG,
 		ET_NIM_RANKINGS, ET_COHERE_RANKINGS, ET_HF_TEI_RANKINGS, ET_TEMPLATE, ET_TEMPLATE,
+		ET_VIDEO,
 	};
 	static const char *const bases[] = {
-		base, base, base, base, base, base, base, base, base_auto, base_field,
+		base, base, base, base, base, base, base, base, base_auto, base_field, base,
 	};
 	static struct rec r;
 	static struct buf out;
