@@ -360,6 +360,11 @@ finish(struct xfer *x)
 	x->body = j->json;
 	x->body_len = j->json_len;
 	j->json = NULL;
+	if (j->base) {	/* the record's URL is the submit's */
+		free(x->url);
+		x->url = j->base;
+		j->base = NULL;
+	}
 	j->stage = VJ_SUBMIT;	/* the record's request headers are the submit's */
 	return 0;
 }
