@@ -9,6 +9,7 @@
 #include <strings.h>
 #include "clock.h"
 #include "heap.h"
+#include "stats/numfmt.h"
 #include "util.h"
 
 /*
@@ -407,8 +408,9 @@ again(struct sender *s, struct xfer *x, int64_t now)
 	struct vjob *j = x->vj;
 
 	if (now - j->poll_start >= s->o->timeout_ns) {
-		vfail(x, XE_VTIMEOUT, 504, "Video generation timed out after %gs",
-		      (double)s->o->timeout_ns / 1e9);
+		char t[40];
+		t[numfmt_repr(t, (double)s->o->timeout_ns / 1e9, NUMFMT_PYREPR)] = '\0';
+		vfail(x, XE_VTIMEOUT, 504, "Video generation timed out after %ss", t);
 		return;
 	}
 	schedule(s, j, now + s->o->video_poll_ns);

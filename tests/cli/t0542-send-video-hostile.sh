@@ -119,8 +119,9 @@ test_expect_success 'failed jobs without an error object: its text, or Unknown e
 '
 
 test_expect_success 'a status that never ends: the timeout, identical polls kept once' '
-	run j never --request-timeout-seconds 0.3 &&
+	run j never --request-timeout-seconds 1 &&
 	jq -e ".error.type == \"TimeoutError\" and .error.code == 504 and
+		.error.message == \"Video generation timed out after 1.0s\" and
 		(.responses | length) == 2 and .aiperf.video.polls >= 2" out.j
 '
 
