@@ -327,6 +327,29 @@ set_url(struct xfer *x, const char *suffix)
 	x->url = buf_detach(&b, NULL);
 }
 
+/*
+ * The download: the job's "url" when this engine can fetch it (an absolute
+ * http URL; https too through libcurl), as the original; else
+ * {url}/{id}/content. Only printable ASCII without blanks is followed.
+ */
+static void
+content_url(struct xfer *x, const struct json *job)
+{
+	size_t n, i;
+	const char *u = json_str(json_get(job, "url"), &n);
+
+	for (i = 0; u && i < n; i++)
+		if ((unsigned char)u[i] <= ' ' || (unsigned char)u[i] >= 0x7f)
+			break;
+	if (u && i == n && n > 8 && (!strncasecmp(u, "http://", 7) ||
+	    (x->h && !strncasecmp(u, "https://", 8)))) {
+		free(x->url);
+		x->url = xstrndup(u, n);
+		return;
+	}
+	set_url(x, "/content");
+}
+
 static void vfail(struct xfer *x, enum xfer_err e, long code, const char *fmt, ...) FMT(4, 5);
 
 static void
@@ -497,7 +520,7 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 		keep(x, perf);
 		j->stage = VJ_DOWNLOAD;
 		j->dl_bytes = 0;
-		set_url(x, "/content");
+		content_url(x, o);
 		issue(s, x);
 		return 1;
 	}

@@ -39,6 +39,8 @@ class H(http.server.BaseHTTPRequestHandler):
         self.send(200, json.dumps({"id": p, "status": "queued"}))
     def do_GET(self):
         path = urllib.parse.unquote(self.path)
+        if path == "/files/v.mp4":
+            return self.send(200, b"\1" * 777, "video/mp4")
         if not path.startswith("/v1/videos/"):
             return self.send(404, "{}")
         rest = path[len("/v1/videos/"):]
@@ -61,6 +63,12 @@ class H(http.server.BaseHTTPRequestHandler):
             return self.send(200, json.dumps({"status": "failed"}))
         if job == "never":
             return self.send(200, json.dumps({"status": 5, "progress": "x"}))
+        if job == "withurl":
+            u = "http://127.0.0.1:%d/files/v.mp4" % self.server.server_address[1]
+            return self.send(200, json.dumps({"status": "completed", "url": u}))
+        if job in ("badurl", "ftpurl"):
+            u = "http://x y/v.mp4" if job == "badurl" else "ftp://127.0.0.1/v.mp4"
+            return self.send(200, json.dumps({"status": "completed", "url": u}))
         if job.startswith("dl404"):
             return self.send(200, json.dumps({"status": "completed"}))
         self.send(404, '{"error":"unknown job"}')
@@ -130,6 +138,15 @@ test_expect_success 'a content download that fails: VideoDownloadError with the 
 	jq -e ".error.type == \"VideoDownloadError\" and .error.code == 404 and
 		(.error.message | startswith(\"Failed to download video dl404-1: HTTP 404\")) and
 		(.responses[-1].text | fromjson | .status) == \"completed\"" out.k
+'
+
+test_expect_success 'the job'"'"'s url is followed for the content when it is an http URL' '
+	for e in h1 curl; do
+		run u$e withurl --download-video-content --http-engine $e &&
+		jq -e "(.error | not) and .aiperf.video.content_bytes == 777" out.u$e || exit 1
+	done &&
+	run v badurl --download-video-content && jq -e ".aiperf.video.content_bytes == 1000" out.v &&
+	run x ftpurl --download-video-content && jq -e ".aiperf.video.content_bytes == 1000" out.x
 '
 
 test_expect_success 'metrics read the hostile records: every one an error record, none dropped' '
