@@ -108,5 +108,21 @@ test_expect_success 'SIGINT while jobs wait between polls: each still one record
 	jq -se "map(.payload.prompt) | sort == [\"x\", \"y\"]" raw4 >/dev/null
 '
 
+test_expect_success 'video jobs beside chat requests in one run: every record right' '
+	{ req v1 "a" && req v2 "b" &&
+	  for i in 1 2 3 4 5; do
+		printf "{\"id\":\"c%s\",\"payload\":{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"model\":\"m\",\"stream\":true}}\n" $i
+	  done; } >mix &&
+	for e in h1 curl; do
+		aiperf-send -u "$MOCK_URL" --http-engine $e --concurrency 4 --video-poll-interval 0.02 <mix >raw.mix &&
+		jq -se "length == 7 and all(.error | not) and
+			(map(select(.aiperf.endpoint_type == \"video_generation\")) | length == 2 and
+				all(.aiperf.video.polls >= 2)) and
+			(map(select(.aiperf.endpoint_type == \"chat\")) | length == 5 and
+				all(.request_headers[\"Content-Type\"] == \"application/json\" and
+				    (.responses | length) > 2))" raw.mix || exit 1
+	done
+'
+
 kill "$MOCK_PID"
 test_done
