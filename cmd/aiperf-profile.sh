@@ -27,7 +27,10 @@ aiperf profile options (the original's names and aliases):
              -u/--url, --url-strategy round_robin, --transport http,
              --request-timeout-seconds, --api-key,
              --api-key-file FILE (ours; or $AIPERF_API_KEY),
-             --use-legacy-max-tokens, --use-server-token-count
+             --use-legacy-max-tokens, --use-server-token-count,
+             --download-video-content (video_generation: GET the content
+             of every completed job; polls every
+             $AIPERF_HTTP_VIDEO_POLL_INTERVAL seconds, 0.1 by default)
   Input:     --extra-inputs, -H/--header, --random-seed, --goodput,
              --isl/--synthetic-input-tokens-mean/--prompt-input-tokens-mean,
              --isl-stddev, --osl/--output-tokens-mean, --osl-stddev,

@@ -9,7 +9,7 @@
 
 #define MAX_SLOS 64
 
-enum { E_TOKENS = 1 << 0, E_INPUT = 1 << 1, E_STREAM = 1 << 2, E_IMAGE = 1 << 3 };
+enum { E_TOKENS = 1 << 0, E_INPUT = 1 << 1, E_STREAM = 1 << 2, E_IMAGE = 1 << 3, E_VIDEO = 1 << 4 };
 
 /* The original 0.7.0's endpoint metadata (plugins.yaml): produces_tokens,
  * tokenizes_input, supports_streaming, supports_images, metrics_title. */
@@ -25,7 +25,7 @@ static const struct endpoint endpoints[] = {
 	{ "hf_tei_rankings", "Ranking Metrics", E_INPUT },
 	{ "huggingface_generate", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM },
 	{ "image_generation", "Image Generation Metrics", E_INPUT | E_STREAM },
-	{ "video_generation", "Video Generation Metrics", E_INPUT },
+	{ "video_generation", "Video Generation Metrics", E_INPUT | E_VIDEO },
 	{ "image_retrieval", "Image Retrieval Metrics", E_IMAGE },
 	{ "solido_rag", "SOLIDO RAG Metrics", E_TOKENS | E_INPUT | E_STREAM },
 	{ "template", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM },
@@ -73,6 +73,8 @@ applicable(const struct metricdef *d, const struct runcfg *rc)
 	if ((d->flags & MF_IMAGE) && !(e->caps & E_IMAGE))
 		return 0;
 	if ((d->flags & MF_STREAMING_ONLY) && !stream)
+		return 0;
+	if ((d->flags & MF_VIDEO) && !(e->caps & E_VIDEO))
 		return 0;
 	return !((d->flags & MF_USAGE_DIFF) && rc->server_tokens);
 }

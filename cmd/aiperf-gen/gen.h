@@ -20,6 +20,7 @@ enum endpoint {
 	EP_SOLIDO_RAG, EP_NIM_RANKINGS, EP_COHERE_RANKINGS, EP_HF_TEI_RANKINGS,
 	EP_TEMPLATE,	/* template.c */
 	EP_IMAGE_GENERATION, EP_IMAGE_RETRIEVAL,	/* payload_images.c */
+	EP_VIDEO_GENERATION,	/* payload_endpoints.c */
 };
 
 struct gen_opts {

@@ -41,10 +41,9 @@ static const char *const endpoint_types[] = {
 	"chat", "completions", "embeddings", "responses", "chat_embeddings",
 	"nim_embeddings", "huggingface_generate", "solido_rag", "nim_rankings",
 	"cohere_rankings", "hf_tei_rankings", "template", "image_generation",
-	"image_retrieval", NULL,
+	"image_retrieval", "video_generation", NULL,
 };
 static const char *const endpoints_later[] = {
-	"video_generation", "video generation endpoints (multimodal, issue #17)",
 	NULL,
 };
 

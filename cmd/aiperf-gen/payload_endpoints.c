@@ -24,6 +24,7 @@ static const struct {
 	[EP_TEMPLATE] = { "template", "", NULL, 1, 1 },
 	[EP_IMAGE_GENERATION] = { "image_generation", "/v1/images/generations", NULL, 1, 0 },
 	[EP_IMAGE_RETRIEVAL] = { "image_retrieval", "/v1/infer", NULL, 0, 0 },
+	[EP_VIDEO_GENERATION] = { "video_generation", "/v1/videos", NULL, 0, 0 },
 };
 
 #define NEPS (sizeof(eps) / sizeof(eps[0]))
@@ -369,6 +370,14 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 	case EP_IMAGE_GENERATION:
 	case EP_IMAGE_RETRIEVAL:
 		payload_image_kv(o, t, k, kv);
+	case EP_VIDEO_GENERATION:
+		/* the first text is the prompt; size, seconds, seed, fps, ...
+		 * come as extra inputs (aiperf-send submits them as a form) */
+		if (!t->ntexts)
+			die("Video generation endpoint requires text prompt in first turn.");
+		extras_set(kv, "prompt", 6, quoted(t->texts[0]));
+		extras_set(kv, "model", 5, quoted(model));
+		add_extras(o, kv);
 		return 1;
 	default:
 		return 0;

@@ -44,6 +44,7 @@ enum ctx_bits {
 	C_SERVER = 1 << 3,	/* --use-server-token-count */
 	C_ERROR = 1 << 4,	/* error record: ERROR_ONLY metrics */
 	C_IMAGE = 1 << 5,	/* endpoint takes images (supports_images) */
+	C_VIDEO = 1 << 6,	/* endpoint produces video */
 	C_NKEYS = 1 << 6,
 };
 
@@ -87,6 +88,8 @@ applicable(const struct metricdef *m, unsigned c)
 	if ((m->flags & MF_INPUT_ONLY) && !(c & C_INPUT))
 		return 0;
 	if ((m->flags & MF_IMAGE) && !(c & C_IMAGE))
+		return 0;
+	if ((m->flags & MF_VIDEO) && !(c & C_VIDEO))
 		return 0;
 	return !((m->flags & MF_USAGE_DIFF) && (c & C_SERVER));
 }
@@ -489,6 +492,7 @@ ctx_of(const struct rec *r, const struct opts *o, int err)
 	c |= etype_images(r->et) ? C_IMAGE : 0;
 	c |= o->server_tokens ? C_SERVER : 0;
 	c |= err ? C_ERROR : 0;
+	c |= r->et == ET_VIDEO ? C_VIDEO : 0;
 	return c;
 }
 
@@ -619,6 +623,10 @@ compute_valid(struct rec *r, const struct opts *o)
 	usage_metrics(r);
 	derived_metrics(r);
 	http_metrics(r);
+	if (r->has_vinf)
+		set_dbl("video_inference_time", r->vinf_s);
+	if (r->has_vmem)
+		set_dbl("video_peak_memory", r->vmem_mb);
 }
 
 static void

@@ -70,7 +70,7 @@ static const char *const endpoint_types[] = {
 	"chat", "completions", "embeddings", "nim_embeddings", "responses",
 	"rankings", "huggingface_generate", "template", "chat_embeddings",
 	"solido_rag", "nim_rankings", "cohere_rankings", "hf_tei_rankings",
-	"image_generation", "image_retrieval", NULL,
+	"image_generation", "image_retrieval", "video_generation", NULL,
 };
 
 static void

@@ -26,6 +26,7 @@ enum etype {
 	ET_TEMPLATE,	/* parse_template.c */
 	ET_IMAGE_GENERATION,	/* {"b64_json"} events or {"data": [...]} */
 	ET_IMAGE_RETRIEVAL,	/* NIM /v1/infer: {"data": ...} */
+	ET_VIDEO,	/* video_generation job objects (parse_endpoints.c) */
 	ET_OTHER,	/* unknown: latency metrics only */
 };
 
@@ -64,6 +65,9 @@ struct rec {
 	struct mstate *ms;	/* metric values (compute.c) */
 	struct tmplfield *tf;	/* template: the compiled response field cache */
 	struct tmplfield *tfield;	/* tf when this record has a response_field */
+	/* video_generation: the first response's inference_time_s, peak_memory_mb */
+	double vinf_s, vmem_mb;
+	int has_vinf, has_vmem;
 };
 
 struct opts {

@@ -33,6 +33,7 @@ rec_reset(struct rec *r)
 	r->has_start = r->warmup = r->unrecorded = r->stream = 0;
 	r->nr = r->nraw = 0;
 	r->bad_perf = r->has_out = r->has_reason = r->perr = 0;
+	r->has_vinf = r->has_vmem = 0;
 	buf_reset(&r->out_text);
 	buf_reset(&r->reason_text);
 	buf_reset(&r->etype_s);

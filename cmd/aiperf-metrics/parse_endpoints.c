@@ -2,6 +2,7 @@
 /* Response parsing for chat_embeddings, huggingface_generate, solido_rag and the rankings types, and endpoint type names. */
 #include "metrics.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -23,6 +24,7 @@ static const struct {
 	{ "template", ET_TEMPLATE },
 	{ "image_generation", ET_IMAGE_GENERATION },
 	{ "image_retrieval", ET_IMAGE_RETRIEVAL },
+	{ "video_generation", ET_VIDEO },
 };
 
 enum etype
@@ -39,7 +41,7 @@ etype_extra(enum etype et)
 {
 	return et == ET_CHAT_EMBEDDINGS || et == ET_HF_GENERATE || et == ET_SOLIDO_RAG
 	       || etype_rankings(et) || et == ET_IMAGE_GENERATION
-	       || et == ET_IMAGE_RETRIEVAL;
+	       || et == ET_IMAGE_RETRIEVAL || et == ET_VIDEO;
 }
 
 int
@@ -147,6 +149,41 @@ rankings(struct rec *r, const struct json *v)
 	}
 }
 
+/* A number, or a string that is one as a whole (pydantic's lax float). */
+static int
+number_of(const struct json *v, double *d)
+{
+	char tmp[64], *end;
+
+	if (v && v->type == JSON_NUMBER)
+		return json_double(v, d) == 0;
+	if (!v || v->type != JSON_STRING || !v->len || v->len >= sizeof(tmp))
+		return 0;
+	memcpy(tmp, v->str, v->len);
+	tmp[v->len] = '\0';
+	*d = strtod(tmp, &end);
+	return !*end && end != tmp && *d == *d;
+}
+
+/*
+ * A video job object (VideoGenerationEndpoint.parse_response): a non-empty
+ * object is a content response; the metrics read inference_time_s and
+ * peak_memory_mb from the first response that has them.
+ */
+static int
+video(struct rec *r, const struct json *v)
+{
+	if (v->type != JSON_OBJECT) {
+		rec_not_object(r, v);
+		return 0;
+	}
+	if (!r->has_vinf && number_of(json_get(v, "inference_time_s"), &r->vinf_s))
+		r->has_vinf = 1;
+	if (!r->has_vmem && number_of(json_get(v, "peak_memory_mb"), &r->vmem_mb))
+		r->has_vmem = 1;
+	return v->len > 0;
+}
+
 int
 parse_endpoint_body(struct rec *r, const struct json *v, int *output)
 {
@@ -169,6 +206,8 @@ parse_endpoint_body(struct rec *r, const struct json *v, int *output)
 	case ET_IMAGE_GENERATION:
 	case ET_IMAGE_RETRIEVAL:
 		return parse_image_body(r, v);
+	case ET_VIDEO:
+		return video(r, v);
 	default:
 		return 0;
 	}

@@ -23,7 +23,7 @@ enum {
 	K_REASONING, K_FAIL_AFTER, K_STALL, K_FAULT, K_MAX_CONN, K_MODEL,
 	K_EMB_DIM, K_EMB_BASE, K_EMB_PER, K_RANK_BASE, K_RANK_PER, K_IMG_BASE, K_IMG_PER,
 	K_WORKERS, K_PORTS, K_HELP,
-	K_VERSION, K_DCGM, K_DCGM_GPUS,
+	K_VERSION, K_DCGM, K_DCGM_GPUS, K_VTIME, K_VFAIL, K_VBYTES,
 };
 
 /* In enum fault's order, from FAULT_RESET. */
@@ -66,6 +66,10 @@ static const char *const faults[] = {
 	{ "ranking-per-passage-latency", K_RANK_PER, MS(o->rank_per_ns), .flags = OPT_BR }, \
 	{ "image-retrieval-base-latency", K_IMG_BASE, MS(o->img_base_ns) }, \
 	{ "image-retrieval-per-image-latency", K_IMG_PER, MS(o->img_per_ns), .flags = OPT_BR }, \
+	{ "video-time-ms", K_VTIME, MS(o->video_ns) }, \
+	{ "video-fail-rate", K_VFAIL, OPT_DOUBLE, "pct", OPT_TO(o->video_fail_rate), .hi = 100 }, \
+	{ "video-content-bytes", K_VBYTES, OPT_INT, "n", OPT_TO(o->video_bytes), .min = 32, \
+	  .max = 1 << 20, .flags = OPT_BR }, \
 	{ "workers", K_WORKERS, OPT_INT, "n", OPT_TO(o->workers), .min = 1, .max = 1024 }, \
 	{ "ports", K_PORTS, OPT_INT, "n", OPT_TO(o->ports), .min = 1, .max = MOCK_MAX_PORTS }, \
 	{ "dcgm", K_DCGM, OPT_FLAG, .flags = OPT_BR }, \
@@ -91,6 +95,7 @@ parse_args(struct options *o, int argc, char **argv)
 		.rank_per_ns = 1000000, .img_base_ns = 10000000, .img_per_ns = 5000000,
 		.fail_after = -1, .embedding_dim = 16,
 		.model = "aiperf-mock", .workers = 1, .ports = 1,
+		.video_ns = 500000000, .video_bytes = 65536,
 	};
 	opt_init(&it, &cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1) {
@@ -104,7 +109,7 @@ parse_args(struct options *o, int argc, char **argv)
 	if (fast)
 		o->ttft_ns = o->itl_ns = o->jitter_ns = o->emb_base_ns =
 			o->emb_per_ns = o->rank_base_ns = o->rank_per_ns =
-			o->img_base_ns = o->img_per_ns = 0;
+			o->img_base_ns = o->img_per_ns = o->video_ns = 0;
 }
 
 /* Many thousands of connections need as many descriptors as allowed. */

@@ -67,6 +67,9 @@ struct options {
 	int workers;
 	int ports;
 	int dcgm_gpus;		/* --dcgm: /metrics as a DCGM exporter; 0: off */
+	int64_t video_ns;	/* --video-time-ms: one video job's time */
+	double video_fail_rate;	/* --video-fail-rate, percent */
+	long video_bytes;	/* --video-content-bytes */
 };
 
 enum route {
@@ -263,6 +266,9 @@ void http_error(struct conn *c, int status, const char *type,
 void http_done(struct conn *c);
 const char *http_reason(int status);
 
+/* videos.c: /v1/videos jobs; 0 when the path is not one of theirs. */
+int videos_dispatch(struct conn *c, const struct httpreq *req, const char *body,
+		    size_t blen);
 /* route.c: which handler answers a request. */
 void route_dispatch(struct conn *c, const struct httpreq *req,
 		    const char *body, size_t blen, int64_t arrival);

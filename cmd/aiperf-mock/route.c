@@ -270,7 +270,9 @@ route_dispatch(struct conn *c, const struct httpreq *req, const char *body,
 	c->flags &= ~(unsigned)CONN_ACCEPT_SSE;
 	if (memmem(c->in.s, req->head_len, "text/event-stream", 17))
 		c->flags |= CONN_ACCEPT_SSE;
-	if (rt == ROUTE_OTHER) {
+	if (rt == ROUTE_OTHER && videos_dispatch(c, req, body, blen)) {
+		;	/* /v1/videos (videos.c) */
+	} else if (rt == ROUTE_OTHER) {
 		http_error(c, 404, "not_found_error", "not found");
 	} else if (!method_ok) {
 		http_error(c, 405, "invalid_request_error", "method not allowed");

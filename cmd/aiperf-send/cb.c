@@ -6,6 +6,7 @@
 #include <string.h>
 #include "clock.h"
 #include "json/json.h"
+#include "vjob.h"
 #include "xfer.h"
 
 /* Every write of one socket event shares one arrival stamp. */
@@ -67,6 +68,8 @@ cb_write(char *p, size_t size, size_t n, void *userdata)
 		}
 		return len;
 	}
+	if (x->vj && vjob_sink(x, len))
+		return len;	/* video content: counted, not kept */
 	if (x->is_sse) {
 		if (!x->sse_on) {
 			sse_init(&x->sse, x->snd->o->max_response, cb_sse, x);

@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "http/h1.h"
 #include "util.h"
+#include "vjob.h"
 #include "xfer.h"
 
 #define MAX_ADDRS 4
@@ -508,7 +509,10 @@ build_head(struct sender *s, struct h1conn *c, struct xfer *x, const char *targe
 	size_t len = x->body_len;
 
 	buf_reset(b);
-	buf_add(b, "POST ", 5);
+	if (vjob_get(x))
+		buf_add(b, "GET ", 4);
+	else
+		buf_add(b, "POST ", 5);
 	if (*target != '/')
 		buf_addch(b, '/');
 	buf_addstr(b, target);

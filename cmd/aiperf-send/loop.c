@@ -13,6 +13,7 @@
 #include "rawout.h"
 #include "runlog.h"
 #include "util.h"
+#include "vjob.h"
 #include "xfer.h"
 
 #define MAX_EVENTS 256
@@ -132,6 +133,8 @@ sender_emit(struct sender *s, struct xfer *x)
 void
 sender_finish(struct sender *s, struct xfer *x, CURLcode rc)
 {
+	if (x->vj && vjob_step(s, x, rc))
+		return;		/* a video job goes on: next poll or download */
 	sched_remove(&s->timers, x);
 	/*
 	 * The record starts when the request's bytes went out (cb_prereq, or
@@ -687,6 +690,7 @@ static void
 teardown(struct sender *s)
 {
 	h1conn_release(s);
+	vjob_release(s);
 	free(s->hdrtpl[0].text);
 	free(s->hdrtpl[1].text);
 	for (size_t i = 0; i < s->npool; i++)

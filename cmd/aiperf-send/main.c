@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-send: read request records, send them over HTTP (SSE), write one raw record per request. */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
@@ -17,7 +18,7 @@ enum {
 	K_CAFILE, K_RAMP, K_WCONC, K_WRAMP, K_PRE, K_PRERAMP,
 	K_WPRE, K_WPRERAMP, K_BUSY, K_ENGINE, K_VERSION, K_WDUR, K_WGRACE,
 	K_RAWFILE, K_FULLMEDIA, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK, K_IO,
-	K_PCUE, K_PACK, K_WORKER,
+	K_PCUE, K_PACK, K_WORKER, K_VPOLL, K_VDL,
 };
 
 #define SECS(lv) OPT_SECONDS, "s", OPT_TO(lv), .hi = 9.2e9, .scale = 1e9
@@ -76,6 +77,8 @@ static const char *const ios[] = { "auto", "epoll", "uring", NULL };
 	{ "phase-cue", K_PCUE, OPT_STR, "fifo", OPT_TO(o->phase_cue) }, \
 	{ "phase-ack", K_PACK, OPT_STR, "fifo", OPT_TO(o->phase_ack), .flags = OPT_BR }, \
 	{ "worker-id", K_WORKER, OPT_STR, "name", OPT_TO(o->worker_id) }, \
+	{ "video-poll-interval", K_VPOLL, SECS(o->video_poll_ns), .flags = OPT_BR }, \
+	{ "download-video-content", K_VDL, OPT_FLAG, NULL, OPT_TO(o->download_video) }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -90,7 +93,8 @@ add_str(char ***v, size_t *n, const char *s)
 
 /* What the table does not: repeated options, side effects, checks. */
 static void
-parse_opt(struct options *o, int c, const struct opt_iter *it, int *grace_set)
+parse_opt(struct options *o, int c, const struct opt_iter *it, int *grace_set,
+	  int *vpoll_set)
 {
 	switch (c) {
 	case 'u': add_str(&o->urls, &o->nurls, it->arg); break;
@@ -101,6 +105,7 @@ parse_opt(struct options *o, int c, const struct opt_iter *it, int *grace_set)
 	case K_OUTBUF: o->out_buffer_set = 1; break;
 	case K_AHEAD: o->read_ahead_set = 1; break;
 	case K_WGRACE: o->wgrace_set = 1; break;
+	case K_VPOLL: *vpoll_set = 1; break;
 	case K_WDUR:
 		if (o->warmup_ns <= 0)
 			die_usage("invalid value for %s: '%s' (must be > 0)",
@@ -203,13 +208,35 @@ io_env(struct options *o)
 	die_usage("invalid value for AIPERF_SEND_IO: '%s' (auto, epoll or uring)", v);
 }
 
+/*
+ * The video poll interval: --video-poll-interval, else the original's
+ * AIPERF_HTTP_VIDEO_POLL_INTERVAL, else its 0.1 s; 0.001 to 10 s as there.
+ */
+static void
+video_poll(struct options *o, int set)
+{
+	const char *env = getenv("AIPERF_HTTP_VIDEO_POLL_INTERVAL");
+	const char *what = "--video-poll-interval";
+
+	if (!set && env && *env) {
+		char *end;
+		double v = strtod(env, &end);
+		what = "AIPERF_HTTP_VIDEO_POLL_INTERVAL";
+		if (*end || !(v == v))
+			die_usage("invalid value for %s: '%s'", what, env);
+		o->video_poll_ns = (int64_t)(v * 1e9 + 0.5);
+	}
+	if (o->video_poll_ns < 1000000 || o->video_poll_ns > 10000000000LL)
+		die_usage("invalid value for %s: must be between 0.001 and 10 seconds", what);
+}
+
 static void
 parse_args(struct options *o, int argc, char **argv)
 {
 	struct opt o_tab[] = SEND_OPTS(o);
 	const struct opt_cmd cmd = { "aiperf-send", o_tab, NULL, 0, NULL, NULL };
 	struct opt_iter it;
-	int c, grace_set = 0;
+	int c, grace_set = 0, vpoll_set = 0;
 
 	o->timeout_ns = 21600LL * 1000000000;
 	o->ui = UI_DASHBOARD;
@@ -222,12 +249,14 @@ parse_args(struct options *o, int argc, char **argv)
 	o->out_buffer = (size_t)256 << 20;
 	io_env(o);
 	o->read_ahead = 256;
+	o->video_poll_ns = 100000000;
 	opt_init(&it, &cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1)
-		parse_opt(o, c, &it, &grace_set);
+		parse_opt(o, c, &it, &grace_set, &vpoll_set);
 	if (it.ind < argc)
 		die_usage("unexpected argument '%s'", argv[it.ind]);
 	resolve_key(o);
+	video_poll(o, vpoll_set);
 	if (grace_set && !o->duration_ns)
 		die_usage("--benchmark-grace-period can only be used with "
 			  "duration-based benchmarking (--benchmark-duration).");

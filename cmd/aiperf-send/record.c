@@ -12,6 +12,7 @@
 #include "json/json.h"
 #include "http/redact.h"
 #include "util.h"
+#include "vjob.h"
 
 void
 xfer_key_slow(struct jw *w, const char *q, size_t n)
@@ -265,7 +266,7 @@ write_headers(struct jw *w, const struct xfer *x)
 	const struct hdrtpl *t = headers_template(x->snd, x);
 	const size_t mark = 8;	/* strlen("\"\\u0001\"") */
 
-	if (!t->cut[0]) {
+	if (!t->cut[0] || x->vj) {
 		write_headers_slow(w, x);
 		return;
 	}
@@ -288,6 +289,9 @@ write_error(struct jw *w, const struct xfer *x)
 		[XE_NOTFIN] = "NotFinishedError",
 		[XE_NOTSENT] = "NotSentError",
 		[XE_TOOLARGE] = "ResponseTooLargeError",
+		[XE_VIDEO] = "VideoGenerationError",
+		[XE_VTIMEOUT] = "TimeoutError",
+		[XE_VDOWNLOAD] = "VideoDownloadError",
 	};
 	KEY(w, "error");
 	jw_obj(w);
@@ -522,6 +526,8 @@ write_aiperf(struct jw *w, const struct xfer *x)
 		xfer_int(w, cpu);
 	}
 	write_http(w, x);
+	if (x->vj)
+		vjob_write(w, x);
 	jw_obj_end(w);
 }
 
@@ -566,7 +572,13 @@ xfer_record(struct xfer *x, struct buf *out)
 	KEY(&w, "start_perf_ns");
 	xfer_int(&w, x->start_ns);
 	KEY(&w, "payload");
-	write_payload(&w, x);
+	if (x->vj) {
+		size_t n;
+		const char *p = vjob_json(x, &n);
+		jw_raw(&w, p, n);
+	} else {
+		write_payload(&w, x);
+	}
 	KEY(&w, "request_headers");
 	write_headers(&w, x);
 	if (x->status > 0) {

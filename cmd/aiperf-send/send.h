@@ -72,6 +72,8 @@ struct options {
 	const char *phase_cue;	/* --phase-cue: the senders' phase barrier (cue.c) */
 	const char *phase_ack;	/* --phase-ack: this sender's go lines */
 	const char *worker_id;	/* --worker-id: the records' worker_id */
+	int64_t video_poll_ns;	/* --video-poll-interval */
+	int download_video;	/* --download-video-content */
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
@@ -138,6 +140,7 @@ struct sender {
 	size_t resp_hint;	/* the last record's responses, for the next one's room */
 	int synced;		/* phase barriers passed (cue.c); 3: no more */
 	int sync_fd;		/* --phase-ack, open, or -1 */
+	struct vjobq *vjq;	/* video jobs waiting to poll (vjob.c), or NULL */
 };
 
 /* At most this much room is reserved for a response before it grows. */

@@ -9,6 +9,7 @@
 #include "cb.h"
 #include "json/json.h"
 #include "util.h"
+#include "vjob.h"
 
 /* The string at key (NULL when absent or not a string), or -1 when it
  * holds a NUL: a C string would silently cut it short. */
@@ -237,7 +238,9 @@ xfer_parse(struct sender *s, const char *line, size_t n, char *why,
 	}
 	x = xfer_new(s);
 	if (parse_strs(x, r, why, whylen) < 0 || parse_ints(x, r, why, whylen) < 0 ||
-	    parse_body(x, r, n, why, whylen) < 0) {
+	    parse_body(x, r, n, why, whylen) < 0 ||
+	    (!strcmp(x->etype, "video_generation") &&
+	     vjob_new(x, json_get(r, "payload"), why, whylen) < 0)) {
 		xfer_free(x);
 		return NULL;
 	}
@@ -279,7 +282,10 @@ xfer_each_header(const struct xfer *x, xfer_header_fn fn, void *ctx)
 		fn(ctx, LIT("Accept: text/event-stream"));
 	else
 		fn(ctx, LIT("Accept: application/json"));
-	fn(ctx, LIT("Content-Type: application/json"));
+	if (!x->vj)
+		fn(ctx, LIT("Content-Type: application/json"));
+	else if (vjob_ctype(x))
+		fn(ctx, vjob_ctype(x), strlen(vjob_ctype(x)));
 	/* No "Expect: 100-continue" round trip for large bodies. */
 	fn(ctx, LIT("Expect:"));
 }
@@ -340,6 +346,8 @@ xfer_setup(struct xfer *x, CURL *h)
 	 * for good). Pooled handles keep options: set it both ways.
 	 */
 	SET(CURLOPT_PIPEWAIT, strncasecmp(x->url, "https://", 8) ? 0L : 1L);
+	if (vjob_get(x))
+		SET(CURLOPT_HTTPGET, 1L);
 	SET(CURLOPT_PREREQFUNCTION, cb_prereq);
 	SET(CURLOPT_PREREQDATA, x);
 	/* TLS: libcurl verifies peer and host name unless told not to. */
@@ -357,6 +365,7 @@ xfer_free(struct xfer *x)
 {
 	if (!x)
 		return;
+	vjob_free(x->vj);
 	curl_slist_free_all(x->hdrs);
 	free(x->id);
 	free(x->corr);

@@ -22,6 +22,9 @@ enum xfer_err {
 	XE_NOTFIN,	/* in flight when the run stopped and its grace ran out */
 	XE_NOTSENT,
 	XE_TOOLARGE,
+	XE_VIDEO,	/* video_generation: the job failed or answered nonsense (vjob.c) */
+	XE_VTIMEOUT,	/* its polls outlasted --request-timeout-seconds */
+	XE_VDOWNLOAD,	/* --download-video-content failed */
 };
 
 /* The native engine's own stamps for the record's "http" object (ns, bytes). */
@@ -84,6 +87,7 @@ struct xfer {
 	struct xfer *tprev, *tnext;
 	int retried, redo;
 	struct xfer_http hs;
+	struct vjob *vj;	/* video_generation: its job (vjob.c), or NULL */
 };
 
 /* Parse one request record line; NULL with *why set on malformed input. */

@@ -23,6 +23,7 @@
 #define UD MF_USAGE_DIFF
 #define LIST MF_LIST
 #define IMG MF_IMAGE
+#define V MF_VIDEO
 
 #define R METRIC_RECORD
 #define A METRIC_AGGREGATE
@@ -74,6 +75,8 @@ const struct metricdef metricdefs[] = {
 	{ "http_req_connection_reused", "HTTP Connection Reused", "ratio", "ratio", 1, R, 2110, H | NC, NULL },
 	{ "http_req_chunks_sent", "HTTP Chunks Sent", "count", "count", 1, R, 2120, H | NC, NULL },
 	{ "http_req_chunks_received", "HTTP Chunks Received", "count", "count", 1, R, 2130, H | NC, NULL },
+	{ "video_inference_time", "Video Inference Time", "sec", "ms", 1e3, R, 310, V, NULL },
+	{ "video_peak_memory", "Video Peak Memory", "MB", "MB", 1, R, 311, V, NULL },
 	{ "request_count", "Request Count", "requests", "requests", 1, A, 1100, L | NIR, NULL },
 	{ "error_request_count", "Error Request Count", "requests", "requests", 1, A, 0, E | NIR, NULL },
 	{ "min_request_timestamp", "Minimum Request Timestamp", "ns", "ns", 1, A, 0, INT | NC | NIR, NULL },

@@ -28,6 +28,7 @@ enum metricdef_flags {
 	MF_USAGE_DIFF = 1 << 12,
 	MF_LIST = 1 << 13,		/* per-record value is a list */
 	MF_IMAGE = 1 << 14,		/* SUPPORTS_IMAGE_ONLY: endpoints taking images */
+	MF_VIDEO = 1 << 15,		/* PRODUCES_VIDEO_ONLY */
 };
 
 struct metricdef {

@@ -116,7 +116,7 @@ test_expect_success 'every documented option parses, or is not supported yet; no
 				{ echo "$n $v:"; cat err; exit 1; }
 		fi
 	done &&
-	test "$(sort -u later | wc -l)" -le 46 && grep -qx -- "--download-video-content" later
+	touch later && test "$(sort -u later | wc -l)" -le 46
 '
 
 test_expect_success 'choices in any case, with dashes or underscores, become the documented one' '
@@ -139,7 +139,7 @@ test_expect_success '--help names every option it accepts' '
 
 test_expect_success 'the table is found beside the script, links resolved, or in AIPERF_DATA_DIR' '
 	mkdir -p link data && ln -s "$TOP/bin/aiperf-profile" link/aiperf-profile &&
-	test_expect_code 2 link/aiperf-profile -m m --download-video-content 2>err &&
+	test_expect_code 2 link/aiperf-profile -m m --accuracy-benchmark mmlu 2>err &&
 	grep -q "not supported yet" err &&
 	printf "#c\n%s\t-\targ\t-\t-\t-\t-\tno\ttest reason\n" --zmq-host >data/profile-options.tsv &&
 	AIPERF_DATA_DIR=$PWD/data test_expect_code 2 aiperf profile --zmq-host h 2>err &&

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: response bodies through aiperf-metrics' endpoint parsers (responses, embeddings, chat_embeddings, huggingface_generate, solido_rag, the rankings types, template with and without a response_field, image_generation, image_retrieval), streamed and not. */
+/* libFuzzer target: response bodies through aiperf-metrics' endpoint parsers (responses, embeddings, chat_embeddings, huggingface_generate, solido_rag, the rankings types, template with and without a response_field, image_generation, image_retrieval, video_generation job objects), streamed and not. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,11 +41,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const enum etype ets[] = {
 		ET_RESPONSES, ET_EMBEDDINGS, ET_CHAT_EMBEDDINGS, ET_HF_GENERATE, ET_SOLIDO_RAG,
 		ET_NIM_RANKINGS, ET_COHERE_RANKINGS, ET_HF_TEI_RANKINGS, ET_TEMPLATE, ET_TEMPLATE,
-		ET_IMAGE_GENERATION, ET_IMAGE_RETRIEVAL,
+		ET_IMAGE_GENERATION, ET_IMAGE_RETRIEVAL, ET_VIDEO,
 	};
 	static const char *const bases[] = {
 		base, base, base, base, base, base, base, base, base_auto, base_field,
-		base_img, base_img,
+		base_img, base_img, base,
 	};
 	static struct rec r;
 	static struct buf out;

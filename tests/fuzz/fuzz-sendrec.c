@@ -5,6 +5,7 @@
 
 #include "json/jw.h"
 #include "util.h"
+#include "vjob.h"
 #include "xfer.h"
 #include "fuzztool.h"
 
@@ -38,17 +39,22 @@ check_int(const struct json *r, const char *key, int64_t dflt, int64_t got)
 }
 
 /* The body is the payload, compact; a history mark sits inside its
- * messages array. */
+ * messages array. A video_generation record keeps it beside its form,
+ * which is multipart and ends with the closing boundary. */
 static void
 check_body(const struct xfer *x, const struct json *r)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	struct jw w;
+	size_t blen = x->body_len;
+	const char *body = x->vj ? vjob_json(x, &blen) : x->body;
 
+	if (x->vj && (x->body_len < 6 || memcmp(x->body, "--", 2) ||
+		      memcmp(x->body + x->body_len - 4, "--\r\n", 4)))
+		abort();
 	jw_init(&w, &b, 0);
 	jw_value(&w, json_get(r, "payload"));
-	if (b.len != x->body_len || memcmp(b.s, x->body, b.len) ||
-	    strlen(x->body) != x->body_len)
+	if (b.len != blen || memcmp(b.s, body, b.len) || strlen(body) != blen)
 		abort();
 	buf_release(&b);
 	if (x->hist_at != (size_t)-1 &&

@@ -43,7 +43,7 @@ ORACLE = os.path.join(os.path.dirname(TOP), "shared", "tools", "tok-oracle.mjs")
 CORPUS = os.path.join(TOP, "data", "corpus", "tinyshakespeare.txt")
 EOT = 199999  # o200k_base <|endoftext|>: tiktoken's EOS, the block separator
 PATHS = {"chat": "/v1/chat/completions", "completions": "/v1/completions",
-         "embeddings": "/v1/embeddings"}
+         "embeddings": "/v1/embeddings", "video_generation": "/v1/videos"}
 
 
 class Skip(Exception):
@@ -323,6 +323,10 @@ def payload(o, turn, P):
         p["stream"] = o["stream"]
         if turn.get("max_tokens"):
             p["max_tokens"] = turn["max_tokens"]
+    elif o["ep"] == "video_generation":
+        # OpenAI/SGLang video: the first text is the prompt, extras after
+        p["prompt"] = texts[0]
+        p["model"] = turn["model"]
     for k, v in o["extra"]:
         p[k] = v
     if o["stream"] and o["server"] and o["ep"] in ("chat", "completions"):
@@ -353,7 +357,7 @@ def expected(o):
             r = {"schema": "aiperf.request/1", "id": uuid4(ids), "session_num": num[0],
                  "conversation_id": conv["id"], "x_correlation_id": corr, "turn_index": t,
                  "num_turns": len(conv["turns"]), "phase": phase, "model": p["model"],
-                 "endpoint_type": o["ep"], "path": PATHS[o["ep"]], "stream": p["stream"]}
+                 "endpoint_type": o["ep"], "path": PATHS[o["ep"]], "stream": p.get("stream", False)}
             if turn.get("max_tokens") is not None:
                 r["max_tokens"] = turn["max_tokens"]
             if t == 0 and extra_first is not None:
