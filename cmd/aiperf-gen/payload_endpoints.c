@@ -370,6 +370,7 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 	case EP_IMAGE_GENERATION:
 	case EP_IMAGE_RETRIEVAL:
 		payload_image_kv(o, t, k, kv);
+		return 1;
 	case EP_VIDEO_GENERATION:
 		/* the first text is the prompt; size, seconds, seed, fps, ...
 		 * come as extra inputs (aiperf-send submits them as a form) */

@@ -45,7 +45,7 @@ enum ctx_bits {
 	C_ERROR = 1 << 4,	/* error record: ERROR_ONLY metrics */
 	C_IMAGE = 1 << 5,	/* endpoint takes images (supports_images) */
 	C_VIDEO = 1 << 6,	/* endpoint produces video */
-	C_NKEYS = 1 << 6,
+	C_NKEYS = 1 << 7,
 };
 
 struct order {
