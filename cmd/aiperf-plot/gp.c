@@ -37,15 +37,16 @@ gp_available(void)
 
 	if (!p)
 		p = "/usr/bin:/bin";
-	do {	/* an empty entry is the current directory */
+	for (;;) {	/* an empty entry is the current directory */
 		e = strchr(p, ':');
 		n = e ? (int)(e - p) : (int)strlen(p);
 		snprintf(file, sizeof(file), "%.*s/gnuplot", n ? n : 1, n ? p : ".");
 		if (access(file, X_OK) == 0)
 			return 1;
+		if (!e)
+			return 0;
 		p = e + 1;
-	} while (e);
-	return 0;
+	}
 }
 
 /* A gnuplot double-quoted string. */
