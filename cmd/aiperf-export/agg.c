@@ -112,8 +112,8 @@ static int
 add_metric(struct agg *a, const struct json *m, char *why, size_t whylen)
 {
 	int rc = 0;
-	/* keys are NUL-terminated; one with an inner NUL is no tag of ours */
-	const struct metricdef *d = strlen(m->key) == m->keylen ? metricdef_find(m->key) : NULL;
+	/* a key with an inner NUL is no tag of ours */
+	const struct metricdef *d = metricdef_findn(m->key, m->keylen);
 
 	if (!d || d->kind != METRIC_RECORD)
 		return 0;	/* unknown tags are ignored (forward compatible) */
