@@ -538,14 +538,12 @@ json_parse(struct json_doc *d, const char *s, size_t n, char *err,
 }
 
 struct json *
-json_get(const struct json *obj, const char *key)
+json_getn(const struct json *obj, const char *key, size_t n)
 {
 	struct json *c, *found = NULL;
-	size_t n;
 
 	if (!obj || obj->type != JSON_OBJECT)
 		return NULL;
-	n = strlen(key);
 	for (c = obj->child; c; c = c->next)
 		if (c->keylen == n && (!n || c->key[0] == key[0]) && !memcmp(c->key, key, n))
 			found = c;
