@@ -592,22 +592,26 @@ json_is_num(const struct json *v)
 	return v && v->type == JSON_NUMBER;
 }
 
-/* Plain integer text of at most 18 digits (no overflow possible): its
- * value; -1 for anything else, which strtoll/strtod then judge. */
+/* Plain integer text of at most 18 digits (no overflow possible), or 19
+ * (nanosecond timestamps) with the fast paths on, that fits: its value;
+ * -1 for anything else, which strtoll/strtod then judge. */
 static int
 int_text(const char *s, size_t n, int64_t *out)
 {
 	size_t i = s[0] == '-';
-	int64_t x = 0;
+	uint64_t x = 0;
+	int neg = s[0] == '-';
 
-	if (n - i == 0 || n - i > 18)
+	if (n - i == 0 || n - i > 19 || (n - i == 19 && !util_fastpath()))
 		return -1;
 	for (; i < n; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return -1;
-		x = x * 10 + (s[i] - '0');
+		x = x * 10 + (uint64_t)(s[i] - '0');
 	}
-	*out = s[0] == '-' ? -x : x;
+	if (x > (uint64_t)INT64_MAX + neg)
+		return -1;
+	*out = neg ? (int64_t)(0 - x) : (int64_t)x;
 	return 0;
 }
 

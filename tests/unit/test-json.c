@@ -250,6 +250,13 @@ main(void)
 	TEST_STR("writer numbers", buf_str(&b), "{\"x\":1e16,\"y\":1e+16,\"z\":-5}");
 	TEST("string decoders agree on hostile strings", hostile_strings());
 	TEST("json_double equals strtod bit for bit", doubles_exact());
+	TEST("int64 max", json_int64(P("9223372036854775807"), &i) == 0 && i == INT64_MAX);
+	TEST("int64 min", json_int64(P("-9223372036854775808"), &i) == 0 && i == INT64_MIN);
+	TEST("int64 past max", json_int64(P("9223372036854775808"), &i) == -1);
+	TEST("int64 past min", json_int64(P("-9223372036854775809"), &i) == -1);
+	TEST("int64 of 19 nines", json_int64(P("9999999999999999999"), &i) == -1);
+	TEST("int64 of 19 digits", json_int64(P("-1000000000000000000"), &i) == 0
+	     && i == -INT64_C(1000000000000000000));
 	buf_release(&b);
 	json_doc_free(d);
 	return TEST_DONE();
