@@ -95,11 +95,21 @@ rate "aiperf-metrics --tokenizer builtin, s200" "$tmp/s200.ndjson" \
 m_s200=$(cat "$tmp/rate")
 rate "aiperf-metrics --tokenizer builtin --threads $(nproc), s200" "$tmp/s200.ndjson" \
 	"$bin/aiperf-metrics" --tokenizer builtin --threads "$(nproc)"
-if [ -x "$bin/aiperf-export" ]; then
-	rate "aiperf-metrics --use-server-token-count | aiperf-export, small" \
-		"$tmp/small.ndjson" sh -c "'$bin/aiperf-metrics' --use-server-token-count | '$bin/aiperf-export' >/dev/null; echo"
-fi
+pipe="'$bin/aiperf-metrics' --use-server-token-count | '$bin/aiperf-export' >/dev/null; echo"
+rate "aiperf-metrics --use-server-token-count | aiperf-export, small" \
+	"$tmp/small.ndjson" sh -c "$pipe"
+p_small=$(cat "$tmp/rate")
+# The same two runs with the fast paths off (util_fastpath()): the plain
+# code, as it was before them; outputs are the same (tests/cli/t0640).
+rate "  the same, AIPERF_NO_FASTPATH=1 (plain code)" \
+	"$tmp/small.ndjson" env AIPERF_NO_FASTPATH=1 "$bin/aiperf-metrics" --use-server-token-count
+m_slow=$(cat "$tmp/rate")
+rate "  metrics | export, AIPERF_NO_FASTPATH=1 (plain code)" \
+	"$tmp/small.ndjson" env AIPERF_NO_FASTPATH=1 sh -c "$pipe"
+p_slow=$(cat "$tmp/rate")
 echo "cpu-time ratios against jq -c on the same records:"
 echo "  server counts, small:  aiperf-metrics / jq = $(ratio "$m_small" "$jq_small") (target >= 300k rec/s)"
+echo "  server counts, small:  aiperf-metrics | aiperf-export / jq = $(ratio "$p_small" "$jq_small") (target >= 300k rec/s)"
+echo "  fast paths on / off:   aiperf-metrics $(ratio "$m_small" "$m_slow"), metrics | export $(ratio "$p_small" "$p_slow")"
 echo "  tokenizing, long:      aiperf-metrics / jq = $(ratio "$m_long" "$jq_long") (target >= 50k rec/s)"
 echo "  tokenizing, s200:      aiperf-metrics / jq = $(ratio "$m_s200" "$jq_s200")"

@@ -185,12 +185,18 @@ usage_discrepancy(struct agg *a, const struct json *metrics)
 {
 	static const char *const tags[] = { "usage_prompt_tokens_diff_pct",
 		"usage_completion_tokens_diff_pct", "usage_reasoning_tokens_diff_pct" };
-	const char *env = getenv("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD");
-	double t = 10.0, v;
+	static double t;	/* the environment is read once */
+	static int have_t;
+	double v;
 	int seen = 0, over = 0;
 
-	if (env && util_strtod(env, &t) < 0)
-		t = 10.0;
+	if (!have_t) {
+		const char *env = getenv("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD");
+
+		if (!env || util_strtod(env, &t) < 0)
+			t = 10.0;
+		have_t = 1;
+	}
 	for (size_t i = 0; i < 3; i++) {
 		if (json_double(json_get(json_get(metrics, tags[i]), "value"), &v) < 0)
 			continue;
