@@ -2,6 +2,8 @@
 # Records/s of aiperf-metrics (and aiperf-metrics | aiperf-export when built)
 # against `jq -c` reading the same records, side by side in one run.
 # Usage: bench/metrics.sh [records]   (default 100000; N=... works too)
+# BASE=dir adds the rows of the aiperf-metrics and aiperf-export in dir (an
+# older build, e.g. main's bin/) to the same run, for before/after figures.
 set -eu
 cd "$(dirname "$0")/.."
 n=${1:-${N:-100000}}
@@ -95,11 +97,32 @@ rate "aiperf-metrics --tokenizer builtin, s200" "$tmp/s200.ndjson" \
 m_s200=$(cat "$tmp/rate")
 rate "aiperf-metrics --tokenizer builtin --threads $(nproc), s200" "$tmp/s200.ndjson" \
 	"$bin/aiperf-metrics" --tokenizer builtin --threads "$(nproc)"
-if [ -x "$bin/aiperf-export" ]; then
-	rate "aiperf-metrics --use-server-token-count | aiperf-export, small" \
-		"$tmp/small.ndjson" sh -c "'$bin/aiperf-metrics' --use-server-token-count | '$bin/aiperf-export' >/dev/null; echo"
+pipe="'$bin/aiperf-metrics' --use-server-token-count | '$bin/aiperf-export' >/dev/null; echo"
+rate "aiperf-metrics --use-server-token-count | aiperf-export, small" \
+	"$tmp/small.ndjson" sh -c "$pipe"
+p_small=$(cat "$tmp/rate")
+# The same two runs with the switchable fast paths off (util_fastpath():
+# number reading, metric lookup, sorting); outputs are the same
+# (tests/cli/t0640). Not the code before them: BASE=dir gives that.
+rate "  the same, AIPERF_NO_FASTPATH=1" \
+	"$tmp/small.ndjson" env AIPERF_NO_FASTPATH=1 "$bin/aiperf-metrics" --use-server-token-count
+m_slow=$(cat "$tmp/rate")
+rate "  metrics | export, AIPERF_NO_FASTPATH=1" \
+	"$tmp/small.ndjson" env AIPERF_NO_FASTPATH=1 sh -c "$pipe"
+p_slow=$(cat "$tmp/rate")
+if [ -n "${BASE:-}" ]; then
+	rate "  BASE aiperf-metrics --use-server-token-count, small" \
+		"$tmp/small.ndjson" "$BASE/aiperf-metrics" --use-server-token-count
+	m_base=$(cat "$tmp/rate")
+	rate "  BASE metrics | export, small" "$tmp/small.ndjson" \
+		sh -c "'$BASE/aiperf-metrics' --use-server-token-count | '$BASE/aiperf-export' >/dev/null; echo"
+	p_base=$(cat "$tmp/rate")
 fi
 echo "cpu-time ratios against jq -c on the same records:"
 echo "  server counts, small:  aiperf-metrics / jq = $(ratio "$m_small" "$jq_small") (target >= 300k rec/s)"
+echo "  server counts, small:  aiperf-metrics | aiperf-export / jq = $(ratio "$p_small" "$jq_small") (target >= 300k rec/s)"
+echo "  fast paths on / off:   aiperf-metrics $(ratio "$m_small" "$m_slow"), metrics | export $(ratio "$p_small" "$p_slow")"
+[ -z "${BASE:-}" ] ||
+	echo "  this build / BASE:     aiperf-metrics $(ratio "$m_small" "$m_base"), metrics | export $(ratio "$p_small" "$p_base")"
 echo "  tokenizing, long:      aiperf-metrics / jq = $(ratio "$m_long" "$jq_long") (target >= 50k rec/s)"
 echo "  tokenizing, s200:      aiperf-metrics / jq = $(ratio "$m_s200" "$jq_s200")"

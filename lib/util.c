@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -357,4 +358,19 @@ util_readfile(const char *path, size_t max, size_t *len)
 	}
 	*len = used;
 	return buf;
+}
+
+int
+util_fastpath(void)
+{
+	static _Atomic int on = -1;
+	int v = atomic_load_explicit(&on, memory_order_relaxed);
+
+	if (v < 0) {
+		const char *e = getenv("AIPERF_NO_FASTPATH");
+
+		v = !(e && *e && strcmp(e, "0"));
+		atomic_store_explicit(&on, v, memory_order_relaxed);
+	}
+	return v;
 }

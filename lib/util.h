@@ -80,5 +80,13 @@ int util_fshut(FILE *f, const char *name);
  * the caller, or NULL with errno set (EFBIG past max, EILSEQ on bad zstd). */
 char *util_readfile(const char *path, size_t max, size_t *len);
 
+/*
+ * 1 unless the environment sets AIPERF_NO_FASTPATH (to anything but "" or
+ * "0"): the fast paths for the common case (JSON numbers, metric lookups,
+ * sorting, record shapes) are then off, and every output must be byte for
+ * byte the same (tests/cli/t0640-fastpath.sh compares both).
+ */
+int util_fastpath(void);
+
 #include "banned.h"
 #endif

@@ -112,8 +112,8 @@ static int
 add_metric(struct agg *a, const struct json *m, char *why, size_t whylen)
 {
 	int rc = 0;
-	/* keys are NUL-terminated; one with an inner NUL is no tag of ours */
-	const struct metricdef *d = strlen(m->key) == m->keylen ? metricdef_find(m->key) : NULL;
+	/* a key with an inner NUL is no tag of ours */
+	const struct metricdef *d = metricdef_findn(m->key, m->keylen);
 
 	if (!d || d->kind != METRIC_RECORD)
 		return 0;	/* unknown tags are ignored (forward compatible) */
@@ -185,12 +185,18 @@ usage_discrepancy(struct agg *a, const struct json *metrics)
 {
 	static const char *const tags[] = { "usage_prompt_tokens_diff_pct",
 		"usage_completion_tokens_diff_pct", "usage_reasoning_tokens_diff_pct" };
-	const char *env = getenv("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD");
-	double t = 10.0, v;
+	static double t;	/* the environment is read once */
+	static int have_t;
+	double v;
 	int seen = 0, over = 0;
 
-	if (env && util_strtod(env, &t) < 0)
-		t = 10.0;
+	if (!have_t) {
+		const char *env = getenv("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD");
+
+		if (!env || util_strtod(env, &t) < 0)
+			t = 10.0;
+		have_t = 1;
+	}
 	for (size_t i = 0; i < 3; i++) {
 		if (json_double(json_get(json_get(metrics, tags[i]), "value"), &v) < 0)
 			continue;

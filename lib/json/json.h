@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "buf.h"
 
 /*
@@ -56,7 +57,14 @@ struct json *json_parse(struct json_doc *d, const char *s, size_t n,
 			char *err, size_t errlen);
 
 /* Lookups return NULL when v is NULL, of the wrong type, or lacks the item. */
-struct json *json_get(const struct json *obj, const char *key);
+/* json_get() with the key's length (a key with an inner NUL). */
+struct json *json_getn(const struct json *obj, const char *key, size_t n);
+/* Inline so that a literal key's length is known when compiling. */
+static inline struct json *
+json_get(const struct json *obj, const char *key)
+{
+	return json_getn(obj, key, strlen(key));
+}
 struct json *json_at(const struct json *arr, size_t i);
 /* Follow a dotted path of object keys ("usage.prompt_tokens"). */
 struct json *json_path(const struct json *v, const char *path);

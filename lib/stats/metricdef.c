@@ -2,7 +2,11 @@
 /* The metric catalogue of the original (spec 1.4). */
 #include "stats/metricdef.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <string.h>
+
+#include "util.h"
 
 #define NS_MS (1e3 / 1e9)
 #define NS_S (1.0 / 1e9)
@@ -101,11 +105,65 @@ const struct metricdef metricdefs[] = {
 
 const size_t metricdefs_len = sizeof(metricdefs) / sizeof(metricdefs[0]);
 
+/*
+ * metricdef_find() hashes: the readers look up every metric of every record.
+ * Slots hold index + 1 (0: empty), at most a quarter used; the first entry
+ * of a tag wins, as the linear search (util_fastpath() off) finds it.
+ */
+#define FIND_SLOTS 1024
+static uint16_t find_slot[FIND_SLOTS];
+static size_t *find_len;	/* each tag's length */
+static pthread_once_t find_once = PTHREAD_ONCE_INIT;
+
+/* Length and three bytes: the catalogue's tags differ there often enough. */
+static size_t
+tag_hash(const char *s, size_t n)
+{
+	uint32_t h = (uint32_t)n * 2654435761u;
+
+	if (n)
+		h ^= ((uint32_t)(unsigned char)s[0] << 16 | (uint32_t)(unsigned char)s[n / 2] << 8
+		      | (unsigned char)s[n - 1]) * 2246822519u;
+	return (h ^ h >> 15) & (FIND_SLOTS - 1);
+}
+
+static void
+find_build(void)
+{
+	if (metricdefs_len >= FIND_SLOTS / 4)
+		return;
+	find_len = xreallocarray(NULL, metricdefs_len, sizeof(*find_len));
+	for (size_t i = 0; i < metricdefs_len; i++) {
+		size_t h = tag_hash(metricdefs[i].tag, find_len[i] = strlen(metricdefs[i].tag));
+
+		while (find_slot[h] && strcmp(metricdefs[find_slot[h] - 1].tag, metricdefs[i].tag))
+			h = (h + 1) & (FIND_SLOTS - 1);
+		if (!find_slot[h])
+			find_slot[h] = (uint16_t)(i + 1);
+	}
+}
+
+const struct metricdef *
+metricdef_findn(const char *tag, size_t n)
+{
+	if (util_fastpath() && metricdefs_len < FIND_SLOTS / 4) {
+		pthread_once(&find_once, find_build);
+		for (size_t h = tag_hash(tag, n); find_slot[h]; h = (h + 1) & (FIND_SLOTS - 1)) {
+			size_t i = find_slot[h] - 1;
+
+			if (find_len[i] == n && !memcmp(metricdefs[i].tag, tag, n))
+				return &metricdefs[i];
+		}
+		return NULL;
+	}
+	for (size_t i = 0; i < metricdefs_len; i++)
+		if (strlen(metricdefs[i].tag) == n && !memcmp(metricdefs[i].tag, tag, n))
+			return &metricdefs[i];
+	return NULL;
+}
+
 const struct metricdef *
 metricdef_find(const char *tag)
 {
-	for (size_t i = 0; i < metricdefs_len; i++)
-		if (!strcmp(metricdefs[i].tag, tag))
-			return &metricdefs[i];
-	return NULL;
+	return metricdef_findn(tag, strlen(tag));
 }

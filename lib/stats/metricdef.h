@@ -56,5 +56,7 @@ extern const size_t metricdefs_len;
 
 /* The entry for tag, or NULL. */
 const struct metricdef *metricdef_find(const char *tag);
+/* The same for the n bytes at tag (no NUL needed; one inside never matches). */
+const struct metricdef *metricdef_findn(const char *tag, size_t n);
 
 #endif

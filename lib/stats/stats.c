@@ -3,7 +3,9 @@
 #include "stats/stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -105,6 +107,76 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Sort key of a non-NaN double: unsigned order is numeric order; -0.0
+ * keys as +0.0, so the two keep their input order as qsort's (stable)
+ * merge sort leaves them. */
+static uint64_t
+radix_key(double d)
+{
+	uint64_t u;
+
+	if (d == 0)
+		d = 0;
+	memcpy(&u, &d, sizeof(u));
+	return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
+/*
+ * Stable LSD radix sort, one byte a pass (passes where every key shares
+ * the byte are skipped). -1 when the values hold a NaN, which qsort's
+ * comparator orders its own way (the caller then uses it).
+ */
+static int
+radix_sort(double *v, size_t n)
+{
+	size_t (*cnt)[256] = xcalloc(8, sizeof(*cnt));
+	double *tmp = xreallocarray(NULL, n, sizeof(*tmp)), *src = v, *dst = tmp;
+
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i])) {
+			free(cnt);
+			free(tmp);
+			return -1;
+		}
+		uint64_t k = radix_key(v[i]);
+
+		for (int b = 0; b < 8; b++)
+			cnt[b][(k >> (8 * b)) & 0xff]++;
+	}
+	for (int b = 0; b < 8; b++) {
+		size_t sum = 0, *c = cnt[b];
+		int shift = 8 * b;
+
+		if (c[(radix_key(v[0]) >> shift) & 0xff] == n)
+			continue;
+		for (int j = 0; j < 256; j++) {
+			size_t t = c[j];
+
+			c[j] = sum;
+			sum += t;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[c[(radix_key(src[i]) >> shift) & 0xff]++] = src[i];
+		double *t = src;
+
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(cnt);
+	free(tmp);
+	return 0;
+}
+
+static void
+sort_doubles(double *v, size_t n)
+{
+	if (n > 64 && util_fastpath() && radix_sort(v, n) == 0)
+		return;
+	qsort(v, n, sizeof(double), cmp_double);
+}
+
 int
 stats_summarize(struct stats_vec *s, struct stats *st)
 {
@@ -117,7 +189,7 @@ stats_summarize(struct stats_vec *s, struct stats *st)
 	st->sum = stats_sum(v, n);
 	st->avg = st->sum / (double)n;
 	st->std = stats_std(v, n, 0);
-	qsort(s->v, n, sizeof(double), cmp_double);
+	sort_doubles(s->v, n);
 	st->min = s->v[0];
 	st->max = s->v[n - 1];
 	st->p1 = stats_percentile(s->v, n, 1);

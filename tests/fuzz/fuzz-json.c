@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target for lib/json: parse, and a compact rewrite must parse to the same text again. */
+/* libFuzzer target for lib/json: parse, and a compact rewrite must parse to the same text again;
+ * every number reads as strtod/strtoll read it (the fast paths). */
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,47 @@ same_again(struct json_doc *d, const uint8_t *data, size_t size,
 	buf_release(&b);
 }
 
+/* json_int64 as it was before its fast path: strtoll, else an integral
+ * strtod. */
+static int
+int64_ref(const char *s, int64_t *out)
+{
+	char *end;
+
+	if (!strpbrk(s, ".eE")) {
+		errno = 0;
+		long long x = strtoll(s, &end, 10);
+		if (errno || *end)
+			return -1;
+		*out = x;
+		return 0;
+	}
+	double d = strtod(s, &end);
+	if (d != floor(d) || fabs(d) > 9.2e18)
+		return -1;
+	*out = (int64_t)d;
+	return 0;
+}
+
+static void
+check_numbers(const struct json *v, int depth)
+{
+	double a, b;
+	int64_t i = 0, j = 0;
+
+	if (v->type == JSON_NUMBER) {
+		b = strtod(v->str, NULL);
+		if (json_double(v, &a) || memcmp(&a, &b, sizeof(a)))
+			abort();
+		int ri = json_int64(v, &i), rj = int64_ref(v->str, &j);
+		if (ri != rj || (!ri && i != j))
+			abort();
+	}
+	if (depth < 64)
+		for (const struct json *c = v->child; c; c = c->next)
+			check_numbers(c, depth + 1);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -42,6 +86,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct json *v = json_parse(d, (const char *)data, size, err, sizeof(err));
 
 	same_again(d, data, size, v, err);
+	if (v)
+		check_numbers(v, 0);
 	if (v) {
 		struct buf a = BUF_INIT(BUF_NOMAX), b = BUF_INIT(BUF_NOMAX);
 		struct jw w;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/json: strict parsing, exact integers, deterministic writing. */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json/json.h"
@@ -138,6 +140,62 @@ hostile_strings(void)
 	return 1;
 }
 
+/* json_double() (Clinger's fast path where it applies) equals strtod()
+ * bit for bit on numbers written every way JSON allows. */
+static int
+doubles_exact(void)
+{
+	static const char *const fixed[] = { "0", "-0", "-0.0", "0e5", "1e22", "1e23",
+		"123456789012345", "1234567890123456", "0.1", "0.3", "-2.5e-3",
+		"9007199254740993", "1.7976931348623157e308", "5e-324", "4.9e-324",
+		"1e-22", "1e-23", "123.456e-10", "100.0", "1E+2", "0.000000000000000000001",
+		"1759813207532900363", "59.25925925925925" };
+	uint64_t x = 0x9E3779B97F4A7C15u;
+	char num[64];
+	double a;
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		double want = strtod(fixed[i], NULL);
+
+		if (json_double(P(fixed[i]), &a) || memcmp(&a, &want, sizeof(a))) {
+			printf("# %s\n", fixed[i]);
+			return 0;
+		}
+	}
+	for (int i = 0; i < 200000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		int digits = 1 + (int)(x % 17), frac = (int)((x >> 8) % (size_t)(digits + 1));
+		int ex = (int)((x >> 16) % 61) - 30;
+		char *o = num;
+
+		if (x >> 63)
+			*o++ = '-';
+		if (frac == digits)
+			*o++ = '0';
+		for (int k = 0; k < digits; k++) {
+			int dig = (int)((x >> (k * 3 + 5)) % 10);
+
+			if (k == digits - frac)
+				*o++ = '.';
+			if (k == 0 && frac < digits - 1 && !dig)
+				dig = 1;	/* no leading zero */
+			*o++ = (char)('0' + dig);
+		}
+		if ((x >> 40) % 3)
+			o += snprintf(o, (size_t)(num + sizeof(num) - o), "e%d", ex);
+		*o = '\0';
+		json_doc_reset(d);
+		struct json *v = P(num);
+		double want = strtod(num, NULL);
+
+		if (!v || json_double(v, &a) || memcmp(&a, &want, sizeof(a))) {
+			printf("# %s\n", num);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int
 main(void)
 {
@@ -191,6 +249,14 @@ main(void)
 	jw_obj_end(&w);
 	TEST_STR("writer numbers", buf_str(&b), "{\"x\":1e16,\"y\":1e+16,\"z\":-5}");
 	TEST("string decoders agree on hostile strings", hostile_strings());
+	TEST("json_double equals strtod bit for bit", doubles_exact());
+	TEST("int64 max", json_int64(P("9223372036854775807"), &i) == 0 && i == INT64_MAX);
+	TEST("int64 min", json_int64(P("-9223372036854775808"), &i) == 0 && i == INT64_MIN);
+	TEST("int64 past max", json_int64(P("9223372036854775808"), &i) == -1);
+	TEST("int64 past min", json_int64(P("-9223372036854775809"), &i) == -1);
+	TEST("int64 of 19 nines", json_int64(P("9999999999999999999"), &i) == -1);
+	TEST("int64 of 19 digits", json_int64(P("-1000000000000000000"), &i) == 0
+	     && i == -INT64_C(1000000000000000000));
 	buf_release(&b);
 	json_doc_free(d);
 	return TEST_DONE();

@@ -48,5 +48,16 @@ main(void)
 	TEST("usage diff header as the original", !strcmp(metricdef_find(
 		"usage_completion_tokens_diff_pct")->header, "Usage Completion Diff"));
 	TEST("factors positive", units);
+	int found = 1;
+	for (size_t i = 0; i < metricdefs_len; i++) {
+		size_t n = strlen(metricdefs[i].tag);
+
+		found &= metricdef_find(metricdefs[i].tag) == &metricdefs[i]
+			 && metricdef_findn(metricdefs[i].tag, n) == &metricdefs[i]
+			 && !metricdef_findn(metricdefs[i].tag, n - 1);
+	}
+	TEST("every tag found by the hash, no prefix", found);
+	TEST("inner NUL never matches", !metricdef_findn("request_latency\0x", 17)
+	     && !metricdef_findn("request_latency\0", 16) && !metricdef_findn("", 0));
 	return TEST_DONE();
 }
