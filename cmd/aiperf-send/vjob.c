@@ -220,27 +220,6 @@ unschedule(struct sender *s, struct vjob *j)
 	arm(s);
 }
 
-/* The response body as one more member of x's responses. */
-static void
-keep(struct xfer *x, int64_t perf)
-{
-	struct jw w;
-
-	if (x->resp.len)
-		buf_addch(&x->resp, ',');
-	jw_init(&w, &x->resp, 0);
-	jw_obj(&w);
-	KEY(&w, "perf_ns");
-	xfer_int(&w, perf);
-	KEY(&w, "text");
-	buf_reset(&x->tmp);
-	sse_utf8_append(&x->tmp, buf_str(&x->body_in), x->body_in.len);
-	jw_strn(&w, buf_str(&x->tmp), x->tmp.len);
-	KEY(&w, "content_type");
-	jw_str(&w, x->ctype[0] ? x->ctype : "application/json");
-	jw_obj_end(&w);
-}
-
 /* The next transaction of x on its engine, now. */
 static void
 issue(struct sender *s, struct xfer *x)
@@ -448,7 +427,7 @@ keep_poll(struct xfer *x, int64_t perf)
 	if (j->kept >= MAX_KEPT || (j->last.len == x->body_in.len &&
 	    !memcmp(j->last.s, x->body_in.s, x->body_in.len)))
 		return;
-	keep(x, perf);
+	xfer_body_member(x, perf);
 	j->kept++;
 	buf_reset(&j->last);
 	buf_add(&j->last, x->body_in.s, x->body_in.len);
@@ -489,7 +468,7 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 	json_doc_reset(queue(s)->doc);
 	o = json_parse(s->vjq->doc, buf_str(&x->body_in), x->body_in.len, err, sizeof(err));
 	if (!o || o->type != JSON_OBJECT) {
-		keep(x, perf);
+		xfer_body_member(x, perf);
 		vfail(x, XE_VIDEO, 500, "Invalid JSON in video %s response (status %ld): %.*s",
 		      j->stage == VJ_SUBMIT ? "submit" : "poll", x->status, snip(x),
 		      x->body_in.len ? buf_str(&x->body_in) : "<empty>");
@@ -498,7 +477,7 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 	if (j->stage == VJ_SUBMIT) {
 		size_t n;
 		const char *id = json_str(json_get(o, "id"), &n);
-		keep(x, perf);
+		xfer_body_member(x, perf);
 		if (!id || !n || memchr(id, '\0', n)) {
 			vfail(x, XE_VIDEO, 500, "No job ID returned: %.*s", snip(x),
 			      buf_str(&x->body_in));
@@ -517,7 +496,7 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 	if (!strcmp(st, "completed")) {
 		if (!s->o->download_video)
 			return last(x);
-		keep(x, perf);
+		xfer_body_member(x, perf);
 		j->stage = VJ_DOWNLOAD;
 		j->dl_bytes = 0;
 		content_url(x, o);
@@ -525,7 +504,7 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 		return 1;
 	}
 	if (!strcmp(st, "failed")) {
-		keep(x, perf);
+		xfer_body_member(x, perf);
 		job_failed(x, o);
 		return finish(x);
 	}

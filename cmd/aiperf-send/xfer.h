@@ -164,5 +164,8 @@ xfer_member(struct jw *w, const char *q, size_t n, size_t klen)
 }
 
 void xfer_int(struct jw *w, int64_t v);
+/* Appends the body read, {"perf_ns": perf, "text", "content_type"}, as one
+ * more member of x's responses (a plain reply; each poll of a video job). */
+void xfer_body_member(struct xfer *x, int64_t perf);
 
 #endif
