@@ -379,12 +379,11 @@ vjob_json(const struct xfer *x, size_t *n)
 	return x->vj->json ? x->vj->json : x->body;
 }
 
-/* The record is due and xfer_done() adds this transaction's body to it. */
+/* The record is due and xfer_done() adds this transaction's body to it
+ * (xfer_body_member). */
 static int
 last(struct xfer *x)
 {
-	if (x->resp.len)
-		buf_addch(&x->resp, ',');
 	return finish(x);
 }
 
