@@ -378,6 +378,7 @@ json_val() {	# type value
 	local t=$1 v=$2 first=1 item
 	case $t in
 	b) printf 'true' ;;
+	B) printf 'false' ;;	# a --no- flag
 	i) printf '%s' "$v" ;;
 	f) if [[ ${v,,} == inf || ${v,,} == infinity ]]; then printf 'null'	# orjson's inf
 	   elif [[ $v == *.* || $v == *e* ]]; then printf '%s' "$v"; else printf '%s.0' "$v"; fi ;;
@@ -1213,6 +1214,7 @@ MR_WARMUP=' --warmup-request-count --warmup-duration --num-warmup-sessions
 declare -A MR=()	# canonical multi-run option -> value (1 for a flag)
 MR_ARGS=()		# the other arguments, as given
 MR_WARM=()		# their indexes that are warmup options or their values
+MR_PASS=()		# the multi-run options, canonical: each run gets them back
 MR_DIR=			# --artifact-dir, as given
 MR_CHILD=
 
@@ -1231,13 +1233,14 @@ mr_split() {
 		canon='' kind=''
 		lookup "$name" 2>/dev/null && IFS='|' read -r canon _ kind _ <<<"$ENTRY"
 		if [[ -n $canon && $MR_OPTS == *[[:space:]]"$canon"[[:space:]]* ]]; then
-			if [[ $kind == flag ]]; then MR[$canon]=1; continue; fi
+			if [[ $kind == flag ]]; then MR[$canon]=1; MR_PASS+=("$canon"); continue; fi
 			if ((!has)); then
 				(($#)) || usage_error "profile: option '$canon' needs a value"
 				value=$1
 				shift
 			fi
 			MR[$canon]=$value
+			MR_PASS+=("$canon" "$value")
 			continue
 		fi
 		# each run's own --artifact-dir replaces the user's (mr_base_dir)
@@ -1344,7 +1347,7 @@ mr_on_signal() {
 mr_run_one() {
 	local st
 	set -m
-	"$MR_SELF" "${@:3}" --artifact-dir "$2" &
+	AIPERF_MR_RUN=1 "$MR_SELF" "${@:3}" "${MR_PASS[@]}" --artifact-dir "$2" &
 	MR_CHILD=$!
 	set +m
 	while :; do
@@ -1387,6 +1390,12 @@ mr_converged() {
 multi_run() {
 	local n i st base dir label cd seed=() args warm=0 ui mst=0 max
 	local -a dirs=() rest
+	# one run of several: its input_config keeps the multi-run options
+	if [[ -n ${AIPERF_MR_RUN:-} ]]; then
+		unset AIPERF_MR_RUN
+		profile "$@"
+		return
+	fi
 	mr_split "$@" || { profile "$@"; return; }
 	mr_check
 	n=${MR[--num-profile-runs]:-1}
@@ -1434,6 +1443,8 @@ multi_run() {
 	trap - INT TERM
 	[[ -n $MR_SIG ]] && mst=$([[ $MR_SIG == INT ]] && echo 130 || echo 143) &&
 		warn "interrupted after ${#dirs[@]} run(s): aggregating what finished"
+	# adaptive stopping also pools the runs' records, as the original does
+	[[ -n ${MR[--convergence-metric]:-} ]] && MR_NAMES+=(--collated --cooldown-seconds "$cd")
 	aiperf-aggregate "${MR_NAMES[@]}" --confidence-level "${MR[--confidence-level]:-0.95}" \
 		--output-dir "$base/aggregate" "${dirs[@]}" || { st=$?; ((mst)) && exit "$mst"; exit "$st"; }
 	printf 'Aggregate: %s\n' "$base/aggregate/profile_export_aiperf_aggregate.json"
