@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "stats/stats.h"
 #include "util.h"
 
 #define HIST_BINS 20
@@ -150,6 +151,60 @@ histogram(struct figs *out, const struct vec *x, const char *name, const char *t
 	fig_end_block(f);
 }
 
+static int cmp_double(const void *a, const void *b);
+
+/* Request order by start time; ties in record order (a stable sort). */
+static int
+by_start(const void *a, const void *b, const struct run *r)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	if (r->start_s.v[i] != r->start_s.v[j])
+		return r->start_s.v[i] < r->start_s.v[j] ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/*
+ * The original's percentile lines on latency over time: the requests by
+ * start time, and at each the p50, p95 and p99 of the request latency of
+ * the last ROLL_WINDOW of them (fewer at first), as pandas' rolling
+ * quantile (linear) computes them.
+ */
+#define ROLL_WINDOW 10
+
+static void
+rolling(struct fig *f, const struct run *r)
+{
+	static const double ps[] = { 50, 95, 99 };
+	size_t *ord = xcalloc(r->latency.n + 1, sizeof(*ord)), m = 0, i, j, k, t;
+	double win[ROLL_WINDOW];
+	char title[64];
+
+	for (i = 0; i < r->latency.n; i++)
+		if (!isnan(r->latency.v[i]))
+			ord[m++] = i;
+	for (i = 1; i < m; i++)	/* insertion sort: stable, and m is one run's requests */
+		for (j = i; j > 0 && by_start(&ord[j - 1], &ord[j], r) > 0; j--) {
+			t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	for (k = 0; k < 3 && m; k++) {
+		snprintf(title, sizeof(title), "p%g (last %d requests)", ps[k], ROLL_WINDOW);
+		fig_series(f, title, "1:2", STYLE_LINES, 0);
+		for (i = 0; i < m; i++) {
+			size_t lo = i + 1 > ROLL_WINDOW ? i + 1 - ROLL_WINDOW : 0, n = i + 1 - lo;
+
+			for (j = 0; j < n; j++)
+				win[j] = r->latency.v[ord[lo + j]];
+			qsort(win, n, sizeof(*win), cmp_double);
+			fig_row(f, "%.17g %.17g", r->start_s.v[ord[i]], stats_percentile(win, n, ps[k]));
+		}
+		fig_end_block(f);
+	}
+	free(ord);
+}
+
 static void
 over_time(struct figs *out, const struct run *r)
 {
@@ -161,6 +216,7 @@ over_time(struct figs *out, const struct run *r)
 		     r->latency.n);
 	fig_block_xy(f, "time to first token", STYLE_POINTS, 0, r->ttft_start_s.v, r->ttft.v,
 		     r->ttft.n);
+	rolling(f, r);
 	fig_drop_empty(out, r->latency.n + r->ttft.n);
 }
 
