@@ -971,9 +971,11 @@ server_metrics_warnings() {
 # stages is signalled.
 on_signal() {
 	local pid i=0
+	# under the dashboard a line on stderr would be lost: it shows it, and
+	# prints it once the screen is restored (or run_pipeline does)
 	((++nsig == 1)) && caught=$1 && : >"$run/cancelled" &&
 		printf '%s: interrupted: stopping (again to cancel requests in flight)\n' \
-			"$argv0" >&2
+			"$argv0" >>"${UI_NOTICE:-/dev/stderr}"
 	local what=("no new requests; those in flight finish"
 		"requests in flight cancelled" "the stages killed")
 	log WARNING "SIG$1 ($nsig): ${what[nsig > 2 ? 2 : nsig - 1]}"
@@ -1013,11 +1015,17 @@ slo_gate() {
 # the default when stderr is not a terminal (an explicit type prints
 # plain lines there). ui_args sets UI, aiperf-ui's arguments.
 UI=()
+UI_NOTICE=	# the dashboard's notice file: what would hide under it goes there
 ui_args() {
 	local t=${SET[--ui-type]:-dashboard} o
 	t=${t,,}
 	[[ $t == none || ( -z ${SET[--ui-type]+x} && ! -t 2 ) ]] && return 0
-	UI=(--ui-type "$t")
+	# client health: the sender's CPU, from /proc of the PID stage writes
+	UI=(--ui-type "$t" --sender-pid-file "$run/send.pid")
+	if [[ $t == dashboard && -t 2 ]]; then
+		UI_NOTICE=$run/notice
+		UI+=(--notice-file "$UI_NOTICE")
+	fi
 	for o in --request-count --warmup-request-count --benchmark-duration --warmup-duration; do
 		[[ -n ${SET[$o]:-} ]] && UI+=("$o" "${SET[$o]}")
 	done
@@ -1093,6 +1101,8 @@ run_pipeline() {
 	set +m
 	while ! wait; do :; done
 	trap - INT TERM
+	# a notice the dashboard did not show (it had ended)
+	[[ -n $UI_NOTICE && -s $UI_NOTICE ]] && cat "$UI_NOTICE" >&2
 	server_metrics_warnings "$run"
 	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
 	local -A sig=([INT]=2 [TERM]=15)

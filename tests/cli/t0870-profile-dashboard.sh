@@ -1,7 +1,9 @@
 #!/bin/sh
 # aiperf profile's dashboard (aiperf-ui, ncurses) driven in tmux at about
-# 1,000 requests/s: the live numbers change while the run lasts, and the
-# screen is restored at its end and when aiperf-ui is killed.
+# 1,000 requests/s: the live numbers change while the run lasts, the
+# sender's CPU shows, the "interrupted" line shows on the dashboard and
+# stays once the screen is restored at the end, and the screen is restored
+# when aiperf-ui is killed.
 # shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
@@ -50,6 +52,7 @@ test_expect_success 'the dashboard shows the live numbers at 1,000 requests/s' '
 	grep -q "Request latency" screen &&
 	grep -q "Schedule lateness (us)" screen &&
 	grep -q "Errors by type" screen &&
+	wait_for "aiperf-send CPU  *[0-9.]*% of a core" &&
 	wait_for "^  Completed  *[1-9]" &&
 	a=$(completed) && i=0 && b=$a &&
 	while [ "$b" = "$a" ] && [ $i -lt 100 ] && [ ! -s rc ]; do
@@ -85,9 +88,13 @@ test_expect_success 'Ctrl-C: the run stops, the screen is restored, the artifact
 	tmux -L "$SOCK" new-session -d -s c -x 120 -y 40 "sh $TMP/run.sh" &&
 	wait_for "^  Completed  *[1-9]" &&
 	tmux -L "$SOCK" send-keys -t c C-c &&
+	wait_for "^ aiperf profile: interrupted: stopping" &&
+	grep -q "Latency so far" screen &&
 	i=0 && while [ ! -s rc ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done &&
 	test "$(cat rc)" = 130 &&
 	wait_for "aiperf: done, profiling [0-9]*/600000 requests" &&
+	grep -q "^aiperf profile: interrupted: stopping (again to cancel requests in flight)" screen &&
+	test "$(grep -c "interrupted: stopping" screen)" = 1 &&
 	grep -q BEFORE-THE-RUN screen &&
 	! grep -q "Latency so far" screen &&
 	test -s c/profile_export_aiperf.json &&
