@@ -33,9 +33,9 @@ run_label(const struct run *r, char *b, size_t n)
 	return b;
 }
 
-/* The run's value in a column of the original's run table. */
+/* The run's value in a column of the original's run table, as it is. */
 static char *
-column(const struct run *r, const struct plotcfg *cfg, const char *col)
+column_raw(const struct run *r, const struct plotcfg *cfg, const char *col)
 {
 	const struct json *m;
 	const char *g;
@@ -57,6 +57,24 @@ column(const struct run *r, const struct plotcfg *cfg, const char *col)
 		return xstrdup(cfg_classify(cfg, r->name, r->dir) == CLASS_BASELINE ? "baseline" :
 			       "treatment");
 	return xstrdup(r->name);	/* run_name */
+}
+
+/* s, a key entry or a point's label, safe in a data row's quoted column:
+ * no quote, backslash or control character. */
+static char *
+tidy(char *s)
+{
+	for (char *c = s; *c; c++)
+		if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '_';
+	return s;
+}
+
+/* ... safe in the data files. */
+static char *
+column(const struct run *r, const struct plotcfg *cfg, const char *col)
+{
+	return tidy(column_raw(r, cfg, col));
 }
 
 static void
