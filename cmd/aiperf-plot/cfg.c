@@ -356,6 +356,30 @@ patterns(struct ctx *x, const yaml_node_t *n, const char *what, char ***out, siz
 	return 0;
 }
 
+/* group_display_names: {group id: legend text}. */
+static int
+display_names(struct ctx *x, const yaml_node_t *n, struct plotcfg *c)
+{
+	yaml_node_pair_t *p;
+
+	if (!n || is_null(n))
+		return 0;
+	if (check_keys(x, n, "group_display_names") < 0)
+		return -1;
+	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		size_t k = c->ngroup_names;
+
+		c->group_ids = xreallocarray(c->group_ids, k + 1, sizeof(*c->group_ids));
+		c->group_names = xreallocarray(c->group_names, k + 1, sizeof(*c->group_names));
+		c->group_ids[k] = c->group_names[k] = NULL;
+		c->ngroup_names++;
+		if (str(x, node(x, p->key), "group_display_names", &c->group_ids[k]) < 0 ||
+		    str(x, node(x, p->value), "group_display_names", &c->group_names[k]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 classification(struct ctx *x, const yaml_node_t *n, struct plotcfg *c)
 {
@@ -369,6 +393,8 @@ classification(struct ctx *x, const yaml_node_t *n, struct plotcfg *c)
 	    patterns(x, get(x, n, "baselines"), "baselines", &c->baselines, &c->nbaselines) < 0 ||
 	    patterns(x, get(x, n, "treatments"), "treatments", &c->treatments,
 		     &c->ntreatments) < 0)
+		return -1;
+	if (display_names(x, get(x, n, "group_display_names"), c) < 0)
 		return -1;
 	c->classify = 1;
 	c->fallback = CLASS_TREATMENT;
@@ -484,6 +510,12 @@ cfg_release(struct plotcfg *c)
 		free(c->baselines[i]);
 	for (i = 0; i < c->ntreatments; i++)
 		free(c->treatments[i]);
+	for (i = 0; i < c->ngroup_names; i++) {
+		free(c->group_ids[i]);
+		free(c->group_names[i]);
+	}
+	free(c->group_ids);
+	free(c->group_names);
 	free(c->single);
 	free(c->multi);
 	free(c->baselines);
@@ -544,4 +576,15 @@ cfg_group(const struct plotcfg *c, const char *name, const char *path, size_t *l
 		}
 	}
 	return name;
+}
+
+const char *
+cfg_group_title(const struct plotcfg *c, const char *id)
+{
+	size_t i;
+
+	for (i = 0; c && i < c->ngroup_names; i++)
+		if (!strcmp(c->group_ids[i], id))
+			return c->group_names[i];
+	return id;
 }

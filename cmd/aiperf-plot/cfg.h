@@ -29,6 +29,8 @@ struct plotcfg {
 	char **baselines, **treatments;	/* glob patterns */
 	size_t nbaselines, ntreatments;
 	enum cfg_class fallback;	/* its "default" (treatment unless given) */
+	char **group_ids, **group_names;	/* group_display_names: id -> legend text */
+	size_t ngroup_names;
 };
 
 #define CFG_MAX_BYTES ((size_t)1 << 20)
@@ -48,5 +50,7 @@ void cfg_release(struct plotcfg *c);
 enum cfg_class cfg_classify(const struct plotcfg *c, const char *name, const char *path);
 const char *cfg_group(const struct plotcfg *c, const char *name, const char *path,
 		      size_t *len);
+/* The legend text of experiment group id (group_display_names), or id. */
+const char *cfg_group_title(const struct plotcfg *c, const char *id);
 
 #endif

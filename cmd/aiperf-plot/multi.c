@@ -49,9 +49,14 @@ column_raw(const struct run *r, const struct plotcfg *cfg, const char *col)
 		m = m && m->type == JSON_ARRAY ? m->child : NULL;
 		return xstrdup(json_str_or(m, r->name));
 	}
-	if (!strcmp(col, "experiment_group")) {
+	if (!strcmp(col, "experiment_group")) {	/* as group_display_names shows it */
+		char *id, *t;
+
 		g = cfg_group(cfg, r->name, r->dir, &len);
-		return xstrndup(g, len);
+		id = xstrndup(g, len);
+		t = xstrdup(cfg_group_title(cfg, id));
+		free(id);
+		return t;
 	}
 	if (!strcmp(col, "experiment_type"))
 		return xstrdup(cfg_classify(cfg, r->name, r->dir) == CLASS_BASELINE ? "baseline" :

@@ -114,6 +114,7 @@ test_expect_success 'sweep: baseline and treatment series by experiment group' '
 	  baselines: ["*baseline*"]
 	  treatments: ["*treatment*"]
 	  default: treatment
+	  group_display_names: {treatment: "new scheduler"}
 	YEOF
 	aiperf-plot --paths exp --output cls --config cls.yaml >out 2>err &&
 	test ! -s err &&
@@ -134,7 +135,7 @@ test_expect_success 'sweep: baseline and treatment series by experiment group' '
 	    return abs(float(a) - b) <= 1e-12 * max(1, abs(b))
 	def check(name, fx, fy, label):
 	    got = json.load(open(name + ".json"))
-	    assert [b[0] for b in got[:2]] == ["baseline", "treatment"], got
+	    assert [b[0] for b in got[:2]] == ["baseline", "new scheduler"], got
 	    for (title, rows), g in zip(got, ("baseline", "treatment")):
 	        assert len(rows) == len(runs[g]), (name, rows)
 	        for row, s in zip(rows, runs[g]):
@@ -149,16 +150,17 @@ test_expect_success 'sweep: baseline and treatment series by experiment group' '
 	got = check("pareto", lambda s: s["output_token_throughput"]["avg"],
 	            lambda s: s["output_token_throughput_per_user"]["avg"],
 	            lambda s: "\"c%d\"" % c(s))
-	assert [b[0] for b in got[2:]] == ["baseline frontier", "treatment frontier"], got
+	assert [b[0] for b in got[2:]] == ["baseline frontier", "new scheduler frontier"], got
 	PYEOF
 	grep -q "title \"baseline\"" cls/data/ttft_vs_throughput.gp &&
 	grep "title \"baseline\"" cls/data/ttft_vs_throughput.gp | grep -q "#7f7f7f" &&
-	grep "title \"treatment\"" cls/data/ttft_vs_throughput.gp | grep -q "#76b900" &&
+	grep "title \"new scheduler\"" cls/data/ttft_vs_throughput.gp | grep -q "#76b900" &&
 	grep -q "set title \"TTFT p99 vs throughput\"" cls/data/custom_p99.gp
 '
 
 test_expect_success 'without classification: groups [model] is one series per model' '
 	sed "/^experiment_classification/,\$d" cls.yaml >model.yaml &&
+	grep -q "multi_run_defaults" model.yaml && ! grep -q "experiment_classification" model.yaml &&
 	aiperf-plot --paths exp --output mod --config model.yaml >out 2>err &&
 	blocks mod/data/ttft_vs_throughput.dat >m.json &&
 	"$PY" -c "import json; b = json.load(open(\"m.json\")); assert [x[0] for x in b] == [\"m\"] and len(b[0][1]) == 4, b" &&

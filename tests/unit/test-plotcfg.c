@@ -55,7 +55,8 @@ good(void)
 		"experiment_classification:\n"
 		"  baselines: ['*_agg_*', '*baseline*']\n"
 		"  treatments: ['*disagg*']\n"
-		"  default: baseline\n";
+		"  default: baseline\n"
+		"  group_display_names: {x_disagg: Disaggregated, base: \"Baseline\"}\n";
 	size_t len;
 
 	TEST("the original's layout parses", parse(text) == 0);
@@ -83,8 +84,10 @@ good(void)
 	TEST("the group: else the run's name", len == 2);
 	cfg_group(&c, "r1", "r1", &len);
 	TEST("the group of a run without a parent", len == 2);
+	TEST_STR("a group's display name", cfg_group_title(&c, "x_disagg"), "Disaggregated");
+	TEST_STR("a group without one: its id", cfg_group_title(&c, "other"), "other");
 	cfg_release(&c);
-	TEST("released", !c.multi && !c.nmulti && !c.classify);
+	TEST("released", !c.multi && !c.nmulti && !c.classify && !c.ngroup_names);
 	TEST("no classification: CLASS_NONE", cfg_classify(NULL, "a", "a") == CLASS_NONE);
 	TEST("experiment_classification: alone is off",
 	     parse("visualization: {}\nexperiment_classification:\n") == 0 && !c.classify);
@@ -140,6 +143,12 @@ hostile(void)
 	TEST("a hidden plot name",
 	     refused("visualization:\n  multi_run_defaults: [.x]\n  multi_run_plots: {.x: {type: pareto, y: a}}\n",
 		     "t.yaml:3: plot name '.x'"));
+	TEST("group_display_names a list",
+	     refused("visualization: {}\nexperiment_classification:\n  group_display_names: [a]\n",
+		     "t.yaml:3: group_display_names: expected a mapping"));
+	TEST("a display name not a string",
+	     refused("visualization: {}\nexperiment_classification:\n  group_display_names: {a: [b]}\n",
+		     "t.yaml:3: group_display_names: expected a string"));
 	TEST("a newline in a title",
 	     refused("visualization:\n  multi_run_defaults: [a]\n  multi_run_plots:\n    a: {type: pareto, y: a, title: \"x\\ny\"}\n",
 		     "t.yaml:4: title: control character"));
