@@ -180,7 +180,7 @@ main(int argc, char **argv)
 
 			if (c >= 0) {
 				st.sender_cpu = c;
-				fresh = 1;
+				fresh |= m != M_PLAIN;	/* plain lines do not show it */
 			}
 			next_cpu = now + 500000000;
 		}
@@ -197,13 +197,15 @@ main(int argc, char **argv)
 				next_plain = now + (int64_t)(o.interval * 1e9);
 				fresh = 0;
 			}
-		} else if (now >= next_draw && (fresh || (m == M_DASH && now >= last_draw + 1000000000))) {
+		} else if (now >= next_draw && (m == M_DASH || st.lines) &&
+			   (fresh || (m == M_DASH && now >= last_draw + 1000000000))) {
 			/* new numbers (twice a second at most, as they come), else
 			 * the dashboard's clock once a second: few wake-ups for the
-			 * terminal */
+			 * terminal; the simple view waits for the first status line
+			 * (a sender CPU sample before it must not take its turn) */
 			if (m == M_DASH)
 				ui_dash_draw(&st);
-			else if (st.lines)
+			else
 				ui_simple_draw(&st, 2);
 			last_draw = now;
 			next_draw = now + 250000000;

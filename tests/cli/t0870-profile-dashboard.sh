@@ -88,8 +88,6 @@ test_expect_success 'Ctrl-C: the run stops, the screen is restored, the artifact
 	tmux -L "$SOCK" new-session -d -s c -x 120 -y 40 "sh $TMP/run.sh" &&
 	wait_for "^  Completed  *[1-9]" &&
 	tmux -L "$SOCK" send-keys -t c C-c &&
-	wait_for "^ aiperf profile: interrupted: stopping" &&
-	grep -q "Latency so far" screen &&
 	i=0 && while [ ! -s rc ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done &&
 	test "$(cat rc)" = 130 &&
 	wait_for "aiperf: done, profiling [0-9]*/600000 requests" &&
@@ -118,6 +116,30 @@ test_expect_success 'SIGTERM to aiperf-ui restores the screen' '
 	grep -q BEFORE-THE-UI screen &&
 	! grep -q "Latency so far" screen &&
 	exec 7>&-
+'
+
+S=n
+test_expect_success 'a notice shows on the dashboard, then stays on the restored screen' '
+	mkfifo st2 &&
+	cat >ui2.sh <<-EOS &&
+	cd "$TMP" && echo BEFORE-THE-UI
+	aiperf-ui --request-count 10 --notice-file "$TMP/notice" <st2
+	echo ui-status \$?
+	EOS
+	tmux -L "$SOCK" new-session -d -s n -x 120 -y 40 "sh $TMP/ui2.sh; while :; do sleep 1; done" &&
+	exec 7>st2 &&
+	echo "{\"phase\":\"profiling\",\"profiling\":{\"done\":4},\"end\":false}" >&7 &&
+	wait_for "4 / 10 requests" &&
+	! grep -q "stopping now" screen &&
+	printf "aiperf profile: stopping now\n" >notice &&
+	wait_for "^ aiperf profile: stopping now" &&
+	grep -q "Latency so far" screen &&
+	echo "{\"phase\":\"profiling\",\"profiling\":{\"done\":5},\"end\":true}" >&7 &&
+	exec 7>&- &&
+	wait_for "ui-status 0" &&
+	! grep -q "Latency so far" screen &&
+	grep -q "^aiperf profile: stopping now" screen &&
+	test ! -e notice
 '
 
 test_done
