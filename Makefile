@@ -63,6 +63,9 @@ endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 # aiperf-ui alone draws with ncurses (the dashboard).
 bin/aiperf-ui: LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+# aiperf-plot alone reads YAML (--config), as do its config parser's tests.
+YAML_LIBS = $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
+bin/aiperf-plot build/tests/test-plotcfg build/fuzz/fuzz-plotcfg: LDLIBS += $(YAML_LIBS)
 
 # @DATADIR@ and @VERSION@ are filled in as git fills its *.sh scripts.
 bin/%: cmd/%.sh config.mk

@@ -386,6 +386,7 @@ json_val() {	# type value
 	local t=$1 v=$2 first=1 item
 	case $t in
 	b) printf 'true' ;;
+	B) printf 'false' ;;	# a --no- flag
 	i) printf '%s' "$v" ;;
 	f) if [[ ${v,,} == inf || ${v,,} == infinity ]]; then printf 'null'	# orjson's inf
 	   elif [[ $v == *.* || $v == *e* ]]; then printf '%s' "$v"; else printf '%s.0' "$v"; fi ;;
@@ -991,9 +992,11 @@ server_metrics_warnings() {
 # stages is signalled.
 on_signal() {
 	local pid i=0
+	# under the dashboard a line on stderr would be lost: it shows it, and
+	# prints it once the screen is restored (or run_pipeline does)
 	((++nsig == 1)) && caught=$1 && : >"$run/cancelled" &&
 		printf '%s: interrupted: stopping (again to cancel requests in flight)\n' \
-			"$argv0" >&2
+			"$argv0" >>"${UI_NOTICE:-/dev/stderr}"
 	local what=("no new requests; those in flight finish"
 		"requests in flight cancelled" "the stages killed")
 	log WARNING "SIG$1 ($nsig): ${what[nsig > 2 ? 2 : nsig - 1]}"
@@ -1036,11 +1039,17 @@ slo_gate() {
 # the default when stderr is not a terminal (an explicit type prints
 # plain lines there). ui_args sets UI, aiperf-ui's arguments.
 UI=()
+UI_NOTICE=	# the dashboard's notice file: what would hide under it goes there
 ui_args() {
 	local t=${SET[--ui-type]:-dashboard} o
 	t=${t,,}
 	[[ $t == none || ( -z ${SET[--ui-type]+x} && ! -t 2 ) ]] && return 0
-	UI=(--ui-type "$t")
+	# client health: the sender's CPU, from /proc of the PID stage writes
+	UI=(--ui-type "$t" --sender-pid-file "$run/send.pid")
+	if [[ $t == dashboard && -t 2 ]]; then
+		UI_NOTICE=$run/notice
+		UI+=(--notice-file "$UI_NOTICE")
+	fi
 	for o in --request-count --warmup-request-count --benchmark-duration --warmup-duration; do
 		[[ -n ${SET[$o]:-} ]] && UI+=("$o" "${SET[$o]}")
 	done
@@ -1345,6 +1354,8 @@ run_pipeline() {
 	while ! wait; do :; done
 	trap - INT TERM
 	shards_gather "$run" "$spill"
+	# a notice the dashboard did not show (it had ended)
+	[[ -n $UI_NOTICE && -s $UI_NOTICE ]] && cat "$UI_NOTICE" >&2
 	server_metrics_warnings "$run"
 	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
 	local -A sig=([INT]=2 [TERM]=15)
@@ -1468,6 +1479,7 @@ MR_WARMUP=' --warmup-request-count --warmup-duration --num-warmup-sessions
 declare -A MR=()	# canonical multi-run option -> value (1 for a flag)
 MR_ARGS=()		# the other arguments, as given
 MR_WARM=()		# their indexes that are warmup options or their values
+MR_PASS=()		# the multi-run options, canonical: each run gets them back
 MR_DIR=			# --artifact-dir, as given
 MR_CHILD=
 
@@ -1486,13 +1498,14 @@ mr_split() {
 		canon='' kind=''
 		lookup "$name" 2>/dev/null && IFS='|' read -r canon _ kind _ <<<"$ENTRY"
 		if [[ -n $canon && $MR_OPTS == *[[:space:]]"$canon"[[:space:]]* ]]; then
-			if [[ $kind == flag ]]; then MR[$canon]=1; continue; fi
+			if [[ $kind == flag ]]; then MR[$canon]=1; MR_PASS+=("$canon"); continue; fi
 			if ((!has)); then
 				(($#)) || usage_error "profile: option '$canon' needs a value"
 				value=$1
 				shift
 			fi
 			MR[$canon]=$value
+			MR_PASS+=("$canon" "$value")
 			continue
 		fi
 		# each run's own --artifact-dir replaces the user's (mr_base_dir)
@@ -1599,7 +1612,7 @@ mr_on_signal() {
 mr_run_one() {
 	local st
 	set -m
-	"$MR_SELF" "${@:3}" --artifact-dir "$2" &
+	AIPERF_MR_RUN=1 "$MR_SELF" "${@:3}" "${MR_PASS[@]}" --artifact-dir "$2" &
 	MR_CHILD=$!
 	set +m
 	while :; do
@@ -1642,6 +1655,12 @@ mr_converged() {
 multi_run() {
 	local n i st base dir label cd seed=() args warm=0 ui mst=0 max
 	local -a dirs=() rest
+	# one run of several: its input_config keeps the multi-run options
+	if [[ -n ${AIPERF_MR_RUN:-} ]]; then
+		unset AIPERF_MR_RUN
+		profile "$@"
+		return
+	fi
 	mr_split "$@" || { profile "$@"; return; }
 	mr_check
 	n=${MR[--num-profile-runs]:-1}
@@ -1689,6 +1708,8 @@ multi_run() {
 	trap - INT TERM
 	[[ -n $MR_SIG ]] && mst=$([[ $MR_SIG == INT ]] && echo 130 || echo 143) &&
 		warn "interrupted after ${#dirs[@]} run(s): aggregating what finished"
+	# adaptive stopping also pools the runs' records, as the original does
+	[[ -n ${MR[--convergence-metric]:-} ]] && MR_NAMES+=(--collated --cooldown-seconds "$cd")
 	aiperf-aggregate "${MR_NAMES[@]}" --confidence-level "${MR[--confidence-level]:-0.95}" \
 		--output-dir "$base/aggregate" "${dirs[@]}" || { st=$?; ((mst)) && exit "$mst"; exit "$st"; }
 	printf 'Aggregate: %s\n' "$base/aggregate/profile_export_aiperf_aggregate.json"

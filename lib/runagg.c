@@ -240,6 +240,16 @@ runagg_successful(const struct runagg *a)
 	return a->nok;
 }
 
+const char *
+runagg_label(const struct runagg *a, size_t i, const char **error)
+{
+	if (i >= a->nruns)
+		return NULL;
+	if (error)
+		*error = a->runs[i].error;
+	return a->runs[i].label;
+}
+
 double
 runagg_t_critical(double level, size_t n)
 {

@@ -44,6 +44,9 @@ int runagg_add_failed(struct runagg *a, const char *label, const char *error);
 
 size_t runagg_runs(const struct runagg *a);
 size_t runagg_successful(const struct runagg *a);
+/* Run i's label, in the order added, and its error (NULL: successful);
+ * NULL past the last run. Both stay owned by a. */
+const char *runagg_label(const struct runagg *a, size_t i, const char **error);
 
 /*
  * Compute the statistics. Returns 0, or -1 with the original's message in

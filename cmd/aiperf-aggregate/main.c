@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "buf.h"
+#include "collate.h"
 #include "json/json.h"
 #include "lines.h"
 #include "opt.h"
@@ -20,7 +21,7 @@
 #define VALUES_MAX 100000000u	/* per-request values a run may give */
 
 enum { K_LEVEL = 256, K_OUT, K_EXPORT, K_CHECK, K_METRIC, K_STAT, K_THRESH,
-	K_RECORDS };
+	K_RECORDS, K_COLLATED, K_COOLDOWN };
 
 static const char *const modes[] = { "ci_width", "cv", "distribution", NULL };
 enum mode { M_CI_WIDTH, M_CV, M_DISTRIBUTION, M_NONE = -1 };
@@ -35,6 +36,8 @@ struct options {
 	const char *stat;
 	double threshold;
 	int have_threshold;
+	int collated;
+	double cooldown;
 };
 
 static struct options o = {
@@ -49,6 +52,9 @@ static const struct opt opts[] = {
 	{ "output-dir", 'o', OPT_STR, "dir", OPT_TO(o.out), .flags = OPT_BOTH },
 	{ "export-file", K_EXPORT, OPT_STR, "name", OPT_TO(o.export_file) },
 	{ "records-file", K_RECORDS, OPT_STR, "name", OPT_TO(o.records_file) },
+	{ "collated", K_COLLATED, OPT_FLAG, NULL, OPT_TO(o.collated), .flags = OPT_BR },
+	{ "cooldown-seconds", K_COOLDOWN, OPT_DOUBLE, "s", OPT_TO(o.cooldown),
+		.lo = 0, .hi = 1e9 },
 	{ "check-convergence", K_CHECK, OPT_CHOICE, "mode", OPT_TO(o.mode),
 		.choices = modes, .flags = OPT_BR | OPT_LOOSE },
 	{ "metric", K_METRIC, OPT_STR, "name", OPT_TO(o.metric) },
@@ -86,6 +92,8 @@ parse_args(int argc, char **argv)
 		die_usage("--check-convergence needs --metric");
 	if (o.mode == M_NONE && o.metric)
 		die_usage("--metric only applies with --check-convergence");
+	if (o.collated && !o.out)
+		die_usage("--collated needs --output-dir");
 	return it.ind;
 }
 
@@ -200,6 +208,26 @@ write_file(const char *dir, const char *name, const struct runagg *a, int csv)
 	free(p);
 }
 
+/* DIR/profile_export_aiperf_collated.json from the runs' records. */
+static void
+write_collated(const char *dir, const struct runagg *a, char **dirs)
+{
+	char *p = path_in(dir, "profile_export_aiperf_collated.json");
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	FILE *f;
+
+	if (collate_json(&b, a, dirs, o.records_file, o.cooldown, AIPERF_VERSION) < 0)
+		exit(1);
+	if (!(f = fopen(p, "w")))
+		die("cannot create '%s':", p);
+	fwrite(b.s, 1, b.len, f);
+	fputc('\n', f);
+	if (util_fshut(f, p) < 0)
+		exit(1);
+	buf_release(&b);
+	free(p);
+}
+
 static int
 aggregate(int n, char **dirs)
 {
@@ -217,6 +245,8 @@ aggregate(int n, char **dirs)
 			die("cannot create '%s':", o.out);
 		write_file(o.out, "profile_export_aiperf_aggregate.json", a, 0);
 		write_file(o.out, "profile_export_aiperf_aggregate.csv", a, 1);
+		if (o.collated)
+			write_collated(o.out, a, dirs);
 	} else {
 		struct buf b = BUF_INIT(BUF_NOMAX);
 

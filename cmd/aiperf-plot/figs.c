@@ -7,13 +7,14 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "stats/stats.h"
 #include "util.h"
 
 #define HIST_BINS 20
 #define MAX_SERVER_SERIES 12
 #define MAX_DATA ((size_t)1 << 30)
 
-static struct fig *
+struct fig *
 fig_new(struct figs *out, const char *name, const char *title, const char *xlabel,
 	const char *ylabel, const char *columns)
 {
@@ -32,7 +33,7 @@ fig_new(struct figs *out, const char *name, const char *title, const char *xlabe
 }
 
 /* Draw the data block being written (the next one ended) with style. */
-static void
+void
 fig_series(struct fig *f, const char *title, const char *using, enum fig_style style,
 	   int y2)
 {
@@ -41,12 +42,12 @@ fig_series(struct fig *f, const char *title, const char *using, enum fig_style s
 	if (f->nblocks == FIG_MAXBLOCKS)
 		return;
 	b = &f->blocks[f->nblocks++];
-	*b = (struct block){ title ? xstrdup(title) : NULL, f->ndata, using, style, y2 };
+	*b = (struct block){ title ? xstrdup(title) : NULL, f->ndata, using, style, y2, NULL };
 	if (title)
 		buf_addf(&f->data, "# block %d: %s\n", f->ndata, title);
 }
 
-FMT(2, 3) static void
+void
 fig_row(struct fig *f, const char *fmt, ...)
 {
 	va_list ap;
@@ -59,15 +60,31 @@ fig_row(struct fig *f, const char *fmt, ...)
 	buf_addch(&f->data, '\n');
 }
 
-static void
+void
 fig_end_block(struct fig *f)
 {
 	buf_addstr(&f->data, "\n\n");
 	f->ndata++;
 }
 
+size_t
+fig_block_xy(struct fig *f, const char *title, enum fig_style style, int y2,
+	     const double *x, const double *y, size_t n)
+{
+	size_t i, rows = 0;
+
+	fig_series(f, title, "1:2", style, y2);
+	for (i = 0; i < n; i++)
+		if (!(x && isnan(x[i])) && !isnan(y[i])) {
+			fig_row(f, "%.17g %.17g", x ? x[i] : (double)i, y[i]);
+			rows++;
+		}
+	fig_end_block(f);
+	return rows;
+}
+
 /* Drop a figure that got no rows. */
-static void
+void
 fig_drop_empty(struct figs *out, size_t rows)
 {
 	struct fig *f;
@@ -134,23 +151,72 @@ histogram(struct figs *out, const struct vec *x, const char *name, const char *t
 	fig_end_block(f);
 }
 
+static int cmp_double(const void *a, const void *b);
+
+/* Request order by start time; ties in record order (a stable sort). */
+static int
+by_start(const void *a, const void *b, const struct run *r)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	if (r->start_s.v[i] != r->start_s.v[j])
+		return r->start_s.v[i] < r->start_s.v[j] ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/*
+ * The original's percentile lines on latency over time: the requests by
+ * start time, and at each the p50, p95 and p99 of the request latency of
+ * the last ROLL_WINDOW of them (fewer at first), as pandas' rolling
+ * quantile (linear) computes them.
+ */
+#define ROLL_WINDOW 10
+
+static void
+rolling(struct fig *f, const struct run *r)
+{
+	static const double ps[] = { 50, 95, 99 };
+	size_t *ord = xcalloc(r->latency.n + 1, sizeof(*ord)), m = 0, i, j, k, t;
+	double win[ROLL_WINDOW];
+	char title[64];
+
+	for (i = 0; i < r->latency.n; i++)
+		if (!isnan(r->latency.v[i]))
+			ord[m++] = i;
+	for (i = 1; i < m; i++)	/* insertion sort: stable, and m is one run's requests */
+		for (j = i; j > 0 && by_start(&ord[j - 1], &ord[j], r) > 0; j--) {
+			t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	for (k = 0; k < 3 && m; k++) {
+		snprintf(title, sizeof(title), "p%g (last %d requests)", ps[k], ROLL_WINDOW);
+		fig_series(f, title, "1:2", STYLE_LINES, 0);
+		for (i = 0; i < m; i++) {
+			size_t lo = i + 1 > ROLL_WINDOW ? i + 1 - ROLL_WINDOW : 0, n = i + 1 - lo;
+
+			for (j = 0; j < n; j++)
+				win[j] = r->latency.v[ord[lo + j]];
+			qsort(win, n, sizeof(*win), cmp_double);
+			fig_row(f, "%.17g %.17g", r->start_s.v[ord[i]], stats_percentile(win, n, ps[k]));
+		}
+		fig_end_block(f);
+	}
+	free(ord);
+}
+
 static void
 over_time(struct figs *out, const struct run *r)
 {
 	struct fig *f;
-	size_t i;
 
 	f = fig_new(out, "latency_over_time", "Latency over time", "request start (s)", "ms",
 		    "request_start_s value_ms");
-	fig_series(f, "request latency", "1:2", STYLE_POINTS, 0);
-	for (i = 0; i < r->latency.n; i++)
-		if (!isnan(r->latency.v[i]))
-			fig_row(f, "%.17g %.17g", r->start_s.v[i], r->latency.v[i]);
-	fig_end_block(f);
-	fig_series(f, "time to first token", "1:2", STYLE_POINTS, 0);
-	for (i = 0; i < r->ttft.n; i++)
-		fig_row(f, "%.17g %.17g", r->ttft_start_s.v[i], r->ttft.v[i]);
-	fig_end_block(f);
+	fig_block_xy(f, "request latency", STYLE_POINTS, 0, r->start_s.v, r->latency.v,
+		     r->latency.n);
+	fig_block_xy(f, "time to first token", STYLE_POINTS, 0, r->ttft_start_s.v, r->ttft.v,
+		     r->ttft.n);
+	rolling(f, r);
 	fig_drop_empty(out, r->latency.n + r->ttft.n);
 }
 
@@ -658,7 +724,7 @@ timeline(struct figs *out, const struct run *r)
 }
 
 void
-figs_single(struct figs *out, const struct run *r)
+figs_single_all(struct figs *out, const struct run *r)
 {
 	histogram(out, &r->ttft, "ttft_histogram", "Time to first token distribution",
 		  "time to first token (ms)");
@@ -688,265 +754,6 @@ figs_single(struct figs *out, const struct run *r)
 	}
 }
 
-static const char *
-run_label(const struct run *r, char *b, size_t n)
-{
-	if (r->concurrency >= 0)
-		snprintf(b, n, "c=%lld", r->concurrency);
-	else
-		snprintf(b, n, "%s", r->name);
-	return b;
-}
-
-static void
-compare(struct figs *out, struct run *const *runs, size_t n, const char *metric,
-	const char *title, const char *ylabel)
-{
-	static const char *const stats[] = { "avg", "p50", "p90", "p99" };
-	struct fig *f;
-	char name[128];
-	size_t i, s, rows = 0;
-
-	snprintf(name, sizeof(name), "compare_%s", metric);
-	f = fig_new(out, name, title, "run", ylabel, "run_index value run_name");
-	f->xtics = 1;
-	for (s = 0; s < sizeof(stats) / sizeof(*stats); s++) {
-		fig_series(f, stats[s], "1:2:xtic(3)", STYLE_LINESPOINTS, 0);
-		for (i = 0; i < n; i++) {
-			double y = run_stat(runs[i], metric, stats[s]);
-
-			if (!isnan(y)) {
-				fig_row(f, "%zu %.17g \"%s\"", i, y, runs[i]->name);
-				rows++;
-			}
-		}
-		fig_end_block(f);
-	}
-	fig_drop_empty(out, rows);
-}
-
-static void
-compare_throughput(struct figs *out, struct run *const *runs, size_t n)
-{
-	struct fig *f;
-	size_t i, rows = 0;
-
-	f = fig_new(out, "compare_throughput", "Throughput by run", "run", "output tokens/s",
-		    "run_index value run_name");
-	f->xtics = 1;
-	f->y2label = xstrdup("requests/s");
-	fig_series(f, "output token throughput", "1:2:xtic(3)", STYLE_LINESPOINTS, 0);
-	for (i = 0; i < n; i++)
-		if (!isnan(run_stat(runs[i], "output_token_throughput", "avg")) && ++rows)
-			fig_row(f, "%zu %.17g \"%s\"", i,
-				run_stat(runs[i], "output_token_throughput", "avg"), runs[i]->name);
-	fig_end_block(f);
-	fig_series(f, "request throughput", "1:2:xtic(3)", STYLE_LINESPOINTS, 1);
-	for (i = 0; i < n; i++)
-		if (!isnan(run_stat(runs[i], "request_throughput", "avg")) && ++rows)
-			fig_row(f, "%zu %.17g \"%s\"", i,
-				run_stat(runs[i], "request_throughput", "avg"), runs[i]->name);
-	fig_end_block(f);
-	fig_drop_empty(out, rows);
-}
-
-/*
- * Output token throughput per user against total output token throughput,
- * one point a run labelled by its concurrency; block 1 is the Pareto
- * frontier (the runs no other run beats on both), by throughput.
- */
-static void
-pareto(struct figs *out, struct run *const *runs, size_t n)
-{
-	double *x = xcalloc(n, sizeof(*x)), *y = xcalloc(n, sizeof(*y));
-	size_t *ord = xcalloc(n, sizeof(*ord)), i, j, m = 0, t;
-	struct fig *f;
-	char label[64];
-
-	for (i = 0; i < n; i++) {
-		x[i] = run_stat(runs[i], "output_token_throughput", "avg");
-		y[i] = run_stat(runs[i], "output_token_throughput_per_user", "avg");
-		if (!isnan(x[i]) && !isnan(y[i]))
-			ord[m++] = i;
-	}
-	for (i = 1; i < m; i++)	/* insertion sort by x, then y */
-		for (j = i; j > 0 && (x[ord[j]] < x[ord[j - 1]] ||
-				      (x[ord[j]] == x[ord[j - 1]] && y[ord[j]] < y[ord[j - 1]])); j--) {
-			t = ord[j];
-			ord[j] = ord[j - 1];
-			ord[j - 1] = t;
-		}
-	f = fig_new(out, "pareto", "Pareto: throughput per user vs total throughput",
-		    "output token throughput (tokens/s)",
-		    "output token throughput per user (tokens/s/user)",
-		    "total_output_tokens_per_s tokens_per_s_per_user label");
-	fig_series(f, "runs", "1:2", STYLE_POINTS, 0);
-	fig_series(f, NULL, "1:2:3", STYLE_LABELS, 0);
-	for (i = 0; i < m; i++)
-		fig_row(f, "%.17g %.17g \"%s\"", x[ord[i]], y[ord[i]],
-			run_label(runs[ord[i]], label, sizeof(label)));
-	fig_end_block(f);
-	fig_series(f, "Pareto frontier", "1:2", STYLE_LINES, 0);
-	for (i = 0; i < m; i++) {
-		int dominated = 0;
-
-		for (j = 0; j < m && !dominated; j++)
-			dominated = x[ord[j]] >= x[ord[i]] && y[ord[j]] >= y[ord[i]] &&
-				    (x[ord[j]] > x[ord[i]] || y[ord[j]] > y[ord[i]]);
-		if (!dominated)
-			fig_row(f, "%.17g %.17g \"%s\"", x[ord[i]], y[ord[i]],
-				run_label(runs[ord[i]], label, sizeof(label)));
-	}
-	fig_end_block(f);
-	fig_drop_empty(out, m);
-	free(x);
-	free(y);
-	free(ord);
-}
-
-/* The run's GPU count: the GPUs in its summary's telemetry_data, else
- * those in its gpu_telemetry_export.jsonl; 0 without telemetry. */
-static size_t
-gpu_count(const struct run *r)
-{
-	const struct json *e, *g;
-	size_t n = 0;
-
-	e = json_path(r->agg, "telemetry_data.endpoints");
-	for (e = e && e->type == JSON_OBJECT ? e->child : NULL; e; e = e->next)
-		for (g = json_get(e, "gpus"), g = g && g->type == JSON_OBJECT ? g->child : NULL; g;
-		     g = g->next)
-			n++;
-	return n ? n : r->ngpus;
-}
-
-/*
- * x[i], y[i] of each run, one labelled point a run (block 0, by x then y)
- * and the Pareto frontier (block 1): the runs no other run beats on both,
- * a higher y being better and a lower x when xlow, else a higher x.
- */
-static void
-frontier(struct figs *out, struct run *const *runs, size_t n, const double *x,
-	 const double *y, int xlow, const char *name, const char *title, const char *xlabel,
-	 const char *ylabel, const char *columns)
-{
-	size_t *ord = xcalloc(n ? n : 1, sizeof(*ord)), i, j, m = 0, t;
-	double sx = xlow ? -1 : 1;
-	struct fig *f;
-	char label[64];
-
-	for (i = 0; i < n; i++)
-		if (!isnan(x[i]) && !isnan(y[i]))
-			ord[m++] = i;
-	for (i = 1; i < m; i++)	/* insertion sort by x, then y */
-		for (j = i; j > 0 && (x[ord[j]] < x[ord[j - 1]] ||
-				      (x[ord[j]] == x[ord[j - 1]] && y[ord[j]] < y[ord[j - 1]])); j--) {
-			t = ord[j];
-			ord[j] = ord[j - 1];
-			ord[j - 1] = t;
-		}
-	f = fig_new(out, name, title, xlabel, ylabel, columns);
-	fig_series(f, "runs", "1:2", STYLE_POINTS, 0);
-	fig_series(f, NULL, "1:2:3", STYLE_LABELS, 0);
-	for (i = 0; i < m; i++)
-		fig_row(f, "%.17g %.17g \"%s\"", x[ord[i]], y[ord[i]],
-			run_label(runs[ord[i]], label, sizeof(label)));
-	fig_end_block(f);
-	fig_series(f, "Pareto frontier", "1:2", STYLE_LINES, 0);
-	for (i = 0; i < m; i++) {
-		double xi = sx * x[ord[i]], yi = y[ord[i]];
-		int dominated = 0;
-
-		for (j = 0; j < m && !dominated; j++)
-			dominated = sx * x[ord[j]] >= xi && y[ord[j]] >= yi &&
-				    (sx * x[ord[j]] > xi || y[ord[j]] > yi);
-		if (!dominated)
-			fig_row(f, "%.17g %.17g \"%s\"", x[ord[i]], yi,
-				run_label(runs[ord[i]], label, sizeof(label)));
-	}
-	fig_end_block(f);
-	fig_drop_empty(out, m);
-	free(ord);
-}
-
-/* Output token throughput per GPU against latency and against interactivity
- * (throughput per user), when every run has GPU telemetry. */
-static void
-pareto_per_gpu(struct figs *out, struct run *const *runs, size_t n)
-{
-	double *x = xcalloc(n, sizeof(*x)), *y = xcalloc(n, sizeof(*y));
-	double *tpg = xcalloc(n, sizeof(*tpg));
-	size_t i, g;
-
-	for (i = 0; i < n; i++) {
-		if (!(g = gpu_count(runs[i])))
-			goto out;
-		tpg[i] = run_stat(runs[i], "output_token_throughput", "avg") / (double)g;
-	}
-	for (i = 0; i < n; i++) {
-		x[i] = run_stat(runs[i], "request_latency", "avg");
-		y[i] = tpg[i];
-	}
-	frontier(out, runs, n, x, y, 1, "pareto_curve_throughput_per_gpu_vs_latency",
-		 "Pareto curve: token throughput per GPU vs latency", "request latency avg (ms)",
-		 "output token throughput per GPU (tokens/s/GPU)",
-		 "request_latency_avg_ms tokens_per_s_per_gpu label");
-	for (i = 0; i < n; i++) {
-		x[i] = tpg[i];
-		y[i] = run_stat(runs[i], "output_token_throughput_per_user", "avg");
-	}
-	frontier(out, runs, n, x, y, 0, "pareto_curve_throughput_per_gpu_vs_interactivity",
-		 "Pareto curve: token throughput per GPU vs interactivity",
-		 "output token throughput per GPU (tokens/s/GPU)",
-		 "output token throughput per user (tokens/s/user)",
-		 "tokens_per_s_per_gpu tokens_per_s_per_user label");
-out:
-	free(x);
-	free(y);
-	free(tpg);
-}
-
-/* Request throughput against TTFT (both avg), a labelled point a run,
- * joined in run order (by concurrency). */
-static void
-ttft_vs_throughput(struct figs *out, struct run *const *runs, size_t n)
-{
-	struct fig *f;
-	size_t i, rows = 0;
-	char label[64];
-
-	f = fig_new(out, "ttft_vs_throughput", "TTFT vs throughput",
-		    "time to first token avg (ms)", "request throughput avg (requests/s)",
-		    "ttft_avg_ms requests_per_s label");
-	fig_series(f, "runs", "1:2", STYLE_LINESPOINTS, 0);
-	fig_series(f, NULL, "1:2:3", STYLE_LABELS, 0);
-	for (i = 0; i < n; i++) {
-		double x = run_stat(runs[i], "time_to_first_token", "avg");
-		double y = run_stat(runs[i], "request_throughput", "avg");
-
-		if (isnan(x) || isnan(y))
-			continue;
-		fig_row(f, "%.17g %.17g \"%s\"", x, y, run_label(runs[i], label, sizeof(label)));
-		rows++;
-	}
-	fig_end_block(f);
-	fig_drop_empty(out, rows);
-}
-
-void
-figs_multi(struct figs *out, struct run *const *runs, size_t n)
-{
-	pareto(out, runs, n);
-	ttft_vs_throughput(out, runs, n);
-	pareto_per_gpu(out, runs, n);
-	compare(out, runs, n, "time_to_first_token", "Time to first token by run", "ms");
-	compare(out, runs, n, "inter_token_latency", "Inter-token latency by run", "ms");
-	compare(out, runs, n, "request_latency", "Request latency by run", "ms");
-	compare(out, runs, n, "output_token_throughput_per_user",
-		"Output token throughput per user by run", "tokens/s/user");
-	compare_throughput(out, runs, n);
-}
-
 void
 figs_release(struct figs *fs)
 {
@@ -954,4 +761,107 @@ figs_release(struct figs *fs)
 		fig_drop_empty(fs, 0);
 	free(fs->v);
 	*fs = (struct figs){ 0 };
+}
+
+/* "Time to First Token" (the original's timeslice column) or
+ * time_to_first_token: the metric's key, in k (n bytes). */
+static void
+metric_key(const char *y, char *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; y[i] && i + 1 < n; i++)
+		k[i] = y[i] == ' ' || y[i] == '-' ? '_' :
+		       y[i] >= 'A' && y[i] <= 'Z' ? (char)(y[i] - 'A' + 'a') : y[i];
+	k[i] = '\0';
+}
+
+/* A source: timeslices preset: its y's stat in each slice, as bars. */
+static void
+slices_preset(struct figs *out, const struct run *r, const struct preset *p)
+{
+	const char *stat = p->stat ? p->stat : "avg", *unit;
+	char key[128], title[256];
+	const struct json *s;
+	struct vec x = { 0 }, y = { 0 };
+	struct fig *f;
+
+	if (!r->slices || r->slices->type != JSON_ARRAY)
+		return;
+	metric_key(p->y, key, sizeof(key));
+	for (s = r->slices->child; s; s = s->next) {
+		double i = num(json_get(s, "timeslice_index"));
+
+		vec_push(&x, r->slice_duration > 0 ? i * r->slice_duration : i);
+		vec_push(&y, num(json_get(json_get(s, key), stat)));
+	}
+	unit = json_str_or(json_get(json_get(r->agg, key), "unit"), "");
+	snprintf(title, sizeof(title), "%s across time slices (%s)", p->y, stat);
+	f = fig_new(out, p->name, p->title ? p->title : title,
+		    r->slice_duration > 0 ? "slice start (s)" : "slice", unit,
+		    "slice_start value");
+	fig_drop_empty(out, fig_block_xy(f, p->y, STYLE_BOXES, 0, x.v, y.v, x.n));
+	vec_release(&x);
+	vec_release(&y);
+}
+
+int
+figs_preset_single(struct figs *out, const struct run *r, const struct preset *p)
+{
+	if (!p->source || strcmp(p->source, "timeslices") || !p->y)
+		return 0;
+	slices_preset(out, r, p);
+	return 1;
+}
+
+/* Move the figure named name from all to out, titled title when given. */
+int
+figs_pick(struct figs *out, struct figs *all, const char *name, const char *title)
+{
+	size_t i;
+
+	for (i = 0; i < all->n; i++)
+		if (all->v[i] && !strcmp(all->v[i]->name, name)) {
+			struct fig *f = all->v[i];
+
+			all->v[i] = NULL;
+			if (title) {
+				free(f->title);
+				f->title = xstrdup(title);
+			}
+			out->v = xreallocarray(out->v, out->n + 1, sizeof(*out->v));
+			out->v[out->n++] = f;
+			return 1;
+		}
+	return 0;
+}
+
+/* The figures left in all: compacted, then released. */
+void
+figs_drop_rest(struct figs *all)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < all->n; i++)
+		if (all->v[i])
+			all->v[k++] = all->v[i];
+	all->n = k;
+	figs_release(all);
+}
+
+void
+figs_single(struct figs *out, const struct run *r, const struct plotcfg *cfg)
+{
+	struct figs all = { 0 };
+	size_t i;
+
+	if (!cfg) {
+		figs_single_all(out, r);
+		return;
+	}
+	figs_single_all(&all, r);
+	for (i = 0; i < cfg->nsingle; i++)
+		if (!figs_preset_single(out, r, &cfg->single[i]))
+			figs_pick(out, &all, cfg->single[i].name, cfg->single[i].title);
+	figs_drop_rest(&all);
 }

@@ -91,7 +91,7 @@ plot_cmd(struct buf *b, const struct fig *f, const struct colors *c)
 			buf_addf(b, " textcolor rgb '%s' notitle", c->fg);
 			continue;
 		}
-		buf_addf(b, " lc rgb '%s' ", palette[color++ % 10]);
+		buf_addf(b, " lc rgb '%s' ", k->color ? k->color : palette[color++ % 10]);
 		if (k->title) {
 			buf_addstr(b, "title ");
 			quote(b, k->title);

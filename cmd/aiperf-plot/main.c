@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cfg.h"
 #include "opt.h"
 #include "util.h"
 
@@ -22,6 +23,8 @@ struct options {
 	enum theme theme;
 	int dashboard, verbose, port, refresh;
 	int from_stdin;		/* metric records on stdin */
+	struct plotcfg cfg;	/* --config: which plots; NULL below without it */
+	const struct plotcfg *pc;
 };
 
 enum {
@@ -297,9 +300,9 @@ render_runs(const struct options *o, struct run **runs, size_t n, struct aggs *a
 
 	qsort(runs, n, sizeof(*runs), by_concurrency);
 	if (n == 1)
-		figs_single(&figs, runs[0]);
+		figs_single(&figs, runs[0], o->pc);
 	else if (n > 1)
-		figs_multi(&figs, runs, n);
+		figs_multi(&figs, runs, n, o->pc);
 	for (i = 0; i < figs.n && rc == 0; i++)
 		rc = gp_render(figs.v[i], o->output, o->theme);
 	nplots = figs.n;
@@ -309,7 +312,7 @@ render_runs(const struct options *o, struct run **runs, size_t n, struct aggs *a
 			char *dir;
 
 			secs[i].run = runs[i];
-			figs_single(&secs[i].figs, runs[i]);
+			figs_single(&secs[i].figs, runs[i], o->pc);
 			if (!secs[i].figs.n)
 				continue;
 			secs[i].sub = run_sub(runs, i);
@@ -410,11 +413,13 @@ main(int argc, char **argv)
 	parse_args(&o, argc, argv);
 	if (!gp_available())
 		die("gnuplot not found on PATH: install it (Debian: gnuplot-nox)");
-	if (o.config && access(o.config, R_OK) < 0)
-		die("cannot read '%s':", o.config);
-	if (o.config)
-		warn("--config %s: the original's plot configuration is not read by "
-		     "this build; every plot is made", o.config);
+	if (o.config) {
+		char err[1024];
+
+		if (cfg_load(&o.cfg, o.config, err, sizeof(err)) < 0)
+			die("%s", err);
+		o.pc = &o.cfg;
+	}
 	for (i = 0; i < o.npaths && !o.from_stdin; i++)
 		if (stat(o.paths[i], &st) < 0 && !o.dashboard)
 			die("cannot open '%s':", o.paths[i]);
@@ -448,6 +453,7 @@ main(int argc, char **argv)
 	if (rc == 0 && !o.dashboard)
 		printf("%s/report.html\n", o.output);
 out:
+	cfg_release(&o.cfg);
 	free(s.signature);
 	free(o.output_default);
 	free(o.paths);

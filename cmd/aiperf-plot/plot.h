@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "cfg.h"
 #include "json/json.h"
 
 /*
@@ -100,9 +101,10 @@ struct block {
 	const char *using;	/* gnuplot "using" ("1:2", "1:2:3") */
 	enum fig_style style;
 	int y2;			/* plotted against the right axis */
+	const char *color;	/* "#rrggbb", static; NULL: the palette's next */
 };
 
-#define FIG_MAXBLOCKS 16
+#define FIG_MAXBLOCKS 64
 
 struct fig {
 	char *name;		/* file name base: "ttft_histogram" */
@@ -120,11 +122,37 @@ struct figs {
 	size_t n;
 };
 
+/* Figure building blocks (figs.c): a new figure appended to out; a series
+ * drawing the data block being written; a row of it; the block's end; the
+ * last figure dropped when rows is 0. */
+struct fig *fig_new(struct figs *out, const char *name, const char *title,
+		    const char *xlabel, const char *ylabel, const char *columns);
+void fig_series(struct fig *f, const char *title, const char *using, enum fig_style style,
+		int y2);
+void fig_row(struct fig *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fig_end_block(struct fig *f);
+void fig_drop_empty(struct figs *out, size_t rows);
+/* One whole data block drawn as a series: the rows "x y" of the n pairs
+ * with neither NaN (x NULL: the pair's index). Returns the rows written. */
+size_t fig_block_xy(struct fig *f, const char *title, enum fig_style style, int y2,
+		    const double *x, const double *y, size_t n);
+
 /* Add the figures for one run (single-run plots) or for several
- * (comparisons and the Pareto plot) to out. */
-void figs_single(struct figs *out, const struct run *r);
-void figs_multi(struct figs *out, struct run *const *runs, size_t n);
+ * (comparisons and the Pareto plots) to out: every figure without a
+ * configuration (cfg NULL), else those its *_defaults list, in order. */
+void figs_single(struct figs *out, const struct run *r, const struct plotcfg *cfg);
+void figs_multi(struct figs *out, struct run *const *runs, size_t n,
+		const struct plotcfg *cfg);
 void figs_release(struct figs *f);
+/* Move the figure named name from all to out (titled title when given),
+ * 1; 0 when all has none. figs_drop_rest releases the figures left in all. */
+int figs_pick(struct figs *out, struct figs *all, const char *name, const char *title);
+void figs_drop_rest(struct figs *all);
+/* figs_single() of every figure, for figs_single to pick from. */
+void figs_single_all(struct figs *out, const struct run *r);
+/* A configured single-run plot made from its preset (source: timeslices);
+ * 0 when the preset names no such plot. */
+int figs_preset_single(struct figs *out, const struct run *r, const struct preset *p);
 
 /* One run's own plots when several are shown: rendered in dir/sub. */
 struct section {

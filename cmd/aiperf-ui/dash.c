@@ -126,6 +126,11 @@ ui_dash_draw(const struct ui_state *st)
 	mvprintw(0, 1, "aiperf profile   phase: %-9s   elapsed %s   ETA %s%s", st->phase, el,
 		 eta_s, st->end ? "   (done)" : "");
 	attroff(A_REVERSE);
+	if (st->notice[0]) {	/* the wrapper's: interrupted, stopping */
+		attron(A_BOLD | COLOR_PAIR(2));
+		mvprintw(1, 1, "%.*s", COLS > 2 ? COLS - 2 : 0, st->notice);
+		attroff(A_BOLD | COLOR_PAIR(2));
+	}
 
 	title(2, 0, "Progress");
 	mvprintw(3, 2, "%-10s", "Warmup");
@@ -170,10 +175,14 @@ ui_dash_draw(const struct ui_state *st)
 			 st->late.p50, st->late.p90, st->late.p99, st->late.max);
 	else
 		mvprintw(19, 2, "Schedule lateness (us) -");
-	mvprintw(20, 2, "Status lines read      %d", st->lines);
+	if (st->sender_cpu >= 0)
+		mvprintw(20, 2, "aiperf-send CPU        %.1f%% of a core", st->sender_cpu);
+	else
+		mvprintw(20, 2, "aiperf-send CPU        -");
+	mvprintw(21, 2, "Status lines read      %d", st->lines);
 
-	title(22, 0, "Errors by type");
-	y = 23;
+	title(23, 0, "Errors by type");
+	y = 24;
 	if (!st->ntypes)
 		mvprintw(y++, 2, "none");
 	for (int i = 0; i < st->ntypes && y < LINES - 2; i++)

@@ -21,10 +21,11 @@ struct options {
 	int view;
 	long long request_count, warmup_count;
 	double duration, warmup_duration, interval;
+	const char *sender_pid_file, *notice_file;
 };
 
 enum {
-	K_UI = 256, K_RC, K_WRC, K_DUR, K_WDUR, K_INTERVAL, K_VERSION,
+	K_UI = 256, K_RC, K_WRC, K_DUR, K_WDUR, K_INTERVAL, K_SENDER, K_NOTICE, K_VERSION,
 };
 
 static const char *const views[] = { "simple", "dashboard", NULL };
@@ -40,7 +41,9 @@ static const char *const views[] = { "simple", "dashboard", NULL };
 	{ "warmup-duration", K_WDUR, OPT_DOUBLE, "s", OPT_TO(o->warmup_duration), .lo = 0, \
 	  .hi = 1e9, .flags = OPT_BR }, \
 	{ "interval", K_INTERVAL, OPT_DOUBLE, "s", OPT_TO(o->interval), .lo = 0.1, \
-	  .hi = 86400 }, \
+	  .hi = 86400, .flags = OPT_BR }, \
+	{ "sender-pid-file", K_SENDER, OPT_STR, "file", OPT_TO(o->sender_pid_file) }, \
+	{ "notice-file", K_NOTICE, OPT_STR, "file", OPT_TO(o->notice_file) }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -88,9 +91,10 @@ plain(const struct ui_state *st)
 	fflush(stderr);
 }
 
-/* Leave the screen as it was, with the last state as a plain line. */
+/* Leave the screen as it was, with the last state as a plain line, and
+ * the notice under it (it was only on the dashboard until now). */
 static void
-finish(enum mode m, const struct ui_state *st)
+finish(enum mode m, const struct ui_state *st, const char *notice_file)
 {
 	if (m == M_DASH) {
 		ui_dash_end();
@@ -102,6 +106,11 @@ finish(enum mode m, const struct ui_state *st)
 	} else if (st->lines) {
 		plain(st);
 	}
+	if (st->notice[0]) {
+		fprintf(stderr, "%s\n", st->notice);
+		fflush(stderr);
+		unlink(notice_file);	/* shown: the wrapper need not */
+	}
 }
 
 int
@@ -111,7 +120,8 @@ main(int argc, char **argv)
 	struct ui_state st;
 	struct buf in;
 	enum mode m;
-	int64_t t0, next_draw = 0, last_draw = 0, next_plain, now;
+	int64_t t0, next_draw = 0, last_draw = 0, next_plain, next_cpu = 0, now;
+	struct ui_cpu cpu;
 	int fresh = 0, eof = 0;
 	struct sigaction sa;
 
@@ -122,6 +132,8 @@ main(int argc, char **argv)
 	st.warmup_count = o.warmup_count;
 	st.duration_s = o.duration;
 	st.warmup_duration_s = o.warmup_duration;
+	st.sender_cpu = -1;
+	ui_cpu_init(&cpu, o.sender_pid_file);
 	buf_init(&in, LINE_MAX_BYTES);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sig;
@@ -163,6 +175,17 @@ main(int argc, char **argv)
 		}
 		now = clock_mono_ns();
 		st.elapsed_s = (double)(now - t0) / 1e9;
+		if (now >= next_cpu) {	/* a share over half a second; the last kept */
+			double c = ui_cpu_sample(&cpu, now);
+
+			if (c >= 0) {
+				st.sender_cpu = c;
+				fresh |= m != M_PLAIN;	/* plain lines do not show it */
+			}
+			next_cpu = now + 500000000;
+		}
+		if (m == M_DASH)
+			fresh |= ui_notice_read(&st, o.notice_file);
 		if (got_winch) {
 			got_winch = 0;
 			ui_dash_resize();
@@ -174,13 +197,15 @@ main(int argc, char **argv)
 				next_plain = now + (int64_t)(o.interval * 1e9);
 				fresh = 0;
 			}
-		} else if (now >= next_draw && (fresh || (m == M_DASH && now >= last_draw + 1000000000))) {
+		} else if (now >= next_draw && (m == M_DASH || st.lines) &&
+			   (fresh || (m == M_DASH && now >= last_draw + 1000000000))) {
 			/* new numbers (twice a second at most, as they come), else
 			 * the dashboard's clock once a second: few wake-ups for the
-			 * terminal */
+			 * terminal; the simple view waits for the first status line
+			 * (a sender CPU sample before it must not take its turn) */
 			if (m == M_DASH)
 				ui_dash_draw(&st);
-			else if (st.lines)
+			else
 				ui_simple_draw(&st, 2);
 			last_draw = now;
 			next_draw = now + 250000000;
@@ -189,7 +214,9 @@ main(int argc, char **argv)
 	}
 	if (m == M_DASH && !got_sig)
 		ui_dash_draw(&st);
-	finish(m, &st);
+	if (m == M_DASH || o.notice_file)
+		ui_notice_read(&st, o.notice_file);
+	finish(m, &st, o.notice_file);
 	buf_release(&in);
 	if (got_sig) {
 		signal(got_sig, SIG_DFL);

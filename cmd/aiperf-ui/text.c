@@ -116,6 +116,11 @@ bar_line(const struct ui_state *st, int warmup, char *b, size_t size)
 		snprintf(b, size, "%-9s [%s] %s  %lld errors  %.1f req/s",
 			 warmup ? "Warmup" : "Profiling", bar, cnt, (long long)p->errors,
 			 p->request_rate);
+	if (st->sender_cpu >= 0 && !warmup) {	/* client health */
+		size_t n = strlen(b);
+
+		snprintf(b + n, size - n, "  send CPU %.0f%%", st->sender_cpu);
+	}
 }
 
 void

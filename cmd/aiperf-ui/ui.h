@@ -35,6 +35,9 @@ struct ui_state {
 		int64_t n;
 	} types[UI_MAXTYPES];
 	double elapsed_s;	/* since aiperf-ui started */
+	/* from elsewhere than the status lines */
+	double sender_cpu;	/* aiperf-send's CPU, % of one core; < 0: not known */
+	char notice[256];	/* a line for people (the run was interrupted) */
 };
 
 /* state.c: one status line into st; returns 0, or -1 (not a status line). */
@@ -48,6 +51,24 @@ void ui_plain_line(const struct ui_state *st, char *buf, size_t size);
 /* simple: progress bars redrawn in place on fd; ui_simple_end leaves them. */
 void ui_simple_draw(const struct ui_state *st, int fd);
 void ui_simple_end(const struct ui_state *st, int fd);
+
+/* cpu.c: a process's CPU share between two samples of /proc/PID/stat. */
+struct ui_cpu {
+	const char *pidfile;	/* holds the PID, once the process started */
+	long pid;		/* 0: not read yet */
+	long long ticks;	/* utime + stime at t_ns; -1: no sample yet */
+	int64_t t_ns;
+	long tck;		/* clock ticks a second */
+};
+void ui_cpu_init(struct ui_cpu *c, const char *pidfile);
+/* The CPU percent since the last sample (now_ns: CLOCK_MONOTONIC), or -1
+ * when not known yet (the first sample, no PID, the process gone). */
+double ui_cpu_sample(struct ui_cpu *c, int64_t now_ns);
+/* utime + stime in ticks from the text of /proc/PID/stat; 0, or -1. */
+int ui_cpu_ticks(const char *s, size_t n, long long *ticks);
+/* A notice from file path (a line, control characters dropped) into
+ * st->notice; 1 when one was read, else 0. */
+int ui_notice_read(struct ui_state *st, const char *path);
 
 /* dash.c: the ncurses dashboard on fd (a terminal). */
 int ui_dash_start(int fd);

@@ -11,6 +11,8 @@ TMP=$(mktemp -d)
 MOCK_PID=
 cleanup() {
 	[ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null
+	# a plot dashboard a test left running (start_plot_dashboard)
+	[ -s "$TMP/dash.pid" ] && kill "$(cat "$TMP/dash.pid")" 2>/dev/null
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -128,6 +130,47 @@ while time.time() < end:
 	done
 	STALL_PORT=$(head -1 "$TMP/.stall.port")
 	[ -n "$STALL_PORT" ]
+}
+
+# The plot dashboard fixture (aiperf-plot --dashboard): tests run in
+# subshells, so its pid is in $TMP/dash.pid (cleanup kills it), its
+# messages in dash.err and its exit status, once it ends, in dash.rc, all
+# in the test's directory.
+
+# wait_line FILE PATTERN: until FILE has a line matching PATTERN (10 s at
+# most, a bounded loop).
+wait_line() {
+	_i=0
+	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	grep -q "$2" "$1"
+}
+
+# start_plot_dashboard ARGS...: aiperf-plot --dashboard --port 0 ARGS... in
+# the background, until it serves; sets URL (plot_dashboard_url).
+start_plot_dashboard() {
+	rm -f dash.rc dash.err "$TMP/dash.pid"
+	# shellcheck disable=SC2094 # dash.pid is written once, then read
+	sh -c 'aiperf-plot --dashboard --port 0 "$@" 2>dash.err &
+		echo $! >"$0"; wait $!; echo $? >dash.rc' "$TMP/dash.pid" "$@" &
+	wait_line dash.err "serving http://" &&
+	plot_dashboard_url
+}
+
+# plot_dashboard_url: URL, from the dashboard's message in dash.err.
+plot_dashboard_url() {
+	URL=$(sed -n "s|.*serving \(http://[^ ]*\) .*|\1|p" dash.err | head -1)
+	test -n "$URL"
+}
+
+# stop_plot_dashboard SIGNAL: the dashboard stops on SIGNAL and exits 0.
+stop_plot_dashboard() {
+	kill -"$1" "$(cat "$TMP/dash.pid")" &&
+	wait_line dash.rc . &&
+	rm -f "$TMP/dash.pid" &&
+	test "$(cat dash.rc)" -eq 0
 }
 
 test_done() {

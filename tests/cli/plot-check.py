@@ -109,10 +109,17 @@ def single(rundir, plotdir, only_records=False):
     check(plotdir, "itl_by_position", [rows])
     made.add("itl_by_position")
 
+    # the original's percentile lines: by start time (stable), the p50, p95
+    # and p99 of the last 10 request latencies (fewer at first), as pandas'
+    # rolling(10, min_periods=1).quantile
+    lat = sorted(((s, value(r, "request_latency")) for s, r in zip(start, recs)
+                  if value(r, "request_latency") is not None), key=lambda x: x[0])
+    roll = [[[lat[i][0], float(np.percentile([v for _, v in lat[max(0, i - 9):i + 1]], p))]
+             for i in range(len(lat))] for p in (50, 95, 99)]
     check(plotdir, "latency_over_time", [
         [[s, value(r, "request_latency")] for s, r in zip(start, recs)],
         [[s, value(r, "time_to_first_token")] for s, r in zip(start, recs)],
-    ])
+    ] + roll)
     made.add("latency_over_time")
 
     # per request, against its start; the request's number in the file

@@ -13,38 +13,19 @@ PY=/usr/bin/python3
 DATA=$TOP/tests/data/plot
 command -v gnuplot >/dev/null || test_skip_all "no gnuplot (gnuplot-nox)"
 command -v curl >/dev/null || test_skip_all "no curl"
-trap '[ ! -s "$TMP/dash.pid" ] || kill "$(cat "$TMP/dash.pid")" 2>/dev/null; cleanup' EXIT
-
-# wait_for FILE PATTERN: until FILE has a line matching PATTERN (10 s at most).
-wait_for() {
-	i=0
-	while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	grep -q "$2" "$1"
-}
-
-urls() {
-	URL=$(sed -n "s|.*serving \(http://[^ ]*\) .*|\1|p" dash.err | head -1)
-	test -n "$URL"
-}
 
 test_expect_success 'the dashboard starts on an artifact folder with no runs yet' '
 	mkdir -p art/profile_runs &&
-	# shellcheck disable=SC2094 # dash.pid is written once, then read
-	sh -c "aiperf-plot --dashboard --port 0 --refresh 1 --paths art --output out 2>dash.err &
-		echo \$! >\"\$0\"; wait \$!; echo \$? >dash.rc" "$TMP/dash.pid" &
-	wait_for dash.err "serving http://" && urls &&
+	start_plot_dashboard --refresh 1 --paths art --output out &&
 	curl -sf "$URL" | grep -q "No runs yet"
 '
 
 test_expect_success 'run_0001, then run_0002 appear: each is picked up, with its section' '
-	urls &&
+	plot_dashboard_url &&
 	cp -r "$DATA/single" art/profile_runs/run_0001 &&
-	wait_for dash.err "report updated: 1 runs" &&
+	wait_line dash.err "report updated: 1 runs" &&
 	cp -r "$DATA/pareto-c2" art/profile_runs/run_0002 &&
-	wait_for dash.err "report updated: 2 runs" &&
+	wait_line dash.err "report updated: 2 runs" &&
 	curl -sf "$URL" >page &&
 	grep -q "2 runs," page &&
 	grep -q "<h2>Run run_0001</h2>" page &&
@@ -53,7 +34,7 @@ test_expect_success 'run_0001, then run_0002 appear: each is picked up, with its
 '
 
 test_expect_success 'a run section plots are served; paths around them are not' '
-	urls &&
+	plot_dashboard_url &&
 	curl -sf -o t.png -w "%{content_type}\n" "${URL}runs/run_0001/ttft_histogram.png" >type &&
 	test "$(cat type)" = image/png && test -s t.png &&
 	curl -sf "${URL}runs/run_0001/data/ttft_histogram.dat" | grep -q "^# columns" &&
@@ -65,11 +46,11 @@ test_expect_success 'a run section plots are served; paths around them are not' 
 '
 
 test_expect_success 'aggregate/ appears: the confidence table, equal to its JSON' '
-	urls &&
+	plot_dashboard_url &&
 	cp -r "$DATA/pareto-c4" art/profile_runs/run_0003 &&
 	aiperf-aggregate -o art/aggregate art/profile_runs/run_0002 art/profile_runs/run_0003 \
 		art/profile_runs/run_0001 >/dev/null &&
-	wait_for dash.err "report updated: 3 runs, confidence intervals" &&
+	wait_line dash.err "report updated: 3 runs, confidence intervals" &&
 	curl -sf "$URL" >page &&
 	grep -q "<table class=\"confidence\">" page &&
 	"$PY" -c "
@@ -91,8 +72,6 @@ print(\"ok\", n, \"rows\")
 '
 
 test_expect_success 'SIGTERM stops it cleanly' '
-	kill -TERM "$(cat "$TMP/dash.pid")" &&
-	wait_for dash.rc . && rm -f "$TMP/dash.pid" &&
-	test "$(cat dash.rc)" -eq 0
+	stop_plot_dashboard TERM
 '
 test_done

@@ -1,7 +1,9 @@
 #!/bin/sh
 # aiperf profile's dashboard (aiperf-ui, ncurses) driven in tmux at about
-# 1,000 requests/s: the live numbers change while the run lasts, and the
-# screen is restored at its end and when aiperf-ui is killed.
+# 1,000 requests/s: the live numbers change while the run lasts, the
+# sender's CPU shows, the "interrupted" line shows on the dashboard and
+# stays once the screen is restored at the end, and the screen is restored
+# when aiperf-ui is killed.
 # shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
@@ -50,6 +52,7 @@ test_expect_success 'the dashboard shows the live numbers at 1,000 requests/s' '
 	grep -q "Request latency" screen &&
 	grep -q "Schedule lateness (us)" screen &&
 	grep -q "Errors by type" screen &&
+	wait_for "aiperf-send CPU  *[0-9.]*% of a core" &&
 	wait_for "^  Completed  *[1-9]" &&
 	a=$(completed) && i=0 && b=$a &&
 	while [ "$b" = "$a" ] && [ $i -lt 100 ] && [ ! -s rc ]; do
@@ -88,6 +91,8 @@ test_expect_success 'Ctrl-C: the run stops, the screen is restored, the artifact
 	i=0 && while [ ! -s rc ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done &&
 	test "$(cat rc)" = 130 &&
 	wait_for "aiperf: done, profiling [0-9]*/600000 requests" &&
+	grep -q "^aiperf profile: interrupted: stopping (again to cancel requests in flight)" screen &&
+	test "$(grep -c "interrupted: stopping" screen)" = 1 &&
 	grep -q BEFORE-THE-RUN screen &&
 	! grep -q "Latency so far" screen &&
 	test -s c/profile_export_aiperf.json &&
@@ -111,6 +116,30 @@ test_expect_success 'SIGTERM to aiperf-ui restores the screen' '
 	grep -q BEFORE-THE-UI screen &&
 	! grep -q "Latency so far" screen &&
 	exec 7>&-
+'
+
+S=n
+test_expect_success 'a notice shows on the dashboard, then stays on the restored screen' '
+	mkfifo st2 &&
+	cat >ui2.sh <<-EOS &&
+	cd "$TMP" && echo BEFORE-THE-UI
+	aiperf-ui --request-count 10 --notice-file "$TMP/notice" <st2
+	echo ui-status \$?
+	EOS
+	tmux -L "$SOCK" new-session -d -s n -x 120 -y 40 "sh $TMP/ui2.sh; while :; do sleep 1; done" &&
+	exec 7>st2 &&
+	echo "{\"phase\":\"profiling\",\"profiling\":{\"done\":4},\"end\":false}" >&7 &&
+	wait_for "4 / 10 requests" &&
+	! grep -q "stopping now" screen &&
+	printf "aiperf profile: stopping now\n" >notice &&
+	wait_for "^ aiperf profile: stopping now" &&
+	grep -q "Latency so far" screen &&
+	echo "{\"phase\":\"profiling\",\"profiling\":{\"done\":5},\"end\":true}" >&7 &&
+	exec 7>&- &&
+	wait_for "ui-status 0" &&
+	! grep -q "Latency so far" screen &&
+	grep -q "^aiperf profile: stopping now" screen &&
+	test ! -e notice
 '
 
 test_done

@@ -20,6 +20,13 @@ test_expect_success 'simple: a progress bar per phase on a terminal' '
 	! grep -a -q "aiperf: done" tty.out
 '
 
+test_expect_success 'simple: the sender CPU (client health) on the profiling line' '
+	command -v script >/dev/null || skip_because "no script(1)"
+	script -qec "aiperf profile $P --request-count 40 --request-rate 20 \
+		--ui-type simple --artifact-dir cpu 2>&1 >/dev/null" /dev/null >tty.out &&
+	grep -a -q "Profiling \[[#-]*\] .* req/s .* send CPU [0-9]*%" tty.out
+'
+
 test_expect_success 'simple and dashboard print plain lines when stderr is not a terminal' '
 	for t in simple dashboard; do
 		aiperf profile $P --request-count 60 --ui-type $t --artifact-dir p$t >out 2>err &&
