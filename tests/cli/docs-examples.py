@@ -32,6 +32,8 @@ SMALL = {
     "--video-width": 64, "--video-height": 48, "--video-fps": 2,
     "--video-duration": 1, "--audio-length-mean": 0.5,
 }
+# environment assignments before the command (NAME=value aiperf ...): kept
+ENV = r"((?:[A-Z_][A-Z0-9_]*=[^\s'\"$]+ )*)"
 
 
 def commands(docdir):
@@ -43,7 +45,7 @@ def commands(docdir):
                 line = line.strip()
                 if line.startswith("$ "):
                     line = line[2:]
-                if line.startswith("aiperf "):
+                if re.match(ENV + "aiperf ", line):
                     yield line
 
 
@@ -132,8 +134,10 @@ def main():
     docdir, tsv, url = sys.argv[1:4]
     no, known = refused(tsv), options(tsv)
     for line in commands(docdir):
+        env = re.match(ENV, line).group(1)
+        line = line[len(env):]
         print(expect(shlex.split(re.sub(r"\$\([^)]*\)", "x", line)), no, known) +
-              "\t" + adapt(line, url))
+              "\t" + env + adapt(line, url))
 
 
 main()
