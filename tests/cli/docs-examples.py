@@ -7,7 +7,8 @@ Usage: docs-examples.py DOCDIR OPTIONS_TSV MOCK_URL
 
 A command is taken from the docs' code blocks, continuation lines joined,
 and changed only where it must be: the URL is the mock's, counts and
-durations are small, a hub tokenizer is `builtin`, and "[other options...]"
+durations are small, a hub tokenizer is `builtin` (and an absent one, except
+for image_retrieval, which loads none), and "[other options...]"
 is a minimal model, URL and count. KIND is `run` when everything it uses
 is built, `plot` for `aiperf plot` (`dashboard` with --dashboard: a server
 the test stops), `later:<the first option or command not supported yet>`,
@@ -96,7 +97,9 @@ def adapt(line, url):
             continue
         out.append(w)
         i += 1
-    if out[:2] == ["aiperf", "profile"] and not tok:
+    # image_retrieval loads no tokenizer (as the original): none is added
+    if out[:2] == ["aiperf", "profile"] and not tok and \
+            "--endpoint-type image_retrieval" not in " ".join(out):
         out += ["--tokenizer", "builtin"]
     def word(w):
         if "@@" not in w:

@@ -10,9 +10,9 @@
 # NVIDIA encoder. The image_generation (SGLang), image_retrieval (NIM)
 # and video_generation (SGLang) tutorials run too, each with its
 # endpoint's evidence: the prompts and extra inputs the mock was sent,
-# the image metrics, the video job metrics, and with
+# the image metrics (and no tokenizer: image_retrieval loads none), the video job metrics, and with
 # --download-video-content records that end after the content's download.
-# shellcheck disable=SC2016 source-path=SCRIPTDIR
+# shellcheck disable=SC2016,SC2034 source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
@@ -143,11 +143,13 @@ check_imagegen() {
 	esac
 }
 
-# image_retrieval: the image metrics, each request at /v1/infer; the
+# image_retrieval: the image metrics, each request at /v1/infer, no
+# tokenizer loaded (docs-examples.py names none, the model has none); the
 # local file and the data URL sent as the same data URL, the remote image
 # as its URL; several images a request for multi_image_inputs
 check_retrieval() {
 	jq -e ".image_throughput.avg > 0 and .image_latency.avg > 0" "$j" >/dev/null &&
+	grep -q "Tokenization is disabled for this endpoint" "$d/logs/aiperf.log" &&
 	test "$(grep -c "\"POST /v1/infer HTTP/1.1\" 200 " seen)" = "$nreq" &&
 	case $1 in
 	*multi_image*) jq -e ".num_images.max == 3" "$j" >/dev/null ;;
