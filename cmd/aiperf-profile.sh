@@ -305,9 +305,12 @@ parse_profile() {
 		fi
 	done
 	[[ -n ${SET[--model]:-} ]] || usage_error "profile: --model is required"
-	# The original's tokenizer defaults to the (first) model name.
+	# The original's tokenizer defaults to the (first) model name; it
+	# loads none for an endpoint that neither tokenizes input nor produces
+	# tokens (image_retrieval): the builtin one stands in, loading nothing.
 	if [[ -z ${SET[--tokenizer]+x} ]]; then
 		local first=${SET[--model]%%$'\n'*}
+		[[ ${SET[--endpoint-type]:-} == image_retrieval ]] && first=builtin
 		add_stage_arg gm --tokenizer "$first"
 	fi
 }
@@ -356,8 +359,11 @@ log_settings() {
 	log INFO "aiperf profile ${AIPERF_VERSION:-} (pid $$) on $(uname -n)"
 	log INFO "artifact directory: $1"
 	log INFO "timing mode: $2"
-	[[ -z ${SET[--tokenizer]+x} ]] &&
+	if [[ ${SET[--endpoint-type]:-} == image_retrieval && -z ${SET[--tokenizer]+x} ]]; then
+		log INFO "Tokenization is disabled for this endpoint, skipping tokenizer configuration"
+	elif [[ -z ${SET[--tokenizer]+x} ]]; then
 		log INFO "tokenizer: ${SET[--model]%%$'\n'*} (the first model, as the original)"
+	fi
 	for o in "${!INERT[@]}"; do
 		[[ -n ${SET[$o]+x} ]] && log WARNING "$o has no effect: ${INERT[$o]}"
 	done

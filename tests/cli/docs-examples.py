@@ -7,7 +7,8 @@ Usage: docs-examples.py DOCDIR OPTIONS_TSV MOCK_URL
 
 A command is taken from the docs' code blocks, continuation lines joined,
 and changed only where it must be: the URL is the mock's, counts and
-durations are small, a hub tokenizer is `builtin`, and "[other options...]"
+durations are small, a hub tokenizer is `builtin` (and an absent one, except
+for image_retrieval, which loads none), and "[other options...]"
 is a minimal model, URL and count. KIND is `run` when everything it uses
 is built, `plot` for `aiperf plot` (`dashboard` with --dashboard: a server
 the test stops), `later:<the first option or command not supported yet>`,
@@ -32,6 +33,8 @@ SMALL = {
     "--video-width": 64, "--video-height": 48, "--video-fps": 2,
     "--video-duration": 1, "--audio-length-mean": 0.5,
 }
+# environment assignments before the command (NAME=value aiperf ...): kept
+ENV = r"((?:[A-Z_][A-Z0-9_]*=[^\s'\"$]+ )*)"
 
 
 def commands(docdir):
@@ -43,7 +46,7 @@ def commands(docdir):
                 line = line.strip()
                 if line.startswith("$ "):
                     line = line[2:]
-                if line.startswith("aiperf "):
+                if re.match(ENV + "aiperf ", line):
                     yield line
 
 
@@ -94,7 +97,9 @@ def adapt(line, url):
             continue
         out.append(w)
         i += 1
-    if out[:2] == ["aiperf", "profile"] and not tok:
+    # image_retrieval loads no tokenizer (as the original): none is added
+    if out[:2] == ["aiperf", "profile"] and not tok and \
+            "--endpoint-type image_retrieval" not in " ".join(out):
         out += ["--tokenizer", "builtin"]
     def word(w):
         if "@@" not in w:
@@ -132,8 +137,10 @@ def main():
     docdir, tsv, url = sys.argv[1:4]
     no, known = refused(tsv), options(tsv)
     for line in commands(docdir):
+        env = re.match(ENV, line).group(1)
+        line = line[len(env):]
         print(expect(shlex.split(re.sub(r"\$\([^)]*\)", "x", line)), no, known) +
-              "\t" + adapt(line, url))
+              "\t" + env + adapt(line, url))
 
 
 main()
