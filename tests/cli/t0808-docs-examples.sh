@@ -39,7 +39,11 @@ fixtures() {
 plot_fixtures() {
 	mkdir -p artifacts &&
 	cp -r "$TOP"/tests/data/plot/pareto-c* artifacts/ &&
-	printf '# plot configuration\n' >my_plots.yaml
+	printf '%s\n' '# plot configuration (the original'"'"'s layout)' 'visualization:' \
+		'  multi_run_defaults: [pareto, ttft_vs_throughput]' '  multi_run_plots:' \
+		'    pareto: {type: pareto, labels: [run_name]}' \
+		'    ttft_vs_throughput: {type: scatter_line, x: time_to_first_token_avg, y: request_throughput_avg}' \
+		>my_plots.yaml
 }
 
 # check_plot DIR: DIR (the default output: the first path's plots/) holds
