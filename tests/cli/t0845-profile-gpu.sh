@@ -115,11 +115,12 @@ test_expect_success 'pynvml without the library: a warning, the run goes on' '
 	jq -e "has(\"telemetry_data\") | not" e/profile_export_aiperf.json
 '
 
+# (the client health warning depends on the machine's load, not on GPUs)
 test_expect_success 'no exporter, no GPU: no error, no telemetry section, no scraper' '
 	shim_scrape &&
 	AIPERF_GPU_REACHABILITY_TIMEOUT=2 shim/aiperf profile --model m --url "$LLM_URL" \
 		--tokenizer builtin --isl 16 --osl 8 --request-count 4 --artifact-dir f >out 2>err &&
-	test ! -s err &&
+	! grep -v "client may be the bottleneck" err | grep -q . &&
 	test ! -e f/gpu_telemetry_export.jsonl &&
 	jq -e "has(\"telemetry_data\") | not" f/profile_export_aiperf.json &&
 	! grep -q "^Endpoint," f/profile_export_aiperf.csv &&
