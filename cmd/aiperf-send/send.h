@@ -72,6 +72,8 @@ struct options {
 	const char *phase_cue;	/* --phase-cue: the senders' phase barrier (cue.c) */
 	const char *phase_ack;	/* --phase-ack: this sender's go lines */
 	const char *worker_id;	/* --worker-id: the records' worker_id */
+	const char *start_at;	/* --start-at: the first phase's wall-clock start, as given */
+	int64_t start_at_ns;	/* it, in epoch ns (cue.c) */
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
@@ -210,6 +212,7 @@ void cue_scrapers(struct sender *s);
  * the phase's shared start on our clock, -1 (none: start now) or -2 (a
  * signal ended the wait: start nothing before the loop has taken it). */
 int64_t phase_sync(struct sender *s, int ph);
+int64_t start_at_parse(const char *v);
 
 /* warmup.c: --warmup-duration (spec 5.7) */
 void warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_t n);
