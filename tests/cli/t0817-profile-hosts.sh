@@ -7,7 +7,7 @@
 # merged artifacts hold the single-host run's schedule; aiperf clocks
 # measures them and reports a skewed one; a host killed mid-run loses only
 # its own requests, reported per worker.
-# shellcheck disable=SC2016 # test bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 # test bodies are eval'd strings (they use these)
 if [ -z "${AIPERF_LAB:-}" ]; then
 	why=
 	[ "$(id -u)" = 0 ] || why="not root (network namespaces)"

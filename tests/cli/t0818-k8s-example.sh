@@ -3,7 +3,7 @@
 # YAML of the shape the recipe says (an Indexed Job of N shards, one merge
 # Job on the same volume, the same aiperf options in both), and its
 # command lines are ones aiperf profile accepts.
-# shellcheck disable=SC2016 # test bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 # test bodies are eval'd strings (they use these)
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
