@@ -80,7 +80,11 @@ ms() {
 }
 
 st=0 rows=() bad=()
-maxns=$(awk -v m="$max" 'BEGIN { printf "%d", m * 1000000 }')
+# the limit in ns (bash arithmetic: awk's %d stops at 2^31)
+maxns=${max%%.*}
+f=000000
+[[ $max == *.* ]] && f=${max#*.}000000
+maxns=$((10#$maxns * 1000000 + 10#${f:0:6}))
 # probe HOST: OFF and RTT of the round trip, of SAMPLES, that was shortest
 # (its midpoint is the surest); fails when no round trip gave a time.
 probe() {
