@@ -1416,7 +1416,12 @@ hosts_resolve() {
 	if [[ -n $START_AT ]] && ! [[ $START_AT =~ ^[0-9]+(\.[0-9]{1,9})?$ ]]; then
 		usage_error "profile: invalid value for --start-at: '$START_AT' (seconds since the epoch, up to 9 decimals)"
 	fi
-	[[ -n $k || -n $from ]] || { [[ -z $START_AT ]] || ((WORKERS == 1)) || START_NS=$(start_ns "$START_AT"); return 0; }
+	if [[ -z $k && -z $from ]]; then
+		[[ -z $START_AT ]] && return 0
+		if ((WORKERS == 1)); then SEND+=(--start-at "$START_AT")
+		else START_NS=$(start_ns "$START_AT"); fi
+		return 0
+	fi
 	local opt=--shard
 	[[ -n $from ]] && opt=--from-records
 	[[ -n $k && -n $from ]] && usage_error "profile: --shard and --from-records cannot be used together"

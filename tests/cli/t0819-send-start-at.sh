@@ -47,6 +47,22 @@ test_expect_success 'bad values and --phase-cue with it are usage errors' '
 	grep -q "cannot be used together" err
 '
 
+test_expect_success 'aiperf profile --start-at: one sender or two, none starts before it' '
+	for w in 1 2; do
+		S=$(start_at 2) &&
+		aiperf profile -m m --tokenizer builtin --url "$MOCK_URL" --random-seed 3 \
+			--isl 8 --osl 2 --request-count 6 --request-rate 100 \
+			--request-rate-mode constant --export-level raw --ui-type none \
+			--workers-max $w --start-at "$S" --artifact-dir w$w >out 2>err &&
+		test "$(wc -l <w$w/profile_export_raw.jsonl)" = 6 &&
+		ns=$(echo "$S" | awk -F. "{ printf \"%s%s000000\", \$1, \$2 }") &&
+		jq -r .metadata.request_start_ns w$w/profile_export_raw.jsonl | while read -r t; do
+			test "$t" -ge "$ns" || { echo "$t before $ns"; exit 1; }
+		done || exit 1
+	done &&
+	grep -q "the warmup phase starts at ${ns}" w2/logs/aiperf.log
+'
+
 test_expect_success 'aiperf clocks: a local runner agrees, a skewed one is reported (exit 1)' '
 	printf "#!/bin/sh\nshift\nexec \"\$@\"\n" >local &&
 	printf "#!/bin/sh\necho \$((\$(date +%%s%%N) + 5000000000))\n" >skewed &&
