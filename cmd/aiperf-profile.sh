@@ -1461,19 +1461,35 @@ START_NS=
 
 # loss_report RUN FILE...: the requests of each shard without a record in
 # FILE...: each shard's request ids regenerated (aiperf-gen --shard K/N,
-# the same seed) against the records' worker_id and x_request_id. One
-# line a shard on standard output; fails when one was lost.
+# the same seed) against the records' worker_id and x_request_id. A
+# missing request is lost in flight when it was due (its phase's start,
+# from the shard's records, plus its at_ns; without a schedule, when a
+# later request has a record) before the shard's last record ended, else
+# never sent. One line a shard on standard output; fails when one was
+# lost.
 loss_report() {
 	local run=$1 k
 	shift
 	for ((k = 1; k <= WORKERS; k++)); do
 		aiperf-gen "${GEN[@]}" --shard "$k/$WORKERS" </dev/null 2>>"$run/gen.err" |
 			awk -v w="worker_$((k - 1))" 'match($0, /"id":"[^"]*"/) {
-				print w, substr($0, RSTART + 6, RLENGTH - 7) }' ||
+				id = substr($0, RSTART + 6, RLENGTH - 7)
+				ph = at = "-"
+				if (match($0, /"phase":"[a-z]*"/)) ph = substr($0, RSTART + 9, RLENGTH - 10)
+				if (match($0, /"at_ns":[0-9]+/)) at = substr($0, RSTART + 8, RLENGTH - 8)
+				print w, id, ph, at }' ||
 			return 2
 	done >"$run/expected"
 	awk '
-	FNR == NR { n[$1]++; id[$1, n[$1]] = $2; at[$1 SUBSEP $2] = n[$1]; next }
+	function num(key,   l) {
+		l = length(key) + 3
+		return match($0, "\"" key "\":[0-9]+") ? substr($0, RSTART + l, RLENGTH - l) + 0 : -1
+	}
+	FNR == NR {
+		n[$1]++; id[$1, n[$1]] = $2; at[$1 SUBSEP $2] = n[$1]
+		ph[$1, $2] = $3; atns[$1, $2] = $4
+		next
+	}
 	match($0, /"x_request_id":"[^"]*"/) {
 		r = substr($0, RSTART + 16, RLENGTH - 17)
 		w = "?"
@@ -1484,14 +1500,27 @@ loss_report() {
 		seen[w, r] = 1
 		ended[w]++
 		if (at[w, r] > last[w]) last[w] = at[w, r]
+		e = num("request_end_ns")
+		if (e > end[w]) end[w] = e
+		# the phase start on the wall clock: intended = start - lateness
+		s = num("request_start_ns"); p = num("start_perf_ns"); i = num("intended_perf_ns")
+		if (s > 0 && p > 0 && i > 0 && atns[w, r] != "-" && !((w, ph[w, r]) in ps))
+			ps[w, ph[w, r]] = s - (p - i) - atns[w, r]
 	}
 	END {
 		for (k = 0; ("worker_" k) in n; k++) {
 			w = "worker_" k
-			lost = 0
-			for (i = 1; i <= last[w]; i++) if (!((w, id[w, i]) in seen)) lost++
-			never = n[w] - last[w]
-			printf "%s: %d requests ended, %d lost in flight (intended before its last record), %d never sent\n", w, ended[w], lost, never
+			lost = never = 0
+			for (j = 1; j <= n[w]; j++) {
+				r = id[w, j]
+				if (((w, r) in seen)) continue
+				if (atns[w, r] != "-" && ((w, ph[w, r]) in ps))
+					due = ps[w, ph[w, r]] + atns[w, r] <= end[w]
+				else
+					due = j < last[w]
+				if (due) lost++; else never++
+			}
+			printf "%s: %d requests ended, %d lost in flight (due before its last record ended), %d never sent\n", w, ended[w], lost, never
 			if (lost || never) bad = 1
 		}
 		for (w in stray) {
