@@ -127,6 +127,11 @@ aiperf profile options (the original's names and aliases):
              divided, phases started together, records merged; default:
              as many as the descriptor limit needs, one per 1,000
              concurrent requests with CPUs to spare; aiperf(7))
+  Hosts:     --shard K (with --workers-max N and --random-seed: run sender K
+             of N alone), --start-at EPOCH_S (the first phase starts then),
+             --from-records FILE... (merge the N shards' raw records into
+             the artifacts, requests without a record reported: exit 3);
+             aiperf-clocks(1), aiperf(7) Several hosts
   Accepted, no effect here (the log says so): --zmq-host, --zmq-ipc-path,
              --record-processor-service-count/--record-processors
 See aiperf(7) (man/aiperf.7) for the pipeline and every stage's man page.
@@ -219,7 +224,7 @@ add_stage_arg() {	# stages name [value]
 
 # NARGS: list options that take every value up to the next option, none
 # included (the original's nargs="*"): --gpu-telemetry [dashboard] [URL...].
-declare -A NARGS=([--gpu-telemetry]=1)
+declare -A NARGS=([--gpu-telemetry]=1 [--from-records]=1)
 
 # nargs_values NAME ARGS...: NAME's values from ARGS (one line each in
 # SET[NAME], an empty one for none); NARGS_TAKEN says how many were taken.
@@ -1209,7 +1214,7 @@ phase_coordinator() {
 		exec {a}<>"$run/phase.$k.ack"
 		ack+=("$a")
 	done
-	local name boot b m w off go
+	local name boot b m w off go prev=0
 	for phase in warmup profiling; do
 		got=0 boot='' off=''
 		while ((got < WORKERS)) && read -r name b m w <&"$PHASE_FD"; do
@@ -1224,6 +1229,16 @@ phase_coordinator() {
 		[[ $phase == profiling ]] && scrape_cue_all "$run"
 		t=${EPOCHREALTIME/[.,]/}
 		t=$(((t + margin) * 1000))
+		# --start-at: the first phase then (later ones as they come)
+		if [[ -n $START_NS ]]; then
+			if ((START_NS > t)); then t=$START_NS
+			else warn "--start-at ${SET[--start-at]} is past: the run starts now"; fi
+			START_NS=
+		fi
+		# never before the previous phase's start (a sender without
+		# warmup passes both barriers before it sleeps)
+		((t < prev)) && t=$prev
+		prev=$t
 		go="go $t"
 		# one host: one moment of its monotonic clock, the same for all
 		[[ $boot != - ]] && go+=" $boot $((t + off))"
@@ -1402,6 +1417,188 @@ run_pipeline() {
 	return "$st"
 }
 
+# ---------------------------------------------------------------------------
+# Several hosts (issue #18; aiperf(7), Several hosts): one command line on
+# every host. --shard K (with --workers-max N) runs sender K of N alone,
+# as a one-host run of N senders would run it; --start-at starts its first
+# phase at one wall-clock moment, the same on every host; --from-records
+# merges the N shards' raw records into one artifact set, and reports the
+# requests of each shard that have no record.
+START_AT='' N_SHARDS=''
+
+# hosts_resolve: checks --shard, --start-at and --from-records after
+# workers_resolve; with --shard, GEN and SEND become shard K's and WORKERS
+# one; with --start-at, the sender (one) or the coordinator (several)
+# starts the first phase then.
+hosts_resolve() {
+	local k=${SET[--shard]:-} from=${SET[--from-records]+x} n=${SET[--workers-max]:-} i a
+	START_AT=${SET[--start-at]:-}
+	if [[ -n $START_AT ]] && ! [[ $START_AT =~ ^[0-9]+(\.[0-9]{1,9})?$ ]]; then
+		usage_error "profile: invalid value for --start-at: '$START_AT' (seconds since the epoch, up to 9 decimals)"
+	fi
+	if [[ -z $k && -z $from ]]; then
+		[[ -z $START_AT ]] && return 0
+		if ((WORKERS == 1)); then SEND+=(--start-at "$START_AT")
+		else START_NS=$(start_ns "$START_AT"); fi
+		return 0
+	fi
+	local opt=--shard
+	[[ -n $from ]] && opt=--from-records
+	[[ -n $k && -n $from ]] && usage_error "profile: --shard and --from-records cannot be used together"
+	[[ -n $from && -n $START_AT ]] && usage_error "profile: --start-at has no meaning with --from-records (nothing is sent)"
+	[[ -n $n ]] || usage_error "profile: $opt needs --workers-max N, the number of shards"
+	[[ -n ${SET[--random-seed]+x} ]] ||
+		usage_error "profile: $opt needs --random-seed: every host must build the same dataset"
+	((WORKERS == n)) ||
+		usage_error "profile: $opt: with these options a run has $WORKERS senders, not --workers-max $n (fewer requests, sessions or concurrency slots than shards?)"
+	[[ -n $from ]] && return 0
+	if ! [[ $k =~ ^[0-9]+$ ]] || ((k < 1 || k > n)); then
+		usage_error "profile: invalid value for --shard: '$k' (1 to --workers-max $n)"
+	fi
+	local run=/nonexistent dir=/nonexistent
+	shard_args "$k"
+	SEND=()
+	for ((i = 0; i < ${#SHARD_SEND[@]}; i++)); do
+		a=${SHARD_SEND[i]}
+		case $a in
+		--phase-cue|--phase-ack) ((++i)) ;;
+		*) SEND+=("$a") ;;
+		esac
+	done
+	GEN+=(--shard "$k/$n")
+	N_SHARDS=$n WORKERS=1
+	[[ -n $START_AT ]] && SEND+=(--start-at "$START_AT")
+	return 0
+}
+
+# start_ns EPOCH_S: epoch seconds (up to 9 decimals) in epoch ns.
+start_ns() {
+	local s=${1%%.*} f=000000000
+	[[ $1 == *.* ]] && f=${1#*.}000000000
+	echo $((10#$s * 1000000000 + 10#${f:0:9}))
+}
+START_NS=
+
+# loss_report RUN FILE...: the requests of each shard without a record in
+# FILE...: each shard's request ids regenerated (aiperf-gen --shard K/N,
+# the same seed) against the records' worker_id and x_request_id. A
+# missing request is lost in flight when it was due (its phase's start,
+# from the shard's records, plus its at_ns; without a schedule, when a
+# later request has a record) before the shard's last record ended, else
+# never sent. One line a shard on standard output; fails when one was
+# lost.
+loss_report() {
+	local run=$1 k
+	shift
+	for ((k = 1; k <= WORKERS; k++)); do
+		aiperf-gen "${GEN[@]}" --shard "$k/$WORKERS" </dev/null 2>>"$run/gen.err" |
+			awk -v w="worker_$((k - 1))" 'match($0, /"id":"[^"]*"/) {
+				id = substr($0, RSTART + 6, RLENGTH - 7)
+				ph = at = "-"
+				if (match($0, /"phase":"[a-z]*"/)) ph = substr($0, RSTART + 9, RLENGTH - 10)
+				if (match($0, /"at_ns":[0-9]+/)) at = substr($0, RSTART + 8, RLENGTH - 8)
+				print w, id, ph, at }' ||
+			return 2
+	done >"$run/expected"
+	awk '
+	function num(key,   l) {
+		l = length(key) + 3
+		return match($0, "\"" key "\":[0-9]+") ? substr($0, RSTART + l, RLENGTH - l) + 0 : -1
+	}
+	FNR == NR {
+		n[$1]++; id[$1, n[$1]] = $2; at[$1 SUBSEP $2] = n[$1]
+		ph[$1, $2] = $3; atns[$1, $2] = $4
+		next
+	}
+	match($0, /"x_request_id":"[^"]*"/) {
+		r = substr($0, RSTART + 16, RLENGTH - 17)
+		w = "?"
+		if (match($0, /"worker_id":"[^"]*"/))
+			w = substr($0, RSTART + 13, RLENGTH - 14)
+		if (!((w, r) in at)) { stray[w]++; next }
+		if (((w, r) in seen)) next
+		seen[w, r] = 1
+		ended[w]++
+		if (at[w, r] > last[w]) last[w] = at[w, r]
+		e = num("request_end_ns")
+		if (e > end[w]) end[w] = e
+		# the phase start on the wall clock: intended = start - lateness
+		s = num("request_start_ns"); p = num("start_perf_ns"); i = num("intended_perf_ns")
+		if (s > 0 && p > 0 && i > 0 && atns[w, r] != "-" && !((w, ph[w, r]) in ps))
+			ps[w, ph[w, r]] = s - (p - i) - atns[w, r]
+	}
+	END {
+		for (k = 0; ("worker_" k) in n; k++) {
+			w = "worker_" k
+			lost = never = 0
+			for (j = 1; j <= n[w]; j++) {
+				r = id[w, j]
+				if (((w, r) in seen)) continue
+				if (atns[w, r] != "-" && ((w, ph[w, r]) in ps))
+					due = ps[w, ph[w, r]] + atns[w, r] <= end[w]
+				else
+					due = j < last[w]
+				if (due) lost++; else never++
+			}
+			printf "%s: %d requests ended, %d lost in flight (due before its last record ended), %d never sent\n", w, ended[w], lost, never
+			if (lost || never) bad = 1
+		}
+		for (w in stray) {
+			printf "%s: %d records of no shard of this run (another seed or other options?)\n", w, stray[w]
+			bad = 1
+		}
+		exit bad
+	}' "$run/expected" "$@"
+}
+
+# merge_records DIR LOG RAW RUN: --from-records: the artifacts of a run
+# from its shards' raw records: inputs.json from aiperf-gen, metrics
+# and export as a run writes them, the loss report on standard error,
+# in the log and in DIR/logs/shards.txt. Returns aiperf-export's status,
+# 3 when a request has no record, 1 when a stage failed.
+merge_records() {
+	local dir=$1 log=$2 raw=$3 run=$4 f st lost=0
+	local -a files=() tee=() sts
+	mapfile -t files < <(printf '%s' "${SET[--from-records]}")
+	((${#files[@]})) || usage_error "profile: --from-records needs files"
+	for f in "${files[@]}"; do
+		[[ -f $f && -r $f ]] || die "cannot read '$f'"
+		[[ $raw != /dev/null && $(readlink -f "$f") == "$(readlink -f "$raw")" ]] &&
+			die "'$f' is this run's raw records' file: keep the shards' files outside its artifact directory"
+	done
+	export AIPERF_LOG_FILE=$log AIPERF_LOG_LEVEL=$LOGLEVEL
+	log INFO "merging the records of $WORKERS shards from ${#files[@]} files"
+	if ! aiperf-gen "${GEN[@]}" --inputs-json "$dir/inputs.json" </dev/null >/dev/null 2>"$run/gen.err"; then
+		printf '%s: aiperf-gen failed: %s\n' "$argv0" "$(tail -1 "$run/gen.err")" >&2
+		return 1
+	fi
+	loss_report "$run" "${files[@]}" >"$dir/logs/shards.txt"
+	st=$?
+	((st == 2)) && { printf '%s: aiperf-gen failed: %s\n' "$argv0" "$(tail -1 "$run/gen.err")" >&2; return 1; }
+	((st)) && lost=1
+	while read -r f; do
+		if ((lost)); then printf '%s: %s\n' "$argv0" "$f" >&2; log WARNING "$f"
+		else log INFO "$f"; fi
+	done <"$dir/logs/shards.txt"
+	[[ $raw == /dev/null ]] || tee=(--tee "$raw")
+	aiperf-metrics "${MET[@]}" "${tee[@]}" "${files[@]}" 2>"$run/metrics.err" |
+		aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
+			--input-config "$run/input_config.json" --cli-command "$CLI"
+	sts=("${PIPESTATUS[@]}")
+	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
+	if ((sts[0] != 0)); then
+		printf '%s: aiperf-metrics failed (status %d)\n' "$argv0" "${sts[0]}" >&2
+		tail -5 "$run/metrics.err" >&2
+		return 1
+	fi
+	((sts[1] == 0 || sts[1] == 3)) || { printf '%s: aiperf-export failed (status %d)\n' "$argv0" "${sts[1]}" >&2; return 1; }
+	if ((lost)); then
+		printf '%s: requests without a record: the merged artifacts lack them (logs/shards.txt)\n' "$argv0" >&2
+		return 3
+	fi
+	return "${sts[1]}"
+}
+
 # check_stage CMD...: CMD with no input must accept its options; its
 # message is this command's usage error.
 check_stage() {
@@ -1419,6 +1616,7 @@ profile() {
 	check_wrapper_options
 	cpu_list
 	workers_resolve
+	hosts_resolve
 	local input=${SET[--input-file]:-} mode st
 	[[ -n $input ]] && GEN+=(--input-file "$input")
 	# validates the dataset and timing options before anything is written
@@ -1457,7 +1655,12 @@ profile() {
 	: >"$log"
 	LOGFILE=$log
 	log_settings "$dir" "$mode"
-	run_pipeline "$dir" "$log" "$raw" "$run"
+	[[ -n ${SET[--shard]:-} ]] && log INFO "shard ${SET[--shard]} of $N_SHARDS (--shard): sender worker_$((SET[--shard] - 1)) alone${START_AT:+, from $START_AT (--start-at)}"
+	if [[ -n ${SET[--from-records]+x} ]]; then
+		merge_records "$dir" "$log" "$raw" "$run"
+	else
+		run_pipeline "$dir" "$log" "$raw" "$run"
+	fi
 	local st=$?
 	rm -f "$synth"
 	((st == 1)) && exit 1

@@ -3,7 +3,7 @@
 # Runs apt-get only for what is missing; needs root for that.
 set -eu
 pkgs="make gcc clang pkg-config libcurl4-openssl-dev libssl-dev libzstd-dev zstd
-libonig-dev libjq-dev libutf8proc-dev mandoc shellcheck cppcheck jq wrk curl
+libonig-dev libjq-dev libutf8proc-dev mandoc shellcheck cppcheck jq wrk curl parallel python3-yaml
 openssl time python3 python3-numpy python3-scipy python3-rich libclang-rt-14-dev nginx-light
 libgsl-dev gnuplot-nox chromium libncurses-dev tmux libyaml-dev
 libpng-dev libjpeg62-turbo-dev python3-pil libmp3lame-dev ffmpeg file

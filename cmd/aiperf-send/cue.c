@@ -217,13 +217,72 @@ barrier(struct sender *s, int ph)
 	return at;
 }
 
+/*
+ * --start-at: seconds since the epoch, up to 9 decimals, as epoch ns
+ * (exactly: no float); 0 for a malformed value.
+ */
+int64_t
+start_at_parse(const char *v)
+{
+	int64_t sec = 0, frac = 0;
+	const char *p = v;
+	int nd = 0;
+
+	if (*p < '0' || *p > '9')
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (sec > 9000000000LL)
+			return 0;
+		sec = sec * 10 + (*p - '0');
+	}
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, nd++) {
+			if (nd >= 9)
+				return 0;
+			frac = frac * 10 + (*p - '0');
+		}
+	if (*p)
+		return 0;
+	for (; nd < 9; nd++)
+		frac *= 10;
+	return sec * 1000000000LL + frac;
+}
+
+/*
+ * --start-at (several hosts, aiperf(7)): the first phase's barrier is a
+ * "go WALL_NS" known in advance, through our wall-clock anchor; later
+ * phases start when ours has drained (there is no barrier across hosts).
+ * A moment already past: now, with a warning.
+ */
+static int64_t
+start_at(struct sender *s)
+{
+	int64_t at, now = clock_now_ns();
+
+	s->synced = 3;
+	at = s->mono0 + (s->o->start_at_ns - s->wall0);
+	if (at < now) {
+		warn("--start-at %s is %.3f s past: the run starts now", s->o->start_at,
+		     (double)(now - at) / 1e9);
+		return -1;
+	}
+	runlog(RUNLOG_INFO, "--start-at: the first phase starts %.3f ms from now",
+	       (double)(at - now) / 1e6);
+	return at;
+}
+
 int64_t
 phase_sync(struct sender *s, int ph)
 {
 	int64_t at = -1, now;
 
-	if (!s->o->phase_cue || s->stopping)
+	if (s->stopping)
 		return -1;
+	if (!s->o->phase_cue) {
+		if (!s->o->start_at || s->synced >= 3 || (at = start_at(s)) < 0)
+			return -1;
+		ph = 3;
+	}
 	while (s->synced < ph)
 		if ((at = barrier(s, s->synced + 1)) < 0)
 			return at;

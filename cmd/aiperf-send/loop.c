@@ -737,7 +737,8 @@ sender_run(struct sender *s)
 		drain_done(s);
 		ui_update(s, 0);
 		if (finished(s)) {
-			phase_sync(s, 2);	/* let the other senders go on */
+			if (s->o->phase_cue)
+				phase_sync(s, 2);	/* let the other senders go on */
 			break;
 		}
 		/* Requests that ended while starting others free slots now. */

@@ -18,7 +18,7 @@ enum {
 	K_CAFILE, K_RAMP, K_WCONC, K_WRAMP, K_PRE, K_PRERAMP,
 	K_WPRE, K_WPRERAMP, K_BUSY, K_ENGINE, K_VERSION, K_WDUR, K_WGRACE,
 	K_RAWFILE, K_FULLMEDIA, K_RAWBUF, K_OUTBUF, K_AHEAD, K_ALL, K_CUE, K_ACK, K_IO,
-	K_PCUE, K_PACK, K_WORKER, K_VPOLL, K_VDL,
+	K_PCUE, K_PACK, K_WORKER, K_VPOLL, K_VDL, K_START,
 };
 
 #define SECS(lv) OPT_SECONDS, "s", OPT_TO(lv), .hi = 9.2e9, .scale = 1e9
@@ -79,6 +79,7 @@ static const char *const ios[] = { "auto", "epoll", "uring", NULL };
 	{ "worker-id", K_WORKER, OPT_STR, "name", OPT_TO(o->worker_id) }, \
 	{ "video-poll-interval", K_VPOLL, SECS(o->video_poll_ns), .flags = OPT_BR }, \
 	{ "download-video-content", K_VDL, OPT_FLAG, NULL, OPT_TO(o->download_video) }, \
+	{ "start-at", K_START, OPT_STR, "epoch-s", OPT_TO(o->start_at) }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -273,6 +274,11 @@ parse_args(struct options *o, int argc, char **argv)
 		die_usage("--scrape-cue and --scrape-ack go together");
 	if (!o->phase_cue != !o->phase_ack)
 		die_usage("--phase-cue and --phase-ack go together");
+	if (o->start_at && (o->start_at_ns = start_at_parse(o->start_at)) <= 0)
+		die_usage("invalid value for --start-at: '%s' (seconds since the epoch, "
+			  "up to 9 decimals)", o->start_at);
+	if (o->start_at && o->phase_cue)
+		die_usage("--start-at and --phase-cue cannot be used together");
 	if (o->timeout_ns < 1000000)
 		die_usage("invalid value for --request-timeout-seconds: must be at least 0.001");
 	if (o->prefill[0] && o->concurrency && o->prefill[0] > o->concurrency)

@@ -74,6 +74,8 @@ struct options {
 	const char *worker_id;	/* --worker-id: the records' worker_id */
 	int64_t video_poll_ns;	/* --video-poll-interval */
 	int download_video;	/* --download-video-content */
+	const char *start_at;	/* --start-at: the first phase's wall-clock start, as given */
+	int64_t start_at_ns;	/* it, in epoch ns (cue.c) */
 };
 
 /* The raw records' request_headers text, the ids cut out (record.c). */
@@ -213,6 +215,7 @@ void cue_scrapers(struct sender *s);
  * the phase's shared start on our clock, -1 (none: start now) or -2 (a
  * signal ended the wait: start nothing before the loop has taken it). */
 int64_t phase_sync(struct sender *s, int ph);
+int64_t start_at_parse(const char *v);
 
 /* warmup.c: --warmup-duration (spec 5.7) */
 void warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_t n);

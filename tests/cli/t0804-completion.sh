@@ -65,7 +65,7 @@ test_expect_success 'a value: the documented choices, also after --name=' '
 	comp aiperf profile --connection-reuse-strategy s >out &&
 	want sticky-user-sessions >exp && test_cmp exp out &&
 	comp aiperf profile --input-file "" >out && test_cmp /dev/null out &&
-	comp aiperf profile --streaming --st >out && want --streaming >exp && test_cmp exp out
+	comp aiperf profile --streaming --str >out && want --streaming >exp && test_cmp exp out
 '
 
 test_expect_success 'not profile: nothing of ours (file names)' '
