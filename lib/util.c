@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 #include "runlog.h"
 
@@ -30,11 +31,27 @@ vmsg(enum runlog_level level, const char *fmt, va_list ap)
 	size_t n = strlen(fmt);
 	char text[2048];
 
+	char line[sizeof(text) + 256];
+	int len;
+
 	vsnprintf(text, sizeof(text), fmt, ap);
-	fprintf(stderr, "%s: %s", argv0, text);
-	if (n && fmt[n - 1] == ':')
-		fprintf(stderr, " %s", strerror(saved));
-	fputc('\n', stderr);
+	/* one write: the messages of stages sharing a terminal (several
+	 * senders stopping at once) must not cut into one another */
+	len = snprintf(line, sizeof(line), "%s: %s%s%s\n", argv0, text,
+		       n && fmt[n - 1] == ':' ? " " : "",
+		       n && fmt[n - 1] == ':' ? strerror(saved) : "");
+	if (len < 0 || (size_t)len >= sizeof(line))
+		len = (int)sizeof(line) - 1, line[len - 1] = '\n';
+	fflush(stderr);
+	for (const char *p = line; len > 0;) {
+		ssize_t w = write(STDERR_FILENO, p, (size_t)len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		p += w;
+		len -= (int)w;
+	}
 	if (n && fmt[n - 1] == ':')
 		runlog(level, "%s %s", text, strerror(saved));
 	else
