@@ -9,27 +9,10 @@
 set -u
 argv0=aiperf-clocks
 
+# usage: the SYNOPSIS of aiperf-clocks(1), which says the rest (t0010).
 usage() {
 	cat <<'EOF'
-usage: aiperf clocks [--via CMD] [--max-skew-ms MS] [--samples N] [--json FILE] HOST...
-
-For each HOST, runs `CMD HOST date +%s%N` (CMD: ssh by default, split on
-blanks) and prints, one line a host, its wall-clock offset from this
-host's (the remote time less the midpoint of the round trip) and the
-round trip, in milliseconds: of N round trips (--samples, default 3),
-the shortest. The offset is known to half the round trip.
-
-  --via CMD          the command runner (default: ssh)
-  --max-skew-ms MS   the largest offset accepted (default 1): an offset
-                     beyond it by more than half the round trip is a
-                     warning with the NTP/PTP advice, and exit status 1
-  --samples N        round trips per host, the shortest kept (default 3)
-  --json FILE        also write the measures as JSON into FILE (- for
-                     standard output instead of the table)
-  -h, --help         this help
-
-Exit status: 0 every host within the limit, 1 a host skewed or not
-answering, 2 usage error. See aiperf-clocks(1).
+usage: aiperf-clocks [--via cmd] [--max-skew-ms ms] [--samples n] [--json file] host ...
 EOF
 }
 
