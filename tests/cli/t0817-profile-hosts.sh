@@ -179,9 +179,11 @@ test_expect_success 'a host killed mid-run loses only its own requests, reported
 		nsrun host$k "TMPDIR=$TMP/tmp$k aiperf profile $(echo $OPTS | sed "s/--request-rate 40/--request-rate 10/") --url $U2 --workers-max 3 --shard $k --start-at $S --artifact-dir $TMP/k$k >$TMP/k$k.out 2>$TMP/k$k.err" &
 		pids="$pids $!"
 	done
-	# once shard 2 has sent requests that cannot have ended (1.5 s each):
+	# once shard 2 has sent requests that cannot have ended (1.5 s each),
+	# and one has ended (a loaded machine may start the shards late):
 	i=0
-	while [ $i -lt 400 ] && ! awk -v s="$S" "BEGIN { srand(); exit !(srand() >= s + 2) }"; do
+	while [ $i -lt 600 ] && { ! awk -v s="$S" "BEGIN { srand(); exit !(srand() >= s + 2) }" ||
+		[ ! -s k2/profile_export_raw.jsonl ]; }; do
 		sleep 0.05; i=$((i + 1))
 	done
 	p=$(cat tmp2/aiperf.*/send.pid) && kill -9 "$p" &&
