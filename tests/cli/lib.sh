@@ -137,6 +137,32 @@ while time.time() < end:
 # messages in dash.err and its exit status, once it ends, in dash.rc, all
 # in the test's directory.
 
+# grp CMD...: runs CMD as the leader of a new session (so a group signal
+# reaches it and what it started), with INT and TERM at their defaults
+# (sh starts background jobs with SIGINT ignored).
+grp() {
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+os.setsid()
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}
+
+# wait_file FILE: until FILE is not empty (30 s at most, a bounded loop).
+wait_file() {
+	_i=0
+	while [ ! -s "$1" ] && [ $_i -lt 300 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	test -s "$1"
+}
+
+# wait_raw DIR: until the run in DIR has written its first raw record.
+wait_raw() {
+	wait_file "$1/profile_export_raw.jsonl"
+}
+
 # wait_line FILE PATTERN: until FILE has a line matching PATTERN (10 s at
 # most, a bounded loop).
 wait_line() {

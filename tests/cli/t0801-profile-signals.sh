@@ -8,33 +8,12 @@
 
 start_mock --ttft-ms 300 --itl-ms 20
 
-# grp CMD...: runs CMD as the leader of a new session (so a group signal
-# reaches it and what it started), with INT and TERM at their defaults
-# (sh starts background jobs with SIGINT ignored).
-grp() {
-	python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-os.setsid()
-os.execvp(sys.argv[1], sys.argv[1:])' "$@"
-}
-
 prof() {	# DIR [options]: a run that lasts long enough to be interrupted
 	d=$1
 	shift
 	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming \
 		--isl 16 --osl 20 --concurrency 4 --request-count 400 \
 		--export-level raw --artifact-dir "$d" "$@"
-}
-
-# wait_raw DIR: until the run has written its first raw record (30 s at most).
-wait_raw() {
-	i=0
-	while [ ! -s "$1/profile_export_raw.jsonl" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	test -s "$1/profile_export_raw.jsonl"
 }
 
 # grep_wait PATTERN FILE: until FILE has a line matching PATTERN (30 s at most).

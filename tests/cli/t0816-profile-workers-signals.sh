@@ -8,26 +8,6 @@
 
 start_mock --ttft-ms 300 --itl-ms 20
 
-# grp CMD...: CMD as the leader of a new session, INT and TERM at their
-# defaults (as t0801).
-grp() {
-	python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-os.setsid()
-os.execvp(sys.argv[1], sys.argv[1:])' "$@"
-}
-
-# wait_raw DIR: until the run has written its first raw record (30 s at most).
-wait_raw() {
-	i=0
-	while [ ! -s "$1/profile_export_raw.jsonl" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	test -s "$1/profile_export_raw.jsonl"
-}
-
 # sum N-th-number-of-the-interrupted-lines: the senders' counts added up.
 sum_of() {
 	sed -n "$1" err | awk '{ s += $1 } END { print s + 0 }'

@@ -209,26 +209,6 @@ sys.exit(0 if ok else 1)
 "
 '
 
-# grp CMD...: CMD as the leader of a new session, INT and TERM at their
-# defaults (sh starts background jobs with SIGINT ignored).
-grp() {
-	python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-os.setsid()
-os.execvp(sys.argv[1], sys.argv[1:])' "$@"
-}
-
-# wait_file FILE: until FILE is not empty (30 s at most).
-wait_file() {
-	i=0
-	while [ ! -s "$1" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	test -s "$1"
-}
-
 for to in wrapper group; do
 	test_expect_success "SIGINT to the $to during run 2: run_0001 whole, run 2 cancelled, status 130" '
 		dir=$PWD/i'$to'
