@@ -186,46 +186,47 @@ failed:
 	free(label);
 }
 
+/* DIR/NAME: the JSON in b and a newline, or (b NULL) a's CSV. */
 static void
-write_file(const char *dir, const char *name, const struct runagg *a, int csv)
+write_out(const char *dir, const char *name, const struct runagg *a, const struct buf *b)
 {
 	char *p = path_in(dir, name);
-	struct buf b = BUF_INIT(BUF_NOMAX);
 	FILE *f = fopen(p, "w");
 
 	if (!f)
 		die("cannot create '%s':", p);
-	if (csv) {
-		runagg_csv(a, f);
-	} else {
-		runagg_json(a, AIPERF_VERSION, &b);
-		fwrite(b.s, 1, b.len, f);
+	if (b) {
+		fwrite(b->s, 1, b->len, f);
 		fputc('\n', f);
+	} else {
+		runagg_csv(a, f);
 	}
 	if (util_fshut(f, p) < 0)
 		exit(1);
-	buf_release(&b);
 	free(p);
+}
+
+static void
+write_file(const char *dir, const char *name, const struct runagg *a, int csv)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	if (!csv)
+		runagg_json(a, AIPERF_VERSION, &b);
+	write_out(dir, name, a, csv ? NULL : &b);
+	buf_release(&b);
 }
 
 /* DIR/profile_export_aiperf_collated.json from the runs' records. */
 static void
 write_collated(const char *dir, const struct runagg *a, char **dirs)
 {
-	char *p = path_in(dir, "profile_export_aiperf_collated.json");
 	struct buf b = BUF_INIT(BUF_NOMAX);
-	FILE *f;
 
 	if (collate_json(&b, a, dirs, o.records_file, o.cooldown, AIPERF_VERSION) < 0)
 		exit(1);
-	if (!(f = fopen(p, "w")))
-		die("cannot create '%s':", p);
-	fwrite(b.s, 1, b.len, f);
-	fputc('\n', f);
-	if (util_fshut(f, p) < 0)
-		exit(1);
+	write_out(dir, "profile_export_aiperf_collated.json", a, &b);
 	buf_release(&b);
-	free(p);
 }
 
 static int
