@@ -778,24 +778,37 @@ readable(struct sender *s, struct h1conn *c)
 	}
 }
 
+/*
+ * The connection on fd that an event (epoll) or a completion (io_uring)
+ * woke, counted in io_seq; NULL when fd is none of ours, or when it was an
+ * idle kept-alive one (the server closed it, or sent junk: closed here).
+ */
+static struct h1conn *
+woken(struct sender *s, int fd)
+{
+	struct h1eng *e = s->h1;
+	struct h1conn *c;
+
+	if (!e || (size_t)fd >= e->nbyfd || !(c = e->byfd[fd]))
+		return NULL;
+	s->io_seq++;
+	if (!c->x) {
+		h1conn_close(s, c);
+		return NULL;
+	}
+	return c;
+}
+
 /* io_uring: a receive on a connection's socket completed (evloop_data_fn). */
 static void
 on_data(struct evloop *l, int fd, const char *p, long n, void *ud)
 {
 	struct sender *s = ud;
-	struct h1eng *e = s->h1;
-	struct h1conn *c;
+	struct h1conn *c = woken(s, fd);
 
 	(void)l;
-	if (!e || (size_t)fd >= e->nbyfd || !(c = e->byfd[fd]))
-		return;
-	s->io_seq++;	/* a completion is what an event is on epoll */
-	if (!c->x) {
-		/* An idle kept-alive connection: the server closed it, or sent junk. */
-		h1conn_close(s, c);
-		return;
-	}
-	got(s, c, p, n);
+	if (c)
+		got(s, c, p, n);
 }
 
 /* The socket of a connection in progress is writable: connected, or not. */
@@ -835,17 +848,11 @@ on_event(struct evloop *l, int fd, unsigned events, void *ud)
 {
 	struct sender *s = ud;
 	struct h1eng *e = s->h1;
-	struct h1conn *c;
+	struct h1conn *c = woken(s, fd);
 
 	(void)l;
-	if (!e || (size_t)fd >= e->nbyfd || !(c = e->byfd[fd]))
+	if (!c)
 		return;
-	s->io_seq++;
-	if (!c->x) {
-		/* An idle kept-alive connection: the server closed it, or sent junk. */
-		h1conn_close(s, c);
-		return;
-	}
 	if (c->st == C_CONNECTING) {
 		if (events & (EVLOOP_OUT | EVLOOP_ERR | EVLOOP_HUP))
 			connected(s, c);
