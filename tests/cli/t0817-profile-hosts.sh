@@ -50,7 +50,10 @@ while [ "$1" = -l ] || [ "$1" = -o ] || [ "$1" = -p ]; do shift 2; done
 [ "$1" = -- ] && shift
 pid=$(cat "$HOSTS_DIR/$h" 2>/dev/null) || { echo "nsrun: no host $h" >&2; exit 255; }
 LAB=127.1.${h#host}.1
-export LAB
+# ssh sets SHELL from the login's passwd entry; GNU parallel's remote
+# worker execs $SHELL (a CI job may have none)
+SHELL=${SHELL:-/bin/sh}
+export LAB SHELL
 exec nsenter --net=/proc/"$pid"/ns/net sh -c "$*"
 EOF
 # skewed HOST CMD...: a runner whose host's clock is 5 s ahead
@@ -140,6 +143,7 @@ test_expect_success 'three hosts, one shard each with one command line, merged' 
 		done && wait
 	fi &&
 	for k in 1 2 3; do
+		test -s shard$k/profile_export_raw.jsonl || { tail -5 shard$k.err; exit 1; }
 		grep -q "\"worker_id\":\"worker_$((k - 1))\"" shard$k/profile_export_raw.jsonl &&
 		! grep -v "\"worker_id\":\"worker_$((k - 1))\"" shard$k/profile_export_raw.jsonl || exit 1
 	done &&
