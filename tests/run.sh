@@ -14,7 +14,9 @@
 # to AIPERF_TEST_LOG (default build/tests/log).
 # AIPERF_TEST_JOBS=N (default 1) runs N tests at once; results are still
 # judged and printed in order. A test whose file has a line "# run.sh: alone"
-# (fixed ports, timing it checks) runs by itself after the others.
+# (fixed ports, timing it checks) runs by itself after the others; one with
+# "# run.sh: long" (a minute or so) starts before the others, so that no
+# long test is left running alone at the end.
 # AIPERF_TEST_SKIP="NAME..." reports those tests (t0851-plot-report.sh,
 # test-json, golden, lint) as skipped, with AIPERF_TEST_SKIP_WHY as reason.
 set -u
@@ -141,6 +143,9 @@ add() {
 		echo "$count" >>"$tmp/alone"
 	else
 		echo "$count" >>"$tmp/many"
+		if [ "$f" != - ] && grep -q '^# run.sh: long' "$f"; then
+			echo "$count" >>"$tmp/long"
+		fi
 	fi
 }
 
@@ -201,11 +206,13 @@ result() {
 order=$(seq "$count")
 if [ "$jobs" -gt 1 ] && [ -s "$tmp/many" ]; then
 	order=$(cat "$tmp/many" "$tmp/alone" 2>/dev/null)
+	: >>"$tmp/long"
+	grep -vxF -f "$tmp/long" "$tmp/many" | cat "$tmp/long" - |
 	while read -r i; do
 		skipped "$(sed -n "${i}p" "$tmp/names")" && continue
 		: >"$tmp/queued.$i"
 		echo "$i"
-	done <"$tmp/many" >"$tmp/queue"
+	done >"$tmp/queue"
 	xargs -r -n 1 -P "$jobs" sh tests/run.sh --one "$tmp" <"$tmp/queue" &
 	workers=$!
 fi

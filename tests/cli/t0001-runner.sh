@@ -55,8 +55,10 @@ while [ ! -f "$T/met1" ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
 touch "$T/busy.2"; sleep 1; rm -f "$T/busy.2"
 [ -f "$T/met1" ] && echo "ok 1 - met" || echo "not ok 1 - alone"; echo 1..1
 EOF
+# (the markers are not at the start of a line here: this file would ask)
+ALONE="# run.sh: alone" LONG="# run.sh: long"
 fixture alone <<EOF
-# run.sh: alone
+$ALONE
 ls "$T"/busy.* 2>/dev/null && echo "not ok 1 - others ran" || echo "ok 1 - alone"
 echo 1..1
 EOF
@@ -113,6 +115,24 @@ test_expect_success 'AIPERF_TEST_JOBS=2 runs two at once, judged in order' '
 	tail -1 out | grep -qx "5 passed, 0 failed, 0 skipped" &&
 	grep "^ok " out | sed "s/ (.*//; s|.*/||" | tr "\n" " " >names &&
 	test "$(cat names)" = "meet1 pass meet2 alone "
+'
+
+# s1, s2, s3: each logs its name when it starts; s3 asks to start first,
+# so s2, not s3, waits for a free slot
+for n in s1 s2 s3; do
+	fixture "$n" <<EOF
+echo $n >>"$T/starts"; sleep 0.3; echo "ok 1 - $n"; echo 1..1
+EOF
+done
+sed -i "1a $LONG" "$T/s3"
+
+test_expect_success 'a long test starts first, still judged in its place' '
+	rm -f "$T/starts" &&
+	AIPERF_TEST_JOBS=2 sh "$R" "$T/s1" "$T/s2" "$T/s3" >out &&
+	tail -1 out | grep -qx "3 passed, 0 failed, 0 skipped" &&
+	test "$(tail -1 "$T/starts")" = s2 &&
+	grep "^ok " out | sed "s/ (.*//; s|.*/||" | tr "\n" " " >names &&
+	test "$(cat names)" = "s1 s2 s3 "
 '
 
 test_expect_success 'one at a time, two tests that must meet fail' '

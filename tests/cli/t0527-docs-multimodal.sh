@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # The original's multimodal tutorials (vision, audio, synthetic video:
 # their `aiperf profile` commands, kept in tests/data/docs-multimodal, as
 # the reference docs carry none) run against aiperf-mock, adapted as t0808

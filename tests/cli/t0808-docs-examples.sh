@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # Every `aiperf` example command of the original's documentation runs here
 # unchanged but for the URL (aiperf-mock), small counts and a builtin
 # tokenizer where the docs name a hub model (tests/cli/docs-examples.py),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # aiperf profile keeps the other stages off the sender's CPU while requests
 # are in flight (issue #12): they run under SCHED_IDLE, on CPUs other than
 # the sender's, and client health says how much CPU they used inside the

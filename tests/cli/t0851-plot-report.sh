@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # report.html in headless Chromium, light and dark, single run and sweep:
 # the page loads from a file with the network unreachable (names resolve
 # to nothing, the proxy is a closed port) and names nothing outside

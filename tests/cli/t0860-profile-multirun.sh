@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # aiperf profile --num-profile-runs and aiperf-aggregate (issue #16, spec 8):
 # 3 runs against a jittery mock; the aggregate's JSON and CSV checked key by
 # key and number by number against numpy and scipy.stats.t
