@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # Prompt shaping, exactly: the chat payloads of inputs.json equal those the
 # independent reference (tests/cli/gen-prompt-ref.py: Python's random
 # module, the original's algorithms from its source, the js-tiktoken

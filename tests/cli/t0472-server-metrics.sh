@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # Server metrics (issue #15): aiperf-export --server-samples over the
 # profiling window against the traffic aiperf-mock served, and aiperf
 # profile's scraper: on by default, failing endpoints a warning, off with

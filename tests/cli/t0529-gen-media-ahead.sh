@@ -23,7 +23,8 @@ traced() {
 # ahead TRACE PATTERN: the last line matching PATTERN comes before the
 # first write to standard output, and there is one. (With -f, strace
 # splits a call that another process interrupts into "<unfinished ...>"
-# and "<... resumed>" lines: match what a split cannot cut.)
+# and "<... resumed>" lines: match what a split cannot cut. It pads a
+# short pid with spaces.)
 ahead() {
 	first=$(grep -n "write(1, \"{" "$1" | head -1 | cut -d: -f1) &&
 	last=$(grep -n -- "$2" "$1" | tail -1 | cut -d: -f1) &&
@@ -72,9 +73,9 @@ test_expect_success 'synthetic images, audio and video: ffmpeg has run before th
 		--image-width-mean 16 --image-height-mean 16 --audio-length-mean 0.2 \
 		--video-width 32 --video-height 32 --video-duration 1 >rec &&
 	test "$(wc -l <rec)" = 6 &&
-	pids=$(grep "^[0-9]* execve(\"[^\"]*/ffmpeg\"" tr | cut -d" " -f1 | sort -u) &&
+	pids=$(awk "\$2 ~ /^execve\\(\"[^\"]*\\/ffmpeg\"/ { print \$1 }" tr | sort -u) &&
 	test -n "$pids" &&
-	for p in $pids; do ahead tr "^$p +++ exited with 0 +++" || exit 1; done &&
+	for p in $pids; do ahead tr "^$p *+++ exited with 0 +++" || exit 1; done &&
 	test "$(jq -r "[.payload.messages[0].content[].type] | join(\" \")" rec | sort -u)" = \
 		"text image_url input_audio video_url"
 '

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # aiperf profile under SIGINT and SIGTERM, to its process group (a terminal's
 # Ctrl-C, `kill -- -PGID`) or to the wrapper alone (docker stop, timeout):
 # every record read is written, the artifacts say was_cancelled, the status

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # data/profile-options.tsv is the one table of aiperf profile's options: every
 # option the original documents (its CLI options reference and its profile
 # --help) is in it, supported or refused with a reason; the wrapper parses it,
