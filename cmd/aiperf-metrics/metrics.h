@@ -94,6 +94,7 @@ struct rec {
 	struct fpick *fp;
 	size_t nfp, fpcap;
 	int fr_want;		/* the last record's kind suits the fast path */
+	size_t nfast;		/* packets fastresp_packet() read (tests) */
 	struct buf fscratch;
 };
 

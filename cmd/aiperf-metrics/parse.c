@@ -39,6 +39,7 @@ rec_reset(struct rec *r)
 	r->has_vinf = r->has_vmem = 0;
 	r->fr_on = 0;
 	r->nfr = r->nfs = 0;
+	r->nfast = 0;
 	buf_reset(&r->out_text);
 	buf_reset(&r->reason_text);
 	buf_reset(&r->etype_s);
@@ -679,6 +680,7 @@ fast_responses(struct rec *r)
 			if (fastresp_packet(r, sp, &data, &output, &usage)) {
 				if (data || usage)
 					keep_resp(r, f->perf_ns, data, output, usage);
+				r->nfast++;
 				continue;
 			}
 		}
