@@ -104,9 +104,9 @@ scan_int(const char *p, const char *end, int64_t *v)
 	const char *s = p;
 
 	*v = 0;
-	while (p < end && *p >= '0' && *p <= '9' && p - s < 19)
+	while (p < end && *p >= '0' && *p <= '9' && p - s < 18)
 		*v = *v * 10 + (*p++ - '0');
-	if (p == s || p - s > 18 || (*s == '0' && p - s > 1))
+	if (p == s || (*s == '0' && p - s > 1))
 		return NULL;
 	if (p < end && ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E'))
 		return NULL;
@@ -695,7 +695,7 @@ decode(struct buf *b, const struct ival *v)
 	buf_reset(b);
 	while (c.p < c.end) {
 		const char *run = c.p;
-		int w, ch;
+		int w = 1, ch;
 
 		while (c.p < c.end && *c.p != '\\')
 			c.p++;
