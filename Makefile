@@ -87,6 +87,9 @@ build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< build/libaiperf.a $(LDLIBS)
 
+# Unit tests that #include a tool's sources are rebuilt when those change.
+build/tests/test-fastresp: $(wildcard cmd/aiperf-metrics/*.[ch])
+
 # A stand-in libnvidia-ml for the aiperf-scrape --nvml tests.
 build/tests/libnvml-stub.so: tests/nvml/stub.c
 	@mkdir -p $(@D)

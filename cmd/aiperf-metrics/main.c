@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "linefile.h"
@@ -257,6 +258,15 @@ main(int argc, char **argv)
 		op.o.progress = &progress;
 	if (op.status_fd >= 0)
 		op.o.status = status_new(op.status_fd);
+	/* Several files and no --threads: computed concurrently, a thread a
+	 * file up to the CPUs online, written in order (the pool's output is
+	 * byte for byte one thread's). --tee keeps one thread: the pool reads
+	 * a batch ahead, so its copy could hold lines past a malformed one. */
+	if (op.o.threads == 0 && op.nfiles > 1 && !op.tee) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		op.o.threads = op.nfiles < cpus ? op.nfiles : (int)(cpus < 256 ? cpus : 256);
+	}
 	if (op.o.threads > 1)
 		run.pool = pool_new(&op.o, op.o.threads);
 	if (op.follow) {

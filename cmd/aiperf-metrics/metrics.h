@@ -37,6 +37,22 @@ struct resp {
 	const struct json *usage;
 };
 
+/* fastresp.c: a response as the fast path found it in the line. */
+struct fresp {
+	int64_t perf_ns;
+	int packets;		/* a "packets" array: its data values are spans */
+	size_t first, ndata;	/* rec->fs[first..first + ndata) */
+	const char *s;		/* else the "text" string, quoted, or NULL */
+	size_t n;
+};
+
+struct fspan {
+	const char *s;		/* a data packet's value, quoted and escaped */
+	size_t n;
+	size_t pick;		/* its fpick (fastresp.c) + 1, or 0: none */
+};
+struct fpick;
+
 struct opts;
 struct mstate;
 
@@ -68,6 +84,18 @@ struct rec {
 	/* video_generation: the first response's inference_time_s, peak_memory_mb */
 	double vinf_s, vmem_mb;
 	int has_vinf, has_vmem;
+	/* fastresp.c: the responses as fastresp_scan() found them */
+	int fr_on;		/* it took the last "responses" member */
+	int slow;		/* no fast path for this struct (tests) */
+	struct fresp *fr;
+	size_t nfr, frcap;
+	struct fspan *fs;
+	size_t nfs, fscap;
+	struct fpick *fp;
+	size_t nfp, fpcap;
+	int fr_want;		/* the last record's kind suits the fast path */
+	size_t nfast;		/* packets fastresp_packet() read (tests) */
+	struct buf fscratch;
 };
 
 struct opts {
@@ -101,6 +129,18 @@ void rec_release(struct rec *r);
  * message in why (the line is malformed: not a raw record). */
 int rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
 	      char *why, size_t whylen);
+
+/*
+ * fastresp.c: the fast path for the common shapes of the responses.
+ * fastresp_scan() is the json_hook for "responses" (ctx: the struct rec);
+ * fastresp_packet() reads one data packet (its JSON, escaped, was read
+ * as fastresp_scan() passed) of a chat or completions record, returning 1 with what parse.c's
+ * parse_one() finds (its text added to the record), or 0, having done
+ * nothing, when parse_one() must read it.
+ */
+size_t fastresp_scan(void *ctx, const char *s, size_t n);
+int fastresp_packet(struct rec *r, const struct fspan *sp, int *data, int *output,
+		    const struct json **usage);
 
 /* compute.c: metric value storage for one rec; metrics_init() builds the
  * computation orders and must run before threads call rec_emit(). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "stats/numfmt.h"
+#include "util.h"
 
 #define TEXT_MAX ((size_t)256 << 20)
 
@@ -19,7 +20,9 @@ rec_init(struct rec *r)
 	buf_init(&r->etype_s, 4096);
 	buf_init(&r->emsg, (size_t)1 << 20);
 	buf_init(&r->in, TEXT_MAX);
+	buf_init(&r->fscratch, TEXT_MAX);
 	r->ms = mstate_new();
+	r->fr_want = 1;
 }
 
 void
@@ -34,6 +37,9 @@ rec_reset(struct rec *r)
 	r->nr = r->nraw = 0;
 	r->bad_perf = r->has_out = r->has_reason = r->perr = 0;
 	r->has_vinf = r->has_vmem = 0;
+	r->fr_on = 0;
+	r->nfr = r->nfs = 0;
+	r->nfast = 0;
 	buf_reset(&r->out_text);
 	buf_reset(&r->reason_text);
 	buf_reset(&r->etype_s);
@@ -50,6 +56,10 @@ rec_release(struct rec *r)
 	buf_release(&r->etype_s);
 	buf_release(&r->emsg);
 	buf_release(&r->in);
+	buf_release(&r->fscratch);
+	free(r->fr);
+	free(r->fs);
+	free(r->fp);
 	mstate_free(r->ms);
 	tfield_free(r->tf);
 }
@@ -601,6 +611,88 @@ parse_responses(struct rec *r, const struct json *arr, char *why, size_t wl)
 	return 0;
 }
 
+/* A quoted JSON string fastresp_scan() checked, decoded into r's arena. */
+static const char *
+unquote(struct rec *r, const char *s, size_t n, size_t *len)
+{
+	const struct json *v = json_parse(r->doc, s, n, NULL, 0);
+
+	*len = v ? v->len : 0;
+	return v ? v->str : "";
+}
+
+/* resp_text() of a response fastresp_scan() found. */
+static int
+fast_text(struct rec *r, const struct fresp *f, struct buf *t, const char **s, size_t *n)
+{
+	const char *v;
+	size_t vn;
+
+	*s = "";
+	*n = 0;
+	if (f->packets && f->ndata != 1) {
+		buf_reset(t);
+		for (size_t i = f->first; i < f->first + f->ndata; i++) {
+			v = unquote(r, r->fs[i].s, r->fs[i].n, &vn);
+			if (t->len)
+				buf_addch(t, '\n');
+			if (buf_add(t, v, vn) < 0)
+				return -1;
+		}
+		*s = buf_str(t);
+		*n = t->len;
+		return 0;
+	}
+	if (f->packets || f->s) {
+		v = f->packets ? unquote(r, r->fs[f->first].s, r->fs[f->first].n, &vn)
+			       : unquote(r, f->s, f->n, &vn);
+		if (vn > t->max)
+			return -1;
+		*s = v;
+		*n = vn;
+	}
+	return 0;
+}
+
+/* parse_responses() over what fastresp_scan() found: a single data packet
+ * read by fastresp_packet() where it can, else decoded for parse_one(). */
+static void
+fast_responses(struct rec *r)
+{
+	struct buf t = BUF_INIT(TEXT_MAX);
+
+	for (size_t i = 0; i < r->nfr; i++) {
+		const struct fresp *f = &r->fr[i];
+		const struct fspan *sp = &r->fs[f->first];
+		const struct json *usage;
+		const char *text;
+		size_t tn;
+		int data, output;
+
+		r->nraw++;
+		if (f->perf_ns <= 0)
+			r->bad_perf = 1;
+		if (r->perr)
+			continue;
+		if (f->packets && f->ndata == 1) {
+			if (sp->n == 8 && !memcmp(sp->s + 1, "[DONE]", 6))
+				continue;
+			if (fastresp_packet(r, sp, &data, &output, &usage)) {
+				if (data || usage)
+					keep_resp(r, f->perf_ns, data, output, usage);
+				r->nfast++;
+				continue;
+			}
+		}
+		if (fast_text(r, f, &t, &text, &tn) < 0) {
+			throw_err(r, "ResponseTooLargeError", "response text too large");
+			continue;
+		}
+		parse_one(r, f->perf_ns, text, tn);
+	}
+	buf_release(&t);
+}
+
 /* Record's aiperf.endpoint_type, else --endpoint-type, else the payload shape. */
 static enum etype
 etype_of(const struct rec *r, const struct opts *o)
@@ -740,14 +832,15 @@ check_fields(struct rec *r, char *why, size_t wl)
 	return 0;
 }
 
-int
-rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
-	  char *why, size_t wl)
+static int
+parse_with(struct rec *r, const struct opts *o, const char *s, size_t n,
+	   char *why, size_t wl, int fast)
 {
+	const struct json_hook hook = { "responses", 9, fastresp_scan, r };
 	const struct json *resp;
 
 	rec_reset(r);
-	r->root = json_parse(r->doc, s, n, why, wl);
+	r->root = json_parse_hook(r->doc, s, n, why, wl, fast ? &hook : NULL);
 	if (!r->root || check_fields(r, why, wl) < 0)
 		return -1;
 	find_meta_raw(r, s, n);
@@ -759,9 +852,17 @@ rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
 	r->unrecorded = never_recorded(json_str_or(json_get(r->error, "type"), ""));
 	r->et = etype_of(r, o);
 	r->stream = stream_of(r, o);
+	/* the fast path serves chat and completions; the others, and the
+	 * observation delays (health.c), read the responses' tree */
+	r->fr_want = (r->et == ET_CHAT || r->et == ET_COMPLETIONS)
+		      && !json_get(r->aiperf, "server_stamps");
+	if (r->fr_on && !r->fr_want)
+		return parse_with(r, o, s, n, why, wl, 0);
 	resp = json_get(r->root, "responses");
 	if (r->error || !resp || resp->type != JSON_ARRAY)
 		return 0;
+	if (r->fr_on)
+		return fast_responses(r), 0;
 	if (r->et == ET_TEMPLATE)
 		tfield_begin(r);
 	if (parse_responses(r, resp, why, wl) < 0)
@@ -769,4 +870,13 @@ rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
 	if (r->et == ET_TEMPLATE)
 		tfield_end(r);
 	return 0;
+}
+
+int
+rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
+	  char *why, size_t wl)
+{
+	/* A file's records are mostly of one kind: the fast path is tried
+	 * when the last record could take it. */
+	return parse_with(r, o, s, n, why, wl, r->fr_want && !r->slow && util_fastpath());
 }

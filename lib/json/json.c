@@ -24,6 +24,7 @@ struct parser {
 	char *err;
 	size_t errlen;
 	int depth;
+	const struct json_hook *hook;
 };
 
 struct json_doc *
@@ -438,6 +439,24 @@ parse_number(struct parser *ps)
 
 static struct json *parse_value(struct parser *ps);
 
+/* The root member the hook takes: an empty array in the tree when it
+ * takes the value, else the value parsed as usual. */
+static struct json *
+hooked_value(struct parser *ps, const char *key, size_t keylen)
+{
+	const struct json_hook *h = ps->hook;
+	size_t k;
+
+	if (keylen != h->keylen || memcmp(key, h->key, keylen))
+		return parse_value(ps);
+	skip_ws(ps);
+	k = h->fn(h->ctx, ps->p, (size_t)(ps->end - ps->p));
+	if (!k)
+		return parse_value(ps);
+	ps->p += k;
+	return new_value(ps, JSON_ARRAY);
+}
+
 static struct json *
 parse_container(struct parser *ps, enum json_type t)
 {
@@ -467,7 +486,8 @@ parse_container(struct parser *ps, enum json_type t)
 				return fail(ps, "expected ':'");
 			ps->p++;
 		}
-		struct json *c = parse_value(ps);
+		struct json *c = ps->hook && ps->depth == 1 && t == JSON_OBJECT
+				 ? hooked_value(ps, key, keylen) : parse_value(ps);
 		if (!c)
 			return NULL;
 		c->key = key;
@@ -535,7 +555,14 @@ struct json *
 json_parse(struct json_doc *d, const char *s, size_t n, char *err,
 	   size_t errlen)
 {
-	struct parser ps = { d, s, s, s + n, err, errlen, 0 };
+	return json_parse_hook(d, s, n, err, errlen, NULL);
+}
+
+struct json *
+json_parse_hook(struct json_doc *d, const char *s, size_t n, char *err,
+		size_t errlen, const struct json_hook *hook)
+{
+	struct parser ps = { d, s, s, s + n, err, errlen, 0, hook };
 	struct json *v = parse_value(&ps);
 
 	if (!v)

@@ -56,6 +56,23 @@ void json_doc_free(struct json_doc *d);
 struct json *json_parse(struct json_doc *d, const char *s, size_t n,
 			char *err, size_t errlen);
 
+/*
+ * json_parse(), but the value of each member of the root object named key
+ * is first offered to fn (text from the value's first byte to the end of
+ * input): fn returns the value's length when it takes it (the caller then
+ * reads it; the tree holds an empty array there, and fn must take only
+ * valid JSON, so that the parse fails as json_parse() would), or 0 to
+ * leave it to the parser. Each call starts over (a key may repeat).
+ */
+struct json_hook {
+	const char *key;
+	size_t keylen;
+	size_t (*fn)(void *ctx, const char *s, size_t n);
+	void *ctx;
+};
+struct json *json_parse_hook(struct json_doc *d, const char *s, size_t n,
+			     char *err, size_t errlen, const struct json_hook *hook);
+
 /* Lookups return NULL when v is NULL, of the wrong type, or lacks the item. */
 /* json_get() with the key's length (a key with an inner NUL). */
 struct json *json_getn(const struct json *obj, const char *key, size_t n);

@@ -196,6 +196,58 @@ doubles_exact(void)
 	return 1;
 }
 
+/* json_parse_hook(): a hook that takes "[...]" values with no nesting. */
+static int hook_calls;
+
+static size_t
+take_flat(void *ctx, const char *s, size_t n)
+{
+	const char *e = memchr(s, ']', n);
+
+	(void)ctx;
+	hook_calls++;
+	if (!n || s[0] != '[' || !e || memchr(s + 1, '[', (size_t)(e - s)))
+		return 0;
+	return (size_t)(e - s) + 1;
+}
+
+static int
+hooked(void)
+{
+	const struct json_hook h = { "r", 1, take_flat, NULL };
+	char e1[128], e2[128];
+	const struct json *v, *r;
+	int ok = 1;
+#define HP(t) json_parse_hook(d, (t), strlen(t), e1, sizeof(e1), &h)
+	static const char *const same[] = {
+		"{\"r\":[1,[2]],\"a\":1}", "{\"a\":{\"r\":[1]},\"r\":x}", "{\"r\":[1,2}",
+		"{\"r\" : [1] , \"a\": tru}", "[{\"r\":[1]}]", "{\"r\":[1]} x",
+	};
+
+	hook_calls = 0;
+	v = HP(" { \"a\":1, \"r\": [1, 2] , \"b\":2 } ");
+	r = json_get(v, "r");
+	ok &= v && hook_calls == 1 && r && r->type == JSON_ARRAY && r->len == 0
+	      && json_get(v, "b") && v->len == 3;
+	/* declined: parsed as usual */
+	v = HP("{\"r\":[[1]]}");
+	r = json_get(v, "r");
+	ok &= v && r && r->len == 1 && r->child->type == JSON_ARRAY;
+	/* only the root object's members; each repeat offered */
+	hook_calls = 0;
+	v = HP("{\"x\":{\"r\":[1]},\"r\":[2],\"r\":[3]}");
+	ok &= v && hook_calls == 2 && json_get(json_get(v, "x"), "r")->len == 1;
+	/* errors and trees as json_parse() gives them */
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		const struct json *a = json_parse_hook(d, same[i], strlen(same[i]), e1, sizeof(e1), &h);
+		const struct json *b = json_parse(d, same[i], strlen(same[i]), e2, sizeof(e2));
+
+		ok &= !a == !b && (a || !strcmp(e1, e2));
+	}
+#undef HP
+	return ok;
+}
+
 int
 main(void)
 {
@@ -248,6 +300,7 @@ main(void)
 	jw_int(&w, -5);
 	jw_obj_end(&w);
 	TEST_STR("writer numbers", buf_str(&b), "{\"x\":1e16,\"y\":1e+16,\"z\":-5}");
+	TEST("json_parse_hook: taken, declined, root members only, same errors", hooked());
 	TEST("string decoders agree on hostile strings", hostile_strings());
 	TEST("json_double equals strtod bit for bit", doubles_exact());
 	TEST("int64 max", json_int64(P("9223372036854775807"), &i) == 0 && i == INT64_MAX);

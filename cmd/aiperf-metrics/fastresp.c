@@ -1,0 +1,821 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Fast path for a raw record's responses: SSE packets read from their escaped text. */
+#include "metrics.h"
+
+#include <string.h>
+
+#include "util.h"
+
+/*
+ * A raw record's "responses" array holds each SSE packet's JSON as an
+ * escaped string. The general path (parse.c) builds the array's tree,
+ * decodes each string and parses it again. Here fastresp_scan() checks the
+ * array's common compact shape as json_parse_hook() passes it over, keeping
+ * perf_ns and where each data value lies; fastresp_packet() then reads the
+ * common OpenAI chat and completions chunks straight from the escaped
+ * text. Both decline (return 0) on anything else, before any side effect,
+ * and the general path takes that record or packet: so the output is the
+ * same byte for byte (tests/cli/t0641, tests/fuzz/fuzz-fastresp.c).
+ */
+
+static int
+ishex(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static unsigned
+hexval(const char *p)
+{
+	unsigned v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		int c = (unsigned char)p[i];
+
+		v = v << 4 | (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+#define ONES ((uint64_t)0x0101010101010101)
+#define HIGHS ((uint64_t)0x8080808080808080)
+
+/* The first byte at or after p that is below 0x20, '"' or '\\', or end
+ * (eight bytes at a time: the marks past the first may be wrong). */
+static inline const char *
+plain_run(const char *p, const char *end)
+{
+	uint64_t x, m;
+
+	while (end - p >= 8) {
+		memcpy(&x, p, 8);
+		m = ((x - ONES * 0x20) | ((x ^ (ONES * '"')) - ONES)
+		     | ((x ^ (ONES * '\\')) - ONES)) & ~x & HIGHS;
+		if (m) {
+			for (;; p++)
+				if ((unsigned char)*p < 0x20 || *p == '"' || *p == '\\')
+					return p;
+		}
+		p += 8;
+	}
+	while (p < end && (unsigned char)*p >= 0x20 && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
+/* p at '"': the byte after the closing quote of a string json_parse()
+ * takes, or NULL; *esc says whether it has escapes. */
+static const char *
+ostr_end(const char *p, const char *end, int *esc)
+{
+	*esc = 0;
+	for (p++; (p = plain_run(p, end)) < end; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '"')
+			return p + 1;
+		if (c < 0x20)
+			return NULL;
+		if (c != '\\')
+			continue;
+		*esc = 1;
+		if (++p >= end)
+			return NULL;
+		switch (*p) {
+		case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+			break;
+		case 'u':
+			if (end - p < 5 || !ishex(p[1]) || !ishex(p[2]) || !ishex(p[3])
+			    || !ishex(p[4]))
+				return NULL;
+			p += 4;
+			break;
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* A plain non-negative integer json_int64() reads (at most 18 digits). */
+static const char *
+scan_int(const char *p, const char *end, int64_t *v)
+{
+	const char *s = p;
+
+	*v = 0;
+	while (p < end && *p >= '0' && *p <= '9' && p - s < 18)
+		*v = *v * 10 + (*p++ - '0');
+	if (p == s || (*s == '0' && p - s > 1))
+		return NULL;
+	if (p < end && ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E'))
+		return NULL;
+	return p;
+}
+
+/* A key without escapes; p after the ':'. */
+static const char *
+scan_key(const char *p, const char *end, const char **k, size_t *kn)
+{
+	int esc;
+	const char *q;
+
+	if (p >= end || *p != '"' || !(q = ostr_end(p, end, &esc)) || esc)
+		return NULL;
+	*k = p + 1;
+	*kn = (size_t)(q - 1 - *k);
+	if (q >= end || *q != ':')
+		return NULL;
+	return q + 1;
+}
+
+#define KEY(k, kn, lit) ((kn) == sizeof(lit) - 1 && !memcmp((k), (lit), sizeof(lit) - 1))
+
+/*
+ * The packet's JSON read from the escaped text: the outer escapes \" \\ \/
+ * are read as the characters they stand for; any other outer escape (a
+ * newline, \u) declines. struct sc is the read position.
+ */
+struct sc {
+	const char *p, *end;
+	int depth;
+};
+
+/* The next inner character (its outer bytes in *w), or -1. */
+static inline int
+peek(const struct sc *c, int *w)
+{
+	unsigned char ch;
+
+	if (c->p >= c->end)
+		return -1;
+	ch = (unsigned char)*c->p;
+	if (ch != '\\') {
+		*w = 1;
+		/* the outer string's end, or not a string json_parse() takes */
+		return ch < 0x20 || ch == '"' ? -1 : ch;
+	}
+	if (c->end - c->p < 2)
+		return -1;
+	ch = (unsigned char)c->p[1];
+	if (ch == '"' || ch == '\\' || ch == '/') {
+		*w = 2;
+		return ch;
+	}
+	return -1;
+}
+
+static void
+skip_sp(struct sc *c)
+{
+	while (c->p < c->end && *c->p == ' ')
+		c->p++;
+}
+
+/* An inner string value's place: s at its first byte after the opening
+ * quote, e at its closing quote (outer text). */
+struct ival {
+	int type;	/* 0: absent, '"' string, 'o' object, 'a' array, 'x' other */
+	const char *s, *e;
+	size_t members;	/* object: members, repeated keys counted */
+};
+
+/* An inner string; c->p after the opening quote. Escapes are checked;
+ * keys (key != 0) may have none. Its end and escapes all start with an
+ * outer backslash; a bare '"' or control ends or spoils the outer one. */
+static int
+istr(struct sc *c, int key)
+{
+	for (;;) {
+		const char *bs = plain_run(c->p, c->end);
+		int w, ch;
+
+		if (bs >= c->end || *bs != '\\')
+			return -1;
+		c->p = bs;
+		if ((ch = peek(c, &w)) < 0)
+			return -1;
+		c->p += w;
+		if (ch == '"')
+			return 0;
+		if (ch != '\\')
+			continue;
+		if (key || (ch = peek(c, &w)) < 0)
+			return -1;
+		c->p += w;
+		if (ch == 'u') {
+			if (c->end - c->p < 4 || !ishex(c->p[0]) || !ishex(c->p[1])
+			    || !ishex(c->p[2]) || !ishex(c->p[3]))
+				return -1;
+			c->p += 4;
+		} else if (!strchr("\"\\/bfnrt", ch)) {
+			return -1;
+		}
+	}
+}
+
+static int
+match(struct sc *c, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, lit, n))
+		return -1;
+	c->p += n;
+	return 0;
+}
+
+static int
+isdig(const struct sc *c)
+{
+	return c->p < c->end && *c->p >= '0' && *c->p <= '9';
+}
+
+/* A number as json.c's parse_number() takes it. */
+static int
+inum(struct sc *c)
+{
+	if (c->p < c->end && *c->p == '-')
+		c->p++;
+	if (!isdig(c))
+		return -1;
+	if (*c->p == '0')
+		c->p++;
+	else
+		while (isdig(c))
+			c->p++;
+	if (c->p < c->end && *c->p == '.') {
+		c->p++;
+		if (!isdig(c))
+			return -1;
+		while (isdig(c))
+			c->p++;
+	}
+	if (c->p < c->end && (*c->p == 'e' || *c->p == 'E')) {
+		c->p++;
+		if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
+			c->p++;
+		if (!isdig(c))
+			return -1;
+		while (isdig(c))
+			c->p++;
+	}
+	return 0;
+}
+
+/* What the top level, the first choice and its delta/message keep. */
+struct fpick {
+	struct ival object, choices, usage;	/* top level */
+	struct ival c0text, c0delta, c0message;	/* choices[0] */
+	struct ival content[2], rcontent[2], reasoning[2];	/* delta, message */
+	int tools[2];
+};
+
+/* What a value is: the packet, its "choices", choices[0], the delta or
+ * message in it, or nothing kept. */
+enum { LV_TOP, LV_CHOICES, LV_C0, LV_DELTA, LV_MESSAGE, LV_NONE };
+
+static int ivalue(struct sc *c, struct fpick *pk, int level, struct ival *out);
+
+/* An object's members; level says which members to keep. */
+static int
+iobject(struct sc *c, struct fpick *pk, int level, struct ival *out)
+{
+	int w;
+
+	skip_sp(c);
+	if (peek(c, &w) == '}') {
+		c->p += w;
+		return 0;
+	}
+	for (;;) {
+		const char *k;
+		size_t kn;
+		struct ival *dst = NULL;
+		int sub = LV_NONE, d = level - LV_DELTA;
+
+		skip_sp(c);
+		if (peek(c, &w) != '"')
+			return -1;
+		c->p += w;
+		k = c->p;
+		if (istr(c, 1) < 0)
+			return -1;
+		kn = (size_t)(c->p - 2 - k);
+		skip_sp(c);
+		if (peek(c, &w) != ':')
+			return -1;
+		c->p += w;
+		out->members++;
+		if (level == LV_TOP) {
+			if (KEY(k, kn, "object"))
+				dst = &pk->object;
+			else if (KEY(k, kn, "choices"))
+				dst = &pk->choices, sub = LV_CHOICES;
+			else if (KEY(k, kn, "usage"))
+				dst = &pk->usage;
+		} else if (level == LV_C0) {
+			if (KEY(k, kn, "text"))
+				dst = &pk->c0text;
+			else if (KEY(k, kn, "delta"))
+				dst = &pk->c0delta, sub = LV_DELTA;
+			else if (KEY(k, kn, "message"))
+				dst = &pk->c0message, sub = LV_MESSAGE;
+		} else if (level == LV_DELTA || level == LV_MESSAGE) {
+			if (KEY(k, kn, "content"))
+				dst = &pk->content[d];
+			else if (KEY(k, kn, "reasoning_content"))
+				dst = &pk->rcontent[d];
+			else if (KEY(k, kn, "reasoning"))
+				dst = &pk->reasoning[d];
+			else if (KEY(k, kn, "tool_calls"))
+				pk->tools[d] = 1;
+		}
+		if (dst) {
+			/* the last of a repeated key wins, as json_get() finds it */
+			if (sub == LV_DELTA || sub == LV_MESSAGE) {
+				pk->content[sub - LV_DELTA] = (struct ival){ 0 };
+				pk->rcontent[sub - LV_DELTA] = (struct ival){ 0 };
+				pk->reasoning[sub - LV_DELTA] = (struct ival){ 0 };
+				pk->tools[sub - LV_DELTA] = 0;
+			} else if (sub == LV_CHOICES) {
+				pk->c0text = pk->c0delta = pk->c0message = (struct ival){ 0 };
+				pk->content[0] = pk->content[1] = (struct ival){ 0 };
+				pk->rcontent[0] = pk->rcontent[1] = (struct ival){ 0 };
+				pk->reasoning[0] = pk->reasoning[1] = (struct ival){ 0 };
+				pk->tools[0] = pk->tools[1] = 0;
+			}
+			*dst = (struct ival){ 0 };
+		}
+		if (ivalue(c, pk, sub, dst ? dst : &(struct ival){ 0 }) < 0)
+			return -1;
+		skip_sp(c);
+		switch (peek(c, &w)) {
+		case ',':
+			c->p += w;
+			continue;
+		case '}':
+			c->p += w;
+			return 0;
+		default:
+			return -1;
+		}
+	}
+}
+
+/* An array's items; at LV_CHOICES the first item is choices[0]. */
+static int
+iarray(struct sc *c, struct fpick *pk, int level)
+{
+	int w, first = 1;
+
+	skip_sp(c);
+	if (peek(c, &w) == ']') {
+		c->p += w;
+		return 0;
+	}
+	for (;;) {
+		struct ival dummy = { 0 };
+
+		if (ivalue(c, pk, first && level == LV_CHOICES ? LV_C0 : LV_NONE, &dummy) < 0)
+			return -1;
+		first = 0;
+		skip_sp(c);
+		switch (peek(c, &w)) {
+		case ',':
+			c->p += w;
+			continue;
+		case ']':
+			c->p += w;
+			return 0;
+		default:
+			return -1;
+		}
+	}
+}
+
+static int
+ivalue(struct sc *c, struct fpick *pk, int level, struct ival *out)
+{
+	int w, ch, rc;
+
+	skip_sp(c);
+	ch = peek(c, &w);
+	out->s = c->p;
+	switch (ch) {
+	case '{':
+		if (++c->depth > 64)
+			return -1;
+		c->p += w;
+		out->type = 'o';
+		rc = iobject(c, pk, level == LV_CHOICES ? LV_NONE : level, out);
+		c->depth--;
+		break;
+	case '[':
+		if (++c->depth > 64)
+			return -1;
+		c->p += w;
+		out->type = 'a';
+		rc = iarray(c, pk, level == LV_CHOICES ? LV_CHOICES : LV_NONE);
+		c->depth--;
+		break;
+	case '"':
+		c->p += w;
+		out->s = c->p;
+		out->type = '"';
+		rc = istr(c, 0);
+		out->e = c->p - 2;
+		return rc;
+	case 't':
+		out->type = 'x';
+		return match(c, "true");
+	case 'f':
+		out->type = 'x';
+		return match(c, "false");
+	case 'n':
+		out->type = 'x';
+		return match(c, "null");
+	default:
+		out->type = 'x';
+		return inum(c);
+	}
+	out->e = c->p;
+	return rc;
+}
+
+static void
+push_span(struct rec *r, const char *s, size_t n, size_t pick)
+{
+	if (r->nfs == r->fscap) {
+		r->fscap = r->fscap ? r->fscap * 2 : 64;
+		r->fs = xreallocarray(r->fs, r->fscap, sizeof(*r->fs));
+	}
+	r->fs[r->nfs].s = s;
+	r->fs[r->nfs].pick = pick;
+	r->fs[r->nfs++].n = n;
+}
+
+/*
+ * A value string read as a packet's JSON while passing over it (with the
+ * outer string's checks): the byte after its closing quote, with its
+ * fpick's index + 1 in *pick; or NULL, having kept nothing.
+ */
+static const char *
+pick_value(struct rec *r, const char *p, const char *end, size_t *pick)
+{
+	struct sc c = { p + 1, end, 0 };
+	struct ival top = { 0 };
+	struct fpick *pk;
+
+	if (end - p < 3 || p[1] != '{')
+		return NULL;
+	if (r->nfp == r->fpcap) {
+		r->fpcap = r->fpcap ? r->fpcap * 2 : 64;
+		r->fp = xreallocarray(r->fp, r->fpcap, sizeof(*r->fp));
+	}
+	pk = &r->fp[r->nfp];
+	memset(pk, 0, sizeof(*pk));
+	if (ivalue(&c, pk, LV_TOP, &top) < 0)
+		return NULL;
+	skip_sp(&c);
+	if (c.p >= end || *c.p != '"')
+		return NULL;
+	*pick = ++r->nfp;
+	return c.p + 1;
+}
+
+/* One packet {"name": "data", "value": "..."}, either order. */
+static const char *
+scan_packet(struct rec *r, struct fresp *f, const char *p, const char *end)
+{
+	const char *name = NULL, *val = NULL, *k, *q;
+	size_t namen = 0, valn = 0, kn, pick = 0;
+	int esc;
+
+	if (p >= end || *p++ != '{')
+		return NULL;
+	if (p < end && *p == '}')
+		return p + 1;
+	for (;;) {
+		if (!(p = scan_key(p, end, &k, &kn)) || p >= end || *p != '"')
+			return NULL;
+		esc = 1;
+		if (KEY(k, kn, "value") && !val && (q = pick_value(r, p, end, &pick)) != NULL)
+			;
+		else if (pick = 0, !(q = ostr_end(p, end, &esc)))
+			return NULL;
+		if (KEY(k, kn, "name") && !name && !esc) {
+			name = p + 1;
+			namen = (size_t)(q - p) - 2;
+		} else if (KEY(k, kn, "value") && !val) {
+			val = p;
+			valn = (size_t)(q - p);
+		} else {
+			return NULL;
+		}
+		p = q;
+		if (p < end && *p == ',') {
+			p++;
+			continue;
+		}
+		if (p < end && *p == '}')
+			break;
+		return NULL;
+	}
+	if (name && KEY(name, namen, "data") && val && valn > 2) {
+		push_span(r, val, valn, pick);
+		f->ndata++;
+	}
+	return p + 1;
+}
+
+static const char *
+scan_packets(struct rec *r, struct fresp *f, const char *p, const char *end)
+{
+	f->first = r->nfs;
+	if (p >= end || *p++ != '[')
+		return NULL;
+	if (p < end && *p == ']')
+		return p + 1;
+	for (;;) {
+		if (!(p = scan_packet(r, f, p, end)))
+			return NULL;
+		if (p < end && *p == ',') {
+			p++;
+			continue;
+		}
+		if (p < end && *p == ']')
+			return p + 1;
+		return NULL;
+	}
+}
+
+/* One response {"perf_ns": N, "packets": [...]} or with "text" (and
+ * "content_type"), members in any order, each once. */
+static const char *
+scan_resp(struct rec *r, const char *p, const char *end)
+{
+	struct fresp *f;
+	unsigned seen = 0, bit;
+	const char *k, *q;
+	size_t kn;
+	int esc;
+
+	if (p >= end || *p++ != '{')
+		return NULL;
+	if (r->nfr == r->frcap) {
+		r->frcap = r->frcap ? r->frcap * 2 : 64;
+		r->fr = xreallocarray(r->fr, r->frcap, sizeof(*r->fr));
+	}
+	f = &r->fr[r->nfr];
+	memset(f, 0, sizeof(*f));
+	for (;;) {
+		if (!(p = scan_key(p, end, &k, &kn)))
+			return NULL;
+		if (KEY(k, kn, "perf_ns")) {
+			bit = 1;
+			p = scan_int(p, end, &f->perf_ns);
+		} else if (KEY(k, kn, "packets")) {
+			bit = 2;
+			p = scan_packets(r, f, p, end);
+		} else if (KEY(k, kn, "text") || KEY(k, kn, "content_type")) {
+			bit = k[0] == 't' ? 4 : 8;
+			if (p >= end || *p != '"' || !(q = ostr_end(p, end, &esc)))
+				return NULL;
+			if (bit == 4) {
+				f->s = p;
+				f->n = (size_t)(q - p);
+			}
+			p = q;
+		} else {
+			return NULL;
+		}
+		if (!p || (seen & bit))
+			return NULL;
+		seen |= bit;
+		if (p < end && *p == ',') {
+			p++;
+			continue;
+		}
+		if (p < end && *p == '}')
+			break;
+		return NULL;
+	}
+	if (!(seen & 1))
+		return NULL;
+	f->packets = (seen & 2) != 0;
+	r->nfr++;
+	return p + 1;
+}
+
+size_t
+fastresp_scan(void *ctx, const char *s, size_t n)
+{
+	struct rec *r = ctx;
+	const char *p = s, *end = s + n;
+
+	r->fr_on = 0;
+	r->nfr = r->nfs = r->nfp = 0;
+	if (p >= end || *p++ != '[')
+		return 0;
+	if (p < end && *p == ']')
+		return r->fr_on = 1, 2;
+	for (;;) {
+		if (!(p = scan_resp(r, p, end)))
+			return r->nfr = r->nfs = 0, 0;
+		if (p < end && *p == ',') {
+			p++;
+			continue;
+		}
+		if (p < end && *p == ']')
+			break;
+		return r->nfr = r->nfs = 0, 0;
+	}
+	r->fr_on = 1;
+	return (size_t)(p + 1 - s);
+}
+
+static int
+nonempty(const struct ival *v)
+{
+	return v->type == '"' && v->e > v->s;
+}
+
+/* Plain (escape-free) string value equal to lit. */
+static int
+is_plain(const struct ival *v, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return v->type == '"' && (size_t)(v->e - v->s) == n && !memcmp(v->s, lit, n);
+}
+
+static int
+has_escape(const struct ival *v)
+{
+	return memchr(v->s, '\\', (size_t)(v->e - v->s)) != NULL;
+}
+
+static void
+put_utf8(struct buf *b, unsigned cp)
+{
+	char o[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		o[0] = (char)(0xC0 | (cp >> 6));
+		o[1] = (char)(0x80 | (cp & 0x3F));
+		n = 2;
+	} else if (cp < 0x10000) {
+		o[0] = (char)(0xE0 | (cp >> 12));
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (cp & 0x3F));
+		n = 3;
+	} else {
+		o[0] = (char)(0xF0 | (cp >> 18));
+		o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		o[3] = (char)(0x80 | (cp & 0x3F));
+		n = 4;
+	}
+	buf_add(b, o, n);
+}
+
+/* Decode a checked inner string (both escape levels) into b, as json.c
+ * decodes (a lone surrogate is U+FFFD). */
+static void
+decode(struct buf *b, const struct ival *v)
+{
+	struct sc c = { v->s, v->e, 0 };
+	static const char esc1[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
+
+	buf_reset(b);
+	while (c.p < c.end) {
+		const char *run = c.p;
+		int w = 1, ch;
+
+		while (c.p < c.end && *c.p != '\\')
+			c.p++;
+		buf_add(b, run, (size_t)(c.p - run));
+		if (c.p >= c.end)
+			break;
+		ch = peek(&c, &w);
+		c.p += w;
+		if (ch != '\\') {
+			buf_addch(b, ch);
+			continue;
+		}
+		ch = peek(&c, &w);
+		c.p += w;
+		if (ch == 'u') {
+			unsigned cp = hexval(c.p), lo;
+
+			c.p += 4;
+			/* a low surrogate next: outer \\ then u and 4 hex */
+			if (cp >= 0xD800 && cp < 0xDC00 && c.end - c.p >= 7 && c.p[0] == '\\'
+			    && c.p[1] == '\\' && c.p[2] == 'u' && ishex(c.p[3]) && ishex(c.p[4])
+			    && ishex(c.p[5]) && ishex(c.p[6])
+			    && (lo = hexval(c.p + 3)) >= 0xDC00 && lo < 0xE000) {
+				cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+				c.p += 7;
+			} else if (cp >= 0xD800 && cp < 0xE000) {
+				cp = 0xFFFD;
+			}
+			put_utf8(b, cp);
+		} else {
+			buf_addch(b, strchr(esc1, ch)[1]);
+		}
+	}
+}
+
+/* The outer text of v (escapes \" \\ \/ only) decoded: inner JSON text. */
+static void
+outer_text(struct buf *b, const char *s, const char *e)
+{
+	buf_reset(b);
+	while (s < e) {
+		const char *bs = memchr(s, '\\', (size_t)(e - s));
+		size_t run = bs ? (size_t)(bs - s) : (size_t)(e - s);
+
+		buf_add(b, s, run);
+		s += run;
+		if (s < e) {
+			buf_addch(b, s[1]);
+			s += 2;
+		}
+	}
+}
+
+static int
+add_decoded(struct rec *r, struct buf *to, int *flag, const struct ival *v)
+{
+	decode(&r->fscratch, v);
+	if (buf_add(to, r->fscratch.s, r->fscratch.len) == 0)
+		*flag = 1;
+	return 0;
+}
+
+int
+fastresp_packet(struct rec *r, const struct fspan *sp, int *data, int *output,
+		const struct json **usage)
+{
+	const struct fpick *pk;
+	const struct ival *d = NULL, *content, *reason;
+	int di = 0, chat = r->et == ET_CHAT;
+
+	*data = *output = 0;
+	*usage = NULL;
+	if ((r->et != ET_CHAT && r->et != ET_COMPLETIONS) || !sp->pick)
+		return 0;
+	pk = &r->fp[sp->pick - 1];
+	/* the object names the parser: anything unsupported is an error
+	 * the general path words */
+	if (pk->object.type == '"' && has_escape(&pk->object))
+		return 0;
+	if (chat) {
+		if (is_plain(&pk->object, "chat.completion"))
+			d = &pk->c0message, di = 1;
+		else if (is_plain(&pk->object, "chat.completion.chunk"))
+			d = &pk->c0delta, di = 0;
+		else
+			return 0;
+		if (d->type == 'o' && d->members && pk->tools[di])
+			return 0;
+	} else if (!is_plain(&pk->object, "completion")
+		   && !is_plain(&pk->object, "text_completion")) {
+		return 0;
+	}
+	if (pk->usage.type == 'o' && pk->usage.members) {
+		char err[8];
+
+		outer_text(&r->fscratch, pk->usage.s, pk->usage.e);
+		*usage = json_parse(r->doc, r->fscratch.s, r->fscratch.len, err, sizeof(err));
+		if (!*usage)
+			return 0;
+	}
+	if (!chat) {
+		if (nonempty(&pk->c0text)) {
+			add_decoded(r, &r->out_text, &r->has_out, &pk->c0text);
+			*data = *output = 1;
+		}
+		return 1;
+	}
+	if (d->type != 'o' || !d->members)
+		return 1;
+	content = &pk->content[di];
+	reason = nonempty(&pk->rcontent[di]) ? &pk->rcontent[di] : &pk->reasoning[di];
+	if (nonempty(reason)) {
+		add_decoded(r, &r->reason_text, &r->has_reason, reason);
+		if (nonempty(content))
+			add_decoded(r, &r->out_text, &r->has_out, content);
+		*output = nonempty(content);
+		*data = 1;
+	} else if (nonempty(content)) {
+		add_decoded(r, &r->out_text, &r->has_out, content);
+		*data = *output = 1;
+	}
+	return 1;
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests for aiperf-metrics' fastresp.c: the fast path takes the common packets and agrees with the general path on hostile ones. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Private to the tool; tested from its sources (as tests/fuzz/fuzz-fastresp.c),
+ * which are one tool's files, not one unit: a local may shadow another's static. */
+#pragma GCC diagnostic ignored "-Wshadow"
+#include "../../cmd/aiperf-metrics/metrics.h"
+#include "../../cmd/aiperf-metrics/compute.c"
+#include "../../cmd/aiperf-metrics/fastresp.c"
+#include "../../cmd/aiperf-metrics/health.c"
+#include "../../cmd/aiperf-metrics/parse.c"
+#include "../../cmd/aiperf-metrics/parse_endpoints.c"
+#include "../../cmd/aiperf-metrics/parse_images.c"
+#include "../../cmd/aiperf-metrics/parse_template.c"
+#include "../../cmd/aiperf-metrics/tokens.c"
+#include "test.h"
+
+static struct rec fast, slow;
+static struct opts o;
+static struct buf line, a, b;
+
+/* A chat (or completions) record whose second response is packet p,
+ * JSON-escaped into the line. */
+static void
+make(const char *p, const char *et)
+{
+	buf_reset(&line);
+	buf_addf(&line, "{\"metadata\":{\"x_request_id\":\"r\"},\"start_perf_ns\":1000,"
+		 "\"responses\":[{\"perf_ns\":1500,\"packets\":[{\"name\":\"data\",\"value\":"
+		 "\"%s\"}]},{\"perf_ns\":2000,\"packets\":[{\"name\":\"data\",\"value\":\"",
+		 strcmp(et, "chat") ? "{\\\"object\\\":\\\"text_completion\\\",\\\"choices\\\":"
+				      "[{\\\"text\\\":\\\"a\\\"}]}"
+				    : "{\\\"object\\\":\\\"chat.completion.chunk\\\",\\\"choices\\\":"
+				      "[{\\\"delta\\\":{\\\"content\\\":\\\"a\\\"}}]}");
+	for (const char *s = p; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			buf_addch(&line, '\\');
+		buf_addch(&line, *s);
+	}
+	buf_addf(&line, "\"}]}],\"aiperf\":{\"endpoint_type\":\"%s\"}}", et);
+}
+
+/* What one path makes of the line: status, counts, texts, the error. */
+static void
+result(struct rec *r, struct buf *out)
+{
+	char why[256];
+
+	buf_reset(out);
+	r->fr_want = 1;
+	if (rec_parse(r, &o, line.s, line.len, why, sizeof(why)) < 0) {
+		buf_addf(out, "error: %s", why);
+		return;
+	}
+	buf_addf(out, "%zu %zu %d|", r->nr, r->nraw, r->perr);
+	buf_add(out, r->out_text.s, r->out_text.len);
+	buf_addch(out, '|');
+	buf_add(out, r->reason_text.s, r->reason_text.len);
+	buf_addch(out, '|');
+	buf_add(out, r->emsg.s, r->emsg.len);
+	for (size_t i = 0; i < r->nr; i++)
+		buf_addf(out, "|%d%d%s", r->r[i].data, r->r[i].output, r->r[i].usage ? "u" : "");
+}
+
+/* Both paths agree; fast says whether the fast path read packet 2. */
+static int
+agree(const char *p, const char *et, int *took)
+{
+	make(p, et);
+	result(&slow, &b);
+	result(&fast, &a);
+	*took = fast.nfast == 2;
+	if (a.len != b.len || memcmp(a.s, b.s, a.len)) {
+		printf("#   %s\n#   fast %.*s\n#   slow %.*s\n", p, (int)a.len, a.s, (int)b.len, b.s);
+		return 0;
+	}
+	return 1;
+}
+
+static const struct {
+	const char *p;
+	int fast;	/* 1: the fast path reads it; 0: it declines; -1: either */
+} cases[] = {
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"x\"}}]}", 1 },
+	{ "{\"choices\":[{\"delta\":{\"content\":\"\\\"q\\\\ \\u00e9\\ud83d\\ude00\"}}],\"object\":\"chat.completion.chunk\"}", 1 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"\\ud800\\ud800\\udc00\\udfff\"}}]}", 1 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"\\u0000\\b\\f\\n\\r\\t\\/\"}}]}", 1 },
+	{ "{ \"object\" : \"chat.completion.chunk\" , \"choices\" : [ ] , \"usage\" : { \"prompt_tokens\" : 1 } } ", 1 },
+	{ "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"reasoning\":\"r\",\"content\":\"c\"}}]}", 1 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"x\"},\"delta\":{}}]}", 1 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"x\",\"content\":7}}]}", 1 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[1,{\"delta\":{\"content\":\"x\"}}]}", 1 },
+	{ "{\"object\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[]}", 1 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{}}", 1 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"tool_calls\":[]}}]}", 0 },
+	{ "{\"object\":\"nope\",\"choices\":[]}", 0 },
+	{ "{\"object\":\"chat.completion\\u002echunk\",\"choices\":[]}", 0 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"cont\\u0065nt\":\"x\"}}]}", 0 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"\\x\"}}]}", 0 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"\\u12\"}}]}", 0 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"x\"}}]", 0 },
+	{ "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":{\"content\":\"x\"}}]}}", 0 },
+	{ "{\"object\":\"chat.completion.chunk\",\"n\":01,\"choices\":[]}", 0 },
+	{ "{\"object\":\"chat.completion.chunk\",\"n\":-,\"choices\":[]}", 0 },
+	{ "{\"object\":\"chat.completion.chunk\",\"n\":1.e5,\"choices\":[]}", 0 },
+	{ "{\"object\":\"chat.completion.chunk\",\"n\":tru,\"choices\":[]}", 0 },
+	{ "{\"object\":\"chat.completion.chunk\",\"n\":-0.5e-3,\"choices\":[],\"m\":[true,false,null]}", 1 },
+	{ " {\"object\":\"chat.completion.chunk\",\"choices\":[]}", 0 },
+	{ "[DONE]", 0 },
+	{ "[1]", 0 },
+	{ "\"s\"", 0 },
+	{ "", 0 },
+	{ "{", 0 },
+	{ "{\"", 0 },
+	{ "{\"a\"", 0 },
+	{ "{\"a\":", 0 },
+	{ "{\"a\":\"\\", 0 },
+	{ "{}", 0 },
+};
+
+int
+main(void)
+{
+	int ok = 1, took, wrong = 0;
+	char name[64];
+
+	rec_init(&fast);
+	rec_init(&slow);
+	slow.slow = 1;
+	o.server_tokens = 1;
+	buf_init(&line, BUF_NOMAX);
+	buf_init(&a, BUF_NOMAX);
+	buf_init(&b, BUF_NOMAX);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ok = agree(cases[i].p, "chat", &took);
+		snprintf(name, sizeof(name), "chat packet %zu: both paths agree", i);
+		TEST(name, ok);
+		if (cases[i].fast >= 0 && took != cases[i].fast) {
+			printf("#   packet %zu: fast path %s\n", i, took ? "took it" : "declined");
+			wrong++;
+		}
+		ok = agree(cases[i].p, "completions", &took);
+		snprintf(name, sizeof(name), "completions packet %zu: both paths agree", i);
+		TEST(name, ok);
+	}
+	TEST("the fast path takes and declines what it should", wrong == 0);
+	TEST("completions text read in place",
+	     agree("{\"object\":\"text_completion\",\"choices\":[{\"text\":\"a\\u00e9\"}]}",
+		   "completions", &took) && took && fast.out_text.len == 4);
+	/* Every cut of a packet: never past the line, the same both ways. */
+	{
+		const char *p = "{\"object\":\"chat.completion.chunk\",\"choices\":[{\"delta\":"
+				"{\"content\":\"\\\"\\ud83d\\ude00\"}}],\"usage\":{\"total_tokens\":3}}";
+		char cut[256];
+		int all = 1;
+
+		for (size_t n = 0; n <= strlen(p); n++) {
+			memcpy(cut, p, n);
+			cut[n] = '\0';
+			all &= agree(cut, "chat", &took);
+		}
+		TEST("every prefix of a packet: both paths agree", all);
+	}
+	/* Outer text the fast path must not take: the line is malformed. */
+	make("x", "chat");
+	buf_reset(&a);
+	buf_add(&a, line.s, line.len);
+	{
+		char *v = strstr(a.s + 200, "\"value\":\"") + 9;
+		char why1[256], why2[256];
+		int r1, r2;
+
+		v[0] = '\\';
+		v[1] = 'q';
+		fast.fr_want = 1;
+		r1 = rec_parse(&fast, &o, a.s, a.len, why1, sizeof(why1));
+		r2 = rec_parse(&slow, &o, a.s, a.len, why2, sizeof(why2));
+		TEST("bad outer escape: the same parse error", r1 < 0 && r2 < 0 && !strcmp(why1, why2));
+		v[0] = '\t';
+		r1 = rec_parse(&fast, &o, a.s, a.len, why1, sizeof(why1));
+		r2 = rec_parse(&slow, &o, a.s, a.len, why2, sizeof(why2));
+		TEST("control in outer string: the same parse error", r1 < 0 && r2 < 0 && !strcmp(why1, why2));
+	}
+	rec_release(&fast);
+	rec_release(&slow);
+	buf_release(&line);
+	buf_release(&a);
+	buf_release(&b);
+	return TEST_DONE();
+}
