@@ -1052,11 +1052,17 @@ slo_gate() {
 UI=()
 UI_NOTICE=	# the dashboard's notice file: what would hide under it goes there
 ui_args() {
-	local t=${SET[--ui-type]:-dashboard} o
+	local t=${SET[--ui-type]:-dashboard} o k
 	t=${t,,}
 	[[ $t == none || ( -z ${SET[--ui-type]+x} && ! -t 2 ) ]] && return 0
-	# client health: the sender's CPU, from /proc of the PID stage writes
-	UI=(--ui-type "$t" --sender-pid-file "$run/send.pid")
+	# client health: the senders' CPU summed, from /proc of the PIDs
+	# stage writes (send.pid; --workers-max: send.1.pid ...)
+	UI=(--ui-type "$t")
+	if ((WORKERS == 1)); then
+		UI+=(--sender-pid-file "$run/send.pid")
+	else
+		for ((k = 1; k <= WORKERS; k++)); do UI+=(--sender-pid-file "$run/send.$k.pid"); done
+	fi
 	if [[ $t == dashboard && -t 2 ]]; then
 		UI_NOTICE=$run/notice
 		UI+=(--notice-file "$UI_NOTICE")
