@@ -1485,6 +1485,31 @@ start_ns() {
 }
 START_NS=
 
+# ports_check: warns when this host's concurrency gives one server
+# address and port (--url, each taking an even part) more connections
+# than half the ephemeral port range: past that, the kernel's connect()
+# scans every even local port for each new one (__inet_check_established)
+# and the senders stall (bench/concurrency.sh: 11 s at 16,700 a port).
+ports_check() {
+	local c=${SET[--concurrency]:-0} wc=${SET[--warmup-concurrency]:-0} lo hi u n=0
+	local -A seen=()
+	[[ -n ${SET[--from-records]+x} ]] && return 0
+	[[ $c =~ ^[0-9]+$ ]] || c=0
+	[[ $wc =~ ^[0-9]+$ ]] && ((wc > c)) && c=$wc
+	[[ -n ${SET[--shard]:-} ]] && c=$(((c + ${SET[--workers-max]} - 1) / ${SET[--workers-max]}))
+	read -r lo hi <<<"$(cat /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)"
+	[[ $lo =~ ^[0-9]+$ && $hi =~ ^[0-9]+$ ]] || return 0
+	while IFS= read -r u; do
+		[[ -n $u ]] || continue
+		u=${u#*://}
+		seen[${u%%/*}]=1
+	done <<<"${SET[--url]:-localhost:8000}"
+	n=${#seen[@]}
+	((n < 1)) && n=1
+	((c / n > (hi - lo + 1) / 2)) || return 0
+	warn "concurrency $c over $n server address(es) and port(s): past $(((hi - lo + 1) / 2)) connections to one (half of net.ipv4.ip_local_port_range $lo-$hi), each connect scans the local ports and the senders stall; give the server more ports or addresses (--url repeated), or widen the range"
+}
+
 # loss_report RUN FILE...: the requests of each shard without a record in
 # FILE...: each shard's request ids regenerated (aiperf-gen --shard K/N,
 # the same seed) against the records' worker_id and x_request_id. A
@@ -1663,6 +1688,7 @@ profile() {
 	cpu_list
 	workers_resolve
 	hosts_resolve
+	ports_check
 	local input=${SET[--input-file]:-} mode st
 	[[ -n $input ]] && GEN+=(--input-file "$input")
 	# validates the dataset and timing options before anything is written
