@@ -38,4 +38,29 @@ test_expect_success 'aiperf-ui: --sender-pid-file repeated, the ones started cou
 	grep -a -q "send CPU [0-9]*% (2 senders)" ui.out
 '
 
+test_expect_success 'dashboard: the senders CPU summed, and their number' '
+	command -v tmux >/dev/null || skip_because "no tmux"
+	SOCK=aiperf-t0873-$$ && TMUX_TMPDIR=$TMP && export TMUX_TMPDIR &&
+	for x in c d; do
+		sh -c "echo \$\$ >$x.pid; i=0; while [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done" &
+	done
+	wait_file c.pid && wait_file d.pid &&
+	mkfifo st &&
+	tmux -L "$SOCK" -f /dev/null new-session -d -s t -x 120 -y 40 \
+		"aiperf-ui --request-count 10 --sender-pid-file c.pid --sender-pid-file d.pid <st; while :; do sleep 1; done" &&
+	exec 7>st &&
+	echo "{\"phase\":\"profiling\",\"profiling\":{\"done\":4},\"end\":false}" >&7 &&
+	i=0 && found= &&
+	while [ $i -lt 100 ] && [ -z "$found" ]; do
+		sleep 0.1; i=$((i + 1))
+		tmux -L "$SOCK" capture-pane -p -t t >screen 2>/dev/null &&
+		grep -q "aiperf-send CPU  *[0-9.]*% of a core (2 senders)" screen && found=1
+	done
+	exec 7>&-
+	tmux -L "$SOCK" kill-server 2>/dev/null
+	kill "$(cat c.pid)" "$(cat d.pid)" 2>/dev/null
+	wait
+	cat screen && test -n "$found"
+'
+
 test_done
