@@ -61,4 +61,24 @@ test_expect_success 'shards that all ran to the end: nothing lost' '
 	grep -qx "worker_1: 0 requests ended, 0 lost in flight (due before its last record ended), 10 never sent" ka/logs/shards.txt
 '
 
+# merged0 OPTION...: the merge's worker_0 line, as "ended lost never"
+merged0() {
+	st=0
+	aiperf profile $OPTS --url "$MOCK_URL" --artifact-dir kr "$@" >out 2>err || st=$?
+	test "$st" = 3 || return 1
+	sed -n "s/^worker_0: \([0-9]*\) requests ended, \([0-9]*\) lost in flight (due before its last record ended), \([0-9]*\) never sent\$/\1 \2 \3/p" kr/logs/shards.txt
+}
+
+test_expect_success 'the rule: two slots held, one early in a ramp, none after a stop as asked' '
+	head -1 k1/profile_export_raw.jsonl >first.jsonl &&
+	test "$(merged0 --from-records first.jsonl)" = "1 2 7" &&
+	# a 1,000 s ramp to 2 slots: one slot 1.5 s in
+	test "$(merged0 --concurrency-ramp-duration 1000 --from-records first.jsonl)" = "1 1 8" &&
+	# a NotSentError record: the sender wrote all it held
+	sed -n 2p k1/profile_export_raw.jsonl |
+		sed "s/\"metadata\":{/\"error\":{\"type\":\"NotSentError\",\"message\":\"\"},\"metadata\":{/" >>first.jsonl &&
+	grep -q NotSentError first.jsonl &&
+	test "$(merged0 --from-records first.jsonl)" = "2 0 8"
+'
+
 test_done
