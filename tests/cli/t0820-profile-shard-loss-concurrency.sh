@@ -62,6 +62,7 @@ test_expect_success 'shards that all ran to the end: nothing lost' '
 '
 
 # merged0 OPTION...: the merge's worker_0 line, as "ended lost never"
+# shellcheck disable=SC2086 # OPTS: words
 merged0() {
 	st=0
 	aiperf profile $OPTS --url "$MOCK_URL" --artifact-dir kr "$@" >out 2>err || st=$?
