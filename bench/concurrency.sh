@@ -4,11 +4,27 @@
 # the descriptor limit needs (--workers-max automatic: each sender holds
 # one socket a stream and at most `ulimit -Hn` less 64); reports errors,
 # the peak number of overlapping requests (from the merged raw records),
-# the senders and their peak RSS together, per stream.
+# the senders and their peak RSS together, per stream, time to first
+# token (the mock's is 0.5 s) and the kernel's listen-queue and handshake
+# drop counters before and after.
 # MODE=send: one aiperf-send alone instead (no more streams than its
-# descriptor limit allows).
+# descriptor limit allows). PORTS=n: that many mock ports; RAMP_S=s: the
+# connection ramp.
 # Usage: bench/concurrency.sh [streams] [seconds-per-stream]
 # (default 10,000 streams, 4 s each; 44 s at 50,000)
+#
+# Results (2 shared cores, load 3-4.5 from other work; 50,000 streams,
+# 5 ports, 22 s ramp), 3 runs of 3: PASS, peak overlap 50,000, no
+# errors, 3 senders, 424 MB RSS together (8.48-8.49 KiB a stream), time
+# to first token p50 0.500 s, max 0.544-0.678 s; every drop counter 0.
+# Without the ramp: PASS, TTFT 1-2 s (the connect storm's CPU). At 3
+# ports (20,000 streams a port, before): 16,700 connections a port pass
+# half the ephemeral range and the senders stall in connect() (perf:
+# 78% of their time in __inet_check_established under
+# __inet_hash_connect), TTFT max 11.1 s, observation delay p99 9 s; with
+# more load that stall let streams end before the last connected (the
+# earlier 33k-45k peaks). No run ever dropped a SYN or overflowed a
+# listen queue (TcpExtListenOverflows 0).
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -19,9 +35,14 @@ N=${1:-10000}
 SECS=${2:-$((N > 10000 ? 4 + (N - 10000) / 1000 : 4))}
 ulimit -n $((N + 1024)) 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
-# One loopback address pair has some 28,000 ephemeral ports: a mock port per
-# 20,000 streams; a mock worker per 15,000 (each its own descriptor limit).
-PORTS=$(((N + 19999) / 20000))
+# A mock port per 10,000 streams: connect() picks a free local port by
+# scanning the ephemeral range (32768-60999 here), even ports first; once
+# a destination holds half the range (some 14,000 connections), each
+# connect scans every even port (__inet_check_established) and the
+# senders stall in the kernel (seen: 11 s at 3 ports for 50,000 streams,
+# every sender's event loop stopped, first tokens read 11 s late). A mock
+# worker per 15,000 streams (each its own descriptor limit).
+PORTS=${PORTS:-$(((N + 9999) / 10000))}
 WORKERS=$(((N + 14999) / 15000))
 bench_mock --ports "$PORTS" --workers "$WORKERS" --ttft-ms 500 \
 	--itl-ms $((SECS * 1000 / 4)) --max-connections $((N * 2))
@@ -47,17 +68,28 @@ senders_rss() {
 		}'
 }
 
+# kernel_drops: the TCP counters of listen-queue and handshake drops
+# (this network namespace, since boot), as "name value ..."
+kernel_drops() {
+	nstat -az 2>/dev/null | awk '$1 ~ /ListenOverflows|ListenDrops|ReqQFullDrop|SynRetrans/ { printf "%s %s ", $1, $2 }'
+}
+DROPS0=$(kernel_drops)
+
 if [[ ${MODE:-profile} == send ]]; then
 	awk -v n="$N" 'BEGIN { for (i = 0; i < n; i++)
 		printf "{\"id\":\"r%d\",\"path\":\"/v1/chat/completions\",\"stream\":true,\"payload\":{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"stream\":true,\"max_completion_tokens\":5}}\n", i }' >"$TMP/in"
 	aiperf-send "${URLS[@]}" --concurrency "$N" --ui-type none <"$TMP/in" >"$TMP/raw" 2>"$TMP/send.err" &
 else
 	# Past 20,000 streams the connections come through a ramp over half a
-	# stream's time: all at once, they overflow the mock's accept queues
-	# (somaxconn, 4096 here) and the dropped handshakes retry after 1, 3,
-	# 7, 15, 31 s (seen: a third of the streams connected 36 s late).
+	# stream's time (RAMP_S=seconds to change it, 0 for none): opened all
+	# at once, 50,000 connects and requests take the two shared cores a
+	# few seconds, which every first token then waits (seen without it:
+	# time to first token 1-2 s, not 0.5 s). The kernel drops nothing
+	# either way (TcpExtListenOverflows, ListenDrops, TCPReqQFullDrop,
+	# TCPSynRetrans all 0, the mock's listen queues under 4096).
 	RAMP=()
-	((N > 20000)) && RAMP=(--concurrency-ramp-duration $((SECS / 2)))
+	RAMP_S=${RAMP_S:-$((N > 20000 ? SECS / 2 : 0))}
+	((RAMP_S > 0)) && RAMP=(--concurrency-ramp-duration "$RAMP_S")
 	aiperf profile -m m --tokenizer builtin "${URLS[@]}" --streaming --isl 4 --osl 5 \
 		--concurrency "$N" --request-count "$N" "${RAMP[@]}" --export-level raw --ui-type none \
 		--no-server-metrics --no-gpu-telemetry --artifact-dir "$TMP/art" \
@@ -78,11 +110,18 @@ ERR=$(grep -c '"error"' "$TMP/raw" || true)
 OVER=$(awk '{ match($0, /"start_perf_ns":[0-9]+/); print substr($0, RSTART + 16, RLENGTH - 16), 1
 	match($0, /"end_perf_ns":[0-9]+/); print substr($0, RSTART + 14, RLENGTH - 14), -1 }' "$TMP/raw" |
 	sort -n | awk '{ c += $2; if (c > m) m = c } END { print m }')
+# time to first token (the first response's stamp less the start's),
+# median and largest, in seconds
+TTFT=$(awk '{ match($0, /"start_perf_ns":[0-9]+/); s = substr($0, RSTART + 16, RLENGTH - 16)
+	if (match($0, /"responses":\[\{"perf_ns":[0-9]+/)) printf "%.3f\n", (substr($0, RSTART + 24, RLENGTH - 24) - s) / 1e9 }' "$TMP/raw" |
+	sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "ttft_p50_s=%s ttft_max_s=%s", v[int((NR + 1) / 2)], v[NR] }')
 cat "$TMP/send.err" >&2
+echo "kernel before: $DROPS0"
+echo "kernel after:  $(kernel_drops)"
 grep -h "senders (--workers-max)" "$TMP/art/logs/aiperf.log" 2>/dev/null || :
 echo "descriptor limit: soft $(ulimit -Sn), hard $(ulimit -Hn); mock ports=$PORTS workers=$WORKERS"
 echo "streams=$N records=$(wc -l <"$TMP/raw") ok=$OK errors=$ERR peak_overlap=$OVER" \
-	"senders=$nsend peak_rss_kib=$peak rss_per_stream_kib=$(awk -v r="$peak" -v n="$N" 'BEGIN { printf "%.2f", r / n }')"
+	"$TTFT senders=$nsend peak_rss_kib=$peak rss_per_stream_kib=$(awk -v r="$peak" -v n="$N" 'BEGIN { printf "%.2f", r / n }')"
 grep -o '"error":{[^}]*}' "$TMP/raw" | sort | uniq -c | head -5
 # KEEP=DIR: the raw records and the run's log kept there
 if [[ -n ${KEEP:-} ]]; then

@@ -1052,11 +1052,17 @@ slo_gate() {
 UI=()
 UI_NOTICE=	# the dashboard's notice file: what would hide under it goes there
 ui_args() {
-	local t=${SET[--ui-type]:-dashboard} o
+	local t=${SET[--ui-type]:-dashboard} o k
 	t=${t,,}
 	[[ $t == none || ( -z ${SET[--ui-type]+x} && ! -t 2 ) ]] && return 0
-	# client health: the sender's CPU, from /proc of the PID stage writes
-	UI=(--ui-type "$t" --sender-pid-file "$run/send.pid")
+	# client health: the senders' CPU summed, from /proc of the PIDs
+	# stage writes (send.pid; --workers-max: send.1.pid ...)
+	UI=(--ui-type "$t")
+	if ((WORKERS == 1)); then
+		UI+=(--sender-pid-file "$run/send.pid")
+	else
+		for ((k = 1; k <= WORKERS; k++)); do UI+=(--sender-pid-file "$run/send.$k.pid"); done
+	fi
 	if [[ $t == dashboard && -t 2 ]]; then
 		UI_NOTICE=$run/notice
 		UI+=(--notice-file "$UI_NOTICE")
@@ -1479,17 +1485,52 @@ start_ns() {
 }
 START_NS=
 
+# ports_check: warns when this host's concurrency gives one server
+# address and port (--url, each taking an even part) more connections
+# than half the ephemeral port range: past that, the kernel's connect()
+# scans every even local port for each new one (__inet_check_established)
+# and the senders stall (bench/concurrency.sh: 11 s at 16,700 a port).
+ports_check() {
+	local c=${SET[--concurrency]:-0} wc=${SET[--warmup-concurrency]:-0} lo hi u n=0
+	local -A seen=()
+	[[ -n ${SET[--from-records]+x} ]] && return 0
+	[[ $c =~ ^[0-9]+$ ]] || c=0
+	[[ $wc =~ ^[0-9]+$ ]] && ((wc > c)) && c=$wc
+	[[ -n ${SET[--shard]:-} ]] && c=$(((c + ${SET[--workers-max]} - 1) / ${SET[--workers-max]}))
+	read -r lo hi <<<"$(cat /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)"
+	[[ $lo =~ ^[0-9]+$ && $hi =~ ^[0-9]+$ ]] || return 0
+	while IFS= read -r u; do
+		[[ -n $u ]] || continue
+		u=${u#*://}
+		seen[${u%%/*}]=1
+	done <<<"${SET[--url]:-localhost:8000}"
+	n=${#seen[@]}
+	((n < 1)) && n=1
+	((c / n > (hi - lo + 1) / 2)) || return 0
+	warn "concurrency $c over $n server address(es) and port(s): past $(((hi - lo + 1) / 2)) connections to one (half of net.ipv4.ip_local_port_range $lo-$hi), each connect scans the local ports and the senders stall; give the server more ports or addresses (--url repeated), or widen the range"
+}
+
 # loss_report RUN FILE...: the requests of each shard without a record in
 # FILE...: each shard's request ids regenerated (aiperf-gen --shard K/N,
 # the same seed) against the records' worker_id and x_request_id. A
 # missing request is lost in flight when it was due (its phase's start,
-# from the shard's records, plus its at_ns; without a schedule, when a
-# later request has a record) before the shard's last record ended, else
-# never sent. One line a shard on standard output; fails when one was
-# lost.
+# from the shard's records, plus its at_ns) before the shard's last record
+# ended, else never sent. Without a schedule (concurrency mode) the
+# sender starts a request when a slot frees: when its phase's last record
+# ended, at most the shard's share of the phase's concurrency (ramped to
+# that moment) was in flight, so that many of the phase's missing
+# requests (at least those before a later one with a record, the sender
+# starting them in order) are lost in flight, the rest never sent; none
+# when the phase has no record, or the sender stopped as asked (its
+# NotSentError records say it wrote all it held). One line a shard on
+# standard output; fails when one was lost.
 loss_report() {
-	local run=$1 k
+	local run=$1 k c wc cs='' wcs=''
 	shift
+	c=${SET[--concurrency]:-1} wc=${SET[--warmup-concurrency]:-${SET[--concurrency]:-1}}
+	for ((k = 1; k <= WORKERS; k++)); do
+		cs+="$(share "$c" "$k") " wcs+="$(share "$wc" "$k") "
+	done
 	for ((k = 1; k <= WORKERS; k++)); do
 		aiperf-gen "${GEN[@]}" --shard "$k/$WORKERS" </dev/null 2>>"$run/gen.err" |
 			awk -v w="worker_$((k - 1))" 'match($0, /"id":"[^"]*"/) {
@@ -1500,7 +1541,9 @@ loss_report() {
 				print w, id, ph, at }' ||
 			return 2
 	done >"$run/expected"
-	awk '
+	awk -v cs="$cs" -v wcs="$wcs" \
+		-v ramp="$(start_ns "${SET[--concurrency-ramp-duration]:-0}")" \
+		-v wramp="$(start_ns "${SET[--warmup-concurrency-ramp-duration]:-0}")" '
 	function num(key,   l) {
 		l = length(key) + 3
 		return match($0, "\"" key "\":[0-9]+") ? substr($0, RSTART + l, RLENGTH - l) + 0 : -1
@@ -1522,23 +1565,51 @@ loss_report() {
 		if (at[w, r] > last[w]) last[w] = at[w, r]
 		e = num("request_end_ns")
 		if (e > end[w]) end[w] = e
+		p = ph[w, r]
+		if (e > pe[w, p]) pe[w, p] = e
+		s = num("request_start_ns")
+		if (s > 0 && (!((w, p) in pb) || s < pb[w, p])) pb[w, p] = s
+		if (index($0, "\"NotSentError\"")) clean[w] = 1
 		# the phase start on the wall clock: intended = start - lateness
 		s = num("request_start_ns"); p = num("start_perf_ns"); i = num("intended_perf_ns")
 		if (s > 0 && p > 0 && i > 0 && atns[w, r] != "-" && !((w, ph[w, r]) in ps))
 			ps[w, ph[w, r]] = s - (p - i) - atns[w, r]
 	}
+	# held(w, p, c, d): how many of phase p shard w can have had in flight
+	# when the phase last record ended: c slots ramped over d ns
+	function held(w, p, c, d,   t0, t, l) {
+		if (clean[w] || !((w, p) in pe)) return 0
+		t0 = pb[w, p]; t = pe[w, p]
+		if (d <= 0 || c <= 1 || t >= t0 + d) return c
+		l = 1 + int((t - t0) / (d / (c - 1)))
+		return l < c ? l : c
+	}
 	END {
+		split(cs, cc, " "); split(wcs, wcc, " ")
 		for (k = 0; ("worker_" k) in n; k++) {
 			w = "worker_" k
 			lost = never = 0
+			split("", miss); split("", sure)
 			for (j = 1; j <= n[w]; j++) {
 				r = id[w, j]
 				if (((w, r) in seen)) continue
-				if (atns[w, r] != "-" && ((w, ph[w, r]) in ps))
-					due = ps[w, ph[w, r]] + atns[w, r] <= end[w]
+				p = ph[w, r]
+				if (atns[w, r] == "-") {	# concurrency: by phase, below
+					miss[p]++
+					if (j < last[w]) sure[p]++
+					continue
+				}
+				if (((w, p) in ps))
+					due = ps[w, p] + atns[w, r] <= end[w]
 				else
 					due = j < last[w]
 				if (due) lost++; else never++
+			}
+			for (p in miss) {
+				h = held(w, p, p == "warmup" ? wcc[k + 1] : cc[k + 1], p == "warmup" ? wramp : ramp)
+				if (sure[p] > h) h = sure[p]
+				if (h > miss[p]) h = miss[p]
+				lost += h; never += miss[p] - h
 			}
 			printf "%s: %d requests ended, %d lost in flight (due before its last record ended), %d never sent\n", w, ended[w], lost, never
 			if (lost || never) bad = 1
@@ -1617,6 +1688,7 @@ profile() {
 	cpu_list
 	workers_resolve
 	hosts_resolve
+	ports_check
 	local input=${SET[--input-file]:-} mode st
 	[[ -n $input ]] && GEN+=(--input-file "$input")
 	# validates the dataset and timing options before anything is written

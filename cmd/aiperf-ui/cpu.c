@@ -27,14 +27,26 @@ read_small(const char *path, char *buf, size_t size)
 }
 
 void
-ui_cpu_init(struct ui_cpu *c, const char *pidfile)
+ui_cpu_init(struct ui_cpu *c, const char *const *pidfiles, size_t n)
 {
 	memset(c, 0, sizeof(*c));
-	c->pidfile = pidfile;
-	c->ticks = -1;
+	c->p = n ? xcalloc(n, sizeof(*c->p)) : NULL;
+	c->n = n;
+	for (size_t i = 0; i < n; i++) {
+		c->p[i].pidfile = pidfiles[i];
+		c->p[i].ticks = -1;
+	}
 	c->tck = sysconf(_SC_CLK_TCK);
 	if (c->tck <= 0)
 		c->tck = 100;
+}
+
+void
+ui_cpu_release(struct ui_cpu *c)
+{
+	free(c->p);
+	c->p = NULL;
+	c->n = 0;
 }
 
 int
@@ -78,32 +90,51 @@ ui_cpu_ticks(const char *s, size_t n, long long *ticks)
 	return 0;
 }
 
-double
-ui_cpu_sample(struct ui_cpu *c, int64_t now_ns)
+/* utime + stime of p now, or -1 (no PID yet, the process gone). */
+static long long
+proc_ticks(struct ui_cpu_proc *p)
 {
 	char buf[1024], path[64];
 	const char *why;
 	long long t, pid;
 	ssize_t n;
-	double pct;
 
-	if (!c->pidfile)
-		return -1;
-	if (!c->pid) {
-		if (read_small(c->pidfile, buf, sizeof(buf)) <= 0)
+	if (!p->pid) {
+		if (read_small(p->pidfile, buf, sizeof(buf)) <= 0)
 			return -1;
 		buf[strcspn(buf, "\n")] = '\0';
 		if (util_strtonum(buf, 1, 1LL << 30, &pid, &why) < 0)
 			return -1;
-		c->pid = (long)pid;
+		p->pid = (long)pid;
 	}
-	snprintf(path, sizeof(path), "/proc/%ld/stat", c->pid);
+	snprintf(path, sizeof(path), "/proc/%ld/stat", p->pid);
 	if ((n = read_small(path, buf, sizeof(buf))) <= 0 ||
 	    ui_cpu_ticks(buf, (size_t)n, &t) < 0)
-		return c->ticks = -1, -1;
-	pct = c->ticks < 0 || now_ns <= c->t_ns ? -1 :
-	      100.0 * (double)(t - c->ticks) / (double)c->tck / ((double)(now_ns - c->t_ns) / 1e9);
-	c->ticks = t;
+		return -1;
+	return t;
+}
+
+double
+ui_cpu_sample(struct ui_cpu *c, int64_t now_ns)
+{
+	long long d = 0;
+	int known = 0;
+
+	c->alive = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		long long t = proc_ticks(&c->p[i]);
+
+		if (t >= 0) {
+			c->alive++;
+			if (c->p[i].ticks >= 0 && t >= c->p[i].ticks) {
+				d += t - c->p[i].ticks;
+				known = 1;
+			}
+		}
+		c->p[i].ticks = t;
+	}
+	double pct = !known || now_ns <= c->t_ns ? -1 :
+		     100.0 * (double)d / (double)c->tck / ((double)(now_ns - c->t_ns) / 1e9);
 	c->t_ns = now_ns;
 	return pct;
 }

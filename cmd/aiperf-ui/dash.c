@@ -175,7 +175,10 @@ ui_dash_draw(const struct ui_state *st)
 			 st->late.p50, st->late.p90, st->late.p99, st->late.max);
 	else
 		mvprintw(19, 2, "Schedule lateness (us) -");
-	if (st->sender_cpu >= 0)
+	if (st->sender_cpu >= 0 && st->senders > 1)
+		mvprintw(20, 2, "aiperf-send CPU        %.1f%% of a core (%d senders)",
+			 st->sender_cpu, st->senders);
+	else if (st->sender_cpu >= 0)
 		mvprintw(20, 2, "aiperf-send CPU        %.1f%% of a core", st->sender_cpu);
 	else
 		mvprintw(20, 2, "aiperf-send CPU        -");

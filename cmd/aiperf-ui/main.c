@@ -22,6 +22,8 @@ struct options {
 	long long request_count, warmup_count;
 	double duration, warmup_duration, interval;
 	const char *sender_pid_file, *notice_file;
+	const char **sender_pid_files;	/* each --sender-pid-file */
+	size_t nsenders;
 };
 
 enum {
@@ -71,9 +73,16 @@ parse_args(struct options *o, int argc, char **argv)
 	const struct opt_cmd cmd = { "aiperf-ui", tab, NULL, 0, NULL, NULL };
 	struct opt_iter it;
 
+	int c;
+
 	opt_init(&it, &cmd, argc, argv);
-	while (opt_next(&it) != -1)
-		;
+	while ((c = opt_next(&it)) != -1)
+		if (c == K_SENDER) {
+			o->sender_pid_files = xreallocarray(o->sender_pid_files,
+							    o->nsenders + 1,
+							    sizeof(*o->sender_pid_files));
+			o->sender_pid_files[o->nsenders++] = it.arg;
+		}
 	if (it.ind < argc)
 		die_usage("unexpected operand '%s' (the status lines come on standard input)",
 			  argv[it.ind]);
@@ -133,7 +142,7 @@ main(int argc, char **argv)
 	st.duration_s = o.duration;
 	st.warmup_duration_s = o.warmup_duration;
 	st.sender_cpu = -1;
-	ui_cpu_init(&cpu, o.sender_pid_file);
+	ui_cpu_init(&cpu, o.sender_pid_files, o.nsenders);
 	buf_init(&in, LINE_MAX_BYTES);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sig;
@@ -180,6 +189,7 @@ main(int argc, char **argv)
 
 			if (c >= 0) {
 				st.sender_cpu = c;
+				st.senders = cpu.alive;
 				fresh |= m != M_PLAIN;	/* plain lines do not show it */
 			}
 			next_cpu = now + 500000000;
@@ -218,6 +228,8 @@ main(int argc, char **argv)
 		ui_notice_read(&st, o.notice_file);
 	finish(m, &st, o.notice_file);
 	buf_release(&in);
+	ui_cpu_release(&cpu);
+	free(o.sender_pid_files);
 	if (got_sig) {
 		signal(got_sig, SIG_DFL);
 		raise(got_sig);

@@ -119,7 +119,11 @@ bar_line(const struct ui_state *st, int warmup, char *b, size_t size)
 	if (st->sender_cpu >= 0 && !warmup) {	/* client health */
 		size_t n = strlen(b);
 
-		snprintf(b + n, size - n, "  send CPU %.0f%%", st->sender_cpu);
+		if (st->senders > 1)
+			snprintf(b + n, size - n, "  send CPU %.0f%% (%d senders)",
+				 st->sender_cpu, st->senders);
+		else
+			snprintf(b + n, size - n, "  send CPU %.0f%%", st->sender_cpu);
 	}
 }
 

@@ -37,6 +37,7 @@ struct ui_state {
 	double elapsed_s;	/* since aiperf-ui started */
 	/* from elsewhere than the status lines */
 	double sender_cpu;	/* aiperf-send's CPU, % of one core; < 0: not known */
+	int senders;		/* how many senders sender_cpu sums */
 	char notice[256];	/* a line for people (the run was interrupted) */
 };
 
@@ -52,17 +53,26 @@ void ui_plain_line(const struct ui_state *st, char *buf, size_t size);
 void ui_simple_draw(const struct ui_state *st, int fd);
 void ui_simple_end(const struct ui_state *st, int fd);
 
-/* cpu.c: a process's CPU share between two samples of /proc/PID/stat. */
-struct ui_cpu {
+/* cpu.c: the CPU share of one or more processes (the senders), summed,
+ * between two samples of each one's /proc/PID/stat. */
+struct ui_cpu_proc {
 	const char *pidfile;	/* holds the PID, once the process started */
 	long pid;		/* 0: not read yet */
-	long long ticks;	/* utime + stime at t_ns; -1: no sample yet */
+	long long ticks;	/* utime + stime at the last sample; -1: none */
+};
+struct ui_cpu {
+	struct ui_cpu_proc *p;
+	size_t n;
+	int alive;		/* how many were read at the last sample */
 	int64_t t_ns;
 	long tck;		/* clock ticks a second */
 };
-void ui_cpu_init(struct ui_cpu *c, const char *pidfile);
-/* The CPU percent since the last sample (now_ns: CLOCK_MONOTONIC), or -1
- * when not known yet (the first sample, no PID, the process gone). */
+/* n PID files (n may be 0); ui_cpu_release frees what init took. */
+void ui_cpu_init(struct ui_cpu *c, const char *const *pidfiles, size_t n);
+void ui_cpu_release(struct ui_cpu *c);
+/* The CPU percent, summed over the processes sampled now and last time,
+ * since the last sample (now_ns: CLOCK_MONOTONIC), or -1 when not known
+ * yet (the first sample, no PID, every process gone). */
 double ui_cpu_sample(struct ui_cpu *c, int64_t now_ns);
 /* utime + stime in ticks from the text of /proc/PID/stat; 0, or -1. */
 int ui_cpu_ticks(const char *s, size_t n, long long *ticks);
