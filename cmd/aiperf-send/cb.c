@@ -207,6 +207,8 @@ cb_stamp(struct xfer *x, const char *d, size_t n)
 		do
 			*--q = (char)('0' + v % 10);
 		while (v /= 10);
+		if (!x->stamps.cap && x->snd->stamps_hint)
+			buf_grow(&x->stamps, x->snd->stamps_hint);	/* one allocation */
 		if (x->stamps.len)
 			buf_addch(&x->stamps, ',');
 		buf_add(&x->stamps, q, (size_t)(num + sizeof(num) - q));
