@@ -54,9 +54,9 @@
 # --io (uring: aiperf-send's multishot receive into provided buffers; epoll:
 # epoll_wait and read(2)), one clock reading per receive, no parsing, no
 # records. It is what any client that takes each chunk as it arrives pays
-# on this machine: 3.7-5.0 us/chunk, 90% of it system time (the TCP
+# on this machine: 2.4-5.0 us/chunk, 90% of it system time (the TCP
 # receive, the ACK that emptying the socket sends, the mock's side of that
-# ACK, a wake-up). aiperf-send is about 1 us/chunk above it, all user time
+# ACK, a wake-up). aiperf-send is 0.7-1 us/chunk above it, all user time
 # (SSE parsing, the record's JSON, copies).
 #
 # PERF=1 measures the share that loopback misplaces: net_rx_action under
@@ -68,15 +68,22 @@
 # Cut this time (user time only; the records are byte for byte the same):
 # json_quote writes every escape of an 8-byte word from the word (a mock
 # chunk 160-180 ns to 105 ns alone), sse_feed parses in the caller's bytes,
-# cb_stamp finds its key without memmem. Its share of the user time went
-# from 15% to 12% (json_quote) and from 8% to 5% (the stamp); end to end it
-# is within the noise of a round (about 15%).
+# cb_stamp finds its key without memmem, server_stamps get their room at
+# once. Their shares of aiperf-send's user time: json_quote 15% to 12%, the
+# stamp 8% to 5%, realloc 2% to none; about 6% of the user time in all
+# (1.05 s against 1.12 s over the five rounds below), within the noise of
+# the total (a round's system time moves by 30%).
 # ROUNDS=5 PERF=1 IO=uring BASE=<aiperf-send of acd15f8>
-# bench/cpu-per-chunk.sh, load 3-4: median aiperf-send 5.23 us/chunk (BASE
-# 5.59), python 16.3-17.3, floor 4.05-4.50; median ratio python/aiperf-send
-# 3.2x (BASE 3.0x), python/floor 3.9x; loopback receive in the client's
-# context: aiperf-send 1.01 us/chunk, python 0.63, floor 0.97; without it
-# the ratios are 3.9x (python/aiperf-send) and 4.8x (python/floor).
+# bench/cpu-per-chunk.sh, two runs half an hour apart, load 3-4:
+#   run 1 (before the server_stamps room): median aiperf-send 5.23
+#   us/chunk (BASE 5.59), python 16.3-17.3, floor 4.05-4.50; median ratio
+#   python/aiperf-send 3.2x (BASE 3.0x), python/floor 3.9x; loopback
+#   receive in the client's context aiperf-send 1.01 us/chunk, python 0.63,
+#   floor 0.97; without it 3.9x (python/aiperf-send), 4.8x (python/floor).
+#   run 2 (the final code): median aiperf-send 3.54 us/chunk (BASE 3.44),
+#   python 16.3-17.8, floor 2.39-4.46; median ratio python/aiperf-send
+#   4.7x (BASE 4.9x), python/floor 5.9x; loopback receive aiperf-send 0.75
+#   us/chunk, python 0.54, floor 0.85; without it 6.1x and 7.9x.
 # ROUNDS=3 IO=epoll, the same hour: aiperf-send 4.97-5.59 us/chunk, floor
 # (epoll) 4.28-4.44, python 16.3-19.1; median ratio 3.3x, python/floor
 # 3.8x. On a quiet machine --io uring saves little over epoll (system time
@@ -84,10 +91,10 @@
 # chunk either way, a completion costs about what a wake-up and a read do.
 #
 # 10x is out of reach here for any client that stamps each chunk on
-# arrival: python/floor is 4-5x. The floor is the kernel's receive path per
-# chunk on this VM; aiperf-send could at most close its last 1 us/chunk,
-# which would bring it to python/floor (4-5x in these runs with the
-# loopback share, about 5x without). The ratio grows only where python's
+# arrival: python/floor is 4-6x. The floor is the kernel's receive path per
+# chunk on this VM; aiperf-send could at most close its last 0.7-1 us/chunk,
+# which would bring it to python/floor (4-6x in these runs with the
+# loopback share, 5-8x without). The ratio grows only where python's
 # own cost grows (more work per chunk) or where the receive gets cheaper
 # than loopback's (the server's side of each ACK gone to another machine).
 # The system time of all clients moves with the machine's load (softirq
