@@ -83,6 +83,11 @@ buf_addch(struct buf *b, int c)
 {
 	char ch = (char)c;
 
+	if (b->len + 1 < b->cap && b->len < b->max) {	/* room, under the cap */
+		b->s[b->len++] = ch;
+		b->s[b->len] = '\0';
+		return 0;
+	}
 	return buf_add(b, &ch, 1);
 }
 

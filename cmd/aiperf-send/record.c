@@ -575,6 +575,8 @@ xfer_record(struct xfer *x, struct buf *out)
 	/* The next response's room at its first chunk: this one's, and a quarter. */
 	x->snd->resp_hint = x->resp.len < RESP_HINT_MAX ? x->resp.len + x->resp.len / 4
 							 : RESP_HINT_MAX;
+	x->snd->stamps_hint = x->stamps.len < RESP_HINT_MAX ? x->stamps.len + x->stamps.len / 4
+							     : RESP_HINT_MAX;
 	jw_init(&w, out, 0);
 	jw_obj(&w);
 	write_metadata(&w, x);

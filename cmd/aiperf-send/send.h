@@ -140,6 +140,7 @@ struct sender {
 	struct h1eng *h1;	/* the native HTTP/1.1 engine (h1conn.c), or NULL */
 	int64_t cpu_ns, cpu_read_ns;	/* the last CPU time reading (record.c) */
 	size_t resp_hint;	/* the last record's responses, for the next one's room */
+	size_t stamps_hint;	/* and its server_stamps, as resp_hint */
 	int synced;		/* phase barriers passed (cue.c); 3: no more */
 	int sync_fd;		/* --phase-ack, open, or -1 */
 	struct vjobq *vjq;	/* video jobs waiting to poll (vjob.c), or NULL */

@@ -284,28 +284,39 @@ find_delim(const char *p, size_t n, size_t from, size_t *dlen)
 	return NOVAL;
 }
 
+/*
+ * Messages are parsed where they are: in p itself when nothing was left
+ * over from the last feed (the common case: a read ends at a message's
+ * end), so only an unfinished message's bytes are copied to s->in.
+ */
 int
 sse_feed(struct sse *s, const char *p, size_t n)
 {
-	size_t start = 0, dlen = 0, at;
+	size_t start = 0, dlen = 0, at, from = 0;
+	int rc = 0;
 
-	if (buf_add(&s->in, p, n) < 0) {
-		sse_reset(s);
-		return errno = ENOBUFS, -1;
-	}
-	while ((at = find_delim(s->in.s, s->in.len, s->scanned, &dlen)) != NOVAL) {
-		int rc = sse_parse_message(s, s->in.s + start, at - start);
-		start = s->scanned = at + dlen;
-		if (rc < 0) {
-			buf_consume(&s->in, start);
-			s->scanned = 0;
-			return -1;
+	if (s->in.len || n > s->in.max) {
+		if (buf_add(&s->in, p, n) < 0) {
+			sse_reset(s);
+			return errno = ENOBUFS, -1;
 		}
+		p = s->in.s;
+		n = s->in.len;
+		from = s->scanned;
 	}
-	buf_consume(&s->in, start);
+	while ((at = find_delim(p, n, from, &dlen)) != NOVAL) {
+		rc = sse_parse_message(s, p + start, at - start);
+		start = from = at + dlen;
+		if (rc < 0)
+			break;
+	}
+	if (p == s->in.s)
+		buf_consume(&s->in, start);
+	else
+		buf_add(&s->in, p + start, n - start);	/* fits: n is within max */
 	/* A delimiter may straddle this feed and the next: back up 3 bytes. */
-	s->scanned = s->in.len > 3 ? s->in.len - 3 : 0;
-	return 0;
+	s->scanned = rc < 0 ? 0 : s->in.len > 3 ? s->in.len - 3 : 0;
+	return rc < 0 ? -1 : 0;
 }
 
 int

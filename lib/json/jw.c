@@ -38,51 +38,55 @@ quote_escape(struct buf *b, unsigned char c)
 }
 
 /*
- * The bytes of v below 0x20, '"' or '\\' as their high bits. Bits above the
- * lowest are not exact (borrows), the lowest set one is: enough to find the
- * first byte to escape.
+ * The bytes of v below 0x20, '"' or '\\' as their high bits, exactly: no
+ * borrow or carry crosses a byte (the sums stay below 0x100), so every
+ * byte to escape in a word is found at once.
  */
 static uint64_t
 esc_mask(uint64_t v)
 {
-	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fu, ones = 0x0101010101010101u;
 	uint64_t q = v ^ (ones * '"'), bs = v ^ (ones * '\\');
+	uint64_t ctl = (v & low7) + ones * 0x60;	/* high bit: low 7 bits >= 0x20 */
+	uint64_t qz = (q & low7) + low7, bz = (bs & low7) + low7;	/* high bit: nonzero */
 
-	return (((v - ones * 0x20) & ~v) | ((q - ones) & ~q) |
-		((bs - ones) & ~bs)) & high;
+	return ~((ctl | v) & (qz | q) & (bz | bs)) & ~low7;
 }
 
+/* The letter after the backslash of a two-byte escape; 'u' for \u00XX. */
+static const char quote_letter[256] = {
+	'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'b', 't', 'n', 'u', 'f', 'r', 'u', 'u',
+	'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
+	['"'] = '"', ['\\'] = '\\',
+};
+
 /* One byte, escaped where JSON needs it; returns the new end of output. */
-static char *
+static inline char *
 quote_byte(char *o, unsigned char c)
 {
 	static const char hex[] = "0123456789abcdef";
+	char e = quote_letter[c];
 
-	if (c >= 0x20 && c != '"' && c != '\\') {
-		*o++ = (char)c;
-		return o;
+	if (!e) {
+		*o = (char)c;
+		return o + 1;
 	}
-	*o++ = '\\';
-	switch (c) {
-	case '"': *o++ = '"'; break;
-	case '\\': *o++ = '\\'; break;
-	case '\n': *o++ = 'n'; break;
-	case '\r': *o++ = 'r'; break;
-	case '\t': *o++ = 't'; break;
-	case '\b': *o++ = 'b'; break;
-	case '\f': *o++ = 'f'; break;
-	default:
-		memcpy(o, "u00", 3);
-		o[3] = hex[c >> 4];
-		o[4] = hex[c & 15];
-		o += 5;
-	}
-	return o;
+	o[0] = '\\';
+	o[1] = e;
+	if (e != 'u')
+		return o + 2;
+	memcpy(o + 2, "00", 2);
+	o[4] = hex[c >> 4];
+	o[5] = hex[c & 15];
+	return o + 6;
 }
 
 /*
  * json_quote into room already there (6n + 2 bytes): eight bytes at a time,
- * copied whole, then cut at the first one to escape.
+ * copied whole, then cut at each byte to escape in it (JSON sent as a
+ * string, as SSE data is, has one every few bytes). A word's bytes go out
+ * as one 8-byte store, the tail of which the next store overwrites: at most
+ * 6 * 7 + 9 bytes past the word's start, within the room.
  */
 static void
 quote_fast(struct buf *b, const char *s, size_t n)
@@ -93,17 +97,22 @@ quote_fast(struct buf *b, const char *s, size_t n)
 	*o++ = '"';
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	while (n - i >= 8) {
-		uint64_t v, m;
+		uint64_t v, m, rest;
+		size_t j = 0;	/* the word's bytes before j are out */
 		memcpy(&v, s + i, 8);
-		memcpy(o, s + i, 8);
-		if (!(m = esc_mask(v))) {
-			o += 8;
-			i += 8;
-			continue;
+		for (m = esc_mask(v); m; m &= m - 1) {
+			size_t k = (size_t)__builtin_ctzll(m) >> 3;
+			rest = v >> (8 * j);
+			memcpy(o, &rest, 8);
+			o = quote_byte(o + (k - j), (unsigned char)s[i + k]);
+			j = k + 1;
 		}
-		size_t k = (size_t)__builtin_ctzll(m) >> 3;
-		o = quote_byte(o + k, (unsigned char)s[i + k]);
-		i += k + 1;
+		if (j < 8) {
+			rest = v >> (8 * j);
+			memcpy(o, &rest, 8);
+			o += 8 - j;
+		}
+		i += 8;
 	}
 #endif
 	for (; i < n; i++)

@@ -66,6 +66,13 @@ data_cb(void *ctx, const struct sse_msg *m)
 	return 0;
 }
 
+/* data_cb that stops at an error message, as aiperf-send's does. */
+static int
+stop_data_cb(void *ctx, const struct sse_msg *m)
+{
+	return sse_msg_is_error(m) ? -1 : data_cb(ctx, m);
+}
+
 static const char *
 joined(const char *in)
 {
@@ -136,6 +143,14 @@ main(void)
 
 	sse_init(&s, 1 << 10, stop_cb, NULL);
 	TEST("sse: callback stops feed", sse_feed(&s, "data: a\n\nevent: ERROR\n: boom\n\ndata: c\n\n", 39) < 0);
+	sse_release(&s);
+
+	/* messages parsed in the fed bytes: what follows a stop is kept */
+	buf_reset(&got);
+	sse_init(&s, 1 << 10, stop_data_cb, &got);
+	TEST("sse: the bytes after a stop are kept",
+	     sse_feed(&s, "data: a\n\nevent: error\n\ndata: c\n\ndata: d", 39) < 0 &&
+	     sse_feed(&s, "\n\n", 2) == 0 && !strcmp(buf_str(&got), "acd"));
 	sse_release(&s);
 
 	struct buf one = BUF_INIT(64);
