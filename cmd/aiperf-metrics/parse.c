@@ -663,7 +663,6 @@ fast_responses(struct rec *r)
 
 	for (size_t i = 0; i < r->nfr; i++) {
 		const struct fresp *f = &r->fr[i];
-		const struct fspan *sp = &r->fs[f->first];
 		const struct json *usage;
 		const char *text;
 		size_t tn;
@@ -675,6 +674,9 @@ fast_responses(struct rec *r)
 		if (r->perr)
 			continue;
 		if (f->packets && f->ndata == 1) {
+			/* (r->fs is NULL while no response has packets) */
+			const struct fspan *sp = r->fs + f->first;
+
 			if (sp->n == 8 && !memcmp(sp->s + 1, "[DONE]", 6))
 				continue;
 			if (fastresp_packet(r, sp, &data, &output, &usage)) {
