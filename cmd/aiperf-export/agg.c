@@ -347,6 +347,8 @@ fast_valid(struct agg *a, const struct frec *fr)
 	}
 	a->have_usage_diff |= seen;
 	a->usage_discrepancies += seen && over;
+	if (!a->nslo)
+		return;
 	for (size_t i = 0; i < a->nslo; i++) {
 		const struct slo *s = &a->slo[i];
 		if (frec_value(fr, s->idx, &v) < 0)
