@@ -7,7 +7,7 @@
 
 #include "util.h"
 
-#define MAX_NUM 64	/* longer number text is left to the parser */
+#define FR_MAX_NUM 64	/* longer number text is left to the parser */
 
 void
 frec_init(struct frec *fr)
@@ -53,12 +53,12 @@ frec_release(struct frec *fr)
 	free(fr->order);
 }
 
-struct scan {
+struct frscan {
 	const char *p, *end;
 };
 
 static int
-lit(struct scan *sc, const char *s, size_t n)
+fr_lit(struct frscan *sc, const char *s, size_t n)
 {
 	if ((size_t)(sc->end - sc->p) < n || memcmp(sc->p, s, n))
 		return -1;
@@ -66,23 +66,23 @@ lit(struct scan *sc, const char *s, size_t n)
 	return 0;
 }
 
-#define ONES ((uint64_t)0x0101010101010101)
-#define HIGHS (ONES * 0x80)
+#define FR_ONES ((uint64_t)0x0101010101010101)
+#define FR_HIGHS (FR_ONES * 0x80)
 
 /* The bytes of the eight in x that are '"', '\\', < 0x20 or > 0x7e: a
  * high bit at the first of them (those after it may be wrong). */
 static inline uint64_t
-stops(uint64_t x)
+fr_stops(uint64_t x)
 {
-	uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\'), d = x ^ (ONES * 0x7f);
+	uint64_t q = x ^ (FR_ONES * '"'), b = x ^ (FR_ONES * '\\'), d = x ^ (FR_ONES * 0x7f);
 
-	return (((x - ONES * 0x20) & ~x) | ((q - ONES) & ~q) | ((b - ONES) & ~b) |
-		((d - ONES) & ~d) | x) & HIGHS;
+	return (((x - FR_ONES * 0x20) & ~x) | ((q - FR_ONES) & ~q) | ((b - FR_ONES) & ~b) |
+		((d - FR_ONES) & ~d) | x) & FR_HIGHS;
 }
 
 /* A string of printable ASCII without escapes: its bytes, or NULL. */
 static const char *
-str(struct scan *sc, size_t *len)
+fr_str(struct frscan *sc, size_t *len)
 {
 	const char *p = sc->p, *s;
 
@@ -94,7 +94,7 @@ str(struct scan *sc, size_t *len)
 		uint64_t x, st;
 
 		memcpy(&x, p, 8);
-		if ((st = stops(x))) {
+		if ((st = fr_stops(x))) {
 			p += __builtin_ctzll(st) / 8;
 			break;
 		}
@@ -114,7 +114,7 @@ str(struct scan *sc, size_t *len)
 }
 
 static int
-digits(struct scan *sc)
+fr_digits(struct frscan *sc)
 {
 	const char *p = sc->p;
 
@@ -125,7 +125,7 @@ digits(struct scan *sc)
 
 /* A JSON number, as a NUL-terminated copy in a number node (tmp). */
 static int
-num(struct scan *sc, struct json *j, char tmp[MAX_NUM])
+fr_num(struct frscan *sc, struct json *j, char tmp[FR_MAX_NUM])
 {
 	const char *s = sc->p;
 
@@ -133,23 +133,23 @@ num(struct scan *sc, struct json *j, char tmp[MAX_NUM])
 		sc->p++;
 	if (sc->p < sc->end && *sc->p == '0')
 		sc->p++;
-	else if (sc->p >= sc->end || *sc->p < '1' || *sc->p > '9' || digits(sc) < 0)
+	else if (sc->p >= sc->end || *sc->p < '1' || *sc->p > '9' || fr_digits(sc) < 0)
 		return -1;
 	if (sc->p < sc->end && *sc->p == '.') {
 		sc->p++;
-		if (digits(sc) < 0)
+		if (fr_digits(sc) < 0)
 			return -1;
 	}
 	if (sc->p < sc->end && (*sc->p == 'e' || *sc->p == 'E')) {
 		sc->p++;
 		if (sc->p < sc->end && (*sc->p == '+' || *sc->p == '-'))
 			sc->p++;
-		if (digits(sc) < 0)
+		if (fr_digits(sc) < 0)
 			return -1;
 	}
 	size_t n = (size_t)(sc->p - s);
 
-	if (n >= MAX_NUM)
+	if (n >= FR_MAX_NUM)
 		return -1;
 	memcpy(tmp, s, n);
 	tmp[n] = '\0';
@@ -161,43 +161,43 @@ num(struct scan *sc, struct json *j, char tmp[MAX_NUM])
 }
 
 static int
-int_of(struct scan *sc, int64_t *out)
+fr_int_of(struct frscan *sc, int64_t *out)
 {
-	char tmp[MAX_NUM];
+	char tmp[FR_MAX_NUM];
 	struct json j;
 
-	return num(sc, &j, tmp) < 0 ? -1 : json_int64(&j, out);
+	return fr_num(sc, &j, tmp) < 0 ? -1 : json_int64(&j, out);
 }
 
 static int
-key(struct scan *sc, const char **k, size_t *kn)
+fr_key(struct frscan *sc, const char **k, size_t *kn)
 {
-	*k = str(sc, kn);
-	return *k && lit(sc, ":", 1) == 0 ? 0 : -1;
+	*k = fr_str(sc, kn);
+	return *k && fr_lit(sc, ":", 1) == 0 ? 0 : -1;
 }
 
-#define KEY_IS(k, n, s) ((n) == sizeof(s) - 1 && !memcmp((k), (s), sizeof(s) - 1))
+#define FR_KEY_IS(k, n, s) ((n) == sizeof(s) - 1 && !memcmp((k), (s), sizeof(s) - 1))
 
 /* The flat metadata object: the three members agg.c reads (the last of each). */
 static int
-metadata(struct frec *fr, struct scan *sc)
+fr_metadata(struct frec *fr, struct frscan *sc)
 {
 	const char *k, *v;
 	size_t kn, vn;
-	char tmp[MAX_NUM];
+	char tmp[FR_MAX_NUM];
 	struct json j;
 
-	if (lit(sc, "{", 1) < 0)
+	if (fr_lit(sc, "{", 1) < 0)
 		return -1;
-	if (lit(sc, "}", 1) == 0)
+	if (fr_lit(sc, "}", 1) == 0)
 		return 0;
 	do {
-		if (key(sc, &k, &kn) < 0 || sc->p >= sc->end)
+		if (fr_key(sc, &k, &kn) < 0 || sc->p >= sc->end)
 			return -1;
-		int64_t *t = KEY_IS(k, kn, "request_start_ns") ? &fr->start
-			: KEY_IS(k, kn, "request_end_ns") ? &fr->end : NULL;
+		int64_t *t = FR_KEY_IS(k, kn, "request_start_ns") ? &fr->start
+			: FR_KEY_IS(k, kn, "request_end_ns") ? &fr->end : NULL;
 		int *have = t == &fr->start ? &fr->have_start : &fr->have_end;
-		int phase = KEY_IS(k, kn, "benchmark_phase");
+		int phase = FR_KEY_IS(k, kn, "benchmark_phase");
 
 		if (t)
 			*have = 0;
@@ -205,35 +205,35 @@ metadata(struct frec *fr, struct scan *sc)
 			fr->warmup = 0;
 		switch (*sc->p) {
 		case '"':
-			if (!(v = str(sc, &vn)))
+			if (!(v = fr_str(sc, &vn)))
 				return -1;
 			if (phase)
-				fr->warmup = KEY_IS(v, vn, "warmup");
+				fr->warmup = FR_KEY_IS(v, vn, "warmup");
 			break;
 		case 't':
-			if (lit(sc, "true", 4) < 0)
+			if (fr_lit(sc, "true", 4) < 0)
 				return -1;
 			break;
 		case 'f':
-			if (lit(sc, "false", 5) < 0)
+			if (fr_lit(sc, "false", 5) < 0)
 				return -1;
 			break;
 		case 'n':
-			if (lit(sc, "null", 4) < 0)
+			if (fr_lit(sc, "null", 4) < 0)
 				return -1;
 			break;
 		default:
-			if (num(sc, &j, tmp) < 0)
+			if (fr_num(sc, &j, tmp) < 0)
 				return -1;
 			if (t)
 				*have = json_int64(&j, t) == 0;
 		}
-	} while (lit(sc, ",", 1) == 0);
-	return lit(sc, "}", 1);
+	} while (fr_lit(sc, ",", 1) == 0);
+	return fr_lit(sc, "}", 1);
 }
 
 static void
-push_base(struct frec *fr, double v)
+fr_push_base(struct frec *fr, double v)
 {
 	if (fr->nbase == fr->capbase) {
 		fr->capbase = fr->capbase ? 2 * fr->capbase : 256;
@@ -248,7 +248,7 @@ push_base(struct frec *fr, double v)
  * IEEE operation) read while scanning, else json_double() on its text.
  */
 static int
-num_double(struct scan *sc, double *out)
+fr_num_double(struct frscan *sc, double *out)
 {
 	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
 		1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
@@ -256,7 +256,7 @@ num_double(struct scan *sc, double *out)
 	const char *p = sc->p, *end = sc->end;
 	uint64_t m = 0;
 	int neg = 0, digits = 0, e10 = 0;
-	char tmp[MAX_NUM];
+	char tmp[FR_MAX_NUM];
 	struct json j;
 	double d;
 
@@ -285,18 +285,18 @@ num_double(struct scan *sc, double *out)
 	sc->p = p;
 	return 0;
 slow:
-	if (num(sc, &j, tmp) < 0 || json_double(&j, out) < 0)
+	if (fr_num(sc, &j, tmp) < 0 || json_double(&j, out) < 0)
 		return -1;
 	return 0;
 }
 
 /* One value of a metric: its base value is kept for a METRIC_RECORD. */
 static int
-metric_num(struct frec *fr, struct scan *sc, const struct metricdef *d, struct fmet *m)
+fr_metric_num(struct frec *fr, struct frscan *sc, const struct metricdef *d, struct fmet *m)
 {
 	double v;
 
-	if (num_double(sc, &v) < 0)
+	if (fr_num_double(sc, &v) < 0)
 		return -1;
 	m->display = v;
 	if (!d || d->kind != METRIC_RECORD)
@@ -304,14 +304,14 @@ metric_num(struct frec *fr, struct scan *sc, const struct metricdef *d, struct f
 	v = agg_to_base(v, d->factor);
 	if (!isfinite(v))
 		return -1;	/* the parser's path says "value out of range" */
-	push_base(fr, v);
+	fr_push_base(fr, v);
 	m->n++;
 	return 0;
 }
 
 /* "tag":{"value":V,"unit":"u"}; first as the last record had it */
 static int
-metric(struct frec *fr, struct scan *sc)
+fr_metric(struct frec *fr, struct frscan *sc)
 {
 	const char *k, *u;
 	size_t kn, un, left = (size_t)(sc->end - sc->p);
@@ -327,7 +327,7 @@ metric(struct frec *fr, struct scan *sc)
 		}
 	}
 	if (!d) {
-		if (key(sc, &k, &kn) < 0 || lit(sc, "{\"value\":", 9) < 0 || sc->p >= sc->end)
+		if (fr_key(sc, &k, &kn) < 0 || fr_lit(sc, "{\"value\":", 9) < 0 || sc->p >= sc->end)
 			return -1;
 		d = metricdef_findn(k, kn);
 	}
@@ -339,22 +339,22 @@ metric(struct frec *fr, struct scan *sc)
 	if (*sc->p == '[') {
 		m.arr = 1;
 		sc->p++;
-		if (lit(sc, "]", 1) < 0) {
+		if (fr_lit(sc, "]", 1) < 0) {
 			do {
-				if (metric_num(fr, sc, d, &m) < 0)
+				if (fr_metric_num(fr, sc, d, &m) < 0)
 					return -1;
-			} while (lit(sc, ",", 1) == 0);
-			if (lit(sc, "]", 1) < 0)
+			} while (fr_lit(sc, ",", 1) == 0);
+			if (fr_lit(sc, "]", 1) < 0)
 				return -1;
 		}
 		m.display = NAN;
-	} else if (metric_num(fr, sc, d, &m) < 0) {
+	} else if (fr_metric_num(fr, sc, d, &m) < 0) {
 		return -1;
 	}
 	if (d && (size_t)(sc->end - sc->p) >= fr->npost[m.def] &&
 	    !memcmp(sc->p, fr->post[m.def], fr->npost[m.def]))
 		sc->p += fr->npost[m.def];
-	else if (lit(sc, ",\"unit\":", 8) < 0 || !(u = str(sc, &un)) || lit(sc, "}", 1) < 0)
+	else if (fr_lit(sc, ",\"unit\":", 8) < 0 || !(u = fr_str(sc, &un)) || fr_lit(sc, "}", 1) < 0)
 		return -1;
 	if (!d)
 		return 0;
@@ -369,25 +369,25 @@ metric(struct frec *fr, struct scan *sc)
 }
 
 static int
-metrics(struct frec *fr, struct scan *sc)
+fr_metrics(struct frec *fr, struct frscan *sc)
 {
-	if (lit(sc, "{", 1) < 0)
+	if (fr_lit(sc, "{", 1) < 0)
 		return -1;
-	if (lit(sc, "}", 1) == 0)
+	if (fr_lit(sc, "}", 1) == 0)
 		return 0;
 	do {
-		if (metric(fr, sc) < 0)
+		if (fr_metric(fr, sc) < 0)
 			return -1;
-	} while (lit(sc, ",", 1) == 0);
-	return lit(sc, "}", 1);
+	} while (fr_lit(sc, ",", 1) == 0);
+	return fr_lit(sc, "}", 1);
 }
 
 static int
-delay_one(struct frec *fr, struct scan *sc)
+fr_delay_one(struct frec *fr, struct frscan *sc)
 {
 	int64_t v;
 
-	if (int_of(sc, &v) < 0)
+	if (fr_int_of(sc, &v) < 0)
 		return -1;	/* the parser's path rejects the record */
 	if (fr->ndelay == fr->capdelay) {
 		fr->capdelay = fr->capdelay ? 2 * fr->capdelay : 16;
@@ -398,54 +398,54 @@ delay_one(struct frec *fr, struct scan *sc)
 }
 
 static int
-delays(struct frec *fr, struct scan *sc)
+fr_delays(struct frec *fr, struct frscan *sc)
 {
 	fr->ndelay = 0;
 	fr->have_delay = 1;
-	if (lit(sc, "[", 1) < 0)
-		return delay_one(fr, sc);
-	if (lit(sc, "]", 1) == 0)
+	if (fr_lit(sc, "[", 1) < 0)
+		return fr_delay_one(fr, sc);
+	if (fr_lit(sc, "]", 1) == 0)
 		return 0;
 	do {
-		if (delay_one(fr, sc) < 0)
+		if (fr_delay_one(fr, sc) < 0)
 			return -1;
-	} while (lit(sc, ",", 1) == 0);
-	return lit(sc, "]", 1);
+	} while (fr_lit(sc, ",", 1) == 0);
+	return fr_lit(sc, "]", 1);
 }
 
 /* The "aiperf" object aiperf-metrics writes (health.c): integers only. */
 static int
-aiperf(struct frec *fr, struct scan *sc)
+fr_aiperf(struct frec *fr, struct frscan *sc)
 {
 	const char *k;
 	size_t kn;
 	int rc;
 
 	fr->have_aiperf = 1;
-	if (lit(sc, "{", 1) < 0)
+	if (fr_lit(sc, "{", 1) < 0)
 		return -1;
-	if (lit(sc, "}", 1) == 0)
+	if (fr_lit(sc, "}", 1) == 0)
 		return 0;
 	do {
-		if (key(sc, &k, &kn) < 0)
+		if (fr_key(sc, &k, &kn) < 0)
 			return -1;
-		if (KEY_IS(k, kn, "schedule_lateness_ns"))
-			rc = int_of(sc, &fr->late);
-		else if (KEY_IS(k, kn, "intended_latency_ns"))
-			rc = int_of(sc, &fr->intended);
-		else if (KEY_IS(k, kn, "cpu_ns"))
-			rc = int_of(sc, &fr->cpu);
-		else if (KEY_IS(k, kn, "observation_delay_ns"))
-			rc = delays(fr, sc);
+		if (FR_KEY_IS(k, kn, "schedule_lateness_ns"))
+			rc = fr_int_of(sc, &fr->late);
+		else if (FR_KEY_IS(k, kn, "intended_latency_ns"))
+			rc = fr_int_of(sc, &fr->intended);
+		else if (FR_KEY_IS(k, kn, "cpu_ns"))
+			rc = fr_int_of(sc, &fr->cpu);
+		else if (FR_KEY_IS(k, kn, "observation_delay_ns"))
+			rc = fr_delays(fr, sc);
 		else
 			return -1;
 		if (rc < 0)
 			return -1;
-		fr->have_late |= KEY_IS(k, kn, "schedule_lateness_ns");
-		fr->have_intended |= KEY_IS(k, kn, "intended_latency_ns");
-		fr->have_cpu |= KEY_IS(k, kn, "cpu_ns");
-	} while (lit(sc, ",", 1) == 0);
-	if (lit(sc, "}", 1) < 0)
+		fr->have_late |= FR_KEY_IS(k, kn, "schedule_lateness_ns");
+		fr->have_intended |= FR_KEY_IS(k, kn, "intended_latency_ns");
+		fr->have_cpu |= FR_KEY_IS(k, kn, "cpu_ns");
+	} while (fr_lit(sc, ",", 1) == 0);
+	if (fr_lit(sc, "}", 1) < 0)
 		return -1;
 	return fr->have_cpu && fr->cpu < 0 ? -1 : 0;
 }
@@ -453,7 +453,7 @@ aiperf(struct frec *fr, struct scan *sc)
 int
 frec_scan(struct frec *fr, const char *s, size_t n)
 {
-	struct scan sc = { s, s + n };
+	struct frscan sc = { s, s + n };
 
 	if (++fr->gen == 0) {
 		memset(fr->stamp, 0, metricdefs_len * sizeof(*fr->stamp));
@@ -462,10 +462,10 @@ frec_scan(struct frec *fr, const char *s, size_t n)
 	fr->warmup = fr->have_start = fr->have_end = 0;
 	fr->nm = fr->nbase = fr->ndelay = 0;
 	fr->have_aiperf = fr->have_cpu = fr->have_late = fr->have_intended = fr->have_delay = 0;
-	if (lit(&sc, "{\"metadata\":", 12) < 0 || metadata(fr, &sc) < 0 ||
-	    lit(&sc, ",\"metrics\":", 11) < 0)
+	if (fr_lit(&sc, "{\"metadata\":", 12) < 0 || fr_metadata(fr, &sc) < 0 ||
+	    fr_lit(&sc, ",\"metrics\":", 11) < 0)
 		return -1;
-	int rc = metrics(fr, &sc);
+	int rc = fr_metrics(fr, &sc);
 
 	/* no duplicates: each metricdef at most once */
 	for (size_t i = 0; i < fr->nm; i++)
@@ -473,9 +473,9 @@ frec_scan(struct frec *fr, const char *s, size_t n)
 	fr->norder = fr->nm;
 	if (rc < 0)
 		return -1;
-	if (lit(&sc, ",\"aiperf\":", 10) == 0 && aiperf(fr, &sc) < 0)
+	if (fr_lit(&sc, ",\"aiperf\":", 10) == 0 && fr_aiperf(fr, &sc) < 0)
 		return -1;
-	return lit(&sc, "}", 1) == 0 && sc.p == sc.end ? 0 : -1;
+	return fr_lit(&sc, "}", 1) == 0 && sc.p == sc.end ? 0 : -1;
 }
 
 int
