@@ -123,7 +123,8 @@ fr_digits(struct frscan *sc)
 	return sc->p > p ? 0 : -1;
 }
 
-/* A JSON number, as a NUL-terminated copy in a number node (tmp). */
+/* A JSON number, as a NUL-terminated copy in a number node (tmp), or
+ * only skipped when j is NULL. */
 static int
 fr_num(struct frscan *sc, struct json *j, char tmp[FR_MAX_NUM])
 {
@@ -149,6 +150,8 @@ fr_num(struct frscan *sc, struct json *j, char tmp[FR_MAX_NUM])
 	}
 	size_t n = (size_t)(sc->p - s);
 
+	if (!j)
+		return 0;
 	if (n >= FR_MAX_NUM)
 		return -1;
 	memcpy(tmp, s, n);
@@ -223,7 +226,7 @@ fr_metadata(struct frec *fr, struct frscan *sc)
 				return -1;
 			break;
 		default:
-			if (fr_num(sc, &j, tmp) < 0)
+			if (fr_num(sc, t ? &j : NULL, tmp) < 0)
 				return -1;
 			if (t)
 				*have = json_int64(&j, t) == 0;
