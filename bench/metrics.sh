@@ -127,7 +127,18 @@ m_slow=$(cat "$tmp/rate")
 rate "  metrics | export, AIPERF_NO_FASTPATH=1" \
 	"$tmp/small.ndjson" env AIPERF_NO_FASTPATH=1 sh -c "$pipe"
 p_slow=$(cat "$tmp/rate")
+# aiperf-export alone on the metric records of the small case (fastrec.c
+# reads them; AIPERF_NO_FASTPATH=1: the JSON parser).
+"$bin/aiperf-metrics" --use-server-token-count <"$tmp/small.ndjson" >"$tmp/small.metrics"
+rate "aiperf-export alone, small's metric records" "$tmp/small.metrics" "$bin/aiperf-export"
+e_small=$(cat "$tmp/rate")
+rate "  the same, AIPERF_NO_FASTPATH=1" "$tmp/small.metrics" \
+	env AIPERF_NO_FASTPATH=1 "$bin/aiperf-export"
+e_slow=$(cat "$tmp/rate")
 if [ -n "${BASE:-}" ]; then
+	rate "  BASE aiperf-export alone, small's metric records" "$tmp/small.metrics" \
+		"$BASE/aiperf-export"
+	e_base=$(cat "$tmp/rate")
 	rate "  BASE aiperf-metrics --use-server-token-count, small" \
 		"$tmp/small.ndjson" "$BASE/aiperf-metrics" --use-server-token-count
 	m_base=$(cat "$tmp/rate")
@@ -138,8 +149,9 @@ fi
 echo "cpu-time ratios against jq -c on the same records:"
 echo "  server counts, small:  aiperf-metrics / jq = $(ratio "$m_small" "$jq_small") (target >= 300k rec/s)"
 echo "  server counts, small:  aiperf-metrics | aiperf-export / jq = $(ratio "$p_small" "$jq_small") (target >= 300k rec/s)"
-echo "  fast paths on / off:   aiperf-metrics $(ratio "$m_small" "$m_slow"), metrics | export $(ratio "$p_small" "$p_slow")"
+echo "  fast paths on / off:   aiperf-metrics $(ratio "$m_small" "$m_slow"), metrics | export $(ratio "$p_small" "$p_slow"), export alone $(ratio "$e_small" "$e_slow")"
 [ -z "${BASE:-}" ] ||
-	echo "  this build / BASE:     aiperf-metrics $(ratio "$m_small" "$m_base"), metrics | export $(ratio "$p_small" "$p_base")"
+	echo "  this build / BASE:     aiperf-metrics $(ratio "$m_small" "$m_base"), metrics | export $(ratio "$p_small" "$p_base"), export alone $(ratio "$e_small" "$e_base")"
+echo "  aiperf-export alone:   $(awk -v r="$e_small" 'BEGIN { printf "%.2f", 1e6 / r }') us CPU a record (goal < 1)"
 echo "  tokenizing, long:      aiperf-metrics / jq = $(ratio "$m_long" "$jq_long") (target >= 50k rec/s)"
 echo "  tokenizing, s200:      aiperf-metrics / jq = $(ratio "$m_s200" "$jq_s200")"
