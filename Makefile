@@ -89,6 +89,7 @@ build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
 
 # Unit tests that #include a tool's sources are rebuilt when those change.
 build/tests/test-fastresp: $(wildcard cmd/aiperf-metrics/*.[ch])
+build/tests/test-fastrec: $(wildcard cmd/aiperf-export/*.[ch]) tests/fastrec-same.h
 
 # A stand-in libnvidia-ml for the aiperf-scrape --nvml tests.
 build/tests/libnvml-stub.so: tests/nvml/stub.c

@@ -8,6 +8,7 @@
 
 #define MAX_ERRGROUPS 10000
 #define MAX_VALUES ((size_t)1 << 31)
+#define NS_MS (1e3 / 1e9)
 
 static size_t
 def_index(const struct metricdef *d)
@@ -180,15 +181,14 @@ minmax(int64_t v, int64_t *lo, int *have_lo, int64_t *hi, int *have_hi)
  * completion or reasoning usage differs from the client's count by more
  * than AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD percent (10).
  */
-static void
-usage_discrepancy(struct agg *a, const struct json *metrics)
+static const char *const usage_tags[] = { "usage_prompt_tokens_diff_pct",
+	"usage_completion_tokens_diff_pct", "usage_reasoning_tokens_diff_pct" };
+
+static double
+usage_threshold(void)
 {
-	static const char *const tags[] = { "usage_prompt_tokens_diff_pct",
-		"usage_completion_tokens_diff_pct", "usage_reasoning_tokens_diff_pct" };
 	static double t;	/* the environment is read once */
 	static int have_t;
-	double v;
-	int seen = 0, over = 0;
 
 	if (!have_t) {
 		const char *env = getenv("AIPERF_METRICS_USAGE_PCT_DIFF_THRESHOLD");
@@ -197,14 +197,34 @@ usage_discrepancy(struct agg *a, const struct json *metrics)
 			t = 10.0;
 		have_t = 1;
 	}
+	return t;
+}
+
+static void
+usage_discrepancy(struct agg *a, const struct json *metrics)
+{
+	double v, t = usage_threshold();
+	int seen = 0, over = 0;
+
 	for (size_t i = 0; i < 3; i++) {
-		if (json_double(json_get(json_get(metrics, tags[i]), "value"), &v) < 0)
+		if (json_double(json_get(json_get(metrics, usage_tags[i]), "value"), &v) < 0)
 			continue;
 		seen = 1;
 		over |= v > t;
 	}
 	a->have_usage_diff |= seen;
 	a->usage_discrepancies += seen && over;
+}
+
+static void
+response_end(struct agg *a, int64_t start, double lat)
+{
+	double ns = agg_to_base(lat, NS_MS);
+	long long end;
+
+	/* out-of-range values cannot come from a real clock: skip */
+	if (ns > -9e18 && ns < 9e18 && !__builtin_add_overflow(start, llround(ns), &end))
+		minmax(end, NULL, NULL, &a->max_resp, &a->have_resp);
 }
 
 /* Timestamps and goodput of a valid record. */
@@ -217,14 +237,8 @@ valid_record(struct agg *a, const struct json *meta, const struct json *metrics)
 	if (json_int64(json_get(meta, "request_start_ns"), &start) == 0) {
 		minmax(start, &a->min_req, &a->have_req, NULL, NULL);
 		const struct json *rl = json_get(json_get(metrics, "request_latency"), "value");
-		if (json_double(rl, &lat) == 0) {
-			double ns = agg_to_base(lat, 1e3 / 1e9);
-			long long end;
-			/* out-of-range values cannot come from a real clock: skip */
-			if (ns > -9e18 && ns < 9e18 &&
-			    !__builtin_add_overflow(start, llround(ns), &end))
-				minmax(end, NULL, NULL, &a->max_resp, &a->have_resp);
-		}
+		if (json_double(rl, &lat) == 0)
+			response_end(a, start, lat);
 	}
 	usage_discrepancy(a, metrics);
 	if (!a->nslo)
@@ -304,5 +318,72 @@ agg_record(struct agg *a, const struct json *r, char *why, size_t whylen)
 		a->valid++;
 		valid_record(a, meta, metrics);
 	}
+	return 1;
+}
+
+/* The record frec_scan() read: agg_record() without a JSON tree. */
+static void
+fast_valid(struct agg *a, const struct frec *fr)
+{
+	static size_t rl_def = SIZE_MAX, usage_def[3];
+	double lat, v, t = usage_threshold();
+	int seen = 0, over = 0;
+
+	if (rl_def == SIZE_MAX) {
+		for (size_t i = 0; i < 3; i++)
+			usage_def[i] = def_index(metricdef_find(usage_tags[i]));
+		rl_def = def_index(metricdef_find("request_latency"));
+	}
+	if (fr->have_start) {
+		minmax(fr->start, &a->min_req, &a->have_req, NULL, NULL);
+		if (frec_value(fr, rl_def, &lat) == 0)
+			response_end(a, fr->start, lat);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		if (frec_value(fr, usage_def[i], &v) < 0)
+			continue;
+		seen = 1;
+		over |= v > t;
+	}
+	a->have_usage_diff |= seen;
+	a->usage_discrepancies += seen && over;
+	if (!a->nslo)
+		return;
+	for (size_t i = 0; i < a->nslo; i++) {
+		const struct slo *s = &a->slo[i];
+		if (frec_value(fr, s->idx, &v) < 0)
+			return;
+		v = agg_to_base(v, s->def->factor);
+		if ((s->def->flags & MF_LARGER_BETTER) ? !(v >= s->base) : !(v <= s->base))
+			return;
+	}
+	a->good++;
+}
+
+int
+agg_fast(struct agg *a, const struct frec *fr)
+{
+	for (size_t i = 0; i < fr->nm; i++)
+		if (a->vals[fr->m[i].def].n + fr->m[i].n > MAX_VALUES)
+			return -1;	/* the parser's path says why */
+	if (client_fast_full(&a->cl, fr))
+		return -1;
+	client_fast_cpu(&a->cl, fr);
+	if (fr->warmup) {
+		a->warmup++;
+		return 0;
+	}
+	for (size_t i = 0; i < fr->nm; i++) {
+		const struct fmet *m = &fr->m[i];
+		for (size_t k = 0; k < m->n; k++)
+			push(a, m->def, fr->base[m->first + k]);
+	}
+	client_fast_record(&a->cl, fr);
+	if (fr->have_start)
+		minmax(fr->start, &a->start_ns, &a->have_start, &a->end_ns, &a->have_end);
+	if (fr->have_end)
+		minmax(fr->end, NULL, NULL, &a->end_ns, &a->have_end);
+	a->valid++;
+	fast_valid(a, fr);
 	return 1;
 }

@@ -397,3 +397,62 @@ client_warn(const struct clientsum *cs, const struct summary *sm, double cpu_sec
 		warn("client may be the bottleneck: the sender was on the CPU %.0f%% of the time",
 		     cs->cpu_busy * 100);
 }
+
+/* Would client_record() run out of room for fr's values? */
+int
+client_fast_full(const struct client *c, const struct frec *fr)
+{
+	return c->lateness.n >= MAX_VALUES || c->intended.n >= MAX_VALUES ||
+	       c->delay.n + fr->ndelay >= MAX_VALUES;
+}
+
+/* client_cpu() for a record frec_scan() read (it checked cpu_ns). */
+void
+client_fast_cpu(struct client *c, const struct frec *fr)
+{
+	c->records++;
+	if (!fr->have_cpu)
+		return;
+	if (!c->cpu_n || fr->cpu < c->cpu_min)
+		c->cpu_min = fr->cpu;
+	if (!c->cpu_n || fr->cpu > c->cpu_max)
+		c->cpu_max = fr->cpu;
+	if (fr->have_end) {
+		if (!c->cpu_n || fr->end < c->cpu_end_min)
+			c->cpu_end_min = fr->end;
+		if (!c->cpu_n || fr->end > c->cpu_end_max)
+			c->cpu_end_max = fr->end;
+	}
+	c->cpu_n++;
+}
+
+/* client_record() for a record frec_scan() read (it has no "error"). */
+void
+client_fast_record(struct client *c, const struct frec *fr)
+{
+	static size_t rl_def = SIZE_MAX;
+	double lat;
+
+	if (rl_def == SIZE_MAX)
+		rl_def = (size_t)(metricdef_find("request_latency") - metricdefs);
+	if (fr->have_start) {
+		if (!c->starts || fr->start < c->first_start)
+			c->first_start = fr->start;
+		if (!c->starts || fr->start > c->last_start)
+			c->last_start = fr->start;
+		c->starts++;
+	}
+	if (!fr->have_aiperf)
+		return;
+	if (fr->have_late) {
+		stats_vec_push(&c->lateness, (double)fr->late);
+		stats_vec_push(&c->late_at, fr->have_start ? (double)fr->start : NAN);
+	}
+	if (fr->have_intended)
+		stats_vec_push(&c->intended, (double)fr->intended);
+	else if (fr->have_late && frec_value(fr, rl_def, &lat) == 0)
+		stats_vec_push(&c->intended, c->lateness.v[c->lateness.n - 1] +
+				agg_to_base(lat, NS_MS));
+	for (size_t i = 0; i < fr->ndelay; i++)
+		stats_vec_push(&c->delay, (double)fr->delay[i]);
+}

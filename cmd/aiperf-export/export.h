@@ -13,6 +13,7 @@
 #include "stats/stats.h"
 #include "stagecpu.h"
 #include "gpu.h"
+#include "fastrec.h"
 
 /*
  * struct agg owns everything it accumulates (value arrays, error groups,
@@ -157,6 +158,9 @@ int agg_line(struct agg *a, const char *s, size_t n, const struct json **rec,
 	     char *why, size_t whylen);
 /* Add one parsed record (as agg_line). */
 int agg_record(struct agg *a, const struct json *r, char *why, size_t whylen);
+/* Add a record frec_scan() read, as agg_record() would: 1, 0 (warmup), or
+ * -1 when the JSON path must take it (a would be left unchanged). */
+int agg_fast(struct agg *a, const struct frec *fr);
 void agg_copy_slos(struct agg *dst, const struct agg *src);
 void agg_summary(struct agg *a, struct summary *sm);
 void summary_release(struct summary *sm);
@@ -171,6 +175,11 @@ void client_release(struct client *c);
 int client_record(struct client *c, const struct json *rec, char *why, size_t whylen);
 /* Add any record's sender CPU stamp (warmup too); -1 with why when malformed. */
 int client_cpu(struct client *c, const struct json *rec, char *why, size_t whylen);
+/* The same for a record frec_scan() read (client_fast_full() first:
+ * nonzero when the JSON path must take it). */
+int client_fast_full(const struct client *c, const struct frec *fr);
+void client_fast_cpu(struct client *c, const struct frec *fr);
+void client_fast_record(struct client *c, const struct frec *fr);
 void client_summary(struct client *c, const struct summary *sm, struct clientsum *cs,
 		    double cpu_seconds, double target_rate);
 int client_known(const struct clientsum *cs);
@@ -201,6 +210,9 @@ void slices_release(struct slices *sl);
 /* Add a profiling record to its slice; -1 with why past the slice cap. */
 int slices_add(struct slices *sl, const struct agg *proto, const struct json *r,
 	       char *why, size_t whylen);
+/* The same for a record frec_scan() read (agg_fast() took it). */
+int slices_add_fast(struct slices *sl, const struct agg *proto, const struct frec *fr,
+		    char *why, size_t whylen);
 /* Summarise every slice (once: statistics sort the values). */
 void slices_finish(struct slices *sl);
 int slices_json(FILE *f, struct slices *sl, const struct exportopts *o);

@@ -178,6 +178,7 @@ uuid4(char out[37])
 }
 
 struct input {
+	struct frec *fr;	/* NULL: no fast path (AIPERF_NO_FASTPATH) */
 	struct agg *a;
 	struct slices *sl;
 	struct linefile *copy;
@@ -202,9 +203,18 @@ read_input(struct lines *l, struct input *in)
 	while ((rc = lines_next(l, &s, &n)) == 1) {
 		if (pystr_isblank(s, n))
 			continue;
-		int k = agg_line(in->a, s, n, &r, why, sizeof(why));
-		if (k == 1 && slices_add(in->sl, in->a, r, why, sizeof(why)) < 0)
-			k = -1;
+		int k = -1;
+
+		if (in->fr && frec_scan(in->fr, s, n) == 0)
+			k = agg_fast(in->a, in->fr);
+		if (k >= 0) {
+			if (k == 1 && slices_add_fast(in->sl, in->a, in->fr, why, sizeof(why)) < 0)
+				k = -1;
+		} else {
+			k = agg_line(in->a, s, n, &r, why, sizeof(why));
+			if (k == 1 && slices_add(in->sl, in->a, r, why, sizeof(why)) < 0)
+				k = -1;
+		}
 		if (k < 0)
 			die("%s:%zu: %s", l->name, l->lineno, why);
 		if (k == 1 && in->copy && linefile_put(in->copy, s, n) < 0)
@@ -437,8 +447,13 @@ main(int argc, char **argv)
 		.log_file = o.log_file ? files_absolute(o.log_file) : NULL };
 	slices_init(&sl, o.artifact_dir ? o.slice : 0);
 	files_open(&fl, o.artifact_dir, o.prefix, o.lvl, sl.width_ns != 0);
-	struct input in = { &a, &sl, fl.records };
+	struct frec fr;
+	struct input in = { util_fastpath() ? &fr : NULL, &a, &sl, fl.records };
+	if (in.fr)
+		frec_init(&fr);
 	read_all(&o, &in);
+	if (in.fr)
+		frec_release(&fr);
 	/* Whoever stopped the run made the file before the input could end. */
 	if (o.cancelled_if && access(o.cancelled_if, F_OK) == 0)
 		eo.was_cancelled = 1;

@@ -97,6 +97,24 @@ slices_add(struct slices *sl, const struct agg *proto, const struct json *r,
 	return agg_record(&s->a, r, why, whylen) < 0 ? -1 : 0;
 }
 
+int
+slices_add_fast(struct slices *sl, const struct agg *proto, const struct frec *fr,
+		char *why, size_t whylen)
+{
+	struct slice *s;
+
+	if (!sl->width_ns || !fr->have_start)
+		return 0;
+	s = slice_at(sl, proto, floordiv(fr->start, sl->width_ns));
+	if (!s) {
+		snprintf(why, whylen, "more than %d timeslices", MAX_SLICES);
+		return -1;
+	}
+	/* a slice holds no more values than the whole run, which took them */
+	(void)agg_fast(&s->a, fr);
+	return 0;
+}
+
 static int
 slice_body(struct jw *w, struct slices *sl, const struct exportopts *o)
 {

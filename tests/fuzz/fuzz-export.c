@@ -7,6 +7,7 @@
 #include "../../cmd/aiperf-export/export.h"
 #include "../../cmd/aiperf-export/agg.c"
 #include "../../cmd/aiperf-export/client.c"
+#include "../../cmd/aiperf-export/fastrec.c"
 #include "../../cmd/aiperf-export/config.c"
 #include "../../cmd/aiperf-export/csv.c"
 #include "../../cmd/aiperf-export/json.c"

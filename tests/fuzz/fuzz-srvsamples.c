@@ -10,6 +10,7 @@
 #include "../../cmd/aiperf-export/srvmetrics.h"
 #include "../../cmd/aiperf-export/agg.c"
 #include "../../cmd/aiperf-export/client.c"
+#include "../../cmd/aiperf-export/fastrec.c"
 #include "../../cmd/aiperf-export/config.c"
 #include "../../cmd/aiperf-export/json.c"
 #include "../../cmd/aiperf-export/srvcsv.c"

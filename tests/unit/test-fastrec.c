@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests for aiperf-export's fastrec.c: it reads aiperf-metrics' compact records and leaves every other line to the JSON parser with the same result. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#pragma GCC diagnostic ignored "-Wshadow"
+#include "fastrec-same.h"
+#include "test.h"
+
+static const char R[] =
+	"{\"metadata\":{\"session_num\":0,\"x_request_id\":\"r\",\"request_start_ns\":"
+	"1759813207532900363,\"request_end_ns\":1759813207667900363,\"benchmark_phase\":"
+	"\"profiling\",\"was_cancelled\":false},\"metrics\":{\"input_sequence_length\":"
+	"{\"value\":100,\"unit\":\"tokens\"},\"request_latency\":{\"value\":135.0,\"unit\":\"ms\"},"
+	"\"inter_chunk_latency\":{\"value\":[5.0,5.5],\"unit\":\"ms\"},\"zz_unknown\":{\"value\":"
+	"[1,2],\"unit\":\"x\"},\"e2e_output_token_throughput\":{\"value\":59.25925925925925,"
+	"\"unit\":\"tokens/sec/user\"}},\"aiperf\":{\"schedule_lateness_ns\":12,"
+	"\"observation_delay_ns\":[3,4],\"cpu_ns\":5}}";
+
+static struct frec fr;
+static struct agg fast, slow;
+
+static int
+same(const char *s)
+{
+	return fastrec_same(&fr, &fast, &slow, s, strlen(s));
+}
+
+/* R with the first from replaced by to. */
+static char *
+edit(const char *from, const char *to)
+{
+	static char out[4096];
+	const char *p = strstr(R, from);
+
+	if (!p)
+		abort();
+	snprintf(out, sizeof(out), "%.*s%s%s", (int)(p - R), R, to, p + strlen(from));
+	return out;
+}
+
+static size_t
+def_of(const char *tag)
+{
+	return (size_t)(metricdef_find(tag) - metricdefs);
+}
+
+static void
+test_reads(void)
+{
+	double v;
+
+	TEST("the compact record is read", frec_scan(&fr, R, strlen(R)) == 0);
+	TEST("its stamps", fr.have_start && fr.start == 1759813207532900363LL &&
+	     fr.have_end && fr.end == 1759813207667900363LL && !fr.warmup);
+	TEST("its known metrics (the unknown one left out)", fr.nm == 4);
+	TEST("a scalar value", frec_value(&fr, def_of("request_latency"), &v) == 0 && v == 135.0);
+	TEST("a 16-digit value as strtod reads it",
+	     frec_value(&fr, def_of("e2e_output_token_throughput"), &v) == 0 &&
+	     v == strtod("59.25925925925925", NULL));
+	TEST("no scalar for a list", frec_value(&fr, def_of("inter_chunk_latency"), &v) < 0);
+	TEST("no value for a metric not there", frec_value(&fr, def_of("time_to_first_token"), &v) < 0);
+	TEST("a list's base values (ns)", fr.m[2].n == 2 && fr.base[fr.m[2].first] == 5e6 &&
+	     fr.base[fr.m[2].first + 1] == 5.5e6);
+	TEST("its aiperf members", fr.have_aiperf && fr.have_late && fr.late == 12 &&
+	     fr.ndelay == 2 && fr.delay[1] == 4 && fr.have_cpu && fr.cpu == 5 && !fr.have_intended);
+	TEST("read again (the expected order)", frec_scan(&fr, R, strlen(R)) == 0 && fr.nm == 4);
+	TEST("warmup", frec_scan(&fr, edit("profiling", "warmup"), strlen(edit("profiling", "warmup"))) == 0 &&
+	     fr.warmup);
+	TEST("and the same aggregation as the parser's", same(R) == 1);
+	TEST("without aiperf", same(edit(",\"aiperf\":{\"schedule_lateness_ns\":12,"
+					 "\"observation_delay_ns\":[3,4],\"cpu_ns\":5}", "")) == 1);
+	TEST("a warmup record", same(edit("profiling", "warmup")) == 0);
+	TEST("metrics in another order", same(edit("\"input_sequence_length\":{\"value\":100,\"unit\":\"tokens\"},", "")) == 1);
+	TEST("empty metrics and metadata", same("{\"metadata\":{},\"metrics\":{}}") == 1);
+}
+
+/* Lines the reader must leave to the parser, which then judges them. */
+static void
+test_leaves(void)
+{
+	static const char *const from[][2] = {
+		{ "\"metrics\":", "\"metrics\": " },
+		{ "{\"value\":135.0", "{ \"value\":135.0" },
+		{ "request_latency", "request\\u005flatency" },
+		{ "\"r\"", "\"r\\n\"" },
+		{ "\"r\"", "\"\xc3\xa9\"" },
+		{ "\"r\"", "\"\x01\"" },
+		{ "\"r\"", "\"\x7f\"" },
+		{ "\"r\"", "{}" },
+		{ "\"unit\":\"ms\"", "\"unit\":\"m\\u0073\"" },
+		{ "\"input_sequence_length\"", "\"request_latency\"" },
+		{ "{\"value\":100,", "{\"value\":100,\"value\":1," },
+		{ "135.0", "01" },
+		{ "135.0", "1." },
+		{ "135.0", "-" },
+		{ "135.0", "+1" },
+		{ "135.0", "1e400" },
+		{ "135.0", "-1e308" },
+		{ "135.0", "NaN" },
+		{ "135.0", "\"135\"" },
+		{ "135.0", "null" },
+		{ "135.0", "1000000000000000000000000000000000000000000000000000000000000000000.5" },
+		{ "\"cpu_ns\":5", "\"cpu_ns\":-5" },
+		{ "\"cpu_ns\":5", "\"cpu_ns\":5.5" },
+		{ "\"cpu_ns\":5", "\"cpu_ns\":\"5\"" },
+		{ "\"cpu_ns\":5", "\"other\":5" },
+		{ "[3,4]", "[3,\"4\"]" },
+		{ "[3,4]", "[3,4,]" },
+		{ "[5.0,5.5]", "[5.0,,5.5]" },
+		{ "[5.0,5.5]", "[5.0 ,5.5]" },
+		{ "\"aiperf\"", "\"error\"" },
+		{ "{\"metadata\"", "{\"x\":1,\"metadata\"" },
+	};
+	char line[4096];
+
+	for (size_t i = 0; i < sizeof(from) / sizeof(from[0]); i++) {
+		const char *s = edit(from[i][0], from[i][1]);
+		char name[160];
+
+		snprintf(name, sizeof(name), "left to the parser: %s -> %s", from[i][0], from[i][1]);
+		TEST(name, frec_scan(&fr, s, strlen(s)) < 0);
+		snprintf(name, sizeof(name), "and it agrees: %s -> %s", from[i][0], from[i][1]);
+		TEST(name, same(s) == -1);
+	}
+	TEST("a trailing space", snprintf(line, sizeof(line), "%s ", R) > 0 &&
+	     frec_scan(&fr, line, strlen(line)) < 0);
+	TEST("trailing bytes", snprintf(line, sizeof(line), "%s}", R) > 0 &&
+	     frec_scan(&fr, line, strlen(line)) < 0);
+	/* every prefix: none is a whole record, and none is read */
+	int bad = 0;
+	for (size_t n = 0; n < strlen(R); n++)
+		bad += frec_scan(&fr, R, n) == 0;
+	TEST("no cut record is read", bad == 0);
+}
+
+/* A number in every position of its grammar against json_double(). */
+static void
+test_numbers(void)
+{
+	static const char *const nums[] = { "0", "-0", "0.0", "-0.0", "5", "135.25",
+		"0.1", "0.30000000000000004", "123456789012345", "1234567890123456",
+		"9007199254740993", "1e2", "1E+2", "2e-1", "5e-324", "1e-400",
+		"4.35e-23", "1.5e-22", "0.0000000000000000000001", "0.00000000000000000000001",
+		"100000000000000000000000", "-7.25", "59.25925925925925" };
+	char line[512], name[128];
+
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		double v, want = strtod(nums[i], NULL);
+
+		snprintf(line, sizeof(line), "{\"metadata\":{},\"metrics\":{\"output_token_count\":"
+			 "{\"value\":%s,\"unit\":\"tokens\"}}}", nums[i]);
+		snprintf(name, sizeof(name), "number %s", nums[i]);
+		TEST(name, frec_scan(&fr, line, strlen(line)) == 0 &&
+		     frec_value(&fr, def_of("output_token_count"), &v) == 0 &&
+		     !memcmp(&v, &want, sizeof(v)));
+		snprintf(name, sizeof(name), "number %s: the same aggregation", nums[i]);
+		TEST(name, same(line) == 1);
+	}
+}
+
+int
+main(void)
+{
+	frec_init(&fr);
+	agg_init(&fast);
+	agg_init(&slow);
+	test_reads();
+	test_leaves();
+	test_numbers();
+	TEST("the aggregations agree at the end", agg_same(&fast, &slow));
+	agg_release(&fast);
+	agg_release(&slow);
+	frec_release(&fr);
+	return TEST_DONE();
+}
