@@ -15,13 +15,15 @@ gen() {
 		--request-count 5 --request-rate 100 --arrival-pattern constant
 }
 
-# start_at S: now + S seconds, epoch seconds with 3 decimals.
+# start_at S: now + S seconds, epoch seconds with 3 decimals. (The
+# margins leave room for a sanitizer build on a loaded machine to start:
+# a moment already past would start the run at once.)
 start_at() {
 	awk -v s="$1" 'BEGIN { srand(); printf "%.3f\n", srand() + s }'
 }
 
 test_expect_success 'no request starts before --start-at' '
-	S=$(start_at 2) &&
+	S=$(start_at 4) &&
 	gen | aiperf-send -u "$MOCK_URL" --start-at "$S" >raw 2>err &&
 	test "$(wc -l <raw)" = 5 &&
 	ns=$(echo "$S" | awk -F. "{ printf \"%s%s000000\", \$1, \$2 }") &&
@@ -49,7 +51,7 @@ test_expect_success 'bad values and --phase-cue with it are usage errors' '
 
 test_expect_success 'aiperf profile --start-at: one sender or two, none starts before it' '
 	for w in 1 2; do
-		S=$(start_at 2) &&
+		S=$(start_at 6) &&
 		aiperf profile -m m --tokenizer builtin --url "$MOCK_URL" --random-seed 3 \
 			--isl 8 --osl 2 --request-count 6 --request-rate 100 \
 			--request-rate-mode constant --export-level raw --ui-type none \
