@@ -802,6 +802,9 @@ find_meta_raw(struct rec *r, const char *s, size_t n)
 			in_str = c != '"';
 			continue;
 		}
+		/* digits, letters, ',' and ':' between strings */
+		while (((c >= '0' && c <= '9') || c == ',' || c == ':') && i + 1 < n)
+			c = s[++i];
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
 			return;
 		in_str = c == '"';
