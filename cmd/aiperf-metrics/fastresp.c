@@ -398,7 +398,6 @@ iobject(struct sc *c, struct fpick *pk, int level, struct ival *out)
 	return imembers(c, pk, level, out);
 }
 
-/* An array's items; at LV_CHOICES the first item is choices[0]. */
 /* After an array's item: 1 at ',', 0 at ']', else -1. */
 static int
 item_end(struct sc *c)
@@ -418,6 +417,7 @@ item_end(struct sc *c)
 	}
 }
 
+/* An array's items; at LV_CHOICES the first item is choices[0]. */
 static int
 iarray(struct sc *c, struct fpick *pk, int level)
 {
