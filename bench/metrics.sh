@@ -15,10 +15,21 @@
 # The packets are read from their escaped text (cmd/aiperf-metrics/
 # fastresp.c); s200 (200 packets a record) gains most (8.6k -> 13k rec/s).
 # The issue's 300k rec/s for metrics | export is not met: that is 3.3 us a
-# record for both stages; metrics takes 5.6 us: the same records with
+# record for both stages; metrics took 5.6 us: the same records with
 # "responses":[] take 1.6 us (read, outer parse, a short metric record),
 # so the 9 packets and the metrics they yield are the other 4 us (the
 # packet scanner about 1.5 us of it).
+# Later the same day the chunks of a stream are read from where the last
+# one had the same bytes (fastresp.c's checkpoints: "id", "object", ...,
+# "index" are read once a record), the packets' keys and their common start
+# at once, metadata's copy check a word at a time. perf stat task-clock,
+# best of 9-11 interleaved rounds against main's build, same machine:
+#   small, --use-server-token-count   5.7 -> 5.1 us a record (-10..15%;
+#                                      this script: 156k -> 185k rec/s best)
+#   s200, --use-server-token-count     71 ->  53 us a record (-26%; 18k rec/s)
+# What small's 5.1 us go to now (perf): the packet scanner a quarter,
+# reading the line (kernel copy, newline search) an eighth, the outer
+# parse (metadata, payload) a sixth, the metric record's writing a sixth.
 # aiperf-export alone (2026-11-27, 100,000 small records, best of 3 rounds
 # with BASE=main's bin, same machine, CPU time): 909k rec/s = 1.10 us a
 # record (main: 435k = 2.3 us; AIPERF_NO_FASTPATH=1: 256k). It read each

@@ -117,13 +117,19 @@ scan_int(const char *p, const char *end, int64_t *v)
 static const char *
 scan_key(const char *p, const char *end, const char **k, size_t *kn)
 {
-	int esc;
 	const char *q;
 
-	if (p >= end || *p != '"' || !(q = ostr_end(p, end, &esc)) || esc)
+	/* keys are short: byte by byte to the closing quote; an escape or a
+	 * control declines, as ostr_end() would (a key may have no escapes) */
+	if (p >= end || *p != '"')
+		return NULL;
+	for (q = p + 1; q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20; q++)
+		;
+	if (q >= end || *q != '"')
 		return NULL;
 	*k = p + 1;
-	*kn = (size_t)(q - 1 - *k);
+	*kn = (size_t)(q - *k);
+	q++;
 	if (q >= end || *q != ':')
 		return NULL;
 	return q + 1;
@@ -136,9 +142,14 @@ scan_key(const char *p, const char *end, const char **k, size_t *kn)
  * are read as the characters they stand for; any other outer escape (a
  * newline, \u) declines. struct sc is the read position.
  */
+struct fmemo;
+
 struct sc {
 	const char *p, *end;
 	int depth;
+	struct fmemo *m;	/* pick_value(): checkpoints noted here */
+	const char *base;	/* the packet's first byte (its '{') */
+	const struct ival *top;	/* the packet's top-level object */
 };
 
 /* The next inner character (its outer bytes in *w), or -1. */
@@ -277,17 +288,36 @@ enum { LV_TOP, LV_CHOICES, LV_C0, LV_DELTA, LV_MESSAGE, LV_NONE };
 
 static int ivalue(struct sc *c, struct fpick *pk, int level, struct ival *out);
 
-/* An object's members; level says which members to keep. */
+static void checkpoint(struct sc *c, const struct fpick *pk, const struct ival *top);
+
+/* After an object's member: 1 at ',' (a checkpoint where the scan may
+ * go on from), 0 at '}', else -1. */
 static int
-iobject(struct sc *c, struct fpick *pk, int level, struct ival *out)
+member_end(struct sc *c, const struct fpick *pk, int level, const struct ival *out)
 {
 	int w;
 
 	skip_sp(c);
-	if (peek(c, &w) == '}') {
+	switch (peek(c, &w)) {
+	case ',':
+		c->p += w;
+		if (c->m && (level == LV_TOP || (level == LV_C0 && c->depth == 3)))
+			checkpoint(c, pk, level == LV_TOP ? out : c->top);
+		return 1;
+	case '}':
 		c->p += w;
 		return 0;
+	default:
+		return -1;
 	}
+}
+
+/* An object's members from the next key on; level says which to keep. */
+static int
+imembers(struct sc *c, struct fpick *pk, int level, struct ival *out)
+{
+	int w, rc;
+
 	for (;;) {
 		const char *k;
 		size_t kn;
@@ -349,17 +379,41 @@ iobject(struct sc *c, struct fpick *pk, int level, struct ival *out)
 		}
 		if (ivalue(c, pk, sub, dst ? dst : &(struct ival){ 0 }) < 0)
 			return -1;
-		skip_sp(c);
-		switch (peek(c, &w)) {
-		case ',':
-			c->p += w;
-			continue;
-		case '}':
-			c->p += w;
-			return 0;
-		default:
-			return -1;
-		}
+		if ((rc = member_end(c, pk, level, out)) <= 0)
+			return rc;
+	}
+}
+
+/* An object's members; level says which members to keep. */
+static int
+iobject(struct sc *c, struct fpick *pk, int level, struct ival *out)
+{
+	int w;
+
+	skip_sp(c);
+	if (peek(c, &w) == '}') {
+		c->p += w;
+		return 0;
+	}
+	return imembers(c, pk, level, out);
+}
+
+/* After an array's item: 1 at ',', 0 at ']', else -1. */
+static int
+item_end(struct sc *c)
+{
+	int w;
+
+	skip_sp(c);
+	switch (peek(c, &w)) {
+	case ',':
+		c->p += w;
+		return 1;
+	case ']':
+		c->p += w;
+		return 0;
+	default:
+		return -1;
 	}
 }
 
@@ -367,7 +421,7 @@ iobject(struct sc *c, struct fpick *pk, int level, struct ival *out)
 static int
 iarray(struct sc *c, struct fpick *pk, int level)
 {
-	int w, first = 1;
+	int w, rc, first = 1;
 
 	skip_sp(c);
 	if (peek(c, &w) == ']') {
@@ -380,17 +434,8 @@ iarray(struct sc *c, struct fpick *pk, int level)
 		if (ivalue(c, pk, first && level == LV_CHOICES ? LV_C0 : LV_NONE, &dummy) < 0)
 			return -1;
 		first = 0;
-		skip_sp(c);
-		switch (peek(c, &w)) {
-		case ',':
-			c->p += w;
-			continue;
-		case ']':
-			c->p += w;
-			return 0;
-		default:
-			return -1;
-		}
+		if ((rc = item_end(c)) <= 0)
+			return rc;
 	}
 }
 
@@ -456,6 +501,131 @@ push_span(struct rec *r, const char *s, size_t n, size_t pick)
 }
 
 /*
+ * The chunks of a stream mostly start alike ({"id":"...","object":
+ * "chat.completion.chunk","created":...,"model":"...","choices":[{"index":
+ * 0,...): the scan of a packet notes where each member of the top level and
+ * of choices[0] starts (after its ',') with what it has kept so far, and
+ * the next packet of the record that has the same bytes up to such a place
+ * goes on from there. The scan is a function of the bytes before that
+ * place alone (it has looked at none past it, and the outer string goes on
+ * past it in both), so what it keeps is the same.
+ */
+#define NCK 12
+
+struct fmemo {
+	const char *last;	/* the last packet scanned (its '{'), or NULL */
+	int n;
+	size_t resumed;		/* packets read from a checkpoint (tests) */
+	int depth;		/* the last one's depth (tests) */
+	struct {
+		const char *base;	/* the packet it was noted in */
+		size_t off, members;	/* its place; top-level members before it */
+		int depth;		/* 1: a top-level member; 3: choices[0]'s */
+		struct fpick pk;	/* what was kept, pointing into base */
+	} ck[NCK];
+};
+
+static void
+checkpoint(struct sc *c, const struct fpick *pk, const struct ival *top)
+{
+	struct fmemo *m = c->m;
+
+	if (m->n == NCK || !top)
+		return;
+	m->ck[m->n].base = c->base;
+	m->ck[m->n].off = (size_t)(c->p - c->base);
+	m->ck[m->n].members = top->members;
+	m->ck[m->n].depth = c->depth;
+	m->ck[m->n++].pk = *pk;
+}
+
+static void
+rebase(struct ival *v, const char *from, const char *to)
+{
+	/* e is NULL while the value is being read (a checkpoint inside it) */
+	if (v->type) {
+		v->s = to + (v->s - from);
+		if (v->e)
+			v->e = to + (v->e - from);
+	}
+}
+
+/* The last checkpoint whose bytes p has (with more after them), or -1. */
+static int
+resume_at(const struct fmemo *m, const char *p, const char *end)
+{
+	size_t same = 0, lim;
+	int i;
+
+	if (!m->last || !m->n)
+		return -1;
+	lim = m->ck[m->n - 1].off;
+	if ((size_t)(end - p) <= lim)
+		lim = (size_t)(end - p) - 1;
+	while (same + 8 <= lim && !memcmp(p + same, m->last + same, 8))
+		same += 8;
+	while (same < lim && p[same] == m->last[same])
+		same++;
+	for (i = m->n - 1; i >= 0 && m->ck[i].off > same; i--)
+		;
+	return i;
+}
+
+/* The scan of a packet from checkpoint i: the rest of choices[0] and of
+ * "choices" (depth 3), then the rest of the top level. */
+static int
+resume(struct sc *c, struct fmemo *m, int i, struct fpick *pk, struct ival *top)
+{
+	const char *from = m->ck[i].base;
+	int rc = 1;
+
+	*pk = m->ck[i].pk;
+	rebase(&pk->object, from, c->base);
+	rebase(&pk->choices, from, c->base);
+	rebase(&pk->usage, from, c->base);
+	rebase(&pk->c0text, from, c->base);
+	rebase(&pk->c0delta, from, c->base);
+	rebase(&pk->c0message, from, c->base);
+	for (int d = 0; d < 2; d++) {
+		rebase(&pk->content[d], from, c->base);
+		rebase(&pk->rcontent[d], from, c->base);
+		rebase(&pk->reasoning[d], from, c->base);
+	}
+	m->resumed++;
+	m->depth = m->ck[i].depth;
+	top->type = 'o';
+	top->s = c->base;
+	top->members = m->ck[i].members;
+	c->p = c->base + m->ck[i].off;
+	c->depth = m->ck[i].depth;
+	if (c->depth == 3) {
+		struct ival c0 = { 0 };
+
+		if (imembers(c, pk, LV_C0, &c0) < 0)
+			return -1;
+		c->depth--;
+		/* the items after choices[0] */
+		while ((rc = item_end(c)) > 0) {
+			struct ival dummy = { 0 };
+
+			if (ivalue(c, pk, LV_NONE, &dummy) < 0)
+				return -1;
+		}
+		if (rc < 0)
+			return -1;
+		c->depth--;
+		pk->choices.e = c->p;
+		if ((rc = member_end(c, pk, LV_TOP, top)) < 0)
+			return -1;
+	}
+	if (rc > 0 && imembers(c, pk, LV_TOP, top) < 0)
+		return -1;
+	c->depth--;
+	top->e = c->p;
+	return 0;
+}
+
+/*
  * A value string read as a packet's JSON while passing over it (with the
  * outer string's checks): the byte after its closing quote, with its
  * fpick's index + 1 in *pick; or NULL, having kept nothing.
@@ -463,9 +633,11 @@ push_span(struct rec *r, const char *s, size_t n, size_t pick)
 static const char *
 pick_value(struct rec *r, const char *p, const char *end, size_t *pick)
 {
-	struct sc c = { p + 1, end, 0 };
+	struct sc c = { p + 1, end, 0, NULL, p + 1, NULL };
 	struct ival top = { 0 };
 	struct fpick *pk;
+	struct fmemo *m;
+	int i = -1;
 
 	if (end - p < 3 || p[1] != '{')
 		return NULL;
@@ -474,9 +646,23 @@ pick_value(struct rec *r, const char *p, const char *end, size_t *pick)
 		r->fp = xreallocarray(r->fp, r->fpcap, sizeof(*r->fp));
 	}
 	pk = &r->fp[r->nfp];
-	memset(pk, 0, sizeof(*pk));
-	if (ivalue(&c, pk, LV_TOP, &top) < 0)
-		return NULL;
+	if (!r->fm && util_fastpath())
+		r->fm = xcalloc(1, sizeof(*r->fm));
+	if ((m = r->fm) != NULL && util_fastpath()) {
+		c.m = m;
+		i = resume_at(m, c.base, end);
+		m->n = i + 1;
+		m->last = c.base;
+	}
+	c.top = &top;
+	if (i >= 0) {
+		if (resume(&c, m, i, pk, &top) < 0)
+			return NULL;
+	} else {
+		memset(pk, 0, sizeof(*pk));
+		if (ivalue(&c, pk, LV_TOP, &top) < 0)
+			return NULL;
+	}
 	skip_sp(&c);
 	if (c.p >= end || *c.p != '"')
 		return NULL;
@@ -492,12 +678,29 @@ scan_packet(struct rec *r, struct fresp *f, const char *p, const char *end)
 	size_t namen = 0, valn = 0, kn, pick = 0;
 	int esc;
 
+	static const char common[] = "\"name\":\"data\",\"value\":";
+	int lead;
+
 	if (p >= end || *p++ != '{')
 		return NULL;
 	if (p < end && *p == '}')
 		return p + 1;
+	/* the common packet's start read at once: what the loop makes of it */
+	lead = (size_t)(end - p) > sizeof(common) - 1 && !memcmp(p, common, sizeof(common) - 1);
+	if (lead) {
+		name = p + 8;
+		namen = 4;
+		p += sizeof(common) - 1;
+	}
 	for (;;) {
-		if (!(p = scan_key(p, end, &k, &kn)) || p >= end || *p != '"')
+		if (lead) {
+			k = "value";
+			kn = 5;
+			lead = 0;
+		} else if (!(p = scan_key(p, end, &k, &kn))) {
+			return NULL;
+		}
+		if (p >= end || *p != '"')
 			return NULL;
 		esc = 1;
 		if (KEY(k, kn, "value") && !val && (q = pick_value(r, p, end, &pick)) != NULL)
@@ -616,6 +819,9 @@ fastresp_scan(void *ctx, const char *s, size_t n)
 
 	r->fr_on = 0;
 	r->nfr = r->nfs = r->nfp = 0;
+	/* checkpoints point into the last line's buffer */
+	if (r->fm)
+		r->fm->last = NULL, r->fm->n = 0;
 	if (p >= end || *p++ != '[')
 		return 0;
 	if (p < end && *p == ']')
@@ -689,7 +895,7 @@ put_utf8(struct buf *b, unsigned cp)
 static void
 decode(struct buf *b, const struct ival *v)
 {
-	struct sc c = { v->s, v->e, 0 };
+	struct sc c = { v->s, v->e, 0, NULL, v->s, NULL };
 	static const char esc1[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
 
 	buf_reset(b);

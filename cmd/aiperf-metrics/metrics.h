@@ -52,6 +52,7 @@ struct fspan {
 	size_t pick;		/* its fpick (fastresp.c) + 1, or 0: none */
 };
 struct fpick;
+struct fmemo;
 
 struct opts;
 struct mstate;
@@ -93,6 +94,7 @@ struct rec {
 	size_t nfs, fscap;
 	struct fpick *fp;
 	size_t nfp, fpcap;
+	struct fmemo *fm;	/* where the last packet's members start */
 	int fr_want;		/* the last record's kind suits the fast path */
 	size_t nfast;		/* packets fastresp_packet() read (tests) */
 	struct buf fscratch;

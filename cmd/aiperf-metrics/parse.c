@@ -60,6 +60,7 @@ rec_release(struct rec *r)
 	free(r->fr);
 	free(r->fs);
 	free(r->fp);
+	free(r->fm);
 	mstate_free(r->ms);
 	tfield_free(r->tf);
 }
@@ -747,6 +748,27 @@ canonical_escape(const char *s, size_t left)
 	return v == '\b' || v == '\t' || v == '\n' || v == '\f' || v == '\r' ? 0 : 6;
 }
 
+/* The first '"' or '\\' at or after p, or end (eight bytes at a time). */
+static const char *
+quote_or_backslash(const char *p, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101, highs = 0x8080808080808080;
+	uint64_t x, q, b;
+
+	while (end - p >= 8) {
+		memcpy(&x, p, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		/* a zero byte in q or b marks the byte (false marks only above it) */
+		if ((((q - ones) & ~q) | ((b - ones) & ~b)) & highs)
+			break;
+		p += 8;
+	}
+	while (p < end && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
 /*
  * Fast path for the common line shape: when the line starts with
  * {"metadata":{ and that object is compact with only the escapes
@@ -771,8 +793,10 @@ find_meta_raw(struct rec *r, const char *s, size_t n)
 			int k;
 
 			/* plain bytes (the line parsed, so no controls here) */
-			while (c != '"' && c != '\\' && i + 1 < n)
-				c = s[++i];
+			i = (size_t)(quote_or_backslash(s + i, s + n) - s);
+			if (i >= n)
+				return;
+			c = s[i];
 			k = c == '\\' ? canonical_escape(s + i, n - i) : 1;
 			if (!k)
 				return;
@@ -780,6 +804,9 @@ find_meta_raw(struct rec *r, const char *s, size_t n)
 			in_str = c != '"';
 			continue;
 		}
+		/* digits, letters, ',' and ':' between strings */
+		while (((c >= '0' && c <= '9') || c == ',' || c == ':') && i + 1 < n)
+			c = s[++i];
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
 			return;
 		in_str = c == '"';

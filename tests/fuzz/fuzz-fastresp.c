@@ -21,7 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * The first byte picks the shape: 0-3: the rest is a raw record line;
  * else the rest is one packet's JSON text, put in a record as a JSON
  * string (4: escaped as json.dumps would, 5: as it is, unescaped) of a
- * chat (odd) or completions record, after a plain chunk.
+ * chat (odd) or completions record, after a plain chunk. With bit 8 set
+ * (12-15) a 0x01 byte splits the rest into several packets, whose shared
+ * starts the fast path reads once (fastresp.c's checkpoints).
  */
 static void
 wrap(struct buf *line, unsigned mode, const uint8_t *s, size_t n)
@@ -38,6 +40,11 @@ wrap(struct buf *line, unsigned mode, const uint8_t *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = s[i];
 
+		if (c == 1 && (mode & 8)) {
+			buf_addf(line, "\"}]},{\"perf_ns\":%zu,\"packets\":[{\"name\":\"data\","
+				 "\"value\":\"", 2000 + i);
+			continue;
+		}
 		if (mode & 1)
 			buf_addch(line, c);
 		else if (c == '"' || c == '\\')
@@ -96,8 +103,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!size)
 		return 0;
-	if (data[0] % 8 >= 4) {
-		wrap(&line, data[0] % 8 - 4, data + 1, n);
+	if (data[0] % 16 >= 4 && data[0] % 16 < 8) {
+		wrap(&line, data[0] % 16 - 4, data + 1, n);
+		s = line.s;
+		n = line.len;
+	} else if (data[0] % 16 >= 12) {
+		wrap(&line, data[0] % 16 - 12 + 8, data + 1, n);
 		s = line.s;
 		n = line.len;
 	}

@@ -164,6 +164,48 @@ main(void)
 		}
 		TEST("every prefix of a packet: both paths agree", all);
 	}
+	/* A stream's chunks: each goes on from the last one's checkpoints. */
+	{
+		static const char *const chunk[] = {
+			"{\\\"id\\\":\\\"c\\\",\\\"object\\\":\\\"chat.completion.chunk\\\","
+			"\\\"choices\\\":[{\\\"index\\\":0,\\\"delta\\\":{\\\"content\\\":\\\"",
+			/* the same up to "object"'s value */
+			"{\\\"id\\\":\\\"c\\\",\\\"object\\\":\\\"chat.completion\\\","
+			"\\\"choices\\\":[{\\\"index\\\":0,\\\"message\\\":{\\\"content\\\":\\\"",
+		};
+		static const struct {
+			int kind[3];
+			size_t resumed;
+			int depth;	/* the last resume's */
+		} seq[] = {
+			{ { 0, 0, 0 }, 2, 3 },	/* from inside choices[0] */
+			{ { 0, 1, 1 }, 2, 3 },	/* from "id", then inside choices[0] */
+			{ { 0, 1, 0 }, 2, 1 },	/* from "id" twice */
+		};
+
+		for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+			if (fast.fm)
+				fast.fm->resumed = 0;
+			buf_reset(&line);
+			buf_addstr(&line, "{\"metadata\":{\"x_request_id\":\"r\"},"
+				   "\"start_perf_ns\":1000,\"responses\":[");
+			for (int k = 0; k < 3; k++) {
+				buf_addf(&line, "%s{\"perf_ns\":%d,\"packets\":[{\"name\":\"data\","
+					 "\"value\":\"", k ? "," : "", 1500 + k);
+				buf_addstr(&line, chunk[seq[i].kind[k]]);
+				buf_addstr(&line, k == 1 ? "\\\\u00e9" : "x");
+				buf_addstr(&line, "\\\"}}]}\"}]}");
+			}
+			buf_addstr(&line, "],\"aiperf\":{\"endpoint_type\":\"chat\"}}");
+			result(&slow, &b);
+			result(&fast, &a);
+			snprintf(name, sizeof(name), "chunk sequence %zu: both paths agree", i);
+			TEST(name, a.len == b.len && !memcmp(a.s, b.s, a.len));
+			snprintf(name, sizeof(name), "chunk sequence %zu: read from checkpoints", i);
+			TEST(name, fast.fm && fast.fm->resumed == seq[i].resumed
+			     && fast.fm->depth == seq[i].depth);
+		}
+	}
 	/* Outer text the fast path must not take: the line is malformed. */
 	make("x", "chat");
 	buf_reset(&a);
