@@ -158,6 +158,23 @@ wait_file() {
 	test -s "$1"
 }
 
+# both_ways NAME command...: runs the command (stdin from $TMP/NAME.in when
+# it exists) with and without the fast paths (AIPERF_NO_FASTPATH=1): the
+# same exit status, stdout ($TMP/NAME.fast, .slow) and stderr (.fast.err,
+# .slow.err).
+both_ways() {
+	bw_name=$1
+	shift
+	bw_in=/dev/null
+	[ -f "$TMP/$bw_name.in" ] && bw_in=$TMP/$bw_name.in
+	rc1=0 rc2=0
+	"$@" <"$bw_in" >"$TMP/$bw_name.fast" 2>"$TMP/$bw_name.fast.err" || rc1=$?
+	AIPERF_NO_FASTPATH=1 "$@" <"$bw_in" >"$TMP/$bw_name.slow" 2>"$TMP/$bw_name.slow.err" || rc2=$?
+	[ "$rc1" -eq "$rc2" ] || { echo "$bw_name: status $rc1 with, $rc2 without the fast paths"; return 1; }
+	cmp "$TMP/$bw_name.slow" "$TMP/$bw_name.fast" &&
+	cmp "$TMP/$bw_name.slow.err" "$TMP/$bw_name.fast.err"
+}
+
 # wait_raw DIR: until the run in DIR has written its first raw record.
 wait_raw() {
 	wait_file "$1/profile_export_raw.jsonl"

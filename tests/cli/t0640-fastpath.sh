@@ -11,21 +11,6 @@
 . "$TOP/tests/golden/lib.sh"
 PY=/usr/bin/python3
 
-# both_ways NAME command...: runs the command (stdin from $TMP/NAME.in when
-# it exists) with and without the fast paths; outputs must be equal.
-both_ways() {
-	bw_name=$1
-	shift
-	bw_in=/dev/null
-	[ -f "$TMP/$bw_name.in" ] && bw_in=$TMP/$bw_name.in
-	rc1=0 rc2=0
-	"$@" <"$bw_in" >"$TMP/$bw_name.fast" 2>"$TMP/$bw_name.fast.err" || rc1=$?
-	AIPERF_NO_FASTPATH=1 "$@" <"$bw_in" >"$TMP/$bw_name.slow" 2>"$TMP/$bw_name.slow.err" || rc2=$?
-	[ "$rc1" -eq "$rc2" ] || { echo "status $rc1 with, $rc2 without the fast paths"; return 1; }
-	cmp "$TMP/$bw_name.slow" "$TMP/$bw_name.fast" &&
-	cmp "$TMP/$bw_name.slow.err" "$TMP/$bw_name.fast.err"
-}
-
 # golden_both DIR: a golden case run both ways (export also writes its
 # artifacts; the directories must hold the same bytes).
 golden_both() {

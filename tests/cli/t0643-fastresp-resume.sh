@@ -9,17 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 
-# both_ways NAME command...: stdin NAME.in, with and without the fast paths.
-both_ways() {
-	bw_name=$1
-	shift
-	rc1=0 rc2=0
-	"$@" <"$bw_name.in" >"$bw_name.fast" 2>"$bw_name.fast.err" || rc1=$?
-	AIPERF_NO_FASTPATH=1 "$@" <"$bw_name.in" >"$bw_name.slow" 2>"$bw_name.slow.err" || rc2=$?
-	[ "$rc1" -eq "$rc2" ] || { echo "$bw_name: status $rc1 with, $rc2 without"; return 1; }
-	cmp "$bw_name.slow" "$bw_name.fast" && cmp "$bw_name.slow.err" "$bw_name.fast.err"
-}
-
 test_expect_success 'write the records' '
 	$PY - <<-\EOF
 	import json
