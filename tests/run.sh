@@ -22,6 +22,9 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C PATH="$PWD/bin:$PATH"
+# Tests import each other's Python (gen-prompt-ref.py imports the golden
+# check.py): no bytecode caches written into the tree while others list it.
+export PYTHONDONTWRITEBYTECODE=1
 limit=${AIPERF_TEST_TIMEOUT:-900}
 
 # run.sh --one DIR I: a worker of the parallel mode: runs $DIR/cmd.I and

@@ -13,7 +13,8 @@ import sys
 
 def run(here, check_case):
     names = sys.argv[1:] or sorted(
-        n for n in os.listdir(here) if os.path.isdir(os.path.join(here, n)))
+        n for n in os.listdir(here)
+        if os.path.isdir(os.path.join(here, n)) and n != "__pycache__")
     failed = skipped = 0
     for n in names:
         bad, how = check_case(n)
