@@ -630,6 +630,22 @@ resume(struct sc *c, struct fmemo *m, int i, struct fpick *pk, struct ival *top)
  * outer string's checks): the byte after its closing quote, with its
  * fpick's index + 1 in *pick; or NULL, having kept nothing.
  */
+/* After a member or an item of the outer text: 1 past a ',', 0 past
+ * close, -1 at anything else (item_end() for the packets' scanner). */
+static int
+next_item(const char **p, const char *end, int close)
+{
+	if (*p < end && **p == ',') {
+		++*p;
+		return 1;
+	}
+	if (*p < end && **p == close) {
+		++*p;
+		return 0;
+	}
+	return -1;
+}
+
 static const char *
 pick_value(struct rec *r, const char *p, const char *end, size_t *pick)
 {
@@ -676,7 +692,7 @@ scan_packet(struct rec *r, struct fresp *f, const char *p, const char *end)
 {
 	const char *name = NULL, *val = NULL, *k, *q;
 	size_t namen = 0, valn = 0, kn, pick = 0;
-	int esc;
+	int esc, more;
 
 	static const char common[] = "\"name\":\"data\",\"value\":";
 	int lead;
@@ -692,7 +708,7 @@ scan_packet(struct rec *r, struct fresp *f, const char *p, const char *end)
 		namen = 4;
 		p += sizeof(common) - 1;
 	}
-	for (;;) {
+	do {
 		if (lead) {
 			k = "value";
 			kn = 5;
@@ -717,40 +733,31 @@ scan_packet(struct rec *r, struct fresp *f, const char *p, const char *end)
 			return NULL;
 		}
 		p = q;
-		if (p < end && *p == ',') {
-			p++;
-			continue;
-		}
-		if (p < end && *p == '}')
-			break;
+	} while ((more = next_item(&p, end, '}')) > 0);
+	if (more < 0)
 		return NULL;
-	}
 	if (name && KEY(name, namen, "data") && val && valn > 2) {
 		push_span(r, val, valn, pick);
 		f->ndata++;
 	}
-	return p + 1;
+	return p;
 }
 
 static const char *
 scan_packets(struct rec *r, struct fresp *f, const char *p, const char *end)
 {
+	int more;
+
 	f->first = r->nfs;
 	if (p >= end || *p++ != '[')
 		return NULL;
 	if (p < end && *p == ']')
 		return p + 1;
-	for (;;) {
+	do {
 		if (!(p = scan_packet(r, f, p, end)))
 			return NULL;
-		if (p < end && *p == ',') {
-			p++;
-			continue;
-		}
-		if (p < end && *p == ']')
-			return p + 1;
-		return NULL;
-	}
+	} while ((more = next_item(&p, end, ']')) > 0);
+	return more < 0 ? NULL : p;
 }
 
 /* One response {"perf_ns": N, "packets": [...]} or with "text" (and
@@ -762,7 +769,7 @@ scan_resp(struct rec *r, const char *p, const char *end)
 	unsigned seen = 0, bit;
 	const char *k, *q;
 	size_t kn;
-	int esc;
+	int esc, more;
 
 	if (p >= end || *p++ != '{')
 		return NULL;
@@ -772,7 +779,7 @@ scan_resp(struct rec *r, const char *p, const char *end)
 	}
 	f = &r->fr[r->nfr];
 	memset(f, 0, sizeof(*f));
-	for (;;) {
+	do {
 		if (!(p = scan_key(p, end, &k, &kn)))
 			return NULL;
 		if (KEY(k, kn, "perf_ns")) {
@@ -796,19 +803,12 @@ scan_resp(struct rec *r, const char *p, const char *end)
 		if (!p || (seen & bit))
 			return NULL;
 		seen |= bit;
-		if (p < end && *p == ',') {
-			p++;
-			continue;
-		}
-		if (p < end && *p == '}')
-			break;
-		return NULL;
-	}
-	if (!(seen & 1))
+	} while ((more = next_item(&p, end, '}')) > 0);
+	if (more < 0 || !(seen & 1))
 		return NULL;
 	f->packets = (seen & 2) != 0;
 	r->nfr++;
-	return p + 1;
+	return p;
 }
 
 size_t
@@ -816,6 +816,7 @@ fastresp_scan(void *ctx, const char *s, size_t n)
 {
 	struct rec *r = ctx;
 	const char *p = s, *end = s + n;
+	int more;
 
 	r->fr_on = 0;
 	r->nfr = r->nfs = r->nfp = 0;
@@ -826,19 +827,14 @@ fastresp_scan(void *ctx, const char *s, size_t n)
 		return 0;
 	if (p < end && *p == ']')
 		return r->fr_on = 1, 2;
-	for (;;) {
+	do {
 		if (!(p = scan_resp(r, p, end)))
 			return r->nfr = r->nfs = 0, 0;
-		if (p < end && *p == ',') {
-			p++;
-			continue;
-		}
-		if (p < end && *p == ']')
-			break;
+	} while ((more = next_item(&p, end, ']')) > 0);
+	if (more < 0)
 		return r->nfr = r->nfs = 0, 0;
-	}
 	r->fr_on = 1;
-	return (size_t)(p + 1 - s);
+	return (size_t)(p - s);
 }
 
 static int
