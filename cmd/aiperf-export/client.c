@@ -42,18 +42,41 @@ client_push(struct stats_vec *v, const struct json *x)
 	return 0;
 }
 
+/* A request's start stamp: the first and last start. */
 static void
-starts(struct client *c, const struct json *meta)
+start_at(struct client *c, int64_t t)
 {
-	int64_t t;
-
-	if (json_int64(json_get(meta, "request_start_ns"), &t) < 0)
-		return;
 	if (!c->starts || t < c->first_start)
 		c->first_start = t;
 	if (!c->starts || t > c->last_start)
 		c->last_start = t;
 	c->starts++;
+}
+
+static void
+starts(struct client *c, const struct json *meta)
+{
+	int64_t t;
+
+	if (json_int64(json_get(meta, "request_start_ns"), &t) == 0)
+		start_at(c, t);
+}
+
+/* A record's sender CPU stamp, and its end stamp when end is not NULL. */
+static void
+cpu_at(struct client *c, int64_t cpu, const int64_t *end)
+{
+	if (!c->cpu_n || cpu < c->cpu_min)
+		c->cpu_min = cpu;
+	if (!c->cpu_n || cpu > c->cpu_max)
+		c->cpu_max = cpu;
+	if (end) {
+		if (!c->cpu_n || *end < c->cpu_end_min)
+			c->cpu_end_min = *end;
+		if (!c->cpu_n || *end > c->cpu_end_max)
+			c->cpu_end_max = *end;
+	}
+	c->cpu_n++;
 }
 
 int
@@ -69,17 +92,8 @@ client_cpu(struct client *c, const struct json *rec, char *why, size_t whylen)
 		snprintf(why, whylen, "'aiperf': 'cpu_ns' must be a non-negative integer");
 		return -1;
 	}
-	if (!c->cpu_n || cpu < c->cpu_min)
-		c->cpu_min = cpu;
-	if (!c->cpu_n || cpu > c->cpu_max)
-		c->cpu_max = cpu;
-	if (json_int64(json_path(rec, "metadata.request_end_ns"), &end) == 0) {
-		if (!c->cpu_n || end < c->cpu_end_min)
-			c->cpu_end_min = end;
-		if (!c->cpu_n || end > c->cpu_end_max)
-			c->cpu_end_max = end;
-	}
-	c->cpu_n++;
+	cpu_at(c, cpu, json_int64(json_path(rec, "metadata.request_end_ns"), &end) == 0
+			       ? &end : NULL);
 	return 0;
 }
 
@@ -411,19 +425,8 @@ void
 client_fast_cpu(struct client *c, const struct frec *fr)
 {
 	c->records++;
-	if (!fr->have_cpu)
-		return;
-	if (!c->cpu_n || fr->cpu < c->cpu_min)
-		c->cpu_min = fr->cpu;
-	if (!c->cpu_n || fr->cpu > c->cpu_max)
-		c->cpu_max = fr->cpu;
-	if (fr->have_end) {
-		if (!c->cpu_n || fr->end < c->cpu_end_min)
-			c->cpu_end_min = fr->end;
-		if (!c->cpu_n || fr->end > c->cpu_end_max)
-			c->cpu_end_max = fr->end;
-	}
-	c->cpu_n++;
+	if (fr->have_cpu)
+		cpu_at(c, fr->cpu, fr->have_end ? &fr->end : NULL);
 }
 
 /* client_record() for a record frec_scan() read (it has no "error"). */
@@ -435,13 +438,8 @@ client_fast_record(struct client *c, const struct frec *fr)
 
 	if (rl_def == SIZE_MAX)
 		rl_def = (size_t)(metricdef_find("request_latency") - metricdefs);
-	if (fr->have_start) {
-		if (!c->starts || fr->start < c->first_start)
-			c->first_start = fr->start;
-		if (!c->starts || fr->start > c->last_start)
-			c->last_start = fr->start;
-		c->starts++;
-	}
+	if (fr->have_start)
+		start_at(c, fr->start);
 	if (!fr->have_aiperf)
 		return;
 	if (fr->have_late) {
