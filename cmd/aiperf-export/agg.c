@@ -227,6 +227,14 @@ response_end(struct agg *a, int64_t start, double lat)
 		minmax(end, NULL, NULL, &a->max_resp, &a->have_resp);
 }
 
+/* Whether a record's value v (in the metric's display unit) meets s. */
+static int
+slo_met(const struct slo *s, double v)
+{
+	v = agg_to_base(v, s->def->factor);
+	return (s->def->flags & MF_LARGER_BETTER) ? v >= s->base : v <= s->base;
+}
+
 /* Timestamps and goodput of a valid record. */
 static void
 valid_record(struct agg *a, const struct json *meta, const struct json *metrics)
@@ -246,10 +254,8 @@ valid_record(struct agg *a, const struct json *meta, const struct json *metrics)
 	for (size_t i = 0; i < a->nslo; i++) {
 		const struct slo *s = &a->slo[i];
 		double v;
-		if (json_double(json_get(json_get(metrics, s->def->tag), "value"), &v) < 0)
-			return;
-		v = agg_to_base(v, s->def->factor);
-		if ((s->def->flags & MF_LARGER_BETTER) ? !(v >= s->base) : !(v <= s->base))
+		if (json_double(json_get(json_get(metrics, s->def->tag), "value"), &v) < 0 ||
+		    !slo_met(s, v))
 			return;
 	}
 	a->good++;
@@ -351,10 +357,7 @@ fast_valid(struct agg *a, const struct frec *fr)
 		return;
 	for (size_t i = 0; i < a->nslo; i++) {
 		const struct slo *s = &a->slo[i];
-		if (frec_value(fr, s->idx, &v) < 0)
-			return;
-		v = agg_to_base(v, s->def->factor);
-		if ((s->def->flags & MF_LARGER_BETTER) ? !(v >= s->base) : !(v <= s->base))
+		if (frec_value(fr, s->idx, &v) < 0 || !slo_met(s, v))
 			return;
 	}
 	a->good++;

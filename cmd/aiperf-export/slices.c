@@ -79,6 +79,18 @@ slice_at(struct slices *sl, const struct agg *proto, int64_t idx)
 	return &sl->v[lo];
 }
 
+/* The slice of a request that started at start; NULL past MAX_SLICES. */
+static struct slice *
+slice_of(struct slices *sl, const struct agg *proto, int64_t start, char *why,
+	 size_t whylen)
+{
+	struct slice *s = slice_at(sl, proto, floordiv(start, sl->width_ns));
+
+	if (!s)
+		snprintf(why, whylen, "more than %d timeslices", MAX_SLICES);
+	return s;
+}
+
 int
 slices_add(struct slices *sl, const struct agg *proto, const struct json *r,
 	   char *why, size_t whylen)
@@ -89,11 +101,8 @@ slices_add(struct slices *sl, const struct agg *proto, const struct json *r,
 	if (!sl->width_ns ||
 	    json_int64(json_path(r, "metadata.request_start_ns"), &start) < 0)
 		return 0;
-	s = slice_at(sl, proto, floordiv(start, sl->width_ns));
-	if (!s) {
-		snprintf(why, whylen, "more than %d timeslices", MAX_SLICES);
+	if (!(s = slice_of(sl, proto, start, why, whylen)))
 		return -1;
-	}
 	return agg_record(&s->a, r, why, whylen) < 0 ? -1 : 0;
 }
 
@@ -105,11 +114,8 @@ slices_add_fast(struct slices *sl, const struct agg *proto, const struct frec *f
 
 	if (!sl->width_ns || !fr->have_start)
 		return 0;
-	s = slice_at(sl, proto, floordiv(fr->start, sl->width_ns));
-	if (!s) {
-		snprintf(why, whylen, "more than %d timeslices", MAX_SLICES);
+	if (!(s = slice_of(sl, proto, fr->start, why, whylen)))
 		return -1;
-	}
 	/* a slice holds no more values than the whole run, which took them */
 	(void)agg_fast(&s->a, fr);
 	return 0;
