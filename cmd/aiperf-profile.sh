@@ -1571,7 +1571,7 @@ loss_report() {
 		if (s > 0 && (!((w, p) in pb) || s < pb[w, p])) pb[w, p] = s
 		if (index($0, "\"NotSentError\"")) clean[w] = 1
 		# the phase start on the wall clock: intended = start - lateness
-		s = num("request_start_ns"); p = num("start_perf_ns"); i = num("intended_perf_ns")
+		p = num("start_perf_ns"); i = num("intended_perf_ns")
 		if (s > 0 && p > 0 && i > 0 && atns[w, r] != "-" && !((w, ph[w, r]) in ps))
 			ps[w, ph[w, r]] = s - (p - i) - atns[w, r]
 	}
