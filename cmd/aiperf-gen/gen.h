@@ -229,6 +229,10 @@ char *payload_chat_messages(const struct turn *t);
 void payload_stream_options(struct extras *kv);
 
 /* payload_endpoints.c: the other endpoints' bodies and metadata. */
+/* s as a JSON string, and t's non-empty texts as a JSON array of strings
+ * (values for extras_set(), which takes them), for every endpoint's body. */
+char *payload_quoted(const char *s);
+char *payload_texts(const struct turn *t);
 /* A user message's content into w: a plain string for one text, else an
  * array of parts of type part (empty texts skipped). */
 struct jw;

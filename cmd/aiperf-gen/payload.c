@@ -9,30 +9,6 @@
 
 #define PAYLOAD_MAX (256u << 20)
 
-static char *
-json_string(const char *s)
-{
-	struct buf b = BUF_INIT(BUF_NOMAX);
-
-	json_quote(&b, s, strlen(s));
-	return buf_detach(&b, NULL);
-}
-
-static char *
-texts_array(const struct turn *t)
-{
-	struct buf b = BUF_INIT(BUF_NOMAX);
-	struct jw w;
-
-	jw_init(&w, &b, 0);
-	jw_arr(&w);
-	for (size_t i = 0; i < t->ntexts; i++)
-		if (t->texts[i][0])
-			jw_str(&w, t->texts[i]);
-	jw_arr_end(&w);
-	return buf_detach(&b, NULL);
-}
-
 static void
 role_message(struct jw *w, const char *role, const char *content)
 {
@@ -132,10 +108,10 @@ build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 	else if (o->ep == EP_CHAT)
 		extras_set(kv, "messages", 8, payload_chat_messages(t));
 	else if (o->ep == EP_COMPLETIONS)
-		extras_set(kv, "prompt", 6, texts_array(t));
-	extras_set(kv, "model", 5, json_string(model));
+		extras_set(kv, "prompt", 6, payload_texts(t));
+	extras_set(kv, "model", 5, payload_quoted(model));
 	if (o->ep == EP_EMBEDDINGS)
-		extras_set(kv, "input", 5, texts_array(t));
+		extras_set(kv, "input", 5, payload_texts(t));
 	else
 		extras_set(kv, "stream", 6, xstrdup(stream ? "true" : "false"));
 	if (t->max_tokens >= 0 && o->ep != EP_EMBEDDINGS) {

@@ -62,8 +62,8 @@ endpoint_max_tokens(enum endpoint ep)
 	return eps[ep].max_tokens;
 }
 
-static char *
-quoted(const char *s)
+char *
+payload_quoted(const char *s)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
 
@@ -71,18 +71,8 @@ quoted(const char *s)
 	return buf_detach(&b, NULL);
 }
 
-static char *
-number(long long v)
-{
-	struct buf b = BUF_INIT(BUF_NOMAX);
-
-	buf_addf(&b, "%lld", v);
-	return buf_detach(&b, NULL);
-}
-
-/* The turn's non-empty texts as a JSON array of strings. */
-static char *
-text_list(const struct turn *t)
+char *
+payload_texts(const struct turn *t)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	struct jw w;
@@ -93,6 +83,15 @@ text_list(const struct turn *t)
 		if (t->texts[i][0])
 			jw_str(&w, t->texts[i]);
 	jw_arr_end(&w);
+	return buf_detach(&b, NULL);
+}
+
+static char *
+number(long long v)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	buf_addf(&b, "%lld", v);
 	return buf_detach(&b, NULL);
 }
 
@@ -183,7 +182,7 @@ joined(const struct turn *t)
 			buf_addch(&s, ' ');
 		buf_addstr(&s, t->texts[i]);
 	}
-	q = quoted(buf_str(&s));
+	q = payload_quoted(buf_str(&s));
 	buf_release(&s);
 	return q;
 }
@@ -299,15 +298,15 @@ rankings_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		buf_addstr(&q, "{\"text\":");
 		json_quote(&q, query, strlen(query));
 		buf_addch(&q, '}');
-		extras_set(kv, "model", 5, quoted(model));
+		extras_set(kv, "model", 5, payload_quoted(model));
 		extras_set(kv, "query", 5, buf_detach(&q, NULL));
 		extras_set(kv, "passages", 8, buf_detach(&b, NULL));
 	} else if (o->ep == EP_COHERE_RANKINGS) {
-		extras_set(kv, "model", 5, quoted(model));
-		extras_set(kv, "query", 5, quoted(query));
+		extras_set(kv, "model", 5, payload_quoted(model));
+		extras_set(kv, "query", 5, payload_quoted(query));
 		extras_set(kv, "documents", 9, buf_detach(&b, NULL));
 	} else {
-		extras_set(kv, "query", 5, quoted(query));
+		extras_set(kv, "query", 5, payload_quoted(query));
 		extras_set(kv, "texts", 5, buf_detach(&b, NULL));
 	}
 	add_extras(o, kv);
@@ -323,10 +322,10 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 	switch (o->ep) {
 	case EP_RESPONSES:
 		extras_set(kv, "input", 5, responses_input(t));
-		extras_set(kv, "model", 5, quoted(model));
+		extras_set(kv, "model", 5, payload_quoted(model));
 		extras_set(kv, "stream", 6, xstrdup(o->streaming ? "true" : "false"));
 		if (t->conv_system)
-			extras_set(kv, "instructions", 12, quoted(t->conv_system));
+			extras_set(kv, "instructions", 12, payload_quoted(t->conv_system));
 		if (t->max_tokens >= 0)
 			extras_set(kv, "max_output_tokens", 17, number(t->max_tokens));
 		add_extras(o, kv);
@@ -336,7 +335,7 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 	case EP_CHAT_EMBEDDINGS:
 		/* the chat payload, never streamed */
 		extras_set(kv, "messages", 8, payload_chat_messages(t));
-		extras_set(kv, "model", 5, quoted(model));
+		extras_set(kv, "model", 5, payload_quoted(model));
 		extras_set(kv, "stream", 6, xstrdup("false"));
 		if (t->max_tokens >= 0) {
 			const char *mk = o->legacy_max_tokens ? "max_tokens" :
@@ -348,8 +347,8 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		return 1;
 	case EP_NIM_EMBEDDINGS:
 		/* texts only until images come (multimodal, issue #17) */
-		extras_set(kv, "model", 5, quoted(model));
-		extras_set(kv, "input", 5, text_list(t));
+		extras_set(kv, "model", 5, payload_quoted(model));
+		extras_set(kv, "input", 5, payload_texts(t));
 		add_extras(o, kv);
 		return 1;
 	case EP_HF_GENERATE:
@@ -357,9 +356,9 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		extras_set(kv, "parameters", 10, tgi_parameters(o, t));
 		return 1;
 	case EP_SOLIDO_RAG:
-		extras_set(kv, "query", 5, text_list(t));
+		extras_set(kv, "query", 5, payload_texts(t));
 		extras_set(kv, "filters", 7, xstrdup("{\"family\":\"Solido\",\"tool\":\"SDE\"}"));
-		extras_set(kv, "inference_model", 15, quoted(model));
+		extras_set(kv, "inference_model", 15, payload_quoted(model));
 		add_extras(o, kv);
 		return 1;
 	case EP_NIM_RANKINGS:
@@ -376,8 +375,8 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		 * come as extra inputs (aiperf-send submits them as a form) */
 		if (!t->ntexts)
 			die("Video generation endpoint requires text prompt in first turn.");
-		extras_set(kv, "prompt", 6, quoted(t->texts[0]));
-		extras_set(kv, "model", 5, quoted(model));
+		extras_set(kv, "prompt", 6, payload_quoted(t->texts[0]));
+		extras_set(kv, "model", 5, payload_quoted(model));
 		add_extras(o, kv);
 		return 1;
 	default:

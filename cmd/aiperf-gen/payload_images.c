@@ -5,15 +5,6 @@
 #include "json/json.h"
 #include "util.h"
 
-static char *
-img_quoted(const char *s)
-{
-	struct buf b = BUF_INIT(BUF_NOMAX);
-
-	json_quote(&b, s, strlen(s));
-	return buf_detach(&b, NULL);
-}
-
 /*
  * ImageGenerationEndpoint.format_payload: the first text as the prompt,
  * response_format b64_json (sglang answers nothing else) and n 1, which
@@ -24,8 +15,8 @@ img_generation_kv(const struct gen_opts *o, const struct turn *t, struct extras 
 {
 	if (!t->ntexts)
 		die("Image generation endpoint requires text prompt in first turn.");
-	extras_set(kv, "prompt", 6, img_quoted(t->texts[0]));
-	extras_set(kv, "model", 5, img_quoted(o->models[t->model]));
+	extras_set(kv, "prompt", 6, payload_quoted(t->texts[0]));
+	extras_set(kv, "model", 5, payload_quoted(o->models[t->model]));
 	extras_set(kv, "response_format", 15, xstrdup("\"b64_json\""));
 	extras_set(kv, "n", 1, xstrdup("1"));
 	if (o->streaming)
