@@ -523,6 +523,17 @@ struct fmemo {
 		int depth;		/* 1: a top-level member; 3: choices[0]'s */
 		struct fpick pk;	/* what was kept, pointing into base */
 	} ck[NCK];
+	/* The last packet read in full or from a checkpoint, when one string
+	 * of it is the text a chunk carries (tail_var()): a packet with the
+	 * same bytes before that string and after it is the same but for
+	 * the string, and is read from this (tail_hit()). */
+	struct {
+		const char *base;	/* its '{', or NULL */
+		size_t s, e, end;	/* the string's first byte, its closing \",
+					 * the outer closing quote: offsets */
+		struct fpick pk;	/* what it kept, pointing into base */
+	} tail;
+	size_t tailed;		/* packets read from the tail (tests) */
 };
 
 static void
@@ -625,6 +636,105 @@ resume(struct sc *c, struct fmemo *m, int i, struct fpick *pk, struct ival *top)
 	return 0;
 }
 
+/* The one string of pk that is a chunk's text (choices[0]'s text, or
+ * its delta's content or reasoning), or NULL when there is none or more
+ * than one. */
+static const struct ival *
+tail_var(const struct fpick *pk)
+{
+	const struct ival *v[] = { &pk->c0text, &pk->content[0], &pk->rcontent[0],
+				   &pk->reasoning[0] }, *one = NULL;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		if (v[i]->type != '"')
+			continue;
+		if (one)
+			return NULL;
+		one = v[i];
+	}
+	return one;
+}
+
+/* A pointer of the tail's packet moved to the packet at base whose string
+ * ends at ne: before the string (and the string's start) by the packets'
+ * distance, from its end on by the strings' difference too; end says p
+ * is where a value ends (an empty string starts and ends at one place). */
+static const char *
+tail_ptr(const struct fmemo *m, const char *p, const char *base, size_t ne, int end)
+{
+	size_t off;
+
+	if (!p)
+		return NULL;
+	off = (size_t)(p - m->tail.base);
+	if (off < m->tail.s || (off == m->tail.s && !end))
+		return base + off;
+	if (off >= m->tail.e)
+		return base + ne + (off - m->tail.e);
+	return base + off;	/* inside the string: nothing points there */
+}
+
+static void
+tail_rebase(const struct fmemo *m, struct ival *v, const char *base, size_t ne)
+{
+	if (v->type) {
+		v->s = tail_ptr(m, v->s, base, ne, 0);
+		v->e = tail_ptr(m, v->e, base, ne, 1);
+	}
+}
+
+/*
+ * The packet at base read from the tail: the bytes up to the string's
+ * first byte and from its closing \" to the outer closing quote are the
+ * tail's, and the string between is one istr() takes. The scan is a
+ * function of the bytes, and a string holds no structure: what it keeps
+ * is the tail's but for where the string ends. The byte after the outer
+ * quote, or NULL (nothing kept).
+ */
+static const char *
+tail_hit(struct fmemo *m, const char *base, const char *end, struct fpick *pk)
+{
+	const char *tb = m->tail.base;
+	size_t s = m->tail.s, e = m->tail.e, rest = m->tail.end + 1 - m->tail.e, ne;
+	struct sc c = { base + s, end, 0, NULL, base, NULL };
+
+	if (!tb || (size_t)(end - base) <= s || memcmp(base, tb, s) || istr(&c, 0) < 0)
+		return NULL;
+	ne = (size_t)(c.p - 2 - base);
+	if ((size_t)(end - base) - ne < rest || memcmp(base + ne, tb + e, rest))
+		return NULL;
+	*pk = m->tail.pk;
+	tail_rebase(m, &pk->object, base, ne);
+	tail_rebase(m, &pk->choices, base, ne);
+	tail_rebase(m, &pk->usage, base, ne);
+	tail_rebase(m, &pk->c0text, base, ne);
+	tail_rebase(m, &pk->c0delta, base, ne);
+	tail_rebase(m, &pk->c0message, base, ne);
+	for (int d = 0; d < 2; d++) {
+		tail_rebase(m, &pk->content[d], base, ne);
+		tail_rebase(m, &pk->rcontent[d], base, ne);
+		tail_rebase(m, &pk->reasoning[d], base, ne);
+	}
+	m->tailed++;
+	return base + ne + rest;
+}
+
+/* Note the packet just read (its outer closing quote at q) as the tail. */
+static void
+tail_note(struct fmemo *m, const char *base, const char *q, const struct fpick *pk)
+{
+	const struct ival *v = tail_var(pk);
+
+	m->tail.base = NULL;
+	if (!v)
+		return;
+	m->tail.base = base;
+	m->tail.s = (size_t)(v->s - base);
+	m->tail.e = (size_t)(v->e - base);
+	m->tail.end = (size_t)(q - base);
+	m->tail.pk = *pk;
+}
+
 /*
  * A value string read as a packet's JSON while passing over it (with the
  * outer string's checks): the byte after its closing quote, with its
@@ -665,6 +775,12 @@ pick_value(struct rec *r, const char *p, const char *end, size_t *pick)
 	if (!r->fm && util_fastpath())
 		r->fm = xcalloc(1, sizeof(*r->fm));
 	if ((m = r->fm) != NULL && util_fastpath()) {
+		const char *q = tail_hit(m, c.base, end, pk);
+
+		if (q) {
+			*pick = ++r->nfp;
+			return q;
+		}
 		c.m = m;
 		i = resume_at(m, c.base, end);
 		m->n = i + 1;
@@ -682,6 +798,8 @@ pick_value(struct rec *r, const char *p, const char *end, size_t *pick)
 	skip_sp(&c);
 	if (c.p >= end || *c.p != '"')
 		return NULL;
+	if (m && c.m)
+		tail_note(m, c.base, c.p, pk);
 	*pick = ++r->nfp;
 	return c.p + 1;
 }
@@ -822,7 +940,7 @@ fastresp_scan(void *ctx, const char *s, size_t n)
 	r->nfr = r->nfs = r->nfp = 0;
 	/* checkpoints point into the last line's buffer */
 	if (r->fm)
-		r->fm->last = NULL, r->fm->n = 0;
+		r->fm->last = r->fm->tail.base = NULL, r->fm->n = 0;
 	if (p >= end || *p++ != '[')
 		return 0;
 	if (p < end && *p == ']')

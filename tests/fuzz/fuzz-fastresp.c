@@ -2,6 +2,7 @@
 /* libFuzzer target: aiperf-metrics' fast path for responses (fastresp.c) against the general path. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,8 +116,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < 2; i++) {
 		run(&fast, &o[i], s, n, &a);
 		run(&slow, &o[i], s, n, &b);
-		if (a.len != b.len || memcmp(a.s, b.s, a.len))
+		if (a.len != b.len || memcmp(a.s, b.s, a.len)) {
+			fprintf(stderr, "fast: %.*s\nslow: %.*s\n", (int)a.len, a.s,
+				(int)b.len, b.s);
 			abort();
+		}
 	}
 	return 0;
 }

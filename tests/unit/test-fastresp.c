@@ -164,7 +164,8 @@ main(void)
 		}
 		TEST("every prefix of a packet: both paths agree", all);
 	}
-	/* A stream's chunks: each goes on from the last one's checkpoints. */
+	/* A stream's chunks: each read from the last one's tail (the same
+	 * bytes but its text) or goes on from its checkpoints. */
 	{
 		static const char *const chunk[] = {
 			"{\\\"id\\\":\\\"c\\\",\\\"object\\\":\\\"chat.completion.chunk\\\","
@@ -173,38 +174,68 @@ main(void)
 			"{\\\"id\\\":\\\"c\\\",\\\"object\\\":\\\"chat.completion\\\","
 			"\\\"choices\\\":[{\\\"index\\\":0,\\\"message\\\":{\\\"content\\\":\\\"",
 		};
+		/* kind 2: kind 0 with other bytes after the text */
 		static const struct {
 			int kind[3];
-			size_t resumed;
-			int depth;	/* the last resume's */
+			size_t resumed, tailed;
+			int depth;	/* the last resume's; -1: none */
 		} seq[] = {
-			{ { 0, 0, 0 }, 2, 3 },	/* from inside choices[0] */
-			{ { 0, 1, 1 }, 2, 3 },	/* from "id", then inside choices[0] */
-			{ { 0, 1, 0 }, 2, 1 },	/* from "id" twice */
+			{ { 0, 0, 0 }, 0, 2, -1 },	/* from the tail twice */
+			{ { 0, 0, 2 }, 1, 1, 3 },	/* tail, then inside choices[0] */
+			{ { 0, 1, 1 }, 2, 0, 3 },	/* from "id", then inside choices[0] */
+			{ { 0, 1, 0 }, 2, 0, 1 },	/* from "id" twice */
 		};
 
 		for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
 			if (fast.fm)
-				fast.fm->resumed = 0;
+				fast.fm->resumed = fast.fm->tailed = 0;
 			buf_reset(&line);
 			buf_addstr(&line, "{\"metadata\":{\"x_request_id\":\"r\"},"
 				   "\"start_perf_ns\":1000,\"responses\":[");
 			for (int k = 0; k < 3; k++) {
 				buf_addf(&line, "%s{\"perf_ns\":%d,\"packets\":[{\"name\":\"data\","
 					 "\"value\":\"", k ? "," : "", 1500 + k);
-				buf_addstr(&line, chunk[seq[i].kind[k]]);
+				buf_addstr(&line, chunk[seq[i].kind[k] % 2]);
 				buf_addstr(&line, k == 1 ? "\\\\u00e9" : "x");
-				buf_addstr(&line, "\\\"}}]}\"}]}");
+				buf_addstr(&line, seq[i].kind[k] == 2
+					   ? "\\\"},\\\"finish_reason\\\":\\\"stop\\\"}]}\"}]}"
+					   : "\\\"}}]}\"}]}");
 			}
 			buf_addstr(&line, "],\"aiperf\":{\"endpoint_type\":\"chat\"}}");
 			result(&slow, &b);
 			result(&fast, &a);
 			snprintf(name, sizeof(name), "chunk sequence %zu: both paths agree", i);
 			TEST(name, a.len == b.len && !memcmp(a.s, b.s, a.len));
-			snprintf(name, sizeof(name), "chunk sequence %zu: read from checkpoints", i);
+			snprintf(name, sizeof(name), "chunk sequence %zu: read from the tail and checkpoints", i);
 			TEST(name, fast.fm && fast.fm->resumed == seq[i].resumed
-			     && fast.fm->depth == seq[i].depth);
+			     && fast.fm->tailed == seq[i].tailed
+			     && (seq[i].depth < 0 || fast.fm->depth == seq[i].depth));
 		}
+	}
+	/* A stream's texts read from the tail: empty ones (a string that starts
+	 * and ends at one place) and escapes, before and after others. */
+	{
+		static const char *const text[] = { "", "zz", "", "", "w", "\\\\\\\"q", "" };
+		size_t nt = sizeof(text) / sizeof(text[0]);
+
+		if (fast.fm)
+			fast.fm->tailed = 0;
+		buf_reset(&line);
+		buf_addstr(&line, "{\"metadata\":{\"x_request_id\":\"r\"},"
+			   "\"start_perf_ns\":1000,\"responses\":[");
+		for (size_t k = 0; k < nt; k++)
+			buf_addf(&line, "%s{\"perf_ns\":%zu,\"packets\":[{\"name\":\"data\","
+				 "\"value\":\"{\\\"object\\\":\\\"chat.completion.chunk\\\","
+				 "\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":"
+				 "\\\"%s\\\"}}]}\"}]}", k ? "," : "", 1500 + k, text[k]);
+		buf_addstr(&line, "],\"aiperf\":{\"endpoint_type\":\"chat\"}}");
+		result(&slow, &b);
+		result(&fast, &a);
+		TEST("empty texts from the tail: both paths agree",
+		     a.len == b.len && !memcmp(a.s, b.s, a.len));
+		TEST("empty texts from the tail: read from it", fast.fm && fast.fm->tailed == nt - 1);
+		if (a.len != b.len || memcmp(a.s, b.s, a.len))
+			printf("#   fast %.*s\n#   slow %.*s\n", (int)a.len, a.s, (int)b.len, b.s);
 	}
 	/* Outer text the fast path must not take: the line is malformed. */
 	make("x", "chat");
