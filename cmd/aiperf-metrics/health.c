@@ -79,6 +79,59 @@ pair_response(struct pairing *pg, const struct json *e)
 	}
 }
 
+/*
+ * stamped() of a data packet's value as the fast path kept it (quoted and
+ * escaped in the line). A value it read as a packet (sp->pick) has no
+ * outer escapes but \" \\ \/, so its text has the key where the line has
+ * it with each '"' escaped, and the spaces, colons and digits after it as
+ * they are: it is searched in place (by its first '_'). Any other value
+ * is decoded first.
+ */
+static int
+stamped_span(const struct rec *r, const struct fspan *sp)
+{
+	static const char key[] = "\\\"aiperf_send_ns\\\"";	/* \"aiperf_send_ns\" */
+	const size_t kn = sizeof(key) - 1, under = 8;	/* key[under] is its first '_' */
+	const char *p, *end = sp->s + sp->n, *v;
+	size_t len;
+
+	if (!sp->pick) {
+		v = rec_unquote(r, sp->s, sp->n, &len);
+		return stamped(v, len);
+	}
+	for (p = sp->s + under; p < end && (p = memchr(p, '_', (size_t)(end - p))); p++) {
+		if ((size_t)(end - (p - under)) < kn || memcmp(p - under, key, kn))
+			continue;
+		for (p += kn - under; p < end && (*p == ' ' || *p == ':'); p++)
+			;
+		return p < end && *p >= '0' && *p <= '9';
+	}
+	return 0;
+}
+
+/* pair_response() for each response the fast path kept (parse.c reads
+ * them from r->fr when it took the "responses" member): the same data
+ * packets, in the same order, with the same perf_ns. */
+static void
+pair_fast(struct pairing *pg, const struct rec *r)
+{
+	for (size_t i = 0; i < r->nfr && pg->stamp; i++) {
+		const struct fresp *f = &r->fr[i];
+
+		if (f->packets) {
+			for (size_t j = f->first; j < f->first + f->ndata && pg->stamp; j++)
+				if (stamped_span(r, &r->fs[j]))
+					pair(pg, f->perf_ns);
+		} else if (f->s) {
+			size_t len;
+			const char *v = rec_unquote(r, f->s, f->n, &len);
+
+			if (stamped(v, len))
+				pair(pg, f->perf_ns);
+		}
+	}
+}
+
 static int
 observation_delays(struct jw *w, const struct rec *r)
 {
@@ -89,7 +142,9 @@ observation_delays(struct jw *w, const struct rec *r)
 	if (!st || st->type != JSON_ARRAY || !resp || resp->type != JSON_ARRAY)
 		return 0;
 	pg.stamp = st->child;
-	for (const struct json *e = resp->child; e && pg.stamp; e = e->next)
+	if (r->fr_on)
+		pair_fast(&pg, r);
+	for (const struct json *e = r->fr_on ? NULL : resp->child; e && pg.stamp; e = e->next)
 		pair_response(&pg, e);
 	if (pg.open)
 		jw_arr_end(w);

@@ -141,6 +141,9 @@ int rec_parse(struct rec *r, const struct opts *o, const char *s, size_t n,
  * nothing, when parse_one() must read it.
  */
 size_t fastresp_scan(void *ctx, const char *s, size_t n);
+/* A quoted JSON string of r's line (a span fastresp_scan() kept) decoded,
+ * in r's document; "" when it is not one. */
+const char *rec_unquote(const struct rec *r, const char *s, size_t n, size_t *len);
 int fastresp_packet(struct rec *r, const struct fspan *sp, int *data, int *output,
 		    const struct json **usage);
 

@@ -613,8 +613,8 @@ parse_responses(struct rec *r, const struct json *arr, char *why, size_t wl)
 }
 
 /* A quoted JSON string fastresp_scan() checked, decoded into r's arena. */
-static const char *
-unquote(struct rec *r, const char *s, size_t n, size_t *len)
+const char *
+rec_unquote(const struct rec *r, const char *s, size_t n, size_t *len)
 {
 	const struct json *v = json_parse(r->doc, s, n, NULL, 0);
 
@@ -634,7 +634,7 @@ fast_text(struct rec *r, const struct fresp *f, struct buf *t, const char **s, s
 	if (f->packets && f->ndata != 1) {
 		buf_reset(t);
 		for (size_t i = f->first; i < f->first + f->ndata; i++) {
-			v = unquote(r, r->fs[i].s, r->fs[i].n, &vn);
+			v = rec_unquote(r, r->fs[i].s, r->fs[i].n, &vn);
 			if (t->len)
 				buf_addch(t, '\n');
 			if (buf_add(t, v, vn) < 0)
@@ -645,8 +645,8 @@ fast_text(struct rec *r, const struct fresp *f, struct buf *t, const char **s, s
 		return 0;
 	}
 	if (f->packets || f->s) {
-		v = f->packets ? unquote(r, r->fs[f->first].s, r->fs[f->first].n, &vn)
-			       : unquote(r, f->s, f->n, &vn);
+		v = f->packets ? rec_unquote(r, r->fs[f->first].s, r->fs[f->first].n, &vn)
+			       : rec_unquote(r, f->s, f->n, &vn);
 		if (vn > t->max)
 			return -1;
 		*s = v;
@@ -881,10 +881,9 @@ parse_with(struct rec *r, const struct opts *o, const char *s, size_t n,
 	r->unrecorded = never_recorded(json_str_or(json_get(r->error, "type"), ""));
 	r->et = etype_of(r, o);
 	r->stream = stream_of(r, o);
-	/* the fast path serves chat and completions; the others, and the
-	 * observation delays (health.c), read the responses' tree */
-	r->fr_want = (r->et == ET_CHAT || r->et == ET_COMPLETIONS)
-		      && !json_get(r->aiperf, "server_stamps");
+	/* the fast path serves chat and completions; the others read the
+	 * responses' tree */
+	r->fr_want = r->et == ET_CHAT || r->et == ET_COMPLETIONS;
 	if (r->fr_on && !r->fr_want)
 		return parse_with(r, o, s, n, why, wl, 0);
 	resp = json_get(r->root, "responses");

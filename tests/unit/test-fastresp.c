@@ -237,6 +237,76 @@ main(void)
 		if (a.len != b.len || memcmp(a.s, b.s, a.len))
 			printf("#   fast %.*s\n#   slow %.*s\n", (int)a.len, a.s, (int)b.len, b.s);
 	}
+	/* Server stamps (aiperf-mock's aiperf_send_ns): the fast path pairs
+	 * the stamped packets with them as the general path does. Each case
+	 * is a chunk's JSON text after its content, as the line holds it. */
+	{
+		static const struct {
+			const char *after;	/* the chunk's members after "choices" */
+			int delays;		/* observation delays expected */
+			int fastpk;		/* packets the fast path reads */
+		} sc[] = {
+			{ ",\\\"aiperf_send_ns\\\":1400", 3, 3 },
+			{ ",\\\"aiperf_send_ns\\\" : 7", 3, 3 },
+			{ ",\\\"aiperf_send_ns\\\":\\\"7\\\"", 0, 3 },
+			{ ",\\\"x\\\":\\\"\\\\\\\"aiperf_send_ns\\\\\\\":1\\\"", 0, 3 },
+			{ ",\\\"aiperf_send_ns\\\":null,\\\"aiperf_send_ns\\\":1", 0, 3 },
+			/* an outer \u: the general path reads it, decoded */
+			{ ",\\\"aiperf\\u005fsend_ns\\\":1", 3, 0 },
+			{ ",\\\"aiperf_send_ns\\\"\\u003a1", 3, 0 },
+			{ ",\\\"aiperf_send_n\\\":1", 0, 3 },
+			{ "", 0, 3 },
+		};
+		int all = 1, fastall = 1, counted = 1;
+		struct buf ea = BUF_INIT(BUF_NOMAX), eb = BUF_INIT(BUF_NOMAX);
+
+		for (size_t i = 0; i < sizeof(sc) / sizeof(sc[0]); i++) {
+			char why[256];
+			const char *d;
+			int n = 0;
+
+			buf_reset(&line);
+			buf_addstr(&line, "{\"metadata\":{\"x_request_id\":\"r\"},"
+				   "\"start_perf_ns\":1000,\"responses\":[");
+			for (int k = 0; k < 3; k++)
+				buf_addf(&line, "%s{\"perf_ns\":%d,\"packets\":[{\"name\":\"data\","
+					 "\"value\":\"{\\\"object\\\":\\\"chat.completion.chunk\\\","
+					 "\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"t%d\\\"}}]%s}\"}]}",
+					 k ? "," : "", 1500 + 10 * k, k, sc[i].after);
+			buf_addstr(&line, "],\"aiperf\":{\"endpoint_type\":\"chat\","
+				   "\"server_stamps\":[1400,1410,1420,1430]}}");
+			fast.fr_want = slow.fr_want = 1;
+			fast.nfast = 0;
+			if (rec_parse(&fast, &o, line.s, line.len, why, sizeof(why)) < 0
+			    || rec_parse(&slow, &o, line.s, line.len, why, sizeof(why)) < 0) {
+				printf("#   stamps case %zu: %s\n", i, why);
+				all = 0;
+				continue;
+			}
+			rec_emit(&fast, &o, &ea);
+			rec_emit(&slow, &o, &eb);
+			if (ea.len != eb.len || memcmp(ea.s, eb.s, ea.len)) {
+				printf("#   stamps case %zu\n#   fast %s#   slow %s", i, ea.s, eb.s);
+				all = 0;
+			}
+			if (fast.nfast != (size_t)sc[i].fastpk) {
+				printf("#   stamps case %zu: %zu packets fast\n", i, fast.nfast);
+				fastall = 0;
+			}
+			if ((d = strstr(ea.s, "\"observation_delay_ns\":[")) != NULL)
+				for (n = 1, d += 24; *d != ']'; d++)
+					n += *d == ',';
+			if (n != sc[i].delays) {
+				printf("#   stamps case %zu: %d delays, not %d\n", i, n, sc[i].delays);
+				counted = 0;
+			}
+		}
+		TEST("server stamps: both paths write the same record", all);
+		TEST("server stamps: the fast path read what it can", fastall);
+		TEST("server stamps: the stamped packets paired", counted);
+		buf_release(&ea);
+		buf_release(&eb);
+	}
 	/* Outer text the fast path must not take: the line is malformed. */
 	make("x", "chat");
 	buf_reset(&a);
