@@ -1529,15 +1529,17 @@ ports_check() {
 # all its turns and their delays, and starts turn k+1 only after turn k
 # returned (sess.c), the slot freed after its last turn. So a slot holds
 # one session, a session has one turn in flight at most: of a session's
-# missing turns after its last record only the first can be in flight,
-# the others never sent, and the slots bound these first ones. A missing
-# turn before a recorded turn of its session was sent (lost). A session
-# with no record before a later session (by its first line, the order
-# the sender starts them) with a record had its first turn sent; a later
+# missing turns after its last record only the first can be in flight
+# (the slots bound how many), the others were never sent. A session with
+# no record before a later session (by its first line, the order the
+# sender starts them) with a record had its first turn sent; a later
 # turn is not proven sent by other sessions' records (its session may be
-# in a turn delay). Records the sender had not yet written (it flushes
-# every 100 ms) are beyond this rule, with or without sessions. One line
-# a shard on standard output; fails when one was lost.
+# in a turn delay). A missing turn before a recorded turn of its session
+# was sent (lost), as was a warmup request when profiling has a record
+# (profiling waits for the warmup's last turns). Records the sender had
+# not yet written (it flushes every 100 ms) are beyond this rule, with or
+# without sessions. One line a shard on standard output; fails when one
+# was lost.
 loss_report() {
 	local run=$1 k c wc cs='' wcs=''
 	shift
