@@ -1522,8 +1522,24 @@ ports_check() {
 # requests (at least those before a later one with a record, the sender
 # starting them in order) are lost in flight, the rest never sent; none
 # when the phase has no record, or the sender stopped as asked (its
-# NotSentError records say it wrote all it held). One line a shard on
-# standard output; fails when one was lost.
+# NotSentError records say it wrote all it held).
+# Multi-turn sessions (num_turns > 1, one x_correlation_id): aiperf-send
+# queues first turns (and single-turn requests) in input order and starts
+# the queue's head when a slot frees; the session keeps that slot through
+# all its turns and their delays, and starts turn k+1 only after turn k
+# returned (sess.c), the slot freed after its last turn. So a slot holds
+# one session, a session has one turn in flight at most: of a session's
+# missing turns after its last record only the first can be in flight
+# (the slots bound how many), the others were never sent. A session with
+# no record before a later session (by its first line, the order the
+# sender starts them) with a record had its first turn sent; a later
+# turn is not proven sent by other sessions' records (its session may be
+# in a turn delay). A missing turn before a recorded turn of its session
+# was sent (lost), as was a warmup request when profiling has a record
+# (profiling waits for the warmup's last turns). Records the sender had
+# not yet written (it flushes every 100 ms) are beyond this rule, with or
+# without sessions. One line a shard on standard output; fails when one
+# was lost.
 loss_report() {
 	local run=$1 k c wc cs='' wcs=''
 	shift
@@ -1535,10 +1551,17 @@ loss_report() {
 		aiperf-gen "${GEN[@]}" --shard "$k/$WORKERS" </dev/null 2>>"$run/gen.err" |
 			awk -v w="worker_$((k - 1))" 'match($0, /"id":"[^"]*"/) {
 				id = substr($0, RSTART + 6, RLENGTH - 7)
-				ph = at = "-"
+				ph = at = se = "-"; t = 0
 				if (match($0, /"phase":"[a-z]*"/)) ph = substr($0, RSTART + 9, RLENGTH - 10)
 				if (match($0, /"at_ns":[0-9]+/)) at = substr($0, RSTART + 8, RLENGTH - 8)
-				print w, id, ph, at }' ||
+				# a request of a multi-turn session: the session (one word), the turn
+				if (match($0, /"num_turns":[0-9]+/) && substr($0, RSTART + 12, RLENGTH - 12) + 0 > 1 &&
+				    match($0, /"x_correlation_id":"([^"\\]|\\.)*"/)) {
+					se = substr($0, RSTART + 20, RLENGTH - 21)
+					gsub(/%/, "%25", se); gsub(/ /, "%20", se); gsub(/\t/, "%09", se)
+					if (match($0, /"turn_index":[0-9]+/)) t = substr($0, RSTART + 13, RLENGTH - 13)
+				}
+				print w, id, ph, at, se, t }' ||
 			return 2
 	done >"$run/expected"
 	awk -v cs="$cs" -v wcs="$wcs" \
@@ -1551,6 +1574,10 @@ loss_report() {
 	FNR == NR {
 		n[$1]++; id[$1, n[$1]] = $2; at[$1 SUBSEP $2] = n[$1]
 		ph[$1, $2] = $3; atns[$1, $2] = $4
+		# its session (a single-turn request its own), numbered by its
+		# first line: the order the sender starts sessions in
+		se[$1, $2] = $5 == "-" ? $2 : $5; turn[$1, $2] = $6 + 0
+		if (!(($1, se[$1, $2]) in spos)) spos[$1, se[$1, $2]] = n[$1]
 		next
 	}
 	match($0, /"x_request_id":"[^"]*"/) {
@@ -1563,6 +1590,10 @@ loss_report() {
 		seen[w, r] = 1
 		ended[w]++
 		if (at[w, r] > last[w]) last[w] = at[w, r]
+		q = spos[w, se[w, r]]
+		if (q > slast[w]) slast[w] = q
+		if (!((w, se[w, r]) in lastturn) || turn[w, r] > lastturn[w, se[w, r]])
+			lastturn[w, se[w, r]] = turn[w, r]
 		e = num("request_end_ns")
 		if (e > end[w]) end[w] = e
 		p = ph[w, r]
@@ -1595,8 +1626,21 @@ loss_report() {
 				if (((w, r) in seen)) continue
 				p = ph[w, r]
 				if (atns[w, r] == "-") {	# concurrency: by phase, below
+					sk = w SUBSEP se[w, r]
+					# sent: a later turn of its session has a record, or
+					# the next phase has one (it waited for this to drain)
+					if (((sk in lastturn) && turn[w, r] < lastturn[sk]) ||
+					    (p == "warmup" && ((w, "profiling") in pe))) {
+						lost++
+						continue
+					}
+					if ((sk in first)) {	# after its first missing turn
+						never++
+						continue
+					}
+					first[sk] = 1
 					miss[p]++
-					if (j < last[w]) sure[p]++
+					if (!(sk in lastturn) && spos[sk] < slast[w]) sure[p]++
 					continue
 				}
 				if (((w, p) in ps))

@@ -1,0 +1,112 @@
+#!/bin/sh
+# aiperf profile --from-records in concurrency mode with multi-turn
+# sessions (issue #18; aiperf(7), Several hosts): a session holds its
+# sender slot through its turns and sends turn k+1 after turn k returned,
+# so of its missing turns only the first can have been in flight, and
+# records of other sessions prove only first turns sent. Three shards as
+# plain background processes, shard 2's sender killed mid-run, then cut
+# record files for the exact rule.
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
+. "$(dirname "$0")/lib.sh"
+
+command -v jq >/dev/null || test_skip_all "no jq"
+# 1.5 s a turn, two sessions at a time a shard
+start_mock --ttft-ms 1500 --itl-ms 1 || test_skip_all "aiperf-mock did not start"
+SPIDS=
+shard_cleanup() {
+	for p in $SPIDS; do kill "$p" 2>/dev/null; done
+	cleanup
+}
+trap shard_cleanup EXIT
+
+# three sessions a shard, two slots: with this seed shard 1's have 3, 3
+# and 6 turns (requests 1-3, 4-6, 7-12), shard 2's 2, 7 and 4 (1-2, 3-9,
+# 10-13), shard 3's 2, 4 and 6
+GENOPTS="-m m --tokenizer builtin --random-seed 76 --isl 8 --osl 4
+	--conversation-num 9 --conversation-turn-mean 4 --conversation-turn-stddev 2"
+OPTS="$GENOPTS --export-level raw --ui-type none --concurrency 6 --workers-max 3"
+
+# line K DIR: worker_K's line of DIR/logs/shards.txt, as "ended lost never".
+line() {
+	sed -n "s/^worker_$1: \([0-9]*\) requests ended, \([0-9]*\) lost in flight (due before its last record ended), \([0-9]*\) never sent\$/\1 \2 \3/p" "$2/logs/shards.txt"
+}
+
+# records FILE N: until FILE has N lines (30 s at most, a bounded loop)
+records() {
+	_i=0
+	while [ "$( (wc -l <"$1") 2>/dev/null || echo 0)" -lt "$2" ] && [ $_i -lt 300 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ "$(wc -l <"$1")" -ge "$2" ]
+}
+
+test_expect_success 'a shard killed mid-session: one turn a session lost, its later turns never sent' '
+	test "$(aiperf-gen $GENOPTS --shard 2/3 | jq -r "select(.turn_index == 0) | .num_turns" | tr "\n" " ")" = "2 7 4 " &&
+	for k in 1 2 3; do
+		mkdir -p tmp$k &&
+		TMPDIR=$TMP/tmp$k aiperf profile $OPTS --url "$MOCK_URL" --shard $k \
+			--artifact-dir k$k >k$k.out 2>k$k.err &
+		SPIDS="$SPIDS $!"
+	done
+	# shard 2 at 4.5 s: its first session done, the second on its fourth
+	# turn, the third (started at 3 s) on its second; six records
+	records k2/profile_export_raw.jsonl 6 &&
+	p=$(cat tmp2/aiperf.*/send.pid) && kill -9 "$p" &&
+	for p in $SPIDS; do wait "$p" || :; done
+	SPIDS= &&
+	test_expect_code 3 aiperf profile $OPTS --url "$MOCK_URL" --artifact-dir km \
+		--from-records k1/profile_export_raw.jsonl k2/profile_export_raw.jsonl \
+		k3/profile_export_raw.jsonl >out 2>err &&
+	cat km/logs/shards.txt &&
+	test "$(line 0 km)" = "12 0 0" && test "$(line 2 km)" = "12 0 0" &&
+	set -- $(line 1 km) && test $# = 3 &&
+	test "$1" = "$(wc -l <k2/profile_export_raw.jsonl)" &&
+	# killed before 7.5 s (else this sees no difference): the old rule
+	# counted the second session'"'"'s missing turns before the third'"'"'s
+	# record lost in flight
+	test "$1" -ge 6 && test "$1" -le 8 &&
+	# each unfinished session had a turn in flight, its later turns waited
+	test "$2" = 2 && test "$3" = $((13 - $1 - 2)) &&
+	grep -q "^aiperf profile: worker_1: $1 requests ended, 2 lost in flight" err &&
+	test "$(jq .request_count.avg km/profile_export_aiperf.json)" = $((24 + $1))
+'
+
+# cut REC...: cut.jsonl, shard 1's records of its requests number REC
+cut() {
+	: >cut.jsonl &&
+	for i in "$@"; do
+		r=$(sed -n "${i}p" ids) && test -n "$r" &&
+		grep "\"x_request_id\":\"$r\"" k1/profile_export_raw.jsonl >>cut.jsonl || return 1
+	done
+	test "$(wc -l <cut.jsonl)" = $#
+}
+
+# merged0 OPTION...: the merge of cut.jsonl, its worker_0 line
+# shellcheck disable=SC2086 # OPTS: words
+merged0() {
+	st=0
+	aiperf profile $OPTS --url "$MOCK_URL" --artifact-dir kr "$@" \
+		--from-records cut.jsonl >out 2>err || st=$?
+	test "$st" = 3 || return 1
+	line 0 kr
+}
+
+test_expect_success 'the rule on cut records: a turn a session in flight, first turns proven sent' '
+	aiperf-gen $GENOPTS --shard 1/3 | jq -r .id >ids &&
+	test "$(wc -l <ids)" = 12 &&
+	test "$(wc -l <k1/profile_export_raw.jsonl)" = 12 &&
+	# the third session'"'"'s first turn, one slot (a 1,000 s ramp): the two
+	# sessions before had started, their first turns lost, their later
+	# turns not proven sent by the third'"'"'s record
+	cut 7 && test "$(merged0 --concurrency-ramp-duration 1000)" = "1 2 9" &&
+	# two sessions under way, one slot: one turn lost
+	cut 1 4 && test "$(merged0 --concurrency-ramp-duration 1000)" = "2 1 9" &&
+	# a turn before a recorded turn of its session was sent: lost; and
+	# the two sessions not started yet held the two slots
+	cut 1 3 && test "$(merged0)" = "2 3 7" &&
+	# one session left, two slots: one turn in flight
+	cut 1 2 3 4 5 6 7 8 && test "$(merged0)" = "8 1 3"
+'
+
+test_done
