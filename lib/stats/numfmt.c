@@ -91,6 +91,106 @@ shortest_fast(double v, char *digits, int *exp10)
 	return n;
 }
 
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128;
+
+/* 10^k, k <= 38 */
+static u128
+pow10_128(int k)
+{
+	u128 r = 1;
+
+	while (k-- > 0)
+		r *= 10;
+	return r;
+}
+
+/*
+ * The p-digit decimals of v = m * 2^-s in exact integer arithmetic: what
+ * snprintf("%.*e", p - 1) prints (v * 10^k rounded half to even, with
+ * 10^(p-1) <= v * 10^k < 10^p) and whether strtod reads it back as v (it
+ * lies inside v's rounding interval, half even at its ends; the interval
+ * below a power of two is half as wide). For v in [1e-5, 1e15), with
+ * m < 2^53 and k <= 21, m * 10^k stays below 2^123.
+ */
+static uint64_t
+digits_exact(uint64_t m, int s, int k, int *back)
+{
+	u128 big = (u128)m * pow10_128(k), q = big >> s, r = big - (q << s);
+	u128 half = (u128)1 << (s - 1), qs, diff, gap, t = pow10_128(k);
+
+	if (r > half || (r == half && (q & 1)))
+		q++;
+	qs = q << s;
+	/* 4 (q 2^s - m 10^k) against the half gaps 2 10^k (10^k below a
+	 * power of two), in units of 2^-s / 10^k */
+	if (qs >= big) {
+		diff = (qs - big) * 4;
+		gap = 2 * t;
+	} else {
+		diff = (big - qs) * 4;
+		gap = m == (uint64_t)1 << 52 ? t : 2 * t;
+	}
+	*back = diff < gap || (diff == gap && !(m & 1));
+	return (uint64_t)q;
+}
+
+/*
+ * The slow search below without snprintf and strtod: the smallest
+ * precision of 15, 16 and 17 whose decimals read back (17 at last), as
+ * exact integer arithmetic gives them. Returns 0 outside [1e-5, 1e15).
+ */
+static int
+shortest_exact(double v, char *digits, int *exp10)
+{
+	static const double p10[] = { 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4,
+				      1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14 };
+	int e2, s, e10 = -5, p, back = 0, n = 0;
+	uint64_t m, d = 0, lo, hi;
+	char tmp[24];
+
+	if (!(v >= 1e-5 && v < 1e15))
+		return 0;
+	m = (uint64_t)ldexp(frexp(v, &e2), 53);
+	s = 53 - e2;
+	/* the decimal exponent: p10[] is exact from 1e0 up; below, a miss by
+	 * one is caught by the digit count */
+	while (e10 < 14 && v >= p10[e10 + 6])
+		e10++;
+	for (p = 15; p <= 17; p++) {
+		for (int tries = 0; tries < 3; tries++) {
+			int k = p - 1 - e10;
+
+			d = digits_exact(m, s, k, &back);
+			lo = (uint64_t)pow10_128(p - 1);
+			hi = lo * 10;
+			if (d < lo)
+				e10--;
+			else if (d > hi || (d == hi && (u128)m * pow10_128(k) >> s >= hi))
+				e10++;	/* (d == hi: a carry, as printf's) */
+			else
+				break;
+		}
+		if (d < lo || d > hi)
+			return 0;
+		if (back)
+			break;
+	}
+	if (p > 17)
+		p = 17;
+	/* d / 10^(p - 1 - e10), or 10^p after a carry: one digit more */
+	for (uint64_t x = d; x; x /= 10)
+		tmp[n++] = (char)('0' + x % 10);
+	*exp10 = e10 + (n - p);
+	for (int i = 0; i < n; i++)
+		digits[i] = tmp[n - 1 - i];
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	digits[n] = '\0';
+	return n;
+}
+#endif
+
 static int
 shortest(double v, char *digits, int *exp10)
 {
@@ -99,6 +199,10 @@ shortest(double v, char *digits, int *exp10)
 
 	if ((n = shortest_fast(v, digits, exp10)) > 0)
 		return n;
+#ifdef __SIZEOF_INT128__
+	if ((n = shortest_exact(v, digits, exp10)) > 0)
+		return n;
+#endif
 
 	if (fabs(v) >= DBL_MIN) {
 		for (int prec = 15; prec <= 17; prec++) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/numfmt: Python, orjson and pydantic number text. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -75,14 +76,26 @@ random_agreement(void)
 	uint64_t x = 88172645463325252ULL;
 	char a[64], b[64];
 
-	for (int i = 0; i < 300000; i++) {
+	for (int i = 0; i < 450000; i++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		double v;
-		switch (i % 5) {
+		switch (i % 9) {
 		case 0: v = (double)(x % 100000000000ULL) * (1e3 / 1e9); break;
 		case 1: v = (double)(x % 1000000) / 7.0; break;
 		case 2: v = (double)(x % 1000000000) * 1e-9; break;
 		case 3: v = (double)(x >> 11) / 9007199254740992.0 * 1e6; break;
+		/* 17-digit values (the exact integer search): any bits in
+		 * range, ratios as throughputs are, powers of two and the
+		 * neighbours of powers of ten */
+		case 4: {
+			uint64_t bits = (x >> 12) | ((uint64_t)(1006 + (x >> 2) % 68) << 52);
+
+			memcpy(&v, &bits, sizeof(v));
+			break;
+		}
+		case 5: v = (double)(x % 100000 + 1) / ((double)(x >> 40) * 1e-9 + 1e-6); break;
+		case 6: v = ldexp(1.0, (int)(x % 66) - 16); break;
+		case 7: v = nextafter(pow(10, (double)((int)(x % 20) - 5)), (x & 1) ? 0 : 1e300); break;
 		default: v = (double)(x % 100000) / 100.0; break;
 		}
 		if (v < 1e-5 || v >= 1e15)
@@ -124,7 +137,7 @@ main(void)
 	TEST_STR("16 digits (fast path)", r(1600.0 / 27.0, NUMFMT_ORJSON), "59.25925925925926");
 	TEST_STR("16 digits, below 1", r(0.1 + 0.2, NUMFMT_ORJSON), "0.30000000000000004");
 	TEST_STR("17 digits", r(2.0 / 3.0 * 1000, NUMFMT_ORJSON), "666.6666666666666");
-	TEST("fast path equals the reference on 300,000 values", random_agreement());
+	TEST("fast path equals the reference on 450,000 values", random_agreement());
 	TEST_STR("commas", c2(1234567.891), "1,234,567.89");
 	TEST_STR("commas small", c2(7.5), "7.50");
 	TEST_STR("commas negative", c2(-1234.5), "-1,234.50");
