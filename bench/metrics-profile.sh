@@ -59,11 +59,12 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 # jobs on the machine: noisy, figures swing 20-30% from run to run),
 # defaults (20,000 requests, concurrency 32, ~3,900 records/s, ~5.1 s
 # runs; raw records ~4.6 kB, metric records ~2.15 kB), medians of 3 rounds,
-# records per CPU-second:
-#                     inside   no SCHED_IDLE  alone, paced  --follow FILE  FILE   inside/alone
-#   aiperf-metrics     39.8k      36.0k          35.7k         44.5k       52.3k     0.87
-#   aiperf-export     114k        97k           110k          191k        191k       0.57
-#   metrics + export   29.5k      26.3k          26.7k         36.1k       41.0k     0.79
+# records per CPU-second (columns: B, D, P, C's --follow FILE and FILE,
+# the ratio B / --follow FILE):
+#                           B       D       P  --follow    FILE   ratio
+#   aiperf-metrics      39.8k   36.0k   35.7k     44.5k   52.3k    0.87
+#   aiperf-export        114k     97k    110k      191k    191k    0.57
+#   metrics + export    29.5k   26.3k   26.7k     36.1k   41.0k    0.79
 # (an earlier run, loadavg 2.2 -> 5.2: 25.1k inside, 26.4k alone --follow,
 # 33.4k alone FILE for the two; export 99k inside, 145k alone.)
 # What it shows:
@@ -76,8 +77,9 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 #   the JSON parser's string_onepass/parse_value, and printf's %g of the
 #   many metric values).
 # - Inside, aiperf-metrics costs ~1.15x and aiperf-export ~1.75x their CPU
-#   alone. Not SCHED_IDLE (no SCHED_IDLE is no better, within the noise)
-#   nor the sender or server on the same cores (alone at the run's pace
+#   alone. Not clearly SCHED_IDLE (D against B: 10-15% less CPU in
+#   manual runs at loadavg ~2, more in this one: within the noise), nor
+#   the sender and server on the same cores (alone at the run's pace, P,
 #   costs as much as inside): following records as they arrive does.
 #   aiperf-export wakes thousands of times (3,400 voluntary switches
 #   inside, 8,700 paced alone, 1 from a file): aiperf-metrics --follow
