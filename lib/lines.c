@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,6 +58,12 @@ fill_raw(struct lines *l)
 
 	if (buf_grow(&l->in, CHUNK) < 0)
 		return errno = ENOBUFS, -1;
+	if (l->idle) {
+		struct pollfd p = { l->fd, POLLIN, 0 };
+
+		if (poll(&p, 1, 0) == 0)
+			l->idle(l->idle_ctx);
+	}
 	do
 		r = read(l->fd, l->in.s + l->in.len, CHUNK);
 	while (r < 0 && errno == EINTR);

@@ -31,6 +31,10 @@ struct lines {
 	int zstd;		/* -1 unknown, 0 plain, 1 zstd */
 	ZSTD_DStream *z;
 	size_t zrc;		/* last decoder hint: 0 = frame complete */
+	/* Called before a read that would wait (nothing to read yet), when
+	 * set: a caller holding buffered output flushes it there. */
+	void (*idle)(void *ctx);
+	void *idle_ctx;
 };
 
 int lines_open(struct lines *l, const char *path, size_t max);

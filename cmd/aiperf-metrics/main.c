@@ -177,6 +177,16 @@ line_max(void)
 }
 
 /* Every line of path ("-": stdin), or of the file f follows (path). */
+/* --follow caught up with the file: the records so far go downstream
+ * now, not when 64 KiB of them have come. */
+static void
+flush_idle(void *ctx)
+{
+	(void)ctx;
+	if (fflush(stdout) == EOF)
+		die_write();
+}
+
 static void
 do_file(struct run *run, const struct opts *o, const char *path, struct follow *f)
 {
@@ -185,9 +195,10 @@ do_file(struct run *run, const struct opts *o, const char *path, struct follow *
 	size_t n, max = line_max();
 	int rc;
 
-	if (f)
+	if (f) {
 		lines_fdopen(&l, follow_fd(f), path, max);
-	else if (!strcmp(path, "-"))
+		l.idle = flush_idle;
+	} else if (!strcmp(path, "-"))
 		lines_fdopen(&l, 0, "<stdin>", max);
 	else if (lines_open(&l, path, max) < 0)
 		die("cannot open '%s':", path);
@@ -248,9 +259,10 @@ main(int argc, char **argv)
 	}
 	/* Records out in 64 KiB writes, not stdio's 4 KiB for a pipe: a
 	 * sixteenth of the system calls here and in aiperf-export at the other
-	 * end (1.4x for the two). --follow and --unbuffered keep theirs. */
+	 * end (1.4x for the two). --follow writes what it holds whenever it
+	 * waits for the file to grow (flush_idle()); --unbuffered, each. */
 	static char outbuf[(size_t)64 << 10];
-	if (!op.follow && !op.o.unbuffered)
+	if (!op.o.unbuffered)
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	metrics_init();
 	progress_init(&progress, op.progress_fd);

@@ -45,6 +45,18 @@ test_expect_success 'records come out while the file grows (--unbuffered)' '
 	test_cmp expect live.out && test "$(cat state)" = yes
 '
 
+# Records are written in 64 KiB blocks, and whenever the reader has caught
+# up with the file: one record (less than even stdio's 4 KiB) comes out
+# before the writer goes on.
+test_expect_success 'records come out when the file stops growing (no --unbuffered)' '
+	$M <recs >expect &&
+	head -n 1 recs >part && tail -n +2 recs >rest &&
+	test "$(head -n 1 expect | wc -c)" -lt 4096 &&
+	{ cat part >idle && wait_lines idle.out 1 && echo yes >state2; cat rest >>idle; true; } |
+		$M --follow idle >idle.out &&
+	test_cmp expect idle.out && test "$(cat state2)" = yes
+'
+
 test_expect_success '--threads: the same bytes' '
 	$M <recs >expect &&
 	: >threads &&
