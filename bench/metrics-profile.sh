@@ -117,38 +117,16 @@ command -v jq >/dev/null || die "jq not found"
 
 bench_mock --ttft-ms "$TTFT_MS" --itl-ms "$ITL_MS" --max-connections $((CONC * 2 + 100))
 
-# The timer: runs ARGS as a child and appends its user and system seconds
-# and its voluntary and involuntary context switches to OUT. The child gets SIGPIPE and SIGXFSZ back (python ignores them).
-cat >"$TMP/cputime.py" <<'PY'
-import os, signal, sys
-out, argv = sys.argv[1], sys.argv[2:]
-pid = os.fork()
-if pid == 0:
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-    try:
-        os.execvp(argv[0], argv)
-    except OSError as e:
-        sys.stderr.write("cputime: %s: %s\n" % (argv[0], e.strerror))
-        os._exit(127)
-while True:
-    try:
-        _, st, ru = os.wait4(pid, 0)
-        break
-    except InterruptedError:
-        pass
-with open(out, "a") as f:
-    f.write("%.6f %.6f %d %d\n" % (ru.ru_utime, ru.ru_stime, ru.ru_nvcsw, ru.ru_nivcsw))
-code = os.waitstatus_to_exitcode(st)
-sys.exit(128 - code if code < 0 else code)
-PY
+# The timer (bench/cputime.py): a command's user and system seconds and
+# its context switches, from wait4(2).
+CPUTIME=$TOP/bench/cputime.py
 # cpu OUT command...: the command under the timer; OUT its "user sys
 # voluntary involuntary".
 cpu() {
 	local out=$1
 	shift
 	rm -f "$out"
-	"$PY" "$TMP/cputime.py" "$out" "$@"
+	"$PY" "$CPUTIME" "$out" "$@"
 }
 
 # pace.py RATE SRC DST: appends SRC's lines to DST at RATE lines a
@@ -183,7 +161,7 @@ shim() {
 		#!/bin/sh
 		case " \$* " in *" --follow "*) ;; *) exec "$BIN/aiperf-metrics" "\$@" ;; esac
 		printf '%s\n' "\$@" >"$d/metrics.args"
-		exec "$PY" "$TMP/cputime.py" "$d/metrics.cpu" "$BIN/aiperf-metrics" "\$@"
+		exec "$PY" "$CPUTIME" "$d/metrics.cpu" "$BIN/aiperf-metrics" "\$@"
 	SH
 	cat >"$d/aiperf-export" <<-SH
 		#!/bin/sh
@@ -194,7 +172,7 @@ shim() {
 			[ "\$prev" = --input-config ] && cp "\$a" "$d/input_config.json"
 			prev=\$a
 		done
-		exec "$PY" "$TMP/cputime.py" "$d/export.cpu" "$BIN/aiperf-export" "\$@"
+		exec "$PY" "$CPUTIME" "$d/export.cpu" "$BIN/aiperf-export" "\$@"
 	SH
 	chmod +x "$d/aiperf-metrics" "$d/aiperf-export"
 }
