@@ -50,8 +50,9 @@ nearest16(double v, double p, double s)
  * m = round(v * 10^k) gives m / 10^k == v. With m < 2^53 and 10^k exact, that
  * division is correctly rounded exactly as strtod of the decimal would be,
  * so the text reads back as v; with at most 15 digits no other decimal that
- * short maps to v, so it is the shortest. Returns the digit count, or 0
- * to leave the value to the snprintf search.
+ * short maps to v, so it is the shortest. Returns the digit count, -1
+ * when 17 digits are needed (the nearest 16-digit decimal does not read
+ * back, so none does), or 0 to leave the value to the search.
  */
 static int
 shortest_fast(double v, char *digits, int *exp10)
@@ -70,8 +71,10 @@ shortest_fast(double v, char *digits, int *exp10)
 		double s = v * p10[k];
 		if (s >= 1e15) {
 			m = nearest16(v, p10[k], s);
-			if (m == 0 || m / p10[k] != v)
+			if (m == 0)
 				return 0;
+			if (m / p10[k] != v)	/* no 16 digits read back */
+				return -1;
 			break;
 		}
 		m = nearbyint(s);
@@ -141,11 +144,12 @@ digits_exact(uint64_t m, int s, int k, int *back)
 
 /*
  * The slow search below without snprintf and strtod: the smallest
- * precision of 15, 16 and 17 whose decimals read back (17 at last), as
- * exact integer arithmetic gives them. Returns 0 outside [1e-5, 1e15).
+ * precision of pmin (15 or 17), 16 and 17 whose decimals read back (17 at
+ * last), as exact integer arithmetic gives them. Returns 0 outside
+ * [1e-5, 1e15).
  */
 static int
-shortest_exact(double v, char *digits, int *exp10)
+shortest_exact(double v, int pmin, char *digits, int *exp10)
 {
 	static const double p10[] = { 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4,
 				      1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14 };
@@ -153,7 +157,7 @@ shortest_exact(double v, char *digits, int *exp10)
 	uint64_t m, d = 0, lo, hi;
 	char tmp[24];
 
-	if (!(v >= 1e-5 && v < 1e15))
+	if (!(v >= 1e-5 && v < 1e15) || pmin < 15 || pmin > 17)
 		return 0;
 	m = (uint64_t)ldexp(frexp(v, &e2), 53);
 	s = 53 - e2;
@@ -161,7 +165,7 @@ shortest_exact(double v, char *digits, int *exp10)
 	 * one is caught by the digit count */
 	while (e10 < 14 && v >= p10[e10 + 6])
 		e10++;
-	for (p = 15; p <= 17; p++) {
+	for (p = pmin; p <= 17; p++) {
 		for (int tries = 0; tries < 3; tries++) {
 			int k = p - 1 - e10;
 
@@ -201,10 +205,12 @@ shortest(double v, char *digits, int *exp10)
 	char tmp[40];
 	int n = 0, lo = 1, hi = 17;
 
-	if ((n = shortest_fast(v, digits, exp10)) > 0)
-		return n;
+	int fast = shortest_fast(v, digits, exp10);
+
+	if (fast > 0)
+		return fast;
 #ifdef __SIZEOF_INT128__
-	if ((n = shortest_exact(v, digits, exp10)) > 0)
+	if ((n = shortest_exact(v, fast < 0 ? 17 : 15, digits, exp10)) > 0)
 		return n;
 #endif
 
