@@ -16,6 +16,10 @@
  * text. Both decline (return 0) on anything else, before any side effect,
  * and the general path takes that record or packet: so the output is the
  * same byte for byte (tests/cli/t0641, tests/fuzz/fuzz-fastresp.c).
+ * A stream's packets mostly differ from the one before only in their text:
+ * such a packet is read from that one (the tail, below), and the rest go
+ * on from where the last one had the same bytes (checkpoints). The server
+ * stamps' pairing (health.c) reads the data values' spans kept here.
  */
 
 static int
