@@ -95,6 +95,19 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 # - The wrapper's own report (A) saw 0.83 of aiperf-metrics' whole-process
 #   CPU and 0.76 of aiperf-export's (0.55-1.03 across runs): its sampler
 #   stops with the sender, and the stages, on idle CPU, finish after it.
+# Since (the same day, same machine, loadavg 1.3 -> 0.9, defaults): the
+# stamped records take aiperf-metrics' fast path, a chunk like the last is
+# read from it, 17-digit numbers are found without snprintf, and --follow
+# writes 64 KiB blocks (and whatever it holds once it has caught up):
+#                           B       D       P  --follow    FILE   ratio
+#   aiperf-metrics      61.7k   64.0k   69.0k     72.8k   91.7k    0.85
+#   aiperf-export        128k    135k    156k      178k    178k    0.72
+#   metrics + export    41.6k   43.1k   47.9k     51.7k   65.0k    0.81
+# aiperf-export's wake-ups inside: 670 (3,400 before). Inside aiperf
+# profile the two stages now cost 24 us a record (34 before). These
+# 20,000-record runs carry more than bench/metrics.sh's: a usage chunk, 12
+# http_req_* metrics, 9 stamps, and each stage's start; 100,000 copies of
+# such records take aiperf-metrics 7.4 us a record alone.
 set -eu
 # shellcheck disable=SC1091
 . "$(dirname "$0")/lib.sh"
