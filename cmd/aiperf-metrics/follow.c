@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* --follow: a growing file copied to a pipe until stdin ends, for the one line reader. */
-#define _GNU_SOURCE	/* pipe2, F_SETPIPE_SZ */
+#define _GNU_SOURCE	/* pipe2, F_SETPIPE_SZ, splice */
 #include "metrics.h"
 
 #include <errno.h>
@@ -122,22 +122,50 @@ check_same(struct follow *f, const struct stat *st)
 			   f->path);
 }
 
+/*
+ * The file's bytes go into the pipe by splice(2) from the page cache (no
+ * copy through this thread), else, where the file system cannot splice,
+ * by read and write. The file is appended to, never rewritten (a
+ * truncation is an error below), so the pages the pipe refers to keep the
+ * bytes it passed.
+ */
+static ssize_t
+pass_on(struct follow *f, int fd, int *nosplice)
+{
+	ssize_t r;
+
+	if (!*nosplice) {
+		r = splice(fd, NULL, f->wr, NULL, CHUNK, SPLICE_F_MOVE);
+		if (r < 0 && errno == EPIPE)
+			return util_seterr(f->why, sizeof(f->why), "cannot pass '%s' on: %s",
+					   f->path, strerror(errno)), -2;
+		if (r >= 0 || (errno != EINVAL && errno != ENOSYS))
+			return r;
+		*nosplice = 1;
+	}
+	r = read(fd, f->b, CHUNK);
+	if (r > 0 && put_all(f, f->b, (size_t)r) < 0)
+		return -2;
+	return r;
+}
+
 static int
 copy(struct follow *f, int fd)
 {
 	struct stat st;
 	off_t off = 0;
+	int nosplice = !util_fastpath();	/* AIPERF_NO_FASTPATH=1: read and write */
 
 	for (;;) {
-		ssize_t r = read(fd, f->b, CHUNK);
+		ssize_t r = pass_on(f, fd, &nosplice);
+		if (r == -2)
+			return -1;
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return util_seterr(f->why, sizeof(f->why), "cannot read '%s': %s",
 					   f->path, strerror(errno));
 		if (r > 0) {
-			if (put_all(f, f->b, (size_t)r) < 0)
-				return -1;
 			off += r;
 			continue;
 		}

@@ -35,6 +35,12 @@ test_expect_success 'a file written slowly, lines cut across writes: the output 
 	test_cmp expect out && cmp recs copy
 '
 
+test_expect_success 'the same without splice (AIPERF_NO_FASTPATH=1: read and write)' '
+	: >f2 &&
+	slow_write recs f2 1499 | AIPERF_NO_FASTPATH=1 $M --follow f2 --tee copy2 >out2 &&
+	test_cmp expect out2 && cmp recs copy2
+'
+
 # A writer's stdout ends when the file is whole: its last command must not
 # be one the shell may exec with stdout sent elsewhere (hence "; true").
 test_expect_success 'records come out while the file grows (--unbuffered)' '
