@@ -44,6 +44,30 @@ nearest16(double v, double p, double s)
  * same result as a search over 1..17. Returns the digit count; *exp10 is
  * the decimal exponent of the first digit.
  */
+/* The decimal digits of u > 0 into digits; their count. */
+static int
+int_digits(uint64_t u, char *digits)
+{
+	char tmp[24];
+	int n = 0;
+
+	for (; u; u /= 10)
+		tmp[n++] = (char)('0' + u % 10);
+	for (int i = 0; i < n; i++)
+		digits[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* n digits less their trailing zeros (one kept), terminated; the count. */
+static int
+strip_zeros(char *digits, int n)
+{
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	digits[n] = '\0';
+	return n;
+}
+
 /*
  * Fast path for the common case, a value with a short exact decimal
  * (latencies are integer ns times 1e-6): the smallest k for which
@@ -61,7 +85,6 @@ shortest_fast(double v, char *digits, int *exp10)
 		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
 		1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
 	};
-	char tmp[24];
 	int n = 0, k;
 	double m = 0;
 
@@ -83,15 +106,9 @@ shortest_fast(double v, char *digits, int *exp10)
 	}
 	if (k == 18)
 		return 0;
-	for (uint64_t u = (uint64_t)m; u; u /= 10)
-		tmp[n++] = (char)('0' + u % 10);
-	for (int i = 0; i < n; i++)
-		digits[i] = tmp[n - 1 - i];
+	n = int_digits((uint64_t)m, digits);
 	*exp10 = n - 1 - k;
-	while (n > 1 && digits[n - 1] == '0')
-		n--;
-	digits[n] = '\0';
-	return n;
+	return strip_zeros(digits, n);
 }
 
 #ifdef __SIZEOF_INT128__
@@ -155,7 +172,6 @@ shortest_exact(double v, int pmin, char *digits, int *exp10)
 				      1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14 };
 	int e2, s, e10 = -5, p, back = 0, n = 0;
 	uint64_t m, d = 0, lo, hi;
-	char tmp[24];
 
 	if (!(v >= 1e-5 && v < 1e15) || pmin < 15 || pmin > 17)
 		return 0;
@@ -187,15 +203,9 @@ shortest_exact(double v, int pmin, char *digits, int *exp10)
 	if (p > 17)
 		p = 17;
 	/* d / 10^(p - 1 - e10), or 10^p after a carry: one digit more */
-	for (uint64_t x = d; x; x /= 10)
-		tmp[n++] = (char)('0' + x % 10);
+	n = int_digits(d, digits);
 	*exp10 = e10 + (n - p);
-	for (int i = 0; i < n; i++)
-		digits[i] = tmp[n - 1 - i];
-	while (n > 1 && digits[n - 1] == '0')
-		n--;
-	digits[n] = '\0';
-	return n;
+	return strip_zeros(digits, n);
 }
 #endif
 
