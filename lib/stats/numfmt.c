@@ -101,6 +101,11 @@ shortest_fast(double v, char *digits, int *exp10)
 			break;
 		}
 		m = nearbyint(s);
+		/* m / 10^k reads back only within half an ulp of v, which
+		 * here is under 1.2e-16 s; s is within 1.2e-16 s of v 10^k:
+		 * farther than 1e-15 s, no division needed to say no */
+		if (fabs(s - m) > s * 1e-15)
+			continue;
 		if (m != 0 && m / p10[k] == v)
 			break;
 	}
