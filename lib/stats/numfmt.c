@@ -100,7 +100,9 @@ shortest_fast(double v, char *digits, int *exp10)
 				return -1;
 			break;
 		}
-		m = nearbyint(s);
+		/* nearbyint(s) for s < 2^52 (rounding to nearest, the only
+		 * mode here), without its library call */
+		m = (s + 4503599627370496.0) - 4503599627370496.0;
 		/* m / 10^k reads back only within half an ulp of v, which
 		 * here is under 1.2e-16 s; s is within 1.2e-16 s of v 10^k:
 		 * farther than 1e-15 s, no division needed to say no */
