@@ -1523,11 +1523,12 @@ ports_check() {
 # starting them in order) are lost in flight, the rest never sent; none
 # when the phase has no record, or the sender stopped as asked (its
 # NotSentError records say it wrote all it held).
-# Multi-turn sessions (num_turns > 1, one x_correlation_id): aiperf-send
-# queues first turns (and single-turn requests) in input order and starts
-# the queue's head when a slot frees; the session keeps that slot through
-# all its turns and their delays, and starts turn k+1 only after turn k
-# returned (sess.c), the slot freed after its last turn. So a slot holds
+# Multi-turn sessions (num_turns > 1, one x_correlation_id) without a
+# schedule: aiperf-send queues first turns (and single-turn requests) in
+# input order and starts the queue's head when a slot frees; the session
+# keeps that slot through all its turns and their delays, and starts turn
+# k+1 only after turn k returned (sess.c), the slot freed after its last
+# turn. So a slot holds
 # one session, a session has one turn in flight at most: of a session's
 # missing turns after its last record only the first can be in flight
 # (the slots bound how many), the others were never sent. A session with
@@ -1536,10 +1537,19 @@ ports_check() {
 # turn is not proven sent by other sessions' records (its session may be
 # in a turn delay). A missing turn before a recorded turn of its session
 # was sent (lost), as was a warmup request when profiling has a record
-# (profiling waits for the warmup's last turns). Records the sender had
-# not yet written (it flushes every 100 ms) are beyond this rule, with or
-# without sessions. One line a shard on standard output; fails when one
-# was lost.
+# (profiling waits for the warmup's last turns). With a schedule (the
+# session's first turn has at_ns, as with --request-rate) the sender
+# starts a first turn at its at_ns and turn k+1 once turn k returned,
+# after its delay_ns (aiperf-gen gives later turns no at_ns), or at its
+# at_ns when later (a trace's): so of a session's missing turns after its
+# last record the first is lost when it was due (its own at_ns for a
+# first turn, else the last recorded turn's end plus its delay_ns, or its
+# at_ns when later) before the shard's last record ended, else never
+# sent, and the others wait on it, never sent; missing turns before a
+# recorded one, and a warmup's when profiling has a record, were sent
+# (lost). Records the sender had not yet written (it flushes every
+# 100 ms) are beyond this rule, with or without sessions. One line a
+# shard on standard output; fails when one was lost.
 loss_report() {
 	local run=$1 k c wc cs='' wcs=''
 	shift
@@ -1561,7 +1571,8 @@ loss_report() {
 					gsub(/%/, "%25", se); gsub(/ /, "%20", se); gsub(/\t/, "%09", se)
 					if (match($0, /"turn_index":[0-9]+/)) t = substr($0, RSTART + 13, RLENGTH - 13)
 				}
-				print w, id, ph, at, se, t }' ||
+				dl = match($0, /"delay_ns":[0-9]+/) ? substr($0, RSTART + 11, RLENGTH - 11) : 0
+				print w, id, ph, at, se, t, dl }' ||
 			return 2
 	done >"$run/expected"
 	awk -v cs="$cs" -v wcs="$wcs" \
@@ -1576,8 +1587,11 @@ loss_report() {
 		ph[$1, $2] = $3; atns[$1, $2] = $4
 		# its session (a single-turn request its own), numbered by its
 		# first line: the order the sender starts sessions in
-		se[$1, $2] = $5 == "-" ? $2 : $5; turn[$1, $2] = $6 + 0
-		if (!(($1, se[$1, $2]) in spos)) spos[$1, se[$1, $2]] = n[$1]
+		se[$1, $2] = $5 == "-" ? $2 : $5; turn[$1, $2] = $6 + 0; delay[$1, $2] = $7 + 0
+		# a session is scheduled when its first turn has a send time
+		if (!(($1, se[$1, $2]) in spos)) {
+			spos[$1, se[$1, $2]] = n[$1]; ssched[$1, se[$1, $2]] = $4 != "-"
+		}
 		next
 	}
 	match($0, /"x_request_id":"[^"]*"/) {
@@ -1592,9 +1606,10 @@ loss_report() {
 		if (at[w, r] > last[w]) last[w] = at[w, r]
 		q = spos[w, se[w, r]]
 		if (q > slast[w]) slast[w] = q
-		if (!((w, se[w, r]) in lastturn) || turn[w, r] > lastturn[w, se[w, r]])
-			lastturn[w, se[w, r]] = turn[w, r]
 		e = num("request_end_ns")
+		if (!((w, se[w, r]) in lastturn) || turn[w, r] > lastturn[w, se[w, r]]) {
+			lastturn[w, se[w, r]] = turn[w, r]; lastend[w, se[w, r]] = e
+		}
 		if (e > end[w]) end[w] = e
 		p = ph[w, r]
 		if (e > pe[w, p]) pe[w, p] = e
@@ -1625,8 +1640,37 @@ loss_report() {
 				r = id[w, j]
 				if (((w, r) in seen)) continue
 				p = ph[w, r]
+				sk = w SUBSEP se[w, r]
+				if (se[w, r] != r && ssched[sk]) {	# a scheduled session
+					# sent: a later turn of its session has a record, or
+					# the next phase has one (it waited for this to drain)
+					if (((sk in lastturn) && turn[w, r] < lastturn[sk]) ||
+					    (p == "warmup" && ((w, "profiling") in pe))) {
+						lost++
+						continue
+					}
+					if ((sk in first)) {	# waits on its first missing turn
+						never++
+						continue
+					}
+					first[sk] = 1
+					if (!(sk in lastturn)) {	# its first turn: its own time
+						if (((w, p) in ps))
+							due = ps[w, p] + atns[w, r] <= end[w]
+						else
+							due = j < last[w]
+					} else {	# after its last recorded turn
+						t = lastend[sk] + delay[w, r]
+						if (atns[w, r] != "-" && ((w, p) in ps)) {
+							t = ps[w, p] + atns[w, r]
+							if (t < lastend[sk]) t = lastend[sk]
+						}
+						due = t <= end[w]
+					}
+					if (due) lost++; else never++
+					continue
+				}
 				if (atns[w, r] == "-") {	# concurrency: by phase, below
-					sk = w SUBSEP se[w, r]
 					# sent: a later turn of its session has a record, or
 					# the next phase has one (it waited for this to drain)
 					if (((sk in lastturn) && turn[w, r] < lastturn[sk]) ||

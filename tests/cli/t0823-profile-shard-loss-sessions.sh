@@ -5,7 +5,9 @@
 # so of its missing turns only the first can have been in flight, and
 # records of other sessions prove only first turns sent. Three shards as
 # plain background processes, shard 2's sender killed mid-run, then cut
-# record files for the exact rule.
+# record files for the exact rule; then the rule of rate mode (a session's
+# first missing turn lost when due, its later turns never sent) on cut
+# records of a rate-mode run.
 # shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
@@ -107,6 +109,56 @@ test_expect_success 'the rule on cut records: a turn a session in flight, first 
 	cut 1 3 && test "$(merged0)" = "2 3 7" &&
 	# one session left, two slots: one turn in flight
 	cut 1 2 3 4 5 6 7 8 && test "$(merged0)" = "8 1 3"
+'
+
+# Rate mode (--request-rate): a session's first turn is due at its send
+# time, turn k+1 when turn k returned plus its delay (later turns have no
+# send time), so a session's first missing turn is lost when due before
+# the shard's last record ended, its later turns never sent. Shard 1 at
+# 2 requests/s, constant: its first turns at 0.5, 2 and 3.5 s, no slots.
+RGEN="$GENOPTS --request-rate 2 --arrival-pattern constant"
+ROPTS="$RGEN --export-level raw --ui-type none --workers-max 3"
+
+# rcut REC...: cut.jsonl, shard 1's rate-mode records of its requests REC
+rcut() {
+	: >cut.jsonl &&
+	for i in "$@"; do
+		r=$(sed -n "${i}p" ids) && test -n "$r" &&
+		grep "\"x_request_id\":\"$r\"" r1/profile_export_raw.jsonl >>cut.jsonl || return 1
+	done
+	test "$(wc -l <cut.jsonl)" = $#
+}
+
+# rmerged0 OPTION...: the rate-mode merge of cut.jsonl, its worker_0 line
+# shellcheck disable=SC2086 # ROPTS: words
+rmerged0() {
+	st=0
+	aiperf profile $ROPTS --url "$MOCK_URL" --artifact-dir rr "$@" \
+		--from-records cut.jsonl >out 2>err || st=$?
+	test "$st" = 3 || return 1
+	line 0 rr
+}
+
+test_expect_success 'rate mode on cut records: the first missing turn a session due or not, the later ones never sent' '
+	aiperf-gen $RGEN --shard 1/3 >rgen.jsonl &&
+	jq -r .id rgen.jsonl >ids &&
+	test "$(jq -c "[.turn_index, .at_ns]" rgen.jsonl | tr "\n" " ")" = "[0,500000000] [1,null] [2,null] [0,2000000000] [1,null] [2,null] [0,3500000000] [1,null] [2,null] [3,null] [4,null] [5,null] " &&
+	aiperf profile $ROPTS --url "$MOCK_URL" --shard 1 --artifact-dir r1 >r1.out 2>r1.err &&
+	test "$(wc -l <r1/profile_export_raw.jsonl)" = 12 &&
+	# the first turns only: each session'"'"'s second turn was due when its
+	# first returned, before the last record ended (the old rule counted
+	# them by the slots of concurrency mode: one)
+	rcut 1 4 7 && test "$(rmerged0)" = "3 3 6" &&
+	# the same with a 1,000 s turn delay: no second turn was due yet
+	rcut 1 4 7 && test "$(rmerged0 --conversation-turn-delay-mean 1000000)" = "3 0 9" &&
+	# turns before a recorded turn were sent; then one turn a session due:
+	# the first session'"'"'s third turn, the second'"'"'s second, the third'"'"'s fourth
+	rcut 2 4 9 && test "$(rmerged0)" = "3 6 3" &&
+	# the third session'"'"'s last turn only: its turns before were sent,
+	# the first two sessions'"'"' first turns were due (before the third'"'"'s)
+	# and lost, their later turns waited on them
+	rcut 12 && test "$(rmerged0)" = "1 7 4" &&
+	grep -q "^aiperf profile: worker_0: 1 requests ended, 7 lost in flight" err
 '
 
 test_done
