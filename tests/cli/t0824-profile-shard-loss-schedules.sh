@@ -42,16 +42,16 @@ merged0() {
 	line 0 kr
 }
 
-# Three sessions, every turn with its time (ms): a at 0, 900 and 4500, b
+# Three sessions, every turn with its time (ms): a at 0, 900 and 5000, b
 # at 500 and 3500, c at 3000. With 1 s turns, from the phase start: a's
-# turns 0-1, 1-2 (when its first returned, after its 0.9 s) and 4.5-5.5,
+# turns 0-1, 1-2 (when its first returned, after its 0.9 s) and 5-6,
 # b's 0.5-1.5 and 3.5-4.5, c's 3-4. aiperf-gen gives a later turn at_ns
 # and delay_ns (its gap to the turn before), sessions in the order of
 # their first turns: requests 1-3 a, 4-5 b, 6 c.
 cat >"$TMP/trace.jsonl" <<'EOF'
 {"session_id":"a","timestamp":0,"input_length":8,"output_length":4}
 {"session_id":"a","timestamp":900,"input_length":8,"output_length":4}
-{"session_id":"a","timestamp":4500,"input_length":8,"output_length":4}
+{"session_id":"a","timestamp":5000,"input_length":8,"output_length":4}
 {"session_id":"b","timestamp":500,"input_length":8,"output_length":4}
 {"session_id":"b","timestamp":3500,"input_length":8,"output_length":4}
 {"session_id":"c","timestamp":3000,"input_length":8,"output_length":4}
@@ -65,7 +65,7 @@ test_expect_success 'fixed schedule on cut records: a later turn due at its own 
 	aiperf-gen $TGEN --shard 1/1 >tgen.jsonl &&
 	jq -r .id tgen.jsonl >ids &&
 	test "$(jq -c "[.turn_index, .num_turns, .at_ns, .delay_ns]" tgen.jsonl | tr "\n" " ")" = \
-		"[0,3,0,null] [1,3,900000000,900000000] [2,3,4500000000,3600000000] [0,2,500000000,null] [1,2,3500000000,3000000000] [0,1,3000000000,null] " &&
+		"[0,3,0,null] [1,3,900000000,900000000] [2,3,5000000000,4100000000] [0,2,500000000,null] [1,2,3500000000,3000000000] [0,1,3000000000,null] " &&
 	test "$(jq -r .x_correlation_id tgen.jsonl | uniq | wc -l)" = 3 &&
 	aiperf profile $TOPTS --url "$MOCK_URL" --shard 1 --artifact-dir t1 >t1.out 2>t1.err &&
 	test "$(wc -l <t1/profile_export_raw.jsonl)" = 6 &&
@@ -78,9 +78,9 @@ test_expect_success 'fixed schedule on cut records: a later turn due at its own 
 	# was due at its own 3.5 s, not when b'"'"'s first returned (1.5 s)
 	cut t1 1 2 4 && test "$(merged0 $TOPTS)" = "3 0 3" &&
 	# and c'"'"'s turn (the last ends at 4 s): b'"'"'s second turn due at 3.5 s,
-	# lost, not 3 s after b'"'"'s first returned (4.5 s); a'"'"'s third (4.5 s) not
+	# lost, not 3 s after b'"'"'s first returned (4.5 s); a'"'"'s third (5 s) not
 	cut t1 1 2 4 6 && test "$(merged0 $TOPTS)" = "4 1 1" &&
-	# a'"'"'s last turn only (ends at 5.5 s): a'"'"'s turns before were sent, b'"'"'s
+	# a'"'"'s last turn only (ends at 6 s): a'"'"'s turns before were sent, b'"'"'s
 	# and c'"'"'s first turns due and lost, b'"'"'s second waited on its first
 	cut t1 3 && test "$(merged0 $TOPTS)" = "1 4 1" &&
 	grep -q "^aiperf profile: worker_0: 1 requests ended, 4 lost in flight" err
@@ -102,10 +102,13 @@ test_expect_success 'rate-mode warmup sessions on cut records: a missing warmup 
 	test "$(jq -c "[.phase, .turn_index, .at_ns]" wgen.jsonl | tr "\n" " ")" = "[\"warmup\",0,250000000] [\"warmup\",1,null] [\"warmup\",2,null] [\"warmup\",0,500000000] [\"warmup\",1,null] [\"warmup\",2,null] [\"profiling\",0,250000000] [\"profiling\",1,null] [\"profiling\",0,500000000] [\"profiling\",1,null] [\"profiling\",2,null] [\"profiling\",3,null] [\"profiling\",0,750000000] [\"profiling\",1,null] [\"profiling\",2,null] [\"profiling\",3,null] [\"profiling\",4,null] " &&
 	aiperf profile $WROPTS --url "$MOCK_URL" --shard 1 --artifact-dir w1 >w1.out 2>w1.err &&
 	test "$(wc -l <w1/profile_export_raw.jsonl)" = 17 &&
-	# the warmup'"'"'s first turns only: each session'"'"'s second turn was sent
-	# when its first returned (no delay), lost, its third waited; no
-	# profiling turn was sent (profiling waits for the warmup)
-	cut w1 1 4 && test "$(merged0 $WROPTS)" = "2 2 13" &&
+	# warmup records only, the first session'"'"'s first turn (ends at
+	# 1.25 s) and the second'"'"'s second (the last, 1.5-2.5 s): the first
+	# session'"'"'s second turn was sent when its first returned (no delay),
+	# lost, its third waited; the second'"'"'s first turn was sent, its third
+	# due when its second ended, both lost; no profiling turn was sent
+	# (profiling waits for the warmup)
+	cut w1 1 5 && test "$(merged0 $WROPTS)" = "2 3 12" &&
 	# a warmup turn and profiling'"'"'s first: the warmup'"'"'s five missing
 	# turns were all sent (the sessions rule alone: two), lost; in
 	# profiling, the first session'"'"'s second turn (due when its first
