@@ -1539,12 +1539,14 @@ ports_check() {
 # was sent (lost), as was a warmup request when profiling has a record
 # (profiling waits for the warmup's last turns). With a schedule (the
 # session's first turn has at_ns, as with --request-rate) the sender
-# starts a first turn at its at_ns and turn k+1 once turn k returned,
-# after its delay_ns (aiperf-gen gives later turns no at_ns), or at its
-# at_ns when later (a trace's): so of a session's missing turns after its
-# last record the first is lost when it was due (its own at_ns for a
-# first turn, else the last recorded turn's end plus its delay_ns, or its
-# at_ns when later) before the shard's last record ended, else never
+# starts a first turn at its at_ns and turn k+1 once turn k returned:
+# after its delay_ns when it has no at_ns (--request-rate's later turns),
+# else at its at_ns, or at once when turn k returned later (a trace's,
+# --user-centric-rate's; the delay_ns a trace also gives is not added):
+# so of a session's missing turns after its last record the first is lost
+# when it was due (its own at_ns for a first turn; else the last recorded
+# turn's end plus its delay_ns without an at_ns, the later of that end and
+# its at_ns with one) before the shard's last record ended, else never
 # sent, and the others wait on it, never sent; missing turns before a
 # recorded one, and a warmup's when profiling has a record, were sent
 # (lost). Records the sender had not yet written (it flushes every
