@@ -180,7 +180,7 @@ message_text(struct buf *b, int *np, const struct json *content)
 	}
 	if (any)
 		(*np)++;
-	else
+	else if (b->len > start)	/* the separator (b->s is NULL while empty) */
 		b->len = start, b->s[start] = 0;
 }
 

@@ -99,6 +99,15 @@ test_expect_success 'image metrics for chat image_url and Responses input_image 
 	test_cmp expect got
 '
 
+# The input text of a first record without a text part was cut back in an
+# empty buffer (a NULL dereference): its record now, as any other's.
+test_expect_success 'a chat request of images only, the first record: its record' '
+	rec chat body "$B/chat.json" "{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\"u\"}},{\"type\":\"image_url\",\"image_url\":{\"url\":\"v\"}}]}],\"model\":\"m\"}" >only.ndjson &&
+	aiperf-metrics --tokenizer test:words <only.ndjson >out &&
+	test "$(jq -c .metrics.num_images.value out)" = 2 &&
+	aiperf-metrics --tokenizer builtin <only.ndjson | jq -e .metrics.request_latency >/dev/null
+'
+
 test_expect_success 'image_generation never has image metrics, even with image parts sent' '
 	rec image_generation body "$B/images.json" "$IMGS" | aiperf-metrics --tokenizer test:words |
 		jq -c .metrics.num_images >got &&
