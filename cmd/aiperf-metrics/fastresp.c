@@ -554,6 +554,22 @@ checkpoint(struct sc *c, const struct fpick *pk, const struct ival *top)
 	m->ck[m->n++].pk = *pk;
 }
 
+/* Every value an fpick keeps: what moves when it is read for another
+ * packet (resume(), tail_hit()). */
+#define FPICK_IVALS 12
+
+static void
+fpick_ivals(struct fpick *pk, struct ival *v[FPICK_IVALS])
+{
+	struct ival *all[FPICK_IVALS] = {
+		&pk->object, &pk->choices, &pk->usage, &pk->c0text, &pk->c0delta,
+		&pk->c0message, &pk->content[0], &pk->content[1], &pk->rcontent[0],
+		&pk->rcontent[1], &pk->reasoning[0], &pk->reasoning[1],
+	};
+
+	memcpy(v, all, sizeof(all));
+}
+
 static void
 rebase(struct ival *v, const char *from, const char *to)
 {
@@ -592,20 +608,13 @@ static int
 resume(struct sc *c, struct fmemo *m, int i, struct fpick *pk, struct ival *top)
 {
 	const char *from = m->ck[i].base;
+	struct ival *v[FPICK_IVALS];
 	int rc = 1;
 
 	*pk = m->ck[i].pk;
-	rebase(&pk->object, from, c->base);
-	rebase(&pk->choices, from, c->base);
-	rebase(&pk->usage, from, c->base);
-	rebase(&pk->c0text, from, c->base);
-	rebase(&pk->c0delta, from, c->base);
-	rebase(&pk->c0message, from, c->base);
-	for (int d = 0; d < 2; d++) {
-		rebase(&pk->content[d], from, c->base);
-		rebase(&pk->rcontent[d], from, c->base);
-		rebase(&pk->reasoning[d], from, c->base);
-	}
+	fpick_ivals(pk, v);
+	for (int k = 0; k < FPICK_IVALS; k++)
+		rebase(v[k], from, c->base);
 	m->resumed++;
 	m->depth = m->ck[i].depth;
 	top->type = 'o';
@@ -701,6 +710,7 @@ tail_hit(struct fmemo *m, const char *base, const char *end, struct fpick *pk)
 	const char *tb = m->tail.base;
 	size_t s = m->tail.s, e = m->tail.e, rest = m->tail.end + 1 - m->tail.e, ne;
 	struct sc c = { base + s, end, 0, NULL, base, NULL };
+	struct ival *v[FPICK_IVALS];
 
 	if (!tb || (size_t)(end - base) <= s || memcmp(base, tb, s) || istr(&c, 0) < 0)
 		return NULL;
@@ -708,17 +718,9 @@ tail_hit(struct fmemo *m, const char *base, const char *end, struct fpick *pk)
 	if ((size_t)(end - base) - ne < rest || memcmp(base + ne, tb + e, rest))
 		return NULL;
 	*pk = m->tail.pk;
-	tail_rebase(m, &pk->object, base, ne);
-	tail_rebase(m, &pk->choices, base, ne);
-	tail_rebase(m, &pk->usage, base, ne);
-	tail_rebase(m, &pk->c0text, base, ne);
-	tail_rebase(m, &pk->c0delta, base, ne);
-	tail_rebase(m, &pk->c0message, base, ne);
-	for (int d = 0; d < 2; d++) {
-		tail_rebase(m, &pk->content[d], base, ne);
-		tail_rebase(m, &pk->rcontent[d], base, ne);
-		tail_rebase(m, &pk->reasoning[d], base, ne);
-	}
+	fpick_ivals(pk, v);
+	for (int k = 0; k < FPICK_IVALS; k++)
+		tail_rebase(m, v[k], base, ne);
 	m->tailed++;
 	return base + ne + rest;
 }
@@ -802,7 +804,7 @@ pick_value(struct rec *r, const char *p, const char *end, size_t *pick)
 	skip_sp(&c);
 	if (c.p >= end || *c.p != '"')
 		return NULL;
-	if (m && c.m)
+	if (c.m)
 		tail_note(m, c.base, c.p, pk);
 	*pick = ++r->nfp;
 	return c.p + 1;

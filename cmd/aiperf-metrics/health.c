@@ -79,6 +79,16 @@ pair_response(struct pairing *pg, const struct json *e)
 	}
 }
 
+/* stamped() of a quoted string of the line, decoded. */
+static int
+stamped_quoted(const struct rec *r, const char *s, size_t n)
+{
+	size_t len;
+	const char *v = rec_unquote(r, s, n, &len);
+
+	return stamped(v, len);
+}
+
 /*
  * stamped() of a data packet's value as the fast path kept it (quoted and
  * escaped in the line). A value it read as a packet (sp->pick) has no
@@ -92,13 +102,10 @@ stamped_span(const struct rec *r, const struct fspan *sp)
 {
 	static const char key[] = "\\\"aiperf_send_ns\\\"";	/* \"aiperf_send_ns\" */
 	const size_t kn = sizeof(key) - 1, under = 8;	/* key[under] is its first '_' */
-	const char *p, *end = sp->s + sp->n, *v;
-	size_t len;
+	const char *p, *end = sp->s + sp->n;
 
-	if (!sp->pick) {
-		v = rec_unquote(r, sp->s, sp->n, &len);
-		return stamped(v, len);
-	}
+	if (!sp->pick)
+		return stamped_quoted(r, sp->s, sp->n);
 	for (p = sp->s + under; p < end && (p = memchr(p, '_', (size_t)(end - p))); p++) {
 		if ((size_t)(end - (p - under)) < kn || memcmp(p - under, key, kn))
 			continue;
@@ -122,12 +129,8 @@ pair_fast(struct pairing *pg, const struct rec *r)
 			for (size_t j = f->first; j < f->first + f->ndata && pg->stamp; j++)
 				if (stamped_span(r, &r->fs[j]))
 					pair(pg, f->perf_ns);
-		} else if (f->s) {
-			size_t len;
-			const char *v = rec_unquote(r, f->s, f->n, &len);
-
-			if (stamped(v, len))
-				pair(pg, f->perf_ns);
+		} else if (f->s && stamped_quoted(r, f->s, f->n)) {
+			pair(pg, f->perf_ns);
 		}
 	}
 }
@@ -144,8 +147,9 @@ observation_delays(struct jw *w, const struct rec *r)
 	pg.stamp = st->child;
 	if (r->fr_on)
 		pair_fast(&pg, r);
-	for (const struct json *e = r->fr_on ? NULL : resp->child; e && pg.stamp; e = e->next)
-		pair_response(&pg, e);
+	else
+		for (const struct json *e = resp->child; e && pg.stamp; e = e->next)
+			pair_response(&pg, e);
 	if (pg.open)
 		jw_arr_end(w);
 	return pg.open;

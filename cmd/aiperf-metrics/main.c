@@ -176,7 +176,6 @@ line_max(void)
 	return LINE_MAX_BYTES;
 }
 
-/* Every line of path ("-": stdin), or of the file f follows (path). */
 /* --follow caught up with the file: the records so far go downstream
  * now, not when 64 KiB of them have come. */
 static void
@@ -187,6 +186,7 @@ flush_idle(void *ctx)
 		die_write();
 }
 
+/* Every line of path ("-": stdin), or of the file f follows (path). */
 static void
 do_file(struct run *run, const struct opts *o, const char *path, struct follow *f)
 {

@@ -35,15 +35,6 @@ nearest16(double v, double p, double s)
 	return m < 9007199254740992.0 ? m : 0;
 }
 
-/*
- * Shortest round-trip digits: the smallest precision whose %.*e text reads
- * back as v. When some precision p <= 15 round-trips, the 15-digit text is
- * that p-digit text padded with zeros (v lies within half an ulp of it,
- * far less than half a unit in the 15th digit), so stripping zeros gives
- * it; otherwise 16 or 17 digits. At most two snprintf/strtod pairs, the
- * same result as a search over 1..17. Returns the digit count; *exp10 is
- * the decimal exponent of the first digit.
- */
 /* The decimal digits of u > 0 into digits; their count. */
 static int
 int_digits(uint64_t u, char *digits)
@@ -85,7 +76,7 @@ shortest_fast(double v, char *digits, int *exp10)
 		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
 		1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
 	};
-	int n = 0, k;
+	int n, k;
 	double m = 0;
 
 	if (!(v >= 1e-5 && v < 1e15))
@@ -147,8 +138,8 @@ pow10_128(int k)
 static uint64_t
 digits_exact(uint64_t m, int s, int k, int *back)
 {
-	u128 big = (u128)m * pow10_128(k), q = big >> s, r = big - (q << s);
-	u128 half = (u128)1 << (s - 1), qs, diff, gap, t = pow10_128(k);
+	u128 t = pow10_128(k), big = (u128)m * t, q = big >> s, r = big - (q << s);
+	u128 half = (u128)1 << (s - 1), qs, diff, gap;
 
 	if (r > half || (r == half && (q & 1)))
 		q++;
@@ -177,7 +168,7 @@ shortest_exact(double v, int pmin, char *digits, int *exp10)
 {
 	static const double p10[] = { 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4,
 				      1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14 };
-	int e2, s, e10 = -5, p, back = 0, n = 0;
+	int e2, s, e10 = -5, p, back = 0, n;
 	uint64_t m, d = 0, lo, hi;
 
 	if (!(v >= 1e-5 && v < 1e15) || pmin < 15 || pmin > 17)
@@ -216,13 +207,21 @@ shortest_exact(double v, int pmin, char *digits, int *exp10)
 }
 #endif
 
+/*
+ * Shortest round-trip digits: the smallest precision whose %.*e text reads
+ * back as v. When some precision p <= 15 round-trips, the 15-digit text is
+ * that p-digit text padded with zeros (v lies within half an ulp of it,
+ * far less than half a unit in the 15th digit), so stripping zeros gives
+ * it; otherwise 16 or 17 digits. At most two snprintf/strtod pairs, the
+ * same result as a search over 1..17; the exact integer search
+ * (shortest_exact()) gives it without them where it can. Returns the
+ * digit count; *exp10 is the decimal exponent of the first digit.
+ */
 static int
 shortest(double v, char *digits, int *exp10)
 {
 	char tmp[40];
-	int n = 0, lo = 1, hi = 17;
-
-	int fast = shortest_fast(v, digits, exp10);
+	int n, lo = 1, hi = 17, fast = shortest_fast(v, digits, exp10);
 
 	if (fast > 0)
 		return fast;
@@ -252,14 +251,11 @@ shortest(double v, char *digits, int *exp10)
 	char *p = tmp, *e = strchr(tmp, 'e');
 	if (*p == '-')
 		p++;
-	for (; p < e; p++)
+	for (n = 0; p < e; p++)
 		if (*p != '.')
 			digits[n++] = *p;
-	while (n > 1 && digits[n - 1] == '0')
-		n--;
-	digits[n] = '\0';
 	*exp10 = (int)strtol(e + 1, NULL, 10);
-	return n;
+	return strip_zeros(digits, n);
 }
 
 static size_t
