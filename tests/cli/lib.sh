@@ -180,6 +180,39 @@ wait_raw() {
 	wait_file "$1/profile_export_raw.jsonl"
 }
 
+# The loss report of aiperf profile --from-records (t0820, t0823, t0824):
+# shard_line K DIR: worker_K's line of DIR/logs/shards.txt, as "ended lost
+# never".
+shard_line() {
+	sed -n "s/^worker_$1: \([0-9]*\) requests ended, \([0-9]*\) lost in flight (due before its last record ended), \([0-9]*\) never sent\$/\1 \2 \3/p" "$2/logs/shards.txt"
+}
+
+# cut_records DIR REC...: cut.jsonl, the raw records in DIR of the requests
+# numbered REC in the file ids (their ids in input order).
+cut_records() {
+	_cr_src=$1
+	shift
+	: >cut.jsonl &&
+	for i in "$@"; do
+		r=$(sed -n "${i}p" ids) && test -n "$r" &&
+		grep "\"x_request_id\":\"$r\"" "$_cr_src/profile_export_raw.jsonl" >>cut.jsonl || return 1
+	done
+	test "$(wc -l <cut.jsonl)" = $#
+}
+
+# merge_cut DIR OPTION...: aiperf profile OPTION... --from-records cut.jsonl
+# into DIR (afresh), which must exit 3 (requests without a record); worker_0's
+# shard_line.
+merge_cut() {
+	_mc_dir=$1 _mc_st=0
+	shift
+	rm -rf "$_mc_dir" &&
+	aiperf profile "$@" --url "$MOCK_URL" --artifact-dir "$_mc_dir" \
+		--from-records cut.jsonl >out 2>err || _mc_st=$?
+	test "$_mc_st" = 3 || return 1
+	shard_line 0 "$_mc_dir"
+}
+
 # wait_line FILE PATTERN: until FILE has a line matching PATTERN (10 s at
 # most, a bounded loop).
 wait_line() {

@@ -21,11 +21,6 @@ trap shard_cleanup EXIT
 OPTS="-m m --tokenizer builtin --random-seed 11 --isl 8 --osl 4 --export-level raw
 	--ui-type none --concurrency 6 --request-count 30 --workers-max 3"
 
-# line K: worker_K's line of the merge's logs/shards.txt, as "ended lost never".
-line() {
-	sed -n "s/^worker_$1: \([0-9]*\) requests ended, \([0-9]*\) lost in flight (due before its last record ended), \([0-9]*\) never sent\$/\1 \2 \3/p" km/logs/shards.txt
-}
-
 test_expect_success 'a shard killed mid-run: its in-flight requests lost, the rest never sent' '
 	for k in 1 2 3; do
 		mkdir -p tmp$k &&
@@ -42,8 +37,8 @@ test_expect_success 'a shard killed mid-run: its in-flight requests lost, the re
 		--from-records k1/profile_export_raw.jsonl k2/profile_export_raw.jsonl \
 		k3/profile_export_raw.jsonl >out 2>err &&
 	cat km/logs/shards.txt &&
-	test "$(line 0)" = "10 0 0" && test "$(line 2)" = "10 0 0" &&
-	set -- $(line 1) && test $# = 3 &&
+	test "$(shard_line 0 km)" = "10 0 0" && test "$(shard_line 2 km)" = "10 0 0" &&
+	set -- $(shard_line 1 km) && test $# = 3 &&
 	test "$1" = "$(wc -l <k2/profile_export_raw.jsonl)" &&
 	test $(($1 + $2 + $3)) = 10 && test "$1" -lt 10 &&
 	# shard 2 held two requests (6 over 3 shards) when it was killed

@@ -28,11 +28,6 @@ GENOPTS="-m m --tokenizer builtin --random-seed 76 --isl 8 --osl 4
 	--conversation-num 9 --conversation-turn-mean 4 --conversation-turn-stddev 2"
 OPTS="$GENOPTS --export-level raw --ui-type none --concurrency 6 --workers-max 3"
 
-# line K DIR: worker_K's line of DIR/logs/shards.txt, as "ended lost never".
-line() {
-	sed -n "s/^worker_$1: \([0-9]*\) requests ended, \([0-9]*\) lost in flight (due before its last record ended), \([0-9]*\) never sent\$/\1 \2 \3/p" "$2/logs/shards.txt"
-}
-
 # records FILE N: until FILE has N lines (30 s at most, a bounded loop)
 records() {
 	_i=0
@@ -61,8 +56,8 @@ test_expect_success 'a shard killed mid-session: one turn a session lost, its la
 		--from-records k1/profile_export_raw.jsonl k2/profile_export_raw.jsonl \
 		k3/profile_export_raw.jsonl >out 2>err &&
 	cat km/logs/shards.txt &&
-	test "$(line 0 km)" = "12 0 0" && test "$(line 2 km)" = "12 0 0" &&
-	set -- $(line 1 km) && test $# = 3 &&
+	test "$(shard_line 0 km)" = "12 0 0" && test "$(shard_line 2 km)" = "12 0 0" &&
+	set -- $(shard_line 1 km) && test $# = 3 &&
 	test "$1" = "$(wc -l <k2/profile_export_raw.jsonl)" &&
 	# killed before 7.5 s (else this sees no difference): the old rule
 	# counted the second session'"'"'s missing turns before the third'"'"'s
@@ -74,25 +69,10 @@ test_expect_success 'a shard killed mid-session: one turn a session lost, its la
 	test "$(jq .request_count.avg km/profile_export_aiperf.json)" = $((24 + $1))
 '
 
-# cut REC...: cut.jsonl, shard 1's records of its requests number REC
-cut() {
-	: >cut.jsonl &&
-	for i in "$@"; do
-		r=$(sed -n "${i}p" ids) && test -n "$r" &&
-		grep "\"x_request_id\":\"$r\"" k1/profile_export_raw.jsonl >>cut.jsonl || return 1
-	done
-	test "$(wc -l <cut.jsonl)" = $#
-}
-
-# merged0 OPTION...: the merge of cut.jsonl, its worker_0 line
+# cut REC... and merged0 OPTION...: the concurrency-mode run's
+cut() { cut_records k1 "$@"; }
 # shellcheck disable=SC2086 # OPTS: words
-merged0() {
-	st=0
-	aiperf profile $OPTS --url "$MOCK_URL" --artifact-dir kr "$@" \
-		--from-records cut.jsonl >out 2>err || st=$?
-	test "$st" = 3 || return 1
-	line 0 kr
-}
+merged0() { merge_cut kr $OPTS "$@"; }
 
 test_expect_success 'the rule on cut records: a turn a session in flight, first turns proven sent' '
 	aiperf-gen $GENOPTS --shard 1/3 | jq -r .id >ids &&
@@ -119,25 +99,10 @@ test_expect_success 'the rule on cut records: a turn a session in flight, first 
 RGEN="$GENOPTS --request-rate 2 --arrival-pattern constant"
 ROPTS="$RGEN --export-level raw --ui-type none --workers-max 3"
 
-# rcut REC...: cut.jsonl, shard 1's rate-mode records of its requests REC
-rcut() {
-	: >cut.jsonl &&
-	for i in "$@"; do
-		r=$(sed -n "${i}p" ids) && test -n "$r" &&
-		grep "\"x_request_id\":\"$r\"" r1/profile_export_raw.jsonl >>cut.jsonl || return 1
-	done
-	test "$(wc -l <cut.jsonl)" = $#
-}
-
-# rmerged0 OPTION...: the rate-mode merge of cut.jsonl, its worker_0 line
+# rcut REC... and rmerged0 OPTION...: the rate-mode run's
+rcut() { cut_records r1 "$@"; }
 # shellcheck disable=SC2086 # ROPTS: words
-rmerged0() {
-	st=0
-	aiperf profile $ROPTS --url "$MOCK_URL" --artifact-dir rr "$@" \
-		--from-records cut.jsonl >out 2>err || st=$?
-	test "$st" = 3 || return 1
-	line 0 rr
-}
+rmerged0() { merge_cut rr $ROPTS "$@"; }
 
 test_expect_success 'rate mode on cut records: the first missing turn a session due or not, the later ones never sent' '
 	aiperf-gen $RGEN --shard 1/3 >rgen.jsonl &&

@@ -14,34 +14,6 @@ command -v jq >/dev/null || test_skip_all "no jq"
 # 1 s a turn
 start_mock --ttft-ms 1000 --itl-ms 1 || test_skip_all "aiperf-mock did not start"
 
-# line K DIR: worker_K's line of DIR/logs/shards.txt, as "ended lost never".
-line() {
-	sed -n "s/^worker_$1: \([0-9]*\) requests ended, \([0-9]*\) lost in flight (due before its last record ended), \([0-9]*\) never sent\$/\1 \2 \3/p" "$2/logs/shards.txt"
-}
-
-# cut RUN REC...: cut.jsonl, RUN's records of its requests number REC (ids)
-cut() {
-	_run=$1
-	shift
-	: >cut.jsonl &&
-	for i in "$@"; do
-		r=$(sed -n "${i}p" ids) && test -n "$r" &&
-		grep "\"x_request_id\":\"$r\"" "$_run/profile_export_raw.jsonl" >>cut.jsonl || return 1
-	done
-	test "$(wc -l <cut.jsonl)" = $#
-}
-
-# merged0 OPTION...: the merge of cut.jsonl, its worker_0 line
-# shellcheck disable=SC2086 # OPTION: words
-merged0() {
-	st=0
-	rm -rf kr &&
-	aiperf profile "$@" --url "$MOCK_URL" --artifact-dir kr \
-		--from-records cut.jsonl >out 2>err || st=$?
-	test "$st" = 3 || return 1
-	line 0 kr
-}
-
 # Three sessions, every turn with its time (ms): a at 0, 900 and 5000, b
 # at 500 and 3500, c at 3000. With 1 s turns, from the phase start: a's
 # turns 0-1, 1-2 (when its first returned, after its 0.9 s) and 5-6,
@@ -73,16 +45,16 @@ test_expect_success 'fixed schedule on cut records: a later turn due at its own 
 	# turn was sent when its first returned (1 s, past its 0.9 s), not its
 	# 0.9 s delay later (1.9 s), lost; its third waited on it; b'"'"'s second
 	# (3.5 s) and c'"'"'s (3 s) were not due
-	cut t1 1 4 && test "$(merged0 $TOPTS)" = "2 1 3" &&
+	cut_records t1 1 4 && test "$(merge_cut kr $TOPTS)" = "2 1 3" &&
 	# and a'"'"'s second turn (the last record ends at 2 s): b'"'"'s second turn
 	# was due at its own 3.5 s, not when b'"'"'s first returned (1.5 s)
-	cut t1 1 2 4 && test "$(merged0 $TOPTS)" = "3 0 3" &&
+	cut_records t1 1 2 4 && test "$(merge_cut kr $TOPTS)" = "3 0 3" &&
 	# and c'"'"'s turn (the last ends at 4 s): b'"'"'s second turn due at 3.5 s,
 	# lost, not 3 s after b'"'"'s first returned (4.5 s); a'"'"'s third (5 s) not
-	cut t1 1 2 4 6 && test "$(merged0 $TOPTS)" = "4 1 1" &&
+	cut_records t1 1 2 4 6 && test "$(merge_cut kr $TOPTS)" = "4 1 1" &&
 	# a'"'"'s last turn only (ends at 6 s): a'"'"'s turns before were sent, b'"'"'s
 	# and c'"'"'s first turns due and lost, b'"'"'s second waited on its first
-	cut t1 3 && test "$(merged0 $TOPTS)" = "1 4 1" &&
+	cut_records t1 3 && test "$(merge_cut kr $TOPTS)" = "1 4 1" &&
 	grep -q "^aiperf profile: worker_0: 1 requests ended, 4 lost in flight" err
 '
 
@@ -108,13 +80,13 @@ test_expect_success 'rate-mode warmup sessions on cut records: a missing warmup 
 	# lost, its third waited; the second'"'"'s first turn was sent, its third
 	# due when its second ended, both lost; no profiling turn was sent
 	# (profiling waits for the warmup)
-	cut w1 1 5 && test "$(merged0 $WROPTS)" = "2 3 12" &&
+	cut_records w1 1 5 && test "$(merge_cut kr $WROPTS)" = "2 3 12" &&
 	# a warmup turn and profiling'"'"'s first: the warmup'"'"'s five missing
 	# turns were all sent (the sessions rule alone: two), lost; in
 	# profiling, the first session'"'"'s second turn (due when its first
 	# ended, the last record) and the other two sessions'"'"' first turns
 	# (0.5 and 0.75 s) lost, their later turns never sent
-	cut w1 1 7 && test "$(merged0 $WROPTS)" = "2 8 7" &&
+	cut_records w1 1 7 && test "$(merge_cut kr $WROPTS)" = "2 8 7" &&
 	grep -q "^aiperf profile: worker_0: 2 requests ended, 8 lost in flight" err
 '
 
