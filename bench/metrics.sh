@@ -6,6 +6,7 @@
 # wall): for before/after figures on a shared machine.
 # BASE=dir adds the rows of the aiperf-metrics and aiperf-export in dir (an
 # older build, e.g. main's bin/) to the same run, for before/after figures.
+# RAW=file adds rows for raw records of one's own (below).
 #
 # Measured 2026-11-27, 2 shared x86_64 cores, 50,000 "small" records, CPU
 # time (user + system), best of 5 interleaved rounds (one run of this
@@ -201,12 +202,35 @@ if [ -n "${BASE:-}" ]; then
 		sh -c "'$BASE/aiperf-metrics' --use-server-token-count | '$BASE/aiperf-export' >/dev/null; echo"
 	p_base=$(cat "$tmp/rate")
 fi
+# RAW=file: the two rows again on raw records of one's own (such as the
+# profile_export_raw.jsonl of an aiperf profile run with
+# --use-server-token-count against aiperf-mock), and BASE's beside them.
+if [ -n "${RAW:-}" ]; then
+	n_all=$n
+	n=$(wc -l <"$RAW")
+	rate "aiperf-metrics --use-server-token-count, RAW" "$RAW" \
+		"$bin/aiperf-metrics" --use-server-token-count
+	m_raw=$(cat "$tmp/rate")
+	rate "aiperf-metrics --use-server-token-count | aiperf-export, RAW" "$RAW" sh -c "$pipe"
+	p_raw=$(cat "$tmp/rate")
+	if [ -n "${BASE:-}" ]; then
+		rate "  BASE aiperf-metrics --use-server-token-count, RAW" "$RAW" \
+			"$BASE/aiperf-metrics" --use-server-token-count
+		m_rawb=$(cat "$tmp/rate")
+		rate "  BASE metrics | export, RAW" "$RAW" \
+			sh -c "'$BASE/aiperf-metrics' --use-server-token-count | '$BASE/aiperf-export' >/dev/null; echo"
+		p_rawb=$(cat "$tmp/rate")
+	fi
+	n=$n_all
+fi
 echo "cpu-time ratios against jq -c on the same records:"
 echo "  server counts, small:  aiperf-metrics / jq = $(ratio "$m_small" "$jq_small") (target >= 300k rec/s)"
 echo "  server counts, small:  aiperf-metrics | aiperf-export / jq = $(ratio "$p_small" "$jq_small") (target >= 300k rec/s)"
 echo "  fast paths on / off:   aiperf-metrics $(ratio "$m_small" "$m_slow"), metrics | export $(ratio "$p_small" "$p_slow"), export alone $(ratio "$e_small" "$e_slow")"
 [ -z "${BASE:-}" ] ||
 	echo "  this build / BASE:     aiperf-metrics $(ratio "$m_small" "$m_base"), metrics | export $(ratio "$p_small" "$p_base"), export alone $(ratio "$e_small" "$e_base")"
+[ -z "${RAW:-}" ] ||
+	echo "  RAW ($(wc -l <"$RAW") records): aiperf-metrics $m_raw rec/s, metrics | export $p_raw rec/s${BASE:+ (this build / BASE: $(ratio "$m_raw" "$m_rawb"), $(ratio "$p_raw" "$p_rawb"))}"
 echo "  aiperf-export alone:   $(awk -v r="$e_small" 'BEGIN { printf "%.2f", 1e6 / r }') us CPU a record (goal < 1)"
 echo "  tokenizing, long:      aiperf-metrics / jq = $(ratio "$m_long" "$jq_long") (target >= 50k rec/s)"
 echo "  tokenizing, s200:      aiperf-metrics / jq = $(ratio "$m_s200" "$jq_s200")"
