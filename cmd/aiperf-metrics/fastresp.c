@@ -16,7 +16,8 @@
  * text. Both decline (return 0) on anything else, before any side effect,
  * and the general path takes that record or packet: so the output is the
  * same byte for byte (tests/cli/t0641, tests/fuzz/fuzz-fastresp.c).
- * A stream's packets mostly differ from the one before only in their text:
+ * A stream's packets mostly differ from the one before only in their text
+ * and in the numbers after it (a server's stamp, running usage counts):
  * such a packet is read from that one (the tail, below), and the rest go
  * on from where the last one had the same bytes (checkpoints). The server
  * stamps' pairing (health.c) reads the data values' spans kept here.
@@ -515,6 +516,9 @@ push_span(struct rec *r, const char *s, size_t n, size_t pick)
  * past it in both), so what it keeps is the same.
  */
 #define NCK 12
+/* The numbers after a chunk's text that may differ from the last chunk's
+ * (a server's stamp, running usage counts): the first few. */
+#define NTNUM 6
 
 struct fmemo {
 	const char *last;	/* the last packet scanned (its '{'), or NULL */
@@ -529,12 +533,15 @@ struct fmemo {
 	} ck[NCK];
 	/* The last packet read in full or from a checkpoint, when one string
 	 * of it is the text a chunk carries (tail_var()): a packet with the
-	 * same bytes before that string and after it is the same but for
-	 * the string, and is read from this (tail_hit()). */
+	 * same bytes before that string and after it, but for the numbers
+	 * after it, is the same but for the string and those numbers, and is
+	 * read from this (tail_hit()). */
 	struct {
 		const char *base;	/* its '{', or NULL */
 		size_t s, e, end;	/* the string's first byte, its closing \",
 					 * the outer closing quote: offsets */
+		int nnum;		/* the numbers after the string (NTNUM at most) */
+		size_t num[NTNUM][2];	/* each one's first byte and the byte after */
 		struct fpick pk;	/* what it kept, pointing into base */
 	} tail;
 	size_t tailed;		/* packets read from the tail (tests) */
@@ -669,60 +676,111 @@ tail_var(const struct fpick *pk)
 }
 
 /* A pointer of the tail's packet moved to the packet at base whose string
- * ends at ne: before the string (and the string's start) by the packets'
- * distance, from its end on by the strings' difference too; end says p
- * is where a value ends (an empty string starts and ends at one place). */
+ * ends at ne and whose numbers after it are nn[] bytes long: before the
+ * string (and the string's start) by the packets' distance, from its end
+ * on by the strings' difference too and by the numbers' before it (a
+ * number's end moves with it); end says p is where a value ends (an
+ * empty string starts and ends at one place). */
 static const char *
-tail_ptr(const struct fmemo *m, const char *p, const char *base, size_t ne, int end)
+tail_ptr(const struct fmemo *m, const char *p, const char *base, size_t ne,
+	 const size_t *nn, int end)
 {
-	size_t off;
+	size_t off, to;
 
 	if (!p)
 		return NULL;
 	off = (size_t)(p - m->tail.base);
 	if (off < m->tail.s || (off == m->tail.s && !end))
 		return base + off;
-	if (off >= m->tail.e)
-		return base + ne + (off - m->tail.e);
-	return base + off;	/* inside the string: nothing points there */
+	if (off < m->tail.e)
+		return base + off;	/* inside the string: nothing points there */
+	to = ne + (off - m->tail.e);
+	for (int k = 0; k < m->tail.nnum && m->tail.num[k][1] <= off; k++)
+		to = to + nn[k] - (m->tail.num[k][1] - m->tail.num[k][0]);
+	return base + to;
 }
 
 static void
-tail_rebase(const struct fmemo *m, struct ival *v, const char *base, size_t ne)
+tail_rebase(const struct fmemo *m, struct ival *v, const char *base, size_t ne,
+	    const size_t *nn)
 {
 	if (v->type) {
-		v->s = tail_ptr(m, v->s, base, ne, 0);
-		v->e = tail_ptr(m, v->e, base, ne, 1);
+		v->s = tail_ptr(m, v->s, base, ne, nn, 0);
+		v->e = tail_ptr(m, v->e, base, ne, nn, 1);
 	}
 }
 
 /*
  * The packet at base read from the tail: the bytes up to the string's
  * first byte and from its closing \" to the outer closing quote are the
- * tail's, and the string between is one istr() takes. The scan is a
- * function of the bytes, and a string holds no structure: what it keeps
- * is the tail's but for where the string ends. The byte after the outer
- * quote, or NULL (nothing kept).
+ * tail's, but for the tail's numbers after the string, each of which may
+ * be any number inum() takes; the string between is one istr() takes.
+ * The scan is a function of the bytes, and neither a string nor a number
+ * holds structure: what it keeps is the tail's but for where the string
+ * and the numbers end. The byte after the outer quote, or NULL (nothing
+ * kept).
  */
 static const char *
 tail_hit(struct fmemo *m, const char *base, const char *end, struct fpick *pk)
 {
 	const char *tb = m->tail.base;
-	size_t s = m->tail.s, e = m->tail.e, rest = m->tail.end + 1 - m->tail.e, ne;
+	size_t s = m->tail.s, o = m->tail.e, len, n, ne, nn[NTNUM];
 	struct sc c = { base + s, end, 0, NULL, base, NULL };
 	struct ival *v[FPICK_IVALS];
 
 	if (!tb || (size_t)(end - base) <= s || memcmp(base, tb, s) || istr(&c, 0) < 0)
 		return NULL;
-	ne = (size_t)(c.p - 2 - base);
-	if ((size_t)(end - base) - ne < rest || memcmp(base + ne, tb + e, rest))
+	n = ne = (size_t)(c.p - 2 - base);
+	for (int k = 0; k < m->tail.nnum; k++) {
+		len = m->tail.num[k][0] - o;
+		if ((size_t)(end - base) - n < len || memcmp(base + n, tb + o, len))
+			return NULL;
+		n += len;
+		c.p = base + n;
+		if (inum(&c) < 0)
+			return NULL;
+		nn[k] = (size_t)(c.p - base) - n;
+		n += nn[k];
+		o = m->tail.num[k][1];
+	}
+	len = m->tail.end + 1 - o;
+	if ((size_t)(end - base) - n < len || memcmp(base + n, tb + o, len))
 		return NULL;
 	*pk = m->tail.pk;
 	fpick_ivals(pk, v);
 	for (int k = 0; k < FPICK_IVALS; k++)
-		tail_rebase(m, v[k], base, ne);
+		tail_rebase(m, v[k], base, ne, nn);
 	m->tailed++;
-	return base + ne + rest;
+	return base + n + len;
+}
+
+/* The numbers after the tail's string, outside inner strings, into
+ * m->tail.num (the first NTNUM). */
+static void
+tail_numbers(struct fmemo *m)
+{
+	const char *base = m->tail.base;
+	struct sc c = { base + m->tail.e, base + m->tail.end, 0, NULL, base, NULL };
+	int w, ch, in = 0;
+
+	m->tail.nnum = 0;
+	c.p += 2;	/* the string's closing \" */
+	while (m->tail.nnum < NTNUM && (ch = peek(&c, &w)) >= 0) {
+		if ((ch == '-' || (ch >= '0' && ch <= '9')) && !in) {
+			const char *at = c.p;
+
+			if (inum(&c) < 0)
+				return;	/* not so: the packet was read */
+			m->tail.num[m->tail.nnum][0] = (size_t)(at - base);
+			m->tail.num[m->tail.nnum++][1] = (size_t)(c.p - base);
+			continue;
+		}
+		c.p += w;
+		if (ch == '"')
+			in = !in;
+		else if (ch == '\\' && in && peek(&c, &w) >= 0)
+			c.p += w;	/* the escaped character, a quote too */
+	}
 }
 
 /* Note the packet just read (its outer closing quote at q) as the tail. */
@@ -739,6 +797,7 @@ tail_note(struct fmemo *m, const char *base, const char *q, const struct fpick *
 	m->tail.e = (size_t)(v->e - base);
 	m->tail.end = (size_t)(q - base);
 	m->tail.pk = *pk;
+	tail_numbers(m);
 }
 
 /*

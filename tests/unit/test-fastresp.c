@@ -61,8 +61,13 @@ result(struct rec *r, struct buf *out)
 	buf_add(out, r->reason_text.s, r->reason_text.len);
 	buf_addch(out, '|');
 	buf_add(out, r->emsg.s, r->emsg.len);
-	for (size_t i = 0; i < r->nr; i++)
+	for (size_t i = 0; i < r->nr; i++) {
 		buf_addf(out, "|%d%d%s", r->r[i].data, r->r[i].output, r->r[i].usage ? "u" : "");
+		/* the usage's numbers: read from where the packet has them */
+		for (const struct json *u = r->r[i].usage ? r->r[i].usage->child : NULL; u; u = u->next)
+			if (u->type == JSON_NUMBER)
+				buf_addf(out, " %.*s=%.*s", (int)u->keylen, u->key, (int)u->len, u->str);
+	}
 }
 
 /* Both paths agree; fast says whether the fast path read packet 2. */
@@ -236,6 +241,89 @@ main(void)
 		TEST("empty texts from the tail: read from it", fast.fm && fast.fm->tailed == nt - 1);
 		if (a.len != b.len || memcmp(a.s, b.s, a.len))
 			printf("#   fast %.*s\n#   slow %.*s\n", (int)a.len, a.s, (int)b.len, b.s);
+	}
+	/* Numbers after a chunk's text that differ from the last chunk's (a
+	 * server's stamp, running usage counts): read from the tail, moved
+	 * by each number's length, unless a number is no longer one or the
+	 * digits are in a string. Each case's members after "choices" take
+	 * the chunk's k (0, 1, 2) in its numbers. */
+	{
+		static const struct {
+			const char *after[3];
+			size_t tailed, fastpk;	/* read from the tail; read fast */
+		} nc[] = {
+			{ { ",\\\"aiperf_send_ns\\\":1400", ",\\\"aiperf_send_ns\\\":1410",
+			    ",\\\"aiperf_send_ns\\\":14200" }, 2, 3 },
+			{ { ",\\\"usage\\\":{\\\"completion_tokens\\\":1,\\\"total_tokens\\\":9}",
+			    ",\\\"usage\\\":{\\\"completion_tokens\\\":2,\\\"total_tokens\\\":10}",
+			    ",\\\"usage\\\":{\\\"completion_tokens\\\":3,\\\"total_tokens\\\":11}" }, 2, 3 },
+			{ { ",\\\"n\\\":-0.5e-3", ",\\\"n\\\":7", ",\\\"n\\\":12.25E+2" }, 2, 3 },
+			{ { ",\\\"a\\\":1,\\\"s\\\":\\\"\\\\\\\"q1\\\",\\\"b\\\":5",
+			    ",\\\"a\\\":22,\\\"s\\\":\\\"\\\\\\\"q1\\\",\\\"b\\\":6",
+			    ",\\\"a\\\":3,\\\"s\\\":\\\"\\\\\\\"q1\\\",\\\"b\\\":777" }, 2, 3 },
+			/* digits in a string: not a number */
+			{ { ",\\\"x\\\":\\\"n1\\\"", ",\\\"x\\\":\\\"n2\\\"",
+			    ",\\\"x\\\":\\\"n3\\\"" }, 0, 3 },
+			/* no longer a number, or not a JSON one */
+			{ { ",\\\"n\\\":1", ",\\\"n\\\":2", ",\\\"n\\\":null" }, 1, 3 },
+			{ { ",\\\"n\\\":1", ",\\\"n\\\":\\\"2\\\"", ",\\\"n\\\":3" }, 0, 3 },
+			{ { ",\\\"n\\\":1", ",\\\"n\\\":01", ",\\\"n\\\":1." }, 0, 1 },
+			{ { ",\\\"n\\\":1", ",\\\"n\\\":-", ",\\\"n\\\":1e" }, 0, 1 },
+			/* the first six numbers only: a seventh must stay the same */
+			{ { ",\\\"v\\\":[1,2,3,4,5,6,7]", ",\\\"v\\\":[11,2,3,4,5,6,7]",
+			    ",\\\"v\\\":[1,2,3,4,5,66,7]" }, 2, 3 },
+			{ { ",\\\"v\\\":[1,2,3,4,5,6,7]", ",\\\"v\\\":[1,2,3,4,5,6,8]",
+			    ",\\\"v\\\":[1,2,3,4,5,6,9]" }, 0, 3 },
+		};
+		int all = 1, tails = 1;
+		struct buf ea = BUF_INIT(BUF_NOMAX), eb = BUF_INIT(BUF_NOMAX);
+
+		for (size_t i = 0; i < sizeof(nc) / sizeof(nc[0]); i++) {
+			char why[256];
+			int r1, r2;
+
+			if (fast.fm)
+				fast.fm->tailed = 0;
+			buf_reset(&line);
+			buf_addstr(&line, "{\"metadata\":{\"x_request_id\":\"r\"},"
+				   "\"start_perf_ns\":1000,\"responses\":[");
+			for (int k = 0; k < 3; k++)
+				buf_addf(&line, "%s{\"perf_ns\":%d,\"packets\":[{\"name\":\"data\","
+					 "\"value\":\"{\\\"object\\\":\\\"chat.completion.chunk\\\","
+					 "\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"t%d\\\"}}]%s}\"}]}",
+					 k ? "," : "", 1500 + 10 * k, k * 11, nc[i].after[k]);
+			buf_addstr(&line, "],\"aiperf\":{\"endpoint_type\":\"chat\"}}");
+			result(&slow, &b);
+			result(&fast, &a);
+			if (a.len != b.len || memcmp(a.s, b.s, a.len)) {
+				printf("#   numbers case %zu\n#   fast %.*s\n#   slow %.*s\n", i,
+				       (int)a.len, a.s, (int)b.len, b.s);
+				all = 0;
+			}
+			if (fast.nfast != nc[i].fastpk) {
+				printf("#   numbers case %zu: %zu packets fast, not %zu\n", i, fast.nfast,
+				       nc[i].fastpk);
+				tails = 0;
+			}
+			if (!fast.fm || fast.fm->tailed != nc[i].tailed) {
+				printf("#   numbers case %zu: %zu from the tail, not %zu\n", i,
+				       fast.fm ? fast.fm->tailed : 0, nc[i].tailed);
+				tails = 0;
+			}
+			/* the metric records too (the usage counts among them) */
+			fast.fr_want = slow.fr_want = 1;
+			r1 = rec_parse(&fast, &o, line.s, line.len, why, sizeof(why));
+			r2 = rec_parse(&slow, &o, line.s, line.len, why, sizeof(why));
+			if (r1 != r2 || (r1 == 0 && (rec_emit(&fast, &o, &ea), rec_emit(&slow, &o, &eb),
+						     ea.len != eb.len || memcmp(ea.s, eb.s, ea.len)))) {
+				printf("#   numbers case %zu: the records differ\n", i);
+				all = 0;
+			}
+		}
+		TEST("numbers after the text: both paths agree", all);
+		TEST("numbers after the text: read fast, from the tail where they are numbers", tails);
+		buf_release(&ea);
+		buf_release(&eb);
 	}
 	/* Server stamps (aiperf-mock's aiperf_send_ns): the fast path pairs
 	 * the stamped packets with them as the general path does. Each case
