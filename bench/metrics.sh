@@ -60,6 +60,22 @@
 # The pipe between the two costs ~0.8 us a record beyond the stages alone.
 # 300k rec/s (3.3 us for both stages) is still not met; see also
 # bench/metrics-profile.sh for the same stages inside aiperf profile.
+# 2026-11-27 (session 11): the floor rows. bench/json-floor.cc reads the
+# same records with simdjson 3.0.1 (Debian libsimdjson-dev; its icelake
+# kernel here), a SIMD JSON parser: each line parsed in full (DOM, as
+# strict as ours), its packets' JSON parsed again, nothing computed; then
+# the same with one metric record a line written to a pipe and drained
+# at its other end. Best of 3, 100,000 records, this script with RAW=
+# 100,000 copies of an aiperf profile run's raw records (aiperf-mock,
+# --use-server-token-count, ISL 100, OSL 8):
+#                          simdjson read  floor pair  metrics  metrics | export
+#   small                  3.40 us        3.83 us     3.47 us  4.55 us
+#   RAW                    4.07 us        4.83 us     6.89 us  9.59 us
+# 300k rec/s is 3.33 us for both stages: below what simdjson alone takes
+# to read either kind of record in full on this machine, and below the
+# floor pair by 0.5 and 1.5 us. aiperf-metrics reads the small records as
+# fast as simdjson does (its fast paths read a chunk from the last one);
+# on RAW it is 1.7x simdjson's read, the pair 2x the floor pair.
 set -eu
 cd "$(dirname "$0")/.."
 n=${1:-${N:-100000}}
@@ -223,6 +239,36 @@ if [ -n "${RAW:-}" ]; then
 	fi
 	n=$n_all
 fi
+# The floor (bench/json-floor.cc, where g++ and Debian's libsimdjson-dev
+# are): simdjson, a SIMD JSON parser, reading the small records in full,
+# each packet's JSON too, and computing nothing; then the same with one
+# metric record a line written to a pipe and read off it, as between the
+# two stages. What any reader of these records in full pays here.
+floor=
+if command -v g++ >/dev/null && [ -r /usr/include/simdjson.h ] &&
+	g++ -O2 -o "$tmp/json-floor" bench/json-floor.cc -lsimdjson 2>"$tmp/floor.err"; then
+	head -n 1 "$tmp/small.metrics" >"$tmp/small.metric1"
+	rate "floor: simdjson reads the records, small" "$tmp/small.ndjson" \
+		"$tmp/json-floor" parse -
+	f_read=$(cat "$tmp/rate")
+	rate "floor: that | a metric record a line drained, small" "$tmp/small.ndjson" \
+		sh -c "'$tmp/json-floor' parse '$tmp/small.metric1' | '$tmp/json-floor' drain; echo"
+	f_pipe=$(cat "$tmp/rate")
+	if [ -n "${RAW:-}" ]; then
+		n_all=$n
+		n=$(wc -l <"$RAW")
+		rate "floor: simdjson reads the records, RAW" "$RAW" "$tmp/json-floor" parse -
+		f_rawr=$(cat "$tmp/rate")
+		"$bin/aiperf-metrics" --use-server-token-count <"$RAW" | head -n 1 >"$tmp/raw.metric1"
+		rate "floor: that | a metric record a line drained, RAW" "$RAW" \
+			sh -c "'$tmp/json-floor' parse '$tmp/raw.metric1' | '$tmp/json-floor' drain; echo"
+		f_rawp=$(cat "$tmp/rate")
+		n=$n_all
+	fi
+	floor=1
+else
+	echo "(floor rows skipped: they need g++ and libsimdjson-dev: scripts/install-deps.sh)"
+fi
 echo "cpu-time ratios against jq -c on the same records:"
 echo "  server counts, small:  aiperf-metrics / jq = $(ratio "$m_small" "$jq_small") (target >= 300k rec/s)"
 echo "  server counts, small:  aiperf-metrics | aiperf-export / jq = $(ratio "$p_small" "$jq_small") (target >= 300k rec/s)"
@@ -234,3 +280,13 @@ echo "  fast paths on / off:   aiperf-metrics $(ratio "$m_small" "$m_slow"), met
 echo "  aiperf-export alone:   $(awk -v r="$e_small" 'BEGIN { printf "%.2f", 1e6 / r }') us CPU a record (goal < 1)"
 echo "  tokenizing, long:      aiperf-metrics / jq = $(ratio "$m_long" "$jq_long") (target >= 50k rec/s)"
 echo "  tokenizing, s200:      aiperf-metrics / jq = $(ratio "$m_s200" "$jq_s200")"
+if [ -n "$floor" ]; then
+	echo "  against the floor:     aiperf-metrics / simdjson's read = $(ratio "$m_small" "$f_read"), metrics | export / floor pair = $(ratio "$p_small" "$f_pipe")"
+	awk -v r="$f_read" -v p="$f_pipe" -v m="$m_small" -v q="$p_small" 'BEGIN {
+		printf "  us a record:           simdjson read %.2f, floor pair %.2f, aiperf-metrics %.2f, metrics | export %.2f (300k rec/s: 3.33)\n",
+		    1e6 / r, 1e6 / p, 1e6 / m, 1e6 / q }'
+	[ -z "${RAW:-}" ] ||
+		awk -v r="$f_rawr" -v p="$f_rawp" -v m="$m_raw" -v q="$p_raw" 'BEGIN {
+			printf "  RAW, us a record:      simdjson read %.2f, floor pair %.2f, aiperf-metrics %.2f, metrics | export %.2f\n",
+			    1e6 / r, 1e6 / p, 1e6 / m, 1e6 / q }'
+fi
