@@ -35,17 +35,33 @@ nearest16(double v, double p, double s)
 	return m < 9007199254740992.0 ? m : 0;
 }
 
-/* The decimal digits of u > 0 into digits; their count. */
+/* The decimal digits of u > 0 into digits; their count. Two at a time,
+ * from the end, into a buffer of the most there can be. */
 static int
 int_digits(uint64_t u, char *digits)
 {
-	char tmp[24];
-	int n = 0;
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	char tmp[24], *p = tmp + sizeof(tmp);
+	int n;
 
-	for (; u; u /= 10)
-		tmp[n++] = (char)('0' + u % 10);
-	for (int i = 0; i < n; i++)
-		digits[i] = tmp[n - 1 - i];
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100);
+
+		u /= 100;
+		p -= 2;
+		memcpy(p, pairs + 2 * d, 2);
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
+	n = (int)(tmp + sizeof(tmp) - p);
+	memcpy(digits, p, (size_t)n);
 	return n;
 }
 
