@@ -1556,12 +1556,12 @@ ports_check() {
 # start plus its session's first at_ns and the delay_ns of the turns
 # since (each waited for the one before to return), or its own at_ns
 # when later. A first turn due by that bound is lost, as is one before a
-# line with a record (the sender starts them in order); one the bound
-# leaves undecided counts as never sent, although a long first turn of
-# the recorded session may have hidden that it was due: the lost count
-# is then a floor. Records the sender had not yet written (it flushes
-# every 100 ms) are beyond this rule, with or without sessions. One line
-# a shard on standard output; fails when one was lost.
+# recorded request in the input (the sender starts them in that order);
+# one the bound leaves undecided counts as never sent, though a long
+# first turn of the recorded session may have hidden that it was due:
+# the lost count is then a floor. Records the sender had not yet written
+# (it flushes every 100 ms) are beyond this rule, with or without
+# sessions. One line a shard on standard output; fails when one was lost.
 loss_report() {
 	local run=$1 k c wc cs='' wcs=''
 	shift
