@@ -1549,9 +1549,19 @@ ports_check() {
 # its at_ns with one) before the shard's last record ended, else never
 # sent, and the others wait on it, never sent; missing turns before a
 # recorded one, and a warmup's when profiling has a record, were sent
-# (lost). Records the sender had not yet written (it flushes every
-# 100 ms) are beyond this rule, with or without sessions. One line a
-# shard on standard output; fails when one was lost.
+# (lost). The phase start comes from a record with a send time
+# (intended_perf_ns, the phase start plus its at_ns). A phase whose
+# records have none (--request-rate's later turns only) has it bounded
+# from above only: a recorded turn went out no sooner than the phase
+# start plus its session's first at_ns and the delay_ns of the turns
+# since (each waited for the one before to return), or its own at_ns
+# when later. A first turn due by that bound is lost, as is one before a
+# recorded request in the input (the sender starts them in that order);
+# one the bound leaves undecided counts as never sent, though a long
+# first turn of the recorded session may have hidden that it was due:
+# the lost count is then a floor. Records the sender had not yet written
+# (it flushes every 100 ms) are beyond this rule, with or without
+# sessions. One line a shard on standard output; fails when one was lost.
 loss_report() {
 	local run=$1 k c wc cs='' wcs=''
 	shift
@@ -1593,7 +1603,15 @@ loss_report() {
 		# a session is scheduled when its first turn has a send time
 		if (!(($1, se[$1, $2]) in spos)) {
 			spos[$1, se[$1, $2]] = n[$1]; ssched[$1, se[$1, $2]] = $4 != "-"
+			lo[$1, $2] = $4 + 0
+		} else {
+			# the least offset from the phase start it can have been
+			# sent at: after the turn before (sent at its own least)
+			# returned, plus its delay_ns; at its at_ns, if later
+			l = slo[$1, se[$1, $2]]
+			lo[$1, $2] = $4 == "-" ? l + $7 : ($4 + 0 > l ? $4 + 0 : l)
 		}
+		slo[$1, se[$1, $2]] = lo[$1, $2]
 		next
 	}
 	match($0, /"x_request_id":"[^"]*"/) {
@@ -1618,10 +1636,23 @@ loss_report() {
 		s = num("request_start_ns")
 		if (s > 0 && (!((w, p) in pb) || s < pb[w, p])) pb[w, p] = s
 		if (index($0, "\"NotSentError\"")) clean[w] = 1
+		# the phase start at the latest: one sent went at or after it
+		# plus its lo
+		else if (s > 0 && ssched[w, se[w, r]] && (!((w, p) in psu) || s - lo[w, r] < psu[w, p]))
+			psu[w, p] = s - lo[w, r]
 		# the phase start on the wall clock: intended = start - lateness
 		p = num("start_perf_ns"); i = num("intended_perf_ns")
 		if (s > 0 && p > 0 && i > 0 && atns[w, r] != "-" && !((w, ph[w, r]) in ps))
 			ps[w, ph[w, r]] = s - (p - i) - atns[w, r]
+	}
+	# due(w, p, a, j): whether line j of shard w, at_ns a in phase p, was
+	# due before the last record of w ended: by the phase start, else by
+	# its latest (undecided: no), else if a later line has a record (the
+	# sender starts them in order)
+	function due(w, p, a, j) {
+		if (((w, p) in ps)) return ps[w, p] + a <= end[w]
+		if (((w, p) in psu) && psu[w, p] + a <= end[w]) return 1
+		return j < last[w]
 	}
 	# held(w, p, c, d): how many of phase p shard w can have had in flight
 	# when the phase last record ended: c slots ramped over d ns
@@ -1657,19 +1688,16 @@ loss_report() {
 					}
 					first[sk] = 1
 					if (!(sk in lastturn)) {	# its first turn: its own time
-						if (((w, p) in ps))
-							due = ps[w, p] + atns[w, r] <= end[w]
-						else
-							due = j < last[w]
+						d = due(w, p, atns[w, r], j)
 					} else {	# after its last recorded turn
 						t = lastend[sk] + delay[w, r]
 						if (atns[w, r] != "-" && ((w, p) in ps)) {
 							t = ps[w, p] + atns[w, r]
 							if (t < lastend[sk]) t = lastend[sk]
 						}
-						due = t <= end[w]
+						d = t <= end[w]
 					}
-					if (due) lost++; else never++
+					if (d) lost++; else never++
 					continue
 				}
 				if (atns[w, r] == "-") {	# concurrency: by phase, below
@@ -1689,11 +1717,7 @@ loss_report() {
 					if (!(sk in lastturn) && spos[sk] < slast[w]) sure[p]++
 					continue
 				}
-				if (((w, p) in ps))
-					due = ps[w, p] + atns[w, r] <= end[w]
-				else
-					due = j < last[w]
-				if (due) lost++; else never++
+				if (due(w, p, atns[w, r], j)) lost++; else never++
 			}
 			for (p in miss) {
 				h = held(w, p, p == "warmup" ? wcc[k + 1] : cc[k + 1], p == "warmup" ? wramp : ramp)

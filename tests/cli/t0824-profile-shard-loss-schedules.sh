@@ -5,8 +5,9 @@
 # fixed-schedule mode: aiperf-send sends turn k+1 at its time, or when
 # turn k returned if that is later), and warmup sessions in rate mode (a
 # warmup turn without a record was sent, and lost, once profiling has a
-# record: profiling waits for the warmup's last turns). Cut record files
-# of real one-worker runs, no timing-dependent kills.
+# record: profiling waits for the warmup's last turns), and the phase
+# start that a rate's later turns bound only from above. Cut record files
+# of real one-worker runs (one edited), no timing-dependent kills.
 # shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
@@ -81,6 +82,25 @@ test_expect_success 'rate-mode warmup sessions on cut records: a missing warmup 
 	# due when its second ended, both lost; no profiling turn was sent
 	# (profiling waits for the warmup)
 	cut_records w1 1 5 && test "$(merge_cut kr $WROPTS)" = "2 3 12" &&
+	# the first session'"'"'s second turn alone (1.25-2.25 s), no record
+	# with a send time: the phase start is known only from above, that
+	# turn'"'"'s session'"'"'s first (due at 0.25 s) having gone out at or after
+	# it plus 0.25 s, before the turn (at once, no delay): so it was at
+	# 1 s at the latest, the second session'"'"'s first turn due by 1.5 s,
+	# lost (input order alone: never sent); the first'"'"'s first and third
+	# (due when the second ended) lost
+	cut_records w1 2 && test "$(merge_cut kr $WROPTS)" = "1 3 13" &&
+	# that turn as if it had gone out 0.95 s later (2.2-2.25 s): the
+	# record fits a phase start at 0 s and a first turn of 1.95 s (the
+	# second session'"'"'s first turn sent at 0.5 s) as well as one at
+	# 1.95 s and a first turn of no time (not due before 2.45 s, after
+	# the last record ended): undecided, counted never sent (a floor)
+	/usr/bin/python3 -c "if 1:
+		import json
+		r = json.loads(open(\"cut.jsonl\").read())
+		r[\"metadata\"][\"request_start_ns\"] += 950000000
+		open(\"cut.jsonl\", \"w\").write(json.dumps(r, separators=(\",\", \":\")) + \"\\n\")" &&
+	test "$(merge_cut kr $WROPTS)" = "1 2 14" &&
 	# a warmup turn and profiling'"'"'s first: the warmup'"'"'s five missing
 	# turns were all sent (the sessions rule alone: two), lost; in
 	# profiling, the first session'"'"'s second turn (due when its first
