@@ -504,6 +504,16 @@ add_double(struct buf *b, double v)
 	buf_put(b, tmp, numfmt_repr(tmp, v, NUMFMT_ORJSON));
 }
 
+/* An integer (ns) times a unit's factor: numfmt_scaled() writes it as
+ * add_double() would the product. */
+static void
+add_scaled(struct buf *b, int64_t i, double f)
+{
+	char tmp[40];
+
+	buf_put(b, tmp, numfmt_scaled(tmp, (long long)i, f, NUMFMT_ORJSON));
+}
+
 /* As jw_double()/jw_int() would write it. */
 static void
 write_value(struct buf *b, const struct metricdef *m, const struct val *v)
@@ -515,9 +525,11 @@ write_value(struct buf *b, const struct metricdef *m, const struct val *v)
 		for (size_t i = 0; i < st->nicl; i++) {
 			if (i)
 				buf_put(b, ",", 1);
-			add_double(b, (double)st->icl[i] * m->factor);
+			add_scaled(b, st->icl[i], m->factor);
 		}
 		buf_put(b, "]", 1);
+	} else if (strcmp(m->unit, m->display) && v->k == V_INT) {
+		add_scaled(b, v->i, m->factor);
 	} else if (strcmp(m->unit, m->display)) {
 		add_double(b, num(v) * m->factor);
 	} else if (v->k == V_INT) {

@@ -335,6 +335,18 @@ decimal(char *o, const char *digits, int n, int exp10)
 	return k;
 }
 
+/* The text of digits[0..n) times 10^exp10 in the style, after k bytes
+ * of out (a sign). */
+static size_t
+layout(char *out, size_t k, const char *digits, int n, int exp10, enum numfmt_style style)
+{
+	int lowest = style == NUMFMT_PYREPR ? -4 : -5;
+
+	if (exp10 < lowest || exp10 >= 16)
+		return k + scientific(out + k, digits, n, exp10, style);
+	return k + decimal(out + k, digits, n, exp10);
+}
+
 size_t
 numfmt_repr(char *out, double v, enum numfmt_style style)
 {
@@ -353,10 +365,47 @@ numfmt_repr(char *out, double v, enum numfmt_style style)
 		return k + 3;
 	}
 	n = shortest(v, digits, &exp10);
-	int lowest = style == NUMFMT_PYREPR ? -4 : -5;
-	if (exp10 < lowest || exp10 >= 16)
-		return k + scientific(out + k, digits, n, exp10, style);
-	return k + decimal(out + k, digits, n, exp10);
+	return layout(out, k, digits, n, exp10, style);
+}
+
+/*
+ * i * f with f = 10^-d (a unit change, ns to ms): when that product is
+ * the double nearest to the decimal i 10^-d, as i / 10^d is, that decimal
+ * is its shortest text. No shorter decimal reads back: one is at least
+ * 10^-d away, and half an ulp of i 10^-d is below 10^-d for i < 2^53.
+ * Otherwise the product is an ulp or so off it, where decimals of 15
+ * digits and fewer lie too far apart for one to read back but that
+ * decimal: the search starts at 16 digits. The same text as
+ * numfmt_repr(i * f), without its search in the common case.
+ */
+size_t
+numfmt_scaled(char *out, long long i, double f, enum numfmt_style style)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+	static const double m10[] = { 1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9 };
+	double v = (double)i * f;
+	unsigned long long u;
+	char digits[24];
+	int d, n, exp10;
+	size_t k = 0;
+
+	for (d = 0; d < 10 && f != m10[d]; d++)
+		;
+	if (d == 10 || i == 0 || i <= -1000000000000000LL || i >= 1000000000000000LL)
+		return numfmt_repr(out, v, style);
+	if (i < 0)
+		out[k++] = '-';
+	u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+	if (v == (double)i / p10[d]) {
+		n = int_digits(u, digits);
+		exp10 = n - 1 - d;
+		return layout(out, k, digits, strip_zeros(digits, n), exp10, style);
+	}
+#ifdef __SIZEOF_INT128__
+	if ((n = shortest_exact(fabs(v), 16, digits, &exp10)) > 0)
+		return layout(out, k, digits, n, exp10, style);
+#endif
+	return numfmt_repr(out, v, style);
 }
 
 size_t

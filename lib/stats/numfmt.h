@@ -19,6 +19,10 @@ enum numfmt_style {
  */
 size_t numfmt_repr(char *out, double v, enum numfmt_style style);
 
+/* numfmt_repr(out, (double)i * f, style), faster where f is 10^-d, d <= 9
+ * (a unit change: ns to ms is f = 1e-6). */
+size_t numfmt_scaled(char *out, long long i, double f, enum numfmt_style style);
+
 /* Decimal text of an integer ("%lld"). out: 21 bytes, no NUL written.
  * Returns the length. */
 size_t numfmt_int(char *out, long long v);

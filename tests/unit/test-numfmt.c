@@ -110,6 +110,45 @@ random_agreement(void)
 	return 1;
 }
 
+/* numfmt_scaled() against numfmt_repr() of the same product, on integers
+ * of every size (both signs, the ends of its range and past them) and
+ * every power of ten it knows, and a factor it does not; in each style.
+ * The reference path itself is checked above. */
+static int
+scaled_agreement(void)
+{
+	static const double f[] = { 1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7,
+				    1e-8, 1e-9, 1e-10, 0.001024, 1e3 };
+	static const long long edge[] = { 0, 1, -1, 9, 10, 999999999999999LL,
+					  -999999999999999LL, 1000000000000000LL,
+					  9007199254740993LL, -9223372036854775807LL - 1 };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char a[64], b[64];
+	long long ok = 0;
+
+	for (int i = 0; i < 600000; i++) {
+		long long n;
+		int fi = i % 13, st = (i / 13) % 3;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		if (i < 13 * 3 * 10)
+			n = edge[(i / 39) % 10];
+		else
+			n = (long long)(x % (uint64_t)(10ULL << (x >> 59)) * 1000
+					+ (x >> 20) % 1000);	/* 1 to 19 digits */
+		if (n && n != -9223372036854775807LL - 1 && (x & 0x100))
+			n = -n;
+		numfmt_scaled(a, n, f[fi], (enum numfmt_style)st);
+		numfmt_repr(b, (double)n * f[fi], (enum numfmt_style)st);
+		if (strcmp(a, b)) {
+			printf("# %lld * %g: got %s want %s\n", n, f[fi], a, b);
+			return 0;
+		}
+		ok++;
+	}
+	return ok == 600000;
+}
+
 int
 main(void)
 {
@@ -138,6 +177,10 @@ main(void)
 	TEST_STR("16 digits, below 1", r(0.1 + 0.2, NUMFMT_ORJSON), "0.30000000000000004");
 	TEST_STR("17 digits", r(2.0 / 3.0 * 1000, NUMFMT_ORJSON), "666.6666666666666");
 	TEST("fast path equals the reference on 450,000 values", random_agreement());
+	TEST("scaled integers: the same text as the product's, 600,000 values", scaled_agreement());
+	TEST_STR("scaled: ns to ms", (b[numfmt_scaled(b, 4961414, 1e-6, NUMFMT_ORJSON)] = '\0', b),
+		 "4.9614139999999995");
+	TEST_STR("scaled: 1 ns in ms", (b[numfmt_scaled(b, 1, 1e-6, NUMFMT_PYREPR)] = '\0', b), "1e-06");
 	TEST_STR("commas", c2(1234567.891), "1,234,567.89");
 	TEST_STR("commas small", c2(7.5), "7.50");
 	TEST_STR("commas negative", c2(-1234.5), "-1,234.50");
