@@ -411,20 +411,17 @@ numfmt_scaled(char *out, long long i, double f, enum numfmt_style style)
 size_t
 numfmt_int(char *out, long long v)
 {
-	char tmp[24];
-	size_t n = 0, k = 0;
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
 				     : (unsigned long long)v;
+	size_t k = 0;
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
 	if (v < 0)
 		out[k++] = '-';
-	while (n)
-		out[k++] = tmp[--n];
-	return k;
+	if (!u) {
+		out[k] = '0';
+		return k + 1;
+	}
+	return k + (size_t)int_digits(u, out + k);
 }
 
 static size_t

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/numfmt: Python, orjson and pydantic number text. */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -149,6 +150,32 @@ scaled_agreement(void)
 	return ok == 600000;
 }
 
+/* numfmt_int() against printf's %lld on integers of every length. */
+static int
+int_agreement(void)
+{
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	char a[32], b[32];
+
+	for (int i = 0; i < 200000; i++) {
+		long long v;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v = (long long)(x >> (x % 64));
+		if ((x & 1) && v != LLONG_MIN)
+			v = -v;
+		if (i < 3)
+			v = i == 0 ? LLONG_MIN : i == 1 ? LLONG_MAX : 0;
+		a[numfmt_int(a, v)] = '\0';
+		snprintf(b, sizeof(b), "%lld", v);
+		if (strcmp(a, b)) {
+			printf("# %s: got %s\n", b, a);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int
 main(void)
 {
@@ -178,6 +205,7 @@ main(void)
 	TEST_STR("17 digits", r(2.0 / 3.0 * 1000, NUMFMT_ORJSON), "666.6666666666666");
 	TEST("fast path equals the reference on 450,000 values", random_agreement());
 	TEST("scaled integers: the same text as the product's, 600,000 values", scaled_agreement());
+	TEST("integers: the same text as printf's, 200,000 values", int_agreement());
 	TEST_STR("scaled: ns to ms", (b[numfmt_scaled(b, 4961414, 1e-6, NUMFMT_ORJSON)] = '\0', b),
 		 "4.9614139999999995");
 	TEST_STR("scaled: 1 ns in ms", (b[numfmt_scaled(b, 1, 1e-6, NUMFMT_PYREPR)] = '\0', b), "1e-06");
