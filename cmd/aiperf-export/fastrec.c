@@ -245,10 +245,48 @@ fr_push_base(struct frec *fr, double v)
 	fr->base[fr->nbase++] = v;
 }
 
+__extension__ typedef unsigned __int128 fr_u128;
+
+/*
+ * m / 10^k rounded to the nearest double, ties to even, as strtod does,
+ * for 0 < m < 2^64 and 0 <= k <= 22: m is shifted to the top of 128 bits
+ * (so that the quotient keeps at least 54 of them: 2^127 / 10^22 > 2^53),
+ * divided exactly, and the quotient's bits past the 53rd and the
+ * remainder decide the rounding. Every step is integer arithmetic, the
+ * last an exact power-of-two scaling of a 53-bit integer.
+ */
+static double
+fr_exact(uint64_t m, int k)
+{
+	static const uint64_t p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+		10000000, 100000000, 1000000000, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL };
+	fr_u128 d = k <= 19 ? p10[k] : (fr_u128)p10[19] * p10[k - 19];
+	int s = 64 + __builtin_clzll(m);
+	fr_u128 num = (fr_u128)m << s, q = num / d;
+	int sticky = num % d != 0;
+	int bits = 128 - (q >> 64 ? __builtin_clzll((uint64_t)(q >> 64))
+				 : 64 + __builtin_clzll((uint64_t)q));
+	int shift = bits - 53;	/* >= 1: q has 54 bits or more */
+	uint64_t mant = (uint64_t)(q >> shift);
+	fr_u128 rest = q & (((fr_u128)1 << shift) - 1), half = (fr_u128)1 << (shift - 1);
+
+	if (rest > half || (rest == half && (sticky || (mant & 1))))
+		mant++;
+	if (mant >> 53) {
+		mant >>= 1;
+		shift++;
+	}
+	return ldexp((double)mant, shift - s);
+}
+
 /*
  * A JSON number as a double: json_double()'s own fast path (Clinger's: at
  * most 15 significant digits, a decimal exponent within +-22, one exact
- * IEEE operation) read while scanning, else json_double() on its text.
+ * IEEE operation) read while scanning; 16 to 19 digits (the shortest text
+ * of most doubles has 17) by fr_exact(); else json_double() on its text.
  */
 static int
 fr_num_double(struct frscan *sc, double *out)
@@ -280,10 +318,14 @@ fr_num_double(struct frscan *sc, double *out)
 			digits += m != 0;
 		}
 	}
-	if (digits > 15 || (p < end && (*p == 'e' || *p == 'E')) || e10 < -22)
+	if (digits > 19 || (p < end && (*p == 'e' || *p == 'E')) || e10 < -22)
 		goto slow;
-	d = (double)m;
-	d = e10 < 0 ? d / pow10[-e10] : d;
+	if (digits > 15) {
+		d = fr_exact(m, -e10);
+	} else {
+		d = (double)m;
+		d = e10 < 0 ? d / pow10[-e10] : d;
+	}
 	*out = neg ? -d : d;
 	sc->p = p;
 	return 0;
