@@ -163,12 +163,35 @@ fr_num(struct frscan *sc, struct json *j, char tmp[FR_MAX_NUM])
 	return 0;
 }
 
+/* A plain integer (no leading zero, fraction or exponent) that fits in
+ * int64, read in place as json_int64() reads it: 0, or -1 with sc
+ * unmoved for any other text. */
+static int
+fr_int_plain(struct frscan *sc, int64_t *out)
+{
+	const char *p = sc->p, *end = sc->end, *s;
+	int neg = p < end && *p == '-';
+	uint64_t x = 0;
+
+	for (s = p += neg; p < end && *p >= '0' && *p <= '9' && p - s < 20; p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	if (p == s || p - s > 19 || (*s == '0' && p - s > 1) ||
+	    (p < end && (*p == '.' || *p == 'e' || *p == 'E' || (*p >= '0' && *p <= '9'))) ||
+	    x > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return -1;
+	*out = neg ? (int64_t)(0 - x) : (int64_t)x;
+	sc->p = p;
+	return 0;
+}
+
 static int
 fr_int_of(struct frscan *sc, int64_t *out)
 {
 	char tmp[FR_MAX_NUM];
 	struct json j;
 
+	if (fr_int_plain(sc, out) == 0)
+		return 0;
 	return fr_num(sc, &j, tmp) < 0 ? -1 : json_int64(&j, out);
 }
 
@@ -226,6 +249,10 @@ fr_metadata(struct frec *fr, struct frscan *sc)
 				return -1;
 			break;
 		default:
+			if (t && fr_int_plain(sc, t) == 0) {
+				*have = 1;
+				break;
+			}
 			if (fr_num(sc, t ? &j : NULL, tmp) < 0)
 				return -1;
 			if (t)

@@ -167,6 +167,26 @@ test_numbers(void)
 	}
 }
 
+/* A stamp and an aiperf integer in every form against json_int64(). */
+static void
+test_ints(void)
+{
+	static const char *const ints[] = { "0", "-0", "7", "-7", "1759813207532900363",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808",
+		"-9223372036854775809", "12345678901234567890", "99999999999999999999",
+		"1.0", "1.5", "1e3", "-1E+2", "100000000000000000000000.0" };
+	char line[512], name[160];
+
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		snprintf(line, sizeof(line), "{\"metadata\":{\"request_start_ns\":%s,"
+			 "\"request_end_ns\":%s},\"metrics\":{},\"aiperf\":{"
+			 "\"schedule_lateness_ns\":%s,\"observation_delay_ns\":[1,%s]}}",
+			 ints[i], ints[i], ints[i], ints[i]);
+		snprintf(name, sizeof(name), "integer %s: as the parser reads it", ints[i]);
+		TEST(name, same(line) != -2);
+	}
+}
+
 int
 main(void)
 {
@@ -176,6 +196,7 @@ main(void)
 	test_reads();
 	test_leaves();
 	test_numbers();
+	test_ints();
 	TEST("the aggregations agree at the end", agg_same(&fast, &slow));
 	agg_release(&fast);
 	agg_release(&slow);
