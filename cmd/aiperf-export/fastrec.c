@@ -335,14 +335,14 @@ fr_num_double(struct frscan *sc, double *out)
 		goto slow;
 	for (; p < end && *p >= '0' && *p <= '9'; p++) {
 		m = m * 10 + (uint64_t)(*p - '0');
-		digits += m != 0;
+		digits += digits || *p != '0';
 	}
 	if (p < end && *p == '.') {
 		if (++p >= end || *p < '0' || *p > '9')
 			goto slow;
 		for (; p < end && *p >= '0' && *p <= '9'; p++, e10--) {
 			m = m * 10 + (uint64_t)(*p - '0');
-			digits += m != 0;
+			digits += digits || *p != '0';
 		}
 	}
 	if (digits > 19 || (p < end && (*p == 'e' || *p == 'E')) || e10 < -22)
