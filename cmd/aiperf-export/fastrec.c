@@ -81,7 +81,7 @@ fr_stops(uint64_t x)
 }
 
 /* A string of printable ASCII without escapes: its bytes, or NULL. */
-static const char *
+static inline const char *
 fr_str(struct frscan *sc, size_t *len)
 {
 	const char *p = sc->p, *s;
