@@ -306,7 +306,13 @@ fr_exact(uint64_t m, int k)
 		mant >>= 1;
 		shift++;
 	}
-	return ldexp((double)mant, shift - s);
+	/* mant * 2^(shift - s), mant in [2^52, 2^53): a normal double
+	 * (1e-7 < m / 10^k < 1e20) whose bits are written directly */
+	uint64_t u = (uint64_t)(shift - s + 52 + 1023) << 52 | (mant & (((uint64_t)1 << 52) - 1));
+	double v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
 }
 
 /*
@@ -321,9 +327,10 @@ fr_num_double(struct frscan *sc, double *out)
 	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
 		1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
 		1e19, 1e20, 1e21, 1e22 };
-	const char *p = sc->p, *end = sc->end;
+	const char *p = sc->p, *end = sc->end, *ip, *fp;
 	uint64_t m = 0;
-	int neg = 0, digits = 0, e10 = 0;
+	int neg = 0, e10 = 0;
+	ptrdiff_t digits, zeros;	/* significant: digits - zeros (leading ones) */
 	char tmp[FR_MAX_NUM];
 	struct json j;
 	double d;
@@ -333,19 +340,25 @@ fr_num_double(struct frscan *sc, double *out)
 	if (p >= end || *p < '0' || *p > '9' || (*p == '0' && p + 1 < end &&
 						 p[1] >= '0' && p[1] <= '9'))
 		goto slow;
-	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+	/* m wraps past 19 digits, which are counted from the text */
+	for (ip = p; p < end && *p >= '0' && *p <= '9'; p++)
 		m = m * 10 + (uint64_t)(*p - '0');
-		digits += digits || *p != '0';
-	}
+	digits = p - ip;
+	zeros = *ip == '0';	/* a lone 0 */
 	if (p < end && *p == '.') {
 		if (++p >= end || *p < '0' || *p > '9')
 			goto slow;
-		for (; p < end && *p >= '0' && *p <= '9'; p++, e10--) {
+		for (fp = p; p < end && *p >= '0' && *p <= '9'; p++)
 			m = m * 10 + (uint64_t)(*p - '0');
-			digits += digits || *p != '0';
-		}
+		if (p - fp > 22)
+			goto slow;
+		e10 = -(int)(p - fp);
+		digits += p - fp;
+		for (const char *z = fp; zeros && z < p && *z == '0'; z++)
+			zeros++;
 	}
-	if (digits > 19 || (p < end && (*p == 'e' || *p == 'E')) || e10 < -22)
+	digits -= zeros;
+	if (digits > 19 || (p < end && (*p == 'e' || *p == 'E')))
 		goto slow;
 	if (digits > 15) {
 		d = fr_exact(m, -e10);
