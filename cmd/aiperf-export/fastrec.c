@@ -204,22 +204,63 @@ fr_key(struct frscan *sc, const char **k, size_t *kn)
 
 #define FR_KEY_IS(k, n, s) ((n) == sizeof(s) - 1 && !memcmp((k), (s), sizeof(s) - 1))
 
-/* The flat metadata object: the three members agg.c reads (the last of each). */
+/* The keys ks[0..n) (each within its line, "key": around it) as the
+ * keys the next record's metadata likely has; none when they do not fit. */
+static void
+fr_keep_keys(struct frec *fr, const char *const *ks, const size_t *kns, size_t n)
+{
+	size_t off = 0;
+
+	fr->nmkey = 0;
+	if (n > FR_MKEYS)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (kns[i] + 3 > FR_MKEY_BYTES - off)
+			return;
+		fr->mkoff[i] = off;
+		memcpy(fr->mkey + off, ks[i] - 1, kns[i] + 3);
+		off += kns[i] + 3;
+	}
+	fr->mkoff[n] = off;
+	fr->nmkey = n;
+}
+
+/*
+ * The flat metadata object: the three members agg.c reads (the last of
+ * each). A key whose "key": text is the one the last record had at its
+ * place is taken as it is (those bytes were read as a key then).
+ */
 static int
 fr_metadata(struct frec *fr, struct frscan *sc)
 {
-	const char *k, *v;
-	size_t kn, vn;
+	const char *k, *v, *ks[FR_MKEYS];
+	size_t kn, vn, kns[FR_MKEYS], i = 0;
 	char tmp[FR_MAX_NUM];
 	struct json j;
+	int miss = 0;
 
 	if (fr_lit(sc, "{", 1) < 0)
 		return -1;
 	if (fr_lit(sc, "}", 1) == 0)
 		return 0;
 	do {
-		if (fr_key(sc, &k, &kn) < 0 || sc->p >= sc->end)
+		size_t want = i < fr->nmkey ? fr->mkoff[i + 1] - fr->mkoff[i] : 0;
+
+		if (want && (size_t)(sc->end - sc->p) > want &&
+		    !memcmp(sc->p, fr->mkey + fr->mkoff[i], want)) {
+			k = sc->p + 1;
+			kn = want - 3;
+			sc->p += want;
+		} else if (fr_key(sc, &k, &kn) < 0 || sc->p >= sc->end) {
 			return -1;
+		} else {
+			miss = 1;
+		}
+		if (i < FR_MKEYS) {
+			ks[i] = k;
+			kns[i] = kn;
+		}
+		i++;
 		int64_t *t = FR_KEY_IS(k, kn, "request_start_ns") ? &fr->start
 			: FR_KEY_IS(k, kn, "request_end_ns") ? &fr->end : NULL;
 		int *have = t == &fr->start ? &fr->have_start : &fr->have_end;
@@ -259,7 +300,11 @@ fr_metadata(struct frec *fr, struct frscan *sc)
 				*have = json_int64(&j, t) == 0;
 		}
 	} while (fr_lit(sc, ",", 1) == 0);
-	return fr_lit(sc, "}", 1);
+	if (fr_lit(sc, "}", 1) < 0)
+		return -1;
+	if (miss || i != fr->nmkey)
+		fr_keep_keys(fr, ks, kns, i);
+	return 0;
 }
 
 static void

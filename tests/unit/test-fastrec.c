@@ -172,6 +172,49 @@ test_numbers(void)
 	}
 }
 
+/* The metadata keys the last record had, taken as they are at their
+ * places: every change of them between records is read as the parser reads it. */
+static void
+test_keys(void)
+{
+	static const char *const from[][2] = {
+		{ "\"x_request_id\"", "\"x_request_idx\"" },
+		{ "\"x_request_id\"", "\"x_request\"" },
+		{ "\"x_request_id\":\"r\"", "\"request_start_ns\":5" },
+		{ "\"session_num\":0,", "" },
+		{ "\"session_num\":0,", "\"session_num\":0,\"extra\":1," },
+		{ "\"request_start_ns\"", "\"request_end_ns\"" },
+		{ "\"benchmark_phase\"", "\"benchmark_phasE\"" },
+		{ "\"was_cancelled\":false}", "\"was_cancelled\":false,\"benchmark_phase\":\"warmup\"}" },
+		{ "\"x_request_id\"", "\"x\\u005frequest_id\"" },
+		{ "\"x_request_id\":", "\"x_request_id\" :" },
+	};
+	char line[8192], name[200];
+	int n;
+
+	for (size_t i = 0; i < sizeof(from) / sizeof(from[0]); i++) {
+		TEST("the record before", same(R) == 1);
+		snprintf(name, sizeof(name), "a metadata key changed: %s -> %s", from[i][0], from[i][1]);
+		TEST(name, same(edit(from[i][0], from[i][1])) != -2);
+		TEST("and back", same(R) == 1);
+	}
+	/* more keys than are kept, and longer ones */
+	n = snprintf(line, sizeof(line), "{\"metadata\":{");
+	for (int i = 0; i < 40; i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "\"k%d\":%d,", i, i);
+	snprintf(line + n, sizeof(line) - (size_t)n, "\"request_start_ns\":7},\"metrics\":{}}");
+	TEST("40 metadata keys", same(line) == 1);
+	TEST("and again", same(line) == 1);
+	TEST("and the record before", same(R) == 1);
+	n = snprintf(line, sizeof(line), "{\"metadata\":{\"");
+	for (int i = 0; i < 1100; i++)
+		line[n++] = 'k';
+	snprintf(line + n, sizeof(line) - (size_t)n, "\":1,\"request_end_ns\":9},\"metrics\":{}}");
+	TEST("a 1100-byte metadata key", same(line) == 1);
+	TEST("and again", same(line) == 1);
+	TEST("and the record before", same(R) == 1);
+}
+
 /* A stamp and an aiperf integer in every form against json_int64(). */
 static void
 test_ints(void)
@@ -202,6 +245,7 @@ main(void)
 	test_leaves();
 	test_numbers();
 	test_ints();
+	test_keys();
 	TEST("the aggregations agree at the end", agg_same(&fast, &slow));
 	agg_release(&fast);
 	agg_release(&slow);
