@@ -60,6 +60,27 @@
 # The pipe between the two costs ~0.8 us a record beyond the stages alone.
 # 300k rec/s (3.3 us for both stages) is still not met; see also
 # bench/metrics-profile.sh for the same stages inside aiperf profile.
+# 2026-11-27, aiperf-export alone (fastrec.c): 16 to 19 digit values (17
+# in most of a real run's) by exact 128-bit division, not strtod; stamps
+# and aiperf's integers read in place; the last record's metadata keys
+# taken as they are where they recur; nearbyint() and the per-value push
+# inlined. perf stat -e task-clock, best of 9 interleaved rounds against
+# main's bin/aiperf-export, 100,000 records from aiperf-metrics
+# --use-server-token-count (real: 300 of an aiperf profile --streaming
+# run's against aiperf-mock, repeated), outputs byte for byte the same:
+#   aiperf-export --no-console --export-level L --artifact-dir d <met.jsonl
+#                          main          after
+#   small, summary         1.06 us       0.80 us   (-25%)
+#   small, records         1.50 us       1.24 us   (-17%; the rest of the
+#                                                   0.44 us is the kernel
+#                                                   writing the copy)
+#   real, summary          2.60 us       1.79 us   (-31%)
+#   real, records          3.33 us       2.61 us   (-22%)
+#   metrics | export (records level), small: 5.33 -> 4.80 us (208k rec/s);
+#   real: 9.86 -> 9.08 us.
+# What small's 0.8 us go to now (perf): the scan two fifths, the kernel's
+# read a tenth, sorting and summing at the end a tenth, the pushes and
+# unit conversion (a division a value) a tenth.
 # 2026-11-27 (session 11): the floor rows. bench/json-floor.cc reads the
 # same records with simdjson 3.0.1 (Debian libsimdjson-dev; its icelake
 # kernel here), a SIMD JSON parser: each line parsed in full (DOM, as

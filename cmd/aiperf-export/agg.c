@@ -45,6 +45,18 @@ agg_release(struct agg *a)
 	client_release(&a->cl);
 }
 
+/* nearbyint() in the default rounding mode (to nearest, ties to even),
+ * without a library call: below 2^52, adding 2^52 leaves no fraction. */
+static double
+round_even(double x)
+{
+	const double big = 4503599627370496.0;
+
+	if (!(fabs(x) < big))
+		return x;	/* integral already, infinite or NaN */
+	return copysign((fabs(x) + big) - big, x);
+}
+
 /*
  * The original keeps base units (ns) and converts each statistic; records
  * carry display units. Undo the conversion: integral base values (every
@@ -56,7 +68,7 @@ agg_to_base(double display, double factor)
 {
 	if (factor == 1)
 		return display;
-	double x = display / factor, r = nearbyint(x);
+	double x = display / factor, r = round_even(x);
 
 	if (r * factor == display)
 		return r;
@@ -327,6 +339,30 @@ agg_record(struct agg *a, const struct json *r, char *why, size_t whylen)
 	return 1;
 }
 
+/* n base values of metricdefs[i] at once, as n push() calls would add
+ * them (agg_fast() has checked MAX_VALUES): one growth check, the sum
+ * taken in the same order. */
+static void
+push_values(struct agg *a, size_t i, const double *v, size_t n)
+{
+	struct stats_vec *s = &a->vals[i];
+	double sum = a->sums[i];
+
+	if (s->cap - s->n < n) {
+		size_t cap = s->cap ? s->cap : 64;
+
+		while (cap - s->n < n)
+			cap *= 2;
+		s->v = xreallocarray(s->v, cap, sizeof(*s->v));
+		s->cap = cap;
+	}
+	for (size_t k = 0; k < n; k++) {
+		s->v[s->n++] = v[k];
+		sum += v[k];
+	}
+	a->sums[i] = sum;
+}
+
 /* The record frec_scan() read: agg_record() without a JSON tree. */
 static void
 fast_valid(struct agg *a, const struct frec *fr)
@@ -376,11 +412,9 @@ agg_fast(struct agg *a, const struct frec *fr)
 		a->warmup++;
 		return 0;
 	}
-	for (size_t i = 0; i < fr->nm; i++) {
-		const struct fmet *m = &fr->m[i];
-		for (size_t k = 0; k < m->n; k++)
-			push(a, m->def, fr->base[m->first + k]);
-	}
+	for (size_t i = 0; i < fr->nm; i++)
+		if (fr->m[i].n)
+			push_values(a, fr->m[i].def, fr->base + fr->m[i].first, fr->m[i].n);
 	client_fast_record(&a->cl, fr);
 	if (fr->have_start)
 		minmax(fr->start, &a->start_ns, &a->have_start, &a->end_ns, &a->have_end);

@@ -81,7 +81,7 @@ fr_stops(uint64_t x)
 }
 
 /* A string of printable ASCII without escapes: its bytes, or NULL. */
-static const char *
+static inline const char *
 fr_str(struct frscan *sc, size_t *len)
 {
 	const char *p = sc->p, *s;
@@ -163,12 +163,35 @@ fr_num(struct frscan *sc, struct json *j, char tmp[FR_MAX_NUM])
 	return 0;
 }
 
+/* A plain integer (no leading zero, fraction or exponent) that fits in
+ * int64, read in place as json_int64() reads it: 0, or -1 with sc
+ * unmoved for any other text. */
+static int
+fr_int_plain(struct frscan *sc, int64_t *out)
+{
+	const char *p = sc->p, *end = sc->end, *s;
+	int neg = p < end && *p == '-';
+	uint64_t x = 0;
+
+	for (s = p += neg; p < end && *p >= '0' && *p <= '9' && p - s < 20; p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	if (p == s || p - s > 19 || (*s == '0' && p - s > 1) ||
+	    (p < end && (*p == '.' || *p == 'e' || *p == 'E' || (*p >= '0' && *p <= '9'))) ||
+	    x > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return -1;
+	*out = neg ? (int64_t)(0 - x) : (int64_t)x;
+	sc->p = p;
+	return 0;
+}
+
 static int
 fr_int_of(struct frscan *sc, int64_t *out)
 {
 	char tmp[FR_MAX_NUM];
 	struct json j;
 
+	if (fr_int_plain(sc, out) == 0)
+		return 0;
 	return fr_num(sc, &j, tmp) < 0 ? -1 : json_int64(&j, out);
 }
 
@@ -181,22 +204,63 @@ fr_key(struct frscan *sc, const char **k, size_t *kn)
 
 #define FR_KEY_IS(k, n, s) ((n) == sizeof(s) - 1 && !memcmp((k), (s), sizeof(s) - 1))
 
-/* The flat metadata object: the three members agg.c reads (the last of each). */
+/* The keys ks[0..n) (each within its line, "key": around it) as the
+ * keys the next record's metadata likely has; none when they do not fit. */
+static void
+fr_keep_keys(struct frec *fr, const char *const *ks, const size_t *kns, size_t n)
+{
+	size_t off = 0;
+
+	fr->nmkey = 0;
+	if (n > FR_MKEYS)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (kns[i] + 3 > FR_MKEY_BYTES - off)
+			return;
+		fr->mkoff[i] = off;
+		memcpy(fr->mkey + off, ks[i] - 1, kns[i] + 3);
+		off += kns[i] + 3;
+	}
+	fr->mkoff[n] = off;
+	fr->nmkey = n;
+}
+
+/*
+ * The flat metadata object: the three members agg.c reads (the last of
+ * each). A key whose "key": text is the one the last record had at its
+ * place is taken as it is (those bytes were read as a key then).
+ */
 static int
 fr_metadata(struct frec *fr, struct frscan *sc)
 {
-	const char *k, *v;
-	size_t kn, vn;
+	const char *k, *v, *ks[FR_MKEYS];
+	size_t kn, vn, kns[FR_MKEYS], i = 0;
 	char tmp[FR_MAX_NUM];
 	struct json j;
+	int miss = 0;
 
 	if (fr_lit(sc, "{", 1) < 0)
 		return -1;
 	if (fr_lit(sc, "}", 1) == 0)
 		return 0;
 	do {
-		if (fr_key(sc, &k, &kn) < 0 || sc->p >= sc->end)
+		size_t want = i < fr->nmkey ? fr->mkoff[i + 1] - fr->mkoff[i] : 0;
+
+		if (want && (size_t)(sc->end - sc->p) > want &&
+		    !memcmp(sc->p, fr->mkey + fr->mkoff[i], want)) {
+			k = sc->p + 1;
+			kn = want - 3;
+			sc->p += want;
+		} else if (fr_key(sc, &k, &kn) < 0 || sc->p >= sc->end) {
 			return -1;
+		} else {
+			miss = 1;
+		}
+		if (i < FR_MKEYS) {
+			ks[i] = k;
+			kns[i] = kn;
+		}
+		i++;
 		int64_t *t = FR_KEY_IS(k, kn, "request_start_ns") ? &fr->start
 			: FR_KEY_IS(k, kn, "request_end_ns") ? &fr->end : NULL;
 		int *have = t == &fr->start ? &fr->have_start : &fr->have_end;
@@ -226,13 +290,21 @@ fr_metadata(struct frec *fr, struct frscan *sc)
 				return -1;
 			break;
 		default:
+			if (t && fr_int_plain(sc, t) == 0) {
+				*have = 1;
+				break;
+			}
 			if (fr_num(sc, t ? &j : NULL, tmp) < 0)
 				return -1;
 			if (t)
 				*have = json_int64(&j, t) == 0;
 		}
 	} while (fr_lit(sc, ",", 1) == 0);
-	return fr_lit(sc, "}", 1);
+	if (fr_lit(sc, "}", 1) < 0)
+		return -1;
+	if (miss || i != fr->nmkey)
+		fr_keep_keys(fr, ks, kns, i);
+	return 0;
 }
 
 static void
@@ -245,10 +317,54 @@ fr_push_base(struct frec *fr, double v)
 	fr->base[fr->nbase++] = v;
 }
 
+__extension__ typedef unsigned __int128 fr_u128;
+
+/*
+ * m / 10^k rounded to the nearest double, ties to even, as strtod does,
+ * for 0 < m < 2^64 and 0 <= k <= 22: m is shifted to the top of 128 bits
+ * (so that the quotient keeps at least 54 of them: 2^127 / 10^22 > 2^53),
+ * divided exactly, and the quotient's bits past the 53rd and the
+ * remainder decide the rounding. Every step is integer arithmetic, the
+ * last an exact power-of-two scaling of a 53-bit integer.
+ */
+static double
+fr_exact(uint64_t m, int k)
+{
+	static const uint64_t p10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+		10000000, 100000000, 1000000000, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL };
+	fr_u128 d = k <= 19 ? p10[k] : (fr_u128)p10[19] * p10[k - 19];
+	int s = 64 + __builtin_clzll(m);
+	fr_u128 num = (fr_u128)m << s, q = num / d;
+	int sticky = num % d != 0;
+	int bits = 128 - (q >> 64 ? __builtin_clzll((uint64_t)(q >> 64))
+				 : 64 + __builtin_clzll((uint64_t)q));
+	int shift = bits - 53;	/* >= 1: q has 54 bits or more */
+	uint64_t mant = (uint64_t)(q >> shift);
+	fr_u128 rest = q & (((fr_u128)1 << shift) - 1), half = (fr_u128)1 << (shift - 1);
+
+	if (rest > half || (rest == half && (sticky || (mant & 1))))
+		mant++;
+	if (mant >> 53) {
+		mant >>= 1;
+		shift++;
+	}
+	/* mant * 2^(shift - s), mant in [2^52, 2^53): a normal double
+	 * (1e-7 < m / 10^k < 1e20) whose bits are written directly */
+	uint64_t u = (uint64_t)(shift - s + 52 + 1023) << 52 | (mant & (((uint64_t)1 << 52) - 1));
+	double v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
 /*
  * A JSON number as a double: json_double()'s own fast path (Clinger's: at
  * most 15 significant digits, a decimal exponent within +-22, one exact
- * IEEE operation) read while scanning, else json_double() on its text.
+ * IEEE operation) read while scanning; 16 to 19 digits (the shortest text
+ * of most doubles has 17) by fr_exact(); else json_double() on its text.
  */
 static int
 fr_num_double(struct frscan *sc, double *out)
@@ -256,9 +372,10 @@ fr_num_double(struct frscan *sc, double *out)
 	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
 		1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
 		1e19, 1e20, 1e21, 1e22 };
-	const char *p = sc->p, *end = sc->end;
+	const char *p = sc->p, *end = sc->end, *ip, *fp;
 	uint64_t m = 0;
-	int neg = 0, digits = 0, e10 = 0;
+	int neg = 0, e10 = 0;
+	ptrdiff_t digits, zeros;	/* significant: digits - zeros (leading ones) */
 	char tmp[FR_MAX_NUM];
 	struct json j;
 	double d;
@@ -268,22 +385,32 @@ fr_num_double(struct frscan *sc, double *out)
 	if (p >= end || *p < '0' || *p > '9' || (*p == '0' && p + 1 < end &&
 						 p[1] >= '0' && p[1] <= '9'))
 		goto slow;
-	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+	/* m wraps past 19 digits, which are counted from the text */
+	for (ip = p; p < end && *p >= '0' && *p <= '9'; p++)
 		m = m * 10 + (uint64_t)(*p - '0');
-		digits += m != 0;
-	}
+	digits = p - ip;
+	zeros = *ip == '0';	/* a lone 0 */
 	if (p < end && *p == '.') {
 		if (++p >= end || *p < '0' || *p > '9')
 			goto slow;
-		for (; p < end && *p >= '0' && *p <= '9'; p++, e10--) {
+		for (fp = p; p < end && *p >= '0' && *p <= '9'; p++)
 			m = m * 10 + (uint64_t)(*p - '0');
-			digits += m != 0;
-		}
+		if (p - fp > 22)
+			goto slow;
+		e10 = -(int)(p - fp);
+		digits += p - fp;
+		for (const char *z = fp; zeros && z < p && *z == '0'; z++)
+			zeros++;
 	}
-	if (digits > 15 || (p < end && (*p == 'e' || *p == 'E')) || e10 < -22)
+	digits -= zeros;
+	if (digits > 19 || (p < end && (*p == 'e' || *p == 'E')))
 		goto slow;
-	d = (double)m;
-	d = e10 < 0 ? d / pow10[-e10] : d;
+	if (digits > 15) {
+		d = fr_exact(m, -e10);
+	} else {
+		d = (double)m;
+		d = e10 < 0 ? d / pow10[-e10] : d;
+	}
 	*out = neg ? -d : d;
 	sc->p = p;
 	return 0;

@@ -18,6 +18,9 @@
  * every result and message stays the same (tests/cli/t0703,
  * tests/fuzz/fuzz-fastrec.c).
  */
+#define FR_MKEYS 32		/* metadata keys kept (more: none kept) */
+#define FR_MKEY_BYTES 1024	/* and their bytes */
+
 struct fmet {
 	size_t def;		/* index into metricdefs */
 	int arr;		/* the value is an array */
@@ -40,6 +43,10 @@ struct frec {
 	char **pre, **post;	/* "tag":{"value":  and  ,"unit":"u"} */
 	size_t *npre, *npost;
 	size_t *order, norder;
+	/* the metadata keys of the last record read, the likely keys of
+	 * the next: their "key": texts one after another */
+	char mkey[FR_MKEY_BYTES];
+	size_t mkoff[FR_MKEYS + 1], nmkey;
 	int have_aiperf, have_cpu, have_late, have_intended, have_delay;
 	int64_t cpu, late, intended;
 	int64_t *delay;		/* observation_delay_ns (a number or each of an array) */

@@ -143,7 +143,19 @@ test_numbers(void)
 		"0.1", "0.30000000000000004", "123456789012345", "1234567890123456",
 		"9007199254740993", "1e2", "1E+2", "2e-1", "5e-324", "1e-400",
 		"4.35e-23", "1.5e-22", "0.0000000000000000000001", "0.00000000000000000000001",
-		"100000000000000000000000", "-7.25", "59.25925925925925" };
+		"100000000000000000000000", "-7.25", "59.25925925925925",
+		/* 16 to 19 digits: fr_exact(), ties to even included */
+		"0.24307299999999998", "3.8899049999999997", "-519.1854218073748",
+		"9007199254740992.5", "9007199254740993.5", "18014398509481985",
+		"1234567890123456789", "9999999999999999999", "18446744073709551615",
+		"0.0000001234567890123456", "0.00000012345678901234567",
+		"0.1000000000000000055511151231257827", "123456789012345678.9",
+		"1.0000000000000000", "4503599627370495.5", "4503599627370497.5",
+		/* 20 digits whose 64-bit accumulation wraps to 0 (fuzz-fastrec) */
+		"18446744073709551616", "36893488147419103232", "1844674407370955161.6",
+		/* leading and only zeros: not significant */
+		"0.00", "-0.000", "0.0000000000000000000000", "0.00000000000000000000000",
+		"0.0000012345678901234567", "0.1234567890123456789", "0.12345678901234567891" };
 	char line[512], name[128];
 
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
@@ -160,6 +172,69 @@ test_numbers(void)
 	}
 }
 
+/* The metadata keys the last record had, taken as they are at their
+ * places: every change of them between records is read as the parser reads it. */
+static void
+test_keys(void)
+{
+	static const char *const from[][2] = {
+		{ "\"x_request_id\"", "\"x_request_idx\"" },
+		{ "\"x_request_id\"", "\"x_request\"" },
+		{ "\"x_request_id\":\"r\"", "\"request_start_ns\":5" },
+		{ "\"session_num\":0,", "" },
+		{ "\"session_num\":0,", "\"session_num\":0,\"extra\":1," },
+		{ "\"request_start_ns\"", "\"request_end_ns\"" },
+		{ "\"benchmark_phase\"", "\"benchmark_phasE\"" },
+		{ "\"was_cancelled\":false}", "\"was_cancelled\":false,\"benchmark_phase\":\"warmup\"}" },
+		{ "\"x_request_id\"", "\"x\\u005frequest_id\"" },
+		{ "\"x_request_id\":", "\"x_request_id\" :" },
+	};
+	char line[8192], name[200];
+	int n;
+
+	for (size_t i = 0; i < sizeof(from) / sizeof(from[0]); i++) {
+		TEST("the record before", same(R) == 1);
+		snprintf(name, sizeof(name), "a metadata key changed: %s -> %s", from[i][0], from[i][1]);
+		TEST(name, same(edit(from[i][0], from[i][1])) != -2);
+		TEST("and back", same(R) == 1);
+	}
+	/* more keys than are kept, and longer ones */
+	n = snprintf(line, sizeof(line), "{\"metadata\":{");
+	for (int i = 0; i < 40; i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "\"k%d\":%d,", i, i);
+	snprintf(line + n, sizeof(line) - (size_t)n, "\"request_start_ns\":7},\"metrics\":{}}");
+	TEST("40 metadata keys", same(line) == 1);
+	TEST("and again", same(line) == 1);
+	TEST("and the record before", same(R) == 1);
+	n = snprintf(line, sizeof(line), "{\"metadata\":{\"");
+	for (int i = 0; i < 1100; i++)
+		line[n++] = 'k';
+	snprintf(line + n, sizeof(line) - (size_t)n, "\":1,\"request_end_ns\":9},\"metrics\":{}}");
+	TEST("a 1100-byte metadata key", same(line) == 1);
+	TEST("and again", same(line) == 1);
+	TEST("and the record before", same(R) == 1);
+}
+
+/* A stamp and an aiperf integer in every form against json_int64(). */
+static void
+test_ints(void)
+{
+	static const char *const ints[] = { "0", "-0", "7", "-7", "1759813207532900363",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775808",
+		"-9223372036854775809", "12345678901234567890", "99999999999999999999",
+		"1.0", "1.5", "1e3", "-1E+2", "100000000000000000000000.0" };
+	char line[512], name[160];
+
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		snprintf(line, sizeof(line), "{\"metadata\":{\"request_start_ns\":%s,"
+			 "\"request_end_ns\":%s},\"metrics\":{},\"aiperf\":{"
+			 "\"schedule_lateness_ns\":%s,\"observation_delay_ns\":[1,%s]}}",
+			 ints[i], ints[i], ints[i], ints[i]);
+		snprintf(name, sizeof(name), "integer %s: as the parser reads it", ints[i]);
+		TEST(name, same(line) != -2);
+	}
+}
+
 int
 main(void)
 {
@@ -169,6 +244,8 @@ main(void)
 	test_reads();
 	test_leaves();
 	test_numbers();
+	test_ints();
+	test_keys();
 	TEST("the aggregations agree at the end", agg_same(&fast, &slow));
 	agg_release(&fast);
 	agg_release(&slow);
