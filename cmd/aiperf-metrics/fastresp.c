@@ -540,7 +540,8 @@ struct fmemo {
 		const char *base;	/* its '{', or NULL */
 		size_t s, e, end;	/* the string's first byte, its closing \",
 					 * the outer closing quote: offsets */
-		int nnum;		/* the numbers after the string (NTNUM at most) */
+		int nnum;		/* the numbers after the string (NTNUM at
+					 * most); -1: not looked for yet */
 		size_t num[NTNUM][2];	/* each one's first byte and the byte after */
 		struct fpick pk;	/* what it kept, pointing into base */
 	} tail;
@@ -681,9 +682,9 @@ tail_var(const struct fpick *pk)
  * on by the strings' difference too and by the numbers' before it (a
  * number's end moves with it); end says p is where a value ends (an
  * empty string starts and ends at one place). */
-static const char *
+static inline const char *
 tail_ptr(const struct fmemo *m, const char *p, const char *base, size_t ne,
-	 const size_t *nn, int end)
+	 const size_t *nn, int nnum, int end)
 {
 	size_t off, to;
 
@@ -695,63 +696,19 @@ tail_ptr(const struct fmemo *m, const char *p, const char *base, size_t ne,
 	if (off < m->tail.e)
 		return base + off;	/* inside the string: nothing points there */
 	to = ne + (off - m->tail.e);
-	for (int k = 0; k < m->tail.nnum && m->tail.num[k][1] <= off; k++)
+	for (int k = 0; k < nnum && m->tail.num[k][1] <= off; k++)
 		to = to + nn[k] - (m->tail.num[k][1] - m->tail.num[k][0]);
 	return base + to;
 }
 
-static void
+static inline void
 tail_rebase(const struct fmemo *m, struct ival *v, const char *base, size_t ne,
-	    const size_t *nn)
+	    const size_t *nn, int nnum)
 {
 	if (v->type) {
-		v->s = tail_ptr(m, v->s, base, ne, nn, 0);
-		v->e = tail_ptr(m, v->e, base, ne, nn, 1);
+		v->s = tail_ptr(m, v->s, base, ne, nn, nnum, 0);
+		v->e = tail_ptr(m, v->e, base, ne, nn, nnum, 1);
 	}
-}
-
-/*
- * The packet at base read from the tail: the bytes up to the string's
- * first byte and from its closing \" to the outer closing quote are the
- * tail's, but for the tail's numbers after the string, each of which may
- * be any number inum() takes; the string between is one istr() takes.
- * The scan is a function of the bytes, and neither a string nor a number
- * holds structure: what it keeps is the tail's but for where the string
- * and the numbers end. The byte after the outer quote, or NULL (nothing
- * kept).
- */
-static const char *
-tail_hit(struct fmemo *m, const char *base, const char *end, struct fpick *pk)
-{
-	const char *tb = m->tail.base;
-	size_t s = m->tail.s, o = m->tail.e, len, n, ne, nn[NTNUM];
-	struct sc c = { base + s, end, 0, NULL, base, NULL };
-	struct ival *v[FPICK_IVALS];
-
-	if (!tb || (size_t)(end - base) <= s || memcmp(base, tb, s) || istr(&c, 0) < 0)
-		return NULL;
-	n = ne = (size_t)(c.p - 2 - base);
-	for (int k = 0; k < m->tail.nnum; k++) {
-		len = m->tail.num[k][0] - o;
-		if ((size_t)(end - base) - n < len || memcmp(base + n, tb + o, len))
-			return NULL;
-		n += len;
-		c.p = base + n;
-		if (inum(&c) < 0)
-			return NULL;
-		nn[k] = (size_t)(c.p - base) - n;
-		n += nn[k];
-		o = m->tail.num[k][1];
-	}
-	len = m->tail.end + 1 - o;
-	if ((size_t)(end - base) - n < len || memcmp(base + n, tb + o, len))
-		return NULL;
-	*pk = m->tail.pk;
-	fpick_ivals(pk, v);
-	for (int k = 0; k < FPICK_IVALS; k++)
-		tail_rebase(m, v[k], base, ne, nn);
-	m->tailed++;
-	return base + n + len;
 }
 
 /* The numbers after the tail's string, outside inner strings, into
@@ -783,6 +740,59 @@ tail_numbers(struct fmemo *m)
 	}
 }
 
+/*
+ * The packet at base read from the tail: the bytes up to the string's
+ * first byte and from its closing \" to the outer closing quote are the
+ * tail's, but for the tail's numbers after the string, each of which may
+ * be any number inum() takes; the string between is one istr() takes.
+ * The scan is a function of the bytes, and neither a string nor a number
+ * holds structure: what it keeps is the tail's but for where the string
+ * and the numbers end. The byte after the outer quote, or NULL (nothing
+ * kept).
+ */
+static const char *
+tail_hit(struct fmemo *m, const char *base, const char *end, struct fpick *pk)
+{
+	const char *tb = m->tail.base;
+	size_t s = m->tail.s, o = m->tail.e, len, n, ne, nn[NTNUM];
+	struct sc c = { base + s, end, 0, NULL, base, NULL };
+	int nnum = 0;	/* the numbers read (none when the rest is the same) */
+	struct ival *v[FPICK_IVALS];
+
+	if (!tb || (size_t)(end - base) <= s || memcmp(base, tb, s) || istr(&c, 0) < 0)
+		return NULL;
+	n = ne = (size_t)(c.p - 2 - base);
+	len = m->tail.end + 1 - o;
+	if ((size_t)(end - base) - n < len || memcmp(base + n, tb + o, len)) {
+		/* not the same after the string: the same but for numbers? */
+		if (m->tail.nnum < 0)
+			tail_numbers(m);
+		if (!m->tail.nnum)
+			return NULL;
+		for (nnum = 0; nnum < m->tail.nnum; nnum++) {
+			len = m->tail.num[nnum][0] - o;
+			if ((size_t)(end - base) - n < len || memcmp(base + n, tb + o, len))
+				return NULL;
+			n += len;
+			c.p = base + n;
+			if (inum(&c) < 0)
+				return NULL;
+			nn[nnum] = (size_t)(c.p - base) - n;
+			n += nn[nnum];
+			o = m->tail.num[nnum][1];
+		}
+		len = m->tail.end + 1 - o;
+		if ((size_t)(end - base) - n < len || memcmp(base + n, tb + o, len))
+			return NULL;
+	}
+	*pk = m->tail.pk;
+	fpick_ivals(pk, v);
+	for (int k = 0; k < FPICK_IVALS; k++)
+		tail_rebase(m, v[k], base, ne, nn, nnum);
+	m->tailed++;
+	return base + n + len;
+}
+
 /* Note the packet just read (its outer closing quote at q) as the tail. */
 static void
 tail_note(struct fmemo *m, const char *base, const char *q, const struct fpick *pk)
@@ -797,7 +807,7 @@ tail_note(struct fmemo *m, const char *base, const char *q, const struct fpick *
 	m->tail.e = (size_t)(v->e - base);
 	m->tail.end = (size_t)(q - base);
 	m->tail.pk = *pk;
-	tail_numbers(m);
+	m->tail.nnum = -1;	/* found when first needed (tail_hit()) */
 }
 
 /*

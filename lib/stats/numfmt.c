@@ -35,8 +35,9 @@ nearest16(double v, double p, double s)
 	return m < 9007199254740992.0 ? m : 0;
 }
 
-/* The decimal digits of u > 0 into digits; their count. Two at a time,
- * from the end, into a buffer of the most there can be. */
+/* The decimal digits of u > 0 into digits; their count. The count from
+ * the bit length (log10 2 ~ 1233 / 4096), then two digits a step from
+ * the end. */
 static int
 int_digits(uint64_t u, char *digits)
 {
@@ -44,8 +45,15 @@ int_digits(uint64_t u, char *digits)
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char tmp[24], *p = tmp + sizeof(tmp);
-	int n;
+	static const uint64_t p10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	int t = ((64 - __builtin_clzll(u)) * 1233) >> 12, n = t + 1 - (u < p10[t]);
+	char *p = digits + n;
 
 	while (u >= 100) {
 		unsigned d = (unsigned)(u % 100);
@@ -54,14 +62,10 @@ int_digits(uint64_t u, char *digits)
 		p -= 2;
 		memcpy(p, pairs + 2 * d, 2);
 	}
-	if (u >= 10) {
-		p -= 2;
-		memcpy(p, pairs + 2 * u, 2);
-	} else {
-		*--p = (char)('0' + u);
-	}
-	n = (int)(tmp + sizeof(tmp) - p);
-	memcpy(digits, p, (size_t)n);
+	if (u >= 10)
+		memcpy(p - 2, pairs + 2 * u, 2);
+	else
+		p[-1] = (char)('0' + u);
 	return n;
 }
 
@@ -337,7 +341,7 @@ decimal(char *o, const char *digits, int n, int exp10)
 
 /* The text of digits[0..n) times 10^exp10 in the style, after k bytes
  * of out (a sign). */
-static size_t
+static inline size_t
 layout(char *out, size_t k, const char *digits, int n, int exp10, enum numfmt_style style)
 {
 	int lowest = style == NUMFMT_PYREPR ? -4 : -5;
@@ -389,7 +393,7 @@ numfmt_scaled(char *out, long long i, double f, enum numfmt_style style)
 	int d, n, exp10;
 	size_t k = 0;
 
-	for (d = 0; d < 10 && f != m10[d]; d++)
+	for (d = f == m10[6] ? 6 : 0; d < 10 && f != m10[d]; d++)	/* ns to ms first */
 		;
 	if (d == 10 || i == 0 || i <= -1000000000000000LL || i >= 1000000000000000LL)
 		return numfmt_repr(out, v, style);
@@ -397,9 +401,13 @@ numfmt_scaled(char *out, long long i, double f, enum numfmt_style style)
 		out[k++] = '-';
 	u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
 	if (v == (double)i / p10[d]) {
+		int z = 0;	/* trailing zeros, off before the digits are written */
+
+		while (u % 10 == 0)
+			u /= 10, z++;
 		n = int_digits(u, digits);
-		exp10 = n - 1 - d;
-		return layout(out, k, digits, strip_zeros(digits, n), exp10, style);
+		digits[n] = '\0';
+		return layout(out, k, digits, n, n + z - 1 - d, style);
 	}
 #ifdef __SIZEOF_INT128__
 	if ((n = shortest_exact(fabs(v), 16, digits, &exp10)) > 0)
