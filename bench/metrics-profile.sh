@@ -112,6 +112,23 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 # its helper thread: on a finished file it now costs what reading the file
 # directly does (bench/metrics-follow.sh: 0.120 s both for 19,500 records;
 # 100,000 of this script's records: 7.6 us a record, 9.4-10.3 before).
+# Session 11 (2026-11-27, loadavg ~1, defaults, 3 rounds each, the build
+# before, BIN=that build's bin, then this one; the same quiet machine gives
+# twice session 10's figures for both): a chunk whose numbers after its
+# text differ (aiperf-mock's aiperf_send_ns) is read from the last one,
+# ms values from integer ns are written without the digit search
+# (numfmt_scaled()), and aiperf-export reads 16-19 digit values exactly
+# without strtod and the last record's metadata keys where they recur:
+#                      inside  no IDLE  paced  --follow   FILE  ratio
+#   aiperf-metrics     132k    133k     130k   137k       144k  0.97  before
+#                      144k    144k     142k   150k       160k  0.97  after
+#   aiperf-export      223k    228k     234k   293k       293k  0.76  before
+#                      288k    279k     294k   381k       381k  0.75  after
+#   metrics + export   83.0k   84.2k    83.3k  93.2k      96.6k 0.89  before
+#                      96.1k   95.5k    95.7k  108k       113k  0.90  after
+# 300k is not met, here nor alone: bench/metrics.sh's floor rows show that
+# simdjson alone takes 3.9 us to read one of these records in full (300k
+# is 3.33 us for both stages).
 set -eu
 # shellcheck disable=SC1091
 . "$(dirname "$0")/lib.sh"
