@@ -126,6 +126,23 @@ static const struct {
 	{ "{}", 0 },
 };
 
+/* A record of three chat chunks, k = 0, 1, 2: texts "t" k * step and then
+ * after[k] (the chunk's members after "choices", escaped as the line holds
+ * them); aiperf: the record's "aiperf" members. */
+static void
+three_chunks(const char *const after[3], int step, const char *aiperf)
+{
+	buf_reset(&line);
+	buf_addstr(&line, "{\"metadata\":{\"x_request_id\":\"r\"},"
+		   "\"start_perf_ns\":1000,\"responses\":[");
+	for (int k = 0; k < 3; k++)
+		buf_addf(&line, "%s{\"perf_ns\":%d,\"packets\":[{\"name\":\"data\","
+			 "\"value\":\"{\\\"object\\\":\\\"chat.completion.chunk\\\","
+			 "\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"t%d\\\"}}]%s}\"}]}",
+			 k ? "," : "", 1500 + 10 * k, k * step, after[k]);
+	buf_addf(&line, "],\"aiperf\":{%s}}", aiperf);
+}
+
 int
 main(void)
 {
@@ -284,15 +301,7 @@ main(void)
 
 			if (fast.fm)
 				fast.fm->tailed = 0;
-			buf_reset(&line);
-			buf_addstr(&line, "{\"metadata\":{\"x_request_id\":\"r\"},"
-				   "\"start_perf_ns\":1000,\"responses\":[");
-			for (int k = 0; k < 3; k++)
-				buf_addf(&line, "%s{\"perf_ns\":%d,\"packets\":[{\"name\":\"data\","
-					 "\"value\":\"{\\\"object\\\":\\\"chat.completion.chunk\\\","
-					 "\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"t%d\\\"}}]%s}\"}]}",
-					 k ? "," : "", 1500 + 10 * k, k * 11, nc[i].after[k]);
-			buf_addstr(&line, "],\"aiperf\":{\"endpoint_type\":\"chat\"}}");
+			three_chunks(nc[i].after, 11, "\"endpoint_type\":\"chat\"");
 			result(&slow, &b);
 			result(&fast, &a);
 			if (a.len != b.len || memcmp(a.s, b.s, a.len)) {
@@ -353,16 +362,10 @@ main(void)
 			const char *d;
 			int n = 0;
 
-			buf_reset(&line);
-			buf_addstr(&line, "{\"metadata\":{\"x_request_id\":\"r\"},"
-				   "\"start_perf_ns\":1000,\"responses\":[");
-			for (int k = 0; k < 3; k++)
-				buf_addf(&line, "%s{\"perf_ns\":%d,\"packets\":[{\"name\":\"data\","
-					 "\"value\":\"{\\\"object\\\":\\\"chat.completion.chunk\\\","
-					 "\\\"choices\\\":[{\\\"delta\\\":{\\\"content\\\":\\\"t%d\\\"}}]%s}\"}]}",
-					 k ? "," : "", 1500 + 10 * k, k, sc[i].after);
-			buf_addstr(&line, "],\"aiperf\":{\"endpoint_type\":\"chat\","
-				   "\"server_stamps\":[1400,1410,1420,1430]}}");
+			const char *after[3] = { sc[i].after, sc[i].after, sc[i].after };
+
+			three_chunks(after, 1, "\"endpoint_type\":\"chat\","
+				     "\"server_stamps\":[1400,1410,1420,1430]");
 			fast.fr_want = slow.fr_want = 1;
 			fast.nfast = 0;
 			if (rec_parse(&fast, &o, line.s, line.len, why, sizeof(why)) < 0
