@@ -248,6 +248,26 @@ if [ -n "${BASE:-}" ]; then
 		sh -c "'$BASE/aiperf-metrics' --use-server-token-count | '$BASE/aiperf-export' >/dev/null; echo"
 	p_base=$(cat "$tmp/rate")
 fi
+# The floor (bench/json-floor.cc, where g++ and Debian's libsimdjson-dev
+# are): simdjson, a SIMD JSON parser, reading the small records in full,
+# each packet's JSON too, and computing nothing; then the same with one
+# metric record a line written to a pipe and read off it, as between the
+# two stages. What any reader of these records in full pays here. RAW's
+# rows are with RAW's below.
+floor=
+if command -v g++ >/dev/null && [ -r /usr/include/simdjson.h ] &&
+	g++ -O2 -o "$tmp/json-floor" bench/json-floor.cc -lsimdjson 2>"$tmp/floor.err"; then
+	floor=1
+	head -n 1 "$tmp/small.metrics" >"$tmp/small.metric1"
+	rate "floor: simdjson reads the records, small" "$tmp/small.ndjson" \
+		"$tmp/json-floor" parse -
+	f_read=$(cat "$tmp/rate")
+	rate "floor: that | a metric record a line drained, small" "$tmp/small.ndjson" \
+		sh -c "'$tmp/json-floor' parse '$tmp/small.metric1' | '$tmp/json-floor' drain; echo"
+	f_pipe=$(cat "$tmp/rate")
+else
+	echo "(floor rows skipped: they need g++ and libsimdjson-dev: scripts/install-deps.sh)"
+fi
 # RAW=file: the two rows again on raw records of one's own (such as the
 # profile_export_raw.jsonl of an aiperf profile run with
 # --use-server-token-count against aiperf-mock), and BASE's beside them.
@@ -267,37 +287,15 @@ if [ -n "${RAW:-}" ]; then
 			sh -c "'$BASE/aiperf-metrics' --use-server-token-count | '$BASE/aiperf-export' >/dev/null; echo"
 		p_rawb=$(cat "$tmp/rate")
 	fi
-	n=$n_all
-fi
-# The floor (bench/json-floor.cc, where g++ and Debian's libsimdjson-dev
-# are): simdjson, a SIMD JSON parser, reading the small records in full,
-# each packet's JSON too, and computing nothing; then the same with one
-# metric record a line written to a pipe and read off it, as between the
-# two stages. What any reader of these records in full pays here.
-floor=
-if command -v g++ >/dev/null && [ -r /usr/include/simdjson.h ] &&
-	g++ -O2 -o "$tmp/json-floor" bench/json-floor.cc -lsimdjson 2>"$tmp/floor.err"; then
-	head -n 1 "$tmp/small.metrics" >"$tmp/small.metric1"
-	rate "floor: simdjson reads the records, small" "$tmp/small.ndjson" \
-		"$tmp/json-floor" parse -
-	f_read=$(cat "$tmp/rate")
-	rate "floor: that | a metric record a line drained, small" "$tmp/small.ndjson" \
-		sh -c "'$tmp/json-floor' parse '$tmp/small.metric1' | '$tmp/json-floor' drain; echo"
-	f_pipe=$(cat "$tmp/rate")
-	if [ -n "${RAW:-}" ]; then
-		n_all=$n
-		n=$(wc -l <"$RAW")
+	if [ -n "$floor" ]; then
 		rate "floor: simdjson reads the records, RAW" "$RAW" "$tmp/json-floor" parse -
 		f_rawr=$(cat "$tmp/rate")
 		"$bin/aiperf-metrics" --use-server-token-count <"$RAW" | head -n 1 >"$tmp/raw.metric1"
 		rate "floor: that | a metric record a line drained, RAW" "$RAW" \
 			sh -c "'$tmp/json-floor' parse '$tmp/raw.metric1' | '$tmp/json-floor' drain; echo"
 		f_rawp=$(cat "$tmp/rate")
-		n=$n_all
 	fi
-	floor=1
-else
-	echo "(floor rows skipped: they need g++ and libsimdjson-dev: scripts/install-deps.sh)"
+	n=$n_all
 fi
 echo "cpu-time ratios against jq -c on the same records:"
 echo "  server counts, small:  aiperf-metrics / jq = $(ratio "$m_small" "$jq_small") (target >= 300k rec/s)"
