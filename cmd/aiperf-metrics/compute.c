@@ -528,10 +528,11 @@ write_value(struct buf *b, const struct metricdef *m, const struct val *v)
 			add_scaled(b, st->icl[i], m->factor);
 		}
 		buf_put(b, "]", 1);
-	} else if (strcmp(m->unit, m->display) && v->k == V_INT) {
-		add_scaled(b, v->i, m->factor);
 	} else if (strcmp(m->unit, m->display)) {
-		add_double(b, num(v) * m->factor);
+		if (v->k == V_INT)
+			add_scaled(b, v->i, m->factor);
+		else
+			add_double(b, v->d * m->factor);
 	} else if (v->k == V_INT) {
 		buf_put(b, tmp, numfmt_int(tmp, v->i));
 	} else {

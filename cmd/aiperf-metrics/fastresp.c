@@ -740,6 +740,15 @@ tail_numbers(struct fmemo *m)
 	}
 }
 
+/* Whether the len bytes of the tail's packet at offset o are those of the
+ * packet at base at offset n (before end). */
+static int
+tail_same(const struct fmemo *m, size_t o, const char *base, size_t n, const char *end,
+	  size_t len)
+{
+	return (size_t)(end - base) - n >= len && !memcmp(base + n, m->tail.base + o, len);
+}
+
 /*
  * The packet at base read from the tail: the bytes up to the string's
  * first byte and from its closing \" to the outer closing quote are the
@@ -763,7 +772,7 @@ tail_hit(struct fmemo *m, const char *base, const char *end, struct fpick *pk)
 		return NULL;
 	n = ne = (size_t)(c.p - 2 - base);
 	len = m->tail.end + 1 - o;
-	if ((size_t)(end - base) - n < len || memcmp(base + n, tb + o, len)) {
+	if (!tail_same(m, o, base, n, end, len)) {
 		/* not the same after the string: the same but for numbers? */
 		if (m->tail.nnum < 0)
 			tail_numbers(m);
@@ -771,7 +780,7 @@ tail_hit(struct fmemo *m, const char *base, const char *end, struct fpick *pk)
 			return NULL;
 		for (nnum = 0; nnum < m->tail.nnum; nnum++) {
 			len = m->tail.num[nnum][0] - o;
-			if ((size_t)(end - base) - n < len || memcmp(base + n, tb + o, len))
+			if (!tail_same(m, o, base, n, end, len))
 				return NULL;
 			n += len;
 			c.p = base + n;
@@ -782,7 +791,7 @@ tail_hit(struct fmemo *m, const char *base, const char *end, struct fpick *pk)
 			o = m->tail.num[nnum][1];
 		}
 		len = m->tail.end + 1 - o;
-		if ((size_t)(end - base) - n < len || memcmp(base + n, tb + o, len))
+		if (!tail_same(m, o, base, n, end, len))
 			return NULL;
 	}
 	*pk = m->tail.pk;

@@ -35,6 +35,12 @@ nearest16(double v, double p, double s)
 	return m < 9007199254740992.0 ? m : 0;
 }
 
+/* 10^k as a double, exact, for k <= 17 */
+static const double pow10d[18] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+};
+
 /* 10^k for k <= 19 */
 static const uint64_t pow10u[20] = {
 	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
@@ -94,10 +100,7 @@ strip_zeros(char *digits, int n)
 static int
 shortest_fast(double v, char *digits, int *exp10)
 {
-	static const double p10[] = {
-		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
-		1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
-	};
+	const double *p10 = pow10d;
 	int n, k;
 	double m = 0;
 
@@ -379,7 +382,6 @@ numfmt_repr(char *out, double v, enum numfmt_style style)
 size_t
 numfmt_scaled(char *out, long long i, double f, enum numfmt_style style)
 {
-	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
 	static const double m10[] = { 1e0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9 };
 	double v = (double)i * f;
 	unsigned long long u;
@@ -394,7 +396,7 @@ numfmt_scaled(char *out, long long i, double f, enum numfmt_style style)
 	if (i < 0)
 		out[k++] = '-';
 	u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
-	if (v == (double)i / p10[d]) {
+	if (v == (double)i / pow10d[d]) {
 		int z = 0;	/* trailing zeros, off before the digits are written */
 
 		while (u % 10 == 0)
