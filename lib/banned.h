@@ -19,5 +19,8 @@
 #define gmtime(x) BANNED(gmtime)
 #undef localtime
 #define localtime(x) BANNED(localtime)
+/* util_strerror() knows EFTYPE */
+#undef strerror
+#define strerror(x) BANNED(strerror)
 
 #endif

@@ -6,7 +6,10 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "util.h"
 
 #define CHUNK (1 << 20)
 
@@ -28,11 +31,40 @@ lines_open(struct lines *l, const char *path, size_t max)
 {
 	int fd = 0;
 
-	if (strcmp(path, "-")) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -1;
+	if (strcmp(path, "-") && (fd = util_openfile(path, 0)) < 0)
+		return -1;
+	lines_fdopen(l, fd, strcmp(path, "-") ? path : "<stdin>", max);
+	l->own_fd = fd != 0;
+	return 0;
+}
+
+/* A FIFO is opened blocking, to wait for its writer as cat(1) does (a
+ * non-blocking open first would count as a reader the writer then loses);
+ * what was opened must be the FIFO still. */
+static int
+open_stream(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0 || !S_ISFIFO(st.st_mode))
+		return util_openfile(path, 0);
+	if ((fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode)) {
+		close(fd);
+		return errno = EFTYPE, -1;
 	}
+	return fd;
+}
+
+int
+lines_open_stream(struct lines *l, const char *path, size_t max)
+{
+	int fd = 0;
+
+	if (strcmp(path, "-") && (fd = open_stream(path)) < 0)
+		return -1;
 	lines_fdopen(l, fd, strcmp(path, "-") ? path : "<stdin>", max);
 	l->own_fd = fd != 0;
 	return 0;

@@ -8,7 +8,10 @@
 #include "buf.h"
 
 /*
- * lines_open() reads a path ("-" is stdin); input that starts with the
+ * lines_open() reads a path ("-" is stdin) that must be a regular file
+ * (util_openfile(): -1 with errno EFTYPE or EISDIR otherwise, at once);
+ * lines_open_stream() also takes a FIFO, and waits for its writer, for the
+ * readers of record streams. Input that starts with the
  * zstd magic is decompressed as it streams. lines_next() returns 1 with
  * s and n set to the next line (without its '\n'; a '\r' before it is kept;
  * the text is NUL-terminated and valid until the next call), 0 at end of
@@ -38,6 +41,7 @@ struct lines {
 };
 
 int lines_open(struct lines *l, const char *path, size_t max);
+int lines_open_stream(struct lines *l, const char *path, size_t max);
 /* Read from an already open descriptor (not closed by lines_close). */
 void lines_fdopen(struct lines *l, int fd, const char *name, size_t max);
 int lines_next(struct lines *l, const char **s, size_t *n);

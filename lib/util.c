@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <zstd.h>
 #include "runlog.h"
 
@@ -39,7 +41,7 @@ vmsg(enum runlog_level level, const char *fmt, va_list ap)
 	 * senders stopping at once) must not cut into one another */
 	len = snprintf(line, sizeof(line), "%s: %s%s%s\n", argv0, text,
 		       n && fmt[n - 1] == ':' ? " " : "",
-		       n && fmt[n - 1] == ':' ? strerror(saved) : "");
+		       n && fmt[n - 1] == ':' ? util_strerror(saved) : "");
 	if (len < 0 || (size_t)len >= sizeof(line))
 		len = (int)sizeof(line) - 1, line[len - 1] = '\n';
 	fflush(stderr);
@@ -53,7 +55,7 @@ vmsg(enum runlog_level level, const char *fmt, va_list ap)
 		len -= (int)w;
 	}
 	if (n && fmt[n - 1] == ':')
-		runlog(level, "%s %s", text, strerror(saved));
+		runlog(level, "%s %s", text, util_strerror(saved));
 	else
 		runlog(level, "%s", text);
 	errno = saved;
@@ -331,21 +333,56 @@ fail:
 	return NULL;
 }
 
+#undef strerror
+const char *
+util_strerror(int err)
+{
+	return err == EFTYPE ? "Not a regular file" : strerror(err);
+}
+
+int
+util_openfile(const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	int e = 0;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (S_ISDIR(st.st_mode))
+		e = EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		e = EFTYPE;
+	else if (max && (uintmax_t)st.st_size > max)
+		e = EFBIG;
+	else if (fcntl(fd, F_SETFL, O_RDONLY) < 0)
+		e = errno;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 char *
 util_readfile(const char *path, size_t max, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, used = 0, n, plen = strlen(path);
+	size_t plen = strlen(path), cap = 1 << 16, used = 0;
+	int zst = plen > 4 && !strcmp(path + plen - 4, ".zst");
+	int fd = util_openfile(path, max);
 	char *buf, *out;
+	ssize_t n;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
 	buf = xmalloc(cap);
-	while ((n = fread(buf + used, 1, cap - used - 1, f)) > 0) {
-		used += n;
+	for (;;) {
 		if (used + 1 == cap) {
 			if (cap > max + 1) {
-				fclose(f);
+				close(fd);
 				free(buf);
 				errno = EFBIG;
 				return NULL;
@@ -353,17 +390,23 @@ util_readfile(const char *path, size_t max, size_t *len)
 			cap *= 2;
 			buf = xrealloc(buf, cap);
 		}
+		n = read(fd, buf + used, cap - used - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		used += (size_t)n;
 	}
-	if (ferror(f)) {
+	if (n < 0) {
 		int e = errno;
-		fclose(f);
+		close(fd);
 		free(buf);
 		errno = e;
 		return NULL;
 	}
-	fclose(f);
+	close(fd);
 	buf[used] = '\0';
-	if (plen > 4 && !strcmp(path + plen - 4, ".zst")) {
+	if (zst) {
 		out = zstd_inflate(buf, used, max, len);
 		free(buf);
 		return out;

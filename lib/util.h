@@ -75,9 +75,32 @@ double opt_double(const char *opt, const char *arg, double min, double max);
  */
 int util_fshut(FILE *f, const char *name);
 
-/* Read a whole file (max bytes at most); transparently zstd-decompresses
- * names ending in ".zst". Returns a NUL-terminated malloc'd buffer owned by
- * the caller, or NULL with errno set (EFBIG past max, EILSEQ on bad zstd). */
+/*
+ * The errno of a named input that is not a regular file: a FIFO, a
+ * terminal, a device or a socket (Linux has no EFTYPE of its own; a
+ * directory is EISDIR). util_strerror() is strerror() that knows it; the
+ * messages of die(), warn() and error() use it.
+ */
+#ifndef EFTYPE
+#define EFTYPE 4095
+#endif
+const char *util_strerror(int err);
+
+/*
+ * Open a named input for reading: a regular file of at most max bytes by
+ * its size (max 0: any size). The open itself never waits (O_NONBLOCK, so a
+ * FIFO with no writer or a terminal is refused at once, not read) and never
+ * takes a controlling terminal. Returns the descriptor (O_CLOEXEC,
+ * blocking), or -1 with errno EFTYPE (not a regular file), EISDIR, EFBIG
+ * (larger than max) or open()'s.
+ */
+int util_openfile(const char *path, size_t max);
+
+/* Read a whole regular file (max bytes at most, checked by its size before
+ * reading and again as read); transparently zstd-decompresses names ending
+ * in ".zst" (max bounds both the file and what it inflates to). Returns a
+ * NUL-terminated malloc'd buffer owned by the caller, or NULL with errno set
+ * (util_openfile()'s, EILSEQ on bad zstd). */
 char *util_readfile(const char *path, size_t max, size_t *len);
 
 /*

@@ -171,7 +171,7 @@ add_dir(struct runagg *a, const char *dir)
 	free(p);
 	if (!text) {
 		snprintf(why, sizeof(why), "%s %s: %s", errno == ENOENT ? "missing" :
-			 "cannot read", o.export_file, strerror(errno));
+			 "cannot read", o.export_file, util_strerror(errno));
 		goto failed;
 	}
 	if (runagg_add_json(a, label, text, len, why, sizeof(why)) < 0)

@@ -363,7 +363,7 @@ gpu_read(struct gpus *g, const char *path)
 
 	if (lines_open(&l, path, MAX_SAMPLE_LINE) < 0) {
 		warn("warning: --gpu-samples: cannot open '%s': %s; no GPU telemetry", path,
-		     strerror(errno));
+		     util_strerror(errno));
 		json_doc_free(doc);
 		return -1;
 	}
@@ -376,7 +376,7 @@ gpu_read(struct gpus *g, const char *path)
 	}
 	if (rc < 0)
 		warn("warning: %s:%zu: %s; the samples after it are left out", path,
-		     l.lineno, errno == ENOBUFS ? "line too long" : strerror(errno));
+		     l.lineno, errno == ENOBUFS ? "line too long" : util_strerror(errno));
 	lines_close(&l);
 	json_doc_free(doc);
 	return 0;

@@ -106,7 +106,7 @@ gpu_metrics_read(const char *path, struct gpucsv *c)
 
 	if (!s)
 		die_usage("--gpu-metrics: cannot read '%s': %s", path,
-			  errno == EFBIG ? "too large" : strerror(errno));
+			  errno == EFBIG ? "too large" : util_strerror(errno));
 	gpucsv_parse(c, s, n, gpu_metrics_warn, (void *)path);
 	free(s);
 }
@@ -188,7 +188,7 @@ static _Noreturn void
 copy_failed(const struct linefile *lf)
 {
 	die("cannot write '%s': %s (it holds the first %zu records, whole)",
-	    lf->path, strerror(errno), lf->lines);
+	    lf->path, util_strerror(errno), lf->lines);
 }
 
 static void
@@ -238,7 +238,7 @@ read_all(const struct options *o, struct input *in)
 		lines_close(&l);
 	}
 	for (int i = 0; i < o->nfiles; i++) {
-		if (lines_open(&l, o->files[i], MAX_LINE) < 0)
+		if (lines_open_stream(&l, o->files[i], MAX_LINE) < 0)
 			die("cannot open '%s':", o->files[i]);
 		read_input(&l, in);
 		lines_close(&l);

@@ -94,7 +94,7 @@ vrun_load_json(struct json_doc *doc, const char *path, char *why, size_t whylen)
 	char *s = util_readfile(path, MAX_TEXT, &n);
 
 	if (!s) {
-		util_seterr(why, whylen, "%s", strerror(errno));
+		util_seterr(why, whylen, "%s", util_strerror(errno));
 		return NULL;
 	}
 	const struct json *j = json_parse(doc, s, n, why, whylen);
@@ -246,7 +246,7 @@ read_records(struct vrun *v, const char *path, size_t *n, char *why, size_t whyl
 	char sub[256];
 
 	if (lines_open(&l, path, MAX_LINE) < 0)
-		return util_seterr(why, whylen, " %s", strerror(errno));	/* "name: why" */
+		return util_seterr(why, whylen, " %s", util_strerror(errno));	/* "name: why" */
 	while (!rc && (k = lines_next(&l, &s, &len)) == 1) {
 		if (pystr_isblank(s, len))
 			continue;
@@ -261,7 +261,7 @@ read_records(struct vrun *v, const char *path, size_t *n, char *why, size_t whyl
 	}
 	if (!rc && k < 0)
 		rc = util_seterr(why, whylen, "%zu: %s", l.lineno,
-				 errno == ENOBUFS ? "line too long" : strerror(errno));
+				 errno == ENOBUFS ? "line too long" : util_strerror(errno));
 	lines_close(&l);
 	return rc;
 }
@@ -329,7 +329,7 @@ check_raw(struct vrun *v)
 		return vrun_report(v, V_SKIP, "raw", "%s", v->lvl < LEVEL_RAW ?
 				   "the export level writes none" : "no raw records file");
 	if (lines_open(&l, v->path[ART_RAW], MAX_LINE) < 0)
-		return vrun_report(v, V_FAIL, "raw", "%s: %s", name, strerror(errno));
+		return vrun_report(v, V_FAIL, "raw", "%s: %s", name, util_strerror(errno));
 	d = json_doc_new();
 	while (!bad && (k = lines_next(&l, &s, &len)) == 1) {
 		if (pystr_isblank(s, len))
@@ -379,7 +379,7 @@ setup(struct vrun *v, char *why, size_t whylen)
 
 	if (!isdir) {
 		vrun_report(v, V_FAIL, "dir", "'%s': %s", v->dir,
-			    errno ? strerror(errno) : "not a directory");
+			    errno ? util_strerror(errno) : "not a directory");
 		return -1;
 	}
 	for (int k = 0; k < ART_N; k++)

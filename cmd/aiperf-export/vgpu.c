@@ -67,7 +67,7 @@ read_lines(struct gpus *g, const char *path, char *why, size_t whylen)
 
 	if (lines_open(&l, path, MAX_GPU_LINE) < 0) {
 		json_doc_free(doc);
-		return util_seterr(why, whylen, "%s", strerror(errno));
+		return util_seterr(why, whylen, "%s", util_strerror(errno));
 	}
 	while (!rc && (k = lines_next(&l, &s, &n)) == 1) {
 		if (pystr_isblank(s, n))
@@ -77,7 +77,7 @@ read_lines(struct gpus *g, const char *path, char *why, size_t whylen)
 	}
 	if (!rc && k < 0)
 		rc = util_seterr(why, whylen, "line %zu: %s", l.lineno,
-				 errno == ENOBUFS ? "too long" : strerror(errno));
+				 errno == ENOBUFS ? "too long" : util_strerror(errno));
 	lines_close(&l);
 	json_doc_free(doc);
 	return rc;

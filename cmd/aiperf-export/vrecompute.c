@@ -118,7 +118,7 @@ load_csv(const char *path, struct csv *c, char *why, size_t whylen)
 
 	memset(c, 0, sizeof(*c));
 	if (!s)
-		return util_seterr(why, whylen, "%s", strerror(errno));
+		return util_seterr(why, whylen, "%s", util_strerror(errno));
 	int rc = csv_read(s, n, c, why, whylen);
 	free(s);
 	if (!rc)

@@ -52,7 +52,7 @@ wait_stdin(struct follow *f)
 
 	if (poll(&p, 1, FOLLOW_WAIT_MS) < 0)
 		return errno == EINTR ? 0 : util_seterr(f->why, sizeof(f->why),
-			"cannot wait for '<stdin>': %s", strerror(errno));
+			"cannot wait for '<stdin>': %s", util_strerror(errno));
 	if (!p.revents)
 		return 0;
 	r = read(0, s, sizeof(s));
@@ -60,7 +60,7 @@ wait_stdin(struct follow *f)
 		f->stdin_done = 1;
 	if (r < 0 && errno != EINTR && errno != EAGAIN)
 		return util_seterr(f->why, sizeof(f->why), "cannot read '<stdin>': %s",
-				   strerror(errno));
+				   util_strerror(errno));
 	if (r > 0 && !pystr_isblank(s, (size_t)r))
 		return util_seterr(f->why, sizeof(f->why),
 			"standard input carries data, but with --follow the records come "
@@ -77,7 +77,7 @@ put_all(struct follow *f, const char *s, size_t n)
 			continue;
 		if (w < 0)
 			return util_seterr(f->why, sizeof(f->why), "cannot pass '%s' on: %s",
-					   f->path, strerror(errno));
+					   f->path, util_strerror(errno));
 		s += w;
 		n -= (size_t)w;
 	}
@@ -98,7 +98,7 @@ open_wait(struct follow *f)
 	while ((fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		if (errno != ENOENT || f->stdin_done)
 			return util_seterr(f->why, sizeof(f->why), "cannot open '%s': %s",
-					   f->path, strerror(errno));
+					   f->path, util_strerror(errno));
 		if (wait_stdin(f) < 0)
 			return -1;
 	}
@@ -138,7 +138,7 @@ pass_on(struct follow *f, int fd, int *nosplice)
 		r = splice(fd, NULL, f->wr, NULL, CHUNK, SPLICE_F_MOVE);
 		if (r < 0 && errno == EPIPE)
 			return util_seterr(f->why, sizeof(f->why), "cannot pass '%s' on: %s",
-					   f->path, strerror(errno)), -2;
+					   f->path, util_strerror(errno)), -2;
 		if (r >= 0 || (errno != EINVAL && errno != ENOSYS))
 			return r;
 		*nosplice = 1;
@@ -164,14 +164,14 @@ copy(struct follow *f, int fd)
 			continue;
 		if (r < 0)
 			return util_seterr(f->why, sizeof(f->why), "cannot read '%s': %s",
-					   f->path, strerror(errno));
+					   f->path, util_strerror(errno));
 		if (r > 0) {
 			off += r;
 			continue;
 		}
 		if (fstat(fd, &st) < 0)
 			return util_seterr(f->why, sizeof(f->why), "cannot stat '%s': %s",
-					   f->path, strerror(errno));
+					   f->path, util_strerror(errno));
 		if (st.st_size < off)
 			return util_seterr(f->why, sizeof(f->why),
 				"'%s' was truncated while following (%lld bytes, %lld read)",
@@ -213,7 +213,7 @@ copy_lines(struct follow *f, struct src *src, const char *path, int last)
 			continue;
 		if (r < 0)
 			return util_seterr(f->why, sizeof(f->why), "cannot read '%s': %s",
-					   path, strerror(errno));
+					   path, util_strerror(errno));
 		if (r == 0) {
 			if (last && src->mid && put_all(f, "\n", 1) < 0)
 				return -1;
@@ -241,7 +241,7 @@ check_src(struct follow *f, struct src *src, const char *path, int last)
 {
 	if (fstat(src->fd, &src->st) < 0)
 		return util_seterr(f->why, sizeof(f->why), "cannot stat '%s': %s", path,
-				   strerror(errno));
+				   util_strerror(errno));
 	if (src->st.st_size < src->off)
 		return util_seterr(f->why, sizeof(f->why),
 			"'%s' was truncated while following (%lld bytes, %lld read)", path,
@@ -272,7 +272,7 @@ copy_many(struct follow *f)
 				f->path = path;
 				if (fd < 0) {
 					util_seterr(f->why, sizeof(f->why), "cannot open '%s': %s",
-						    path, strerror(errno));
+						    path, util_strerror(errno));
 					goto out;
 				}
 				src[i].fd = fd;

@@ -128,7 +128,7 @@ static _Noreturn void
 tee_failed(const struct linefile *lf)
 {
 	die("cannot write '%s': %s (it holds the first %zu lines, whole)", lf->path,
-	    strerror(errno), lf->lines);
+	    util_strerror(errno), lf->lines);
 }
 
 /* One input line: returns 0, or -1 on a malformed line (already reported). */
@@ -200,7 +200,7 @@ do_file(struct run *run, const struct opts *o, const char *path, struct follow *
 		l.idle = flush_idle;
 	} else if (!strcmp(path, "-"))
 		lines_fdopen(&l, 0, "<stdin>", max);
-	else if (lines_open(&l, path, max) < 0)
+	else if (lines_open_stream(&l, path, max) < 0)
 		die("cannot open '%s':", path);
 	while ((rc = lines_next(&l, &s, &n)) != 0) {
 		/* past the pipe's end, nothing is handled before f's verdict */

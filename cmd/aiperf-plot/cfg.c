@@ -491,7 +491,7 @@ cfg_load(struct plotcfg *c, const char *path, char *err, size_t errlen)
 	memset(c, 0, sizeof(*c));
 	if (!s)
 		return util_seterr(err, errlen, "cannot read '%s': %s", path,
-				   errno == EFBIG ? "larger than 1 MiB" : strerror(errno));
+				   errno == EFBIG ? "larger than 1 MiB" : util_strerror(errno));
 	rc = cfg_parse(c, s, n, path, err, errlen);
 	free(s);
 	return rc;

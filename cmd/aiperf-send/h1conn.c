@@ -479,7 +479,7 @@ send_or_fail(struct sender *s, struct h1conn *c)
 		return;
 	if ((errno == EPIPE || errno == ECONNRESET) && retry(s, c))
 		return;
-	conn_fail(s, c, CURLE_SEND_ERROR, "Send failure: %s", strerror(errno));
+	conn_fail(s, c, CURLE_SEND_ERROR, "Send failure: %s", util_strerror(errno));
 }
 
 /* One header line onto the wire, by libcurl's rules for its header list. */
@@ -609,7 +609,7 @@ fresh(struct sender *s, struct xfer *x, struct origin *o)
 	make_room(s);
 	if (!(c = conn_new(s, o))) {
 		snprintf(x->curl_err, sizeof(x->curl_err),
-			 "Could not create a socket: %s", strerror(errno));
+			 "Could not create a socket: %s", util_strerror(errno));
 		end(s, x, CURLE_COULDNT_CONNECT);
 		return NULL;
 	}
@@ -731,7 +731,7 @@ got(struct sender *s, struct h1conn *c, const char *p, long n)
 	if (n < 0) {
 		if (n == -ECONNRESET && retry(s, c))
 			return 1;
-		conn_fail(s, c, CURLE_RECV_ERROR, "Recv failure: %s", strerror((int)-n));
+		conn_fail(s, c, CURLE_RECV_ERROR, "Recv failure: %s", util_strerror((int)-n));
 		return 1;
 	}
 	if (n == 0) {

@@ -200,7 +200,7 @@ run(struct run *r)
 	}
 	if (rc < 0)
 		bad_line(r, r->in.lineno + (errno != ENOBUFS),
-			 errno == ENOBUFS ? "line too long" : strerror(errno));
+			 errno == ENOBUFS ? "line too long" : util_strerror(errno));
 	flush(r, 1);
 	lines_close(&r->in);
 }

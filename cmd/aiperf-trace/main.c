@@ -37,7 +37,7 @@ void tt_each_line(char **files, int n, tt_line_fn fn, void *ctx)
 		size_t len;
 		int rc;
 
-		if (lines_open(&l, path, TT_LINE_MAX) < 0)
+		if (lines_open_stream(&l, path, TT_LINE_MAX) < 0)
 			die("cannot open '%s':", path);
 		while ((rc = lines_next(&l, &s, &len)) == 1)
 			fn(ctx, name, l.lineno, s, len);

@@ -346,7 +346,7 @@ sharegpt_load_fd(int fd, const struct sharegpt_opts *o,
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			snprintf(jerr, sizeof(jerr), "cannot read: %s", strerror(errno));
+			snprintf(jerr, sizeof(jerr), "cannot read: %s", util_strerror(errno));
 			rc = -1;
 			break;
 		}

@@ -81,7 +81,7 @@ dataurl_image_field(const char *s, char *err, size_t errlen)
 		return xstrdup(s);
 	if (!(f = fopen(s, "rb"))) {
 		snprintf(err, errlen, "image '%s': %s (not a file, nor an http(s) "
-			 "or data: URL)", s, strerror(errno));
+			 "or data: URL)", s, util_strerror(errno));
 		return NULL;
 	}
 	p = xmalloc(cap);

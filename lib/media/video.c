@@ -329,12 +329,12 @@ run_ffmpeg(const struct video_params *v, const char *dir, struct buf *out,
 	pid_t pid;
 
 	if (pipe(p) < 0) {
-		util_seterr(err, errlen, "pipe: %s", strerror(errno));
+		util_seterr(err, errlen, "pipe: %s", util_strerror(errno));
 		goto out;
 	}
 	pid = fork();
 	if (pid < 0) {
-		util_seterr(err, errlen, "fork: %s", strerror(errno));
+		util_seterr(err, errlen, "fork: %s", util_strerror(errno));
 		close(p[0]);
 		close(p[1]);
 		goto out;
@@ -348,7 +348,7 @@ run_ffmpeg(const struct video_params *v, const char *dir, struct buf *out,
 	close(p[1]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
-			util_seterr(err, errlen, "waitpid: %s", strerror(errno));
+			util_seterr(err, errlen, "waitpid: %s", util_strerror(errno));
 			goto out;
 		}
 	last_line(errpath, msg, sizeof(msg));
@@ -390,7 +390,7 @@ video_encode(const struct video_params *v, unsigned char **out,
 	dir = xstrfmt("%s/aiperf-video-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		rc = util_seterr(err, errlen, "cannot create '%s': %s", dir,
-				 strerror(errno));
+				 util_strerror(errno));
 		free(dir);
 		return rc;
 	}

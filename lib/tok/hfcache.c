@@ -154,7 +154,7 @@ hfcache_tmpfile(const char *repo, char **path, char *err, size_t errlen)
 	*path = xstrfmt("%s/.aiperf-XXXXXX", dir);
 	if (mkdirs(dir) < 0 || (fd = mkstemp(*path)) < 0) {
 		util_seterr(err, errlen, "cannot create a file in '%s': %s", dir,
-		       strerror(errno));
+		       util_strerror(errno));
 		free(*path);
 		*path = NULL;
 	}
@@ -232,10 +232,10 @@ hfcache_store(const char *repo, const char *commit, const char *file,
 	blob_name(name, sizeof(name), etag);
 	if (mkdirs(snap) < 0)
 		rc = util_seterr(err, errlen, "cannot create '%s': %s", snap,
-			    strerror(errno));
+			    util_strerror(errno));
 	else if ((rc = name[0] ? store_blob(repo, commit, dst, tmp, name)
 			       : rename(tmp, dst)) < 0)
-		util_seterr(err, errlen, "cannot write '%s': %s", dst, strerror(errno));
+		util_seterr(err, errlen, "cannot write '%s': %s", dst, util_strerror(errno));
 	free(dst);
 	free(snap);
 	return rc;
@@ -276,7 +276,7 @@ hfcache_write_ref(const char *repo, const char *rev, const char *commit,
 		rc = write_atomic(dir, path, commit);
 	if (rc < 0)
 		util_seterr(err, errlen, "cannot write '%s': %s", path,
-		       strerror(errno));
+		       util_strerror(errno));
 	free(dir);
 	free(path);
 	return rc;

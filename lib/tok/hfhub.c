@@ -414,14 +414,14 @@ fetch_file(struct fetch *F, const char *file, int required)
 	fd = hfcache_tmpfile(F->repo, &tmp, F->err, F->errlen);
 	if (fd >= 0 && !(d.f = fdopen(fd, "wb"))) {
 		util_seterr(F->err, F->errlen, "cannot write '%s': %s", tmp,
-		       strerror(errno));
+		       util_strerror(errno));
 		close(fd);
 	}
 	if (d.f) {
 		rc = download(F, url, &d, &status);
 		if (fclose(d.f) != 0 && rc == 0)
 			rc = util_seterr(F->err, F->errlen, "cannot write '%s': %s",
-				    tmp, strerror(errno));
+				    tmp, util_strerror(errno));
 		if (rc == 0)
 			rc = keep(F, file, required, url, status, &d, tmp);
 	}

@@ -201,7 +201,7 @@ tiktoken_load(struct tokpipe *p, const char *path, char *err, size_t errlen)
 	data = util_readfile(path, MAX_FILE, &len);
 	if (!data) {
 		snprintf(err, errlen, "cannot read '%s': %s", path,
-			 strerror(errno));
+			 util_strerror(errno));
 		return -1;
 	}
 	p->bpe = bpe_new(BPE_BYTES);

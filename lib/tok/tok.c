@@ -118,7 +118,7 @@ open_json(struct tok *t, const char *file, char *err, size_t errlen)
 
 	if (!s) {
 		snprintf(err, errlen, "cannot read '%s': %s", file,
-			 errno == EILSEQ ? "corrupt zstd data" : strerror(errno));
+			 errno == EILSEQ ? "corrupt zstd data" : util_strerror(errno));
 		return -1;
 	}
 	rc = hftok_parse(&t->p, s, len, file, err, errlen);

@@ -177,7 +177,7 @@ toksrc_resolve(const char *spec, const char *revision, char *err,
 	e = errno;
 	if (is_pathlike(spec))
 		return fail(err, errlen, "cannot open tokenizer '%s': %s", spec,
-			    strerror(e));
+			    util_strerror(e));
 	if (!hfhub_valid_id(spec))
 		return fail(err, errlen, "tokenizer '%s' is not a file or folder, "
 			    "nor builtin, o200k_base, cl100k_base or a "

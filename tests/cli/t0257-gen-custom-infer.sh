@@ -87,7 +87,7 @@ test_expect_success 'a directory is a random_pool; --custom-dataset-type names a
 	test_expect_code 2 gen --input-file d --custom-dataset-type nope >out 2>err &&
 	grep -q "invalid value for --custom-dataset-type: .nope. (mooncake_trace, single_turn, multi_turn, random_pool, bailian_trace, burst_gpt_trace)" err &&
 	test_expect_code 1 gen --input-file d --custom-dataset-type single_turn >out 2>err &&
-	grep -q "cannot read .d.: Is a directory" err
+	grep -q "cannot open .d.: Is a directory" err
 '
 
 test_expect_success 'the sampling strategy follows the type: sequential files, shuffled pools' '

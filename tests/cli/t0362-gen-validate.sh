@@ -63,7 +63,7 @@ test_expect_success 'an input file that cannot be read' '
 	both_fail 1 "aiperf-gen: cannot open '\''nope.jsonl'\'': No such file or directory" \
 		$T --input-file nope.jsonl &&
 	mkdir dir.jsonl &&
-	both_fail 1 "aiperf-gen: cannot read '\''dir.jsonl'\'': Is a directory" \
+	both_fail 1 "aiperf-gen: cannot open '\''dir.jsonl'\'': Is a directory" \
 		$T --input-file dir.jsonl
 '
 
