@@ -211,6 +211,41 @@ failed:
 	free(label);
 }
 
+/* s with its control bytes shown as '?', for a message: s is from a run's file. */
+static char *
+printable(const char *s)
+{
+	char *t = xstrdup(s);
+
+	for (char *c = t; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return t;
+}
+
+/* Each run left out of statistics (of METRIC only, unless NULL), named. */
+static void
+warn_left_out(const struct runagg *a, char **dirs, const char *metric)
+{
+	struct runagg_note n;
+
+	for (size_t i = 0; runagg_left_out(a, i, &n); i++) {
+		struct buf st = BUF_INIT(BUF_NOMAX);
+		char *m, *why;
+
+		if (metric && strcmp(metric, n.metric))
+			continue;
+		for (size_t s = 0; s < n.nstats; s++)
+			buf_addf(&st, "%s%s", s ? ", " : "", n.stats[s]);
+		m = printable(n.metric);
+		why = printable(n.why);
+		warn("%s: left out of '%s' (%s): %s", dirs[n.run], m, buf_str(&st), why);
+		free(m);
+		free(why);
+		buf_release(&st);
+	}
+}
+
 /* DIR/NAME: the JSON in b and a newline, or (b NULL) a's CSV. */
 static void
 write_out(const char *dir, const char *name, const struct runagg *a, const struct buf *b)
@@ -263,9 +298,11 @@ aggregate(int n, char **dirs)
 	for (int i = 0; i < n; i++)
 		add_dir(a, dirs[i]);
 	if (runagg_finish(a, err, sizeof(err)) < 0) {
+		warn_left_out(a, dirs, NULL);
 		runagg_free(a);
 		die("%s", err);
 	}
+	warn_left_out(a, dirs, NULL);
 	if (o.out) {
 		if (mkdir(o.out, 0777) < 0 && errno != EEXIST)
 			die("cannot create '%s':", o.out);
@@ -402,10 +439,16 @@ check_convergence(int n, char **dirs)
 		add_dir(a, dirs[i]);
 		ok[i] = runagg_successful(a) > before ? dirs[i] : NULL;
 	}
-	if (o.mode == M_DISTRIBUTION)
+	if (o.mode == M_DISTRIBUTION) {
 		distribution(n, dirs, a, ok);
-	else
+	} else {
+		char err[600];
+
+		/* the values in their units; fewer than 3 runs: not converged */
+		(void)runagg_finish(a, err, sizeof(err));
+		warn_left_out(a, dirs, o.metric);
 		summary_mode(a);
+	}
 	free(ok);
 	runagg_free(a);
 	return util_fshut(stdout, "stdout") < 0;
