@@ -10,15 +10,12 @@
 #include "buf.h"
 #include "collate.h"
 #include "json/json.h"
-#include "lines.h"
 #include "opt.h"
 #include "runagg.h"
 #include "stats/ks.h"
 #include "util.h"
 
 #define JSON_MAX (64u << 20)	/* a run's summary JSON */
-#define LINE_MAX_ (16u << 20)	/* a line of profile_export.jsonl */
-#define VALUES_MAX 100000000u	/* per-request values a run may give */
 
 enum { K_LEVEL = 256, K_OUT, K_EXPORT, K_CHECK, K_METRIC, K_STAT, K_THRESH,
 	K_RECORDS, K_COLLATED, K_COOLDOWN };
@@ -277,15 +274,47 @@ write_file(const char *dir, const char *name, const struct runagg *a, int csv)
 	buf_release(&b);
 }
 
+/* Each run left out of WHAT, by the collated records c, named. */
+static void
+warn_collate(const struct collate *c, char **dirs, const char *what)
+{
+	const char *metric, *why;
+	size_t run;
+
+	for (size_t i = 0; collate_left_out(c, i, &run, &metric, &why); i++) {
+		char *m = metric ? printable(metric) : NULL, *w = printable(why);
+
+		warn("%s: left out of %s%s%s%s: %s", dirs[run], what, m ? " of '" : "",
+		     m ? m : "", m ? "'" : "", w);
+		free(m);
+		free(w);
+	}
+}
+
+/* A collate of the successful runs' records (of METRIC, unless NULL). */
+static struct collate *
+read_records(const struct runagg *a, char **dirs, const char *metric)
+{
+	struct collate *c = collate_new(metric);
+	const char *err;
+
+	for (size_t i = 0; runagg_label(a, i, &err); i++)
+		if (!err)
+			(void)collate_add_run(c, dirs[i], o.records_file, i);
+	return c;
+}
+
 /* DIR/profile_export_aiperf_collated.json from the runs' records. */
 static void
 write_collated(const char *dir, const struct runagg *a, char **dirs)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct collate *c = read_records(a, dirs, NULL);
 
-	if (collate_json(&b, a, dirs, o.records_file, o.cooldown, AIPERF_VERSION) < 0)
-		exit(1);
+	warn_collate(c, dirs, "the collated records");
+	collate_json(&b, c, a, o.cooldown, AIPERF_VERSION);
 	write_out(dir, "profile_export_aiperf_collated.json", a, &b);
+	collate_free(c);
 	buf_release(&b);
 }
 
@@ -322,80 +351,47 @@ aggregate(int n, char **dirs)
 	return util_fshut(stdout, "stdout") < 0;
 }
 
-/* The run's per-request values of METRIC (profiling phase, no error). */
-static void
-request_values(const char *dir, struct buf *vals)
-{
-	char *p = path_in(dir, o.records_file);
-	struct json_doc *d = json_doc_new();
-	struct lines l;
-	const char *s;
-	size_t len;
-	int rc;
-
-	if (lines_open(&l, p, LINE_MAX_) < 0) {
-		free(p);
-		json_doc_free(d);
-		return;
-	}
-	while ((rc = lines_next(&l, &s, &len)) == 1) {
-		const struct json *r, *m;
-		char why[128];
-		double v;
-
-		json_doc_reset(d);
-		r = json_parse(d, s, len, why, sizeof(why));
-		if (!r || r->type != JSON_OBJECT || !json_get(json_get(r, "metadata"),
-		    "benchmark_phase"))
-			continue;
-		if (strcmp(json_str_or(json_path(r, "metadata.benchmark_phase"), ""),
-			   "profiling"))
-			continue;
-		m = json_get(r, "error");
-		if (m && m->type != JSON_NULL)
-			continue;
-		m = json_get(json_get(r, "metrics"), o.metric);
-		if (json_double(json_get(m, "value"), &v) < 0 || isnan(v))
-			continue;
-		if (vals->len / sizeof(v) < VALUES_MAX)
-			buf_add(vals, &v, sizeof(v));
-	}
-	if (rc < 0)
-		warn("%s: cannot read all of it", p);
-	lines_close(&l);
-	json_doc_free(d);
-	free(p);
-}
-
-/* The original's DistributionConvergence: runs 1..N-1 against run N. */
+/*
+ * The original's DistributionConvergence: the metric's per-request values
+ * of the last successful run against those of the runs before it. A run
+ * whose records cannot be read is left out, named; when it is the last,
+ * there is nothing to test: not converged.
+ */
 static int
-distribution(int n, char **dirs, const struct runagg *a, const char **ok)
+distribution(char **dirs, const struct runagg *a)
 {
-	struct buf prior = BUF_INIT(BUF_NOMAX), last = BUF_INIT(BUF_NOMAX);
-	size_t k = 0;
+	struct buf prior = BUF_INIT(BUF_NOMAX), lastv = BUF_INIT(BUF_NOMAX);
+	struct collate *c = collate_new(o.metric);
+	size_t k = 0, last = SIZE_MAX;
+	const char *err;
 	double p = 1, d = 0;
 	int conv = 0;
 
-	(void)a;
-	for (int i = 0; i < n; i++)
-		if (ok[i])
-			k++;
-	if (k >= 3) {
-		size_t seen = 0;
+	for (size_t i = 0; runagg_label(a, i, &err); i++)
+		if (!err)
+			last = i;
+	for (size_t i = 0; runagg_label(a, i, &err); i++) {
+		const double *v = NULL;
+		size_t n;
 
-		for (int i = 0; i < n; i++)
-			if (ok[i])
-				request_values(dirs[i], ++seen == k ? &last : &prior);
-		if (prior.len / sizeof(double) >= 2 && last.len / sizeof(double) >= 2) {
-			p = ks_2samp((double *)(void *)prior.s, prior.len / sizeof(double),
-				     (double *)(void *)last.s, last.len / sizeof(double), &d);
-			conv = p > o.threshold;
-		}
+		if (err || collate_add_run(c, dirs[i], o.records_file, i) < 0)
+			continue;
+		k++;
+		if ((n = collate_values(c, o.metric, i, &v)))
+			buf_add(i == last ? &lastv : &prior, v, n * sizeof(*v));
+	}
+	warn_collate(c, dirs, "the distribution test");
+	if (k >= 3 && lastv.len / sizeof(double) >= 2 && prior.len / sizeof(double) >= 2) {
+		/* ks_2samp() sorts both in place */
+		p = ks_2samp((double *)(void *)prior.s, prior.len / sizeof(double),
+			     (double *)(void *)lastv.s, lastv.len / sizeof(double), &d);
+		conv = p > o.threshold;
 	}
 	printf("%s distribution runs=%zu D=%.6g p=%.6g threshold=%g\n",
 	       conv ? "converged" : "not-converged", k, d, p, o.threshold);
+	collate_free(c);
 	buf_release(&prior);
-	buf_release(&last);
+	buf_release(&lastv);
 	return conv;
 }
 
@@ -431,16 +427,11 @@ static int
 check_convergence(int n, char **dirs)
 {
 	struct runagg *a = runagg_new(o.level);
-	const char **ok = xcalloc((size_t)n, sizeof(*ok));
 
-	for (int i = 0; i < n; i++) {
-		size_t before = runagg_successful(a);
-
+	for (int i = 0; i < n; i++)
 		add_dir(a, dirs[i]);
-		ok[i] = runagg_successful(a) > before ? dirs[i] : NULL;
-	}
 	if (o.mode == M_DISTRIBUTION) {
-		distribution(n, dirs, a, ok);
+		distribution(dirs, a);
 	} else {
 		char err[600];
 
@@ -449,7 +440,6 @@ check_convergence(int n, char **dirs)
 		warn_left_out(a, dirs, o.metric);
 		summary_mode(a);
 	}
-	free(ok);
 	runagg_free(a);
 	return util_fshut(stdout, "stdout") < 0;
 }
