@@ -9,8 +9,9 @@
 # shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
-command -v mkfifo >/dev/null && command -v timeout >/dev/null ||
-	test_skip_all "no mkfifo or timeout"
+for c in mkfifo timeout; do
+	command -v $c >/dev/null || test_skip_all "no $c"
+done
 
 # mkrun DIR AVG: a run directory with a summary and four records
 mkrun() {
