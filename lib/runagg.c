@@ -3,31 +3,84 @@
 #include "runagg.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
 
 #include "csvfield.h"
+#include "hmap.h"
 #include "json/json.h"
 #include "stats/numfmt.h"
 #include "util.h"
 
 /* The original's STAT_KEYS, in the order a pair's stat is looked for. */
-static const char *const stat_keys[] = {
+static const char *const stat_keys[RUNAGG_NSTATS] = {
 	"avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50", "p75",
 	"p90", "p95", "p99", "std",
 };
-#define NSTATS (sizeof(stat_keys) / sizeof(stat_keys[0]))
+#define NSTATS RUNAGG_NSTATS
 #define MAX_NAME 256	/* a longer member name is no metric of ours */
+#define MAX_UNIT 64
+#define MAX_METRICS (2 * RUNAGG_MAX_PAIRS)	/* names kept, metrics or not */
+
+/* Why a run is left out of a pair, by the JSON type of what stands there:
+ * of a stat, of a metric. */
+static const char *const why_type[][2] = {
+	[JSON_NULL] = { "not a number but null", "not a metric object but null" },
+	[JSON_FALSE] = { "not a number but false", "not a metric object but false" },
+	[JSON_TRUE] = { "not a number but true", "not a metric object but true" },
+	[JSON_NUMBER] = { "not a finite number", "not a metric object but a bare number" },
+	[JSON_STRING] = { "not a number but a string", "not a metric object but a string" },
+	[JSON_ARRAY] = { "not a number but an array", "not a metric object but an array" },
+	[JSON_OBJECT] = { "not a number but an object", "an object without a unit" },
+};
+static const char no_metric[] = "no such metric in its summary";
+static const char no_stat[] = "no such statistic in its summary";
+static const char bad_unit[] = "its unit is not a string of at most 64 bytes";
+
+struct cell {			/* the member of a metric's name in one run */
+	size_t run;
+	char *unit;		/* NULL: no metric object with a unit string */
+	const char *why;	/* why none of its values count; NULL: they do */
+	char *conv;		/* owned why: a unit that cannot be converted */
+	double factor;		/* to the metric's unit */
+	unsigned char bad[NSTATS];	/* a stat's JSON type + 1: no value */
+};
+
+struct metric {
+	char *name;
+	size_t len, next;	/* next: the next metric + 1 of the same hash */
+	size_t pair[NSTATS];	/* a stat's pair + 1 */
+	struct cell *c;		/* in run order, one a run at most */
+	size_t nc;
+	const struct json *cur;	/* its member in the run being added */
+	size_t cur_run;		/* that run + 1 */
+	const char *unit;	/* after runagg_finish(): one of its cells' */
+};
 
 struct pair {
-	char *metric;
-	const char *stat;	/* one of stat_keys */
-	char *unit;		/* from the first run that has the pair */
-	double *v;		/* one a successful run that has it */
-	size_t n, cap;
+	size_t m, s;		/* metric, stat_keys index */
+	struct ent {
+		size_t run;
+		double v;
+	} *e;			/* as given, in run order */
+	size_t ne;
+	double *v;		/* after runagg_finish(): in the metric's unit */
+	size_t n;
+	struct out {
+		size_t run;
+		const char *why;
+	} *out;			/* the successful runs left out */
+	size_t nout;
 	double mean, std, min, max, cv, se, lo, hi, t;
+};
+
+struct note {			/* runs left out: one (run, metric, why) */
+	size_t run, m, seq;
+	const char *why;
+	unsigned stats;		/* a bit a stat_keys index */
 };
 
 struct run {
@@ -38,10 +91,29 @@ struct run {
 struct runagg {
 	double level;
 	struct run *runs;
-	size_t nruns, capruns, nok;
+	size_t nruns, nok;
+	struct metric *m;
+	size_t nm;
+	struct hmap names;	/* (hash, length) -> metric + 1 */
 	struct pair *p;
-	size_t np, capp;
+	size_t np;
+	size_t *touched;	/* runagg_add_json()'s metrics of the run */
+	size_t ntouched, ncells, nleft;
+	struct note *notes;
+	size_t nnotes;
+	int finished;
 };
+
+/* Room for element n of an array grown by doubling (4, 8, 16 ...). */
+static void *
+grow(void *p, size_t n, size_t size)
+{
+	if (n == 0)
+		return xreallocarray(p, 4, size);
+	if (n >= 4 && !(n & (n - 1)))
+		return xreallocarray(p, 2 * n, size);
+	return p;
+}
 
 struct runagg *
 runagg_new(double level)
@@ -49,7 +121,19 @@ runagg_new(double level)
 	struct runagg *a = xcalloc(1, sizeof(*a));
 
 	a->level = level;
+	hmap_init(&a->names, MAX_METRICS);
 	return a;
+}
+
+static void
+metric_free(struct metric *m)
+{
+	for (size_t i = 0; i < m->nc; i++) {
+		free(m->c[i].unit);
+		free(m->c[i].conv);
+	}
+	free(m->c);
+	free(m->name);
 }
 
 void
@@ -61,13 +145,19 @@ runagg_free(struct runagg *a)
 		free(a->runs[i].label);
 		free(a->runs[i].error);
 	}
+	for (size_t i = 0; i < a->nm; i++)
+		metric_free(&a->m[i]);
 	for (size_t i = 0; i < a->np; i++) {
-		free(a->p[i].metric);
-		free(a->p[i].unit);
+		free(a->p[i].e);
 		free(a->p[i].v);
+		free(a->p[i].out);
 	}
+	hmap_release(&a->names);
 	free(a->runs);
+	free(a->m);
 	free(a->p);
+	free(a->touched);
+	free(a->notes);
 	free(a);
 }
 
@@ -78,10 +168,7 @@ add_run(struct runagg *a, const char *label, const char *error)
 
 	if (a->nruns >= RUNAGG_MAX_RUNS)
 		return -1;
-	if (a->nruns == a->capruns) {
-		a->capruns = a->capruns ? a->capruns * 2 : 8;
-		a->runs = xreallocarray(a->runs, a->capruns, sizeof(*a->runs));
-	}
+	a->runs = grow(a->runs, a->nruns, sizeof(*a->runs));
 	r = &a->runs[a->nruns++];
 	r->label = xstrdup(label);
 	r->error = error ? xstrdup(error) : NULL;
@@ -96,105 +183,179 @@ runagg_add_failed(struct runagg *a, const char *label, const char *error)
 	return add_run(a, label, error ? error : "unknown error");
 }
 
-static struct pair *
-find_pair(struct runagg *a, const char *metric, size_t mlen, const char *stat)
+static uint64_t
+name_hash(const char *s, size_t n)
 {
-	for (size_t i = 0; i < a->np; i++) {
-		struct pair *p = &a->p[i];
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
 
-		if (p->stat == stat && strlen(p->metric) == mlen &&
-		    !memcmp(p->metric, metric, mlen))
-			return p;
-	}
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct metric *
+metric_find(const struct runagg *a, const char *name, size_t len)
+{
+	const uint64_t *head = hmap_find(&a->names, name_hash(name, len), len);
+
+	for (size_t i = head ? (size_t)*head : 0; i; i = a->m[i - 1].next)
+		if (a->m[i - 1].len == len && !memcmp(a->m[i - 1].name, name, len))
+			return &a->m[i - 1];
 	return NULL;
 }
 
-static struct pair *
-new_pair(struct runagg *a, const struct json *m, const char *stat)
+/* A new metric of that name; NULL past MAX_METRICS. */
+static struct metric *
+metric_add(struct runagg *a, const char *name, size_t len)
 {
-	struct pair *p;
-	size_t ulen = 0;
-	const char *unit = json_str(json_get(m, "unit"), &ulen);
+	uint64_t *head;
+	struct metric *m;
+	int created;
 
-	if (a->np == a->capp) {
-		a->capp = a->capp ? a->capp * 2 : 64;
-		a->p = xreallocarray(a->p, a->capp, sizeof(*a->p));
-	}
-	p = &a->p[a->np++];
-	memset(p, 0, sizeof(*p));
-	p->metric = xmalloc(m->keylen + 1);
-	memcpy(p->metric, m->key, m->keylen);
-	p->metric[m->keylen] = '\0';
-	p->stat = stat;
-	p->unit = xmalloc(ulen + 1);
-	if (ulen)
-		memcpy(p->unit, unit, ulen);
-	p->unit[ulen] = '\0';
-	return p;
+	if (a->nm >= MAX_METRICS ||
+	    !(head = hmap_put(&a->names, name_hash(name, len), len, &created)))
+		return NULL;
+	a->m = grow(a->m, a->nm, sizeof(*a->m));
+	m = &a->m[a->nm++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrndup(name, len);
+	m->len = len;
+	m->next = created ? 0 : (size_t)*head;
+	*head = a->nm;
+	return m;
 }
 
-static void
-pair_push(struct pair *p, double v)
-{
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 4;
-		p->v = xreallocarray(p->v, p->cap, sizeof(*p->v));
-	}
-	p->v[p->n++] = v;
-}
-
-/* How many new pairs the run's metrics would add (bounded by the cap). */
-/* A top-level member that is a metric: an object with a "unit", named
- * within MAX_NAME bytes and without NUL. */
+/* A top-level member that is a metric: an object with a "unit". */
 static int
 is_metric(const struct json *m)
 {
-	return m->type == JSON_OBJECT && json_get(m, "unit") &&
-	       m->keylen <= MAX_NAME && !memchr(m->key, '\0', m->keylen);
+	return m->type == JSON_OBJECT && json_get(m, "unit");
 }
 
-static size_t
-count_new(struct runagg *a, const struct json *root)
+/* A metric's unit, when it is a string fit to be one. */
+static const char *
+unit_of(const struct json *m, size_t *len)
 {
-	size_t k = 0;
+	const char *u = json_str(json_get(m, "unit"), len);
 
-	for (const struct json *m = root->child; m; m = m->next) {
-		if (!is_metric(m))
+	return u && *len <= MAX_UNIT && !memchr(u, '\0', *len) ? u : NULL;
+}
+
+static int
+is_value(const struct json *v, double *d)
+{
+	return json_double(v, d) == 0 && isfinite(*d);
+}
+
+/*
+ * The run's members into a->touched, each name once (its first place; the
+ * last member of a repeated name counts), new names registered: every
+ * metric's, and the others' while there is room (to say later why a run
+ * lacks a metric). -1 when a metric finds no room.
+ */
+static int
+collect(struct runagg *a, const struct json *root, size_t run)
+{
+	a->ntouched = 0;
+	for (const struct json *j = root->child; j; j = j->next) {
+		struct metric *m;
+
+		if (j->keylen > MAX_NAME || memchr(j->key, '\0', j->keylen))
+			continue;
+		m = metric_find(a, j->key, j->keylen);
+		if (!m && (is_metric(j) || a->nm < RUNAGG_MAX_PAIRS))
+			m = metric_add(a, j->key, j->keylen);
+		if (!m) {
+			if (is_metric(j))
+				return -1;
+			continue;
+		}
+		if (m->cur_run != run + 1) {
+			m->cur_run = run + 1;
+			a->touched = grow(a->touched, a->ntouched, sizeof(*a->touched));
+			a->touched[a->ntouched++] = (size_t)(m - a->m);
+		}
+		m->cur = j;
+	}
+	return 0;
+}
+
+/* How many values the collected run gives, and the pairs and cells it adds. */
+static void
+count_run(const struct runagg *a, size_t *vals, size_t *pairs, size_t *cells)
+{
+	*vals = *pairs = *cells = 0;
+	for (size_t i = 0; i < a->ntouched; i++) {
+		const struct metric *m = &a->m[a->touched[i]];
+		size_t ulen;
+		double d;
+
+		if (!is_metric(m->cur))
+			continue;
+		(*cells)++;
+		if (!unit_of(m->cur, &ulen))
 			continue;
 		for (size_t s = 0; s < NSTATS; s++)
-			if (json_is_num(json_get(m, stat_keys[s])) &&
-			    !find_pair(a, m->key, m->keylen, stat_keys[s]))
-				k++;
-		if (a->np + k > RUNAGG_MAX_PAIRS)
-			break;
+			if (is_value(json_get(m->cur, stat_keys[s]), &d)) {
+				(*vals)++;
+				*pairs += !m->pair[s];
+			}
 	}
-	return k;
 }
 
-/* The run's values into the pairs; returns how many it had. */
-static size_t
-take_values(struct runagg *a, const struct json *root)
+static void
+pair_push(struct runagg *a, struct metric *m, size_t s, size_t run, double v)
 {
-	size_t got = 0;
+	struct pair *p;
 
-	for (const struct json *m = root->child; m; m = m->next) {
-		if (!is_metric(m))
-			continue;
-		for (size_t s = 0; s < NSTATS; s++) {
-			const struct json *v = json_get(m, stat_keys[s]);
-			struct pair *p;
-			double d;
-
-			if (json_double(v, &d) < 0 || !isfinite(d))
-				continue;
-			p = find_pair(a, m->key, m->keylen, stat_keys[s]);
-			if (!p)
-				p = new_pair(a, m, stat_keys[s]);
-			pair_push(p, d);
-			got++;
-		}
+	if (!m->pair[s]) {
+		a->p = grow(a->p, a->np, sizeof(*a->p));
+		p = &a->p[a->np++];
+		memset(p, 0, sizeof(*p));
+		p->m = (size_t)(m - a->m);
+		p->s = s;
+		m->pair[s] = a->np;
 	}
-	return got;
+	p = &a->p[m->pair[s] - 1];
+	p->e = grow(p->e, p->ne, sizeof(*p->e));
+	p->e[p->ne].run = run;
+	p->e[p->ne++].v = v;
+}
+
+/* The run's cell of metric m: its unit and values, or why it has none. */
+static void
+take_cell(struct runagg *a, struct metric *m, size_t run)
+{
+	struct cell *c;
+	const char *u;
+	size_t ulen;
+
+	if (!is_metric(m->cur) && a->ncells >= RUNAGG_MAX_CELLS)
+		return;
+	m->c = grow(m->c, m->nc, sizeof(*m->c));
+	c = &m->c[m->nc++];
+	memset(c, 0, sizeof(*c));
+	c->run = run;
+	c->factor = 1;
+	a->ncells++;
+	if (!is_metric(m->cur)) {
+		c->why = why_type[m->cur->type][1];
+		return;
+	}
+	if (!(u = unit_of(m->cur, &ulen))) {
+		c->why = bad_unit;
+		return;
+	}
+	c->unit = xstrndup(u, ulen);
+	for (size_t s = 0; s < NSTATS; s++) {
+		const struct json *v = json_get(m->cur, stat_keys[s]);
+		double d;
+
+		if (is_value(v, &d))
+			pair_push(a, m, s, run, d);
+		else if (v)
+			c->bad[s] = (unsigned char)(v->type + 1);
+	}
 }
 
 int
@@ -203,6 +364,7 @@ runagg_add_json(struct runagg *a, const char *label, const char *text,
 {
 	struct json_doc *d = json_doc_new();
 	const struct json *root;
+	size_t vals, pairs, cells;
 	char why[200];
 	int rc = -1;
 
@@ -211,17 +373,27 @@ runagg_add_json(struct runagg *a, const char *label, const char *text,
 		goto out;
 	}
 	root = json_parse(d, text, n, why, sizeof(why));
-	if (!root)
+	if (!root) {
 		snprintf(err, errlen, "invalid JSON: %s", why);
-	else if (root->type != JSON_OBJECT)
+	} else if (root->type != JSON_OBJECT) {
 		snprintf(err, errlen, "invalid JSON: not an object");
-	else if (a->np + count_new(a, root) > RUNAGG_MAX_PAIRS)
-		snprintf(err, errlen, "more than %d metric statistics",
-			 RUNAGG_MAX_PAIRS);
-	else if (!take_values(a, root))
-		snprintf(err, errlen, "no metric in the run's JSON");
-	else
-		rc = 0;
+	} else if (collect(a, root, a->nruns) < 0) {
+		snprintf(err, errlen, "more than %d metrics", MAX_METRICS);
+	} else {
+		count_run(a, &vals, &pairs, &cells);
+		if (a->np + pairs > RUNAGG_MAX_PAIRS)
+			snprintf(err, errlen, "more than %d metric statistics",
+				 RUNAGG_MAX_PAIRS);
+		else if (a->ncells + cells > RUNAGG_MAX_CELLS)
+			snprintf(err, errlen, "more than %u metrics in all runs",
+				 RUNAGG_MAX_CELLS);
+		else if (!vals)
+			snprintf(err, errlen, "no metric in the run's JSON");
+		else
+			rc = 0;
+	}
+	for (size_t i = 0; rc == 0 && i < a->ntouched; i++)
+		take_cell(a, &a->m[a->touched[i]], a->nruns);
 	add_run(a, label, rc ? err : NULL);
 out:
 	json_doc_free(d);
@@ -250,6 +422,189 @@ runagg_label(const struct runagg *a, size_t i, const char **error)
 	return a->runs[i].label;
 }
 
+/* One of a kind's units, with how many of it make the kind's base unit. */
+static const struct unit {
+	const char *name;
+	int kind;
+	double per;
+} units[] = {
+	{ "ns", 1, 1e9 }, { "us", 1, 1e6 }, { "ms", 1, 1e3 }, { "s", 1, 1 },
+	{ "sec", 1, 1 },
+	{ "B", 2, 1 }, { "KB", 2, 1.0 / 1024 }, { "MB", 2, 1.0 / 1048576 },
+	{ "GB", 2, 1.0 / 1073741824 }, { "TB", 2, 1.0 / 1099511627776.0 },
+	{ "mW", 3, 1e3 }, { "W", 3, 1 },
+	{ "mJ", 4, 1e3 }, { "J", 4, 1 }, { "MJ", 4, 1e-6 },
+};
+
+static const struct unit *
+unit_find(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strlen(units[i].name) == n && !memcmp(units[i].name, s, n))
+			return &units[i];
+	return NULL;
+}
+
+int
+runagg_unit_factor(const char *from, const char *to, double *factor)
+{
+	double f = 1;
+
+	for (int part = 0; strcmp(from, to); part++) {
+		size_t n = strcspn(from, "/"), k = strcspn(to, "/");
+
+		if (n != k || memcmp(from, to, n)) {
+			const struct unit *x = unit_find(from, n), *y = unit_find(to, k);
+
+			if (!x || !y || x->kind != y->kind)
+				return -1;
+			/* the original's value * (target.per / source.per) */
+			f *= part ? x->per / y->per : y->per / x->per;
+		}
+		if (!from[n] || !to[k]) {
+			if (from[n] || to[k])
+				return -1;
+			break;
+		}
+		from += n + 1;
+		to += k + 1;
+	}
+	*factor = f;
+	return 0;
+}
+
+static int
+cmp_unit(const void *x, const void *y)
+{
+	const struct cell *a = *(const struct cell *const *)x;
+	const struct cell *b = *(const struct cell *const *)y;
+	int c = strcmp(a->unit, b->unit);
+
+	return c ? c : (a->run > b->run) - (a->run < b->run);
+}
+
+/*
+ * The metric's unit: the one most of its runs give it, the first met
+ * among equals; each cell's factor to it, or why it has none.
+ */
+static void
+resolve_unit(struct metric *m)
+{
+	struct cell **u = xcalloc(m->nc + 1, sizeof(*u));
+	size_t n = 0, best = 0, bestn = 0;
+
+	for (size_t i = 0; i < m->nc; i++)
+		if (m->c[i].unit)
+			u[n++] = &m->c[i];
+	qsort(u, n, sizeof(*u), cmp_unit);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(u[j]->unit, u[i]->unit); j++)
+			;
+		if (j - i > bestn || (j - i == bestn && u[i]->run < u[best]->run)) {
+			best = i;
+			bestn = j - i;
+		}
+	}
+	m->unit = n ? u[best]->unit : NULL;
+	for (size_t i = 0; i < n; i++)
+		if (runagg_unit_factor(u[i]->unit, m->unit, &u[i]->factor) < 0) {
+			u[i]->conv = xstrfmt("in '%s', which cannot be converted "
+					     "to '%s'", u[i]->unit, m->unit);
+			u[i]->why = u[i]->conv;
+		}
+	free(u);
+}
+
+static void
+left_out(struct runagg *a, struct pair *p, size_t run, const char *why)
+{
+	if (++a->nleft > RUNAGG_MAX_LEFT_OUT)
+		return;
+	p->out = grow(p->out, p->nout, sizeof(*p->out));
+	p->out[p->nout].run = run;
+	p->out[p->nout++].why = why;
+}
+
+/* The pair's values in its metric's unit, and the successful runs left out. */
+static void
+resolve_pair(struct runagg *a, struct pair *p)
+{
+	const struct metric *m = &a->m[p->m];
+	size_t ci = 0, ei = 0;
+
+	p->v = xcalloc(p->ne, sizeof(*p->v));
+	for (size_t r = 0; r < a->nruns; r++) {
+		const struct cell *c;
+		int has = ei < p->ne && p->e[ei].run == r;
+
+		if (a->runs[r].error)
+			continue;
+		while (ci < m->nc && m->c[ci].run < r)
+			ci++;
+		c = ci < m->nc && m->c[ci].run == r ? &m->c[ci] : NULL;
+		if (has && c && !c->why)
+			p->v[p->n++] = p->e[ei].v * c->factor;
+		else if (!c)
+			left_out(a, p, r, no_metric);
+		else
+			left_out(a, p, r, c->why ? c->why : c->bad[p->s] ?
+				 why_type[c->bad[p->s] - 1][0] : no_stat);
+		ei += has;
+	}
+}
+
+/* Stat s of run's metric left out for why: into the run's note of that why. */
+static void
+note_stat(struct runagg *a, size_t first, size_t run, size_t m, const char *why,
+	  size_t s)
+{
+	for (size_t i = first; i < a->nnotes; i++)
+		if (!strcmp(a->notes[i].why, why)) {
+			a->notes[i].stats |= 1u << s;
+			return;
+		}
+	a->notes = grow(a->notes, a->nnotes, sizeof(*a->notes));
+	a->notes[a->nnotes] = (struct note){ run, m, a->nnotes, why, 1u << s };
+	a->nnotes++;
+}
+
+/* The notes of metric mi: its pairs' runs left out, a run at a time. */
+static void
+metric_notes(struct runagg *a, size_t mi)
+{
+	const struct metric *m = &a->m[mi];
+	size_t at[NSTATS] = { 0 };
+
+	for (;;) {
+		size_t run = SIZE_MAX, first = a->nnotes;
+
+		for (size_t s = 0; s < NSTATS; s++) {
+			const struct pair *p = m->pair[s] ? &a->p[m->pair[s] - 1] : NULL;
+
+			if (p && at[s] < p->nout && p->out[at[s]].run < run)
+				run = p->out[at[s]].run;
+		}
+		if (run == SIZE_MAX)
+			return;
+		for (size_t s = 0; s < NSTATS; s++) {
+			const struct pair *p = m->pair[s] ? &a->p[m->pair[s] - 1] : NULL;
+
+			if (p && at[s] < p->nout && p->out[at[s]].run == run)
+				note_stat(a, first, run, mi, p->out[at[s]++].why, s);
+		}
+	}
+}
+
+static int
+cmp_note(const void *x, const void *y)
+{
+	const struct note *a = x, *b = y;
+
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
 double
 runagg_t_critical(double level, size_t n)
 {
@@ -264,6 +619,8 @@ pair_stats(struct pair *p, double level)
 {
 	double sum = 0, ss = 0;
 
+	if (!p->n)
+		return;
 	p->min = p->max = p->v[0];
 	for (size_t i = 0; i < p->n; i++) {
 		sum += p->v[i];
@@ -281,11 +638,29 @@ pair_stats(struct pair *p, double level)
 	p->hi = p->mean + p->t * p->se;
 }
 
+/* Units, values and the runs left out, once. */
+static void
+resolve(struct runagg *a)
+{
+	if (a->finished)
+		return;
+	a->finished = 1;
+	for (size_t i = 0; i < a->nm; i++)
+		resolve_unit(&a->m[i]);
+	for (size_t i = 0; i < a->np; i++)
+		resolve_pair(a, &a->p[i]);
+	for (size_t i = 0; i < a->nm; i++)
+		metric_notes(a, i);
+	if (a->nnotes)
+		qsort(a->notes, a->nnotes, sizeof(*a->notes), cmp_note);
+}
+
 int
 runagg_finish(struct runagg *a, char *err, size_t errlen)
 {
 	size_t failed = a->nruns - a->nok;
 
+	resolve(a);
 	if (a->nok == 0) {
 		snprintf(err, errlen, "All runs failed - cannot compute confidence "
 			 "statistics. Total runs: %zu, Failed runs: %zu. Please check "
@@ -301,6 +676,12 @@ runagg_finish(struct runagg *a, char *err, size_t errlen)
 			 a->nok, a->nruns, failed);
 		return -1;
 	}
+	if (a->nleft > RUNAGG_MAX_LEFT_OUT) {
+		snprintf(err, errlen, "more than %u values of runs left out of "
+			 "statistics: the runs do not share their metrics",
+			 RUNAGG_MAX_LEFT_OUT);
+		return -1;
+	}
 	for (size_t i = 0; i < a->np; i++)
 		pair_stats(&a->p[i], a->level);
 	return 0;
@@ -310,16 +691,62 @@ size_t
 runagg_values(const struct runagg *a, const char *metric, const char *stat,
 	      double *out, size_t max)
 {
-	for (size_t i = 0; i < a->np; i++) {
-		const struct pair *p = &a->p[i];
+	const struct metric *m = metric_find(a, metric, strlen(metric));
 
-		if (strcmp(p->metric, metric) || strcmp(p->stat, stat))
+	for (size_t s = 0; m && s < NSTATS; s++) {
+		const struct pair *p = m->pair[s] ? &a->p[m->pair[s] - 1] : NULL;
+
+		if (!p || strcmp(stat_keys[s], stat))
 			continue;
 		for (size_t k = 0; k < p->n && k < max; k++)
 			out[k] = p->v[k];
 		return p->n;
 	}
 	return 0;
+}
+
+int
+runagg_left_out(const struct runagg *a, size_t i, struct runagg_note *note)
+{
+	const struct note *n;
+
+	if (i >= a->nnotes)
+		return 0;
+	n = &a->notes[i];
+	note->run = n->run;
+	note->label = a->runs[n->run].label;
+	note->metric = a->m[n->m].name;
+	note->why = n->why;
+	note->nstats = 0;
+	for (size_t s = 0; s < NSTATS; s++)
+		if (n->stats >> s & 1)
+			note->stats[note->nstats++] = stat_keys[s];
+	return 1;
+}
+
+static void
+json_notes(struct jw *w, const struct runagg *a)
+{
+	struct runagg_note n;
+
+	jw_key(w, "runs_left_out");
+	jw_arr(w);
+	for (size_t i = 0; runagg_left_out(a, i, &n); i++) {
+		jw_obj(w);
+		jw_key(w, "label");
+		jw_str(w, n.label);
+		jw_key(w, "metric");
+		jw_str(w, n.metric);
+		jw_key(w, "stats");
+		jw_arr(w);
+		for (size_t s = 0; s < n.nstats; s++)
+			jw_str(w, n.stats[s]);
+		jw_arr_end(w);
+		jw_key(w, "error");
+		jw_str(w, n.why);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
 }
 
 static void
@@ -354,11 +781,19 @@ json_metadata(struct jw *w, const struct runagg *a)
 		if (!a->runs[i].error)
 			jw_str(w, a->runs[i].label);
 	jw_arr_end(w);
+	if (a->nnotes)
+		json_notes(w, a);
 	jw_obj_end(w);
 }
 
 static void
-json_pair(struct jw *w, const struct pair *p)
+pair_key(char *key, size_t n, const struct runagg *a, const struct pair *p)
+{
+	snprintf(key, n, "%s_%s", a->m[p->m].name, stat_keys[p->s]);
+}
+
+static void
+json_pair(struct jw *w, const struct runagg *a, const struct pair *p)
 {
 	const char *names[] = { "mean", "std", "min", "max", "cv", "se",
 		"ci_low", "ci_high", "t_critical" };
@@ -366,7 +801,7 @@ json_pair(struct jw *w, const struct pair *p)
 		p->lo, p->hi, p->t };
 	char key[600];
 
-	snprintf(key, sizeof(key), "%s_%s", p->metric, p->stat);
+	pair_key(key, sizeof(key), a, p);
 	jw_key(w, key);
 	jw_obj(w);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -374,7 +809,20 @@ json_pair(struct jw *w, const struct pair *p)
 		jw_double_py(w, v[i]);	/* infinities and NaN: null */
 	}
 	jw_key(w, "unit");
-	jw_str(w, p->unit);
+	jw_str(w, a->m[p->m].unit);
+	if (p->nout) {
+		jw_key(w, "runs_left_out");
+		jw_arr(w);
+		for (size_t i = 0; i < p->nout; i++) {
+			jw_obj(w);
+			jw_key(w, "label");
+			jw_str(w, a->runs[p->out[i].run].label);
+			jw_key(w, "error");
+			jw_str(w, p->out[i].why);
+			jw_obj_end(w);
+		}
+		jw_arr_end(w);
+	}
 	jw_obj_end(w);
 }
 
@@ -394,7 +842,8 @@ runagg_json(const struct runagg *a, const char *version, struct buf *out)
 	jw_key(&w, "metrics");
 	jw_obj(&w);
 	for (size_t i = 0; i < a->np; i++)
-		json_pair(&w, &a->p[i]);
+		if (a->p[i].n)
+			json_pair(&w, a, &a->p[i]);
 	jw_obj_end(&w);
 	jw_obj_end(&w);
 	/* a cap reached anywhere shows as output shorter than its brackets */
@@ -440,6 +889,30 @@ py_repr(struct buf *b, const char *s)
 	buf_addch(b, q);
 }
 
+/* Python's str() of metadata's runs_left_out: a list of dicts. */
+static void
+py_notes(struct buf *b, const struct runagg *a)
+{
+	struct runagg_note n;
+
+	buf_addch(b, '[');
+	for (size_t i = 0; runagg_left_out(a, i, &n); i++) {
+		buf_addstr(b, i ? ", {'label': " : "{'label': ");
+		py_repr(b, n.label);
+		buf_addstr(b, ", 'metric': ");
+		py_repr(b, n.metric);
+		buf_addstr(b, ", 'stats': [");
+		for (size_t s = 0; s < n.nstats; s++) {
+			buf_addstr(b, s ? ", " : "");
+			py_repr(b, n.stats[s]);
+		}
+		buf_addstr(b, "], 'error': ");
+		py_repr(b, n.why);
+		buf_addch(b, '}');
+	}
+	buf_addch(b, ']');
+}
+
 static void
 csv_metadata(const struct runagg *a, FILE *f)
 {
@@ -464,6 +937,13 @@ csv_metadata(const struct runagg *a, FILE *f)
 	fputs("Run Labels", f);
 	csv_field(f, buf_str(&b), 0);
 	fputs("\r\n", f);
+	if (a->nnotes) {
+		buf_reset(&b);
+		py_notes(&b, a);
+		fputs("Runs Left Out", f);
+		csv_field(f, buf_str(&b), 0);
+		fputs("\r\n", f);
+	}
 	buf_release(&b);
 }
 
@@ -475,7 +955,9 @@ runagg_csv(const struct runagg *a, FILE *f)
 		const struct pair *p = &a->p[i];
 		char key[600];
 
-		snprintf(key, sizeof(key), "%s_%s", p->metric, p->stat);
+		if (!p->n)
+			continue;
+		pair_key(key, sizeof(key), a, p);
 		csv_field(f, key, 1);
 		csv_num(f, p->mean, 2);
 		csv_num(f, p->std, 2);
@@ -486,7 +968,7 @@ runagg_csv(const struct runagg *a, FILE *f)
 		csv_num(f, p->lo, 2);
 		csv_num(f, p->hi, 2);
 		csv_num(f, p->t, 4);
-		csv_field(f, p->unit, 0);
+		csv_field(f, a->m[p->m].unit, 0);
 		fputs("\r\n", f);
 	}
 	fputs("\r\n", f);

@@ -10,15 +10,12 @@
 #include "buf.h"
 #include "collate.h"
 #include "json/json.h"
-#include "lines.h"
 #include "opt.h"
 #include "runagg.h"
 #include "stats/ks.h"
 #include "util.h"
 
 #define JSON_MAX (64u << 20)	/* a run's summary JSON */
-#define LINE_MAX_ (16u << 20)	/* a line of profile_export.jsonl */
-#define VALUES_MAX 100000000u	/* per-request values a run may give */
 
 enum { K_LEVEL = 256, K_OUT, K_EXPORT, K_CHECK, K_METRIC, K_STAT, K_THRESH,
 	K_RECORDS, K_COLLATED, K_COOLDOWN };
@@ -124,30 +121,55 @@ path_in(const char *dir, const char *name)
 	return buf_detach(&b, NULL);
 }
 
-/* Whether DIR's exit_status file says the run failed; why, in why. */
+/* Whether s[0..len) is short printable ASCII, fit to quote in a message. */
+static int
+quotable(const char *s, size_t len)
+{
+	if (len > 20)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+/*
+ * Whether DIR's exit_status file says the run failed; why, in why. No
+ * file is no verdict; one that cannot be read (not a regular file, over
+ * 64 bytes), is empty (what a full disk leaves) or holds anything but a
+ * status 0 to 255 on one line is a failed run.
+ */
 static int
 exit_failure(const char *dir, char *why, size_t n)
 {
 	char *p = path_in(dir, "exit_status"), *text;
+	const char *e;
 	long long st;
 	size_t len;
-	int failed = 0;
+	int failed = 1;
 
 	text = util_readfile(p, 64, &len);
 	free(p);
-	if (!text)
-		return 0;
-	text[strcspn(text, "\r\n")] = '\0';
-	if (util_strtonum(text, -1000, 1000, &st, NULL) < 0) {
-		snprintf(why, n, "unreadable exit_status '%.20s'", text);
-		failed = 1;
-	} else if (st == 130 || st == 143) {
-		snprintf(why, n, "interrupted (exit status %lld)", st);
-		failed = 1;
-	} else if (st && st != 3) {	/* 3: aiperf-export's verdict, a whole run */
-		snprintf(why, n, "exit status %lld", st);
-		failed = 1;
+	if (!text) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(why, n, "cannot read exit_status: %s", util_strerror(errno));
+		return 1;
 	}
+	while (len && text[len - 1] && strchr(" \t\r\n", text[len - 1]))
+		text[--len] = '\0';
+	if (!len)
+		snprintf(why, n, "empty exit_status");
+	else if (strlen(text) != len || util_strtonum(text, 0, 255, &st, &e) < 0)
+		snprintf(why, n, "exit_status %s%s%s is no exit status (0 to 255)",
+			 quotable(text, len) ? "'" : "(", quotable(text, len) ? text :
+			 "unprintable", quotable(text, len) ? "'" : ")");
+	else if (st == 130 || st == 143)
+		snprintf(why, n, "interrupted (exit status %lld)", st);
+	else if (st && st != 3)	/* 3: aiperf-export's verdict, a whole run */
+		snprintf(why, n, "exit status %lld", st);
+	else
+		failed = 0;
 	free(text);
 	return failed;
 }
@@ -186,6 +208,41 @@ failed:
 	free(label);
 }
 
+/* s with its control bytes shown as '?', for a message: s is from a run's file. */
+static char *
+printable(const char *s)
+{
+	char *t = xstrdup(s);
+
+	for (char *c = t; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return t;
+}
+
+/* Each run left out of statistics (of METRIC only, unless NULL), named. */
+static void
+warn_left_out(const struct runagg *a, char **dirs, const char *metric)
+{
+	struct runagg_note n;
+
+	for (size_t i = 0; runagg_left_out(a, i, &n); i++) {
+		struct buf st = BUF_INIT(BUF_NOMAX);
+		char *m, *why;
+
+		if (metric && strcmp(metric, n.metric))
+			continue;
+		for (size_t s = 0; s < n.nstats; s++)
+			buf_addf(&st, "%s%s", s ? ", " : "", n.stats[s]);
+		m = printable(n.metric);
+		why = printable(n.why);
+		warn("%s: left out of '%s' (%s): %s", dirs[n.run], m, buf_str(&st), why);
+		free(m);
+		free(why);
+		buf_release(&st);
+	}
+}
+
 /* DIR/NAME: the JSON in b and a newline, or (b NULL) a's CSV. */
 static void
 write_out(const char *dir, const char *name, const struct runagg *a, const struct buf *b)
@@ -217,15 +274,47 @@ write_file(const char *dir, const char *name, const struct runagg *a, int csv)
 	buf_release(&b);
 }
 
+/* Each run left out of WHAT, by the collated records c, named. */
+static void
+warn_collate(const struct collate *c, char **dirs, const char *what)
+{
+	const char *metric, *why;
+	size_t run;
+
+	for (size_t i = 0; collate_left_out(c, i, &run, &metric, &why); i++) {
+		char *m = metric ? printable(metric) : NULL, *w = printable(why);
+
+		warn("%s: left out of %s%s%s%s: %s", dirs[run], what, m ? " of '" : "",
+		     m ? m : "", m ? "'" : "", w);
+		free(m);
+		free(w);
+	}
+}
+
+/* A collate of the successful runs' records (of METRIC, unless NULL). */
+static struct collate *
+read_records(const struct runagg *a, char **dirs, const char *metric)
+{
+	struct collate *c = collate_new(metric);
+	const char *err;
+
+	for (size_t i = 0; runagg_label(a, i, &err); i++)
+		if (!err)
+			(void)collate_add_run(c, dirs[i], o.records_file, i);
+	return c;
+}
+
 /* DIR/profile_export_aiperf_collated.json from the runs' records. */
 static void
 write_collated(const char *dir, const struct runagg *a, char **dirs)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct collate *c = read_records(a, dirs, NULL);
 
-	if (collate_json(&b, a, dirs, o.records_file, o.cooldown, AIPERF_VERSION) < 0)
-		exit(1);
+	warn_collate(c, dirs, "the collated records");
+	collate_json(&b, c, a, o.cooldown, AIPERF_VERSION);
 	write_out(dir, "profile_export_aiperf_collated.json", a, &b);
+	collate_free(c);
 	buf_release(&b);
 }
 
@@ -238,9 +327,11 @@ aggregate(int n, char **dirs)
 	for (int i = 0; i < n; i++)
 		add_dir(a, dirs[i]);
 	if (runagg_finish(a, err, sizeof(err)) < 0) {
+		warn_left_out(a, dirs, NULL);
 		runagg_free(a);
 		die("%s", err);
 	}
+	warn_left_out(a, dirs, NULL);
 	if (o.out) {
 		if (mkdir(o.out, 0777) < 0 && errno != EEXIST)
 			die("cannot create '%s':", o.out);
@@ -260,80 +351,47 @@ aggregate(int n, char **dirs)
 	return util_fshut(stdout, "stdout") < 0;
 }
 
-/* The run's per-request values of METRIC (profiling phase, no error). */
-static void
-request_values(const char *dir, struct buf *vals)
-{
-	char *p = path_in(dir, o.records_file);
-	struct json_doc *d = json_doc_new();
-	struct lines l;
-	const char *s;
-	size_t len;
-	int rc;
-
-	if (lines_open(&l, p, LINE_MAX_) < 0) {
-		free(p);
-		json_doc_free(d);
-		return;
-	}
-	while ((rc = lines_next(&l, &s, &len)) == 1) {
-		const struct json *r, *m;
-		char why[128];
-		double v;
-
-		json_doc_reset(d);
-		r = json_parse(d, s, len, why, sizeof(why));
-		if (!r || r->type != JSON_OBJECT || !json_get(json_get(r, "metadata"),
-		    "benchmark_phase"))
-			continue;
-		if (strcmp(json_str_or(json_path(r, "metadata.benchmark_phase"), ""),
-			   "profiling"))
-			continue;
-		m = json_get(r, "error");
-		if (m && m->type != JSON_NULL)
-			continue;
-		m = json_get(json_get(r, "metrics"), o.metric);
-		if (json_double(json_get(m, "value"), &v) < 0 || isnan(v))
-			continue;
-		if (vals->len / sizeof(v) < VALUES_MAX)
-			buf_add(vals, &v, sizeof(v));
-	}
-	if (rc < 0)
-		warn("%s: cannot read all of it", p);
-	lines_close(&l);
-	json_doc_free(d);
-	free(p);
-}
-
-/* The original's DistributionConvergence: runs 1..N-1 against run N. */
+/*
+ * The original's DistributionConvergence: the metric's per-request values
+ * of the last successful run against those of the runs before it. A run
+ * whose records cannot be read is left out, named; when it is the last,
+ * there is nothing to test: not converged.
+ */
 static int
-distribution(int n, char **dirs, const struct runagg *a, const char **ok)
+distribution(char **dirs, const struct runagg *a)
 {
-	struct buf prior = BUF_INIT(BUF_NOMAX), last = BUF_INIT(BUF_NOMAX);
-	size_t k = 0;
+	struct buf prior = BUF_INIT(BUF_NOMAX), lastv = BUF_INIT(BUF_NOMAX);
+	struct collate *c = collate_new(o.metric);
+	size_t k = 0, last = SIZE_MAX;
+	const char *err;
 	double p = 1, d = 0;
 	int conv = 0;
 
-	(void)a;
-	for (int i = 0; i < n; i++)
-		if (ok[i])
-			k++;
-	if (k >= 3) {
-		size_t seen = 0;
+	for (size_t i = 0; runagg_label(a, i, &err); i++)
+		if (!err)
+			last = i;
+	for (size_t i = 0; runagg_label(a, i, &err); i++) {
+		const double *v = NULL;
+		size_t n;
 
-		for (int i = 0; i < n; i++)
-			if (ok[i])
-				request_values(dirs[i], ++seen == k ? &last : &prior);
-		if (prior.len / sizeof(double) >= 2 && last.len / sizeof(double) >= 2) {
-			p = ks_2samp((double *)(void *)prior.s, prior.len / sizeof(double),
-				     (double *)(void *)last.s, last.len / sizeof(double), &d);
-			conv = p > o.threshold;
-		}
+		if (err || collate_add_run(c, dirs[i], o.records_file, i) < 0)
+			continue;
+		k++;
+		if ((n = collate_values(c, o.metric, i, &v)))
+			buf_add(i == last ? &lastv : &prior, v, n * sizeof(*v));
+	}
+	warn_collate(c, dirs, "the distribution test");
+	if (k >= 3 && lastv.len / sizeof(double) >= 2 && prior.len / sizeof(double) >= 2) {
+		/* ks_2samp() sorts both in place */
+		p = ks_2samp((double *)(void *)prior.s, prior.len / sizeof(double),
+			     (double *)(void *)lastv.s, lastv.len / sizeof(double), &d);
+		conv = p > o.threshold;
 	}
 	printf("%s distribution runs=%zu D=%.6g p=%.6g threshold=%g\n",
 	       conv ? "converged" : "not-converged", k, d, p, o.threshold);
+	collate_free(c);
 	buf_release(&prior);
-	buf_release(&last);
+	buf_release(&lastv);
 	return conv;
 }
 
@@ -369,19 +427,19 @@ static int
 check_convergence(int n, char **dirs)
 {
 	struct runagg *a = runagg_new(o.level);
-	const char **ok = xcalloc((size_t)n, sizeof(*ok));
 
-	for (int i = 0; i < n; i++) {
-		size_t before = runagg_successful(a);
-
+	for (int i = 0; i < n; i++)
 		add_dir(a, dirs[i]);
-		ok[i] = runagg_successful(a) > before ? dirs[i] : NULL;
-	}
-	if (o.mode == M_DISTRIBUTION)
-		distribution(n, dirs, a, ok);
-	else
+	if (o.mode == M_DISTRIBUTION) {
+		distribution(dirs, a);
+	} else {
+		char err[600];
+
+		/* the values in their units; fewer than 3 runs: not converged */
+		(void)runagg_finish(a, err, sizeof(err));
+		warn_left_out(a, dirs, o.metric);
 		summary_mode(a);
-	free(ok);
+	}
 	runagg_free(a);
 	return util_fshut(stdout, "stdout") < 0;
 }

@@ -4,8 +4,8 @@
 # values pooled: mean, sample std, p50/p90/p95/p99, count; per-run mean and
 # count) equal to numpy over the runs' records; aiperf-aggregate --collated
 # on run folders made by hand (a failed run in failed_runs, a run without
-# records adding nothing); each run's input_config carries the multi-run
-# options, as the original's does.
+# records adding nothing but its name in runs_left_out); each run's
+# input_config carries the multi-run options, as the original's does.
 # shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
@@ -30,8 +30,10 @@ dirs = sys.argv[2:]
 assert list(doc) == ["schema_version", "aiperf_version", "description", "metadata", "metrics"], list(doc)
 assert doc["schema_version"] == "1.0.0"
 md = doc["metadata"]
-assert list(md) == ["aggregation_type", "num_profile_runs", "num_successful_runs",
-                    "failed_runs", "run_labels", "cooldown_seconds"], list(md)
+# ours: runs_left_out at the end, only when a run is left out
+assert [k for k in md if k != "runs_left_out"] == ["aggregation_type", "num_profile_runs",
+        "num_successful_runs", "failed_runs", "run_labels", "cooldown_seconds"], list(md)
+assert list(md)[-1] == "cooldown_seconds" or list(md)[-1] == "runs_left_out", list(md)
 assert md["aggregation_type"] == "detailed"
 per = {}
 order = []
@@ -86,7 +88,8 @@ test_expect_success 'adaptive stopping: the collated records of all runs equal n
 	check_collated $f a/profile_runs/run_0001 a/profile_runs/run_0002 a/profile_runs/run_0003 &&
 	test "$(jq -c .metadata.run_labels $f)" = "[\"run_0001\",\"run_0002\",\"run_0003\"]" &&
 	test "$(jq .metadata.cooldown_seconds $f)" = 0.1 &&
-	test "$(jq .metrics.request_latency.combined.count $f)" = 36
+	test "$(jq .metrics.request_latency.combined.count $f)" = 36 &&
+	test "$(jq .metadata.runs_left_out $f)" = null
 '
 
 test_expect_success 'each run keeps the multi-run options in its input_config' '
@@ -121,7 +124,9 @@ test_expect_success 'aiperf-aggregate --collated on folders made by hand' '
 	check_collated $f hand/r1 hand/r2 hand/r3 &&
 	test "$(jq -c .metadata.failed_runs $f)" = "[{\"label\":\"r4\",\"error\":\"exit status 1\"}]" &&
 	test "$(jq -c .metadata.run_labels $f)" = "[\"r1\",\"r2\",\"r3\"]" &&
-	grep -q "\"cooldown_seconds\": 2.0$" $f &&
+	test "$(jq -c .metadata.runs_left_out $f)" = "[{\"label\":\"r3\",\"error\":\"missing profile_export.jsonl: No such file or directory\"}]" &&
+	grep -q "hand/r3: left out of the collated records: missing profile_export.jsonl" err &&
+	grep -q "\"cooldown_seconds\": 2.0,$" $f &&
 	test "$(jq .metadata.num_profile_runs $f)" = 4 &&
 	test_expect_code 2 aiperf-aggregate --collated hand/r1 hand/r2 2>err &&
 	grep -q "collated needs --output-dir" err

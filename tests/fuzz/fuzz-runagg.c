@@ -4,7 +4,10 @@
  * profile_export_aiperf.json (outside input): the input, split at NUL
  * bytes, is the JSON of up to 4 runs; each is accepted or rejected with a
  * reason, the statistics are computed when 2 runs or more were accepted,
- * and the JSON and CSV written (the JSON must be whole). A tail of
+ * and the JSON and CSV written (the JSON must be whole); every note of a
+ * run left out must name a successful run and a stat. The first two runs'
+ * texts (64 bytes at most) are also tried as units: a factor between them
+ * is finite and positive, or there is none. A tail of
  * doubles after a fifth NUL feeds lib/stats/ks (64 values a sample at
  * most); its p-value must be in [0, 1].
  */
@@ -41,13 +44,34 @@ ks_tail(const uint8_t *data, size_t size)
 		abort();
 }
 
+static void
+check_notes(const struct runagg *a)
+{
+	struct runagg_note n;
+	const char *err;
+
+	for (size_t i = 0; runagg_left_out(a, i, &n); i++)
+		if (!runagg_label(a, n.run, &err) || err || !n.nstats || !n.why[0] ||
+		    !n.metric)
+			abort();
+}
+
+static void
+try_units(char unit[2][65])
+{
+	double f;
+
+	if (runagg_unit_factor(unit[0], unit[1], &f) == 0 && !(isfinite(f) && f > 0))
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct runagg *a = runagg_new(0.9);
 	const char *s = (const char *)data, *end = s + size;
 	struct buf out = BUF_INIT(BUF_NOMAX);
-	char err[600], label[16];
+	char err[600], label[16], unit[2][65] = { "", "" };
 	int k = 0;
 
 	while (s < end && k < 4) {
@@ -57,8 +81,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(label, sizeof(label), "run_%04d", ++k);
 		if (runagg_add_json(a, label, s, n, err, sizeof(err)) < 0 && !err[0])
 			abort();
+		if (k <= 2)
+			memcpy(unit[k - 1], s, n < 64 ? n : 64);
 		s += n + (z != NULL);
 	}
+	try_units(unit);
 	if (runagg_finish(a, err, sizeof(err)) == 0) {
 		char *csv = NULL;
 		size_t len = 0;
@@ -70,6 +97,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(f);
 		free(csv);
 	}
+	check_notes(a);
 	buf_release(&out);
 	runagg_free(a);
 	if (s < end)
