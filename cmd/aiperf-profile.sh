@@ -608,14 +608,17 @@ trim_partial() {
 # aiperf-export --gpu-samples.
 GPU_URLS=() GPU_NVML=0 GPU_CONSOLE=0 GPU_PID='' GPU_CSV=''
 
-# gpu_url TEXT: TEXT as a DCGM exporter's URL: http:// when it names no
-# scheme, /metrics when it names no path.
-gpu_url() {
-	local u=$1 rest
+# metrics_url TEXT: TEXT as a Prometheus endpoint's URL: http:// when it
+# names no scheme, /metrics when it names no path (before a query string
+# or fragment: h:9400?x=1 is http://h:9400/metrics?x=1).
+metrics_url() {
+	local u=$1 auth tail
 	[[ $u == *://* ]] || u=http://$u
-	rest=${u#*://}
-	[[ $rest == */* ]] || u+=/metrics
-	printf '%s' "$u"
+	tail=${u#*://}
+	auth=${tail%%[/?#]*}
+	tail=${tail:${#auth}}
+	[[ $tail == /* ]] || tail=/metrics$tail
+	printf '%s' "${u%%://*}://$auth$tail"
 }
 
 # gpu_reachable URL...: those of the URLs a scrape answers within
@@ -659,7 +662,7 @@ gpu_telemetry_setup() {
 			*.csv) [[ -f $w && -r $w ]] || usage_error "profile: --gpu-telemetry" \
 				"$w: no such readable custom GPU metrics file"
 				GPU_CSV=$w ;;
-			http*|*:*) user+=("$(gpu_url "$w")") ;;
+			http*|*:*) user+=("$(metrics_url "$w")") ;;
 			*) warn "--gpu-telemetry: '$w' is neither dashboard, pynvml, a URL" \
 				"nor a .csv file: ignored" ;;
 			esac
@@ -870,7 +873,9 @@ SRV_TIMEOUT=5 SRV_URLS=() SRV_PID=
 
 # server_metrics_urls: SRV_URLS from --url and --server-metrics, unless
 # --no-server-metrics; a URL without a scheme gets http://, one without a
-# path /metrics (the original's normalisation).
+# path /metrics (the original's normalisation). A --url gives its base,
+# scheme://host:port, without its path, query string or fragment
+# (http://h:8000?api_key=k is scraped at http://h:8000/metrics).
 server_metrics_urls() {
 	local u base seen=' '
 	local -a list=()
@@ -880,15 +885,11 @@ server_metrics_urls() {
 		[[ -n $u ]] || continue
 		[[ $u == *://* ]] || u=http://$u
 		base=${u#*://}
-		base=${u%%://*}://${base%%/*}
+		base=${u%%://*}://${base%%[/?#]*}
 		list+=("$base/metrics")
 	done <<<"${SET[--url]:-localhost:8000}"
 	while IFS= read -r u; do
-		[[ -n $u ]] || continue
-		[[ $u == *://* ]] || u=http://$u
-		base=${u#*://}
-		[[ $base == */* ]] || u=$u/metrics
-		list+=("$u")
+		[[ -n $u ]] && list+=("$(metrics_url "$u")")
 	done <<<"${SET[--server-metrics]:-}"
 	for u in "${list[@]}"; do
 		[[ $seen == *" $u "* ]] && continue
