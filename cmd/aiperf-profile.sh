@@ -925,11 +925,13 @@ server_metrics_start() {
 # server_metrics_baseline RUN: wait for each endpoint's first scrape (the
 # baseline), SRV_TIMEOUT + 1 s at most.
 server_metrics_baseline() {
-	local run=$1 i
+	local run=$1 i n
 	[[ -n $SRV_ON ]] || return 0
 	for ((i = 0; i < (SRV_TIMEOUT + 1) * 50; i++)); do
-		(($(wc -l <"$run/samples.part") >= ${#SRV_URLS[@]})) && break
+		# a scraper that has ended (a full disk) moved its file
 		[[ -e $run/samples ]] && break
+		n=$(wc -l <"$run/samples.part" 2>/dev/null) || break
+		((n >= ${#SRV_URLS[@]})) && break
 		sleep 0.02
 	done
 }
@@ -1305,6 +1307,52 @@ shards_gather() {
 	for ((k = 1; k <= WORKERS; k++)); do rm -f "$spill.$k"; done
 }
 
+# stages_report RUN SPILL LOG CAUGHT: names every stage that failed,
+# upstream first (aiperf-gen, aiperf-send, the raw records' spool,
+# aiperf-metrics, aiperf-export): the first line names the first failure,
+# the rest follow from it (on a full disk, aiperf-gen's inputs.json before
+# aiperf-export's files). The stages take a broken pipe as the end of
+# their work (exit 0); one killed by SIGPIPE (141) failed only because a
+# stage after it did. After a signal (CAUGHT) the generator's status is
+# that pipe's. aiperf-export's status 3 is its verdict on the run, not a
+# failure. Fails when a stage failed.
+stages_report() {
+	local run=$1 spill=$2 log=$3 caught=$4 i st later=0
+	local names=(gen send spool metrics export)
+	local -a bad=()
+	for i in 4 3 2 1 0; do
+		[[ -n $caught && $i == 0 ]] && continue
+		st=$(cat "$run/${names[i]}.st" 2>/dev/null || echo 255)
+		((st == 0 || (i == 4 && st == 3) || (st == 141 && later))) && continue
+		bad[i]=$st
+		later=1
+	done
+	((${#bad[@]})) || return 0
+	for i in 0 1 2 3 4; do
+		[[ -n ${bad[i]+x} ]] && stage_failed "$run" "${names[i]}" "${bad[i]}" "$spill" "$log"
+	done
+	return 1
+}
+
+# stage_failed RUN NAME STATUS SPILL LOG: the message of one failed stage,
+# with its last messages (aiperf-export's come whole after the report); a
+# spool that failed leaves the raw file its whole lines.
+stage_failed() {
+	local run=$1 name=$2 st=$3 spill=$4 log=$5
+	if [[ $name == spool ]]; then
+		trim_partial "$spill"
+		printf '%s: writing the raw records to %s failed (status %d): %s\n' "$argv0" \
+			"$spill" "$st" "$(tail -1 "$run/spool.err" 2>/dev/null)" >&2
+		log ERROR "writing the raw records to $spill failed (status $st)"
+		return 0
+	fi
+	printf '%s: aiperf-%s failed (status %d)%s\n' "$argv0" "$name" "$st" \
+		"${log:+; its messages are in $log}" >&2
+	log ERROR "aiperf-$name failed (status $st)"
+	[[ $name != export && -f $run/$name.err ]] && tail -5 "$run/$name.err" >&2
+	return 0
+}
+
 # run_pipeline DIR LOG RAW RUN: gen | send | metrics (--tee RAW) | export into
 # DIR; RUN is our private scratch directory, removed on return.
 # The stages run in a process group of their own, so a Ctrl-C or a signal
@@ -1374,7 +1422,8 @@ run_pipeline() {
 		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" "${GPU_EXP[@]}" \
 			--artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
-			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" "${srv[@]}" &
+			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" "${srv[@]}" \
+			2>"$run/export.err" &
 	exec 9>&-
 	job=$(ps -o pgid= -p $! | tr -d ' ')
 	cpu_sampler "$run" &
@@ -1382,37 +1431,16 @@ run_pipeline() {
 	while ! wait; do :; done
 	trap - INT TERM
 	shards_gather "$run" "$spill"
+	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
+	local -A sig=([INT]=2 [TERM]=15)
+	local failed=0
+	stages_report "$run" "$spill" "$log" "$caught" || failed=1
 	# a notice the dashboard did not show (it had ended)
 	[[ -n $UI_NOTICE && -s $UI_NOTICE ]] && cat "$UI_NOTICE" >&2
 	server_metrics_warnings "$run"
-	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
-	local -A sig=([INT]=2 [TERM]=15)
-	local names=(gen send metrics export) failed=0
-	# A spool that failed (a full disk) is named first; the raw file keeps
-	# its whole lines.
-	st=$(cat "$run/spool.st" 2>/dev/null || echo 255)
-	if ((st != 0 && !(st == 141 && failed))); then
-		trim_partial "$spill"
-		printf '%s: writing the raw records to %s failed (status %d): %s\n' "$argv0" \
-			"$spill" "$st" "$(tail -1 "$run/spool.err" 2>/dev/null)" >&2
-		log ERROR "writing the raw records to $spill failed (status $st)"
-		failed=1
-	fi
-	# Every stage that failed is named, downstream first. The stages take a
-	# broken pipe as the end of their work (exit 0); one killed by SIGPIPE
-	# (141) failed only because a stage after it did. After a signal the
-	# generator's status is that pipe's. aiperf-export's status 3 is its
-	# verdict on the run, not a failure.
-	for i in 3 2 1 0; do
-		[[ -n $caught && $i == 0 ]] && continue
-		st=$(cat "$run/${names[i]}.st" 2>/dev/null || echo 255)
-		((st == 0 || (i == 3 && st == 3) || (st == 141 && failed))) && continue
-		printf '%s: aiperf-%s failed (status %d)%s\n' "$argv0" "${names[i]}" \
-			"$st" "${log:+; its messages are in $log}" >&2
-		log ERROR "aiperf-${names[i]} failed (status $st)"
-		[[ -f $run/${names[i]}.err ]] && tail -5 "$run/${names[i]}.err" >&2
-		failed=1
-	done
+	# aiperf-export's own messages come after the report: what it says of
+	# a run whose generator failed (no records) follows from that failure
+	[[ -s $run/export.err ]] && cat "$run/export.err" >&2
 	((failed)) && rm -rf "$run" && { [[ $spill == "$raw" ]] || rm -f "$spill"; } && return 1
 	st=$(cat "$run/export.st" 2>/dev/null || echo 1)
 	rm -rf "$run"
