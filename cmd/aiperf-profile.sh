@@ -9,6 +9,15 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export PATH="$here:$PATH"
 
 die() { printf '%s: %s\n' "$argv0" "$*" >&2; exit 1; }
+# say FORMAT ARGS...: printf to standard output, which may have lost its
+# reader (aiperf profile | head -1): in a subshell, which SIGPIPE ends
+# instead of this shell, so the line is dropped and the run still ends
+# with its own status, every artifact written.
+say() {
+	# shellcheck disable=SC2059 # the format is the caller's
+	(printf "$@") 2>/dev/null
+	return 0
+}
 warn() { printf '%s: %s\n' "$argv0" "$*" >&2; }
 usage_error() {
 	printf '%s: %s\n' "$argv0" "$*" >&2
@@ -1879,8 +1888,8 @@ profile() {
 	local st=$?
 	rm -f "$synth"
 	((st == 1)) && exit 1
-	[[ $raw != /dev/null ]] && printf 'Raw Records: %s\n' "$raw"
-	printf 'Log File: %s\n' "$log"
+	[[ $raw != /dev/null ]] && say 'Raw Records: %s\n' "$raw"
+	say 'Log File: %s\n' "$log"
 	return "$st"
 }
 
@@ -2136,7 +2145,7 @@ multi_run() {
 	[[ -n ${MR[--convergence-metric]:-} ]] && MR_NAMES+=(--collated --cooldown-seconds "$cd")
 	aiperf-aggregate "${MR_NAMES[@]}" --confidence-level "${MR[--confidence-level]:-0.95}" \
 		--output-dir "$base/aggregate" "${dirs[@]}" || { st=$?; ((mst)) && exit "$mst"; exit "$st"; }
-	printf 'Aggregate: %s\n' "$base/aggregate/profile_export_aiperf_aggregate.json"
+	say 'Aggregate: %s\n' "$base/aggregate/profile_export_aiperf_aggregate.json"
 	((mst)) && exit "$mst"
 	return 0
 }
