@@ -678,8 +678,10 @@ gpu_telemetry_setup() {
 		done
 	fi
 	if ((GPU_NVML)); then
+		# counted, not shown: a URL's credentials are for the C rule to
+		# redact (lib/http/redact.c), and none echoes it here
 		((${#user[@]})) && warn "--gpu-telemetry: the DCGM URLs are not used with" \
-			"pynvml (NVML reads this host's GPUs): ${user[*]}"
+			"pynvml (NVML reads this host's GPUs): ${#user[@]} ignored"
 		return 0
 	fi
 	read -r -a defaults <<<"${AIPERF_GPU_DEFAULT_DCGM_URLS-http://localhost:9400/metrics http://localhost:9401/metrics}"
@@ -705,7 +707,8 @@ gpu_telemetry_start() {
 		log INFO "GPU telemetry: no DCGM exporter reachable"
 		return 0
 	fi
-	log INFO "GPU telemetry from: ${GPU_URLS[*]}$( ((GPU_NVML)) && echo " pynvml")"
+	log INFO "GPU telemetry from ${#GPU_URLS[@]} DCGM exporter(s)$( ((GPU_NVML)) &&
+		echo " and pynvml") (aiperf-scrape names them)"
 	((GPU_NVML)) && args+=(--nvml)
 	[[ -p $run/scrape.ctl ]] || return 0
 	scrape_cue "$run" gpu && args+=(--cue-fifo "$run/gpu.cue" --ack-fifo "$run/scrape.ack")

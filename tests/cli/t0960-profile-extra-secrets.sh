@@ -75,6 +75,20 @@ test_expect_success '--server-metrics without a path: /metrics goes before its q
 	! grep -q "server metrics" err
 '
 
+test_expect_success '--gpu-telemetry URL credentials: in no log line or message' '
+	AIPERF_GPU_DEFAULT_DCGM_URLS= prof --url "$MOCK_URL" \
+		--gpu-telemetry "http://u:SEKG@127.0.0.1:1/metrics?token=SEKH" \
+		--artifact-dir g >out 2>err &&
+	! grep -rq "SEK[GH]" out err g &&
+	grep -q "GPU telemetry from 1 DCGM exporter(s)" g/logs/aiperf.log &&
+	grep -qF "http://<redacted>@127.0.0.1:1/metrics?token=<redacted>" err &&
+	AIPERF_GPU_DEFAULT_DCGM_URLS= AIPERF_NVML_LIB=/nonexistent prof --url "$MOCK_URL" \
+		--gpu-telemetry pynvml "http://u:SEKG@127.0.0.1:1/metrics" \
+		--artifact-dir g2 >out 2>err &&
+	! grep -rq "SEK[GH]" out err g2 &&
+	grep -q "DCGM URLs are not used with pynvml (NVML reads this host.s GPUs): 1 ignored" err
+'
+
 test_expect_success 'a 100 KB --extra-inputs: its error is cut, the reason kept' '
 	big=$(awk "BEGIN { while (i++ < 100000) printf \"x\" }") &&
 	test_expect_code 2 prof --url "$MOCK_URL" --extra-inputs "$big" \
