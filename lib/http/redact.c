@@ -145,25 +145,26 @@ scheme_len(const char *u, size_t n)
 	return i + 3 <= n && !memcmp(u + i, "://", 3) ? i + 3 : 0;
 }
 
-/* The query q[0..n) (no '?'), its secret parameters' values replaced. */
+/* Items name<eq>value of s[0..n) between seps (a query's a=1&b=2,
+ * --extra-inputs' a:1,b:2), each secret name's value replaced. */
 static void
-query(struct buf *b, const char *q, size_t n, int *bad, int *count)
+pairs(struct buf *b, const char *s, size_t n, char sep, char eq, int *bad, int *count)
 {
 	size_t i = 0;
 
 	while (i <= n) {
-		const char *amp = memchr(q + i, '&', n - i);
-		size_t e = amp ? (size_t)(amp - q) : n;
-		const char *eq = memchr(q + i, '=', e - i);
+		const char *c = memchr(s + i, sep, n - i);
+		size_t e = c ? (size_t)(c - s) : n;
+		const char *v = memchr(s + i, eq, e - i);
 
-		if (eq && redact_name(q + i, (size_t)(eq - q) - i)) {
-			add(b, q + i, (size_t)(eq - q) + 1 - i, bad);
+		if (v && redact_name(s + i, (size_t)(v - s) - i)) {
+			add(b, s + i, (size_t)(v - s) + 1 - i, bad);
 			add_mark(b, bad, count);
 		} else {
-			add(b, q + i, e - i, bad);
+			add(b, s + i, e - i, bad);
 		}
 		if (e < n)
-			add(b, "&", 1, bad);
+			add(b, &sep, 1, bad);
 		i = e + 1;
 	}
 }
@@ -194,7 +195,7 @@ redact_url(struct buf *b, const char *u, size_t n)
 		while (f < n && u[f] != '#')
 			f++;
 		add(b, "?", 1, &bad);
-		query(b, u + q + 1, f - q - 1, &bad, &count);
+		pairs(b, u + q + 1, f - q - 1, '&', '=', &bad, &count);
 		q = f;
 	}
 	add(b, u + q, n - q, &bad);
@@ -337,25 +338,10 @@ int
 redact_extra(struct buf *b, const char *s, size_t n)
 {
 	int bad = 0, count = 0;
-	size_t i = 0;
 
 	if (n && s[0] == '{')
 		return json_text(b, s, n, 0);
-	while (i <= n) {
-		const char *c = memchr(s + i, ',', n - i);
-		size_t end = c ? (size_t)(c - s) : n;
-		const char *colon = memchr(s + i, ':', end - i);
-
-		if (colon && redact_name(s + i, (size_t)(colon - s) - i)) {
-			add(b, s + i, (size_t)(colon - s) + 1 - i, &bad);
-			add_mark(b, &bad, &count);
-		} else {
-			add(b, s + i, end - i, &bad);
-		}
-		if (end < n)
-			add(b, ",", 1, &bad);
-		i = end + 1;
-	}
+	pairs(b, s, n, ',', ':', &bad, &count);
 	return bad ? -1 : count;
 }
 
