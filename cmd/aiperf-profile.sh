@@ -9,6 +9,15 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export PATH="$here:$PATH"
 
 die() { printf '%s: %s\n' "$argv0" "$*" >&2; exit 1; }
+# say FORMAT ARGS...: printf to standard output, which may have lost its
+# reader (aiperf profile | head -1): in a subshell, which SIGPIPE ends
+# instead of this shell, so the line is dropped and the run still ends
+# with its own status, every artifact written.
+say() {
+	# shellcheck disable=SC2059 # the format is the caller's
+	(printf "$@") 2>/dev/null
+	return 0
+}
 warn() { printf '%s: %s\n' "$argv0" "$*" >&2; }
 usage_error() {
 	printf '%s: %s\n' "$argv0" "$*" >&2
@@ -608,14 +617,17 @@ trim_partial() {
 # aiperf-export --gpu-samples.
 GPU_URLS=() GPU_NVML=0 GPU_CONSOLE=0 GPU_PID='' GPU_CSV=''
 
-# gpu_url TEXT: TEXT as a DCGM exporter's URL: http:// when it names no
-# scheme, /metrics when it names no path.
-gpu_url() {
-	local u=$1 rest
+# metrics_url TEXT: TEXT as a Prometheus endpoint's URL: http:// when it
+# names no scheme, /metrics when it names no path (before a query string
+# or fragment: h:9400?x=1 is http://h:9400/metrics?x=1).
+metrics_url() {
+	local u=$1 auth tail
 	[[ $u == *://* ]] || u=http://$u
-	rest=${u#*://}
-	[[ $rest == */* ]] || u+=/metrics
-	printf '%s' "$u"
+	tail=${u#*://}
+	auth=${tail%%[/?#]*}
+	tail=${tail:${#auth}}
+	[[ $tail == /* ]] || tail=/metrics$tail
+	printf '%s' "${u%%://*}://$auth$tail"
 }
 
 # gpu_reachable URL...: those of the URLs a scrape answers within
@@ -659,15 +671,17 @@ gpu_telemetry_setup() {
 			*.csv) [[ -f $w && -r $w ]] || usage_error "profile: --gpu-telemetry" \
 				"$w: no such readable custom GPU metrics file"
 				GPU_CSV=$w ;;
-			http*|*:*) user+=("$(gpu_url "$w")") ;;
+			http*|*:*) user+=("$(metrics_url "$w")") ;;
 			*) warn "--gpu-telemetry: '$w' is neither dashboard, pynvml, a URL" \
 				"nor a .csv file: ignored" ;;
 			esac
 		done
 	fi
 	if ((GPU_NVML)); then
+		# counted, not shown: a URL's credentials are for the C rule to
+		# redact (lib/http/redact.c), and none echoes it here
 		((${#user[@]})) && warn "--gpu-telemetry: the DCGM URLs are not used with" \
-			"pynvml (NVML reads this host's GPUs): ${user[*]}"
+			"pynvml (NVML reads this host's GPUs): ${#user[@]} ignored"
 		return 0
 	fi
 	read -r -a defaults <<<"${AIPERF_GPU_DEFAULT_DCGM_URLS-http://localhost:9400/metrics http://localhost:9401/metrics}"
@@ -693,7 +707,8 @@ gpu_telemetry_start() {
 		log INFO "GPU telemetry: no DCGM exporter reachable"
 		return 0
 	fi
-	log INFO "GPU telemetry from: ${GPU_URLS[*]}$( ((GPU_NVML)) && echo " pynvml")"
+	log INFO "GPU telemetry from ${#GPU_URLS[@]} DCGM exporter(s)$( ((GPU_NVML)) &&
+		echo " and pynvml") (aiperf-scrape names them)"
 	((GPU_NVML)) && args+=(--nvml)
 	[[ -p $run/scrape.ctl ]] || return 0
 	scrape_cue "$run" gpu && args+=(--cue-fifo "$run/gpu.cue" --ack-fifo "$run/scrape.ack")
@@ -870,7 +885,9 @@ SRV_TIMEOUT=5 SRV_URLS=() SRV_PID=
 
 # server_metrics_urls: SRV_URLS from --url and --server-metrics, unless
 # --no-server-metrics; a URL without a scheme gets http://, one without a
-# path /metrics (the original's normalisation).
+# path /metrics (the original's normalisation). A --url gives its base,
+# scheme://host:port, without its path, query string or fragment
+# (http://h:8000?api_key=k is scraped at http://h:8000/metrics).
 server_metrics_urls() {
 	local u base seen=' '
 	local -a list=()
@@ -880,15 +897,11 @@ server_metrics_urls() {
 		[[ -n $u ]] || continue
 		[[ $u == *://* ]] || u=http://$u
 		base=${u#*://}
-		base=${u%%://*}://${base%%/*}
+		base=${u%%://*}://${base%%[/?#]*}
 		list+=("$base/metrics")
 	done <<<"${SET[--url]:-localhost:8000}"
 	while IFS= read -r u; do
-		[[ -n $u ]] || continue
-		[[ $u == *://* ]] || u=http://$u
-		base=${u#*://}
-		[[ $base == */* ]] || u=$u/metrics
-		list+=("$u")
+		[[ -n $u ]] && list+=("$(metrics_url "$u")")
 	done <<<"${SET[--server-metrics]:-}"
 	for u in "${list[@]}"; do
 		[[ $seen == *" $u "* ]] && continue
@@ -924,11 +937,13 @@ server_metrics_start() {
 # server_metrics_baseline RUN: wait for each endpoint's first scrape (the
 # baseline), SRV_TIMEOUT + 1 s at most.
 server_metrics_baseline() {
-	local run=$1 i
+	local run=$1 i n
 	[[ -n $SRV_ON ]] || return 0
 	for ((i = 0; i < (SRV_TIMEOUT + 1) * 50; i++)); do
-		(($(wc -l <"$run/samples.part") >= ${#SRV_URLS[@]})) && break
+		# a scraper that has ended (a full disk) moved its file
 		[[ -e $run/samples ]] && break
+		n=$(wc -l <"$run/samples.part" 2>/dev/null) || break
+		((n >= ${#SRV_URLS[@]})) && break
 		sleep 0.02
 	done
 }
@@ -1304,6 +1319,52 @@ shards_gather() {
 	for ((k = 1; k <= WORKERS; k++)); do rm -f "$spill.$k"; done
 }
 
+# stages_report RUN SPILL LOG CAUGHT: names every stage that failed,
+# upstream first (aiperf-gen, aiperf-send, the raw records' spool,
+# aiperf-metrics, aiperf-export): the first line names the first failure,
+# the rest follow from it (on a full disk, aiperf-gen's inputs.json before
+# aiperf-export's files). The stages take a broken pipe as the end of
+# their work (exit 0); one killed by SIGPIPE (141) failed only because a
+# stage after it did. After a signal (CAUGHT) the generator's status is
+# that pipe's. aiperf-export's status 3 is its verdict on the run, not a
+# failure. Fails when a stage failed.
+stages_report() {
+	local run=$1 spill=$2 log=$3 caught=$4 i st later=0
+	local names=(gen send spool metrics export)
+	local -a bad=()
+	for i in 4 3 2 1 0; do
+		[[ -n $caught && $i == 0 ]] && continue
+		st=$(cat "$run/${names[i]}.st" 2>/dev/null || echo 255)
+		((st == 0 || (i == 4 && st == 3) || (st == 141 && later))) && continue
+		bad[i]=$st
+		later=1
+	done
+	((${#bad[@]})) || return 0
+	for i in 0 1 2 3 4; do
+		[[ -n ${bad[i]+x} ]] && stage_failed "$run" "${names[i]}" "${bad[i]}" "$spill" "$log"
+	done
+	return 1
+}
+
+# stage_failed RUN NAME STATUS SPILL LOG: the message of one failed stage,
+# with its last messages (aiperf-export's come whole after the report); a
+# spool that failed leaves the raw file its whole lines.
+stage_failed() {
+	local run=$1 name=$2 st=$3 spill=$4 log=$5
+	if [[ $name == spool ]]; then
+		trim_partial "$spill"
+		printf '%s: writing the raw records to %s failed (status %d): %s\n' "$argv0" \
+			"$spill" "$st" "$(tail -1 "$run/spool.err" 2>/dev/null)" >&2
+		log ERROR "writing the raw records to $spill failed (status $st)"
+		return 0
+	fi
+	printf '%s: aiperf-%s failed (status %d)%s\n' "$argv0" "$name" "$st" \
+		"${log:+; its messages are in $log}" >&2
+	log ERROR "aiperf-$name failed (status $st)"
+	[[ $name != export && -f $run/$name.err ]] && tail -5 "$run/$name.err" >&2
+	return 0
+}
+
 # run_pipeline DIR LOG RAW RUN: gen | send | metrics (--tee RAW) | export into
 # DIR; RUN is our private scratch directory, removed on return.
 # The stages run in a process group of their own, so a Ctrl-C or a signal
@@ -1373,7 +1434,8 @@ run_pipeline() {
 		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" "${GPU_EXP[@]}" \
 			--artifact-dir "$dir" \
 			--input-config "$run/input_config.json" --cli-command "$CLI" \
-			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" "${srv[@]}" &
+			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" "${srv[@]}" \
+			2>"$run/export.err" &
 	exec 9>&-
 	job=$(ps -o pgid= -p $! | tr -d ' ')
 	cpu_sampler "$run" &
@@ -1381,37 +1443,16 @@ run_pipeline() {
 	while ! wait; do :; done
 	trap - INT TERM
 	shards_gather "$run" "$spill"
+	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
+	local -A sig=([INT]=2 [TERM]=15)
+	local failed=0
+	stages_report "$run" "$spill" "$log" "$caught" || failed=1
 	# a notice the dashboard did not show (it had ended)
 	[[ -n $UI_NOTICE && -s $UI_NOTICE ]] && cat "$UI_NOTICE" >&2
 	server_metrics_warnings "$run"
-	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
-	local -A sig=([INT]=2 [TERM]=15)
-	local names=(gen send metrics export) failed=0
-	# A spool that failed (a full disk) is named first; the raw file keeps
-	# its whole lines.
-	st=$(cat "$run/spool.st" 2>/dev/null || echo 255)
-	if ((st != 0 && !(st == 141 && failed))); then
-		trim_partial "$spill"
-		printf '%s: writing the raw records to %s failed (status %d): %s\n' "$argv0" \
-			"$spill" "$st" "$(tail -1 "$run/spool.err" 2>/dev/null)" >&2
-		log ERROR "writing the raw records to $spill failed (status $st)"
-		failed=1
-	fi
-	# Every stage that failed is named, downstream first. The stages take a
-	# broken pipe as the end of their work (exit 0); one killed by SIGPIPE
-	# (141) failed only because a stage after it did. After a signal the
-	# generator's status is that pipe's. aiperf-export's status 3 is its
-	# verdict on the run, not a failure.
-	for i in 3 2 1 0; do
-		[[ -n $caught && $i == 0 ]] && continue
-		st=$(cat "$run/${names[i]}.st" 2>/dev/null || echo 255)
-		((st == 0 || (i == 3 && st == 3) || (st == 141 && failed))) && continue
-		printf '%s: aiperf-%s failed (status %d)%s\n' "$argv0" "${names[i]}" \
-			"$st" "${log:+; its messages are in $log}" >&2
-		log ERROR "aiperf-${names[i]} failed (status $st)"
-		[[ -f $run/${names[i]}.err ]] && tail -5 "$run/${names[i]}.err" >&2
-		failed=1
-	done
+	# aiperf-export's own messages come after the report: what it says of
+	# a run whose generator failed (no records) follows from that failure
+	[[ -s $run/export.err ]] && cat "$run/export.err" >&2
 	((failed)) && rm -rf "$run" && { [[ $spill == "$raw" ]] || rm -f "$spill"; } && return 1
 	st=$(cat "$run/export.st" 2>/dev/null || echo 1)
 	rm -rf "$run"
@@ -1850,8 +1891,8 @@ profile() {
 	local st=$?
 	rm -f "$synth"
 	((st == 1)) && exit 1
-	[[ $raw != /dev/null ]] && printf 'Raw Records: %s\n' "$raw"
-	printf 'Log File: %s\n' "$log"
+	[[ $raw != /dev/null ]] && say 'Raw Records: %s\n' "$raw"
+	say 'Log File: %s\n' "$log"
 	return "$st"
 }
 
@@ -2107,7 +2148,7 @@ multi_run() {
 	[[ -n ${MR[--convergence-metric]:-} ]] && MR_NAMES+=(--collated --cooldown-seconds "$cd")
 	aiperf-aggregate "${MR_NAMES[@]}" --confidence-level "${MR[--confidence-level]:-0.95}" \
 		--output-dir "$base/aggregate" "${dirs[@]}" || { st=$?; ((mst)) && exit "$mst"; exit "$st"; }
-	printf 'Aggregate: %s\n' "$base/aggregate/profile_export_aiperf_aggregate.json"
+	say 'Aggregate: %s\n' "$base/aggregate/profile_export_aiperf_aggregate.json"
 	((mst)) && exit "$mst"
 	return 0
 }

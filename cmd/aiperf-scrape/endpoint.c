@@ -97,6 +97,9 @@ endpoint_release(struct endpoint *e)
 		curl_easy_cleanup(e->h);
 	buf_release(&e->body);
 	free(e->shown);
+	for (size_t i = 0; i < e->ndup_names; i++)
+		free(e->dup_names[i]);
+	e->ndup_names = 0;
 	e->shown = NULL;
 	e->h = NULL;
 }

@@ -118,6 +118,42 @@ put_metrics(struct jw *w, const struct prom *p, int help)
 	free(off);
 }
 
+static int
+dup_named(const struct endpoint *e, const char *name)
+{
+	for (size_t i = 0; i < e->ndup_names; i++)
+		if (!strcmp(e->dup_names[i], name))
+			return 1;
+	return 0;
+}
+
+/*
+ * Duplicate series (the parser keeps the first sample of each) are a
+ * warning on stderr once per metric and endpoint, however many samples
+ * and scrapes repeat them (each record's warnings count them all); past
+ * SCRAPE_DUP_NAMES metrics, one more warning stands for the rest.
+ */
+static void
+dup_warn(struct endpoint *e, const struct prom *p)
+{
+	for (size_t i = 0; i < p->nfam && !e->dup_more; i++) {
+		const struct prom_family *f = &p->fam[i];
+
+		if (!f->dups || dup_named(e, f->name))
+			continue;
+		if (e->ndup_names == SCRAPE_DUP_NAMES) {
+			e->dup_more = 1;
+			warn("warning: scrape of '%s': more metrics with duplicate series, "
+			     "not named", e->shown);
+			break;
+		}
+		e->dup_names[e->ndup_names++] = xstrdup(f->name);
+		warn("warning: scrape of '%s': duplicate series of '%s' (%zu sample%s "
+		     "dropped, the first of each series kept); not said again for it",
+		     e->shown, f->name, f->dups, f->dups == 1 ? "" : "s");
+	}
+}
+
 /* Parse e's body into s->metrics; 0, or -1 with why set. */
 static int
 parse_body(struct scraper *s, struct endpoint *e, char *why, size_t whylen,
@@ -138,6 +174,7 @@ parse_body(struct scraper *s, struct endpoint *e, char *why, size_t whylen,
 		jw_key(&w, "metrics");
 		put_metrics(&w, &p, !e->help_sent);
 		e->help_sent = 1;
+		dup_warn(e, &p);
 		*nwarn = p.nwarn;
 		if (p.nwarn) {
 			jw_key(&w, "warnings");

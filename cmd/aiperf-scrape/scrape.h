@@ -31,6 +31,9 @@ struct options {
  */
 struct scraper;
 
+/* Metrics an endpoint's duplicate-series warnings name, at most. */
+#define SCRAPE_DUP_NAMES 32
+
 struct endpoint {
 	const char *url;	/* points into argv */
 	char *shown;		/* url as records and messages show it: no credentials */
@@ -46,6 +49,10 @@ struct endpoint {
 	int64_t start_ns, sent_ns, first_ns, io_ns, end_ns;	/* clock_now_ns */
 	int64_t cpu_ns;		/* thread CPU time spent on this scrape */
 	long status;
+	/* the metrics whose duplicate series were warned about (record.c) */
+	char *dup_names[SCRAPE_DUP_NAMES];
+	size_t ndup_names;
+	int dup_more;		/* the warning for the rest is out */
 };
 
 struct scraper {

@@ -9,7 +9,7 @@
 
 #define MARKLEN (sizeof(REDACT_MARK) - 1)
 
-enum kind { K_PLAIN, K_SECRET, K_HEADER, K_URL };
+enum kind { K_PLAIN, K_SECRET, K_HEADER, K_URL, K_EXTRA };
 
 /* Appends that remember a failure, so the writers check once at the end. */
 static void
@@ -44,69 +44,91 @@ is_ci(const char *s, size_t n, const char *word)
 	return strlen(word) == n && !strncasecmp(s, word, n);
 }
 
+/* Words that make any name holding them a secret's (X-Auth-User, Set-Cookie). */
+static const char *const secret_words[] = {
+	"auth", "authorization", "authentication", "passphrase", "passwords",
+	"secret", "secrets", "cookie", "cookies", "credential", "credentials",
+	"signature", NULL,
+};
+/* Endings of a word that is a secret's name run together (xapikey,
+ * accesskeyid, userpassword); a word equal to one counts too. */
+static const char *const secret_ends[] = {
+	"apikey", "apitoken", "accesskey", "accesskeyid", "secretkey",
+	"privatekey", "accesstoken", "authtoken", "bearertoken", "idtoken",
+	"refreshtoken", "sessiontoken", "securitytoken", "clientsecret",
+	"password", "passwd", NULL,
+};
+/* The last word of a secret's name (api_key, X-Amz-Security-Token, sig). */
+static const char *const secret_last[] = { "key", "token", "sig", NULL };
+
 static int
-has_any(const char *s, size_t n, const char *const *words)
+in_list(const char *w, size_t n, const char *const *list)
 {
-	for (size_t i = 0; words[i]; i++)
-		if (has_ci(s, n, words[i]))
+	for (size_t i = 0; list[i]; i++)
+		if (is_ci(w, n, list[i]))
 			return 1;
 	return 0;
 }
 
-int
-redact_header_name(const char *name, size_t n)
+static int
+ends_list(const char *w, size_t n, const char *const *list)
 {
-	static const char *const parts[] = {
-		"auth", "key", "token", "secret", "passw", "cookie",
-		"credential", "signature", NULL,
-	};
-	return has_any(name, n, parts);
-}
-
-int
-redact_param_name(const char *name, size_t n)
-{
-	static const char *const names[] = {
-		"key", "apikey", "xapikey", "token", "apitoken", "accesstoken",
-		"authtoken", "bearertoken", "idtoken", "refreshtoken", "secret",
-		"clientsecret", "password", "passwd", "auth", "credential",
-		"accesskeyid", "awsaccesskeyid", "sig", "signature",
-		"xamzsignature", "xamzcredential", "xamzsecuritytoken",
-		"xgoogsignature", "xgoogcredential", NULL,
-	};
-	char low[32] = { 0 };
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (name[i] == '-' || name[i] == '_')
-			continue;
-		if (k + 1 >= sizeof(low))
-			return 0;
-		low[k++] = (char)tolower((unsigned char)name[i]);
+	for (size_t i = 0; list[i]; i++) {
+		size_t k = strlen(list[i]);
+		if (k <= n && !strncasecmp(w + n - k, list[i], k))
+			return 1;
 	}
-	for (size_t i = 0; names[i]; i++)
-		if (strlen(names[i]) == k && !memcmp(low, names[i], k))
-			return 1;
 	return 0;
 }
 
-int
-redact_option_name(const char *name, size_t n)
+/* Where a word ends inside a run of letters and digits: apiKey, key2. */
+static int
+word_break(char a, char b)
 {
-	static const char *const parts[] = {
-		"api-key", "api_key", "apikey", "api-token", "api_token",
-		"auth-token", "auth_token", "access-token", "access_token",
-		"bearer-token", "bearer_token", "id-token", "id_token",
-		"refresh-token", "refresh_token", "authorization", "password",
-		"passwd", "secret", NULL,
-	};
-	while (n && *name == '-')
-		name++, n--;
-	/* --api-key-file names a file; the file is what holds the key. */
-	if (n > 5 && (name[n - 5] == '-' || name[n - 5] == '_') &&
-	    !strncasecmp(name + n - 4, "file", 4))
+	unsigned char x = (unsigned char)a, y = (unsigned char)b;
+
+	return (islower(x) && isupper(y)) || (isalpha(x) && isdigit(y)) ||
+	       (isdigit(x) && isalpha(y));
+}
+
+/* The next word of s[0..n) from *i into *w, *wn; 0 at the end. */
+static int
+next_word(const char *s, size_t n, size_t *i, const char **w, size_t *wn)
+{
+	size_t j = *i;
+
+	while (j < n && !isalnum((unsigned char)s[j]))
+		j++;
+	if (j == n)
 		return 0;
-	return has_any(name, n, parts);
+	*w = s + j;
+	for (j++; j < n && isalnum((unsigned char)s[j]) && !word_break(s[j - 1], s[j]); j++)
+		;
+	*wn = (size_t)(s + j - *w);
+	*i = j;
+	return 1;
+}
+
+int
+redact_name(const char *name, size_t n)
+{
+	const char *w, *last = NULL, *prev = NULL;
+	size_t wn, lastn = 0, prevn = 0, i = 0;
+	int hit = 0;
+
+	while (next_word(name, n, &i, &w, &wn)) {
+		if (in_list(w, wn, secret_words) || ends_list(w, wn, secret_ends))
+			hit = 1;
+		if (isdigit((unsigned char)*w))
+			continue;	/* api_key_2: the last word is still key */
+		prev = last, prevn = lastn;
+		last = w, lastn = wn;
+	}
+	/* --api-key-file, password_file: a file's name, not what it holds */
+	if (!last || is_ci(last, lastn, "file"))
+		return 0;
+	return hit || in_list(last, lastn, secret_last) ||
+	       (prev && is_ci(prev, prevn, "key") && is_ci(last, lastn, "id"));
 }
 
 /* Length of "scheme://" at the start of u, or 0. */
@@ -123,25 +145,26 @@ scheme_len(const char *u, size_t n)
 	return i + 3 <= n && !memcmp(u + i, "://", 3) ? i + 3 : 0;
 }
 
-/* The query q[0..n) (no '?'), its secret parameters' values replaced. */
+/* Items name<eq>value of s[0..n) between seps (a query's a=1&b=2,
+ * --extra-inputs' a:1,b:2), each secret name's value replaced. */
 static void
-query(struct buf *b, const char *q, size_t n, int *bad, int *count)
+pairs(struct buf *b, const char *s, size_t n, char sep, char eq, int *bad, int *count)
 {
 	size_t i = 0;
 
 	while (i <= n) {
-		const char *amp = memchr(q + i, '&', n - i);
-		size_t e = amp ? (size_t)(amp - q) : n;
-		const char *eq = memchr(q + i, '=', e - i);
+		const char *c = memchr(s + i, sep, n - i);
+		size_t e = c ? (size_t)(c - s) : n;
+		const char *v = memchr(s + i, eq, e - i);
 
-		if (eq && redact_param_name(q + i, (size_t)(eq - q) - i)) {
-			add(b, q + i, (size_t)(eq - q) + 1 - i, bad);
+		if (v && redact_name(s + i, (size_t)(v - s) - i)) {
+			add(b, s + i, (size_t)(v - s) + 1 - i, bad);
 			add_mark(b, bad, count);
 		} else {
-			add(b, q + i, e - i, bad);
+			add(b, s + i, e - i, bad);
 		}
 		if (e < n)
-			add(b, "&", 1, bad);
+			add(b, &sep, 1, bad);
 		i = e + 1;
 	}
 }
@@ -172,7 +195,7 @@ redact_url(struct buf *b, const char *u, size_t n)
 		while (f < n && u[f] != '#')
 			f++;
 		add(b, "?", 1, &bad);
-		query(b, u + q + 1, f - q - 1, &bad, &count);
+		pairs(b, u + q + 1, f - q - 1, '&', '=', &bad, &count);
 		q = f;
 	}
 	add(b, u + q, n - q, &bad);
@@ -180,6 +203,7 @@ redact_url(struct buf *b, const char *u, size_t n)
 }
 
 static int headers(struct jw *w, const struct json *v);
+static int walk(struct jw *w, const struct json *v, const char *key, size_t klen, int hide);
 
 /* One "Name: value" header. */
 static int
@@ -194,7 +218,7 @@ header_one(struct buf *b, const char *line, size_t n)
 		const char *sp = memchr(line, ' ', n);
 		name = sp ? (size_t)(sp - line) : n;
 	}
-	if (!redact_header_name(line, name)) {
+	if (!redact_name(line, name)) {
 		add(b, line, n, &bad);
 		return bad ? -1 : 0;
 	}
@@ -204,10 +228,13 @@ header_one(struct buf *b, const char *line, size_t n)
 	return bad ? -1 : count;
 }
 
-/* The sender's JSON form, {"Name": "value", ...}: each secret member
- * redacted; what does not parse as an object is redacted whole. */
+/*
+ * A JSON object as text: the sender's header form, {"Name": "value"}
+ * (hdr), or --extra-inputs' {"key": value}: each secret member redacted;
+ * what does not parse as an object is redacted whole.
+ */
 static int
-header_json(struct buf *b, const char *s, size_t n)
+json_text(struct buf *b, const char *s, size_t n, int hdr)
 {
 	struct json_doc *doc = json_doc_new();
 	const struct json *v = json_parse(doc, s, n, NULL, 0);
@@ -217,7 +244,7 @@ header_json(struct buf *b, const char *s, size_t n)
 
 	if (v && v->type == JSON_OBJECT) {
 		jw_init(&w, &t, 0);
-		count = headers(&w, v);
+		count = hdr ? headers(&w, v) : walk(&w, v, "", 0, 0);
 	}
 	if (!v || v->type != JSON_OBJECT)
 		add(b, REDACT_MARK, MARKLEN, &bad);
@@ -301,10 +328,21 @@ redact_header(struct buf *b, const char *line, size_t n)
 	while (i < n && isspace((unsigned char)line[i]))
 		i++;
 	if (i < n && line[i] == '{')
-		return header_json(b, line, n);
+		return json_text(b, line, n, 1);
 	if (memchr(line, ',', n) && all_pairs(line, n))
 		return header_pairs(b, line, n);
 	return header_one(b, line, n);
+}
+
+int
+redact_extra(struct buf *b, const char *s, size_t n)
+{
+	int bad = 0, count = 0;
+
+	if (n && s[0] == '{')
+		return json_text(b, s, n, 0);
+	pairs(b, s, n, ',', ':', &bad, &count);
+	return bad ? -1 : count;
 }
 
 /* The wrapper's quoting: bare when safe, else '...' with ' as '\''. */
@@ -356,15 +394,39 @@ word(const char *c, size_t n, size_t *i, struct buf *val)
 	*i = j;
 }
 
+/*
+ * Whether an option or a configuration key named name[0..n) takes URLs,
+ * also written without a scheme (h:8000/?key=k): its last word is url,
+ * urls, uri or uris (--url, --otel-url, endpoint.urls), or it is
+ * --server-metrics or --gpu-telemetry, or their configuration keys.
+ */
+static int
+url_name(const char *name, size_t n)
+{
+	static const char *const last[] = { "url", "urls", "uri", "uris", NULL };
+	static const char *const lists[] = {
+		"--server-metrics", "server_metrics", "--gpu-telemetry", "gpu_telemetry", NULL,
+	};
+	const char *w, *lw = NULL;
+	size_t wn, lwn = 0, i = 0;
+
+	if (in_list(name, n, lists))
+		return 1;
+	while (next_word(name, n, &i, &w, &wn))
+		lw = w, lwn = wn;
+	return lw && in_list(lw, lwn, last);
+}
+
 static enum kind
 option_kind(const char *name, size_t n)
 {
 	if ((n == 2 && !memcmp(name, "-H", 2)) || is_ci(name, n, "--header"))
 		return K_HEADER;
-	if ((n == 2 && !memcmp(name, "-u", 2)) || is_ci(name, n, "--url") ||
-	    (n > 5 && (has_ci(name + n - 3, 3, "url") || has_ci(name + n - 3, 3, "uri"))))
+	if ((n == 2 && !memcmp(name, "-u", 2)) || url_name(name, n))
 		return K_URL;
-	return redact_option_name(name, n) ? K_SECRET : K_PLAIN;
+	if (is_ci(name, n, "--extra-inputs"))
+		return K_EXTRA;
+	return redact_name(name, n) ? K_SECRET : K_PLAIN;
 }
 
 /* v[0..n) redacted as a value of kind k to out; the number of secrets. */
@@ -375,6 +437,7 @@ value(struct buf *out, enum kind k, const char *v, size_t n)
 	case K_SECRET: return buf_addstr(out, REDACT_MARK) < 0 ? -1 : 1;
 	case K_HEADER: return redact_header(out, v, n);
 	case K_URL: return redact_url(out, v, n);
+	case K_EXTRA: return redact_extra(out, v, n);
 	default: return buf_add(out, v, n) < 0 ? -1 : 0;
 	}
 }
@@ -401,7 +464,7 @@ cli_word(struct buf *b, enum kind *pending, const char *raw, size_t rawlen,
 	size_t pre = 0;
 	int n;
 
-	if (k != K_SECRET && k != K_HEADER && v[0] == '-' && val->len > 1) {
+	if (k != K_SECRET && k != K_HEADER && k != K_EXTRA && v[0] == '-' && val->len > 1) {
 		eq = memchr(v, '=', val->len);
 		k = option_kind(v, eq ? (size_t)(eq - v) : val->len);
 		*pending = eq ? K_PLAIN : k;
@@ -474,24 +537,34 @@ redact_argv(struct buf *b, int argc, const char *const *argv)
 	return bad ? -1 : n;
 }
 
-static int walk(struct jw *w, const struct json *v, const char *key, size_t klen);
-
-/* A string member of key; hdr: a member of a "headers" object. */
+/* v, whose name holds a secret: a string (not empty) or a number as
+ * REDACT_MARK; true, false and null as they are. */
 static int
-json_string(struct jw *w, const struct json *v, const char *key, size_t klen, int hdr)
+json_secret(struct jw *w, const struct json *v)
+{
+	if ((v->type == JSON_STRING && v->len) || v->type == JSON_NUMBER) {
+		jw_str(w, REDACT_MARK);
+		return 1;
+	}
+	jw_value(w, v);
+	return 0;
+}
+
+/* A string member named key whose name is no secret: what it holds is
+ * redacted by its kind (a command line, a header, extra inputs, a URL). */
+static int
+json_string(struct jw *w, const struct json *v, const char *key, size_t klen)
 {
 	struct buf t = BUF_INIT(BUF_NOMAX);
 	int n = 0;
 
-	if (hdr ? redact_header_name(key, klen) : (klen && redact_option_name(key, klen) && v->len)) {
-		jw_str(w, REDACT_MARK);
-		return 1;
-	}
 	if (is_ci(key, klen, "cli_command"))
 		n = redact_cli(&t, v->str, v->len);
 	else if (is_ci(key, klen, "headers"))
 		n = redact_header(&t, v->str, v->len);
-	else if (has_scheme(v->str, v->len) || is_ci(key, klen, "url") || is_ci(key, klen, "urls"))
+	else if (is_ci(key, klen, "extra") || is_ci(key, klen, "extra_inputs"))
+		n = redact_extra(&t, v->str, v->len);
+	else if (has_scheme(v->str, v->len) || url_name(key, klen))
 		n = redact_url(&t, v->str, v->len);
 	if (n > 0)
 		jw_strn(w, t.s, t.len);
@@ -512,8 +585,7 @@ headers(struct jw *w, const struct json *v)
 		jw_obj(w);
 		for (c = v->child; c; c = c->next) {
 			jw_keyn(w, c->key, c->keylen);
-			n += c->type == JSON_STRING ? json_string(w, c, c->key, c->keylen, 1)
-						    : walk(w, c, c->key, c->keylen);
+			n += walk(w, c, c->key, c->keylen, 0);
 		}
 		jw_obj_end(w);
 		return n;
@@ -525,42 +597,48 @@ headers(struct jw *w, const struct json *v)
 		    name->next->type == JSON_STRING && !name->next->next) {
 			jw_arr(w);
 			jw_strn(w, name->str, name->len);
-			n += json_string(w, name->next, name->str, name->len, 1);
+			n += walk(w, name->next, name->str, name->len, 0);
 			jw_arr_end(w);
 		} else {
-			n += walk(w, c, "headers", 7);
+			n += walk(w, c, "headers", 7, 0);
 		}
 	}
 	jw_arr_end(w);
 	return n;
 }
 
+/* v, the member key of its object (or an item of key's array); hide: a
+ * member of a secret's object, all of whose values are secret. */
 static int
-walk(struct jw *w, const struct json *v, const char *key, size_t klen)
+walk(struct jw *w, const struct json *v, const char *key, size_t klen, int hide)
 {
 	const struct json *c;
 	int n = 0;
 
-	if ((v->type == JSON_OBJECT || v->type == JSON_ARRAY) && is_ci(key, klen, "headers"))
+	hide = hide || redact_name(key, klen);
+	if (!hide && (v->type == JSON_OBJECT || v->type == JSON_ARRAY) &&
+	    is_ci(key, klen, "headers"))
 		return headers(w, v);
 	switch (v->type) {
-	case JSON_STRING:
-		return json_string(w, v, key, klen, 0);
 	case JSON_ARRAY:
 		jw_arr(w);
 		for (c = v->child; c; c = c->next)
-			n += walk(w, c, key, klen);
+			n += walk(w, c, key, klen, hide);
 		jw_arr_end(w);
 		return n;
 	case JSON_OBJECT:
 		jw_obj(w);
 		for (c = v->child; c; c = c->next) {
 			jw_keyn(w, c->key, c->keylen);
-			n += walk(w, c, c->key, c->keylen);
+			n += walk(w, c, c->key, c->keylen, hide);
 		}
 		jw_obj_end(w);
 		return n;
+	case JSON_STRING:
+		return hide ? json_secret(w, v) : json_string(w, v, key, klen);
 	default:
+		if (hide)
+			return json_secret(w, v);
 		jw_value(w, v);
 		return 0;
 	}
@@ -569,5 +647,5 @@ walk(struct jw *w, const struct json *v, const char *key, size_t klen)
 int
 redact_json(struct jw *w, const struct json *v)
 {
-	return walk(w, v, "", 0);
+	return walk(w, v, "", 0, 0);
 }

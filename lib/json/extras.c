@@ -124,6 +124,27 @@ coerce(const char *s, size_t n)
 	return detach(&b);
 }
 
+/* An argument as a message quotes it: whole up to SHOWN_CUT bytes, else
+ * its start (whole UTF-8 characters) and its size, so that a 100 KB
+ * argument neither floods the terminal nor pushes the reason out. */
+#define SHOWN_CUT 64
+#define SHOWN_MAX (SHOWN_CUT + 48)
+
+static const char *
+show(const char *arg, char out[SHOWN_MAX])
+{
+	size_t n = strlen(arg), k = SHOWN_CUT;
+
+	if (n <= SHOWN_CUT) {
+		snprintf(out, SHOWN_MAX, "'%s'", arg);
+		return out;
+	}
+	while (k && ((unsigned char)arg[k] & 0xc0) == 0x80)
+		k--;
+	snprintf(out, SHOWN_MAX, "'%.*s...' (%zu bytes)", (int)k, arg, n);
+	return out;
+}
+
 static int
 extras_json(struct extras *l, const char *arg, char *err, size_t errlen)
 {
@@ -133,8 +154,9 @@ extras_json(struct extras *l, const char *arg, char *err, size_t errlen)
 	int rc = 0;
 
 	if (!v || v->type != JSON_OBJECT) {
-		snprintf(err, errlen, "'%s' must be a valid JSON object%s%s",
-			 arg, v ? "" : ": ", v ? "" : perr);
+		char shown[SHOWN_MAX];
+		snprintf(err, errlen, "%s must be a valid JSON object%s%s",
+			 show(arg, shown), v ? "" : ": ", v ? "" : perr);
 		rc = -1;
 		goto out;
 	}
@@ -161,9 +183,10 @@ extras_parse(struct extras *l, const char *arg, char *err, size_t errlen)
 		const char *colon = memchr(p, ':', n), *k, *v;
 
 		if (!colon) {
+			char shown[SHOWN_MAX];
 			snprintf(err, errlen,
-				 "'%s': each item must be in 'key:value' format",
-				 arg);
+				 "%s: each item must be in 'key:value' format",
+				 show(arg, shown));
 			return -1;
 		}
 		kn = (size_t)(colon - p);

@@ -33,7 +33,8 @@ void extras_release(struct extras *l);
  * whose value is coerced (config_validators.coerce_value): true/false in
  * any case, none/null, ASCII digit strings without a leading zero
  * (optionally after '-') as integers, numerals with one dot as floats,
- * anything else a string. Returns 0, or -1 with a message in err.
+ * anything else a string. Returns 0, or -1 with a message in err (one
+ * that quotes arg quotes at most its first 64 bytes, and says its size).
  */
 int extras_parse(struct extras *l, const char *arg, char *err, size_t errlen);
 

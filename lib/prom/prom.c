@@ -181,6 +181,7 @@ fam_get(struct ctx *c, const char *s, size_t n)
 	p->fam[i].name = xstrndup(s, n);
 	p->fam[i].help = NULL;
 	p->fam[i].type = PROM_UNTYPED;
+	p->fam[i].dups = 0;
 	ix->famflags[i] = 0;
 	return i;
 }
@@ -333,7 +334,7 @@ store(struct ctx *c, size_t f, enum role r, struct prom_sample *sm)
 	unsigned bit = r == R_SUM ? PROM_HAVE_SUM : r == R_COUNT ? PROM_HAVE_COUNT :
 		       r == R_VALUE ? PROM_HAVE_VALUE : 0;
 	if (s->have & bit) {
-		warnf(c, "duplicate series '%.*s': dropped", (int)sm->nlen, sm->name);
+		c->p->fam[f].dups++;	/* one warning a family: finish_dups() */
 		return;
 	}
 	s->have |= bit;
@@ -512,9 +513,9 @@ bucket_cmp(const void *a, const void *b)
 	return x->count < y->count ? -1 : x->count > y->count;
 }
 
-/* Sort the buckets and drop repeated bounds (one warning each). */
+/* Sort the buckets and drop repeated bounds (counted as duplicates). */
 static void
-sort_buckets(struct ctx *c, struct prom_series *s, const char *name)
+sort_buckets(struct ctx *c, struct prom_series *s)
 {
 	size_t n = 0;
 
@@ -522,8 +523,7 @@ sort_buckets(struct ctx *c, struct prom_series *s, const char *name)
 		qsort(s->buckets, s->nbuckets, sizeof(*s->buckets), bucket_cmp);
 	for (size_t j = 0; j < s->nbuckets; j++) {
 		if (n && s->buckets[j].le == s->buckets[n - 1].le) {
-			warnf(c, "duplicate bucket le=\"%s\" of '%s': dropped",
-			      s->buckets[j].le_text, name);
+			c->p->fam[s->family].dups++;
 			free(s->buckets[j].le_text);
 			continue;
 		}
@@ -544,7 +544,7 @@ finish_histograms(struct ctx *c)
 		const char *name = p->fam[s->family].name;
 		if (p->fam[s->family].type != PROM_HISTOGRAM)
 			continue;
-		sort_buckets(c, s, name);
+		sort_buckets(c, s);
 		if (!s->nbuckets || !isinf(s->buckets[s->nbuckets - 1].le))
 			warnf(c, "histogram '%s' has no +Inf bucket", name);
 		for (size_t j = 1; j < s->nbuckets; j++) {
@@ -554,6 +554,20 @@ finish_histograms(struct ctx *c)
 			}
 		}
 	}
+}
+
+/* One warning for each family with duplicate samples, however many. */
+static void
+finish_dups(struct ctx *c)
+{
+	const struct prom *p = c->p;
+
+	c->lineno = 0;
+	for (size_t i = 0; i < p->nfam; i++)
+		if (p->fam[i].dups)
+			warnf(c, "%zu duplicate sample%s of '%s' dropped: the first of each "
+			      "series kept", p->fam[i].dups, p->fam[i].dups == 1 ? "" : "s",
+			      p->fam[i].name);
 }
 
 static int
@@ -598,8 +612,10 @@ prom_parse(struct prom *p, const char *text, size_t len,
 	hmap_init(&c.ix->series, c.lim->max_series);
 	buf_init(&c.key, BUF_NOMAX);
 	rc = parse_lines(&c, text, len);
-	if (!rc)
+	if (!rc) {
 		finish_histograms(&c);
+		finish_dups(&c);
+	}
 	buf_release(&c.key);
 	return rc;
 }

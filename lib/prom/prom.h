@@ -18,7 +18,10 @@
  * that does not fit its family's type, a summary, a histogram without its
  * +Inf bucket, more series than max_series) are warnings: the sample is
  * dropped, the rest is kept, and the first PROM_MAX_WARN messages are in
- * warn[] with nwarn counting them all.
+ * warn[] with nwarn counting them all. A sample that repeats one of the
+ * same series (the same name and labels, or a histogram's bucket with the
+ * same le) is a duplicate: the first one is kept, the family's dups counts
+ * the others, and one warning says so for the family, however many.
  *
  * Series of a histogram (name_bucket{le}, name_sum, name_count) with the
  * same labels (le aside) are one series of type PROM_HISTOGRAM. Labels of
@@ -63,6 +66,7 @@ struct prom_family {
 	char *name;
 	char *help;		/* NULL without # HELP */
 	enum prom_type type;
+	size_t dups;		/* samples dropped as repeats of one read before */
 };
 
 enum prom_have {

@@ -88,6 +88,10 @@ round_trip(const char *text, size_t len, struct buf *out)
 		render(out, &p);
 	if ((p.nwarn && !p.warn[0]) || (rc && !err[0]))
 		abort();
+	/* a family's duplicates are always said, once */
+	for (size_t f = 0; !rc && f < p.nfam; f++)
+		if (p.fam[f].dups && !p.nwarn)
+			abort();
 	prom_release(&p);
 	return rc;
 }

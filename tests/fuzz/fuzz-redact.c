@@ -56,6 +56,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	twice(redact_url, s, size);
 	twice(redact_header, s, size);
 	twice(redact_cli, s, size);
+	twice(redact_extra, s, size);
+	if (redact_name(s, size) < 0)
+		abort();
 	config(s, size);
 	return 0;
 }

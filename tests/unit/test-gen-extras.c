@@ -104,11 +104,50 @@ test_pystr(void)
 	(void)t;
 }
 
+/* The message of a bad argument (aiperf-gen's buffer is 512 bytes). */
+static const char *
+message(const char *arg)
+{
+	static char err[512];
+	struct extras l = { 0 };
+
+	err[0] = '\0';
+	extras_parse(&l, arg, err, sizeof(err));
+	extras_release(&l);
+	return err;
+}
+
+static void
+test_messages(void)
+{
+	char big[100008];
+	const char *m;
+
+	TEST_STR("message: a short argument whole", message("abc"),
+		 "'abc': each item must be in 'key:value' format");
+	memset(big, 'x', 100000);
+	big[100000] = '\0';
+	m = message(big);
+	TEST("message: a 100 KB argument is cut, its reason kept",
+	     strlen(m) < 200 && strstr(m, "...' (100000 bytes): each item must be"));
+	memcpy(big, "{\"a\":\"", 6);
+	m = message(big);
+	TEST("message: a 100 KB JSON argument: cut, the parser's reason kept",
+	     strlen(m) < 300 && strstr(m, "(100000 bytes) must be a valid JSON object: at byte"));
+	memset(big, 'x', 100);
+	memcpy(big + 63, "\xc3\xa9", 2);
+	big[100] = '\0';
+	m = message(big);
+	TEST("message: cut between UTF-8 characters",
+	     strstr(m, "xx...'") && !strstr(m, "\xc3..."));
+}
+
 int
 main(void)
 {
 	test_coercion();
 	test_json_and_errors();
+	test_messages();
 	test_pystr();
 	return TEST_DONE();
 }

@@ -208,10 +208,19 @@ test_semantic_warnings(void)
 {
 	TEST("duplicate series: warned, first kept",
 	     parse("a{x=\"1\"} 1\na{x=\"1\"} 2\n") == 0 && p.nser == 1 &&
-	     p.ser[0].value == 1 && warned("duplicate series"));
+	     p.ser[0].value == 1 && p.fam[0].dups == 1 && p.nwarn == 1 &&
+	     warned("1 duplicate sample of 'a' dropped: the first of each series kept"));
 	TEST("duplicate bucket warned", parse("# TYPE h histogram\n"
 		"h_bucket{le=\"1\"} 1\nh_bucket{le=\"1.0\"} 2\nh_bucket{le=\"+Inf\"} 2\n") == 0 &&
-	     p.ser[0].nbuckets == 2 && warned("duplicate bucket"));
+	     p.ser[0].nbuckets == 2 && p.fam[0].dups == 1 &&
+	     warned("1 duplicate sample of 'h' dropped"));
+	TEST("duplicates: one warning a family, not one a sample",
+	     parse("a 1\na 2\nb{x=\"1\"} 1\nb{x=\"1\"} 1\nb{x=\"2\"} 1\nb{x=\"2\"} 1\n"
+		   "# TYPE h histogram\nh_count 1\nh_count 2\nh_bucket{le=\"+Inf\"} 1\n"
+		   "h_bucket{le=\"+Inf\"} 1\nc 1\n") == 0 &&
+	     p.nwarn == 3 && p.fam[0].dups == 1 && p.fam[1].dups == 2 && p.fam[2].dups == 2 &&
+	     warned("2 duplicate samples of 'b' dropped") &&
+	     warned("2 duplicate samples of 'h' dropped") && p.nser == 5);
 	TEST("plain sample of a histogram family: wrong type warned",
 	     parse("# TYPE h histogram\nh 5\n") == 0 && p.nser == 0 &&
 	     warned("does not fit histogram"));
@@ -307,7 +316,8 @@ test_limits(void)
 	TEST("200k buckets, 100k repeated +Inf: sorted, deduplicated",
 	     parse_lim(b.s, NULL) == 0 && p.nser == 1 && p.ser[0].nbuckets == 200001 &&
 	     p.ser[0].buckets[0].le == 1 && p.ser[0].buckets[199999].count == 200000 &&
-	     p.nwarn == 99999 && warned("duplicate bucket le=\"+Inf\""));
+	     p.nwarn == 1 && p.fam[0].dups == 99999 &&
+	     warned("99999 duplicate samples of 'h' dropped"));
 
 	buf_release(&b);
 
@@ -326,8 +336,10 @@ test_limits(void)
 	     strstr(err, "line 1: line longer"));
 	free(t);
 	TEST("warnings past PROM_MAX_WARN are counted, not kept",
-	     parse("a 1\na 1\na 1\na 1\na 1\na 1\na 1\na 1\na 1\na 1\na 1\na 1\n"
-		   "a 1\na 1\na 1\na 1\na 1\na 1\na 1\na 1\n") == 0 && p.nwarn == 19);
+	     parse("# TYPE h histogram\nh 1\nh 1\nh 1\nh 1\nh 1\nh 1\nh 1\nh 1\nh 1\nh 1\n"
+		   "h 1\nh 1\nh 1\nh 1\nh 1\nh 1\nh 1\nh 1\nh 1\nh 1\n"
+		   "h_bucket{le=\"+Inf\"} 1\n") == 0 && p.nwarn == 20 &&
+	     p.warn[PROM_MAX_WARN - 1] != NULL);
 }
 
 int

@@ -47,9 +47,20 @@ cfg(const char *s)
 	return buf_str(&out);
 }
 
-#define H(s) redact_header_name(s, strlen(s))
-#define P(s) redact_param_name(s, strlen(s))
-#define O(s) redact_option_name(s, strlen(s))
+/* One rule: the header, parameter and option names of the old three
+ * rules all go through redact_name(). */
+#define H(s) redact_name(s, strlen(s))
+#define P(s) redact_name(s, strlen(s))
+#define O(s) redact_name(s, strlen(s))
+#define X(s) redact_name(s, strlen(s))
+
+static const char *
+extra(const char *s)
+{
+	buf_reset(&out);
+	got_n = redact_extra(&out, s, strlen(s));
+	return buf_str(&out);
+}
 
 static void
 names(void)
@@ -79,6 +90,47 @@ names(void)
 	TEST("option: --api-key-file, --tokenizer, --isl, tokens-mean are kept",
 	     !O("--api-key-file") && !O("--tokenizer") && !O("--isl") &&
 	     !O("--synthetic-input-tokens-mean") && !O("url"));
+	TEST("option: --password-file names a file, --hf-token is one",
+	     !O("--password-file") && !O("--secret_file") && O("--hf-token"));
+	TEST("extra keys: api_key, password, client_secret, apiKey, hf_token",
+	     X("api_key") && X("password") && X("client_secret") && X("apiKey") &&
+	     X("hf_token") && X("access_key_id") && X("AWSAccessKeyId") &&
+	     X("private_key") && X("db_passwd") && X("userPassword") && X("api_key_2"));
+	TEST("extra keys: max_tokens, min_tokens, top_k, stop_token_ids are kept",
+	     !X("max_tokens") && !X("min_tokens") && !X("top_k") &&
+	     !X("stop_token_ids") && !X("skip_special_tokens") && !X("ignore_eos") &&
+	     !X("max_completion_tokens") && !X("temperature") && !X("nvext") &&
+	     !X("keyword") && !X("authority") && !X("tokens") && !X("-_-"));
+	TEST("one rule: X-Monkey and X-Token-Count are no header secrets now",
+	     !H("X-Monkey") && !H("X-Token-Count") && H("X-Auth-User") && H("Cookie2"));
+}
+
+static void
+extras(void)
+{
+	TEST_STR("extra k:v: the secret key's value", extra("api_key:sk-1"), "api_key:<redacted>");
+	TEST("extra k:v: one secret", got_n == 1);
+	TEST_STR("extra k:v items: each secret one",
+		 extra("temperature:0.1, password : p,client_secret:c,max_tokens:5"),
+		 "temperature:0.1, password :<redacted>,client_secret:<redacted>,max_tokens:5");
+	TEST("extra k:v items: two secrets", got_n == 2);
+	TEST_STR("extra k:v: kept", extra("max_tokens:5,ignore_eos:true"), "max_tokens:5,ignore_eos:true");
+	TEST("extra k:v: kept counts 0", got_n == 0);
+	TEST_STR("extra: an item without a colon is kept", extra("x,api_key"), "x,api_key");
+	TEST_STR("extra JSON: the secret members, strings and numbers",
+		 extra("{\"password\":\"p\",\"pin_secret\":1234,\"temperature\":0.10}"),
+		 "{\"password\":\"<redacted>\",\"pin_secret\":\"<redacted>\",\"temperature\":0.10}");
+	TEST("extra JSON: two secrets", got_n == 2);
+	TEST_STR("extra JSON: inside a secret's object every value",
+		 extra("{\"credentials\":{\"user\":\"u\",\"n\":[1,true]},\"k\":\"v\"}"),
+		 "{\"credentials\":{\"user\":\"<redacted>\",\"n\":[\"<redacted>\",true]},\"k\":\"v\"}");
+	TEST_STR("extra JSON: nested keys by name",
+		 extra("{\"nvext\":{\"api_key\":\"k\",\"top_k\":2}}"),
+		 "{\"nvext\":{\"api_key\":\"<redacted>\",\"top_k\":2}}");
+	TEST_STR("extra JSON without a secret: as typed", extra("{ \"a\": 1 }"), "{ \"a\": 1 }");
+	TEST_STR("extra JSON that does not parse: redacted whole",
+		 extra("{\"api_key\":\"sk"), "<redacted>");
+	TEST_STR("extra: empty", extra(""), "");
 }
 
 static void
@@ -187,6 +239,23 @@ clis(void)
 	TEST_STR("cli: spacing kept", cli("  a   --model  'm x'  "), "  a   --model  'm x'  ");
 	TEST_STR("cli: unterminated quote", cli("a --api-key 'abc"), "a --api-key '<redacted>'");
 	TEST_STR("cli: a trailing secret option", cli("a --api-key"), "a --api-key");
+	TEST_STR("cli: --extra-inputs k:v", cli("a --extra-inputs api_key:SEK --extra-inputs max_tokens:4"),
+		 "a --extra-inputs 'api_key:<redacted>' --extra-inputs max_tokens:4");
+	TEST_STR("cli: --extra-inputs JSON",
+		 cli("a --extra-inputs '{\"password\":\"SEK\",\"top_k\":1}' --isl 3"),
+		 "a --extra-inputs '{\"password\":\"<redacted>\",\"top_k\":1}' --isl 3");
+	TEST_STR("cli: --extra-inputs=", cli("a --extra-inputs=client_secret:SEK"),
+		 "a '--extra-inputs=client_secret:<redacted>'");
+	TEST_STR("cli: an extra input that starts with a dash is its value",
+		 cli("a --extra-inputs -x:1,token:SEK --y"), "a --extra-inputs '-x:1,token:<redacted>' --y");
+	TEST_STR("cli: --server-metrics and --gpu-telemetry take URLs without a scheme",
+		 cli("a --server-metrics h:9?token=S u:p@h2 --gpu-telemetry dashboard h:1?sig=S --isl 3"),
+		 "a --server-metrics 'h:9?token=<redacted>' '<redacted>@h2' --gpu-telemetry "
+		 "dashboard 'h:1?sig=<redacted>' --isl 3");
+	TEST_STR("cli: --url-strategy is no URL option", cli("a --url-strategy u:p@h"),
+		 "a --url-strategy u:p@h");
+	TEST_STR("cli: --url query string", cli("a --url 'http://h:1/v1?api_key=SEK&x=1'"),
+		 "a --url 'http://h:1/v1?api_key=<redacted>&x=1'");
 }
 
 static void
@@ -204,6 +273,18 @@ configs(void)
 	TEST_STR("config: cli_command",
 		 cfg("{\"cli_command\":\"aiperf profile --api-key k\",\"api_key\":null}"),
 		 "{\"cli_command\":\"aiperf profile --api-key '<redacted>'\",\"api_key\":null}");
+	TEST_STR("config: input.extra, both forms",
+		 cfg("{\"input\":{\"extra\":[\"api_key:SEKA\",\"{\\\"password\\\":\\\"SEKB\\\"}\","
+		     "\"max_tokens:4\"]}}"),
+		 "{\"input\":{\"extra\":[\"api_key:<redacted>\",\"{\\\"password\\\":\\\"<redacted>\\\"}\","
+		 "\"max_tokens:4\"]}}");
+	TEST("config: input.extra, two secrets", got_n == 2);
+	TEST_STR("config: gpu_telemetry and *_url strings without a scheme",
+		 cfg("{\"gpu_telemetry\":[\"pynvml\",\"h:9400?token=t\"],\"otel_url\":\"u:p@h\"}"),
+		 "{\"gpu_telemetry\":[\"pynvml\",\"h:9400?token=<redacted>\"],\"otel_url\":\"<redacted>@h\"}");
+	TEST_STR("config: a secret's number, a non-secret's kept",
+		 cfg("{\"password\":123,\"max_tokens\":5,\"token\":\"\",\"auth\":null}"),
+		 "{\"password\":\"<redacted>\",\"max_tokens\":5,\"token\":\"\",\"auth\":null}");
 	TEST_STR("config: other values as they were",
 		 cfg("{\"a\":[1,2.50,true,false,null,\"x\"],\"b\":{}}"),
 		 "{\"a\":[1,2.50,true,false,null,\"x\"],\"b\":{}}");
@@ -215,6 +296,7 @@ main(void)
 	names();
 	urls();
 	headers();
+	extras();
 	clis();
 	argvs();
 	configs();
