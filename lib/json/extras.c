@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "http/redact.h"
 #include "json/json.h"
 #include "rand/pystr.h"
 #include "util.h"
@@ -126,22 +127,46 @@ coerce(const char *s, size_t n)
 
 /* An argument as a message quotes it: whole up to SHOWN_CUT bytes, else
  * its start (whole UTF-8 characters) and its size, so that a 100 KB
- * argument neither floods the terminal nor pushes the reason out. */
+ * argument neither floods the terminal nor pushes the reason out. The
+ * message goes to the log too: what it quotes is redacted first (a
+ * secret key's value; a JSON text that does not parse and names a
+ * secret is not quoted at all). */
 #define SHOWN_CUT 64
 #define SHOWN_MAX (SHOWN_CUT + 48)
+
+/* 1 when a word of s (a run of letters, digits, '_' and '-') names a secret. */
+static int
+names_secret(const char *s)
+{
+	for (size_t n; *s; s += n ? n : 1) {
+		n = 0;
+		while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '-')
+			n++;
+		if (n && redact_name(s, n))
+			return 1;
+	}
+	return 0;
+}
 
 static const char *
 show(const char *arg, char out[SHOWN_MAX])
 {
+	struct buf b = BUF_INIT(BUF_NOMAX);
 	size_t n = strlen(arg), k = SHOWN_CUT;
+	const char *t = arg;
 
-	if (n <= SHOWN_CUT) {
-		snprintf(out, SHOWN_MAX, "'%s'", arg);
-		return out;
+	if (arg[0] == '{' ? names_secret(arg) : redact_extra(&b, arg, n) > 0)
+		t = arg[0] == '{' ? REDACT_MARK : b.s;
+	if (strlen(t) <= SHOWN_CUT && t == arg) {
+		snprintf(out, SHOWN_MAX, "'%s'", t);
+	} else if (strlen(t) <= SHOWN_CUT) {
+		snprintf(out, SHOWN_MAX, "'%s' (%zu bytes)", t, n);
+	} else {
+		while (k && ((unsigned char)t[k] & 0xc0) == 0x80)
+			k--;
+		snprintf(out, SHOWN_MAX, "'%.*s...' (%zu bytes)", (int)k, t, n);
 	}
-	while (k && ((unsigned char)arg[k] & 0xc0) == 0x80)
-		k--;
-	snprintf(out, SHOWN_MAX, "'%.*s...' (%zu bytes)", (int)k, arg, n);
+	buf_release(&b);
 	return out;
 }
 

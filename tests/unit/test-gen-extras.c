@@ -140,6 +140,15 @@ test_messages(void)
 	m = message(big);
 	TEST("message: cut between UTF-8 characters",
 	     strstr(m, "xx...'") && !strstr(m, "\xc3..."));
+	m = message("max_tokens:5,api_key:sk-SECRET,stray");
+	TEST("message: a secret key's value is not quoted",
+	     !strstr(m, "sk-SECRET") && strstr(m, "api_key:<redacted>") &&
+	     strstr(m, "max_tokens:5") && strstr(m, "(36 bytes): each item"));
+	m = message("{\"client_secret\": \"sk-SECRET\", ");
+	TEST("message: broken JSON that names a secret is not quoted",
+	     !strstr(m, "sk-SECRET") && strstr(m, "'<redacted>' (31 bytes) must be a valid JSON object"));
+	TEST("message: broken JSON without secrets is quoted whole",
+	     strstr(message("{max_tokens: 5}"), "'{max_tokens: 5}' must be a valid JSON object"));
 }
 
 int
