@@ -143,7 +143,7 @@ has_file(const char *dir, const char *file)
 {
 	struct stat st;
 	char *p = xstrfmt("%s/%s", dir, file);
-	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	int ok = stat(p, &st) == 0 && !S_ISDIR(st.st_mode);	/* as run.c's exists() */
 
 	free(p);
 	return ok;

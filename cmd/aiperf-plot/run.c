@@ -29,12 +29,14 @@ vec_release(struct vec *a)
 	*a = (struct vec){ 0 };
 }
 
+/* Whether dir/file is there: anything but a folder, so that a FIFO or a
+ * device is refused by its reader (util_openfile) rather than passed over. */
 static int
 exists(const char *dir, const char *file)
 {
 	struct stat st;
 	char *p = xstrfmt("%s/%s", dir, file);
-	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	int ok = stat(p, &st) == 0 && !S_ISDIR(st.st_mode);
 
 	free(p);
 	return ok;
