@@ -173,3 +173,30 @@ outdir_rmtemp(int at, char *tmp, int fd)
 		unlinkat(at, tmp, AT_REMOVEDIR);
 	free(tmp);
 }
+
+int
+outdir_openfile(int at, const char *rel, struct stat *st)
+{
+	const char *s = rel, *slash;
+	int fd = dup(at), next;
+
+	while (fd >= 0 && (slash = strchr(s, '/'))) {
+		char *c = xstrndup(s, (size_t)(slash - s));
+
+		next = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		free(c);
+		close(fd);
+		fd = next;
+		s = slash + 1;
+	}
+	if (fd < 0)
+		return -1;
+	next = openat(fd, s, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(fd);
+	if (next >= 0 && (fstat(next, st) < 0 || !S_ISREG(st->st_mode))) {
+		close(next);
+		errno = EFTYPE;
+		return -1;
+	}
+	return next;
+}

@@ -184,6 +184,11 @@ int outdir_mktemp(int at, const char *atpath, const char *name, char **tmp);
 /* Remove the private folder tmp (fd: it, open) and what it holds; frees
  * tmp and closes fd. */
 void outdir_rmtemp(int at, char *tmp, int fd);
+struct stat;
+/* Open the regular file rel ("a/b/c") below folder at for reading, no
+ * component of it a symbolic link: its descriptor (st: its status), or -1
+ * with errno (ELOOP or ENOTDIR for a link, EFTYPE for no regular file). */
+int outdir_openfile(int at, const char *rel, struct stat *st);
 
 /* Write data/NAME.dat and NAME.gp in the folder at (named dir in
  * messages) and run gnuplot on them, making NAME.png and NAME.svg there,
@@ -200,6 +205,23 @@ int gp_available(void);
 int report_write(int at, const char *dir, struct run *const *runs, size_t n,
 		 const struct figs *figs, const struct section *secs,
 		 const struct aggs *aggs, enum theme theme, int refresh);
+
+/* A dashboard request (dashreq.c): what its head asks for. */
+#define DASHREQ_MAX_HEAD 8192
+struct dashreq {
+	int status;		/* 200: path names a file to serve; else an error */
+	int head;		/* HEAD: the answer has no body */
+	char path[1024];	/* below the report folder: "report.html", "data/N.dat" */
+};
+/*
+ * Read the request head at s[0..n): 0 while it is incomplete, else 1 with d
+ * filled: status 200 and a path of one to four components (NAME, data/NAME,
+ * runs/RUN/NAME, runs/RUN/data/NAME; letters, digits, '-', '_' and '.', none
+ * starting with a dot), or the status to answer with: 400, 404 (any other
+ * target), 405 (not GET or HEAD), 417, 431 (a head over DASHREQ_MAX_HEAD
+ * bytes), 501 or 505, as httpreq_parse_head() finds them.
+ */
+int dashreq_parse(struct dashreq *d, const char *s, size_t n);
 
 /* Serve dir's report.html and plots over HTTP on host:port until SIGINT or
  * SIGTERM; every poll_s seconds calls rescan(arg), which re-renders when
