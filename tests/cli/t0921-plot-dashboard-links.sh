@@ -4,7 +4,7 @@
 # file outside, or to a plot inside), a folder that is a link (runs/R,
 # data) and a FIFO each answer 404 at once (curl --max-time 10), and
 # nothing of their targets is sent; a plain file is still served.
-# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
 DATA=$TOP/tests/data/plot

@@ -7,7 +7,7 @@
 # connections (100 stalled) a new one still gets its answer; a client
 # that asks for a large file and reads nothing is cut off after the idle
 # timeout (10 s; waited for 100 s at most).
-# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3

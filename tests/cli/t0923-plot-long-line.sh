@@ -3,7 +3,7 @@
 # cap of a record line), not the one after it: in records on stdin, in a
 # run's profile_export.jsonl and in its gpu_telemetry_export.jsonl, with
 # or without a newline after it; exit 1.
-# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
 DATA=$TOP/tests/data/plot

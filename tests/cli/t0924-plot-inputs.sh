@@ -6,7 +6,7 @@
 # is written; a --config over 1 MiB is refused by its size. Exit 1 each.
 # Each run is bounded (timeout 20): a reader that waited on a FIFO would
 # be killed, and fail.
-# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
+# shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
 DATA=$TOP/tests/data/plot
@@ -16,7 +16,7 @@ command -v gnuplot >/dev/null || test_skip_all "no gnuplot (gnuplot-nox)"
 refused() {
 	_m=$1
 	shift
-	test_expect_code 1 timeout 20 aiperf-plot "$@" >out 2>err &&
+	test_expect_code 1 timeout 20 aiperf-plot "$@" >out 2>err || return 1
 	test "$(cat err)" = "aiperf-plot: $_m" || { cat err; return 1; }
 }
 
