@@ -275,19 +275,16 @@ on_conn(struct evloop *l, int fd, unsigned events, void *ud)
 		read_head(c->srv, c);
 }
 
-/* Full: the connection waiting longest for its head makes room; 0 when
- * every one is being answered. */
-static int
+/* Full: the connection waiting longest for its head makes room, else the
+ * oldest one (so that clients reading slowly cannot lock others out). */
+static void
 evict(struct server *s)
 {
 	struct conn *c;
 
 	for (c = s->first; c && c->answering; c = c->next)
 		;
-	if (!c)
-		return 0;
-	conn_abort(s, c);
-	return 1;
+	conn_abort(s, c ? c : s->first);
 }
 
 static void
@@ -327,10 +324,9 @@ on_accept(struct evloop *l, int lfd, unsigned events, void *ud)
 				continue;
 			return;
 		}
-		if (s->n >= MAX_CONNS && !evict(s))
-			close(fd);
-		else
-			add_conn(s, fd);
+		if (s->n >= MAX_CONNS)
+			evict(s);
+		add_conn(s, fd);
 	}
 }
 

@@ -4,16 +4,17 @@
 dashboard's limits (t0922).
 
 Usage: plot-stall.py heads PORT N BOUND
-       plot-stall.py noread PORT PATH BOUND
+       plot-stall.py noread PORT PATH BOUND N
 
 "heads": N connections, each sending a request head cut short (a request
 line and one field, no blank line) and then nothing; prints "held N" once
 all are connected, then waits (BOUND seconds at most) for the server to
 close them and prints "closed K of N".
 
-"noread": one connection with a small receive buffer sends a whole GET of
-PATH and reads nothing; prints "asked", then waits (BOUND seconds at most)
-for the server to end the connection, and prints "ended" or "still open".
+"noread": N connections, each with a small receive buffer, send a whole
+GET of PATH and read nothing; prints "asked N", then waits (BOUND seconds
+at most) for the server to end them (a reset or an end of stream seen
+without taking the data) and prints "ended K of N".
 
 Every wait is bounded; the verdict is the caller's.
 """
@@ -51,16 +52,25 @@ def heads(port, n, bound):
     print("closed", n - len(open_), "of", n, flush=True)
 
 
-def noread(port, path, bound):
-    s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    s.connect(("127.0.0.1", port))
-    s.sendall(b"GET /" + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-    print("asked", flush=True)
+def noread(port, path, bound, n):
+    socks = []
+    for _ in range(n):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET /" + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        socks.append(s)
+    print("asked", n, flush=True)
     p = select.poll()
-    p.register(s, 0)  # POLLHUP and POLLERR only: the data is not taken
-    got = p.poll(bound * 1000)
-    print("ended" if got else "still open", flush=True)
+    for s in socks:
+        p.register(s, 0)  # POLLHUP and POLLERR only: the data is not taken
+    end = time.monotonic() + bound
+    left = n
+    while left and time.monotonic() < end:
+        for fd, _ in p.poll(500):
+            p.unregister(fd)
+            left -= 1
+    print("ended", n - left, "of", n, flush=True)
 
 
 def main():
@@ -68,7 +78,7 @@ def main():
     if what == "heads":
         heads(port, int(sys.argv[3]), float(sys.argv[4]))
     else:
-        noread(port, sys.argv[3], float(sys.argv[4]))
+        noread(port, sys.argv[3], float(sys.argv[4]), int(sys.argv[5]))
 
 
 main()

@@ -6,7 +6,8 @@
 # timeout (10 s; waited for 100 s at most); past the limit of 64
 # connections (100 stalled) a new one still gets its answer; a client
 # that asks for a large file and reads nothing is cut off after the idle
-# timeout (10 s; waited for 100 s at most).
+# timeout (10 s; waited for 100 s at most), and with 70 of them (all 64
+# places taken by answers) a new request is still answered.
 # shellcheck disable=SC2016,SC2034 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
@@ -59,10 +60,21 @@ test_expect_success 'past 64 connections, the oldest stalled one makes room' '
 test_expect_success 'a client that reads nothing of a large file is cut off' '
 	plot_dashboard_url &&
 	head -c 33554432 /dev/zero >out/data/big.dat &&
-	"$PY" "$STALL" noread "$(port)" data/big.dat 100 >noread.out &&
-	test "$(cat noread.out)" = "asked
-ended" &&
+	"$PY" "$STALL" noread "$(port)" data/big.dat 100 1 >noread.out &&
+	test "$(cat noread.out)" = "asked 1
+ended 1 of 1" &&
 	curl -sf --max-time 5 -o page "$URL"
+'
+
+test_expect_success '70 clients reading nothing: a new one is answered, the oldest reset' '
+	plot_dashboard_url &&
+	{ "$PY" "$STALL" noread "$(port)" data/big.dat 100 70 >many-noread.out & } &&
+	wait_line many-noread.out "asked 70" &&
+	curl -sf --max-time 5 -o page "$URL" &&
+	grep -q "<h1>AIPerf report</h1>" page &&
+	wait_long many-noread.out ended &&
+	test "$(cat many-noread.out)" = "asked 70
+ended 70 of 70"
 '
 
 test_expect_success 'SIGTERM stops it cleanly' '
