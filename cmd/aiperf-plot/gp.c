@@ -3,8 +3,8 @@
 #include "plot.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -145,25 +145,11 @@ script(struct buf *b, const struct fig *f, enum theme theme)
 	buf_addf(b, "set output '%s.svg'\nreplot\nset output\n", f->name);
 }
 
-static int
-write_file(const char *path, const struct buf *b)
-{
-	FILE *fp = fopen(path, "w");
-
-	if (!fp)
-		return error("cannot create '%s':", path);
-	if (fwrite(b->s, 1, b->len, fp) != b->len) {
-		fclose(fp);
-		return error("cannot write '%s':", path);
-	}
-	return util_fshut(fp, path);
-}
-
 /* gnuplot's messages, kept in data/NAME.log: shown when it fails. */
 static void
-show_log(const char *dir, const char *name)
+show_log(const char *work, const char *name)
 {
-	char *p = xstrfmt("%s/data/%s.log", dir, name), *s;
+	char *p = xstrfmt("%s/data/%s.log", work, name), *s;
 	size_t n;
 
 	if ((s = util_readfile(p, (size_t)1 << 20, &n)) && n)
@@ -172,67 +158,125 @@ show_log(const char *dir, const char *name)
 	free(p);
 }
 
-/* Run "gnuplot data/NAME.gp" in dir, its messages into data/NAME.log. */
-static int
-run_gnuplot(const char *dir, const char *name)
+/* The child: in the work folder, messages into data/NAME.log (a new file),
+ * the signals a dashboard blocks for its loop unblocked again. */
+static _Noreturn void
+exec_gnuplot(int work, int data, const char *name, const char *gp)
 {
-	char gp[512], log[512];
-	pid_t pid;
-	int st, fd;
+	char *log = xstrfmt("%s.log", name);
+	sigset_t none;
+	int fd;
 
-	snprintf(gp, sizeof(gp), "data/%s.gp", name);
-	snprintf(log, sizeof(log), "data/%s.log", name);
+	if (fchdir(work) < 0)
+		_exit(126);
+	if ((fd = open("/dev/null", O_RDONLY)) >= 0)
+		dup2(fd, 0);
+	if ((fd = openat(data, log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666)) >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execlp("gnuplot", "gnuplot", gp, (char *)NULL);
+	_exit(127);
+}
+
+/* Run "gnuplot data/NAME.gp" in the work folder (named path), whose data/
+ * goes to dir/data/. */
+static int
+run_gnuplot(int work, int data, const char *path, const char *dir, const char *name)
+{
+	char *gp = xstrfmt("data/%s.gp", name);
+	pid_t pid;
+	int st, rc = 0;
+
 	fflush(NULL);
-	if ((pid = fork()) < 0)
+	if ((pid = fork()) < 0) {
+		free(gp);
 		return error("fork:");
-	if (pid == 0) {
-		if (chdir(dir) < 0)
-			_exit(126);
-		if ((fd = open("/dev/null", O_RDONLY)) >= 0)
-			dup2(fd, 0);
-		if ((fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666)) >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
-		_exit(127);
 	}
+	if (pid == 0)
+		exec_gnuplot(work, data, name, gp);
 	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return error("waitpid:");
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		show_log(dir, name);
-		return error(WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
-			     "cannot run gnuplot on '%s/%s'" : "gnuplot failed on '%s/%s'",
-			     dir, gp);
+		if (errno != EINTR) {
+			st = -1;
+			rc = error("waitpid:");
+			break;
+		}
+	if (rc == 0 && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
+		show_log(path, name);
+		rc = error(WIFEXITED(st) && WEXITSTATUS(st) == 127 ?
+			   "cannot run gnuplot on '%s/%s'" : "gnuplot failed on '%s/%s'",
+			   dir, gp);
 	}
-	return 0;
+	free(gp);
+	return rc;
+}
+
+/* Move NAME.ext from folder from into to (named topath). */
+static int
+publish(int from, const char *name, const char *ext, int to, const char *topath)
+{
+	char *file = xstrfmt("%s.%s", name, ext);
+	int rc = outdir_move(from, file, to, topath);
+
+	free(file);
+	return rc;
+}
+
+/* What gnuplot made in the work folder, moved into dir: the data, script
+ * and log into data/ always (to see or rerun a failure), the plots when
+ * it succeeded (rc 0). */
+static int
+publish_all(int work, int wdata, int at, const char *dir, const char *name, int rc)
+{
+	char *dpath = xstrfmt("%s/data", dir);
+	int data = outdir_sub(at, dir, "data");
+
+	if (data < 0 || publish(wdata, name, "dat", data, dpath) < 0 ||
+	    publish(wdata, name, "gp", data, dpath) < 0 ||
+	    publish(wdata, name, "log", data, dpath) < 0)
+		rc = -1;
+	if (rc == 0 && (publish(work, name, "png", at, dir) < 0 ||
+			publish(work, name, "svg", at, dir) < 0))
+		rc = -1;
+	if (data >= 0)
+		close(data);
+	free(dpath);
+	return rc;
 }
 
 int
-gp_render(const struct fig *f, const char *dir, enum theme theme)
+gp_render(const struct fig *f, int at, const char *dir, enum theme theme)
 {
+	char *tmp, *path = NULL, *dpath = NULL, *file = NULL;
+	int work, wdata = -1, rc = -1;
 	struct buf b;
-	char *path;
-	int rc;
 
-	path = xstrfmt("%s/data", dir);
-	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
-		rc = error("cannot create '%s':", path);
-		free(path);
-		return rc;
-	}
-	free(path);
-	path = xstrfmt("%s/data/%s.dat", dir, f->name);
-	rc = write_file(path, &f->data);
-	free(path);
-	if (rc < 0)
-		return -1;
 	buf_init(&b, (size_t)1 << 20);
+	if ((work = outdir_mktemp(at, dir, f->name, &tmp)) < 0)
+		goto out;
+	path = xstrfmt("%s/%s", dir, tmp);
+	dpath = xstrfmt("%s/data", path);
+	if ((wdata = outdir_sub(work, path, "data")) < 0)
+		goto out;
+	file = xstrfmt("%s.dat", f->name);
+	if (outdir_write(wdata, dpath, file, f->data.s, f->data.len) < 0)
+		goto out;
+	free(file);
+	file = xstrfmt("%s.gp", f->name);
 	script(&b, f, theme);
-	path = xstrfmt("%s/data/%s.gp", dir, f->name);
-	rc = write_file(path, &b);
+	if (outdir_write(wdata, dpath, file, b.s, b.len) < 0)
+		goto out;
+	rc = run_gnuplot(work, wdata, path, dir, f->name);
+	rc = publish_all(work, wdata, at, dir, f->name, rc);
+out:
+	if (wdata >= 0)
+		close(wdata);
+	outdir_rmtemp(at, tmp, work);
+	free(file);
+	free(dpath);
 	free(path);
 	buf_release(&b);
-	return rc < 0 ? -1 : run_gnuplot(dir, f->name);
+	return rc;
 }

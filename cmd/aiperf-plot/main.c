@@ -3,6 +3,7 @@
 #include "plot.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -142,7 +143,7 @@ has_file(const char *dir, const char *file)
 {
 	struct stat st;
 	char *p = xstrfmt("%s/%s", dir, file);
-	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	int ok = stat(p, &st) == 0 && !S_ISDIR(st.st_mode);	/* as run.c's exists() */
 
 	free(p);
 	return ok;
@@ -288,6 +289,41 @@ run_sub(struct run *const *runs, size_t i)
 	return s;
 }
 
+/* Run i's own plots in its section's folder runs/NAME under the output
+ * folder at (runs: that runs/, opened on first use). */
+static int
+render_section(const struct options *o, int at, int *runs, struct section *sec)
+{
+	char *dir = xstrfmt("%s/%s", o->output, sec->sub), *rpath;
+	int fd = -1, rc = 0;
+	size_t j;
+
+	rpath = xstrfmt("%s/runs", o->output);
+	if (*runs < 0 && (*runs = outdir_sub(at, o->output, "runs")) < 0)
+		rc = -1;
+	else if ((fd = outdir_sub(*runs, rpath, sec->sub + 5)) < 0)
+		rc = -1;
+	for (j = 0; j < sec->figs.n && rc == 0; j++)
+		rc = gp_render(sec->figs.v[j], fd, dir, o->theme);
+	if (fd >= 0)
+		close(fd);
+	free(rpath);
+	free(dir);
+	return rc;
+}
+
+static void
+sections_free(struct section *secs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; secs && i < n; i++) {
+		figs_release(&secs[i].figs);
+		free(secs[i].sub);
+	}
+	free(secs);
+}
+
 /* Render every figure and the report of runs already read (freed here).
  * Several runs: the comparisons in the output folder, and each run's
  * single-run plots in runs/NAME/ under it. Returns the number of runs, or -1. */
@@ -296,46 +332,43 @@ render_runs(const struct options *o, struct run **runs, size_t n, struct aggs *a
 {
 	struct figs figs = { 0 };
 	struct section *secs = NULL;
-	size_t i, j, nplots;
+	size_t i, nplots;
+	int at = -1, rfd = -1;
 
 	qsort(runs, n, sizeof(*runs), by_concurrency);
 	if (n == 1)
 		figs_single(&figs, runs[0], o->pc);
 	else if (n > 1)
 		figs_multi(&figs, runs, n, o->pc);
+	if (rc == 0 && (at = open(o->output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		rc = error("cannot open '%s':", o->output);
 	for (i = 0; i < figs.n && rc == 0; i++)
-		rc = gp_render(figs.v[i], o->output, o->theme);
+		rc = gp_render(figs.v[i], at, o->output, o->theme);
 	nplots = figs.n;
 	if (n > 1) {
 		secs = xcalloc(n, sizeof(*secs));
 		for (i = 0; i < n && rc == 0; i++) {
-			char *dir;
-
 			secs[i].run = runs[i];
 			figs_single(&secs[i].figs, runs[i], o->pc);
 			if (!secs[i].figs.n)
 				continue;
 			secs[i].sub = run_sub(runs, i);
-			dir = xstrfmt("%s/%s", o->output, secs[i].sub);
-			rc = mkdirs(dir);
-			for (j = 0; j < secs[i].figs.n && rc == 0; j++)
-				rc = gp_render(secs[i].figs.v[j], dir, o->theme);
+			rc = render_section(o, at, &rfd, &secs[i]);
 			nplots += secs[i].figs.n;
-			free(dir);
 		}
 	}
 	if (rc == 0)
-		rc = report_write(o->output, runs, n, &figs, secs, aggs,
+		rc = report_write(at, o->output, runs, n, &figs, secs, aggs,
 				  o->theme, o->dashboard ? o->refresh : 0);
 	if (rc == 0 && o->verbose)
 		fprintf(stderr, "%s: %zu plots of %zu runs in '%s'\n", argv0, nplots, n,
 			o->output);
+	if (rfd >= 0)
+		close(rfd);
+	if (at >= 0)
+		close(at);
 	figs_release(&figs);
-	for (i = 0; secs && i < n; i++) {
-		figs_release(&secs[i].figs);
-		free(secs[i].sub);
-	}
-	free(secs);
+	sections_free(secs, n);
 	for (i = 0; i < n; i++)
 		run_free(runs[i]);
 	free(runs);

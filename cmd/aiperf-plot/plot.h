@@ -163,19 +163,65 @@ struct section {
 
 enum theme { THEME_LIGHT, THEME_DARK };
 
-/* Write dir/data/NAME.dat and NAME.gp and run gnuplot on them, making
- * dir/NAME.png and dir/NAME.svg. Returns 0 or -1 (message printed). */
-int gp_render(const struct fig *f, const char *dir, enum theme theme);
+/*
+ * The output folder (outdir.c). No file in it is opened by a name that
+ * exists: each is written under a new hidden name, created exclusively,
+ * and renamed over its own, which replaces a symbolic link planted there
+ * instead of writing through it; and a folder in it is entered only when
+ * it is a real one (O_NOFOLLOW). at is an open folder, atpath its name in
+ * messages; descriptors returned are the caller's to close. Every function
+ * prints its message (error()) when it fails.
+ */
+/* The folder name in at, made when missing: its descriptor, or -1. */
+int outdir_sub(int at, const char *atpath, const char *name);
+/* Write n bytes at s as at/name, whole or not at all: 0 or -1. */
+int outdir_write(int at, const char *atpath, const char *name, const void *s, size_t n);
+/* Rename from/name over to/name (topath: to's name): 0 or -1. */
+int outdir_move(int from, const char *name, int to, const char *topath);
+/* A new private folder (mode 0700) in at, named after name: its
+ * descriptor, and its name in *tmp (malloc'd), or -1 and NULL. */
+int outdir_mktemp(int at, const char *atpath, const char *name, char **tmp);
+/* Remove the private folder tmp (fd: it, open) and what it holds; frees
+ * tmp and closes fd. */
+void outdir_rmtemp(int at, char *tmp, int fd);
+struct stat;
+/* Open the regular file rel ("a/b/c") below folder at for reading, no
+ * component of it a symbolic link: its descriptor (st: its status), or -1
+ * with errno (ELOOP or ENOTDIR for a link, EFTYPE for no regular file). */
+int outdir_openfile(int at, const char *rel, struct stat *st);
+
+/* Write data/NAME.dat and NAME.gp in the folder at (named dir in
+ * messages) and run gnuplot on them, making NAME.png and NAME.svg there,
+ * and gnuplot's messages in data/NAME.log: gnuplot writes in a private
+ * folder, and each file is renamed into place. 0 or -1 (message printed). */
+int gp_render(const struct fig *f, int at, const char *dir, enum theme theme);
 /* Whether a gnuplot program is on PATH. */
 int gp_available(void);
 
-/* Write dir/report.html from the runs and figures already rendered in dir,
- * a section per run with its own plots (secs: n of them, or NULL) and the
- * confidence tables of aggs; refresh > 0 adds a meta refresh of that many
- * seconds. 0 or -1. */
-int report_write(const char *dir, struct run *const *runs, size_t n,
+/* Write report.html in the folder at (named dir) from the runs and the
+ * figures already rendered there, a section per run with its own plots
+ * (secs: n of them, or NULL) and the confidence tables of aggs; refresh > 0
+ * adds a meta refresh of that many seconds. 0 or -1. */
+int report_write(int at, const char *dir, struct run *const *runs, size_t n,
 		 const struct figs *figs, const struct section *secs,
 		 const struct aggs *aggs, enum theme theme, int refresh);
+
+/* A dashboard request (dashreq.c): what its head asks for. */
+#define DASHREQ_MAX_HEAD 8192
+struct dashreq {
+	int status;		/* 200: path names a file to serve; else an error */
+	int head;		/* HEAD: the answer has no body */
+	char path[1024];	/* below the report folder: "report.html", "data/N.dat" */
+};
+/*
+ * Read the request head at s[0..n): 0 while it is incomplete, else 1 with d
+ * filled: status 200 and a path of one to four components (NAME, data/NAME,
+ * runs/RUN/NAME, runs/RUN/data/NAME; letters, digits, '-', '_' and '.', none
+ * starting with a dot), or the status to answer with: 400, 404 (any other
+ * target), 405 (not GET or HEAD), 417, 431 (a head over DASHREQ_MAX_HEAD
+ * bytes), 501 or 505, as httpreq_parse_head() finds them.
+ */
+int dashreq_parse(struct dashreq *d, const char *s, size_t n);
 
 /* Serve dir's report.html and plots over HTTP on host:port until SIGINT or
  * SIGTERM; every poll_s seconds calls rescan(arg), which re-renders when

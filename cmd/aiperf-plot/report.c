@@ -266,13 +266,11 @@ confidence_table(struct buf *b, const struct agg *a)
 }
 
 int
-report_write(const char *dir, struct run *const *runs, size_t n, const struct figs *figs,
-	     const struct section *secs, const struct aggs *aggs, enum theme theme,
-	     int refresh)
+report_write(int at, const char *dir, struct run *const *runs, size_t n,
+	     const struct figs *figs, const struct section *secs, const struct aggs *aggs,
+	     enum theme theme, int refresh)
 {
 	struct buf b;
-	char *path;
-	FILE *fp;
 	size_t i, nplots = figs->n;
 	int rc = 0;
 
@@ -312,16 +310,8 @@ report_write(const char *dir, struct run *const *runs, size_t n, const struct fi
 		buf_addstr(&b, "</section>\n");
 	}
 	buf_addstr(&b, "</section>\n</body>\n</html>\n");
-	path = xstrfmt("%s/report.html", dir);
-	if (rc == 0 && !(fp = fopen(path, "w"))) {
-		rc = error("cannot create '%s':", path);
-	} else if (rc == 0) {
-		if (fwrite(b.s, 1, b.len, fp) != b.len)
-			rc = error("cannot write '%s':", path);
-		if (util_fshut(fp, path) < 0)
-			rc = -1;
-	}
-	free(path);
+	if (rc == 0)
+		rc = outdir_write(at, dir, "report.html", b.s, b.len);
 	buf_release(&b);
 	return rc;
 }

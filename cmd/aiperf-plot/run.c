@@ -29,12 +29,14 @@ vec_release(struct vec *a)
 	*a = (struct vec){ 0 };
 }
 
+/* Whether dir/file is there: anything but a folder, so that a FIFO or a
+ * device is refused by its reader (util_openfile) rather than passed over. */
 static int
 exists(const char *dir, const char *file)
 {
 	struct stat st;
 	char *p = xstrfmt("%s/%s", dir, file);
-	int ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	int ok = stat(p, &st) == 0 && !S_ISDIR(st.st_mode);
 
 	free(p);
 	return ok;
@@ -167,6 +169,16 @@ ns(const struct json *meta, const char *key)
 	return json_int64(json_get(meta, key), &v) == 0 ? v : -1;
 }
 
+/* lines_next() failed: ENOBUFS counted the over-long line (lineno is it). */
+static int
+read_error(const struct lines *in)
+{
+	if (errno == ENOBUFS)
+		return error("%s:%zu: line longer than %zu bytes", in->name, in->lineno,
+			     in->max);
+	return error("cannot read '%s':", in->name);
+}
+
 /* Records in two passes over memory: the first start is the time origin.
  * From dir/profile_export.jsonl, or from stdin ("<stdin>:LINE: ..." errors). */
 static int
@@ -222,7 +234,7 @@ load_records(struct run *r)
 			r->t0_ns = keep[nkeep - 1].start;
 	}
 	if (got < 0 && !rc)
-		rc = error("%s:%zu: cannot read:", in.name, in.lineno + 1);
+		rc = read_error(&in);
 	lines_close(&in);
 	for (i = 0; i < nkeep; i++) {
 		json_doc_reset(d);
@@ -295,7 +307,7 @@ load_gpu(struct run *r)
 		vec_push(&g->mem, num(json_get(t, "gpu_memory_used")));
 	}
 	if (got < 0 && !rc)
-		rc = error("cannot read '%s':", p);
+		rc = read_error(&in);
 	lines_close(&in);
 out:
 	json_doc_free(d);
