@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/sendfile.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -47,8 +48,10 @@ struct server {
 	struct evloop *l;
 	const char *dir;
 	struct conn *first, *last;
-	size_t n;
+	size_t n, max;		/* connections, and how many at most */
 	int lfd;
+	int spare;		/* /dev/null, given up when descriptors run out */
+	int warned;
 	volatile int stop;
 };
 
@@ -310,6 +313,34 @@ add_conn(struct server *s, int fd)
 	s->n++;
 }
 
+/*
+ * No descriptor left for a connection waiting in the listen queue (the
+ * process's others, or a limit lowered since conns_max() ran): left
+ * there, it would wake the level-triggered loop at once, forever. A
+ * connection of ours makes room as one past the limit would (1: try
+ * again); with none, the spare descriptor is given up to take the
+ * waiting one and close it (0).
+ */
+static int
+out_of_fds(struct server *s, int lfd)
+{
+	int fd;
+
+	if (!s->warned++)
+		warn("out of file descriptors (ulimit -n): connections beyond %zu are reset",
+		     s->n);
+	if (s->n) {
+		evict(s);
+		return 1;
+	}
+	if (s->spare >= 0)
+		close(s->spare);
+	if ((fd = accept(lfd, NULL, NULL)) >= 0)
+		close(fd);
+	s->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	return 0;
+}
+
 static void
 on_accept(struct evloop *l, int lfd, unsigned events, void *ud)
 {
@@ -322,9 +353,11 @@ on_accept(struct evloop *l, int lfd, unsigned events, void *ud)
 		if ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
+			if ((errno == EMFILE || errno == ENFILE) && out_of_fds(s, lfd))
+				continue;
 			return;
 		}
-		if (s->n >= MAX_CONNS)
+		if (s->n >= s->max)
 			evict(s);
 		add_conn(s, fd);
 	}
@@ -368,11 +401,41 @@ postpone(struct server *s, int64_t ns)
 		c->deadline += ns;
 }
 
+/*
+ * MAX_CONNS, or fewer under a descriptor limit: a connection holds two
+ * (its socket and the file it sends), and FDS_KEPT are left for the
+ * rest of the process (the loop, the listener, the report's renders).
+ */
+#define FDS_KEPT 24
+
+static long
+limit_fds(void)
+{
+	struct rlimit r;
+
+	return getrlimit(RLIMIT_NOFILE, &r) < 0 ? -1 : (long)r.rlim_cur;
+}
+
+static size_t
+conns_max(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) < 0 || r.rlim_cur == RLIM_INFINITY ||
+	    r.rlim_cur >= FDS_KEPT + 2 * MAX_CONNS)
+		return MAX_CONNS;
+	return r.rlim_cur > FDS_KEPT + 2 ? (r.rlim_cur - FDS_KEPT) / 2 : 1;
+}
+
 static int
 setup(struct server *s, const char *host, int port)
 {
 	if ((s->lfd = listen_on(host, port)) < 0)
 		return -1;
+	if ((s->max = conns_max()) < MAX_CONNS)
+		warn("a descriptor limit of %ld (ulimit -n): %zu connections at once, not %d",
+		     (long)limit_fds(), s->max, MAX_CONNS);
+	s->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (!(s->l = evloop_new(MAX_CONNS)) ||
 	    evloop_add(s->l, s->lfd, EVLOOP_IN, on_accept, s) < 0 ||
 	    evloop_signal(s->l, SIGINT, on_signal, s) < 0 ||
@@ -385,7 +448,7 @@ int
 serve_run(const char *host, int port, const char *dir, void (*rescan)(void *), void *arg,
 	  int poll_s)
 {
-	struct server s = { .dir = dir, .lfd = -1 };
+	struct server s = { .dir = dir, .lfd = -1, .spare = -1 };
 	int64_t poll_ns = (int64_t)poll_s * 1000000000, next, now, until;
 	int rc = 0;
 
@@ -419,5 +482,7 @@ out:
 		evloop_free(s.l);
 	if (s.lfd >= 0)
 		close(s.lfd);
+	if (s.spare >= 0)
+		close(s.spare);
 	return rc;
 }

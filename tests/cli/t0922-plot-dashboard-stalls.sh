@@ -80,4 +80,21 @@ ended 70 of 70"
 test_expect_success 'SIGTERM stops it cleanly' '
 	stop_plot_dashboard TERM
 '
+
+# Under a descriptor limit below its 64 places (ulimit -n 40) a waiting
+# connection it cannot accept makes it reset one of its own, as the 65th
+# would: a normal request is still answered (with the connection left in
+# the listen queue, the loop woke at once forever, and the request
+# waited for the stalled heads' timeout).
+test_expect_success 'out of descriptors: stalled heads make room, a request is answered' '
+	(ulimit -n 40 && start_plot_dashboard --paths "$DATA/single" --output lim) &&
+	plot_dashboard_url &&
+	{ "$PY" "$STALL" heads "$(port)" 60 30 >lim.out & } &&
+	wait_line lim.out "held 60" &&
+	curl -sf --max-time 5 -o page "$URL" &&
+	grep -q "<h1>AIPerf report</h1>" page &&
+	grep -q "a descriptor limit of 40 (ulimit -n): 8 connections at once, not 64" dash.err &&
+	wait_long lim.out closed &&
+	stop_plot_dashboard TERM
+'
 test_done
