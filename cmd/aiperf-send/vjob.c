@@ -450,19 +450,25 @@ again(struct sender *s, struct xfer *x, int64_t now)
 	schedule(s, j, now + s->o->video_poll_ns);
 }
 
-/* A poll's body: kept when it differs from the last one kept (bounded). */
-static void
+/* A poll's body: kept when it differs from the last one kept (bounded);
+ * -1 after xfer_nomem() when there is no memory for it. */
+static int
 keep_poll(struct xfer *x, int64_t perf)
 {
 	struct vjob *j = x->vj;
 
 	if (j->kept >= MAX_KEPT || (j->last.len == x->body_in.len &&
 	    !memcmp(j->last.s, x->body_in.s, x->body_in.len)))
-		return;
-	xfer_body_member(x, perf);
+		return 0;
+	if (xfer_body_member(x, perf) < 0)
+		return -1;
 	j->kept++;
 	buf_reset(&j->last);
-	buf_add(&j->last, x->body_in.s, x->body_in.len);
+	if (buf_tryadd(&j->last, x->body_in.s, x->body_in.len) < 0) {
+		xfer_nomem(x, x->body_in.len + 1);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -507,8 +513,7 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 		return finish(x);
 	}
 	if (j->stage == VJ_SUBMIT) {
-		xfer_body_member(x, perf);
-		if (take_id(x, json_get(o, "id")) < 0)
+		if (xfer_body_member(x, perf) < 0 || take_id(x, json_get(o, "id")) < 0)
 			return finish(x);
 		j->base = xstrdup(x->url);
 		j->poll_start = now;
@@ -522,7 +527,8 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 	if (!strcmp(st, "completed")) {
 		if (!s->o->download_video)
 			return last(x);
-		xfer_body_member(x, perf);
+		if (xfer_body_member(x, perf) < 0)
+			return finish(x);
 		j->stage = VJ_DOWNLOAD;
 		j->dl_bytes = 0;
 		content_url(x, o);
@@ -534,7 +540,8 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 		job_failed(x, o);
 		return finish(x);
 	}
-	keep_poll(x, perf);
+	if (keep_poll(x, perf) < 0)
+		return finish(x);
 	again(s, x, now);
 	if (x->err != XE_NONE)
 		return finish(x);

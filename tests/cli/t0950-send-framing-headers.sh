@@ -66,5 +66,4 @@ test_expect_success 'aiperf profile -H Content-Length: the same usage error, exi
 	test ! -s "$TMP/wire"
 '
 
-echo "1..$test_count"
-[ "$test_failed" -eq 0 ]
+test_done

@@ -87,5 +87,4 @@ test_expect_success "$e: CR, LF and control characters: percent-encoded in the p
 '
 done
 
-echo "1..$test_count"
-[ "$test_failed" -eq 0 ]
+test_done
