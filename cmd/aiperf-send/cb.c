@@ -300,6 +300,7 @@ msg_room(struct xfer *x, const struct sse_msg *m)
 
 	if (strs < BUF_NOMAX / 8 && buf_trygrow(r, 6 * strs + slack) == 0)
 		return 0;
+	slack += XFER_QUOTE_ROOM;
 	for (size_t i = 0; i < m->n; i++)
 		slack += xfer_quoted_max(m->f[i].name, m->f[i].nlen) +
 			 (m->f[i].value ? xfer_quoted_max(m->f[i].value, m->f[i].vlen) : 0);

@@ -151,7 +151,7 @@ xfer_room(struct xfer *x, struct buf *b, const char *p, size_t n, size_t slack)
 	/* json_quote()'s worst case first: no scan of a text that fits it */
 	if (n < BUF_NOMAX / 8 && buf_trygrow(b, 6 * n + 2 + slack) == 0)
 		return 0;
-	need = xfer_quoted_max(p, n) + slack;
+	need = xfer_quoted_max(p, n) + slack + XFER_QUOTE_ROOM;
 	if (buf_trygrow(b, need) == 0)
 		return 0;
 	xfer_nomem(x, b->len + need + 1);
@@ -692,7 +692,7 @@ str_room(const char *s)
 static size_t
 record_room(const struct xfer *x)
 {
-	return 8192 + x->body_len + x->resp.len + x->stamps.len +
+	return 8192 + XFER_QUOTE_ROOM + x->body_len + x->resp.len + x->stamps.len +
 	       str_room(x->errmsg) + str_room(x->input_text);
 }
 

@@ -183,5 +183,9 @@ int xfer_body_member(struct xfer *x, int64_t perf);
 int xfer_room(struct xfer *x, struct buf *b, const char *p, size_t n, size_t slack);
 /* The most bytes p[0..n) takes as a JSON string (its quotes included). */
 size_t xfer_quoted_max(const char *p, size_t n);
+/* json_quote() asks for room for its worst case, 6 bytes a byte, before it
+ * writes a string of up to 64 KiB: a reservation made of xfer_quoted_max()
+ * sizes needs this much more, or that request grows the buffer anyway. */
+#define XFER_QUOTE_ROOM ((size_t)6 * 65536 + 2)
 
 #endif
