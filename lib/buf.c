@@ -2,6 +2,7 @@
 /* A growable byte buffer with a hard cap. */
 #include "buf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,21 +43,76 @@ buf_reset(struct buf *b)
 		b->s[0] = '\0';
 }
 
+/* The allocation for need bytes: cap doubled (from 64) until it holds them. */
+static size_t
+next_cap(size_t cap, size_t need)
+{
+	cap = cap ? cap : 64;
+	while (cap < need)
+		cap = cap < ((size_t)-1) / 2 ? cap * 2 : need;
+	return cap;
+}
+
+/* Room for extra more bytes and the NUL: 0 (need set), 1 (room already), -1 past max. */
+static int
+room(const struct buf *b, size_t extra, size_t *need)
+{
+	if (extra > b->max || b->len > b->max - extra)
+		return errno = ENOBUFS, -1;
+	*need = b->len + extra + 1;
+	return *need <= b->cap;
+}
+
 int
 buf_grow(struct buf *b, size_t extra)
 {
 	size_t need;
+	int r = room(b, extra, &need);
 
-	if (extra > b->max || b->len > b->max - extra)
-		return -1;
-	need = b->len + extra + 1;
-	if (need <= b->cap)
-		return 0;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < need)
-		cap = cap < ((size_t)-1) / 2 ? cap * 2 : need;
-	b->s = xrealloc(b->s, cap);
+	if (r)
+		return r < 0 ? -1 : 0;
+	b->cap = next_cap(b->cap, need);
+	b->s = xrealloc(b->s, b->cap);
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+int
+buf_trygrow(struct buf *b, size_t extra)
+{
+	size_t need, cap;
+	int r = room(b, extra, &need);
+	char *s;
+
+	if (r)
+		return r < 0 ? -1 : 0;
+	cap = next_cap(b->cap, need);
+	if (!(s = realloc(b->s, cap)) && cap > need)
+		s = realloc(b->s, cap = need);
+	if (!s)
+		return errno = ENOMEM, -1;
+	b->s = s;
 	b->cap = cap;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+/* Append n bytes that have room. */
+static inline void
+put(struct buf *b, const void *p, size_t n)
+{
+	if (n)
+		memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+int
+buf_tryadd(struct buf *b, const void *p, size_t n)
+{
+	if (buf_trygrow(b, n) < 0)
+		return -1;
+	put(b, p, n);
 	return 0;
 }
 
@@ -65,10 +121,7 @@ buf_add(struct buf *b, const void *p, size_t n)
 {
 	if (buf_grow(b, n) < 0)
 		return -1;
-	if (n)
-		memcpy(b->s + b->len, p, n);
-	b->len += n;
-	b->s[b->len] = '\0';
+	put(b, p, n);
 	return 0;
 }
 

@@ -10,9 +10,10 @@
 /*
  * A struct buf owns its bytes; they are always NUL-terminated, so b.s can
  * be used as a C string when the contents hold no NUL. buf_init() does not
- * allocate. Appends past `max` bytes fail with -1 and leave the buffer as it
- * was (the caller turns that into an error record); every other failure
- * aborts through xrealloc. buf_release() frees the contents and re-inits;
+ * allocate. Appends past `max` bytes fail with -1 (errno ENOBUFS) and leave
+ * the buffer as it was (the caller turns that into an error record); every
+ * other failure aborts through xrealloc, but for buf_trygrow() and
+ * buf_tryadd(). buf_release() frees the contents and re-inits;
  * buf_detach() hands the bytes to the caller, who frees them.
  */
 struct buf {
@@ -31,6 +32,16 @@ char *buf_detach(struct buf *b, size_t *len);
 void buf_reset(struct buf *b);
 int buf_grow(struct buf *b, size_t extra);
 int buf_add(struct buf *b, const void *p, size_t n);
+/*
+ * buf_grow() and buf_add() for a buffer that one response fills, whose
+ * failure is that response's error and not the process's end: when the
+ * memory cannot be had they return -1 with errno ENOMEM (the buffer as it
+ * was) instead of aborting. A doubled allocation that fails is asked again
+ * at exactly the size needed, b->len + extra + 1 bytes: the size that
+ * failed when ENOMEM comes back.
+ */
+int buf_trygrow(struct buf *b, size_t extra);
+int buf_tryadd(struct buf *b, const void *p, size_t n);
 int buf_addstr(struct buf *b, const char *s);
 int buf_addch(struct buf *b, int c);
 int buf_addf(struct buf *b, const char *fmt, ...) FMT(2, 3);

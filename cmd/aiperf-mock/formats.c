@@ -65,7 +65,7 @@ resp_object(struct buf *b, const struct server *s, const struct resp *r,
 			 "\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\","
 			 "\"text\":\"", (unsigned long long)r->id);
 		words(b, r, r->n_reason, total);
-		gen_fault_text(b, f);
+		gen_fault_text(b, r, f);
 		ADD(b, "\",\"annotations\":[]}]}");
 	} else if (b->s[b->len - 1] == ',') {
 		b->len--;
@@ -90,7 +90,7 @@ fmt_fixed_body(struct server *s, struct resp *r, enum fault f)
 	case FMT_TGI:
 		ADD(&b, "{\"generated_text\":\"");
 		words(&b, r, 0, total);
-		gen_fault_text(&b, f);
+		gen_fault_text(&b, r, f);
 		buf_addf(&b, "\",\"details\":{\"finish_reason\":\"%s\",\"generated_tokens\":%ld,"
 			 "\"seed\":null}", !strcmp(r->finish, "length") ? "length" : "eos_token",
 			 total);
@@ -98,7 +98,7 @@ fmt_fixed_body(struct server *s, struct resp *r, enum fault f)
 	default:	/* FMT_RAG */
 		ADD(&b, "{\"content\":\"");
 		words(&b, r, 0, total);
-		gen_fault_text(&b, f);
+		gen_fault_text(&b, r, f);
 		ADD(&b, "\",\"sources\":[{\"title\":\"aiperf-mock\",\"source\":\"mock://doc/1\"}]");
 		break;
 	}
@@ -132,7 +132,7 @@ fmt_token(struct buf *b, const struct resp *r, long i, int64_t stamp, enum fault
 				 (unsigned long long)r->id, r->n_reason ? 1 : 0);
 		buf_add(b, w, wl);
 		if (i == 0)
-			gen_fault_text(b, f);
+			gen_fault_text(b, r, f);
 		ADD(b, "\",");
 		break;
 	case FMT_TGI:
@@ -140,7 +140,7 @@ fmt_token(struct buf *b, const struct resp *r, long i, int64_t stamp, enum fault
 			 (r->word + (unsigned)i) % 32000);
 		buf_add(b, w, wl);
 		if (i == 0)
-			gen_fault_text(b, f);
+			gen_fault_text(b, r, f);
 		ADD(b, "\",\"logprob\":-0.5,\"special\":false},\"generated_text\":");
 		if (i + 1 == total) {
 			buf_addch(b, '"');
@@ -156,7 +156,7 @@ fmt_token(struct buf *b, const struct resp *r, long i, int64_t stamp, enum fault
 		ADD(b, "data: {\"content\":\"");
 		buf_add(b, w, wl);
 		if (i == 0)
-			gen_fault_text(b, f);
+			gen_fault_text(b, r, f);
 		ADD(b, "\",");
 		break;
 	}

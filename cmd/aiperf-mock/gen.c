@@ -327,7 +327,7 @@ fixed_body(struct server *s, struct resp *r, const struct plan *p, uint64_t id,
 	if (r->chat) {
 		ADD(&b, ",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"");
 		add_words(&b, r->word, r->n_reason, total);
-		gen_fault_text(&b, f);
+		gen_fault_text(&b, r, f);
 		if (r->n_reason) {
 			ADD(&b, "\",\"reasoning_content\":\"");
 			add_words(&b, r->word, 0, r->n_reason);
@@ -336,7 +336,7 @@ fixed_body(struct server *s, struct resp *r, const struct plan *p, uint64_t id,
 	} else {
 		ADD(&b, ",\"choices\":[{\"index\":0,\"text\":\"");
 		add_words(&b, r->word, 0, total);
-		gen_fault_text(&b, f);
+		gen_fault_text(&b, r, f);
 		ADD(&b, "\",\"logprobs\":null,\"finish_reason\":\"");
 	}
 	buf_addstr(&b, r->finish);
@@ -410,6 +410,7 @@ start_resp(struct conn *c, enum route rt, uint64_t rng)
 	r->status = 200;
 	r->rng = rng;
 	r->fail_after = c->srv->opt->fail_after;
+	r->big = c->srv->opt->big_body;
 	/* the faults that cut a stream short do it after one chunk by default */
 	enum fault f = (c->flags & CONN_FAULT) ? c->srv->opt->fault : FAULT_NONE;
 	if (r->fail_after < 0 && (f == FAULT_RESET || f == FAULT_STALL_BODY ||

@@ -212,9 +212,11 @@ conn_send(struct conn *c, const char *p, size_t n)
 	if ((size_t)w == n)
 		return;
 	/* The cap stops a peer that does not read; one answer larger than
-	 * it (a huge non-streaming body) may still be queued whole. */
+	 * it (a huge non-streaming body, a huge event) may still be queued
+	 * whole, with the cap's room after it for what follows (a chunk's
+	 * CRLF, the next events). */
 	if (c->out.len == 0 && n - (size_t)w > MOCK_MAX_OUT)
-		c->out.max = n - (size_t)w;
+		c->out.max = n - (size_t)w + MOCK_MAX_OUT;
 	if (buf_add(&c->out, p + w, n - (size_t)w) < 0) {
 		conn_close(c);	/* peer stopped reading: MOCK_MAX_OUT queued */
 		return;

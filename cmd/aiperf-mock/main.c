@@ -23,7 +23,7 @@ enum {
 	K_REASONING, K_FAIL_AFTER, K_STALL, K_FAULT, K_MAX_CONN, K_MODEL,
 	K_EMB_DIM, K_EMB_BASE, K_EMB_PER, K_RANK_BASE, K_RANK_PER, K_IMG_BASE, K_IMG_PER,
 	K_WORKERS, K_PORTS, K_HELP,
-	K_VERSION, K_DCGM, K_DCGM_GPUS, K_VTIME, K_VFAIL, K_VBYTES,
+	K_VERSION, K_DCGM, K_DCGM_GPUS, K_VTIME, K_VFAIL, K_VBYTES, K_BIGBODY,
 };
 
 /* In enum fault's order, from FAULT_RESET. */
@@ -55,6 +55,8 @@ static const char *const faults[] = {
 	{ "fail-after", K_FAIL_AFTER, COUNT(o->fail_after, 0) }, \
 	{ "stall-ms", K_STALL, MS(o->stall_ns), .flags = OPT_BR }, \
 	{ "fault", K_FAULT, OPT_CHOICE, "mode", .choices = faults }, \
+	{ "big-body-bytes", K_BIGBODY, OPT_SIZE, "size", OPT_TO(o->big_body), .min = 1, \
+	  .max = 4LL << 30, .flags = OPT_BR }, \
 	{ "max-connections", K_MAX_CONN, OPT_INT, "n", OPT_TO(o->max_connections), \
 	  .max = 100000000 }, \
 	{ "model", K_MODEL, OPT_STR, "name", OPT_TO(o->model) }, \
@@ -95,7 +97,7 @@ parse_args(struct options *o, int argc, char **argv)
 		.rank_per_ns = 1000000, .img_base_ns = 10000000, .img_per_ns = 5000000,
 		.fail_after = -1, .embedding_dim = 16,
 		.model = "aiperf-mock", .workers = 1, .ports = 1,
-		.video_ns = 500000000, .video_bytes = 65536,
+		.video_ns = 500000000, .video_bytes = 65536, .big_body = MOCK_BIG_BODY,
 	};
 	opt_init(&it, &cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1) {

@@ -70,6 +70,7 @@ struct options {
 	int64_t video_ns;	/* --video-time-ms: one video job's time */
 	double video_fail_rate;	/* --video-fail-rate, percent */
 	long video_bytes;	/* --video-content-bytes */
+	size_t big_body;	/* --big-body-bytes: the text --fault big-body adds */
 };
 
 enum route {
@@ -179,6 +180,7 @@ struct resp {
 	int stamp;		/* fixed: append ,"aiperf_send_ns":N} */
 	int whole;		/* fixed: the body is complete, no '}' to add */
 	int abort;		/* fixed: close instead of answering */
+	size_t big;		/* --fault big-body: the bytes of text it adds */
 	/* SSE state */
 	int chat, include_usage;
 	enum resp_fmt fmt;
@@ -339,8 +341,8 @@ void metrics_dcgm(struct buf *b, const struct server *s, int set);
 /* Word i (mod the list) of the response text, with its leading space. */
 const char *gen_word(unsigned i, size_t *len);
 
-/* --fault big-body, bad-utf8: the extra text of a first token or body. */
-void gen_fault_text(struct buf *b, enum fault f);
+/* --fault big-body, bad-utf8: the extra text of r's first token or body. */
+void gen_fault_text(struct buf *b, const struct resp *r, enum fault f);
 
 /* Fast decimal formatting: writes v at p, returns the length. */
 size_t fmt_i64(char *p, int64_t v);

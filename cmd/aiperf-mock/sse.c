@@ -77,15 +77,15 @@ fault_of(const struct conn *c)
 
 /* --fault big-body and bad-utf8: what the first token's text gets. */
 void
-gen_fault_text(struct buf *b, enum fault f)
+gen_fault_text(struct buf *b, const struct resp *r, enum fault f)
 {
 	if (f == FAULT_BAD_UTF8)
 		ADD(b, " \xc3\x28\xff\xfe");	/* a bad sequence, then bytes never valid */
 	if (f != FAULT_BIG_BODY)
 		return;
-	buf_grow(b, MOCK_BIG_BODY + 1);
-	memset(b->s + b->len, 'x', MOCK_BIG_BODY);
-	b->len += MOCK_BIG_BODY;
+	buf_grow(b, r->big + 1);
+	memset(b->s + b->len, 'x', r->big);
+	b->len += r->big;
 	b->s[b->len] = '\0';
 }
 
@@ -122,13 +122,13 @@ add_token(struct buf *b, const struct resp *r, long i, int64_t stamp,
 			ADD(b, "\"content\":\"");
 		buf_add(b, w, wl);
 		if (i == 0)
-			gen_fault_text(b, f);
+			gen_fault_text(b, r, f);
 		ADD(b, "\"},\"finish_reason\":");
 	} else {
 		ADD(b, "{\"index\":0,\"text\":\"");
 		buf_add(b, w, wl);
 		if (i == 0)
-			gen_fault_text(b, f);
+			gen_fault_text(b, r, f);
 		ADD(b, "\",\"logprobs\":null,\"finish_reason\":");
 	}
 	if (last) {

@@ -2,6 +2,7 @@
 /* libcurl callbacks for one transfer: body bytes, header lines and SSE messages. */
 #include "cb.h"
 
+#include <errno.h>
 #include <string.h>
 #include "clock.h"
 #include "json/json.h"
@@ -52,6 +53,33 @@ too_large(struct xfer *x)
 	buf_release(&b);
 }
 
+/* An error body becomes the message: what fits under the cap is kept. */
+static size_t
+error_body(struct xfer *x, const char *p, size_t len)
+{
+	struct buf *b = &x->body_in;
+	size_t k = len < b->max - b->len ? len : b->max - b->len;
+
+	if (buf_tryadd(b, p, k) < 0) {
+		xfer_nomem(x, b->len + k + 1);
+		return 0;
+	}
+	return len;
+}
+
+/* A body or an SSE message could not be kept: the transfer stops. */
+static size_t
+not_kept(struct xfer *x, size_t n)
+{
+	if (x->err != XE_NONE)
+		return 0;	/* the callback's own: an SSE error, too large */
+	if (errno == ENOMEM)
+		xfer_nomem(x, n);
+	else
+		too_large(x);
+	return 0;
+}
+
 size_t
 cb_write(char *p, size_t size, size_t n, void *userdata)
 {
@@ -59,14 +87,8 @@ cb_write(char *p, size_t size, size_t n, void *userdata)
 	size_t len = size * n;
 
 	stamp(x);
-	if (!ok_status(x->status)) {
-		/* Error bodies become the message; keep what fits. */
-		if (buf_add(&x->body_in, p, len) < 0) {
-			size_t room = x->body_in.max - x->body_in.len;
-			buf_add(&x->body_in, p, room);
-		}
-		return len;
-	}
+	if (!ok_status(x->status))
+		return error_body(x, p, len);
 	if (x->vj && vjob_sink(x, len))
 		return len;	/* video content: counted, not kept */
 	if (x->is_sse) {
@@ -74,20 +96,15 @@ cb_write(char *p, size_t size, size_t n, void *userdata)
 			sse_init(&x->sse, x->snd->o->max_response, cb_sse, x);
 			x->sse_on = 1;
 		}
-		if (sse_feed(&x->sse, p, len) < 0) {
-			if (x->err == XE_NONE)
-				too_large(x);
-			return 0;
-		}
+		if (sse_feed(&x->sse, p, len) < 0)
+			return not_kept(x, x->sse.nomem);
 		return len;
 	}
 	/* One allocation for a small body instead of doubling from 64 bytes. */
 	if (!x->body_in.cap && len < 4096)
-		buf_grow(&x->body_in, 1024);
-	if (buf_add(&x->body_in, p, len) < 0) {
-		too_large(x);
-		return 0;
-	}
+		buf_trygrow(&x->body_in, 1024);
+	if (buf_tryadd(&x->body_in, p, len) < 0)
+		return not_kept(x, x->body_in.len + len + 1);
 	return len;
 }
 
@@ -186,7 +203,7 @@ find_stamp_key(const char *d, size_t n, const char *key, size_t klen)
 }
 
 /* Find "aiperf_send_ns": <int> in a chunk the mock stamped. */
-void
+int
 cb_stamp(struct xfer *x, const char *d, size_t n)
 {
 	static const char key[] = "\"aiperf_send_ns\"";
@@ -194,7 +211,7 @@ cb_stamp(struct xfer *x, const char *d, size_t n)
 	const char *u = find_stamp_key(d, n, key, klen), *end = d + n;
 
 	if (!u)
-		return;
+		return 0;
 	const char *k = u + klen;
 	while (k < end && (*k == ' ' || *k == ':'))
 		k++;
@@ -207,12 +224,18 @@ cb_stamp(struct xfer *x, const char *d, size_t n)
 		do
 			*--q = (char)('0' + v % 10);
 		while (v /= 10);
+		size_t len = (size_t)(num + sizeof(num) - q);
 		if (!x->stamps.cap && x->snd->stamps_hint)
-			buf_grow(&x->stamps, x->snd->stamps_hint);	/* one allocation */
+			buf_trygrow(&x->stamps, x->snd->stamps_hint);	/* one allocation */
+		if (buf_trygrow(&x->stamps, len + 1) < 0) {
+			xfer_nomem(x, x->stamps.len + len + 2);
+			return -1;
+		}
 		if (x->stamps.len)
 			buf_addch(&x->stamps, ',');
-		buf_add(&x->stamps, q, (size_t)(num + sizeof(num) - q));
+		buf_add(&x->stamps, q, len);
 	}
+	return 0;
 }
 
 static void
@@ -262,12 +285,38 @@ has_content(struct sender *s, const char *d, size_t n)
 	       nonempty(json_get(json_get(v, "token"), "text"));
 }
 
+/*
+ * Room in x->resp for m's member, checked, so that writing it cannot fail
+ * halfway: its field strings are at most twice its text (a continuation
+ * line gains a "\\n") and 7 bytes a field (a "comment" name), each byte
+ * at most 6 escaped; each packet takes 32 bytes of its own, the message
+ * 64. A message too large for that bound is measured instead.
+ */
+static int
+msg_room(struct xfer *x, const struct sse_msg *m)
+{
+	size_t strs = 2 * m->len + 7 * m->n, slack = 32 * m->n + 64;
+	struct buf *r = &x->resp;
+
+	if (strs < BUF_NOMAX / 8 && buf_trygrow(r, 6 * strs + slack) == 0)
+		return 0;
+	slack += XFER_QUOTE_ROOM;
+	for (size_t i = 0; i < m->n; i++)
+		slack += xfer_quoted_max(m->f[i].name, m->f[i].nlen) +
+			 (m->f[i].value ? xfer_quoted_max(m->f[i].value, m->f[i].vlen) : 0);
+	if (buf_trygrow(r, slack) == 0)
+		return 0;
+	xfer_nomem(x, r->len + slack + 1);
+	return -1;
+}
+
 int
 cb_sse(void *ctx, const struct sse_msg *m)
 {
 	struct xfer *x = ctx;
 	struct buf *r = &x->resp;
 	struct jw w;
+	int rc = 0;
 
 	if (sse_msg_is_error(m)) {
 		sse_error(x, m);
@@ -276,7 +325,9 @@ cb_sse(void *ctx, const struct sse_msg *m)
 	size_t mark = r->len;
 	/* One allocation, not a doubling from 64 bytes per response. */
 	if (!r->cap && x->snd->resp_hint)
-		buf_grow(r, x->snd->resp_hint);
+		buf_trygrow(r, x->snd->resp_hint);
+	if (msg_room(x, m) < 0)
+		return -1;
 	if (r->len)
 		buf_addch(r, ',');
 	jw_init(&w, r, 0);
@@ -293,17 +344,21 @@ cb_sse(void *ctx, const struct sse_msg *m)
 			KEY(&w, "value");
 			jw_strn(&w, m->f[i].value, m->f[i].vlen);
 			if (m->f[i].nlen == 4 && !memcmp(m->f[i].name, "data", 4)) {
-				cb_stamp(x, m->f[i].value, m->f[i].vlen);
+				rc |= cb_stamp(x, m->f[i].value, m->f[i].vlen);
 				if (x->prefill && has_content(x->snd, m->f[i].value, m->f[i].vlen))
 					sched_prefill_release(x->snd, x);
 				if (x->want_reply)
-					sess_reply(x->snd, x, m->f[i].value, m->f[i].vlen);
+					rc |= sess_reply(x->snd, x, m->f[i].value, m->f[i].vlen);
 			}
 		}
 		jw_obj_end(&w);
 	}
 	jw_arr_end(&w);
 	jw_obj_end(&w);
+	if (rc < 0) {	/* a stamp or the reply could not be kept: xfer_nomem() */
+		r->len = mark;
+		return -1;
+	}
 	if (r->len > x->snd->o->max_response) {
 		r->len = mark;
 		too_large(x);

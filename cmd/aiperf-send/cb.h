@@ -14,8 +14,9 @@ int cb_prereq(void *clientp, char *ip, char *local_ip, int port, int local_port)
 /* SSE message callback (an sse_fn), with the xfer as ctx. */
 int cb_sse(void *ctx, const struct sse_msg *m);
 /* Append the first "aiperf_send_ns": N of d[0..n) (a chunk or body the
- * server stamped) to the transfer's server_stamps. */
+ * server stamped) to the transfer's server_stamps; 0, or -1 after
+ * xfer_nomem(). */
 struct xfer;
-void cb_stamp(struct xfer *x, const char *d, size_t n);
+int cb_stamp(struct xfer *x, const char *d, size_t n);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* -H values: 'Name:Value' strings and JSON objects into the request's header lines. */
 #include <string.h>
+#include <strings.h>
 #include "json/json.h"
 #include "send.h"
 #include "util.h"
@@ -21,6 +22,27 @@ check_name(const char *name, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (!tchar((unsigned char)name[i]))
 			die_usage("invalid header name '%.*s'", (int)n, name);
+}
+
+/*
+ * Headers that frame the request body or manage the connection belong to
+ * the engines: a user's Content-Length beside ours (or instead of it, on
+ * libcurl) would frame the body wrongly, and the others would contradict
+ * --connection-reuse-strategy or the parser (HTTP/2 forbids them all).
+ */
+static void
+check_own(const char *name, size_t n)
+{
+	static const char *const own[] = {
+		"content-length", "transfer-encoding", "connection", "keep-alive",
+		"te", "upgrade",
+	};
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (strlen(own[i]) == n && !strncasecmp(name, own[i], n))
+			die_usage("header '%.*s' cannot be set with -H: the sender frames "
+				  "each request and manages its connections itself",
+				  (int)n, name);
 }
 
 /* The value is never printed: it may be a credential. */
@@ -58,7 +80,8 @@ hdr_name_len(const char *line)
  * The line for libcurl's header list (the native engine reads it the same
  * way): "Name: value", or "Name;" for an empty value ("Name:" would remove
  * the header instead of sending it empty). A later header of the same name
- * (exactly, as the original's dict has it) replaces the earlier one in place.
+ * (exactly, as the original's dict has it) replaces the earlier one in place;
+ * Host in any case, as a request has one Host (it replaces the engines').
  */
 static void
 add_line(struct options *o, const char *name, size_t nl, const char *v, size_t n)
@@ -66,8 +89,12 @@ add_line(struct options *o, const char *name, size_t nl, const char *v, size_t n
 	char *line = n ? xstrfmt("%.*s: %.*s", (int)nl, name, (int)n, v)
 		       : xstrfmt("%.*s;", (int)nl, name);
 
+	int host = nl == 4 && !strncasecmp(name, "host", 4);
+
 	for (size_t i = 0; i < o->nheaders; i++)
-		if (hdr_name_len(o->headers[i]) == nl && !memcmp(o->headers[i], name, nl)) {
+		if (hdr_name_len(o->headers[i]) == nl &&
+		    (host ? !strncasecmp(o->headers[i], name, nl)
+			  : !memcmp(o->headers[i], name, nl))) {
 			free(o->headers[i]);
 			o->headers[i] = line;
 			return;
@@ -82,6 +109,7 @@ add_pair(struct options *o, const char *name, size_t nl, const char *v, size_t n
 	nl = trim(&name, nl);
 	n = trim(&v, n);
 	check_name(name, nl);
+	check_own(name, nl);
 	check_value(name, nl, v, n);
 	add_line(o, name, nl, v, n);
 }

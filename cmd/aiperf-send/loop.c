@@ -18,6 +18,7 @@
 
 #define MAX_EVENTS 256
 #define FLUSH_NS 100000000	/* records wait at most this long in the output buffer */
+#define OUT_KEEP ((size_t)4 << 20)	/* the output buffer's room kept between flushes */
 
 static void
 on_signal(struct evloop *l, int sig, void *ud)
@@ -108,6 +109,8 @@ flush_out(struct sender *s)
 		s->out_watched = 1;
 	}
 	buf_reset(&s->out);
+	if (s->out.cap > OUT_KEEP)
+		buf_release(&s->out);	/* a huge record's room goes back */
 	s->flushed_ns = clock_now_ns();
 }
 

@@ -70,10 +70,13 @@ outq_pending(const struct outq *q)
 	return q->pending;
 }
 
-/* Keep p[0..n) after what waits. */
-static void
+/* Keep p[0..n) after what waits; the bytes kept, fewer when no memory is
+ * left for a chunk (a huge record behind a slow reader). */
+static size_t
 append(struct outq *q, const char *p, size_t n)
 {
+	size_t kept = 0;
+
 	while (n) {
 		struct outq_chunk *c = q->tail;
 		size_t k;
@@ -81,8 +84,8 @@ append(struct outq *q, const char *p, size_t n)
 		if (!c || c->len == CHUNK_BYTES) {
 			if ((c = q->spare))
 				q->spare = NULL;
-			else
-				c = xmalloc(sizeof(*c) + CHUNK_BYTES);
+			else if (!(c = malloc(sizeof(*c) + CHUNK_BYTES)))
+				return kept;
 			c->next = NULL;
 			c->off = c->len = 0;
 			if (q->tail)
@@ -95,9 +98,11 @@ append(struct outq *q, const char *p, size_t n)
 		memcpy(c->data + c->len, p, k);
 		c->len += k;
 		q->pending += k;
+		kept += k;
 		p += k;
 		n -= k;
 	}
+	return kept;
 }
 
 /* Write p[0..n) until the reader is full; bytes written, or -1. */
@@ -153,6 +158,36 @@ wait_writable(int fd)
 		;
 }
 
+/* A wait for the reader that began at t0 (clock_mono_ns). */
+static void
+counted(struct outq *q, int64_t t0)
+{
+	int64_t dt = clock_mono_ns() - t0;
+
+	q->waits++;
+	q->wait_ns += dt;
+	if (dt > q->max_wait_ns)
+		q->max_wait_ns = dt;
+}
+
+/* Bytes there was no memory to keep go out now, after what waits: 0 or -1. */
+static int
+write_through(struct outq *q, const char *p, size_t n)
+{
+	if (outq_drain(q) < 0)
+		return -1;
+	while (n) {
+		ssize_t w = write_some(q->fd, p, n);
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+		if (n)
+			wait_writable(q->fd);
+	}
+	return 0;
+}
+
 int
 outq_put(struct outq *q, const char *p, size_t n)
 {
@@ -167,24 +202,25 @@ outq_put(struct outq *q, const char *p, size_t n)
 	}
 	if (!n)
 		return 0;
-	append(q, p, n);
+	size_t kept = append(q, p, n);
+	int64_t t0 = clock_mono_ns();
+	int rc = 0;
+	if (kept < n) {
+		rc = write_through(q, p + kept, n - kept);
+		counted(q, t0);
+		return rc;
+	}
 	if (outq_pending(q) > q->peak)
 		q->peak = outq_pending(q);
 	if (outq_pending(q) <= q->cap)
 		return 0;
 	/* The reader is cap bytes behind: wait until it took half. */
-	int64_t t0 = clock_mono_ns(), dt;
-	while (outq_pending(q) > q->cap / 2) {
+	while (rc == 0 && outq_pending(q) > q->cap / 2) {
 		wait_writable(q->fd);
-		if (outq_pump(q) < 0)
-			return -1;
+		rc = outq_pump(q);
 	}
-	dt = clock_mono_ns() - t0;
-	q->waits++;
-	q->wait_ns += dt;
-	if (dt > q->max_wait_ns)
-		q->max_wait_ns = dt;
-	return 0;
+	counted(q, t0);
+	return rc;
 }
 
 int

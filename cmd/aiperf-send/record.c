@@ -3,6 +3,7 @@
 #define _GNU_SOURCE	/* memmem */
 #include "xfer.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -83,6 +84,80 @@ xfer_fail(struct xfer *x, enum xfer_err e, long code, const char *msg)
 		x->errmsg = xstrdup(msg);
 }
 
+/*
+ * A cancellation keeps its type (was_cancelled and the metrics' filters
+ * depend on it) and says in its message what was dropped; any other error
+ * becomes the memory error, as what it explained is gone.
+ */
+void
+xfer_nomem(struct xfer *x, size_t n)
+{
+	char m[160];
+	int keep = x->err == XE_CANCEL || x->err == XE_STOPPED ||
+		   x->err == XE_NOTFIN || x->err == XE_NOTSENT;
+
+	if (keep) {
+		char *was = x->errmsg;
+		if (!x->nomem) {
+			x->errmsg = xstrfmt("%s; its responses were dropped: allocating "
+					    "%zu bytes failed (out of memory)", was ? was : "", n);
+			free(was);
+		}
+		x->nomem = 1;
+		return;
+	}
+	x->nomem = 1;
+	snprintf(m, sizeof(m), "Response dropped: allocating %zu bytes for it "
+		 "failed (out of memory)", n);
+	free(x->errmsg);
+	x->errmsg = NULL;
+	x->err = XE_NONE;
+	x->errcode = 0;
+	xfer_fail(x, XE_NOMEM, 0, m);
+}
+
+/* What a response held, given back once it cannot be recorded whole. */
+static void
+drop_response(struct xfer *x)
+{
+	buf_release(&x->body_in);
+	buf_release(&x->resp);
+	buf_release(&x->tmp);
+	buf_release(&x->stamps);
+	buf_release(&x->reply);
+	if (x->sse_on)
+		sse_release(&x->sse);
+	x->sse_on = 0;
+}
+
+size_t
+xfer_quoted_max(const char *p, size_t n)
+{
+	size_t k = n + 2;
+
+	/* every escape json_quote() writes is 6 bytes at most */
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		k += (c < 0x20 || c == '"' || c == '\\') ? 5 : 0;
+	}
+	return k;
+}
+
+int
+xfer_room(struct xfer *x, struct buf *b, const char *p, size_t n, size_t slack)
+{
+	size_t need;
+
+	/* json_quote()'s worst case first: no scan of a text that fits it */
+	if (n < BUF_NOMAX / 8 && buf_trygrow(b, 6 * n + 2 + slack) == 0)
+		return 0;
+	need = xfer_quoted_max(p, n) + slack + XFER_QUOTE_ROOM;
+	if (buf_trygrow(b, need) == 0)
+		return 0;
+	xfer_nomem(x, b->len + need + 1);
+	return -1;
+}
+
 static void
 fail_curl(struct xfer *x, CURLcode rc)
 {
@@ -105,13 +180,23 @@ fail_curl(struct xfer *x, CURLcode rc)
 	buf_release(&b);
 }
 
+/* The error body, made valid UTF-8, is the message (moved there, not copied). */
 static void
 http_error(struct xfer *x)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
-	sse_utf8_append(&b, x->body_in.s ? x->body_in.s : "", x->body_in.len);
-	xfer_fail(x, XE_HTTP, x->status, buf_str(&b));
-	buf_release(&b);
+	size_t nomem = 0;
+
+	if (buf_trygrow(&b, x->body_in.len) < 0 ||
+	    sse_utf8_append(&b, buf_str(&x->body_in), x->body_in.len, &nomem) < 0) {
+		buf_release(&b);
+		xfer_nomem(x, nomem ? nomem : x->body_in.len + 1);
+		return;
+	}
+	buf_release(&x->body_in);
+	x->err = XE_HTTP;	/* xfer_done() comes here without an error */
+	x->errcode = x->status;
+	x->errmsg = buf_detach(&b, NULL);
 }
 
 /* Whether p[0..n) is all ASCII (then valid UTF-8 as it is), eight bytes at a time. */
@@ -160,6 +245,8 @@ xfer_done(struct xfer *x, CURLcode rc)
 		x->end_ns = clock_now_ns();
 	if (x->h && (rc == CURLE_OK || (x->status && !(x->status >= 200 && x->status <= 299))))
 		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &x->status);
+	if (x->nomem)
+		drop_response(x);
 	if (x->err != XE_NONE)
 		return;
 	if (x->status && !(x->status >= 200 && x->status <= 299)) {
@@ -177,35 +264,60 @@ xfer_done(struct xfer *x, CURLcode rc)
 		}
 		return;
 	}
-	if (x->want_reply)
-		sess_reply(x->snd, x, buf_str(&x->body_in), x->body_in.len);
-	cb_stamp(x, buf_str(&x->body_in), x->body_in.len);
-	xfer_body_member(x, x->end_ns);
+	if ((x->want_reply &&
+	     sess_reply(x->snd, x, buf_str(&x->body_in), x->body_in.len) < 0) ||
+	    cb_stamp(x, buf_str(&x->body_in), x->body_in.len) < 0 ||
+	    xfer_body_member(x, x->end_ns) < 0) {
+		drop_response(x);
+		return;
+	}
+	buf_release(&x->body_in);	/* in the responses now */
 }
 
-void
+/* The body as valid UTF-8: itself when all ASCII, else cleaned into x->tmp. */
+static int
+body_text(struct xfer *x, const char **t, size_t *n)
+{
+	size_t nomem = 0;
+
+	*t = buf_str(&x->body_in);
+	*n = x->body_in.len;
+	if (ascii(*t, *n))
+		return 0;
+	buf_reset(&x->tmp);
+	/* tmp's cap is the body's: a body that grows past it is cut, as before */
+	if ((buf_trygrow(&x->tmp, *n) < 0 && errno == ENOMEM) ||
+	    (sse_utf8_append(&x->tmp, *t, *n, &nomem) < 0 && errno == ENOMEM)) {
+		xfer_nomem(x, nomem ? nomem : *n + 1);
+		return -1;
+	}
+	*t = buf_str(&x->tmp);
+	*n = x->tmp.len;
+	return 0;
+}
+
+int
 xfer_body_member(struct xfer *x, int64_t perf)
 {
+	const char *t;
+	size_t n;
 	struct jw w;
 
+	if (body_text(x, &t, &n) < 0 ||
+	    xfer_room(x, &x->resp, t, n, 64 + 6 * sizeof(x->ctype)) < 0)
+		return -1;
 	if (x->resp.len)
 		buf_addch(&x->resp, ',');
-	buf_grow(&x->resp, 6 * x->body_in.len + 256);	/* json_quote's worst case */
 	jw_init(&w, &x->resp, 0);
 	jw_obj(&w);
 	KEY(&w, "perf_ns");
 	xfer_int(&w, perf);
 	KEY(&w, "text");
-	if (ascii(x->body_in.s, x->body_in.len)) {
-		jw_strn(&w, buf_str(&x->body_in), x->body_in.len);
-	} else {
-		buf_reset(&x->tmp);
-		sse_utf8_append(&x->tmp, buf_str(&x->body_in), x->body_in.len);
-		jw_strn(&w, buf_str(&x->tmp), x->tmp.len);
-	}
+	jw_strn(&w, t, n);
 	KEY(&w, "content_type");
 	jw_str(&w, x->ctype[0] ? x->ctype : "application/json");
 	jw_obj_end(&w);
+	return 0;
 }
 
 static void
@@ -301,6 +413,7 @@ write_error(struct jw *w, const struct xfer *x)
 		[XE_VIDEO] = "VideoGenerationError",
 		[XE_VTIMEOUT] = "TimeoutError",
 		[XE_VDOWNLOAD] = "VideoDownloadError",
+		[XE_NOMEM] = "MemoryError",
 	};
 	KEY(w, "error");
 	jw_obj(w);
@@ -565,13 +678,49 @@ write_payload(struct jw *w, struct xfer *x)
 	dataurl_elide_json_memo(w->b, x->body, x->body_len, ELIDE_MIN, &s->memo);
 }
 
+/* The room a string takes in a record at most: 6 bytes a byte when short. */
+static size_t
+str_room(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n < 1 << 16 ? 6 * n + 2 : xfer_quoted_max(s, n);
+}
+
+/* The record's size at most, the short strings (ids, URL, headers) aside:
+ * those fit the slack, or grow it as any buffer does. */
+static size_t
+record_room(const struct xfer *x)
+{
+	return 8192 + XFER_QUOTE_ROOM + x->body_len + x->resp.len + x->stamps.len +
+	       str_room(x->errmsg) + str_room(x->input_text);
+}
+
+/*
+ * Room in out for x's record, asked for before any of it is written. When
+ * it cannot be had the responses go (the error says so) and the rest,
+ * the request's own, is written as ever.
+ */
+static void
+record_grow(struct xfer *x, struct buf *out)
+{
+	size_t need = record_room(x);
+
+	if (!x->nomem && buf_trygrow(out, need) == 0)
+		return;
+	if (!x->nomem)
+		xfer_nomem(x, out->len + need + 1);
+	drop_response(x);
+	buf_grow(out, record_room(x));
+}
+
 void
 xfer_record(struct xfer *x, struct buf *out)
 {
 	struct jw w;
 	int http_err = x->err == XE_HTTP;
 
-	buf_grow(out, 4096 + x->body_len + x->resp.len);
+	record_grow(x, out);
 	/* The next response's room at its first chunk: this one's, and a quarter. */
 	x->snd->resp_hint = x->resp.len < RESP_HINT_MAX ? x->resp.len + x->resp.len / 4
 							 : RESP_HINT_MAX;

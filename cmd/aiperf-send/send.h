@@ -206,7 +206,8 @@ void sess_release(struct sender *s);
 void sess_stop(struct sender *s);
 void sess_stop_warmup(struct sender *s);
 void sess_body(struct xfer *x);
-void sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n);
+/* 0, or -1 after xfer_nomem() when the reply text cannot be kept. */
+int sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n);
 CURLSH *sess_share(struct xfer *x);
 struct h1conn **sess_conn(struct xfer *x);
 

@@ -2,6 +2,7 @@
 /* Multi-turn sessions: one URL, one concurrency slot, ordered turns, delays and live history. */
 #include "send.h"
 
+#include <errno.h>
 #include <string.h>
 #include "clock.h"
 #include "json/json.h"
@@ -164,8 +165,10 @@ sess_start(struct sender *s, struct xfer *x)
 	return e->url;
 }
 
+/* x's messages and its reply (unless no memory is left for it: then x's
+ * record says so) to its session's history. */
 static void
-add_history(struct sess *e, const struct xfer *x)
+add_history(struct sess *e, struct xfer *x)
 {
 	struct jw w;
 
@@ -176,6 +179,8 @@ add_history(struct sess *e, const struct xfer *x)
 	buf_addstr(&e->hist, x->own);
 	if (!x->reply.len)
 		return;	/* an empty reply is skipped, as in the original */
+	if (xfer_room(x, &e->hist, x->reply.s, x->reply.len, 64) < 0)
+		return;
 	if (e->hist.len)
 		buf_addch(&e->hist, ',');
 	jw_init(&w, &e->hist, 0);
@@ -293,8 +298,9 @@ sess_body(struct xfer *x)
 	x->body = buf_detach(&b, &x->body_len);
 }
 
-/* Append the text of a chat reply (chunk delta or whole message) to x->reply. */
-void
+/* Append the text of a chat reply (chunk delta or whole message) to x->reply
+ * (what passes its cap is left out). */
+int
 sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n)
 {
 	char err[64];
@@ -308,8 +314,11 @@ sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n)
 		c = json_get(json_get(v, "message"), "content");
 	size_t len;
 	const char *t = json_str(c, &len);
-	if (t)
-		buf_add(&x->reply, t, len);
+	if (t && buf_tryadd(&x->reply, t, len) < 0 && errno == ENOMEM) {
+		xfer_nomem(x, x->reply.len + len + 1);
+		return -1;
+	}
+	return 0;
 }
 
 /*

@@ -402,6 +402,39 @@ job_failed(struct xfer *x, const struct json *o)
 	vfail(x, XE_VIDEO, 500, "Video generation failed: %.*s", (int)(n > 300 ? 300 : n), s);
 }
 
+/*
+ * The submit answer's "id" becomes the job's: 0, or -1 with the record's
+ * error. None, null, false or "" is the original's "No job ID returned";
+ * another type, or a string holding a NUL (the id is kept as a C string),
+ * is refused, and the message says why.
+ */
+static int
+take_id(struct xfer *x, const struct json *v)
+{
+	static const char *const what[] = {
+		[JSON_TRUE] = "it is a boolean, not a string",
+		[JSON_NUMBER] = "it is a number, not a string",
+		[JSON_ARRAY] = "it is an array, not a string",
+		[JSON_OBJECT] = "it is an object, not a string",
+	};
+	size_t n = 0;
+	const char *id = json_str(v, &n);
+
+	if (!v || v->type == JSON_NULL || v->type == JSON_FALSE || (id && !n)) {
+		vfail(x, XE_VIDEO, 500, "No job ID returned: %.*s", snip(x),
+		      buf_str(&x->body_in));
+		return -1;
+	}
+	if (!id || memchr(id, '\0', n)) {
+		vfail(x, XE_VIDEO, 500, "Job ID refused: %s: %.*s",
+		      id ? "it holds a NUL character" : what[v->type], snip(x),
+		      buf_str(&x->body_in));
+		return -1;
+	}
+	x->vj->id = xstrndup(id, n);
+	return 0;
+}
+
 /* A poll said neither completed nor failed: the next one, or the timeout. */
 static void
 again(struct sender *s, struct xfer *x, int64_t now)
@@ -417,19 +450,25 @@ again(struct sender *s, struct xfer *x, int64_t now)
 	schedule(s, j, now + s->o->video_poll_ns);
 }
 
-/* A poll's body: kept when it differs from the last one kept (bounded). */
-static void
+/* A poll's body: kept when it differs from the last one kept (bounded);
+ * -1 after xfer_nomem() when there is no memory for it. */
+static int
 keep_poll(struct xfer *x, int64_t perf)
 {
 	struct vjob *j = x->vj;
 
 	if (j->kept >= MAX_KEPT || (j->last.len == x->body_in.len &&
 	    !memcmp(j->last.s, x->body_in.s, x->body_in.len)))
-		return;
-	xfer_body_member(x, perf);
+		return 0;
+	if (xfer_body_member(x, perf) < 0)
+		return -1;
 	j->kept++;
 	buf_reset(&j->last);
-	buf_add(&j->last, x->body_in.s, x->body_in.len);
+	if (buf_tryadd(&j->last, x->body_in.s, x->body_in.len) < 0) {
+		xfer_nomem(x, x->body_in.len + 1);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -474,15 +513,8 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 		return finish(x);
 	}
 	if (j->stage == VJ_SUBMIT) {
-		size_t n;
-		const char *id = json_str(json_get(o, "id"), &n);
-		xfer_body_member(x, perf);
-		if (!id || !n || memchr(id, '\0', n)) {
-			vfail(x, XE_VIDEO, 500, "No job ID returned: %.*s", snip(x),
-			      buf_str(&x->body_in));
+		if (xfer_body_member(x, perf) < 0 || take_id(x, json_get(o, "id")) < 0)
 			return finish(x);
-		}
-		j->id = xstrndup(id, n);
 		j->base = xstrdup(x->url);
 		j->poll_start = now;
 		j->stage = VJ_POLL;
@@ -495,7 +527,8 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 	if (!strcmp(st, "completed")) {
 		if (!s->o->download_video)
 			return last(x);
-		xfer_body_member(x, perf);
+		if (xfer_body_member(x, perf) < 0)
+			return finish(x);
 		j->stage = VJ_DOWNLOAD;
 		j->dl_bytes = 0;
 		content_url(x, o);
@@ -507,7 +540,8 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 		job_failed(x, o);
 		return finish(x);
 	}
-	keep_poll(x, perf);
+	if (keep_poll(x, perf) < 0)
+		return finish(x);
 	again(s, x, now);
 	if (x->err != XE_NONE)
 		return finish(x);

@@ -25,6 +25,7 @@ enum xfer_err {
 	XE_VIDEO,	/* video_generation: the job failed or answered nonsense (vjob.c) */
 	XE_VTIMEOUT,	/* its polls outlasted --request-timeout-seconds */
 	XE_VDOWNLOAD,	/* --download-video-content failed */
+	XE_NOMEM,	/* a buffer of the response could not be allocated */
 };
 
 /* The native engine's own stamps for the record's "http" object (ns, bytes). */
@@ -75,6 +76,7 @@ struct xfer {
 	enum xfer_err err;
 	char *errmsg;
 	long errcode;
+	int nomem;		/* xfer_nomem(): the response is dropped */
 	struct buf tmp;		/* scratch for SSE data */
 	struct sess *sess;	/* multi-turn: its session */
 	char *own;		/* history: this turn's own messages, as JSON items */
@@ -107,6 +109,14 @@ void xfer_done(struct xfer *x, CURLcode rc);
 /* Append x's raw record (one line) to out. */
 void xfer_record(struct xfer *x, struct buf *out);
 void xfer_fail(struct xfer *x, enum xfer_err e, long code, const char *msg);
+/*
+ * A buffer of x's response could not grow to n bytes: x's error becomes
+ * XE_NOMEM, replacing any earlier one but a cancellation (the record loses
+ * what it explained), and what the response held is freed by xfer_done()
+ * or xfer_record(), whichever comes first (never inside a callback that
+ * may be writing it); the transfer is to stop.
+ */
+void xfer_nomem(struct xfer *x, size_t n);
 void xfer_free(struct xfer *x);
 
 /*
@@ -165,7 +175,17 @@ xfer_member(struct jw *w, const char *q, size_t n, size_t klen)
 
 void xfer_int(struct jw *w, int64_t v);
 /* Appends the body read, {"perf_ns": perf, "text", "content_type"}, as one
- * more member of x's responses (a plain reply; each poll of a video job). */
-void xfer_body_member(struct xfer *x, int64_t perf);
+ * more member of x's responses (a plain reply; each poll of a video job);
+ * 0, or -1 after xfer_nomem() when the memory for it cannot be had. */
+int xfer_body_member(struct xfer *x, int64_t perf);
+/* Room in b for p[0..n) as a JSON string and slack bytes more, checked:
+ * 0, or -1 after xfer_nomem(). */
+int xfer_room(struct xfer *x, struct buf *b, const char *p, size_t n, size_t slack);
+/* The most bytes p[0..n) takes as a JSON string (its quotes included). */
+size_t xfer_quoted_max(const char *p, size_t n);
+/* json_quote() asks for room for its worst case, 6 bytes a byte, before it
+ * writes a string of up to 64 KiB: a reservation made of xfer_quoted_max()
+ * sizes needs this much more, or that request grows the buffer anyway. */
+#define XFER_QUOTE_ROOM ((size_t)6 * 65536 + 2)
 
 #endif

@@ -2,7 +2,9 @@
 /* Incremental Server-Sent Events parser with the original aiperf's message and line rules. */
 #include "http/sse.h"
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NOVAL ((size_t)-1)
@@ -80,8 +82,21 @@ utf8_seq(const unsigned char *p, size_t n, size_t *bad)
 	return need + 1;
 }
 
+/* buf_tryadd(), with the size of an allocation that failed in *nomem. */
+static int
+add(struct buf *b, const char *p, size_t n, size_t *nomem)
+{
+	size_t len = b->len;
+
+	if (buf_tryadd(b, p, n) == 0)
+		return 0;
+	if (errno == ENOMEM && nomem)
+		*nomem = len + n + 1;
+	return -1;
+}
+
 int
-sse_utf8_append(struct buf *b, const char *p, size_t n)
+sse_utf8_append(struct buf *b, const char *p, size_t n, size_t *nomem)
 {
 	const unsigned char *u = (const unsigned char *)p;
 	size_t i = 0, run = 0;
@@ -102,13 +117,13 @@ sse_utf8_append(struct buf *b, const char *p, size_t n)
 			i += k;
 			continue;
 		}
-		if (buf_add(b, p + run, i - run) < 0 ||
-		    buf_add(b, "\xEF\xBF\xBD", 3) < 0)
+		if (add(b, p + run, i - run, nomem) < 0 ||
+		    add(b, "\xEF\xBF\xBD", 3, nomem) < 0)
 			return -1;
 		i += bad;
 		run = i;
 	}
-	return buf_add(b, p + run, n - run);
+	return add(b, p + run, n - run, nomem);
 }
 
 static int
@@ -138,7 +153,7 @@ static size_t
 put_str(struct sse *s, const char *p, size_t n)
 {
 	size_t off = s->strs.len;
-	if (buf_add(&s->strs, p, n) < 0 || buf_addch(&s->strs, '\0') < 0)
+	if (add(&s->strs, p, n, &s->nomem) < 0 || add(&s->strs, "", 1, &s->nomem) < 0)
 		return NOVAL;
 	return off;
 }
@@ -148,8 +163,14 @@ add_field(struct sse *s, const char *name, size_t nlen, const char *val,
 	  size_t vlen, int has_val)
 {
 	if (s->nf == s->capf) {
-		s->capf = s->capf ? 2 * s->capf : 8;
-		s->offs = xreallocarray(s->offs, s->capf, 4 * sizeof(size_t));
+		size_t cap = s->capf ? 2 * s->capf : 8, *o;
+		if (cap > SIZE_MAX / (4 * sizeof(size_t)) ||
+		    !(o = realloc(s->offs, cap * 4 * sizeof(size_t)))) {
+			s->nomem = cap * 4 * sizeof(size_t);
+			return errno = ENOMEM, -1;
+		}
+		s->offs = o;
+		s->capf = cap;
 	}
 	size_t *o = s->offs + 4 * s->nf;
 	o[0] = put_str(s, name, nlen);
@@ -183,8 +204,8 @@ append_continuation(struct sse *s, const char *line, size_t n)
 	size_t *o = s->offs + 4 * (s->nf - 1);
 	/* The last value is the last string in strs: extend it in place. */
 	s->strs.len--;
-	if (buf_add(&s->strs, "\\n", 2) < 0 || buf_add(&s->strs, line, n) < 0 ||
-	    buf_addch(&s->strs, '\0') < 0)
+	if (add(&s->strs, "\\n", 2, &s->nomem) < 0 || add(&s->strs, line, n, &s->nomem) < 0 ||
+	    add(&s->strs, "", 1, &s->nomem) < 0)
 		return -1;
 	o[3] += 2 + n;
 	return 0;
@@ -213,8 +234,11 @@ emit(struct sse *s)
 	struct sse_field fields[16], *f = fields;
 	int rc;
 
-	if (s->nf > 16)
-		f = xreallocarray(NULL, s->nf, sizeof(*f));
+	if (s->nf > 16 && (s->nf > SIZE_MAX / sizeof(*f) ||
+			   !(f = malloc(s->nf * sizeof(*f))))) {
+		s->nomem = s->nf * sizeof(*f);
+		return errno = ENOMEM, -1;
+	}
 	for (size_t i = 0; i < s->nf; i++) {
 		size_t *o = s->offs + 4 * i;
 		f[i].name = s->strs.s + o[0];
@@ -235,8 +259,8 @@ sse_parse_message(struct sse *s, const char *p, size_t n)
 	buf_reset(&s->text);
 	buf_reset(&s->strs);
 	s->nf = 0;
-	if (sse_utf8_append(&s->text, p, n) < 0)
-		return errno = ENOBUFS, -1;
+	if (sse_utf8_append(&s->text, p, n, &s->nomem) < 0)
+		return -1;
 	const char *t = buf_str(&s->text);
 	size_t tn = s->text.len;
 	trim(&t, &tn);
@@ -260,7 +284,7 @@ sse_parse_message(struct sse *s, const char *p, size_t n)
 		size_t ln = j - i;
 		trim(&line, &ln);
 		if (ln && parse_line(s, line, ln) < 0)
-			return errno = ENOBUFS, -1;
+			return -1;
 		i = j + 1;
 	}
 	return emit(s);
@@ -296,9 +320,9 @@ sse_feed(struct sse *s, const char *p, size_t n)
 	int rc = 0;
 
 	if (s->in.len || n > s->in.max) {
-		if (buf_add(&s->in, p, n) < 0) {
+		if (add(&s->in, p, n, &s->nomem) < 0) {
 			sse_reset(s);
-			return errno = ENOBUFS, -1;
+			return -1;
 		}
 		p = s->in.s;
 		n = s->in.len;
@@ -310,12 +334,16 @@ sse_feed(struct sse *s, const char *p, size_t n)
 		if (rc < 0)
 			break;
 	}
-	if (p == s->in.s)
+	int err = errno;	/* the message's failure, if any, is what to report */
+	if (p == s->in.s) {
 		buf_consume(&s->in, start);
-	else
-		buf_add(&s->in, p + start, n - start);	/* fits: n is within max */
+	} else if (add(&s->in, p + start, n - start, &s->nomem) < 0) {
+		sse_reset(s);	/* within max (n is), but no memory for it */
+		return -1;
+	}
 	/* A delimiter may straddle this feed and the next: back up 3 bytes. */
 	s->scanned = rc < 0 ? 0 : s->in.len > 3 ? s->in.len - 3 : 0;
+	errno = err;
 	return rc < 0 ? -1 : 0;
 }
 

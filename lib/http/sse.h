@@ -48,6 +48,7 @@ struct sse {
 	struct buf strs;	/* field names and values */
 	size_t *offs;		/* 4 offsets per field into strs (or -1) */
 	size_t nf, capf;
+	size_t nomem;		/* the size of the allocation that failed (ENOMEM) */
 	sse_fn fn;
 	void *ctx;
 };
@@ -58,8 +59,11 @@ void sse_release(struct sse *s);
 /* Forget buffered input, ready for a new stream. */
 void sse_reset(struct sse *s);
 /*
- * Returns 0, or -1 when the callback asked to stop or a message grew past
- * max (errno ENOBUFS; the buffered input is dropped).
+ * Returns 0, or -1 when the callback asked to stop, a message grew past
+ * max (errno ENOBUFS) or the memory for it could not be had (errno ENOMEM,
+ * s->nomem the size that failed: a message is one response's, so its
+ * failure is that response's and never an abort); the buffered input is
+ * dropped.
  */
 int sse_feed(struct sse *s, const char *p, size_t n);
 /* End of stream: emits a trailing undelimited message; 0 or -1 as sse_feed. */
@@ -77,8 +81,10 @@ const struct sse_field *sse_msg_comment(const struct sse_msg *m);
 
 /*
  * Append p[0..n) to b as valid UTF-8: each maximal invalid subsequence
- * becomes U+FFFD (Python's errors="replace"). Returns 0 or -1 past the cap.
+ * becomes U+FFFD (Python's errors="replace"). Returns 0, or -1 past the
+ * cap (ENOBUFS) or when b cannot grow (ENOMEM, with the size that failed
+ * in *nomem unless nomem is NULL); b keeps what was appended before.
  */
-int sse_utf8_append(struct buf *b, const char *p, size_t n);
+int sse_utf8_append(struct buf *b, const char *p, size_t n, size_t *nomem);
 
 #endif

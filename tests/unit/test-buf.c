@@ -3,11 +3,43 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "lines.h"
 #include "test.h"
+
+/* ASan reports an allocation it cannot make instead of returning NULL
+ * unless told: the buf_trygrow() tests need the NULL. */
+const char *__asan_default_options(void);
+const char *
+__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+
+/* buf_trygrow(), buf_tryadd(): a failure leaves the buffer as it was. */
+static void
+test_try(void)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX), c = BUF_INIT(4);
+
+	TEST("tryadd", buf_tryadd(&b, "abc", 3) == 0 && b.len == 3);
+	errno = 0;
+	TEST("trygrow past memory is ENOMEM", buf_trygrow(&b, BUF_NOMAX - 8) == -1 &&
+	     errno == ENOMEM);
+	TEST_STR("trygrow failure keeps the contents", buf_str(&b), "abc");
+	TEST("tryadd after a failure", buf_tryadd(&b, "d", 1) == 0 && b.len == 4 &&
+	     !strcmp(b.s, "abcd"));
+	TEST("trygrow past the cap is ENOBUFS", buf_tryadd(&c, "12345", 5) == -1 &&
+	     errno == ENOBUFS && c.len == 0);
+	TEST("grow past the cap is ENOBUFS", buf_grow(&c, 5) == -1 && errno == ENOBUFS);
+	TEST("trygrow of nothing on an empty buffer", buf_trygrow(&c, 0) == 0 &&
+	     !strcmp(buf_str(&c), ""));
+	buf_release(&b);
+	buf_release(&c);
+}
 
 static char *
 tmpfile_with(const char *data, size_t n)
@@ -38,6 +70,7 @@ main(void)
 	TEST("addf", buf_addf(&b, "%d", 12) == 0 && b.len == 7);
 	buf_release(&b);
 	TEST_STR("empty buf string", buf_str(&b), "");
+	test_try();
 
 	char *p = tmpfile_with("a\r\nlong-line-here\n\nlast", 23);
 	TEST("open", lines_open(&l, p, 8) == 0);

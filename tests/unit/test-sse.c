@@ -154,7 +154,7 @@ main(void)
 	sse_release(&s);
 
 	struct buf one = BUF_INIT(64);
-	TEST("sse: utf8 cap", sse_utf8_append(&one, "\xff", 1) == 0 && one.len == 3);
+	TEST("sse: utf8 cap", sse_utf8_append(&one, "\xff", 1, NULL) == 0 && one.len == 3);
 	buf_release(&one);
 	buf_release(&got);
 	return TEST_DONE();
