@@ -30,7 +30,10 @@ trap 'kill $HTTP_PID 2>/dev/null; cleanup' EXIT
 scrapes() {
 	n=$1
 	shift
-	aiperf-scrape --interval 0.02 "$@" >out 2>err &
+	# emptied here, not by the job's redirection: the loop must not count
+	# the last test's records before the scraper has started
+	: >out
+	aiperf-scrape --interval 0.02 "$@" >>out 2>err &
 	pid=$!
 	i=0
 	while [ "$(wc -l <out)" -lt "$n" ] && [ $i -lt 500 ]; do
