@@ -2,8 +2,63 @@
 /* Alibaba bailian traces: the sessions of chat_id/parent_chat_id chains. */
 #include "dataset/bailian.h"
 
+#include "dataset/field.h"
 #include "hmap.h"
 #include "util.h"
+
+/* An integer field: 0 (*v = dflt when absent and not required), or -1. */
+static int
+int_field(const struct json *o, const char *key, int required, int64_t dflt,
+	  int64_t *v)
+{
+	const struct json *x = json_get(o, key);
+
+	*v = dflt;
+	if (!x)
+		return required ? -1 : 0;
+	return json_int64(x, v);
+}
+
+static int
+check(const char *key, enum field_kind kind, double v, char *err, size_t errlen)
+{
+	const char *why = field_check(kind, v);
+
+	return why ? util_seterr(err, errlen, "%s: %s", key, why) : 0;
+}
+
+int
+bailian_parse(const struct json *o, struct bailian_rec *r, char *err,
+	      size_t errlen)
+{
+	const struct json *t, *h;
+
+	if (!o || o->type != JSON_OBJECT || int_field(o, "chat_id", 1, 0, &r->chat) ||
+	    int_field(o, "input_length", 1, 0, &r->in) ||
+	    int_field(o, "output_length", 1, 0, &r->out) ||
+	    int_field(o, "parent_chat_id", 0, -1, &r->parent) ||
+	    int_field(o, "turn", 0, 1, &r->turn) ||
+	    json_double(json_get(o, "timestamp"), &r->ts) < 0 ||
+	    ((t = json_get(o, "type")) && t->type != JSON_STRING))
+		return util_seterr(err, errlen, "not a bailian_trace record: "
+				   "chat_id, input_length, output_length "
+				   "(integers) and timestamp (seconds) are needed");
+	h = r->hash_ids = json_get(o, "hash_ids");
+	if (h && h->type != JSON_ARRAY)
+		return util_seterr(err, errlen, "hash_ids: expected a list of integers");
+	for (const struct json *e = h ? h->child : NULL; e; e = e->next) {
+		int64_t id;
+
+		if (json_int64(e, &id) < 0)
+			return util_seterr(err, errlen,
+					   "hash_ids: expected a list of integers");
+	}
+	if (check("input_length", FIELD_TOKENS, (double)r->in, err, errlen) < 0 ||
+	    check("output_length", FIELD_TOKENS, (double)r->out, err, errlen) < 0 ||
+	    check("timestamp", FIELD_SECONDS, r->ts, err, errlen) < 0)
+		return -2;
+	return 0;
+}
 
 /*
  * The original's search from a chat walks the whole chain every time
