@@ -19,7 +19,7 @@
 #include "media/video.h"
 #include "util.h"
 
-#define AV_MAX_FILE ((off_t)256 << 20)	/* a dataset file's media file */
+#define AV_MAX_FILE ((size_t)256 << 20)	/* a dataset file's media file */
 
 /*
  * Every media string made (synthetic audio, the synthetic video, dataset
@@ -258,26 +258,31 @@ extension(const char *path, char *ext, size_t n)
 	ext[i] = '\0';
 }
 
-/* Local file path's bytes, or NULL when path is not a regular file; exits
- * when it is one that cannot be read or is too large. */
+/* Local file path's bytes, or NULL when there is no such file (the
+ * content is then a URL or a string); exits when it is one that cannot
+ * be read, is too large or is not a regular file (a FIFO would block). */
 static unsigned char *
-read_media(const char *what, const char *path, size_t *n)
+read_media(const char *what, const char *path, size_t *n, const char *where)
 {
-	struct stat st;
 	unsigned char *p;
+	int fd = util_openfile(path, AV_MAX_FILE);
+	struct stat st;
 	FILE *f;
 
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == ENAMETOOLONG))
 		return NULL;
-	if (st.st_size > AV_MAX_FILE)
-		die("%s file '%s' is too large (%lld bytes, at most 256 MiB)", what,
-		    path, (long long)st.st_size);
-	if (!(f = fopen(path, "rb")))
-		die("cannot open %s file '%s':", what, path);
+	if (fd < 0 && errno == EFBIG)
+		die("%s%s file '%s' is too large (at most %zu MiB)", where, what,
+		    path, AV_MAX_FILE >> 20);
+	if (fd < 0 || fstat(fd, &st) < 0 || !(f = fdopen(fd, "rb")))
+		die("%scannot open %s file '%s':", where, what, path);
+	/* its size was checked; reading one byte more tells a file that grew */
 	p = xmalloc((size_t)st.st_size + 1);
-	*n = fread(p, 1, (size_t)st.st_size, f);
+	*n = fread(p, 1, (size_t)st.st_size + 1, f);
 	if (ferror(f))
-		die("cannot read %s file '%s':", what, path);
+		die("%scannot read %s file '%s':", where, what, path);
+	if (*n > (size_t)st.st_size)
+		die("%s%s file '%s' changed while it was read", where, what, path);
 	fclose(f);
 	return p;
 }
@@ -285,21 +290,22 @@ read_media(const char *what, const char *path, size_t *n)
 /* A dataset file's audio content as sent: a local WAV or MP3 file as
  * "format,b64"; a URL or a "format,b64" string as it is. */
 static char *
-file_audio(const char *s)
+file_audio(const char *s, const char *where)
 {
 	char ext[16], prefix[20], *out;
 	unsigned char *bytes;
 	size_t n;
 
-	if (is_url(s) || !(bytes = read_media("audio", s, &n))) {
+	if (is_url(s) || !(bytes = read_media("audio", s, &n, where))) {
 		if (!is_url(s) && *s && !strchr(s, ','))
-			die("audio '%s': no such file, and not a URL or a "
-			    "\"format,base64\" string", s);
+			die("%saudio '%s': no such file, and not a URL or a "
+			    "\"format,base64\" string", where, s);
 		return xstrdup(s);
 	}
 	extension(s, ext, sizeof(ext));
 	if (strcmp(ext, "wav") && strcmp(ext, "mp3"))
-		die("audio file '%s': unsupported format '%s' (wav or mp3)", s, ext);
+		die("%saudio file '%s': unsupported format '%s' (wav or mp3)", where,
+		    s, ext);
 	snprintf(prefix, sizeof(prefix), "%s,", ext);
 	out = dataurl_b64(prefix, bytes, n);
 	free(bytes);
@@ -309,20 +315,21 @@ file_audio(const char *s)
 /* A dataset file's video content as sent: a local file as a data: URL
  * (video/ its extension); a URL as it is. */
 static char *
-file_video(const char *s)
+file_video(const char *s, const char *where)
 {
 	char ext[16], *prefix, *out;
 	unsigned char *bytes;
 	size_t n;
 
-	if (is_url(s) || !(bytes = read_media("video", s, &n))) {
+	if (is_url(s) || !(bytes = read_media("video", s, &n, where))) {
 		if (!is_url(s) && *s)
-			die("video '%s': no such file, and not a URL", s);
+			die("%svideo '%s': no such file, and not a URL", where, s);
 		return xstrdup(s);
 	}
 	extension(s, ext, sizeof(ext));
 	if (!*ext)
-		die("video file '%s': no extension to name its format (mp4, webm)", s);
+		die("%svideo file '%s': no extension to name its format (mp4, webm)",
+		    where, s);
 	prefix = xstrfmt("data:video/%s;base64,", ext);
 	out = dataurl_b64(prefix, bytes, n);
 	free(prefix);
@@ -332,7 +339,7 @@ file_video(const char *s)
 
 /* The stored form of content s[0..n) of kind 'a' or 'v', made once. */
 static const char *
-from_file(int kind, const char *s, size_t n)
+from_file(int kind, const char *s, size_t n, const char *where)
 {
 	char *str = xstrndup(s, n), *key = xstrfmt("%c%s", kind, str);
 	uint64_t h[2], *slot;
@@ -345,7 +352,7 @@ from_file(int kind, const char *s, size_t n)
 	if (!(slot = hmap_put(&store.ix, h[0], h[1], &created)))
 		die("too many distinct media items");
 	if (created) {
-		keep(kind == 'a' ? file_audio(str) : file_video(str));
+		keep(kind == 'a' ? file_audio(str, where) : file_video(str, where));
 		*slot = store.n;
 	}
 	free(str);
@@ -353,9 +360,10 @@ from_file(int kind, const char *s, size_t n)
 }
 
 void
-av_add_file_media(struct turn *t, int kind, const char *s, size_t n)
+av_add_file_media(struct turn *t, int kind, const char *s, size_t n,
+		  const char *where)
 {
-	const char *v = from_file(kind, s, n);
+	const char *v = from_file(kind, s, n, where);
 
 	if (kind == 'a') {
 		t->audios = xreallocarray(t->audios, t->naudios + 1, sizeof(*t->audios));

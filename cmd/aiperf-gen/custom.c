@@ -90,20 +90,21 @@ text_of(const struct custom_text *t)
 	return xstrndup(t->s, t->n);
 }
 
-/* Record turn k's audio and video contents as u's items (av.c). */
+/* Record turn k's audio and video contents as u's items (av.c); where
+ * names the line for errors. */
 static void
 add_media(struct turn *u, const struct custom_parser *cp,
-	  const struct custom_turn *k)
+	  const struct custom_turn *k, const char *where)
 {
 	for (size_t i = 0; i < k->naudios; i++) {
 		const struct custom_text *x = &cp->audios.v[k->audio0 + i];
 
-		av_add_file_media(u, 'a', x->s, x->n);
+		av_add_file_media(u, 'a', x->s, x->n, where);
 	}
 	for (size_t i = 0; i < k->nvideos; i++) {
 		const struct custom_text *x = &cp->videos.v[k->video0 + i];
 
-		av_add_file_media(u, 'v', x->s, x->n);
+		av_add_file_media(u, 'v', x->s, x->n, where);
 	}
 }
 
@@ -134,7 +135,7 @@ turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn
 		u->role = xstrndup(k->role, k->role_len);
 	if (k->has & CUSTOM_OUTPUT_LENGTH)
 		u->max_tokens = k->output_length;
-	add_media(u, cp, k);
+	add_media(u, cp, k, where);
 }
 
 /* Turn k of the parsed record as the next turn of conversation c. */
@@ -243,7 +244,7 @@ pool_add(struct cload *l, struct conv *pool, size_t lineno)
 	for (size_t i = 0; i < k->nimages; i++)
 		gen_image_field(u, l->cp.images.v[k->img0 + i].s,
 				l->cp.images.v[k->img0 + i].n, where);
-	add_media(u, &l->cp, k);
+	add_media(u, &l->cp, k, where);
 }
 
 /* Path.stem: the last component without its last suffix. */
@@ -263,7 +264,8 @@ cmp_name(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-/* The regular files of directory dir, sorted by name (sorted(iterdir())). */
+/* The regular files of directory dir, sorted by name (sorted(iterdir()));
+ * exits when there are none (a random_pool directory holds its pools). */
 static char **
 dir_files(const char *dir, size_t *n)
 {
@@ -289,6 +291,8 @@ dir_files(const char *dir, size_t *n)
 		v[(*n)++] = path;
 	}
 	closedir(dp);
+	if (!*n)
+		die("random_pool directory '%s' has no regular files", dir);
 	qsort(v, *n, sizeof(*v), cmp_name);
 	return v;
 }
@@ -452,11 +456,8 @@ load_pools(struct cload *l, uint64_t root)
 	size_t n = 1;
 	struct conv *pools;
 
-	if (gen_is_dir(path)) {
+	if (gen_is_dir(path))
 		files = dir_files(path, &n);
-		if (!n)
-			die("'%s' has no files", path);
-	}
 	pools = xcalloc(n, sizeof(*pools));
 	for (size_t i = 0; i < n; i++) {
 		pools[i].session_id = path_stem(files ? files[i] : one[0]);
@@ -666,9 +667,12 @@ custom_stream_next(struct custom_stream *cs)
 	const struct custom_turn *k = stream_record(cs);
 	struct turn *u = &cs->turn;
 
+	char where[4200];
+
 	stream_drop(cs);
 	cs->conv.session_id = gen_session_id(o, cs->gen++, &cs->ids);
-	turn_of(u, &cs->cp, k, "");
+	snprintf(where, sizeof(where), "%s:%zu: ", o->input_file, cs->in.lineno);
+	turn_of(u, &cs->cp, k, where);
 	u->model = o->model_random ? (size_t)rng_below(&cs->model, o->nmodels) :
 				     cs->rr++ % o->nmodels;
 	if (u->max_tokens < 0 && o->osl >= 0)
@@ -722,8 +726,10 @@ streamable(const struct gen_opts *o)
 		if ((why = check_record(&cp, DS_SINGLE_TURN, s, n, err, sizeof(err), &got)))
 			die("%s:%zu: %s", o->input_file, in.lineno, why);
 		records += got > 0;
-		/* images are read and encoded before the run: held whole */
-		sessions = got > 0 && (cp.turns[0].session_id || cp.turns[0].nimages);
+		/* media files are read and encoded before the run (a bad
+		 * one stops it before any output): held whole */
+		sessions = got > 0 && (cp.turns[0].session_id || cp.turns[0].nimages ||
+				       cp.turns[0].naudios || cp.turns[0].nvideos);
 	}
 	if (!sessions && rc < 0 && errno == ENOBUFS)
 		die("%s:%zu: line longer than %zu bytes", o->input_file, in.lineno,
@@ -821,8 +827,6 @@ custom_check_first(const struct gen_opts *o)
 		return;
 	}
 	files = dir_files(o->input_file, &n);
-	if (!n)
-		die("'%s' has no files", o->input_file);
 	check_first_of(files[0], o->ds_type);
 	for (size_t i = 0; i < n; i++)
 		free(files[i]);

@@ -415,8 +415,11 @@ void av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio);
 void av_turn_free(struct turn *t);
 /* Content s[0..n) of a dataset file's audio(s) (kind 'a') or video(s)
  * ('v') field as t's next item: a local file read and encoded once
- * (exits when it cannot be), a URL (or "format,b64" audio) passed through. */
-void av_add_file_media(struct turn *t, int kind, const char *s, size_t n);
+ * (exits when it cannot be, or is not a regular file: the message starts
+ * with where, "file:line: "), a URL (or "format,b64" audio) passed
+ * through. */
+void av_add_file_media(struct turn *t, int kind, const char *s, size_t n,
+		       const char *where);
 /* from's audio and video items after u's. */
 void av_copy_media(struct turn *u, const struct turn *from);
 /* The input_audio and video_url parts of t's content. */

@@ -181,10 +181,11 @@ sharegpt_path(const struct gen_opts *o)
 	return path;
 }
 
+/* A regular file of at most DATASET_MAX_BYTES (a FIFO would block). */
 static int
 open_file(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = util_openfile(path, DATASET_MAX_BYTES);
 
 	if (fd < 0)
 		die("cannot open '%s':", path);

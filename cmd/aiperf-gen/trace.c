@@ -10,6 +10,8 @@
 #include "lines.h"
 #include "rand/pystr.h"
 #include "dataset/bailian.h"
+#include "dataset/burst.h"
+#include "dataset/csv.h"
 #include "dataset/custom.h"
 #include "dataset/trace.h"
 #include "util.h"
@@ -41,11 +43,10 @@ struct tload {
 	struct tline *v;
 	size_t n, cap;
 	size_t lines;
-	struct buf csv;		/* burst_gpt_trace: the fields of a row */
-	size_t header, col[3];	/* its header read; the columns used */
+	struct csv csv;		/* burst_gpt_trace: its records */
+	struct burst burst;	/* its columns */
+	size_t header;		/* its header read */
 };
-
-#define CSV_MAX_FIELDS 64
 
 /* The dataset types by DS_* value. */
 static const char *const type_names[] = {
@@ -117,58 +118,27 @@ first_line(const struct gen_opts *o, size_t *n, size_t *lineno)
 	return line;
 }
 
-/* BailianTrace.model_validate: chat_id, timestamp, input_length and
- * output_length required; parent_chat_id, turn and hash_ids integers. */
+/* BailianTrace.model_validate (lib/dataset/bailian), its bounds aside. */
 static int
 looks_bailian(const struct json *o)
 {
-	static const char *const req[] = {
-		"chat_id", "input_length", "output_length", NULL,
-	};
-	const struct json *h = json_get(o, "hash_ids"), *t = json_get(o, "type");
-	int64_t v;
+	struct bailian_rec r;
 
-	for (size_t i = 0; req[i]; i++)
-		if (json_int64(json_get(o, req[i]), &v) < 0)
-			return 0;
-	if (!json_is_num(json_get(o, "timestamp")) ||
-	    (json_get(o, "parent_chat_id") &&
-	     json_int64(json_get(o, "parent_chat_id"), &v) < 0) ||
-	    (json_get(o, "turn") && json_int64(json_get(o, "turn"), &v) < 0) ||
-	    (t && t->type != JSON_STRING) || (h && h->type != JSON_ARRAY))
-		return 0;
-	for (const struct json *e = h ? h->child : NULL; e; e = e->next)
-		if (json_int64(e, &v) < 0)
-			return 0;
-	return 1;
+	return bailian_parse(o, &r, NULL, 0) != -1;
 }
 
 /* A CSV header with BurstGPT's columns (csv.DictReader fieldnames). */
 static int
 looks_burst(const char *s, size_t n)
 {
-	static const char *const cols[] = {
-		"Timestamp", "Request tokens", "Response tokens", NULL,
-	};
-	int found = 0;
+	struct csv c;
+	struct burst b;
+	int ok;
 
-	for (size_t i = 0; cols[i]; i++) {
-		size_t k = strlen(cols[i]);
-
-		for (size_t at = 0; at + k <= n; at++) {
-			const char *f = s + at;
-			int q = at && f[-1] == '"';
-			size_t end = at + k + (size_t)q;
-
-			if (memcmp(f, cols[i], k) || (at > (size_t)q && s[at - q - 1] != ',') ||
-			    (q && (end > n || s[end - 1] != '"')) ||
-			    (end < n && s[end] != ',' && s[end] != '\r'))
-				continue;
-			found++;
-			break;
-		}
-	}
-	return found == 3;
+	csv_init(&c, CSV_RECORD_MAX, CSV_FIELDS_MAX);
+	ok = csv_feed(&c, s, n, 1) == 1 && burst_header(&b, &c, NULL, 0) == 0;
+	csv_release(&c);
+	return ok;
 }
 
 /* Each loader's can_load on the first line (v: its JSON value or NULL). */
@@ -523,24 +493,18 @@ keep_at(struct tload *t, const struct trace_line *l, size_t lineno, double ts_ms
 static void
 on_bailian(struct tload *t, size_t lineno)
 {
-	const struct json *o = t->tp.line.root;
+	struct bailian_rec r;
 	struct tline *k;
-	int64_t v;
+	char err[256];
 
-	if (o->type != JSON_OBJECT || !looks_bailian(o))
-		die("%s:%zu: not a bailian_trace record: chat_id, input_length, "
-		    "output_length (integers) and timestamp (seconds) are needed",
-		    t->name, lineno);
-	if (!(k = keep_at(t, &t->tp.line, lineno, t->tp.line.timestamp * 1000.0)))
+	if (bailian_parse(t->tp.line.root, &r, err, sizeof(err)) < 0)
+		die("%s:%zu: %s", t->name, lineno, err);
+	if (!(k = keep_at(t, &t->tp.line, lineno, r.ts * 1000.0)))
 		return;
-	json_int64(json_get(o, "chat_id"), &k->chat);
-	k->parent = -1;
-	if (json_int64(json_get(o, "parent_chat_id"), &v) == 0)
-		k->parent = v;
-	k->turn = 1;
-	if (json_int64(json_get(o, "turn"), &v) == 0)
-		k->turn = v;
-	k->osl = t->tp.line.output_length;
+	k->chat = r.chat;
+	k->parent = r.parent;
+	k->turn = r.turn;
+	k->osl = r.out;
 }
 
 static void
@@ -589,14 +553,15 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 		struct tload t = { .o = o, .name = o->input_file };
 
 		line = first_line(o, &n, &lineno);
-		buf_init(&t.csv, LINE_MAX_BYTES);
+		csv_init(&t.csv, CSV_RECORD_MAX, CSV_FIELDS_MAX);
 		trace_parser_init(&t.tp, 0);
+		t.tp.ts_kind = FIELD_SECONDS;	/* bailian_trace */
 		if (o->ds_type == DS_BURST_GPT)
 			on_csv(&t, line, n, lineno);
 		else
 			on_line(&t, line, n, lineno);
 		trace_parser_release(&t.tp);
-		buf_release(&t.csv);
+		csv_release(&t.csv);
 		tload_free(&t);
 		free(line);
 		return;
@@ -627,105 +592,39 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 	free(line);
 }
 
-/* s without ASCII whitespace at both ends, in place. */
-static char *
-trim(char *s)
-{
-	size_t n;
-
-	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
-		s++;
-	n = strlen(s);
-	while (n && (s[n - 1] == ' ' || (s[n - 1] >= '\t' && s[n - 1] <= '\r')))
-		s[--n] = '\0';
-	return s;
-}
-
-/* The fields of CSV row s[0..n) (the csv module's defaults: commas, ""
- * quotes) copied into b, at most max; returns how many. */
-static size_t
-csv_split(const char *s, size_t n, struct buf *b, char **f, size_t max)
-{
-	size_t nf = 0, i = 0, start[CSV_MAX_FIELDS] = { 0 };
-
-	buf_reset(b);
-	if (n && s[n - 1] == '\r')
-		n--;
-	while (nf < max) {
-		int q = i < n && s[i] == '"';
-
-		start[nf++] = b->len;
-		for (i += (size_t)q; i < n; i++) {
-			if (q && s[i] == '"' && i + 1 < n && s[i + 1] == '"')
-				buf_addch(b, s[i++]);
-			else if (q && s[i] == '"')
-				q = 0;
-			else if (!q && s[i] == ',')
-				break;
-			else
-				buf_addch(b, s[i]);
-		}
-		buf_addch(b, '\0');
-		if (i++ >= n)
-			break;
-	}
-	for (size_t k = 0; k < nf; k++)
-		f[k] = b->s + start[k];
-	return nf;
-}
-
-/* Python int() and float() of a CSV field. */
-static int
-csv_int(char *s, long long *v)
-{
-	const char *why;
-
-	s = trim(s);
-	return util_strtonum(s + (*s == '+'), LLONG_MIN, LLONG_MAX, v, &why);
-}
-
 /*
- * BurstGPTTraceDatasetLoader: the first row names the columns, and
- * Timestamp, Request tokens and Response tokens must be among them; a
- * row whose timestamp (float()) or token counts (int()) do not parse is
- * skipped. Seconds become ms; each row is a session of its own.
+ * BurstGPTTraceDatasetLoader (lib/dataset/burst): the first record names
+ * the columns; a row whose values do not parse is skipped, one with
+ * impossible values stops the run. Seconds become ms; each row is a
+ * session of its own.
  */
 static void
 on_csv(struct tload *t, const char *s, size_t n, size_t lineno)
 {
-	static const char *const cols[] = {
-		"Timestamp", "Request tokens", "Response tokens",
-	};
-	char *f[CSV_MAX_FIELDS];
 	struct trace_line l = { .has = TRACE_INPUT_LENGTH | TRACE_OUTPUT_LENGTH |
 				       TRACE_TIMESTAMP };
-	size_t nf;
-	long long in, out;
-	double ts;
+	struct burst_row r;
+	char err[256];
+	int rc = csv_feed(&t->csv, s, n, lineno);
 
-	if (pystr_isblank(s, n))
+	if (rc < 0)
+		die("%s:%zu: %s", t->name, t->csv.lineno,
+		    csv_why(&t->csv, errno, err, sizeof(err)));
+	if (!rc)
 		return;
-	nf = csv_split(s, n, &t->csv, f, CSV_MAX_FIELDS);
 	if (!t->header++) {
-		for (int c = 0; c < 3; c++) {
-			t->col[c] = nf;
-			for (size_t i = 0; i < nf; i++)
-				if (!strcmp(f[i], cols[c]))
-					t->col[c] = i;
-			if (t->col[c] == nf)
-				die("%s:%zu: Missing required column '%s'", t->name,
-				    lineno, cols[c]);
-		}
+		if (burst_header(&t->burst, &t->csv, err, sizeof(err)) < 0)
+			die("%s:%zu: %s", t->name, t->csv.lineno, err);
 		return;
 	}
 	t->lines++;
-	if (t->col[0] >= nf || t->col[1] >= nf || t->col[2] >= nf ||
-	    util_strtod(trim(f[t->col[0]]), &ts) < 0 || !isfinite(ts) ||
-	    csv_int(f[t->col[1]], &in) < 0 || csv_int(f[t->col[2]], &out) < 0)
+	if ((rc = burst_row(&t->burst, &t->csv, &r, err, sizeof(err))) < 0)
+		die("%s:%zu: %s", t->name, t->csv.lineno, err);
+	if (!rc)
 		return;
-	l.input_length = in;
-	l.output_length = out;
-	keep_at(t, &l, lineno, ts * 1000.0);
+	l.input_length = r.in;
+	l.output_length = r.out;
+	keep_at(t, &l, t->csv.lineno, r.ts * 1000.0);
 }
 
 static void
@@ -733,12 +632,15 @@ load(struct tload *t)
 {
 	struct lines l;
 	const char *s;
+	char err[256];
 	size_t n;
 	int rc;
 
 	if (lines_open(&l, t->o->input_file, LINE_MAX_BYTES) < 0)
 		die("cannot open '%s':", t->o->input_file);
 	trace_parser_init(&t->tp, 0);
+	if (t->o->ds_type == DS_BAILIAN)
+		t->tp.ts_kind = FIELD_SECONDS;
 	while ((rc = lines_next(&l, &s, &n)) == 1)
 		if (t->o->ds_type == DS_BURST_GPT)
 			on_csv(t, s, n, l.lineno);
@@ -749,6 +651,9 @@ load(struct tload *t)
 		    LINE_MAX_BYTES);
 	if (rc < 0)
 		die("cannot read '%s':", t->o->input_file);
+	if (csv_end(&t->csv) < 0)
+		die("%s:%zu: %s", t->name, t->csv.lineno,
+		    csv_why(&t->csv, errno, err, sizeof(err)));
 	lines_close(&l);
 	trace_parser_release(&t->tp);
 }
@@ -801,7 +706,8 @@ bailian_sessions(struct tload *t)
 		free(k->session);
 		k->session = xstrfmt("%lld", (long long)root[i]);
 	}
-	qsort(t->v, t->n, sizeof(*t->v), cmp_bailian);
+	if (t->n)	/* none kept: no array for qsort() */
+		qsort(t->v, t->n, sizeof(*t->v), cmp_bailian);
 	free(chat);
 	free(parent);
 	free(root);
@@ -1013,9 +919,9 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 		custom_dataset_build(d, o, p, root);
 		return;
 	}
-	buf_init(&t.csv, LINE_MAX_BYTES);
+	csv_init(&t.csv, CSV_RECORD_MAX, CSV_FIELDS_MAX);
 	load(&t);
-	buf_release(&t.csv);
+	csv_release(&t.csv);
 	if (!t.lines)
 		die("'%s' has no records", t.name);
 	d->lines = t.lines;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-trace convert: BurstGPT, Azure and Alibaba bailian traces to mooncake JSONL. */
-#include <math.h>
-
 #include "buf.h"
+#include "dataset/burst.h"
+#include "dataset/csv.h"
+#include "dataset/field.h"
 #include "json/json.h"
-#include "rand/pystr.h"
 #include "tt.h"
 #include "util.h"
 #include "ttconv.h"
@@ -15,72 +15,37 @@ struct csvconv {
 	enum from from;
 	int rebase;
 	int header_seen;
-	int col[3];		/* timestamp, input, output column numbers */
+	long col[3];		/* timestamp, input, output column numbers */
 	int have_t0;
 	int64_t t0;
+	struct csv csv;
+	struct burst burst;
+	const char *name;	/* the input being read */
 	struct buf out;
 };
 
-/* Split one CSV record (RFC 4180 quoting) into fields in place. */
-static int csv_split(char *s, char **f, int max)
+static const char *const azure_cols[3] = {
+	"TIMESTAMP", "ContextTokens", "GeneratedTokens",
+};
+
+static void find_columns(struct csvconv *c, const char *name)
 {
-	int n = 0;
-	char *w;
+	char err[256];
 
-	for (;;) {
-		if (n == max)
-			return n;
-		f[n++] = w = s;
-		if (*s == '"') {
-			for (s++;; s++) {
-				if (*s == '"' && s[1] == '"')
-					*w++ = *s++;
-				else if (*s == '"' || !*s)
-					break;
-				else
-					*w++ = *s;
-			}
-			if (*s == '"')
-				s++;
-			while (*s && *s != ',')
-				*w++ = *s++;
-		} else {
-			while (*s && *s != ',')
-				*w++ = *s++;
-		}
-		if (!*s) {
-			*w = '\0';
-			return n;
-		}
-		s++;
-		*w = '\0';
-	}
-}
-
-static void find_columns(struct csvconv *c, char **f, int n, const char *name,
-			 size_t lineno)
-{
-	static const char *const want[2][3] = {
-		{ "Timestamp", "Request tokens", "Response tokens" },
-		{ "TIMESTAMP", "ContextTokens", "GeneratedTokens" },
-	};
-	const char *const *w = want[c->from == FROM_AZURE];
-
-	if (n && !strncmp(f[0], "\xEF\xBB\xBF", 3))	/* a UTF-8 BOM */
-		memmove(f[0], f[0] + 3, strlen(f[0] + 3) + 1);
-
-	for (int k = 0; k < 3; k++) {
-		c->col[k] = -1;
-		for (int i = 0; i < n; i++)
-			if (!strcmp(tt_trim(f[i]), w[k]))
-				c->col[k] = i;
-		if (c->col[k] < 0)
-			die("%s:%zu: missing required column '%s'", name, lineno, w[k]);
-	}
 	c->header_seen = 1;
+	if (c->from == FROM_BURSTGPT) {
+		if (burst_header(&c->burst, &c->csv, err, sizeof(err)) < 0)
+			die("%s:%zu: %s", name, c->csv.lineno, err);
+		return;
+	}
+	for (int k = 0; k < 3; k++)
+		if ((c->col[k] = csv_column(&c->csv, azure_cols[k])) < 0)
+			die("%s:%zu: Missing required column '%s'", name,
+			    c->csv.lineno, azure_cols[k]);
 }
 
-/* Write {"timestamp": ms, "input_length": i, "output_length": o}. */
+/* Write {"timestamp": ms, "input_length": i, "output_length": o}; rebased,
+ * a row earlier than the first would be negative, which no reader takes. */
 static void emit_row(struct csvconv *c, int64_t t_ns, int64_t in, int64_t out)
 {
 	struct jw w;
@@ -89,6 +54,12 @@ static void emit_row(struct csvconv *c, int64_t t_ns, int64_t in, int64_t out)
 		c->t0 = c->rebase ? t_ns : 0;
 		c->have_t0 = 1;
 	}
+	if (t_ns < c->t0)
+		die("%s:%zu: '%s': earlier than the first row's: rebased, it would "
+		    "be negative%s", c->name, c->csv.lineno,
+		    c->from == FROM_AZURE ? "TIMESTAMP" : "Timestamp",
+		    c->from == FROM_AZURE ? " (the trace is not in time order)" :
+		    " (--no-rebase keeps the source's times)");
 	buf_reset(&c->out);
 	jw_init(&w, &c->out, 0);
 	jw_obj(&w);
@@ -104,47 +75,75 @@ static void emit_row(struct csvconv *c, int64_t t_ns, int64_t in, int64_t out)
 		die_write();
 }
 
+/* A BurstGPT row (lib/dataset/burst: unparsable rows are skipped, as
+ * aiperf-gen skips them); its timestamp's text read exactly. */
+static void burst_record(struct csvconv *c, const char *name)
+{
+	struct burst_row r;
+	char err[256];
+	int64_t t;
+	int rc = burst_row(&c->burst, &c->csv, &r, err, sizeof(err));
+
+	if (rc < 0)
+		die("%s:%zu: %s", name, c->csv.lineno, err);
+	if (!rc)
+		return;
+	if (tt_parse_seconds((char *)r.ts_text, &t) < 0)
+		die("%s:%zu: 'Timestamp': cannot read '%s' exactly", name,
+		    c->csv.lineno, r.ts_text);
+	emit_row(c, t, r.in, r.out);
+}
+
+/* A token count of an Azure row: an integer within FIELD_TOKENS. */
+static int64_t azure_count(struct csvconv *c, int k, const char *name)
+{
+	const char *why;
+	int64_t v;
+
+	if (field_int(c->csv.f[c->col[k]], &v) < 0)
+		die("%s:%zu: bad token count", name, c->csv.lineno);
+	if ((why = field_check(FIELD_TOKENS, (double)v)))
+		die("%s:%zu: '%s': %s", name, c->csv.lineno, azure_cols[k], why);
+	return v;
+}
+
+static void azure_record(struct csvconv *c, const char *name)
+{
+	char **f = c->csv.f;
+	const char *why;
+	int64_t t, in, out;
+
+	if ((size_t)c->col[0] >= c->csv.nf || (size_t)c->col[1] >= c->csv.nf ||
+	    (size_t)c->col[2] >= c->csv.nf)
+		die("%s:%zu: too few columns", name, c->csv.lineno);
+	if (tt_parse_datetime(tt_trim(f[c->col[0]]), &t, &why) < 0 && !why)
+		die("%s:%zu: bad TIMESTAMP '%s'", name, c->csv.lineno, f[c->col[0]]);
+	if (why)
+		die("%s:%zu: 'TIMESTAMP': %s", name, c->csv.lineno, why);
+	in = azure_count(c, 1, name);
+	out = azure_count(c, 2, name);
+	emit_row(c, t, in, out);
+}
+
 static void on_csv(void *ctx, const char *name, size_t lineno, const char *s,
 		   size_t len)
 {
 	struct csvconv *c = ctx;
-	char *line, *f[64];
-	int n;
-	int64_t t, in, out;
+	char err[256];
+	int rc = csv_feed(&c->csv, s, len, lineno);
 
-	if (pystr_isblank(s, len))
+	c->name = name;
+	if (rc < 0)
+		die("%s:%zu: %s", name, c->csv.lineno,
+		    csv_why(&c->csv, errno, err, sizeof(err)));
+	if (!rc)
 		return;
-	line = xstrndup(s, len);
-	if (len && line[len - 1] == '\r')
-		line[len - 1] = '\0';
-	n = csv_split(line, f, 64);
-	if (!c->header_seen) {
-		find_columns(c, f, n, name, lineno);
-		goto out;
-	}
-	if (c->col[0] >= n || c->col[1] >= n || c->col[2] >= n) {
-		if (c->from == FROM_AZURE)
-			die("%s:%zu: too few columns", name, lineno);
-		goto out;	/* BurstGPT: unparsable rows are skipped */
-	}
-	if (c->from == FROM_AZURE) {
-		if (tt_parse_datetime(tt_trim(f[c->col[0]]), &t) < 0)
-			die("%s:%zu: bad TIMESTAMP '%s'", name, lineno, f[c->col[0]]);
-		if (tt_parse_int(f[c->col[1]], &in) < 0 ||
-		    tt_parse_int(f[c->col[2]], &out) < 0)
-			die("%s:%zu: bad token count", name, lineno);
-	} else if (tt_parse_seconds(f[c->col[0]], &t) < 0 ||
-		   tt_parse_int(f[c->col[1]], &in) < 0 ||
-		   tt_parse_int(f[c->col[2]], &out) < 0) {
-		goto out;
-	}
-	if (in < 0 || out < 0)
-		die("%s:%zu: '%s': must not be negative", name, lineno,
-		    c->from == FROM_AZURE ? (in < 0 ? "ContextTokens" : "GeneratedTokens")
-					  : (in < 0 ? "Request tokens" : "Response tokens"));
-	emit_row(c, t, in, out);
-out:
-	free(line);
+	if (!c->header_seen)
+		find_columns(c, name);
+	else if (c->from == FROM_AZURE)
+		azure_record(c, name);
+	else
+		burst_record(c, name);
 }
 
 static enum from parse_from(const char *s)
@@ -194,10 +193,17 @@ int cmd_convert(int argc, char **argv)
 	if (c.from == FROM_BAILIAN) {
 		tt_bailian(argv + it.ind, argc - it.ind, c.rebase);
 	} else {
+		char err[256];
+
 		buf_init(&c.out, BUF_NOMAX);
+		csv_init(&c.csv, CSV_RECORD_MAX, CSV_FIELDS_MAX);
 		tt_each_line(argv + it.ind, argc - it.ind, on_csv, &c);
+		if (csv_end(&c.csv) < 0)
+			die("%s:%zu: %s", c.name, c.csv.lineno,
+			    csv_why(&c.csv, errno, err, sizeof(err)));
 		if (!c.header_seen)
 			die("no CSV header in the input");
+		csv_release(&c.csv);
 		buf_release(&c.out);
 	}
 	return util_fshut(stdout, "stdout") < 0;

@@ -268,6 +268,8 @@ static void group_sessions(struct synth *s)
 		s->lines[i].session = str && len ? xstrndup(str, len) : NULL;
 		s->lines[i].idx = s->lines[i].group = i;
 	}
+	if (!s->n)
+		return;	/* no lines array: qsort() takes no NULL */
 	qsort(s->lines, s->n, sizeof(*s->lines), cmp_session);
 	for (size_t i = 1; i < s->n; i++)
 		if (s->lines[i].session && s->lines[i - 1].session &&

@@ -7,6 +7,8 @@
 
 #include "buf.h"
 #include "dataset/bailian.h"
+#include "dataset/field.h"
+#include "dataset/trace.h"
 #include "rand/pystr.h"
 #include "tt.h"
 #include "util.h"
@@ -100,12 +102,13 @@ static int num(const char *s, int n, int *out)
 	return 0;
 }
 
-int tt_parse_datetime(const char *s, int64_t *ns)
+int tt_parse_datetime(const char *s, int64_t *ns, const char **why)
 {
 	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	int y, mo, d, h, mi, sec, k;
-	int64_t frac = 0;
+	int64_t frac = 0, secs;
 
+	*why = NULL;
 	if (strlen(s) < 19 || num(s, 4, &y) || s[4] != '-' || num(s + 5, 2, &mo) ||
 	    s[7] != '-' || num(s + 8, 2, &d) || (s[10] != ' ' && s[10] != 'T') ||
 	    num(s + 11, 2, &h) || s[13] != ':' || num(s + 14, 2, &mi) ||
@@ -126,8 +129,10 @@ int tt_parse_datetime(const char *s, int64_t *ns)
 	}
 	if (*s)
 		return -1;
-	*ns = ((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60 + sec;
-	*ns = *ns * 1000000000 + frac;
+	secs = ((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60 + sec;
+	if ((*why = field_check(FIELD_SECONDS, (double)secs)))
+		return -1;
+	*ns = secs * 1000000000 + frac;
 	return 0;
 }
 
@@ -153,68 +158,55 @@ struct bailian {
 	size_t n, cap;
 	int64_t *hash;
 	size_t nhash, caphash;
-	struct json_doc *doc;
+	struct trace_parser tp;
+	int rebase;
 };
 
-static int get_i64(const struct json *o, const char *key, int64_t dflt,
-		   int required, int64_t *out)
+static void add_hash_ids(struct bailian *b, struct brec *r)
 {
-	const struct json *v = json_get(o, key);
+	const struct trace_line *l = &b->tp.line;
 
-	*out = dflt;
-	if (!v)
-		return required ? -1 : 0;
-	return json_int64(v, out);
-}
-
-static void add_hash_ids(struct bailian *b, struct brec *r, const struct json *v,
-			 const char *name, size_t lineno)
-{
 	r->hoff = b->nhash;
-	r->nh = 0;
-	if (!v)
-		return;
-	if (v->type != JSON_ARRAY)
-		die("%s:%zu: hash_ids: expected a list of integers", name, lineno);
-	for (const struct json *e = v->child; e; e = e->next) {
-		if (b->nhash == b->caphash) {
-			b->caphash = b->caphash ? b->caphash * 2 : 4096;
-			b->hash = xreallocarray(b->hash, b->caphash, sizeof(*b->hash));
-		}
-		if (json_int64(e, &b->hash[b->nhash++]) < 0)
-			die("%s:%zu: hash_ids: expected a list of integers", name, lineno);
-		r->nh++;
+	r->nh = l->n_hash;
+	while (b->nhash + l->n_hash > b->caphash) {
+		b->caphash = b->caphash ? b->caphash * 2 : 4096;
+		b->hash = xreallocarray(b->hash, b->caphash, sizeof(*b->hash));
 	}
+	if (l->n_hash)
+		memcpy(b->hash + b->nhash, l->hash_ids, l->n_hash * sizeof(*b->hash));
+	b->nhash += l->n_hash;
 }
 
+/* A record read as aiperf-gen's bailian_trace reads it (trace_parse() in
+ * seconds, then bailian_parse()); its timestamp's text read exactly. */
 static void on_bailian(void *ctx, const char *name, size_t lineno, const char *s,
 		       size_t len)
 {
 	struct bailian *b = ctx;
-	const struct json *o, *t;
+	const struct json *t;
+	struct bailian_rec br;
 	struct brec r = { 0 };
-	char err[128];
+	char err[256];
+	int rc = trace_parse(&b->tp, s, len, err, sizeof(err));
 
-	if (pystr_isblank(s, len))
+	if (rc == 0)
 		return;
-	json_doc_reset(b->doc);
-	if (!(o = json_parse(b->doc, s, len, err, sizeof(err))))
-		die("%s:%zu: invalid JSON: %s", name, lineno, err);
-	if (o->type != JSON_OBJECT)
-		die("%s:%zu: expected a JSON object", name, lineno);
-	t = json_get(o, "timestamp");
-	if (get_i64(o, "chat_id", 0, 1, &r.chat) < 0 ||
-	    get_i64(o, "parent_chat_id", -1, 0, &r.parent) < 0 ||
-	    get_i64(o, "input_length", 0, 1, &r.in) < 0 ||
-	    get_i64(o, "output_length", 0, 1, &r.out) < 0 ||
-	    get_i64(o, "turn", 1, 0, &r.turn) < 0 || !json_is_num(t) ||
-	    tt_parse_seconds_n(t->str, t->len, &r.t_ns) < 0)
-		die("%s:%zu: not a bailian record (chat_id, timestamp, input_length, "
-		    "output_length: numbers)", name, lineno);
-	if (r.in < 0 || r.out < 0)
-		die("%s:%zu: %s: must not be negative", name, lineno,
-		    r.in < 0 ? "input_length" : "output_length");
-	add_hash_ids(b, &r, json_get(o, "hash_ids"), name, lineno);
+	if (rc < 0 || bailian_parse(b->tp.line.root, &br, err, sizeof(err)) < 0)
+		die("%s:%zu: %s", name, lineno, err);
+	t = json_get(b->tp.line.root, "timestamp");
+	if (tt_parse_seconds_n(t->str, t->len, &r.t_ns) < 0)
+		die("%s:%zu: timestamp: cannot read '%.*s' exactly", name, lineno,
+		    (int)t->len, t->str);
+	if (b->rebase && b->n && r.t_ns < b->r[0].t_ns)
+		die("%s:%zu: timestamp: earlier than the first record's: rebased, "
+		    "it would be negative (--no-rebase keeps the source's times)",
+		    name, lineno);
+	r.chat = br.chat;
+	r.parent = br.parent;
+	r.turn = br.turn;
+	r.in = br.in;
+	r.out = br.out;
+	add_hash_ids(b, &r);
 	if (b->n == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 4096;
 		b->r = xreallocarray(b->r, b->cap, sizeof(*b->r));
@@ -297,15 +289,18 @@ void tt_bailian(char **files, int n, int rebase)
 	struct buf out = BUF_INIT(BUF_NOMAX);
 	int64_t t0;
 
-	b.doc = json_doc_new();
+	trace_parser_init(&b.tp, 0);
+	b.tp.ts_kind = FIELD_SECONDS;
+	b.rebase = rebase;
 	tt_each_line(files, n, on_bailian, &b);
 	t0 = rebase && b.n ? b.r[0].t_ns : 0;
 	group(&b);
-	qsort(b.r, b.n, sizeof(*b.r), cmp_rec);
+	if (b.n)	/* qsort() takes no NULL array, even of none */
+		qsort(b.r, b.n, sizeof(*b.r), cmp_rec);
 	for (size_t i = 0; i < b.n; i++)
 		emit(&b, &b.r[i], t0, &out);
 	buf_release(&out);
-	json_doc_free(b.doc);
+	trace_parser_release(&b.tp);
 	free(b.r);
 	free(b.hash);
 }

@@ -6,6 +6,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "json/json.h"
+
+/*
+ * One bailian_trace record (BailianTrace.model_validate): chat_id,
+ * input_length and output_length integers and timestamp (seconds) a
+ * number, all required; parent_chat_id (-1 when absent: a root) and turn
+ * (1) integers, type a string and hash_ids a list of integers when
+ * present. hash_ids points into the record's JSON (NULL: none).
+ */
+struct bailian_rec {
+	int64_t chat, parent, turn, in, out;
+	double ts;
+	const struct json *hash_ids;
+};
+
+/*
+ * Read object o as a record, with every dataset reader's bounds
+ * (field_check(): lengths FIELD_TOKENS, the timestamp FIELD_SECONDS).
+ * Returns 0; -1 when o is no bailian_trace record
+ * (a field missing or of another type), or -2 when a value is out of
+ * bounds, each with the reason ("input_length: must not be negative") in
+ * err. aiperf-gen and aiperf-trace convert both read records with it.
+ */
+int bailian_parse(const struct json *o, struct bailian_rec *r, char *err,
+		  size_t errlen);
+
 /*
  * The session root of each of n records, as the original's
  * BailianTraceDatasetLoader._group_into_sessions finds it: from a

@@ -2,6 +2,7 @@
 /* Custom JSONL dataset records: single_turn, multi_turn and random_pool lines, validated as the original's models. */
 #include "dataset/custom.h"
 
+#include "dataset/field.h"
 #include "rand/pystr.h"
 #include "util.h"
 
@@ -143,18 +144,21 @@ static int opt_str(const struct json *o, const char *key, const char **s,
 	return 0;
 }
 
-/* An optional number (int | float) of milliseconds. */
+/* An optional number (int | float) of milliseconds (FIELD_MS). */
 static int opt_ms(const struct json *o, const char *key, double *out,
 		  unsigned bit, unsigned *has, const char *where, char *err,
 		  size_t errlen)
 {
 	const struct json *v = json_get(o, key);
+	const char *why;
 
 	*out = 0;
 	if (isnull(v))
 		return 0;
 	if (json_double(v, out) < 0)
 		return fail(err, errlen, where, key, "expected a number");
+	if ((why = field_check(FIELD_MS, *out)))
+		return fail(err, errlen, where, key, why);
 	*has |= bit;
 	return 0;
 }
@@ -202,6 +206,7 @@ static int timing(const struct json *o, struct custom_turn *t,
 		  const char *where, char *err, size_t errlen)
 {
 	const struct json *ol = json_get(o, "output_length");
+	const char *why;
 
 	if (opt_ms(o, "timestamp", &t->timestamp, CUSTOM_TIMESTAMP, &t->has,
 		   where, err, errlen) < 0 ||
@@ -218,6 +223,8 @@ static int timing(const struct json *o, struct custom_turn *t,
 		if (t->output_length <= 0)
 			return fail(err, errlen, where, "output_length",
 				    "must be greater than 0");
+		if ((why = field_check(FIELD_TOKENS, (double)t->output_length)))
+			return fail(err, errlen, where, "output_length", why);
 		t->has |= CUSTOM_OUTPUT_LENGTH;
 	}
 	if (t->timestamp != 0 && t->delay != 0)

@@ -21,7 +21,9 @@
  * "type" field must name the model's own type; text and texts (likewise
  * image(s), audio(s), video(s)) and timestamp and delay are mutually
  * exclusive when both are truthy; at least one modality must be truthy
- * (a non-empty string or list); output_length is an integer > 0.
+ * (a non-empty string or list); output_length is an integer > 0. The
+ * values are within every dataset reader's bounds (field_check()):
+ * timestamp and delay FIELD_MS, output_length FIELD_TOKENS.
  */
 enum custom_kind {
 	CUSTOM_SINGLE_TURN,

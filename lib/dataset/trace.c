@@ -10,6 +10,7 @@ void trace_parser_init(struct trace_parser *p, size_t max_hash)
 	memset(p, 0, sizeof(*p));
 	p->doc = json_doc_new();
 	p->max_hash = max_hash ? max_hash : TRACE_MAX_HASH;
+	p->ts_kind = FIELD_MS;
 }
 
 void trace_parser_release(struct trace_parser *p)
@@ -25,33 +26,40 @@ static int fail(char *err, size_t errlen, const char *what, const char *why)
 	return -1;
 }
 
-/* An optional length: absent or null leaves *out at 0; negative is an error. */
+/* An optional length: absent or null leaves *out at 0; out of
+ * FIELD_TOKENS is an error. */
 static int get_int(const struct json *o, const char *key, int64_t *out,
 		   unsigned bit, unsigned *has, char *err, size_t errlen)
 {
 	const struct json *v = json_get(o, key);
+	const char *why;
 
 	*out = 0;
 	if (!v || v->type == JSON_NULL)
 		return 0;
 	if (json_int64(v, out) < 0)
 		return fail(err, errlen, key, "expected an integer");
-	if (*out < 0)
-		return fail(err, errlen, key, "must not be negative");
+	if ((why = field_check(FIELD_TOKENS, (double)*out)))
+		return fail(err, errlen, key, why);
 	*has |= bit;
 	return 0;
 }
 
-static int get_num(const struct json *o, const char *key, double *out,
-		   unsigned bit, unsigned *has, char *err, size_t errlen)
+/* An optional number within kind's bounds. */
+static int get_num(const struct json *o, const char *key, enum field_kind kind,
+		   double *out, unsigned bit, unsigned *has, char *err,
+		   size_t errlen)
 {
 	const struct json *v = json_get(o, key);
+	const char *why;
 
 	*out = 0;
 	if (!v || v->type == JSON_NULL)
 		return 0;
 	if (json_double(v, out) < 0)
 		return fail(err, errlen, key, "expected a number");
+	if ((why = field_check(kind, *out)))
+		return fail(err, errlen, key, why);
 	*has |= bit;
 	return 0;
 }
@@ -135,14 +143,15 @@ int trace_parse(struct trace_parser *p, const char *s, size_t n, char *err,
 		    &l->has, err, errlen) < 0 ||
 	    get_int(o, "output_length", &l->output_length, TRACE_OUTPUT_LENGTH,
 		    &l->has, err, errlen) < 0 ||
-	    get_num(o, "timestamp", &l->timestamp, TRACE_TIMESTAMP, &l->has,
-		    err, errlen) < 0 ||
+	    get_num(o, "timestamp", p->ts_kind, &l->timestamp, TRACE_TIMESTAMP,
+		    &l->has, err, errlen) < 0 ||
 	    get_hash_ids(p, o, err, errlen) < 0)
 		return -1;
 	if (json_get(o, "delay")) {
 		double d;
 
-		if (get_num(o, "delay", &d, TRACE_DELAY, &l->has, err, errlen) < 0)
+		if (get_num(o, "delay", FIELD_MS, &d, TRACE_DELAY, &l->has, err,
+			    errlen) < 0)
 			return -1;
 	}
 	l->has |= present(o, "session_id") ? TRACE_SESSION_ID : 0;

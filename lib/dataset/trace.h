@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dataset/field.h"
 #include "json/json.h"
 
 /*
@@ -16,7 +17,11 @@
  *
  * Defaults follow the original (prefix_analyzer.py, models.py): a missing
  * or null input_length/output_length reads as 0, missing or null hash_ids
- * as an empty list; the has mask tells which fields were present.
+ * as an empty list; the has mask tells which fields were present. Values
+ * are checked as every dataset reader checks them (field_check()):
+ * lengths FIELD_TOKENS, delay FIELD_MS and the
+ * timestamp ts_kind (FIELD_MS; a bailian_trace reader sets
+ * FIELD_SECONDS).
  */
 enum trace_has {
 	TRACE_INPUT_LENGTH = 1 << 0,
@@ -44,6 +49,7 @@ struct trace_parser {
 	struct trace_line line;
 	size_t cap_hash;
 	size_t max_hash;	/* most hash ids accepted on one line */
+	enum field_kind ts_kind;	/* the timestamp's unit */
 };
 
 #define TRACE_MAX_HASH ((size_t)1 << 24)

@@ -3,6 +3,7 @@
 #include <ctype.h>
 
 #include <openssl/evp.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "media/dataurl.h"
@@ -72,6 +73,7 @@ char *
 dataurl_image_field(const char *s, char *err, size_t errlen)
 {
 	FILE *f;
+	int fd;
 	unsigned char *p;
 	size_t n = 0, cap = 1 << 16;
 	const char *mime;
@@ -79,9 +81,17 @@ dataurl_image_field(const char *s, char *err, size_t errlen)
 
 	if (dataurl_is_url(s))
 		return xstrdup(s);
-	if (!(f = fopen(s, "rb"))) {
-		snprintf(err, errlen, "image '%s': %s (not a file, nor an http(s) "
-			 "or data: URL)", s, util_strerror(errno));
+	/* a regular file only, its size checked first: a FIFO would block */
+	if ((fd = util_openfile(s, DATAURL_FILE_MAX)) < 0 && errno == EFBIG) {
+		snprintf(err, errlen, "image '%s': larger than %zu MiB", s,
+			 DATAURL_FILE_MAX >> 20);
+		return NULL;
+	}
+	if (fd < 0 || !(f = fdopen(fd, "rb"))) {
+		snprintf(err, errlen, "image '%s': %s%s", s, util_strerror(errno),
+			 errno == ENOENT ? " (not a file, nor an http(s) or data: URL)" : "");
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
 	p = xmalloc(cap);

@@ -128,7 +128,7 @@ test_expect_success 'a directory, an unreadable file' '
 	mkdir dir.json &&
 	test_expect_code 1 aiperf-gen -m m --tokenizer builtin --public-dataset sharegpt \
 		--input-file dir.json 2>err &&
-	grep -q "^aiperf-gen: dir.json: cannot read: Is a directory$" err
+	grep -q "^aiperf-gen: cannot open '\''dir.json'\'': Is a directory$" err
 '
 
 test_done
