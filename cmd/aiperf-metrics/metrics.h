@@ -201,6 +201,8 @@ void follow_free(struct follow *f);
 void rec_throw(struct rec *r, const char *cls, const char *msg);
 /* A truthy JSON value that is not an object: AttributeError on .get(). */
 void rec_not_object(struct rec *r, const struct json *v);
+/* The response being parsed nests deeper than JSON_MAX_DEPTH. */
+void rec_too_deep(struct rec *r);
 
 /* parse_endpoints.c: chat_embeddings, huggingface_generate, solido_rag,
  * the rankings types. */

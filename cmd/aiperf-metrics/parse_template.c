@@ -2,6 +2,7 @@
 /* Response parsing for --endpoint-type template: the record's response_field (a jq program), else the original's auto-detection. */
 #include "metrics.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +286,8 @@ tfield_body(struct rec *r, const char *s, size_t n, int *output)
 	const struct json *v = json_parse(r->doc, s, n, NULL, 0);
 	int data;
 
+	if (!v && errno == ELOOP)
+		return rec_too_deep(r), 0;
 	/* get_json() falsy (not JSON, or a falsy value): the body's text */
 	if (!v || !truthy(v))
 		data = text_data(r, s, n, output);
