@@ -298,6 +298,19 @@ missed(struct tmplfield *f, const struct json *v, const struct json *x, const ch
 	buf_addstr(&f->miss, ")");
 }
 
+/* jqprog_run() stopped the program (errno: a limit) or could not run it:
+ * the record fails now, whatever its other responses hold. */
+static void
+stopped(struct rec *r, const struct tmplfield *f, int e, const char *jqerr)
+{
+	int limit = e == ENOBUFS || e == ENOMEM || e == ETIME || e == E2BIG;
+	char m[1024];
+
+	snprintf(m, sizeof(m), "response_field '%.*s' %s on a 200 OK response: %s", SHOW,
+		 f->field, limit ? "was stopped" : "could not run", jqerr);
+	rec_throw(r, limit ? "ResponseFieldLimitError" : "ValueError", m);
+}
+
 /* The response field's value of v (text s[0..n)), converted. */
 static int
 by_field(struct rec *r, const char *s, size_t n, const struct json *v, int *output)
@@ -309,6 +322,8 @@ by_field(struct rec *r, const char *s, size_t n, const struct json *v, int *outp
 
 	buf_reset(&f->out);
 	k = jqprog_run(f->prog, s, n, &f->out, err, sizeof(err));
+	if (k < 0 && errno != EINVAL)
+		return stopped(r, f, errno, err), 0;
 	if (k < 0)
 		return missed(f, v, NULL, err), 0;
 	x = k ? json_parse(r->doc, f->out.s, f->out.len, NULL, 0) : NULL;
