@@ -906,14 +906,17 @@ parse_with(struct rec *r, const struct opts *o, const char *s, size_t n,
 	resp = json_get(r->root, "responses");
 	if (r->error || !resp || resp->type != JSON_ARRAY)
 		return 0;
-	if (r->fr_on)
-		return fast_responses(r), 0;
-	if (r->et == ET_TEMPLATE)
-		tfield_begin(r);
-	if (parse_responses(r, resp, why, wl) < 0)
-		return -1;
-	if (r->et == ET_TEMPLATE)
-		tfield_end(r);
+	if (r->fr_on) {
+		fast_responses(r);
+	} else {
+		if (r->et == ET_TEMPLATE)
+			tfield_begin(r);
+		if (parse_responses(r, resp, why, wl) < 0)
+			return -1;
+		if (r->et == ET_TEMPLATE)
+			tfield_end(r);
+	}
+	rec_check_usage(r, o);
 	return 0;
 }
 
