@@ -281,7 +281,7 @@ helper_env(void)
 		n++;
 	env = xreallocarray(NULL, n + 2, sizeof(*env));
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], HELPER_ENV "=", sizeof(HELPER_ENV)))
+		if (strncmp(environ[i], HELPER_ENV "=", sizeof(HELPER_ENV)) != 0)
 			env[k++] = environ[i];
 	env[k++] = mark;
 	env[k] = NULL;
@@ -325,7 +325,7 @@ spawn(struct jqexec *x, int fd, char *err, size_t errlen)
 static int
 start(struct jqexec *x, const char *prog, char *err, size_t errlen)
 {
-	struct answer a;
+	struct answer a = { 0, 0, 0 };
 	int sv[2], fd, rc;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
@@ -410,7 +410,7 @@ int
 jqexec_run(struct jqexec *x, const char *prog, const char *in, size_t n,
 	   struct buf *out, char *err, size_t errlen)
 {
-	struct answer a;
+	struct answer a = { 0, 0, 0 };
 
 	if (!x->pid && start(x, prog, err, errlen) < 0)
 		return errno = EIO, -1;
@@ -457,13 +457,19 @@ static size_t
 vm_bytes(void)
 {
 	FILE *f = fopen("/proc/self/statm", "r");
-	unsigned long pages = 0;
+	char line[128] = "";
+	unsigned long long pages;
+	char *end;
 
-	if (f && fscanf(f, "%lu", &pages) != 1)
-		pages = 0;
+	if (f && !fgets(line, sizeof(line), f))
+		line[0] = '\0';
 	if (f)
 		fclose(f);
-	return pages * (size_t)sysconf(_SC_PAGESIZE);
+	errno = 0;
+	pages = strtoull(line, &end, 10);
+	if (errno || end == line)
+		return 0;
+	return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
 }
 
 /* Arm the run's CPU timer, and set its address space limit when it
@@ -535,7 +541,7 @@ static int
 serve(void)
 {
 	struct sigaction sa;
-	struct ask q;
+	struct ask q = { 0, 0, 0, 0 };
 	char m[MSG_MAX], *s;
 	jq_state *jq;
 	size_t base, as = 0;
@@ -580,7 +586,7 @@ helper_main(void)
 	const char *v = getenv(HELPER_ENV);
 	struct stat st;
 
-	if (!v || strcmp(v, "3") || fstat(HELPER_FD, &st) < 0 || !S_ISSOCK(st.st_mode))
+	if (!v || strcmp(v, "3") != 0 || fstat(HELPER_FD, &st) < 0 || !S_ISSOCK(st.st_mode))
 		return;
 	unsetenv(HELPER_ENV);
 	_exit(serve());

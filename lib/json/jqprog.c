@@ -106,6 +106,8 @@ bracket(const char *s)
 	return (e = integer(s)) ? ws(e) : s;
 }
 
+#define IDENT "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789"
+
 /* One path at s (".a?[0]..."): its end, or NULL. */
 static const char *
 path(const char *s)
@@ -115,20 +117,18 @@ path(const char *s)
 	if (*s != '.' || s[1] == '.')
 		return NULL;
 	while (*s == '.' || *s == '[' || *s == '?') {
-		if (*s == '?') {
-			s++;
-		} else if (*s == '[') {
+		if (*s == '[') {
 			if (!(s = bracket(s + 1)) || *s != ']')
 				return NULL;
 			s++;
-		} else if (s[1] == '"') {
+		} else if (*s == '.' && s[1] == '"') {
 			if (!(s = string_end(s + 1)))
 				return NULL;
-		} else if ((k = strspn(s + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")) &&
-			   !(s[1] >= '0' && s[1] <= '9')) {
+		} else if (*s == '.' && (k = strspn(s + 1, IDENT)) && !(s[1] >= '0' && s[1] <= '9')) {
 			s += 1 + k;
-		} else if (s[1] == '[' || s[1] == '?' || !s[1] || strchr(" \t\r\n|]", s[1])) {
-			s++;
+		} else if (*s == '?' || s[1] == '[' || s[1] == '?' || !s[1] ||
+			   strchr(" \t\r\n|]", s[1])) {
+			s++;	/* a '?', or a '.' alone */
 		} else {
 			return NULL;
 		}
@@ -161,7 +161,7 @@ jqprog_is_path(const char *s)
 		return 0;
 	if (*s == '|') {
 		s = ws(s + 1);
-		if (strncmp(s, sel, sizeof(sel) - 1))
+		if (strncmp(s, sel, sizeof(sel) - 1) != 0)
 			return 0;
 		s = ws(s + sizeof(sel) - 1);
 	}
