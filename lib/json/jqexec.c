@@ -92,6 +92,14 @@ on_message(void *data, jv msg)
 	jv_free(msg);
 }
 
+/* libjq 1.6 runs `input` into a NULL callback (a crash): no inputs. */
+static jv
+no_input(jq_state *jq, void *data)
+{
+	(void)jq, (void)data;
+	return jv_invalid();
+}
+
 jq_state *
 jqexec_compile(const char *prog, char *msg, size_t msglen)
 {
@@ -103,6 +111,7 @@ jqexec_compile(const char *prog, char *msg, size_t msglen)
 		return NULL;
 	}
 	jq_set_error_cb(jq, on_message, m);
+	jq_set_input_cb(jq, no_input, NULL);
 	if (!jq_compile(jq, prog)) {
 		snprintf(msg, msglen, "%s", m[0] ? m : "jq: error: does not compile");
 		jq_teardown(&jq);

@@ -154,6 +154,8 @@ test_jq(void)
 	TEST("input not json", has(run(".", "{"), "not JSON"));
 	TEST("output cap", has(run("[range(1000)]", "{}"), "too large"));
 	TEST("halt is no output", !strcmp(run("halt", "{}"), "N=0"));
+	TEST("input: an error, not libjq's crash", has(run("input", "{}"), "ERR: jq: error"));
+	TEST("inputs: none", !strcmp(run("[inputs]", "{}"), "[]"));
 }
 
 /* Run prog over in with an output cap of cap bytes: errno, or 0 when it ran. */
