@@ -563,6 +563,8 @@ serve(void)
 	free(s);
 	if (!jq)
 		return answer(A_ERR, 0, m, strlen(m)), 1;
+	/* a crash of libjq (a value nested a million deep) leaves no core */
+	setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
 	/* the caller's thread may have blocked it, and exec keeps masks */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_cpu;
