@@ -202,16 +202,6 @@ num(const struct val *v)
 	return v->k == V_INT ? (double)v->i : v->d;
 }
 
-/* The last response that carries usage, as the newer original reads counts from one chunk. */
-static const struct json *
-usage_final(const struct rec *r)
-{
-	for (size_t i = r->nr; i-- > 0;)
-		if (r->r[i].usage)
-			return r->r[i].usage;
-	return NULL;
-}
-
 /* Field a (else its alias b) of a usage object. */
 static int
 usage_field(const struct json *u, const char *a, const char *b, int64_t *v)
@@ -226,7 +216,7 @@ struct counts {
 static void
 server_counts(const struct rec *r, struct counts *c)
 {
-	const struct json *u = usage_final(r);
+	const struct json *u = rec_usage(r);
 	int64_t v, comp;
 
 	c->in = c->out = c->reason = -1;
@@ -327,7 +317,7 @@ token_metrics(struct rec *r, const struct opts *o)
 static void
 usage_metrics(const struct rec *r)
 {
-	const struct json *u = usage_final(r);
+	const struct json *u = rec_usage(r);
 	int64_t v;
 
 	if (!u)

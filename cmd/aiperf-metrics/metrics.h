@@ -201,6 +201,17 @@ void follow_free(struct follow *f);
 void rec_throw(struct rec *r, const char *cls, const char *msg);
 /* A truthy JSON value that is not an object: AttributeError on .get(). */
 void rec_not_object(struct rec *r, const struct json *v);
+/* The response being parsed nests deeper than JSON_MAX_DEPTH. */
+void rec_too_deep(struct rec *r);
+
+/* usage.c: the usage block metrics read (the last response's with one),
+ * or NULL; rec_check_usage() fails r (InvalidUsageError) when that block
+ * holds a count no server could have sent (not a whole number from 0 to
+ * 10^9) or, with --use-server-token-count, counts that contradict each
+ * other or the response (a total under prompt and completion, no
+ * completion tokens for output text). */
+const struct json *rec_usage(const struct rec *r);
+void rec_check_usage(struct rec *r, const struct opts *o);
 
 /* parse_endpoints.c: chat_embeddings, huggingface_generate, solido_rag,
  * the rankings types. */

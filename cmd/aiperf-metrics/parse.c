@@ -2,6 +2,7 @@
 /* Raw record reading and response parsing per endpoint type (chat, completions, embeddings, responses). */
 #include "metrics.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -537,6 +538,19 @@ keep_resp(struct rec *r, int64_t perf, int data, int output, const struct json *
 	x->usage = usage;
 }
 
+/* The response being parsed is JSON that json_parse() cannot read: no
+ * data is not what it says, so the record fails, naming the limit. */
+void
+rec_too_deep(struct rec *r)
+{
+	char m[160];
+
+	snprintf(m, sizeof(m), "response %zu is JSON nested deeper than %d arrays and "
+		 "objects (the limit of aiperf-metrics' parser)", r->nraw ? r->nraw - 1 : 0,
+		 JSON_MAX_DEPTH);
+	throw_err(r, "InvalidInferenceResultError", m);
+}
+
 /* Parse one response; keeps it when it has data or usage. */
 static void
 parse_one(struct rec *r, int64_t perf, const char *s, size_t n)
@@ -556,8 +570,11 @@ parse_one(struct rec *r, int64_t perf, const char *s, size_t n)
 	}
 	/* get_json(): text that is not JSON is no data, not an error. */
 	obj = json_parse(r->doc, s, n, err, sizeof(err));
-	if (!obj)
+	if (!obj) {
+		if (errno == ELOOP)
+			rec_too_deep(r);
 		return;
+	}
 	if (etype_extra(r->et))
 		data = parse_endpoint_body(r, obj, &output);
 	else if (obj->type != JSON_OBJECT) {
@@ -889,14 +906,17 @@ parse_with(struct rec *r, const struct opts *o, const char *s, size_t n,
 	resp = json_get(r->root, "responses");
 	if (r->error || !resp || resp->type != JSON_ARRAY)
 		return 0;
-	if (r->fr_on)
-		return fast_responses(r), 0;
-	if (r->et == ET_TEMPLATE)
-		tfield_begin(r);
-	if (parse_responses(r, resp, why, wl) < 0)
-		return -1;
-	if (r->et == ET_TEMPLATE)
-		tfield_end(r);
+	if (r->fr_on) {
+		fast_responses(r);
+	} else {
+		if (r->et == ET_TEMPLATE)
+			tfield_begin(r);
+		if (parse_responses(r, resp, why, wl) < 0)
+			return -1;
+		if (r->et == ET_TEMPLATE)
+			tfield_end(r);
+	}
+	rec_check_usage(r, o);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 /* Response parsing for --endpoint-type template: the record's response_field (a jq program), else the original's auto-detection. */
 #include "metrics.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,8 +245,37 @@ top_keys(struct buf *b, const struct json *v)
 	free(k);
 }
 
+/* What x is, for a message: "a number (7)", "a list of strings ([...])". */
 static void
-missed(struct tmplfield *f, const struct json *v, const char *jqerr)
+describe(struct buf *b, const struct json *x, const struct buf *text)
+{
+	static const char *const kinds[] = {
+		[JSON_NULL] = "null", [JSON_FALSE] = "a boolean", [JSON_TRUE] = "a boolean",
+		[JSON_NUMBER] = "a number", [JSON_STRING] = "a string",
+		[JSON_ARRAY] = "a list", [JSON_OBJECT] = "an object",
+	};
+	static const char *const items[] = {
+		[JSON_NULL] = "nulls", [JSON_FALSE] = "booleans", [JSON_TRUE] = "booleans",
+		[JSON_NUMBER] = "numbers", [JSON_STRING] = "strings",
+		[JSON_ARRAY] = "lists", [JSON_OBJECT] = "objects",
+	};
+
+	if (x->type == JSON_ARRAY && x->child && x->child->type == JSON_ARRAY)
+		buf_addf(b, "a list of lists of %s", x->child->child ?
+			 items[x->child->child->type] : "nothing");
+	else if (x->type == JSON_ARRAY && x->child)
+		buf_addf(b, "a list of %s", items[x->child->type]);
+	else if (!x->len && (x->type == JSON_STRING || x->type == JSON_OBJECT))
+		buf_addf(b, "an empty %s", x->type == JSON_STRING ? "string" : "object");
+	else if (x->type == JSON_ARRAY)
+		buf_addstr(b, "an empty list");
+	else
+		buf_addstr(b, kinds[x->type]);
+	buf_addf(b, " (%.*s%s)", SHOW / 2, text->s, text->len > SHOW / 2 ? "..." : "");
+}
+
+static void
+missed(struct tmplfield *f, const struct json *v, const struct json *x, const char *jqerr)
 {
 	if (f->miss.len)
 		return;
@@ -254,10 +284,31 @@ missed(struct tmplfield *f, const struct json *v, const char *jqerr)
 			 SHOW, f->field, jqerr);
 		return;
 	}
+	if (x && x->type != JSON_NULL) {
+		buf_addf(&f->miss, "response_field '%.*s' matched ", SHOW, f->field);
+		describe(&f->miss, x, &f->out);
+		buf_addstr(&f->miss, " in a 200 OK response, where a non-empty string "
+			   "(text), a list of numbers or of lists of numbers (embeddings) "
+			   "or a list of objects (rankings) was expected");
+		return;
+	}
 	buf_addf(&f->miss, "response_field '%.*s' did not match any value in a 200 OK "
 		 "response (top-level keys: ", SHOW, f->field);
 	top_keys(&f->miss, v);
 	buf_addstr(&f->miss, ")");
+}
+
+/* jqprog_run() stopped the program (errno: a limit) or could not run it:
+ * the record fails now, whatever its other responses hold. */
+static void
+stopped(struct rec *r, const struct tmplfield *f, int e, const char *jqerr)
+{
+	int limit = e == ENOBUFS || e == ENOMEM || e == ETIME || e == E2BIG;
+	char m[1024];
+
+	snprintf(m, sizeof(m), "response_field '%.*s' %s on a 200 OK response: %s", SHOW,
+		 f->field, limit ? "was stopped" : "could not run", jqerr);
+	rec_throw(r, limit ? "ResponseFieldLimitError" : "ValueError", m);
 }
 
 /* The response field's value of v (text s[0..n)), converted. */
@@ -271,12 +322,14 @@ by_field(struct rec *r, const char *s, size_t n, const struct json *v, int *outp
 
 	buf_reset(&f->out);
 	k = jqprog_run(f->prog, s, n, &f->out, err, sizeof(err));
+	if (k < 0 && errno != EINVAL)
+		return stopped(r, f, errno, err), 0;
 	if (k < 0)
-		return missed(f, v, err), 0;
+		return missed(f, v, NULL, err), 0;
 	x = k ? json_parse(r->doc, f->out.s, f->out.len, NULL, 0) : NULL;
 	if (x && truthy(x) && convert(r, x, output))
 		return 1;
-	return missed(f, v, NULL), 0;
+	return missed(f, v, x, NULL), 0;
 }
 
 int
@@ -285,6 +338,8 @@ tfield_body(struct rec *r, const char *s, size_t n, int *output)
 	const struct json *v = json_parse(r->doc, s, n, NULL, 0);
 	int data;
 
+	if (!v && errno == ELOOP)
+		return rec_too_deep(r), 0;
 	/* get_json() falsy (not JSON, or a falsy value): the body's text */
 	if (!v || !truthy(v))
 		data = text_data(r, s, n, output);

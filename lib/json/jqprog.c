@@ -1,31 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A user's jq program, compiled once with libjq and run over JSON text. */
+/* A user's jq program, compiled with libjq and run in a helper process that bounds its memory, time and output. */
 #include "json/jqprog.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <jq.h>
-
+#include "json/jqexec.h"
 #include "util.h"
 
 struct jqprog {
-	jq_state *jq;
-	char msg[512];		/* the first compile message, for err */
-	int nmsg;
+	char *text;
+	jq_state *jq;		/* a path program, run here; else NULL */
+	struct jqexec x;	/* the helper of the others */
 };
-
-/* jq's message callback owns msg (jq 1.6 frees nothing after calling). */
-static void
-on_message(void *data, jv msg)
-{
-	struct jqprog *p = data;
-
-	msg = jq_format_error(msg);
-	if (!p->nmsg++ && jv_get_kind(msg) == JV_KIND_STRING)
-		snprintf(p->msg, sizeof(p->msg), "%s", jv_string_value(msg));
-	jv_free(msg);
-}
 
 #define NEST_MAX 64
 
@@ -67,28 +56,137 @@ unterminated(const char *s)
 	return lv > 0;
 }
 
+/*
+ * The path recognizer (jqprog_is_path()) reads only the grammar below,
+ * over text jq compiled: a path names one place, so its outputs do not
+ * overlap. Text it refuses that jq would take as a path just goes to the
+ * helper; it must never take anything else.
+ */
+static const char *
+ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return s;
+}
+
+/* A string literal at s ('"') without interpolation: its end, or NULL. */
+static const char *
+string_end(const char *s)
+{
+	for (s++; *s && *s != '"'; s++)
+		if (*s == '\\' && (*++s == '(' || !*s))
+			return NULL;
+	return *s ? s + 1 : NULL;
+}
+
+static const char *
+integer(const char *s)
+{
+	const char *d = s + (*s == '-');
+	size_t n = strspn(d, "0123456789");
+
+	return n && n < 16 ? d + n : NULL;
+}
+
+/* The inside of one [ ] step at s: empty, "name", N, N:M, :M or N:. */
+static const char *
+bracket(const char *s)
+{
+	const char *e;
+
+	s = ws(s);
+	if (*s == '"')
+		return (s = string_end(s)) ? ws(s) : NULL;
+	if ((e = integer(s)))
+		s = ws(e);
+	if (*s != ':')
+		return s;
+	s = ws(s + 1);
+	return (e = integer(s)) ? ws(e) : s;
+}
+
+#define IDENT "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789"
+
+/* One path at s (".a?[0]..."): its end, or NULL. */
+static const char *
+path(const char *s)
+{
+	size_t k;
+
+	if (*s != '.' || s[1] == '.')
+		return NULL;
+	while (*s == '.' || *s == '[' || *s == '?') {
+		if (*s == '[') {
+			if (!(s = bracket(s + 1)) || *s != ']')
+				return NULL;
+			s++;
+		} else if (*s == '.' && s[1] == '"') {
+			if (!(s = string_end(s + 1)))
+				return NULL;
+		} else if (*s == '.' && (k = strspn(s + 1, IDENT)) && !(s[1] >= '0' && s[1] <= '9')) {
+			s += 1 + k;
+		} else if (*s == '?' || s[1] == '[' || s[1] == '?' || !s[1] ||
+			   strchr(" \t\r\n|]", s[1])) {
+			s++;	/* a '?', or a '.' alone */
+		} else {
+			return NULL;
+		}
+	}
+	return s;
+}
+
+/* Paths joined by '|': the end, or NULL. */
+static const char *
+pipeline(const char *s)
+{
+	while ((s = path(ws(s)))) {
+		s = ws(s);
+		if (*s != '|' || !strncmp(ws(s + 1), "select", 6))
+			return s;
+		s++;
+	}
+	return NULL;
+}
+
+int
+jqprog_is_path(const char *s)
+{
+	static const char sel[] = "select(. != null)";
+
+	s = ws(s);
+	if (*s != '[')
+		return (s = pipeline(s)) && !*ws(s);
+	if (!(s = pipeline(s + 1)))
+		return 0;
+	if (*s == '|') {
+		s = ws(s + 1);
+		if (strncmp(s, sel, sizeof(sel) - 1) != 0)
+			return 0;
+		s = ws(s + sizeof(sel) - 1);
+	}
+	return *s == ']' && !*ws(s + 1);
+}
+
 struct jqprog *
 jqprog_new(const char *prog, char *err, size_t errlen)
 {
 	struct jqprog *p;
+	jq_state *jq;
 
 	if (unterminated(prog)) {
 		snprintf(err, errlen, "jq: error: unterminated string literal");
 		return NULL;
 	}
+	if (!(jq = jqexec_compile(prog, err, errlen)))
+		return NULL;
 	p = xcalloc(1, sizeof(*p));
-
-	p->jq = jq_init();
-	if (!p->jq) {
-		free(p);
-		snprintf(err, errlen, "cannot start jq");
-		return NULL;
-	}
-	jq_set_error_cb(p->jq, on_message, p);
-	if (!jq_compile(p->jq, prog)) {
-		snprintf(err, errlen, "%s", p->nmsg ? p->msg : "jq: error: does not compile");
-		jqprog_free(p);
-		return NULL;
+	p->x = (struct jqexec)JQEXEC_INIT;
+	if (util_fastpath() && jqprog_is_path(prog)) {
+		p->jq = jq;
+	} else {
+		jq_teardown(&jq);
+		p->text = xstrdup(prog);
 	}
 	return p;
 }
@@ -98,72 +196,21 @@ jqprog_free(struct jqprog *p)
 {
 	if (!p)
 		return;
-	jq_teardown(&p->jq);
+	if (p->jq)
+		jq_teardown(&p->jq);
+	jqexec_stop(&p->x);
+	free(p->text);
 	free(p);
-}
-
-/* The message of an invalid jv (consumed), as jq prints it. */
-static void
-invalid_msg(jv v, const char *what, char *err, size_t errlen)
-{
-	jv m = jv_invalid_get_msg(v);
-
-	if (jv_get_kind(m) == JV_KIND_STRING) {
-		snprintf(err, errlen, "%s: %s", what, jv_string_value(m));
-	} else if (jv_get_kind(m) != JV_KIND_NULL) {
-		jv d = jv_dump_string(jv_copy(m), 0);
-
-		snprintf(err, errlen, "%s: %s (not a string)", what, jv_string_value(d));
-		jv_free(d);
-	} else {
-		snprintf(err, errlen, "%s", what);
-	}
-	jv_free(m);
-}
-
-static int
-dump(jv v, struct buf *out, char *err, size_t errlen)
-{
-	jv s = jv_dump_string(v, 0);
-	int rc = buf_addstr(out, jv_string_value(s));
-
-	jv_free(s);
-	if (rc < 0)
-		snprintf(err, errlen, "jq output too large");
-	return rc;
 }
 
 int
 jqprog_run(struct jqprog *p, const char *in, size_t n, struct buf *out,
 	   char *err, size_t errlen)
 {
-	jv input, v;
-	int count = 0;
-
-	if (n > (size_t)INT32_MAX) {
-		snprintf(err, errlen, "jq input too large");
-		return -1;
-	}
-	input = jv_parse_sized(in, (int)n);
-	if (!jv_is_valid(input)) {
-		invalid_msg(input, "jq input is not JSON", err, errlen);
-		return -1;
-	}
-	jq_start(p->jq, input, 0);
-	while (count < 2 && jv_is_valid(v = jq_next(p->jq))) {
-		if (!count++ && dump(v, out, err, errlen) < 0)
-			return -1;
-		if (count > 1)
-			jv_free(v);
-	}
-	if (count == 2)
-		return 2;
-	if (jv_invalid_has_msg(jv_copy(v))) {
-		if (count)
-			return jv_free(v), count;
-		invalid_msg(v, "jq: error", err, errlen);
-		return -1;
-	}
-	jv_free(v);
-	return count;
+	if (n > (size_t)INT32_MAX)
+		return util_seterr(err, errlen, "jq input too large (over 2 GiB)"),
+		       errno = E2BIG, -1;
+	if (p->jq)
+		return jqexec_here(p->jq, in, n, out, err, errlen);
+	return jqexec_run(&p->x, p->text, in, n, out, err, errlen);
 }

@@ -18,12 +18,16 @@ struct json_doc {
 	struct chunk *head;
 };
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 struct parser {
 	struct json_doc *d;
 	const char *s, *p, *end;
 	char *err;
 	size_t errlen;
 	int depth;
+	int deep;		/* the parse failed at JSON_MAX_DEPTH */
 	const struct json_hook *hook;
 };
 
@@ -463,8 +467,10 @@ parse_container(struct parser *ps, enum json_type t)
 	struct json *v = new_value(ps, t), **tail = &v->child;
 	char close = t == JSON_ARRAY ? ']' : '}';
 
-	if (++ps->depth > JSON_MAX_DEPTH)
-		return fail(ps, "nesting too deep");
+	if (++ps->depth > JSON_MAX_DEPTH) {
+		ps->deep = 1;
+		return fail(ps, "nested deeper than " STR(JSON_MAX_DEPTH) " arrays and objects");
+	}
 	ps->p++;
 	skip_ws(ps);
 	if (ps->p < ps->end && *ps->p == close) {
@@ -562,14 +568,18 @@ struct json *
 json_parse_hook(struct json_doc *d, const char *s, size_t n, char *err,
 		size_t errlen, const struct json_hook *hook)
 {
-	struct parser ps = { d, s, s, s + n, err, errlen, 0, hook };
+	struct parser ps = { d, s, s, s + n, err, errlen, 0, 0, hook };
 	struct json *v = parse_value(&ps);
 
-	if (!v)
+	if (!v) {
+		errno = ps.deep ? ELOOP : EINVAL;
 		return NULL;
+	}
 	skip_ws(&ps);
-	if (ps.p != ps.end)
+	if (ps.p != ps.end) {
+		errno = EINVAL;
 		return fail(&ps, "trailing characters after value");
+	}
 	return v;
 }
 

@@ -51,7 +51,8 @@ void json_doc_free(struct json_doc *d);
 /*
  * Parse exactly one JSON value spanning s[0..n) (surrounding whitespace
  * allowed). Returns the root, or NULL with a message such as
- * "at byte 12: expected ':'" in err.
+ * "at byte 12: expected ':'" in err and errno ELOOP when the value nests
+ * arrays and objects deeper than JSON_MAX_DEPTH, else EINVAL.
  */
 struct json *json_parse(struct json_doc *d, const char *s, size_t n,
 			char *err, size_t errlen);

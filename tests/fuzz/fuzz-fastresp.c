@@ -15,6 +15,7 @@
 #include "../../cmd/aiperf-metrics/parse_images.c"
 #include "../../cmd/aiperf-metrics/parse_template.c"
 #include "../../cmd/aiperf-metrics/tokens.c"
+#include "../../cmd/aiperf-metrics/usage.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,6 +16,7 @@
 #include "../../cmd/aiperf-metrics/parse_images.c"
 #include "../../cmd/aiperf-metrics/parse_template.c"
 #include "../../cmd/aiperf-metrics/tokens.c"
+#include "../../cmd/aiperf-metrics/usage.c"
 #include "test.h"
 
 static struct rec fast, slow;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/json/j2jq (Jinja2 and JMESPath to jq) and lib/json/jqprog (libjq). */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "json/j2jq.h"
@@ -153,6 +154,93 @@ test_jq(void)
 	TEST("input not json", has(run(".", "{"), "not JSON"));
 	TEST("output cap", has(run("[range(1000)]", "{}"), "too large"));
 	TEST("halt is no output", !strcmp(run("halt", "{}"), "N=0"));
+	TEST("input: an error, not libjq's crash", has(run("input", "{}"), "ERR: jq: error"));
+	TEST("inputs: none", !strcmp(run("[inputs]", "{}"), "[]"));
+}
+
+/* Run prog over in with an output cap of cap bytes: errno, or 0 when it ran. */
+static int
+run_errno(struct jqprog *p, const char *in, size_t cap)
+{
+	struct buf b = BUF_INIT(cap);
+	int n = jqprog_run(p, in, strlen(in), &b, err, sizeof(err));
+
+	buf_release(&b);
+	return n < 0 ? errno : 0;
+}
+
+static void
+test_is_path(void)
+{
+	static const char *const paths[] = {
+		".", ".a", ".a.b", ".a?.b?[0]?", ".[\"x\"]?", ".\"a b\".c", ".[1:2]",
+		".[1:]", ".[:2]", ".[-1]", "  .x  ", ".choices[0].delta.content", ".a | .b",
+		".a[]?.b", "[.data?[]?.embedding? | select(. != null)]", "[.a[] | .b]",
+	};
+	static const char *const others[] = {
+		"[range(100000000)]", "..", ".a..b", ".a, .b", "(.a)", "[.[], .[]]",
+		".a * 3", "\"x\" * 9", "[.[] == .[]]", "def f: f; f", ".a as $x | $x",
+		"\"\\(.a)\"", ".\"\\(.a)\"", "[.a] | tojson", "{a: .b}", ".a[.b]",
+		"reduce .[] as $x (0; .)", ".a // .b", "limit(2; .[])", "[.[] | [.]]",
+		"[[.a]]", ".a | select(.b)", "[.a | select(. != null) | .b]", "recurse",
+		"$ENV", "@base64", ".a # c", "1", "\"x\"", ".a | select(. != null)",
+		"[.a | select(. != null)] | .[]", ".0", ".a .b", "[.a]]", ".[.[]]",
+	};
+	char name[128];
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		snprintf(name, sizeof(name), "a path: %s", paths[i]);
+		TEST(name, jqprog_is_path(paths[i]));
+	}
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		snprintf(name, sizeof(name), "not a path: %s", others[i]);
+		TEST(name, !jqprog_is_path(others[i]));
+	}
+	TEST_STR("a JMESPath translation is a path", path("data[*].embedding"),
+		 "[.data?[]?.embedding? | select(. != null)]");
+	TEST("  ... so it runs here", jqprog_is_path(got));
+}
+
+static void
+test_limits(void)
+{
+	struct jqprog *p = jqprog_new("(.a)", err, sizeof(err));
+	struct jqprog *q = jqprog_new(".", err, sizeof(err));
+	struct jqprog *big = jqprog_new("reduce range(28) as $i (\"x\"; . + .) | length",
+					err, sizeof(err));
+	struct jqprog *crash = jqprog_new("reduce range(1000000) as $i (null; [.]) | 1",
+					  err, sizeof(err));
+	char in[3000];
+
+	memset(in, ' ', sizeof(in) - 1);
+	in[0] = '1';
+	in[sizeof(in) - 1] = '\0';
+	TEST("helper: a run", run_errno(p, "{\"a\":1}", 1024) == 0);
+	TEST("helper: a jq error is EINVAL", run_errno(p, "[1]", 1024) == EINVAL);
+	TEST("helper: input not JSON is EINVAL", run_errno(p, "{", 1024) == EINVAL);
+	TEST("helper: output past the cap is ENOBUFS",
+	     run_errno(p, "{\"a\":\"0123456789\"}", 8) == ENOBUFS);
+	TEST("here: output past the cap is ENOBUFS",
+	     run_errno(q, "\"0123456789\"", 8) == ENOBUFS);
+	TEST("here: input not JSON is EINVAL", run_errno(q, "{", 8) == EINVAL);
+	TEST("here: a long input, a short output", run_errno(q, in, 8) == 0);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__has_feature)
+	TEST("helper: past the memory limit is ENOMEM", run_errno(big, "null", 64) == ENOMEM);
+	TEST("  ... says so", has(err, "memory limit (272 MiB"));
+#elif defined(__has_feature)
+#if !__has_feature(address_sanitizer)
+	TEST("helper: past the memory limit is ENOMEM", run_errno(big, "null", 64) == ENOMEM);
+	TEST("  ... says so", has(err, "memory limit (272 MiB"));
+#endif
+#endif
+	TEST("helper: a crash is EIO", run_errno(crash, "null", 64) == EIO);
+	TEST("  ... says so", has(err, "helper running the program"));
+	TEST("helper: started again after it", run_errno(crash, "null", 64) == EIO);
+	TEST("helper: the first one still runs", run_errno(p, "{\"a\":2}", 64) == 0);
+	jqprog_free(p);
+	jqprog_free(q);
+	jqprog_free(big);
+	jqprog_free(crash);
 }
 
 int
@@ -162,5 +250,7 @@ main(void)
 	test_refused();
 	test_path();
 	test_jq();
+	test_is_path();
+	test_limits();
 	return TEST_DONE();
 }

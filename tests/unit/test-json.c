@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for lib/json: strict parsing, exact integers, deterministic writing. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,19 @@ main(void)
 	memset(deep, '[', sizeof(deep) - 1);
 	deep[sizeof(deep) - 1] = '\0';
 	TEST("reject deep nesting", P(deep) == NULL && strstr(err, "deep"));
+	TEST("  ... with its limit in the message", strstr(err, "deeper than 512 arrays and objects"));
+	TEST("  ... and errno ELOOP", P(deep) == NULL && errno == ELOOP);
+	TEST("other failures are EINVAL", P("[1,") == NULL && errno == EINVAL);
+	TEST("  ... trailing text too", P("[] x") == NULL && errno == EINVAL);
+	memset(deep, '[', JSON_MAX_DEPTH);
+	memset(deep + JSON_MAX_DEPTH, ']', JSON_MAX_DEPTH);
+	deep[2 * JSON_MAX_DEPTH] = '\0';
+	TEST("JSON_MAX_DEPTH levels are read", P(deep) != NULL);
+	memmove(deep + 1, deep, 2 * JSON_MAX_DEPTH);
+	deep[0] = '[';
+	deep[2 * JSON_MAX_DEPTH + 1] = ']';
+	deep[2 * JSON_MAX_DEPTH + 2] = '\0';
+	TEST("  ... one more is not", P(deep) == NULL && errno == ELOOP);
 	TEST_STR("compact rewrite", W(" { \"a\" : [ 1 , 2e3 , true , null ] , \"b\" : \"\\/\" } ", 0),
 		 "{\"a\":[1,2e3,true,null],\"b\":\"/\"}");
 	TEST_STR("escape like orjson", W("\"\\u0001\\t\\\"\\u00e9\\u007f\"", 0),
