@@ -156,8 +156,9 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) $$(call fuzz_tool_src,$$*) tests/fuzz/f
 fuzz-build: $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
 # Replays each committed corpus, then fuzzes each target for FUZZTIME seconds.
-fuzz: fuzz-build
-	@for f in $(FUZZ_SRC:tests/fuzz/%.c=%); do \
+# PATH: the targets that run a jq program find aiperf-jqrun in bin/.
+fuzz: fuzz-build all
+	@PATH="$(CURDIR)/bin:$$PATH"; for f in $(FUZZ_SRC:tests/fuzz/%.c=%); do \
 		mkdir -p tests/fuzz/corpus/$$f build/fuzz/new-$$f; \
 		echo "fuzz $$f"; \
 		build/fuzz/$$f -timeout=25 -runs=0 tests/fuzz/corpus/$$f >build/fuzz/$$f.log 2>&1 || \

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -31,16 +30,15 @@
 #endif
 #endif
 
-/* The helper is the running binary with HELPER_ENV=3 in its environment
- * and its socket on descriptor HELPER_FD (3). */
-#define HELPER_ENV "AIPERF_JQPROG_HELPER"
-#define HELPER_FD 3
+/* The helper is aiperf-jqrun(1), its socket on descriptor JQEXEC_FD. */
+#define HELPER "aiperf-jqrun"
+#define HELPER_FD JQEXEC_FD
 #define MSG_MAX 512
 
 /*
  * The socket carries a struct ask and its n bytes (the program, then one
  * input per run), and for each a struct answer and its n bytes; both ends
- * are one binary, so the structs go as they are.
+ * are built from this file, so the structs go as they are.
  */
 enum { Q_PROG, Q_RUN };
 enum { A_OK, A_ERR, A_BIG, A_MEM, A_CPU };
@@ -278,54 +276,42 @@ ask(struct jqexec *x, uint32_t kind, const char *s, size_t n, size_t outmax)
 	return io_all(x->fd, v, 2, 1);
 }
 
-/* The environment with HELPER_ENV=3 (the array freed by the caller). */
-static char **
-helper_env(void)
+/* aiperf-jqrun beside the running binary (both installed in one bin/), else
+ * the first on PATH (a test program in build/tests), into exe. */
+static const char *
+helper_path(char *exe, size_t size)
 {
-	static char mark[] = HELPER_ENV "=3";
-	size_t n = 0, k = 0;
-	char **env;
+	ssize_t k = readlink("/proc/self/exe", exe, size - 1);
+	char *slash;
 
-	while (environ[n])
-		n++;
-	env = xreallocarray(NULL, n + 2, sizeof(*env));
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], HELPER_ENV "=", sizeof(HELPER_ENV)) != 0)
-			env[k++] = environ[i];
-	env[k++] = mark;
-	env[k] = NULL;
-	return env;
+	if (k <= 0 || k >= (ssize_t)size - 1)
+		return HELPER;
+	exe[k] = '\0';
+	if (!(slash = strrchr(exe, '/')) || (size_t)(slash - exe) + sizeof("/" HELPER) > size)
+		return HELPER;
+	memcpy(slash + 1, HELPER, sizeof(HELPER));
+	return access(exe, X_OK) == 0 ? exe : HELPER;
 }
 
-/* Start the running binary as x's helper on socket end fd. */
+/* Start aiperf-jqrun as x's helper on socket end fd. */
 static int
 spawn(struct jqexec *x, int fd, char *err, size_t errlen)
 {
-	char exe[4096], arg0[] = "aiperf-jq-helper", *argv[] = { arg0, NULL };
-	ssize_t k = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char exe[4096], arg0[] = HELPER, *argv[] = { arg0, NULL };
+	const char *path = helper_path(exe, sizeof(exe));
 	posix_spawn_file_actions_t fa;
-	char **env;
 	int rc;
 
-	if (k <= 0 || k >= (ssize_t)sizeof(exe) - 1)
-		return util_seterr(err, errlen, "cannot start the jq helper: no /proc/self/exe");
-	exe[k] = '\0';
-	/* the binary was replaced on disk (a rebuild): the link still runs
-	 * this one (valgrind's readlink() gives the program's own path) */
-	if (k > 10 && !strcmp(exe + k - 10, " (deleted)"))
-		snprintf(exe, sizeof(exe), "/proc/self/exe");
-	env = helper_env();
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, fd, HELPER_FD);
 	posix_spawn_file_actions_addclosefrom_np(&fa, HELPER_FD + 1);
-	rc = posix_spawn(&x->pid, exe, &fa, NULL, argv, env);
+	rc = posix_spawnp(&x->pid, path, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	free(env);
 	if (rc) {
 		x->pid = 0;
-		return util_seterr(err, errlen, "cannot start the jq helper '%s': %s", exe,
+		return util_seterr(err, errlen, "cannot start the jq helper '%s': %s", path,
 				   util_strerror(rc));
 	}
 	return 0;
@@ -545,9 +531,8 @@ take_bytes(uint64_t n)
 	return s;
 }
 
-/* The program, then runs until the socket ends. */
-static int
-serve(void)
+int
+jqexec_serve(void)
 {
 	struct sigaction sa;
 	struct ask q = { 0, 0, 0, 0 };
@@ -587,18 +572,4 @@ serve(void)
 	}
 	jq_teardown(&jq);
 	return 0;
-}
-
-/* Before main(): serve as a helper when started as one (HELPER_ENV=3 and
- * HELPER_FD a socket), else go on to the program's main(). */
-__attribute__((constructor)) static void
-helper_main(void)
-{
-	const char *v = getenv(HELPER_ENV);
-	struct stat st;
-
-	if (!v || strcmp(v, "3") != 0 || fstat(HELPER_FD, &st) < 0 || !S_ISSOCK(st.st_mode))
-		return;
-	unsetenv(HELPER_ENV);
-	_exit(serve());
 }

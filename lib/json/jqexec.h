@@ -11,8 +11,8 @@
 #include "buf.h"
 
 /*
- * For lib/json/jqprog.c only. Results, messages and errno are
- * jqprog_run()'s. The caller owns the jq_state (jq_teardown()) and the
+ * For lib/json/jqprog.c, and jqexec_serve() for aiperf-jqrun. Results,
+ * messages and errno are jqprog_run()'s. The caller owns the jq_state (jq_teardown()) and the
  * struct jqexec (jqexec_stop()).
  */
 
@@ -22,8 +22,9 @@ jq_state *jqexec_compile(const char *prog, char *msg, size_t msglen);
 int jqexec_here(jq_state *jq, const char *in, size_t n, struct buf *out,
 		char *err, size_t errlen);
 
-/* A helper process: the running binary again, served by a constructor in
- * jqexec.c before its main(). */
+/* A helper process: aiperf-jqrun(1), beside the running binary or on PATH,
+ * its socket on descriptor JQEXEC_FD. */
+#define JQEXEC_FD 3
 struct jqexec {
 	pid_t pid;		/* 0: none runs */
 	int fd;			/* its socket, or -1 */
@@ -38,5 +39,14 @@ int jqexec_run(struct jqexec *x, const char *prog, const char *in, size_t n,
 	       struct buf *out, char *err, size_t errlen);
 /* End x's helper (none running is fine). */
 void jqexec_stop(struct jqexec *x);
+
+/*
+ * The helper's side (aiperf-jqrun's main): take the program, then run it
+ * on each input under its limits until the socket on JQEXEC_FD ends.
+ * Returns the exit status: 0, or 1 when no program came or it did not
+ * compile (the caller was told why). A run past a limit exits from
+ * inside, after saying so.
+ */
+int jqexec_serve(void);
 
 #endif

@@ -10,11 +10,10 @@
 /*
  * The rest of the code sees JSON text only: libjq's jv values stay inside
  * jqprog.c. A struct jqprog owns its program's text and, once it has run,
- * a helper process (the running binary again, served by a constructor in
- * jqprog.c before its main()) that runs it: libjq 1.6 has no step budget
- * and its allocator cannot be replaced, and one jq_next() call can build
- * a value of any size ([range(1e9)], "x" * 1e9), so only a process of its
- * own can be stopped. Each run may use JQPROG_MEM_BASE plus
+ * a helper process, aiperf-jqrun(1) (lib/json/jqexec.h), that runs it:
+ * libjq 1.6 has no step budget and its allocator cannot be replaced, and
+ * one jq_next() call can build a value of any size ([range(1e9)],
+ * "x" * 1e9), so only a process of its own can be stopped. Each run may use JQPROG_MEM_BASE plus
  * JQPROG_MEM_PER_BYTE bytes of address space a byte of its input
  * (RLIMIT_AS; not in AddressSanitizer builds, whose shadow memory such a
  * limit forbids) and JQPROG_CPU_MS plus JQPROG_CPU_MS_MIB ms of CPU time a
