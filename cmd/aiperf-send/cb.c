@@ -263,19 +263,25 @@ nonempty(const struct json *v)
 /*
  * Whether a chunk's data carries content (spec 5.3: what frees a prefill
  * slot): a non-empty text, delta content or reasoning, a responses-API
- * delta or a generate token; data that is not JSON counts, "[DONE]" not.
+ * delta or a generate token; data that is not JSON counts, "[DONE]" not
+ * (-1 after xfer_nomem() when its tree cannot be had).
  */
 static int
-has_content(struct sender *s, const char *d, size_t n)
+has_content(struct xfer *x, const char *d, size_t n)
 {
+	struct sender *s = x->snd;
 	char err[64];
 	const struct json *v, *c, *dl;
 
 	if (n == 6 && !memcmp(d, "[DONE]", 6))
 		return 0;
 	json_doc_reset(s->doc);
-	if (!(v = json_parse(s->doc, d, n, err, sizeof(err))))
-		return 1;
+	if (!(v = json_parse(s->doc, d, n, err, sizeof(err)))) {
+		if (errno != ENOMEM)
+			return 1;
+		xfer_nomem(x, json_doc_nomem(s->doc));
+		return -1;
+	}
 	c = json_at(json_get(v, "choices"), 0);
 	dl = json_get(c, "delta");
 	return nonempty(json_get(dl, "content")) ||
@@ -345,8 +351,12 @@ cb_sse(void *ctx, const struct sse_msg *m)
 			jw_strn(&w, m->f[i].value, m->f[i].vlen);
 			if (m->f[i].nlen == 4 && !memcmp(m->f[i].name, "data", 4)) {
 				rc |= cb_stamp(x, m->f[i].value, m->f[i].vlen);
-				if (x->prefill && has_content(x->snd, m->f[i].value, m->f[i].vlen))
-					sched_prefill_release(x->snd, x);
+				if (x->prefill) {
+					int k = has_content(x, m->f[i].value, m->f[i].vlen);
+					if (k)	/* a failed one releases its slot too */
+						sched_prefill_release(x->snd, x);
+					rc |= k < 0 ? -1 : 0;
+				}
 				if (x->want_reply)
 					rc |= sess_reply(x->snd, x, m->f[i].value, m->f[i].vlen);
 			}

@@ -307,7 +307,10 @@ sess_reply(struct sender *s, struct xfer *x, const char *json, size_t n)
 	struct json *v;
 
 	json_doc_reset(s->doc);
-	v = json_parse(s->doc, json, n, err, sizeof(err));
+	if (!(v = json_parse(s->doc, json, n, err, sizeof(err))) && errno == ENOMEM) {
+		xfer_nomem(x, json_doc_nomem(s->doc));
+		return -1;
+	}
 	v = json_at(json_get(v, "choices"), 0);
 	const struct json *c = json_get(json_get(v, "delta"), "content");
 	if (!c)

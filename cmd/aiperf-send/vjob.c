@@ -505,6 +505,10 @@ vjob_step(struct sender *s, struct xfer *x, CURLcode rc)
 	}
 	json_doc_reset(queue(s)->doc);
 	o = json_parse(s->vjq->doc, buf_str(&x->body_in), x->body_in.len, err, sizeof(err));
+	if (!o && errno == ENOMEM) {
+		xfer_nomem(x, json_doc_nomem(s->vjq->doc));
+		return finish(x);
+	}
 	if (!o || o->type != JSON_OBJECT) {
 		xfer_body_member(x, perf);
 		vfail(x, XE_VIDEO, 500, "Invalid JSON in video %s response (status %ld): %.*s",

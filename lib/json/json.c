@@ -16,6 +16,7 @@ struct chunk {
 
 struct json_doc {
 	struct chunk *head;
+	size_t nomem;		/* the chunk the last parse could not have */
 };
 
 #define STR_(x) #x
@@ -93,7 +94,12 @@ arena_grow(struct json_doc *d, size_t n)
 
 	while (cap < n)
 		cap *= 2;
-	c = xmalloc(sizeof(*c) + cap);
+	/* a response's tree may not fit the memory left: that parse fails
+	 * (ENOMEM), not the process */
+	if (!(c = malloc(sizeof(*c) + cap))) {
+		d->nomem = sizeof(*c) + cap;
+		return NULL;
+	}
 	c->cap = cap;
 	c->used = n;
 	c->next = d->head;
@@ -125,7 +131,8 @@ new_value(struct parser *ps, enum json_type t)
 {
 	struct json *v = arena_alloc(ps->d, sizeof(*v));
 
-	*v = (struct json){ .type = t };
+	if (v)
+		*v = (struct json){ .type = t };
 	return v;
 }
 
@@ -361,6 +368,8 @@ string_twopass(struct parser *ps, const char **out, size_t *outlen)
 		return fail(ps, "unterminated string"), -1;
 	size_t n = (size_t)(p - start);
 	char *o = arena_alloc(ps->d, n + 1), *w = o;
+	if (!o)
+		return -1;
 	if (plain) {
 		memcpy(o, start, n);
 		w = o + n;
@@ -432,7 +441,9 @@ parse_number(struct parser *ps)
 	}
 	struct json *v = new_value(ps, JSON_NUMBER);
 	size_t n = (size_t)(p - start);
-	char *t = arena_alloc(ps->d, n + 1);
+	char *t = v ? arena_alloc(ps->d, n + 1) : NULL;
+	if (!t)
+		return NULL;
 	memcpy(t, start, n);
 	t[n] = '\0';
 	v->str = t;
@@ -464,9 +475,12 @@ hooked_value(struct parser *ps, const char *key, size_t keylen)
 static struct json *
 parse_container(struct parser *ps, enum json_type t)
 {
-	struct json *v = new_value(ps, t), **tail = &v->child;
+	struct json *v = new_value(ps, t), **tail;
 	char close = t == JSON_ARRAY ? ']' : '}';
 
+	if (!v)
+		return NULL;
+	tail = &v->child;
 	if (++ps->depth > JSON_MAX_DEPTH) {
 		ps->deep = 1;
 		return fail(ps, "nested deeper than " STR(JSON_MAX_DEPTH) " arrays and objects");
@@ -540,7 +554,7 @@ parse_value(struct parser *ps)
 		return parse_container(ps, JSON_ARRAY);
 	case '"': {
 		struct json *v = new_value(ps, JSON_STRING);
-		if (parse_string_raw(ps, &v->str, &v->len) < 0)
+		if (!v || parse_string_raw(ps, &v->str, &v->len) < 0)
 			return NULL;
 		return v;
 	}
@@ -569,10 +583,14 @@ json_parse_hook(struct json_doc *d, const char *s, size_t n, char *err,
 		size_t errlen, const struct json_hook *hook)
 {
 	struct parser ps = { d, s, s, s + n, err, errlen, 0, 0, hook };
-	struct json *v = parse_value(&ps);
+	struct json *v;
 
-	if (!v) {
-		errno = ps.deep ? ELOOP : EINVAL;
+	d->nomem = 0;
+	if (!(v = parse_value(&ps))) {
+		if (d->nomem && err && errlen)
+			snprintf(err, errlen, "at byte %zu: out of memory (allocating %zu "
+				 "bytes failed)", (size_t)(ps.p - ps.s), d->nomem);
+		errno = d->nomem ? ENOMEM : ps.deep ? ELOOP : EINVAL;
 		return NULL;
 	}
 	skip_ws(&ps);
@@ -581,6 +599,12 @@ json_parse_hook(struct json_doc *d, const char *s, size_t n, char *err,
 		return fail(&ps, "trailing characters after value");
 	}
 	return v;
+}
+
+size_t
+json_doc_nomem(const struct json_doc *d)
+{
+	return d->nomem;
 }
 
 struct json *

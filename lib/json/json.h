@@ -52,10 +52,15 @@ void json_doc_free(struct json_doc *d);
  * Parse exactly one JSON value spanning s[0..n) (surrounding whitespace
  * allowed). Returns the root, or NULL with a message such as
  * "at byte 12: expected ':'" in err and errno ELOOP when the value nests
- * arrays and objects deeper than JSON_MAX_DEPTH, else EINVAL.
+ * arrays and objects deeper than JSON_MAX_DEPTH, ENOMEM when the memory
+ * for its tree could not be had (the process goes on: a response's tree
+ * is the response's failure; json_doc_nomem() tells the bytes asked),
+ * else EINVAL.
  */
 struct json *json_parse(struct json_doc *d, const char *s, size_t n,
 			char *err, size_t errlen);
+/* The bytes the last parse into d failed to allocate (ENOMEM), else 0. */
+size_t json_doc_nomem(const struct json_doc *d);
 
 /*
  * json_parse(), but the value of each member of the root object named key
