@@ -9,8 +9,10 @@ export SHARED
 export LC_ALL=C TZ=UTC PATH="$TOP/bin:$PATH"
 TMP=$(mktemp -d)
 MOCK_PID=
+HTTP_PID=
 cleanup() {
 	[ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null
+	[ -n "$HTTP_PID" ] && kill "$HTTP_PID" 2>/dev/null
 	# a plot dashboard a test left running (start_plot_dashboard)
 	[ -s "$TMP/dash.pid" ] && kill "$(cat "$TMP/dash.pid")" 2>/dev/null
 	rm -rf "$TMP"
@@ -213,15 +215,25 @@ merge_cut() {
 	shard_line 0 "$_mc_dir"
 }
 
-# wait_line FILE PATTERN: until FILE has a line matching PATTERN (10 s at
-# most, a bounded loop).
+# wait_line FILE PATTERN [SECONDS]: until FILE has a line matching PATTERN
+# (SECONDS at most, 10 by default: a bounded loop).
 wait_line() {
 	_i=0
-	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt 100 ]; do
+	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt $((${3:-10} * 10)) ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
 	grep -q "$2" "$1"
+}
+
+# start_http_dir DIR: Python's http.server serving DIR's files on a free
+# loopback port, until the test ends; sets URL (http://127.0.0.1:PORT).
+start_http_dir() {
+	python3 -u -m http.server --bind 127.0.0.1 --directory "$1" 0 \
+		>"$TMP/http.log" 2>&1 &
+	HTTP_PID=$!
+	wait_line "$TMP/http.log" port || return 1
+	URL="http://127.0.0.1:$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$TMP/http.log" | head -1)"
 }
 
 # start_plot_dashboard ARGS...: aiperf-plot --dashboard --port 0 ARGS... in

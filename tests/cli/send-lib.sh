@@ -40,6 +40,15 @@ stop_mock() {
 	rm -f "$TMP/.mock.url"
 }
 
+# start_canned_ok: a server answering every request with 200 and {},
+# logging what reached the wire to $TMP/wire (CANNED_LOG); sets CANNED_URL.
+start_canned_ok() {
+	printf "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}" >"$TMP/ok"
+	CANNED_LOG=$TMP/wire
+	export CANNED_LOG
+	start_canned "$TMP/ok"
+}
+
 stop_canned() {
 	if [ -n "$CANNED_PID" ]; then
 		kill "$CANNED_PID" 2>/dev/null

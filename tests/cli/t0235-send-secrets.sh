@@ -34,10 +34,7 @@ test_expect_success 'every secret-looking header is redacted, others kept' '
 	grep -q "\"X-Custom\":\"visible\"" out
 '
 
-printf "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}" >"$TMP/ok"
-CANNED_LOG=$TMP/wire
-export CANNED_LOG
-start_canned "$TMP/ok"
+start_canned_ok
 
 # auths: the Authorization lines the canned server saw.
 auths() {

@@ -20,17 +20,7 @@ line = b"x{i=\"0123456789\"} 1\n"
 sys.stdout.buffer.write(line * (20 * 1024 * 1024 // len(line) + 1))
 ' >"$TMP/www/big"
 
-python3 -u -m http.server --bind 127.0.0.1 --directory "$TMP/www" 0 \
-	>"$TMP/http.log" 2>&1 &
-HTTP_PID=$!
-i=0
-while ! grep -q "port" "$TMP/http.log" && [ $i -lt 100 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-PORT=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$TMP/http.log" | head -1)
-URL="http://127.0.0.1:$PORT"
-trap 'kill $HTTP_PID 2>/dev/null; cleanup' EXIT
+start_http_dir "$TMP/www" || exit 1
 
 test_expect_success 'vLLM and DCGM exporter samples parse over HTTP' '
 	aiperf-scrape --once "$URL/vllm" "$URL/dcgm" >out &&

@@ -17,16 +17,6 @@ DATA=$TOP/tests/data/plot
 command -v gnuplot >/dev/null || test_skip_all "no gnuplot (gnuplot-nox)"
 command -v curl >/dev/null || test_skip_all "no curl"
 
-# wait_long FILE PATTERN: until FILE holds PATTERN (110 s at most).
-wait_long() {
-	_i=0
-	while ! grep -q "$2" "$1" 2>/dev/null && [ $_i -lt 1100 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	grep -q "$2" "$1"
-}
-
 # port: the dashboard's port, from URL.
 port() {
 	_p=${URL##*:}
@@ -43,7 +33,7 @@ test_expect_success 'with 40 stalled heads, a request is answered at once' '
 
 test_expect_success 'the stalled connections are closed after the head timeout' '
 	plot_dashboard_url &&
-	wait_long heads.out closed &&
+	wait_line heads.out closed 110 &&
 	test "$(cat heads.out)" = "held 40
 closed 40 of 40"
 '
@@ -72,7 +62,7 @@ test_expect_success '70 clients reading nothing: a new one is answered, the olde
 	wait_line many-noread.out "asked 70" &&
 	curl -sf --max-time 5 -o page "$URL" &&
 	grep -q "<h1>AIPerf report</h1>" page &&
-	wait_long many-noread.out ended &&
+	wait_line many-noread.out ended 110 &&
 	test "$(cat many-noread.out)" = "asked 70
 ended 70 of 70"
 '
@@ -94,7 +84,7 @@ test_expect_success 'out of descriptors: stalled heads make room, a request is a
 	curl -sf --max-time 5 -o page "$URL" &&
 	grep -q "<h1>AIPerf report</h1>" page &&
 	grep -q "a descriptor limit of 40 (ulimit -n): 8 connections at once, not 64" dash.err &&
-	wait_long lim.out closed &&
+	wait_line lim.out closed 110 &&
 	stop_plot_dashboard TERM
 '
 test_done

@@ -12,10 +12,7 @@ CANNED_PID=
 trap 'stop_canned; cleanup' EXIT
 unset AIPERF_API_KEY
 
-printf "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}" >"$TMP/ok"
-CANNED_LOG=$TMP/wire
-export CANNED_LOG
-start_canned "$TMP/ok"
+start_canned_ok
 
 # sendh ENGINE -H...: one request through ENGINE, the wire log fresh.
 sendh() {

@@ -13,17 +13,7 @@ printf '# TYPE g gauge\ng{a="1"} 1\ng{a="1"} 2\ng{a="1"} 3\ng{a="2"} 4\ng{a="2"}
 	>"$TMP/www/dup"
 awk 'BEGIN { for (i = 0; i < 40; i++) printf "m%d 1\nm%d 2\n", i, i }' >"$TMP/www/many"
 
-python3 -u -m http.server --bind 127.0.0.1 --directory "$TMP/www" 0 \
-	>"$TMP/http.log" 2>&1 &
-HTTP_PID=$!
-i=0
-while ! grep -q "port" "$TMP/http.log" && [ $i -lt 100 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-PORT=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$TMP/http.log" | head -1)
-URL="http://127.0.0.1:$PORT"
-trap 'kill $HTTP_PID 2>/dev/null; cleanup' EXIT
+start_http_dir "$TMP/www" || exit 1
 
 # scrapes N URL...: aiperf-scrape polling the URLs into out (err) until
 # out holds N records, at most 10 s.
