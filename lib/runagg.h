@@ -23,7 +23,7 @@
  * named with why (runagg_left_out()): no such metric or stat, a metric
  * that is no object with a unit (a number, a string), a stat that is no
  * finite number (a string, null), a unit that is no string or cannot be
- * converted (runagg_unit_factor()).
+ * converted (unitconv_factor()).
  *
  * The JSON of a run is outside input: it is parsed strictly (lib/json);
  * of a repeated member the last counts, as in Python's json; at most
@@ -91,15 +91,6 @@ struct runagg_note {
 	size_t nstats;
 };
 int runagg_left_out(const struct runagg *a, size_t i, struct runagg_note *note);
-
-/*
- * The factor that brings a value in unit FROM to unit TO: 1 when they are
- * the same string; else each '/'-separated part the same or both times
- * (ns, us, ms, s, sec), sizes (B, KB, MB, GB, TB: powers of 1024), powers
- * (mW, W) or energies (mJ, J, MJ), as the original converts them. 0, or
- * -1 when they cannot be converted.
- */
-int runagg_unit_factor(const char *from, const char *to, double *factor);
 
 /* The Student-t critical value for LEVEL and n values (NaN when n < 2). */
 double runagg_t_critical(double level, size_t n);

@@ -12,6 +12,7 @@
 #include "json/jw.h"
 #include "lines.h"
 #include "stats/stats.h"
+#include "stats/unitconv.h"
 #include "util.h"
 
 #define LINE_MAX_ (16u << 20)	/* a line of profile_export.jsonl */
@@ -156,7 +157,7 @@ take_value(struct collate *c, struct metric *m, size_t run, const struct json *e
 	}
 	if (!isfinite(x))
 		left_out(c, m, run, xstrdup("that are not finite numbers"));
-	else if ((u || m->unit) && (!u || !m->unit || runagg_unit_factor(u, m->unit, &f) < 0))
+	else if ((u || m->unit) && (!u || !m->unit || unitconv_factor(u, m->unit, &f) < 0))
 		left_out(c, m, run, xstrfmt("in '%.64s', which cannot be converted to '%.64s'",
 					    u ? u : "(no unit)", m->unit ? m->unit : "(no unit)"));
 	else if (c->nvalues >= MAX_VALUES)

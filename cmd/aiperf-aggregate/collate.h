@@ -12,7 +12,7 @@
  * A struct collate pools, for each metric of the runs' records (profiling
  * phase, no error, a numeric "value"), in the order first met, every
  * value of every run, brought to the metric's unit (its first value's;
- * runagg_unit_factor()). What it leaves out is named, by run: a records
+ * unitconv_factor()). What it leaves out is named, by run: a records
  * file that cannot be read, or not whole (a missing one too, a FIFO, a
  * directory: lines_open()), records that are no JSON object or longer
  * than 16 MiB, values in a unit that cannot be converted, values past

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "runagg.h"
+#include "stats/unitconv.h"
 #include "stats/ks.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -61,7 +62,7 @@ try_units(char unit[2][65])
 {
 	double f;
 
-	if (runagg_unit_factor(unit[0], unit[1], &f) == 0 && !(isfinite(f) && f > 0))
+	if (unitconv_factor(unit[0], unit[1], &f) == 0 && !(isfinite(f) && f > 0))
 		abort();
 }
 
