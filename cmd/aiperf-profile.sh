@@ -550,6 +550,7 @@ synthesize_input() {
 	((${#opts[@]})) || return 1
 	[[ -n ${SET[--isl-block-size]:-} ]] && opts+=(--block-size "${SET[--isl-block-size]}")
 	[[ -n ${SET[--random-seed]:-} ]] && opts+=(--random-seed "${SET[--random-seed]}")
+	new_file "$1" || die "cannot create '$1'"
 	aiperf-trace synthesize --group-sessions "${opts[@]}" "${SET[--input-file]}" >"$1" ||
 		die "cannot synthesize '${SET[--input-file]}'"
 }
@@ -570,11 +571,14 @@ clean_artifacts() {
 		[[ $kind == raw ]] && RAW=$path
 		paths+=("$path")
 	done <<<"$list"
-	for f in inputs.json logs/aiperf.log .input_config.json .synthesized_input.jsonl "$SPILL"; do
+	for f in inputs.json logs/aiperf.log logs/shards.txt .input_config.json \
+		.synthesized_input.jsonl "$SPILL"; do
 		paths+=("$dir/$f")
 	done
+	# a link at a name goes too (rm removes the link, never what it
+	# points to): no stage writes through it (aiperf(7), Output files)
 	for f in "${paths[@]}"; do
-		[[ -f $f ]] || continue
+		[[ -f $f || -L $f ]] || continue
 		rm -f "$f" || die "cannot remove '$f'"
 		gone+=("${f#"$dir"/}")
 	done
@@ -582,6 +586,14 @@ clean_artifacts() {
 	local IFS=,
 	printf '%s: removed the files of an earlier run from %s: %s\n' "$argv0" \
 		"$dir" "${gone[*]}" | sed 's/,/, /g' >&2
+}
+
+# new_file FILE: FILE made anew, empty, never through a link: whatever is
+# at its name is removed (a link itself, not what it points to), then it is
+# created exclusively (noclobber), so that a name taken again meanwhile
+# fails rather than being followed.
+new_file() {
+	rm -f -- "$1" && (set -C && : >"$1") 2>/dev/null
 }
 
 # stage NAME CMD...: runs CMD; its pid goes to $run/NAME.pid, its exit
@@ -1798,6 +1810,7 @@ merge_records() {
 		printf '%s: aiperf-gen failed: %s\n' "$argv0" "$(tail -1 "$run/gen.err")" >&2
 		return 1
 	fi
+	new_file "$dir/logs/shards.txt" || die "cannot create '$dir/logs/shards.txt'"
 	loss_report "$run" "${files[@]}" >"$dir/logs/shards.txt"
 	st=$?
 	((st == 2)) && { printf '%s: aiperf-gen failed: %s\n' "$argv0" "$(tail -1 "$run/gen.err")" >&2; return 1; }
@@ -1859,6 +1872,7 @@ profile() {
 	local dir=${SET[--artifact-dir]:-}
 	[[ -z $dir ]] && dir=artifacts/$(artifact_subdir "$mode")
 	mkdir -p "$dir/logs" || die "cannot create '$dir'"
+	[[ -L $dir/logs ]] && die "'$dir/logs' is a symbolic link: not followed"
 	dir=$(cd "$dir" && pwd)
 	local RAW
 	clean_artifacts "$dir"
@@ -1879,7 +1893,7 @@ profile() {
 	if [[ -n $input ]] && synthesize_input "$synth"; then
 		GEN=("${GEN[@]:0:${#GEN[@]}-2}" --input-file "$synth")
 	fi
-	: >"$log"
+	new_file "$log" || die "cannot create '$log'"
 	LOGFILE=$log
 	log_settings "$dir" "$mode"
 	[[ -n ${SET[--shard]:-} ]] && log INFO "shard ${SET[--shard]} of $N_SHARDS (--shard): sender worker_$((SET[--shard] - 1)) alone${START_AT:+, from $START_AT (--start-at)}"
@@ -2058,7 +2072,7 @@ mr_run_one() {
 		break
 	done
 	MR_CHILD=
-	mkdir -p "$2" && printf '%d\n' "$st" >"$2/exit_status"
+	mkdir -p "$2" && new_file "$2/exit_status" && printf '%d\n' "$st" >"$2/exit_status"
 	return "$st"
 }
 

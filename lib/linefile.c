@@ -6,13 +6,18 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "outfile.h"
+
 #define FLUSH_AT ((size_t)64 << 10)
 
 int
-linefile_open(struct linefile *lf, const char *path)
+linefile_open(struct linefile *lf, const char *path, unsigned flags)
 {
 	memset(lf, 0, sizeof(*lf));
-	lf->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (flags & LINEFILE_FRESH)
+		lf->fd = outfile_fresh(AT_FDCWD, path);
+	else
+		lf->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (lf->fd < 0)
 		return -1;
 	lf->path = path;

@@ -8,7 +8,11 @@
 #include "buf.h"
 
 /*
- * linefile_open() creates or truncates path; linefile_put() appends one
+ * linefile_open() creates or truncates path, opened as given (a link
+ * followed, a device written), or with LINEFILE_FRESH, for a file in a
+ * folder the tool fills, removes whatever is at path and creates it
+ * afresh, never through a link (outfile_fresh(), lib/outfile.h);
+ * linefile_put() appends one
  * line (s, n, without its '\n') and writes the buffer out every 64 KiB;
  * linefile_close() writes the rest and closes. When a write fails, the file
  * is cut back to the end of its last whole line, and that call and every
@@ -28,7 +32,11 @@ struct linefile {
 	int err;		/* errno of the first failure, or 0 */
 };
 
-int linefile_open(struct linefile *lf, const char *path);
+enum linefile_flags {
+	LINEFILE_FRESH = 1 << 0,
+};
+
+int linefile_open(struct linefile *lf, const char *path, unsigned flags);
 int linefile_put(struct linefile *lf, const char *s, size_t n);
 int linefile_close(struct linefile *lf);
 

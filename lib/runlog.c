@@ -9,6 +9,8 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "outfile.h"
 #include "util.h"
 
 static const struct {
@@ -52,7 +54,7 @@ setup(void)
 	if (l > 0)
 		threshold = l;
 	if (path && *path)
-		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+		fd = outfile_append(AT_FDCWD, path);
 }
 
 int

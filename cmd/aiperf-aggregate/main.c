@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-aggregate: confidence statistics across run directories (spec 8). */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "collate.h"
 #include "json/json.h"
 #include "opt.h"
+#include "outfile.h"
 #include "runagg.h"
 #include "stats/ks.h"
 #include "util.h"
@@ -243,12 +245,15 @@ warn_left_out(const struct runagg *a, char **dirs, const char *metric)
 	}
 }
 
-/* DIR/NAME: the JSON in b and a newline, or (b NULL) a's CSV. */
+/* DIR/NAME: the JSON in b and a newline, or (b NULL) a's CSV; written
+ * whole under a new name and renamed over NAME, never through a link
+ * planted there (lib/outfile). */
 static void
 write_out(const char *dir, const char *name, const struct runagg *a, const struct buf *b)
 {
 	char *p = path_in(dir, name);
-	FILE *f = fopen(p, "w");
+	struct outfile of;
+	FILE *f = outfile_fopen(&of, AT_FDCWD, p);
 
 	if (!f)
 		die("cannot create '%s':", p);
@@ -258,8 +263,8 @@ write_out(const char *dir, const char *name, const struct runagg *a, const struc
 	} else {
 		runagg_csv(a, f);
 	}
-	if (util_fshut(f, p) < 0)
-		exit(1);
+	if (outfile_commit(&of) < 0)
+		die("cannot write '%s':", p);
 	free(p);
 }
 

@@ -3,10 +3,12 @@
 #include "export.h"
 #include "srvmetrics.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "util.h"
 
 /* str(PurePosixPath(p)): empty and "." components dropped, no trailing '/'. */
@@ -206,7 +208,7 @@ files_open(struct files *fl, const char *dir, const char *prefix, enum level lev
 	fl->gpu = file_at(dir, prefix, ART_GPU);
 	if (files_written(ART_RECORDS, level, slices, 0)) {
 		fl->jsonl = file_at(dir, prefix, ART_RECORDS);
-		if (linefile_open(&fl->rec, fl->jsonl) < 0)
+		if (linefile_open(&fl->rec, fl->jsonl, LINEFILE_FRESH) < 0)
 			die("cannot open '%s':", fl->jsonl);
 		fl->records = &fl->rec;
 	}
@@ -229,21 +231,19 @@ files_absolute(const char *path)
 
 enum kind { K_JSON, K_CSV, K_SLICE_JSON, K_SLICE_CSV, K_GPU };
 
-/* Each summary file is written whole or not at all: to a temporary name
- * beside it, renamed over the old one once complete. */
+/* Each summary file is written whole or not at all, and never through a
+ * link at its name: to a new hidden name beside it (lib/outfile), renamed
+ * over the old one once complete. */
 static const char *
 write_one(const char *path, enum kind k, const struct summary *sm,
 	  struct slices *sl, const struct exportopts *eo)
 {
-	size_t n = strlen(path) + 5;
-	char *tmp = xmalloc(n);
-
-	snprintf(tmp, n, "%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
+	struct outfile of;
+	FILE *f = outfile_fopen(&of, AT_FDCWD, path);
 	int rc = 0;
 
 	if (!f)
-		die("cannot open '%s':", tmp);
+		die("cannot create '%s':", path);
 	switch (k) {
 	case K_JSON: rc = json_export(f, sm, eo); break;
 	case K_CSV: rc = csv_export(f, sm, eo->gpu); break;
@@ -251,17 +251,10 @@ write_one(const char *path, enum kind k, const struct summary *sm,
 	case K_SLICE_JSON: rc = slices_json(f, sl, eo); break;
 	case K_SLICE_CSV: rc = slices_csv(f, sl); break;
 	}
-	int bad = rc < 0 || fflush(f) == EOF, err = errno;
-	if (fclose(f) == EOF && !bad)
-		bad = 1, err = errno;
-	if (!bad && rename(tmp, path) < 0)
-		bad = 1, err = errno;
-	if (bad) {
-		unlink(tmp);
-		errno = err;
+	if (rc < 0)
+		outfile_discard(&of);
+	if (rc < 0 || outfile_commit(&of) < 0)
 		die("cannot write '%s':", path);
-	}
-	free(tmp);
 	return files_absolute(path);
 }
 

@@ -2,11 +2,13 @@
 /* aiperf-export: metric records in; console table, profile_export_aiperf.{json,csv} and records copy out. */
 #include "export.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include "lines.h"
 #include "opt.h"
+#include "outfile.h"
 #include "rand/pystr.h"
 #include "http/redact.h"
 #include "runlog.h"
@@ -321,20 +323,21 @@ stage_cpu(const char *path, const struct summary *sm, struct stagecpu *sc)
  */
 #define FILE_WAIT_S 20
 
+/* Written whole under a new name, never through a link (lib/outfile). */
 static char *
-srv_tmp_write(const char *path, const struct srv *s, const struct exportopts *eo, int csv)
+srv_write(const char *path, const struct srv *s, const struct exportopts *eo, int csv)
 {
-	char *tmp = xstrfmt("%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
+	struct outfile of;
+	FILE *f = outfile_fopen(&of, AT_FDCWD, path);
 
 	if (!f)
-		die("cannot open '%s':", tmp);
-	int bad = (csv ? srv_csv(f, s, eo) : srv_json(f, s, eo)) < 0 || fflush(f) == EOF;
-	if (fclose(f) == EOF || bad || rename(tmp, path) < 0) {
-		unlink(tmp);
+		die("cannot create '%s':", path);
+	if ((csv ? srv_csv(f, s, eo) : srv_json(f, s, eo)) < 0) {
+		outfile_discard(&of);
 		die("cannot write '%s':", path);
 	}
-	free(tmp);
+	if (outfile_commit(&of) < 0)
+		die("cannot write '%s':", path);
 	return files_absolute(path);
 }
 
@@ -381,7 +384,7 @@ server_metrics_write(const struct srv *s, char *p[3], const struct exportopts *e
 	for (int i = 0; i < 2; i++) {
 		if (!p[i])
 			continue;
-		char *abs = srv_tmp_write(p[i], s, eo, i == 1);
+		char *abs = srv_write(p[i], s, eo, i == 1);
 		runlog(RUNLOG_INFO, "Server metrics %s: %s", i ? "CSV" : "JSON", abs);
 		free(abs);
 	}

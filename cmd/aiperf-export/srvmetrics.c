@@ -14,12 +14,14 @@
  */
 #include "srvmetrics.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "lines.h"
+#include "outfile.h"
 #include "srvagg/unit.h"
 #include "util.h"
 
@@ -359,12 +361,10 @@ srv_read(struct srv *s, const char *path, const char *jsonl_path)
 		warn("--server-samples: cannot open '%s':", path);
 		return -1;
 	}
-	char *tmp = NULL;
-	if (jsonl_path) {
-		tmp = xstrfmt("%s.tmp", jsonl_path);
-		if (!(s->jsonl = fopen(tmp, "w")))
-			warn("server metrics: no JSONL export: cannot open '%s':", tmp);
-	}
+	/* written whole under a new name, never through a link (lib/outfile) */
+	struct outfile of;
+	if (jsonl_path && !(s->jsonl = outfile_fopen(&of, AT_FDCWD, jsonl_path)))
+		warn("server metrics: no JSONL export: cannot create '%s':", jsonl_path);
 	/* A line that is not a sample record is skipped with a warning: the
 	 * client's own artifacts are written whatever the samples hold. */
 	while ((rc = lines_next(&l, &line, &n)) == 1) {
@@ -386,16 +386,12 @@ srv_read(struct srv *s, const char *path, const char *jsonl_path)
 		     l.name, l.lineno);
 	lines_close(&l);
 	if (s->jsonl) {
-		int failed = s->jsonl_err || fflush(s->jsonl) == EOF;
-		if (fclose(s->jsonl) == EOF)
-			failed = 1;
-		s->jsonl = NULL;
-		if (failed || rename(tmp, jsonl_path) < 0) {
-			unlink(tmp);
+		if (s->jsonl_err)
+			outfile_discard(&of);
+		if (s->jsonl_err || outfile_commit(&of) < 0)
 			warn("server metrics: cannot write '%s':", jsonl_path);
-		}
+		s->jsonl = NULL;
 	}
-	free(tmp);
 	return 0;
 }
 

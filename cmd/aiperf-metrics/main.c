@@ -252,7 +252,7 @@ main(int argc, char **argv)
 	struct linefile tee;
 	if (op.tee) {
 		check_tee(&op);
-		if (linefile_open(&tee, op.tee) < 0)
+		if (linefile_open(&tee, op.tee, 0) < 0)
 			die("cannot open '%s':", op.tee);
 		run.tee = &tee;
 		check_tee(&op);	/* two names of one new file */

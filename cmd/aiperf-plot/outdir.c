@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* aiperf-plot's output folder: files written whole under new names and renamed over theirs; nothing below it followed through a symbolic link. */
+/* aiperf-plot's output folder: files written whole under new names and renamed over theirs (lib/outfile); nothing below it followed through a symbolic link. */
 #include "plot.h"
 
 #include <dirent.h>
@@ -8,23 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "outfile.h"
 #include "util.h"
 
 #define TRIES 100
 #define MAX_DEPTH 4
-
-/* A hidden name for a new file or folder beside name: ".name.XXXXXXXXXXXX".
- * Guessable, which costs only a retry: it is always created exclusively. */
-static char *
-temp_name(const char *name)
-{
-	static uint64_t seq;
-	uint64_t x = (uint64_t)clock_mono_ns() ^ ((uint64_t)getpid() << 40) ^
-		     ++seq * 0x9e3779b97f4a7c15u;
-
-	return xstrfmt(".%s.%012llx", name, (unsigned long long)(x & 0xffffffffffffu));
-}
 
 /* The message for at/name that could not be opened or made. */
 static int
@@ -50,50 +38,12 @@ outdir_sub(int at, const char *atpath, const char *name)
 	return fd < 0 ? refuse(at, atpath, name, "open") : fd;
 }
 
-static int
-write_all(int fd, const char *s, size_t n)
-{
-	ssize_t w;
-
-	while (n > 0) {
-		if ((w = write(fd, s, n)) < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int
 outdir_write(int at, const char *atpath, const char *name, const void *s, size_t n)
 {
-	char *tmp = NULL;
-	int fd = -1, i, err;
-
-	for (i = 0; fd < 0 && i < TRIES; i++) {
-		free(tmp);
-		tmp = temp_name(name);
-		fd = openat(at, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-		if (fd < 0 && errno != EEXIST)
-			break;
-	}
-	if (fd < 0) {
-		error("cannot create '%s/%s':", atpath, tmp);
-		free(tmp);
-		return -1;
-	}
-	err = write_all(fd, s, n) < 0 ? errno : 0;
-	if (close(fd) < 0 && !err)
-		err = errno;
-	if (!err && renameat(at, tmp, at, name) < 0)
-		err = errno;
-	if (err)
-		unlinkat(at, tmp, 0);
-	free(tmp);
-	errno = err;
-	return err ? error("cannot write '%s/%s':", atpath, name) : 0;
+	if (outfile_write(at, name, s, n) < 0)
+		return error("cannot write '%s/%s':", atpath, name);
+	return 0;
 }
 
 int
@@ -112,7 +62,7 @@ outdir_mktemp(int at, const char *atpath, const char *name, char **tmp)
 	*tmp = NULL;
 	for (i = 0; i < TRIES; i++) {
 		free(*tmp);
-		*tmp = temp_name(name);
+		*tmp = outfile_tmpname(name);
 		if (mkdirat(at, *tmp, 0700) == 0)
 			break;
 		if (errno != EEXIST)

@@ -245,7 +245,7 @@ child(const struct video_params *v, int in, const char *errpath,
 	char size[32], fps[16];
 	const char *prog = v->ffmpeg ? v->ffmpeg : "ffmpeg";
 	const char *argv[40];
-	int k = 0, fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int k = 0, fd = open(errpath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 
 	if (fd < 0 || dup2(in, 0) < 0 || dup2(fd, 2) < 0)
 		_exit(127);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "outfile.h"
 #include "util.h"
 
 int
@@ -241,29 +242,6 @@ hfcache_store(const char *repo, const char *commit, const char *file,
 	return rc;
 }
 
-/* Write s to a new hidden file in dir, then rename it to path. */
-static int
-write_atomic(const char *dir, const char *path, const char *s)
-{
-	char *tmp = xstrfmt("%s/.aiperf-XXXXXX", dir);
-	size_t n = strlen(s);
-	int fd = mkstemp(tmp), rc = -1, e;
-
-	if (fd >= 0) {
-		rc = write(fd, s, n) == (ssize_t)n ? 0 : -1;
-		if (close(fd) < 0)
-			rc = -1;
-		if (rc == 0)
-			rc = rename(tmp, path);
-		e = errno;
-		if (rc < 0)
-			unlink(tmp);
-		errno = e;
-	}
-	free(tmp);
-	return rc;
-}
-
 int
 hfcache_write_ref(const char *repo, const char *rev, const char *commit,
 		  char *err, size_t errlen)
@@ -273,7 +251,7 @@ hfcache_write_ref(const char *repo, const char *rev, const char *commit,
 	int rc = mkdirs(dir);
 
 	if (rc == 0)
-		rc = write_atomic(dir, path, commit);
+		rc = outfile_write(AT_FDCWD, path, commit, strlen(commit));
 	if (rc < 0)
 		util_seterr(err, errlen, "cannot write '%s': %s", path,
 		       util_strerror(errno));
@@ -290,7 +268,7 @@ hfcache_mark_missing(const char *repo, const char *commit, const char *file)
 	int fd;
 
 	if (mkdirs(dir) == 0 &&
-	    (fd = open(path, O_WRONLY | O_CREAT, 0666)) >= 0)
+	    (fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666)) >= 0)
 		close(fd);
 	free(path);
 	free(dir);

@@ -261,6 +261,27 @@ stop_plot_dashboard() {
 	test "$(cat dash.rc)" -eq 0
 }
 
+# plant_links DIR NAME...: DIR/NAME a symbolic link to $TMP/victims/NAME
+# (the folders made), which holds "victim NAME"; victims_untouched NAME...:
+# each victim still holds it (what a tool that must not write through a
+# link planted in its output folder leaves).
+plant_links() {
+	_pl_d=$1
+	shift
+	for _pl_n in "$@"; do
+		mkdir -p "$TMP/victims/$(dirname "$_pl_n")" "$_pl_d/$(dirname "$_pl_n")" &&
+		echo "victim $_pl_n" >"$TMP/victims/$_pl_n" &&
+		ln -s "$TMP/victims/$_pl_n" "$_pl_d/$_pl_n" || return 1
+	done
+}
+
+victims_untouched() {
+	for _pl_n in "$@"; do
+		test "$(cat "$TMP/victims/$_pl_n")" = "victim $_pl_n" ||
+			{ echo "victims/$_pl_n written through the link"; return 1; }
+	done
+}
+
 test_done() {
 	echo "1..$test_count"
 	[ "$test_failed" -eq 0 ]

@@ -46,7 +46,7 @@ main(void)
 	close(fd);
 	memset(line, 'x', sizeof(line));
 
-	TEST("open", linefile_open(&lf, path) == 0);
+	TEST("open", linefile_open(&lf, path, 0) == 0);
 	for (int i = 0; i < 3; i++)
 		rc |= linefile_put(&lf, line, sizeof(line));
 	TEST("puts", rc == 0);
@@ -59,7 +59,7 @@ main(void)
 	getrlimit(RLIMIT_FSIZE, &old);
 	lim.rlim_max = old.rlim_max;
 	TEST("setrlimit", setrlimit(RLIMIT_FSIZE, &lim) == 0);
-	TEST("reopen", linefile_open(&lf, path) == 0);
+	TEST("reopen", linefile_open(&lf, path, 0) == 0);
 	rc = 0;
 	for (int i = 0; i < 10; i++)
 		rc |= linefile_put(&lf, line, sizeof(line));
@@ -72,7 +72,7 @@ main(void)
 	/* Large enough to flush while putting: later puts fail the same way. */
 	lim.rlim_cur = 100000;
 	setrlimit(RLIMIT_FSIZE, &lim);
-	TEST("reopen for a flush mid-run", linefile_open(&lf, path) == 0);
+	TEST("reopen for a flush mid-run", linefile_open(&lf, path, 0) == 0);
 	int first = -1;
 	for (int i = 0; i < 5000 && first < 0; i++)
 		if (linefile_put(&lf, line, sizeof(line)) < 0)
@@ -86,7 +86,7 @@ main(void)
 
 	/* A device that is always full: nothing to cut, the error is kept. */
 	if (access("/dev/full", W_OK) == 0) {
-		TEST("open /dev/full", linefile_open(&lf, "/dev/full") == 0);
+		TEST("open /dev/full", linefile_open(&lf, "/dev/full", 0) == 0);
 		linefile_put(&lf, "a", 1);
 		TEST("ENOSPC from /dev/full", linefile_close(&lf) == -1 && errno == ENOSPC);
 	} else {
@@ -94,7 +94,23 @@ main(void)
 		printf("ok %d - ENOSPC # SKIP not writable here\n", ++test_n);
 	}
 	TEST("open fails on a missing directory",
-	     linefile_open(&lf, "/nonexistent/dir/x") == -1 && errno == ENOENT);
+	     linefile_open(&lf, "/nonexistent/dir/x", 0) == -1 && errno == ENOENT);
+
+	/* LINEFILE_FRESH: a link at the name is removed, not written through. */
+	char victim[] = "/tmp/test-linefile-victim-XXXXXX";
+	int vfd = mkstemp(victim);
+	TEST("a victim", vfd >= 0 && write(vfd, "victim\n", 7) == 7);
+	close(vfd);
+	unlink(path);
+	TEST("plant a link", symlink(victim, path) == 0);
+	TEST("fresh open", linefile_open(&lf, path, LINEFILE_FRESH) == 0);
+	TEST("fresh put and close", linefile_put(&lf, line, sizeof(line)) == 0 &&
+	     linefile_close(&lf) == 0);
+	struct stat st;
+	TEST("the name is a file of its own now", lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	     st.st_size == 31);
+	TEST("the victim is unchanged", size_of(victim) == 7);
+	unlink(victim);
 	unlink(path);
 	return TEST_DONE();
 }

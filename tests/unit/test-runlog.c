@@ -7,6 +7,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char path[] = "/tmp/test-runlog.XXXXXX";
@@ -47,6 +49,49 @@ stamped(const char *s)
 	return 1;
 }
 
+/* In a child (the log is opened once a process, so before this one's):
+ * AIPERF_LOG_FILE=log, one message; whether the log was refused (an open
+ * that blocks is ended by the alarm, which is no refusal). */
+static int
+child_refused(const char *log)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		alarm(10);
+		setenv("AIPERF_LOG_FILE", log, 1);
+		setenv("AIPERF_LOG_LEVEL", "info", 1);
+		_exit(runlog_enabled(RUNLOG_ERROR) ? (runlog(RUNLOG_ERROR, "x"), 0) : 3);
+	}
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 3;
+}
+
+/* The log never appends through a link at its name, nor to a FIFO. */
+static void
+hostile(void)
+{
+	char victim[] = "/tmp/test-runlog-victim.XXXXXX", *link, *fifo;
+	int fd = mkstemp(victim);
+	struct stat st;
+
+	if (fd < 0 || write(fd, "victim\n", 7) != 7)
+		return;
+	close(fd);
+	link = xstrfmt("%s.link", victim);
+	fifo = xstrfmt("%s.fifo", victim);
+	TEST("runlog: plant a link and a FIFO", symlink(victim, link) == 0 &&
+	     mkfifo(fifo, 0600) == 0);
+	TEST("runlog: a link at the log's name is not followed", child_refused(link) &&
+	     stat(victim, &st) == 0 && st.st_size == 7);
+	TEST("runlog: a FIFO is no log, and no wait", child_refused(fifo));
+	unlink(link);
+	unlink(fifo);
+	unlink(victim);
+	free(link);
+	free(fifo);
+}
+
 int
 main(void)
 {
@@ -56,6 +101,7 @@ main(void)
 	if (fd < 0)
 		return 1;
 	close(fd);
+	hostile();	/* first: the children open their own log */
 	setenv("AIPERF_LOG_FILE", path, 1);
 	setenv("AIPERF_LOG_LEVEL", "warning", 1);
 	util_setprogname("/x/aiperf-test");
