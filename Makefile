@@ -156,9 +156,13 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) $$(call fuzz_tool_src,$$*) tests/fuzz/f
 fuzz-build: $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
 # Replays each committed corpus, then fuzzes each target for FUZZTIME seconds.
-# PATH: the targets that run a jq program find aiperf-jqrun in bin/.
+# PATH: the targets that run a jq program find aiperf-jqrun in bin/;
+# tests/fuzz/lsan.supp: libjq's own leaks.
 fuzz: fuzz-build all
-	@PATH="$(CURDIR)/bin:$$PATH"; for f in $(FUZZ_SRC:tests/fuzz/%.c=%); do \
+	@PATH="$(CURDIR)/bin:$$PATH"; \
+	LSAN_OPTIONS="suppressions=$(CURDIR)/tests/fuzz/lsan.supp$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
+	export LSAN_OPTIONS; \
+	for f in $(FUZZ_SRC:tests/fuzz/%.c=%); do \
 		mkdir -p tests/fuzz/corpus/$$f build/fuzz/new-$$f; \
 		echo "fuzz $$f"; \
 		build/fuzz/$$f -timeout=25 -runs=0 tests/fuzz/corpus/$$f >build/fuzz/$$f.log 2>&1 || \
