@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # aiperf profile against aiperf-mock for each of the responses,
 # chat_embeddings, nim_embeddings, huggingface_generate and solido_rag
 # endpoints: every request succeeds, the console title and the metric set

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # aiperf-metrics' fast path for responses (fastresp.c: SSE packets read
 # from their escaped text) against the general path (AIPERF_NO_FASTPATH=1):
 # the same stdout, stderr and exit status on records that take it and on

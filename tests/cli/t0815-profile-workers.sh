@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # aiperf profile --workers-max N (issue #18): the request stream split by
 # session across N senders, their records merged into one artifact set.
 # With N senders the schedule is still the asked schedule: the same

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # aiperf profile on several hosts (issue #18; aiperf(7), Several hosts):
 # three hosts played by network namespaces this test creates (inside a
 # private "lab" namespace of its own: loopback-only veth pairs, nothing

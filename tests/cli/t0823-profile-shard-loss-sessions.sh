@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # aiperf profile --from-records in concurrency mode with multi-turn
 # sessions (issue #18; aiperf(7), Several hosts): a session holds its
 # sender slot through its turns and sends turn k+1 after turn k returned,

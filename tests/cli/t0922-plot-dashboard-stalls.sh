@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # aiperf-plot --dashboard serves many connections at once, each bounded:
 # with 40 connections stalled in their request heads a normal request is
 # answered at once (within 5 s, where a server taking one connection at a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: long
 # A user's jq program (a template record's aiperf.response_field,
 # aiperf-gen's payload_template) runs under limits (lib/json/jqprog.h): one
 # that grows without bound, loops forever, writes too much or crashes jq is
