@@ -1570,16 +1570,15 @@ ports_check() {
 # output; 0 when none was lost, 3 when one was (or a record is of no
 # shard), else 1 with the message in RUN/loss.err.
 loss_report() {
-	local run=$1 f
-	local -a a=(--shards "$WORKERS" --concurrency "${SET[--concurrency]:-1}") files=()
+	local run=$1
+	local -a a=(--shards "$WORKERS" --concurrency "${SET[--concurrency]:-1}")
 	shift
 	[[ -n ${SET[--warmup-concurrency]:-} ]] && a+=(--warmup-concurrency "${SET[--warmup-concurrency]}")
 	[[ -n ${SET[--concurrency-ramp-duration]:-} ]] &&
 		a+=(--concurrency-ramp-duration "${SET[--concurrency-ramp-duration]}")
 	[[ -n ${SET[--warmup-concurrency-ramp-duration]:-} ]] &&
 		a+=(--warmup-concurrency-ramp-duration "${SET[--warmup-concurrency-ramp-duration]}")
-	for f; do [[ $f == -* ]] && f=./$f; files+=("$f"); done
-	aiperf-loss "${a[@]}" "${files[@]}" -- "${GEN[@]}" </dev/null 2>"$run/loss.err"
+	aiperf-loss "${a[@]}" "$@" -- "${GEN[@]}" </dev/null 2>"$run/loss.err"
 }
 
 # merge_records DIR LOG RAW RUN: --from-records: the artifacts of a run

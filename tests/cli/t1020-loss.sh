@@ -85,6 +85,12 @@ test_expect_success 'a record line that is not JSON, or too long: exit 1, where'
 	grep -q "^aiperf-loss: long.jsonl:4: line longer than 1000 bytes" err
 '
 
+test_expect_success 'aiperf profile --from-records: the loss report failing fails the merge' '
+	test_expect_code 1 aiperf profile $GEN --workers-max 2 --ui-type none \
+		--url http://127.0.0.1:9 --artifact-dir m --from-records bad.jsonl >out 2>err &&
+	grep -q "^aiperf profile: the loss report failed: aiperf-loss: bad.jsonl:4: at byte 12" err
+'
+
 test_expect_success 'aiperf-gen failing, its lines too long, or not found: exit 1' '
 	test_expect_code 1 aiperf-loss --shards 2 r1.jsonl -- --bogus >out 2>err &&
 	grep -q "^aiperf-gen: " err &&
