@@ -110,7 +110,7 @@ struct shard {
 	struct keys sessions;	/* x_correlation_ids, val = session */
 	struct sess *sess;
 	size_t nsess, sesscap;
-	struct phase ph[MAX_PHASES];
+	struct phase *ph;	/* MAX_PHASES at most */
 	size_t nph;
 	uint64_t ended;
 	size_t last;		/* the last recorded request's index + 1 */
@@ -243,6 +243,7 @@ shardloss_free(struct shardloss *sl)
 		free(s->sess);
 		for (size_t p = 0; p < s->nph; p++)
 			free(s->ph[p].name);
+		free(s->ph);
 	}
 	free(sl->sh);
 	keys_release(&sl->strays);
@@ -304,6 +305,7 @@ phase_of(struct shard *s, const char *p, size_t n)
 			return i;
 	if (s->nph == MAX_PHASES)
 		return SIZE_MAX;
+	s->ph = xreallocarray(s->ph, s->nph + 1, sizeof(*s->ph));
 	s->ph[i] = (struct phase){ .len = n, .pb = NONE, .ps = NONE, .psu = NONE };
 	s->ph[i].name = xmalloc(n + 1);
 	memcpy(s->ph[i].name, p, n);
