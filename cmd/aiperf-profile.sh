@@ -1564,229 +1564,21 @@ ports_check() {
 }
 
 # loss_report RUN FILE...: the requests of each shard without a record in
-# FILE...: each shard's request ids regenerated (aiperf-gen --shard K/N,
-# the same seed) against the records' worker_id and x_request_id. A
-# missing request is lost in flight when it was due (its phase's start,
-# from the shard's records, plus its at_ns) before the shard's last record
-# ended, else never sent. Without a schedule (concurrency mode) the
-# sender starts a request when a slot frees: when its phase's last record
-# ended, at most the shard's share of the phase's concurrency (ramped to
-# that moment) was in flight, so that many of the phase's missing
-# requests (at least those before a later one with a record, the sender
-# starting them in order) are lost in flight, the rest never sent; none
-# when the phase has no record, or the sender stopped as asked (its
-# NotSentError records say it wrote all it held).
-# Multi-turn sessions (num_turns > 1, one x_correlation_id) without a
-# schedule: aiperf-send queues first turns (and single-turn requests) in
-# input order and starts the queue's head when a slot frees; the session
-# keeps that slot through all its turns and their delays, and starts turn
-# k+1 only after turn k returned (sess.c), the slot freed after its last
-# turn. So a slot holds
-# one session, a session has one turn in flight at most: of a session's
-# missing turns after its last record only the first can be in flight
-# (the slots bound how many), the others were never sent. A session with
-# no record before a later session (by its first line, the order the
-# sender starts them) with a record had its first turn sent; a later
-# turn is not proven sent by other sessions' records (its session may be
-# in a turn delay). A missing turn before a recorded turn of its session
-# was sent (lost), as was a warmup request when profiling has a record
-# (profiling waits for the warmup's last turns). With a schedule (the
-# session's first turn has at_ns, as with --request-rate) the sender
-# starts a first turn at its at_ns and turn k+1 once turn k returned:
-# after its delay_ns when it has no at_ns (--request-rate's later turns),
-# else at its at_ns, or at once when turn k returned later (a trace's,
-# --user-centric-rate's; the delay_ns a trace also gives is not added):
-# so of a session's missing turns after its last record the first is lost
-# when it was due (its own at_ns for a first turn; else the last recorded
-# turn's end plus its delay_ns without an at_ns, the later of that end and
-# its at_ns with one) before the shard's last record ended, else never
-# sent, and the others wait on it, never sent; missing turns before a
-# recorded one, and a warmup's when profiling has a record, were sent
-# (lost). The phase start comes from a record with a send time
-# (intended_perf_ns, the phase start plus its at_ns). A phase whose
-# records have none (--request-rate's later turns only) has it bounded
-# from above only: a recorded turn went out no sooner than the phase
-# start plus its session's first at_ns and the delay_ns of the turns
-# since (each waited for the one before to return), or its own at_ns
-# when later. A first turn due by that bound is lost, as is one before a
-# recorded request in the input (the sender starts them in that order);
-# one the bound leaves undecided counts as never sent, though a long
-# first turn of the recorded session may have hidden that it was due:
-# the lost count is then a floor. Records the sender had not yet written
-# (it flushes every 100 ms) are beyond this rule, with or without
-# sessions. One line a shard on standard output; fails when one was lost.
+# FILE..., lost in flight or never sent, by aiperf-loss(1) (the sender's
+# rules, lib/shardloss.c), which regenerates each shard's requests
+# (aiperf-gen --shard K/N, the same seed). One line a shard on standard
+# output; 0 when none was lost, 3 when one was (or a record is of no
+# shard), else 1 with the message in RUN/loss.err.
 loss_report() {
-	local run=$1 k c wc cs='' wcs=''
+	local run=$1
+	local -a a=(--shards "$WORKERS" --concurrency "${SET[--concurrency]:-1}")
 	shift
-	c=${SET[--concurrency]:-1} wc=${SET[--warmup-concurrency]:-${SET[--concurrency]:-1}}
-	for ((k = 1; k <= WORKERS; k++)); do
-		cs+="$(share "$c" "$k") " wcs+="$(share "$wc" "$k") "
-	done
-	for ((k = 1; k <= WORKERS; k++)); do
-		aiperf-gen "${GEN[@]}" --shard "$k/$WORKERS" </dev/null 2>>"$run/gen.err" |
-			awk -v w="worker_$((k - 1))" 'match($0, /"id":"[^"]*"/) {
-				id = substr($0, RSTART + 6, RLENGTH - 7)
-				ph = at = se = "-"; t = 0
-				if (match($0, /"phase":"[a-z]*"/)) ph = substr($0, RSTART + 9, RLENGTH - 10)
-				if (match($0, /"at_ns":[0-9]+/)) at = substr($0, RSTART + 8, RLENGTH - 8)
-				# a request of a multi-turn session: the session (one word), the turn
-				if (match($0, /"num_turns":[0-9]+/) && substr($0, RSTART + 12, RLENGTH - 12) + 0 > 1 &&
-				    match($0, /"x_correlation_id":"([^"\\]|\\.)*"/)) {
-					se = substr($0, RSTART + 20, RLENGTH - 21)
-					gsub(/%/, "%25", se); gsub(/ /, "%20", se); gsub(/\t/, "%09", se)
-					if (match($0, /"turn_index":[0-9]+/)) t = substr($0, RSTART + 13, RLENGTH - 13)
-				}
-				dl = match($0, /"delay_ns":[0-9]+/) ? substr($0, RSTART + 11, RLENGTH - 11) : 0
-				print w, id, ph, at, se, t, dl }' ||
-			return 2
-	done >"$run/expected"
-	awk -v cs="$cs" -v wcs="$wcs" \
-		-v ramp="$(start_ns "${SET[--concurrency-ramp-duration]:-0}")" \
-		-v wramp="$(start_ns "${SET[--warmup-concurrency-ramp-duration]:-0}")" '
-	function num(key,   l) {
-		l = length(key) + 3
-		return match($0, "\"" key "\":[0-9]+") ? substr($0, RSTART + l, RLENGTH - l) + 0 : -1
-	}
-	FNR == NR {
-		n[$1]++; id[$1, n[$1]] = $2; at[$1 SUBSEP $2] = n[$1]
-		ph[$1, $2] = $3; atns[$1, $2] = $4
-		# its session (a single-turn request its own), numbered by its
-		# first line: the order the sender starts sessions in
-		se[$1, $2] = $5 == "-" ? $2 : $5; turn[$1, $2] = $6 + 0; delay[$1, $2] = $7 + 0
-		# a session is scheduled when its first turn has a send time
-		if (!(($1, se[$1, $2]) in spos)) {
-			spos[$1, se[$1, $2]] = n[$1]; ssched[$1, se[$1, $2]] = $4 != "-"
-			lo[$1, $2] = $4 + 0
-		} else {
-			# the least offset from the phase start it can have been
-			# sent at: after the turn before (sent at its own least)
-			# returned, plus its delay_ns; at its at_ns, if later
-			l = slo[$1, se[$1, $2]]
-			lo[$1, $2] = $4 == "-" ? l + $7 : ($4 + 0 > l ? $4 + 0 : l)
-		}
-		slo[$1, se[$1, $2]] = lo[$1, $2]
-		next
-	}
-	match($0, /"x_request_id":"[^"]*"/) {
-		r = substr($0, RSTART + 16, RLENGTH - 17)
-		w = "?"
-		if (match($0, /"worker_id":"[^"]*"/))
-			w = substr($0, RSTART + 13, RLENGTH - 14)
-		if (!((w, r) in at)) { stray[w]++; next }
-		if (((w, r) in seen)) next
-		seen[w, r] = 1
-		ended[w]++
-		if (at[w, r] > last[w]) last[w] = at[w, r]
-		q = spos[w, se[w, r]]
-		if (q > slast[w]) slast[w] = q
-		e = num("request_end_ns")
-		if (!((w, se[w, r]) in lastturn) || turn[w, r] > lastturn[w, se[w, r]]) {
-			lastturn[w, se[w, r]] = turn[w, r]; lastend[w, se[w, r]] = e
-		}
-		if (e > end[w]) end[w] = e
-		p = ph[w, r]
-		if (e > pe[w, p]) pe[w, p] = e
-		s = num("request_start_ns")
-		if (s > 0 && (!((w, p) in pb) || s < pb[w, p])) pb[w, p] = s
-		if (index($0, "\"NotSentError\"")) clean[w] = 1
-		# the phase start at the latest: one sent went at or after it
-		# plus its lo
-		else if (s > 0 && ssched[w, se[w, r]] && (!((w, p) in psu) || s - lo[w, r] < psu[w, p]))
-			psu[w, p] = s - lo[w, r]
-		# the phase start on the wall clock: intended = start - lateness
-		p = num("start_perf_ns"); i = num("intended_perf_ns")
-		if (s > 0 && p > 0 && i > 0 && atns[w, r] != "-" && !((w, ph[w, r]) in ps))
-			ps[w, ph[w, r]] = s - (p - i) - atns[w, r]
-	}
-	# due(w, p, a, j): whether line j of shard w, at_ns a in phase p, was
-	# due before the last record of w ended: by the phase start, else by
-	# its latest (undecided: no), else if a later line has a record (the
-	# sender starts them in order)
-	function due(w, p, a, j) {
-		if (((w, p) in ps)) return ps[w, p] + a <= end[w]
-		if (((w, p) in psu) && psu[w, p] + a <= end[w]) return 1
-		return j < last[w]
-	}
-	# held(w, p, c, d): how many of phase p shard w can have had in flight
-	# when the phase last record ended: c slots ramped over d ns
-	function held(w, p, c, d,   t0, t, l) {
-		if (clean[w] || !((w, p) in pe)) return 0
-		t0 = pb[w, p]; t = pe[w, p]
-		if (d <= 0 || c <= 1 || t >= t0 + d) return c
-		l = 1 + int((t - t0) / (d / (c - 1)))
-		return l < c ? l : c
-	}
-	END {
-		split(cs, cc, " "); split(wcs, wcc, " ")
-		for (k = 0; ("worker_" k) in n; k++) {
-			w = "worker_" k
-			lost = never = 0
-			split("", miss); split("", sure)
-			for (j = 1; j <= n[w]; j++) {
-				r = id[w, j]
-				if (((w, r) in seen)) continue
-				p = ph[w, r]
-				sk = w SUBSEP se[w, r]
-				if (se[w, r] != r && ssched[sk]) {	# a scheduled session
-					# sent: a later turn of its session has a record, or
-					# the next phase has one (it waited for this to drain)
-					if (((sk in lastturn) && turn[w, r] < lastturn[sk]) ||
-					    (p == "warmup" && ((w, "profiling") in pe))) {
-						lost++
-						continue
-					}
-					if ((sk in first)) {	# waits on its first missing turn
-						never++
-						continue
-					}
-					first[sk] = 1
-					if (!(sk in lastturn)) {	# its first turn: its own time
-						d = due(w, p, atns[w, r], j)
-					} else {	# after its last recorded turn
-						t = lastend[sk] + delay[w, r]
-						if (atns[w, r] != "-" && ((w, p) in ps)) {
-							t = ps[w, p] + atns[w, r]
-							if (t < lastend[sk]) t = lastend[sk]
-						}
-						d = t <= end[w]
-					}
-					if (d) lost++; else never++
-					continue
-				}
-				if (atns[w, r] == "-") {	# concurrency: by phase, below
-					# sent: a later turn of its session has a record, or
-					# the next phase has one (it waited for this to drain)
-					if (((sk in lastturn) && turn[w, r] < lastturn[sk]) ||
-					    (p == "warmup" && ((w, "profiling") in pe))) {
-						lost++
-						continue
-					}
-					if ((sk in first)) {	# after its first missing turn
-						never++
-						continue
-					}
-					first[sk] = 1
-					miss[p]++
-					if (!(sk in lastturn) && spos[sk] < slast[w]) sure[p]++
-					continue
-				}
-				if (due(w, p, atns[w, r], j)) lost++; else never++
-			}
-			for (p in miss) {
-				h = held(w, p, p == "warmup" ? wcc[k + 1] : cc[k + 1], p == "warmup" ? wramp : ramp)
-				if (sure[p] > h) h = sure[p]
-				if (h > miss[p]) h = miss[p]
-				lost += h; never += miss[p] - h
-			}
-			printf "%s: %d requests ended, %d lost in flight (due before its last record ended), %d never sent\n", w, ended[w], lost, never
-			if (lost || never) bad = 1
-		}
-		for (w in stray) {
-			printf "%s: %d records of no shard of this run (another seed or other options?)\n", w, stray[w]
-			bad = 1
-		}
-		exit bad
-	}' "$run/expected" "$@"
+	[[ -n ${SET[--warmup-concurrency]:-} ]] && a+=(--warmup-concurrency "${SET[--warmup-concurrency]}")
+	[[ -n ${SET[--concurrency-ramp-duration]:-} ]] &&
+		a+=(--concurrency-ramp-duration "${SET[--concurrency-ramp-duration]}")
+	[[ -n ${SET[--warmup-concurrency-ramp-duration]:-} ]] &&
+		a+=(--warmup-concurrency-ramp-duration "${SET[--warmup-concurrency-ramp-duration]}")
+	aiperf-loss "${a[@]}" "$@" -- "${GEN[@]}" </dev/null 2>"$run/loss.err"
 }
 
 # merge_records DIR LOG RAW RUN: --from-records: the artifacts of a run
@@ -1813,7 +1605,8 @@ merge_records() {
 	new_file "$dir/logs/shards.txt" || die "cannot create '$dir/logs/shards.txt'"
 	loss_report "$run" "${files[@]}" >"$dir/logs/shards.txt"
 	st=$?
-	((st == 2)) && { printf '%s: aiperf-gen failed: %s\n' "$argv0" "$(tail -1 "$run/gen.err")" >&2; return 1; }
+	((st == 0 || st == 3)) ||
+		{ printf '%s: the loss report failed: %s\n' "$argv0" "$(tail -1 "$run/loss.err")" >&2; return 1; }
 	((st)) && lost=1
 	while read -r f; do
 		if ((lost)); then printf '%s: %s\n' "$argv0" "$f" >&2; log WARNING "$f"
