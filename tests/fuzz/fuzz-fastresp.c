@@ -9,6 +9,7 @@
 #include "../../cmd/aiperf-metrics/metrics.h"
 #include "../../cmd/aiperf-metrics/compute.c"
 #include "../../cmd/aiperf-metrics/fastresp.c"
+#include "../../cmd/aiperf-metrics/fastpacket.c"
 #include "../../cmd/aiperf-metrics/health.c"
 #include "../../cmd/aiperf-metrics/parse.c"
 #include "../../cmd/aiperf-metrics/parse_endpoints.c"
