@@ -3,6 +3,7 @@
 #ifndef AIPERF_EXPORT_H
 #define AIPERF_EXPORT_H
 
+#include "artifacts.h"
 #include "linefile.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -233,23 +234,6 @@ struct files {
 	struct linefile rec;
 };
 
-enum level { LEVEL_SUMMARY, LEVEL_RECORDS, LEVEL_RAW };	/* --export-level */
-
-/* The artifacts, in --list-files order. */
-enum artifact { ART_JSON, ART_CSV, ART_RECORDS, ART_RAW, ART_SLICE_CSV, ART_SLICE_JSON,
-		ART_SRV_JSON, ART_SRV_CSV, ART_SRV_JSONL, ART_SRV_PARQUET, ART_GPU, ART_N };
-
-/* 1 when --profile-export-prefix names files (not "", "/", "_raw.jsonl"...). */
-int files_prefix_ok(const char *prefix);
-/* Artifact k's path in dir (malloc'd): the default name, or the stem of
- * prefix (NULL: none) and k's suffix; see aiperf-export(1). */
-char *files_path(const char *dir, const char *prefix, enum artifact k);
-/* 1 when a run at this level (and with timeslices or not, and the server
- * metrics formats srv, SRV_* bits of srvmetrics.h) writes k. */
-int files_written(enum artifact k, enum level level, int slices, unsigned srv);
-/* --list-files: "kind\tpath" lines, the files written first, then "other". */
-void files_list(FILE *f, const char *dir, const char *prefix, enum level level, int slices,
-		unsigned srv, int gpu);
 /* Create dir (and each file's directory); open the records copy. */
 void files_open(struct files *fl, const char *dir, const char *prefix, enum level level,
 		int slices);

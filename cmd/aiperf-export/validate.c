@@ -40,7 +40,7 @@ parse_args(int argc, char **argv, struct vrun *v)
 	if (argc - it.ind != 1)
 		die_usage("expected one artifact directory");
 	v->dir = argv[it.ind];
-	if (o->prefix && !files_prefix_ok(o->prefix))
+	if (o->prefix && !artifacts_prefix_ok(o->prefix))
 		die_usage("invalid value for --profile-export-prefix: '%s'", o->prefix);
 	if (o->level && strcmp(o->level, "summary") && strcmp(o->level, "records") &&
 	    strcmp(o->level, "raw"))
@@ -178,7 +178,7 @@ check_files(struct vrun *v)
 	static const char *const lvl[] = { "summary", "records", "raw" };
 
 	for (int k = 0; k < ART_N; k++) {
-		int want = files_written(k, v->lvl, v->sl.width_ns != 0, 0);
+		int want = artifacts_written(k, v->lvl, v->sl.width_ns != 0, 0);
 		struct buf *b = vrun_exists(v->path[k]) ? &have : want ? &miss : NULL;
 		if (b && (want || k == ART_SLICE_CSV || k == ART_SLICE_JSON))
 			buf_addf(b, "%s%s", b->len ? ", " : "", vrun_rel(v, v->path[k]));
@@ -383,7 +383,7 @@ setup(struct vrun *v, char *why, size_t whylen)
 		return -1;
 	}
 	for (int k = 0; k < ART_N; k++)
-		v->path[k] = files_path(v->dir, v->o.prefix, k);
+		v->path[k] = artifacts_path(v->dir, v->o.prefix, k);
 	v->inputs = xstrfmt("%s/inputs.json", v->dir);
 	v->doc = json_doc_new();
 	if (vrun_exists(v->path[ART_JSON]))
