@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-export: metric records in; console table, profile_export_aiperf.{json,csv} and records copy out. */
 #include "export.h"
+#include "validate.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -13,7 +14,7 @@
 #include "http/redact.h"
 #include "runlog.h"
 #include "srvmetrics.h"
-#include "stagecpu.h"
+#include "summary/stagecpu.h"
 #include "gpucsv.h"
 #include "util.h"
 

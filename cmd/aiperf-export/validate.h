@@ -53,4 +53,33 @@ void vrun_recompute(struct vrun *v);
  * records' summary, for the profiling window. */
 void vrun_gpu(struct vrun *v, const struct summary *sm);
 
+/* vcmp.c: reading our CSV back, comparing files with recomputed texts. */
+struct csvrow {
+	char **f;		/* fields, unquoted, NUL-terminated */
+	size_t n;		/* 0 for an empty line */
+};
+
+struct csv {
+	struct csvrow *rows;
+	size_t n;
+};
+
+/* Parse s[0..n) as csv.writer writes it (CRLF, minimal quoting): 0, or -1
+ * with why naming the line. csv_release() frees c, either way. */
+int csv_read(const char *s, size_t n, struct csv *c, char *why, size_t whylen);
+void csv_release(struct csv *c);
+/* 0 when got has want's lines and texts, numbers within a rounding of
+ * %.2f; column skipcol (or -1) is not compared. -1 with why at the first
+ * difference, which names want as coming from src ("the records"). */
+int csv_compare(const struct csv *got, const struct csv *want, int skipcol, const char *src,
+		char *why, size_t whylen);
+/* 0 when got equals want (numbers within 1e-9 relative, objects in the
+ * same key order), leaving out got's and want's top-level keys in skip
+ * (NULL-terminated); else -1 with why naming the first difference. */
+int json_compare(const struct json *got, const struct json *want, const char *const *skip,
+		 const char *src, char *why, size_t whylen);
+
+/* validate.c: aiperf-validate(1), run as aiperf-export --validate ARGS. */
+int validate_main(int argc, char **argv);
+
 #endif
