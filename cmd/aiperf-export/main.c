@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-export: metric records in; console table, profile_export_aiperf.{json,csv} and records copy out. */
 #include "export.h"
-#include "validate.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -409,8 +408,6 @@ main(int argc, char **argv)
 
 	util_setprogname(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
-	if (argc > 1 && !strcmp(argv[1], "--validate"))
-		return validate_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &o);
 	agg_init(&a);
 	/* Everything is checked before the first record is read (--check). */

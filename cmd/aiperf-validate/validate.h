@@ -3,11 +3,18 @@
 #ifndef AIPERF_VALIDATE_H
 #define AIPERF_VALIDATE_H
 
-#include "export.h"
+#include <stddef.h>
+
+#include "artifacts.h"
+#include "buf.h"
+#include "json/json.h"
+#include "summary/agg.h"
+#include "summary/slices.h"
+#include "summary/summary.h"
 
 /*
  * struct vrun owns its paths, the parsed summary and the records'
- * aggregate; vrun_release() (validate.c) frees them. Every check prints
+ * aggregate; vrun_release() (main.c) frees them. Every check prints
  * one line through vrun_report().
  */
 #define MAX_TEXT ((size_t)1 << 30)
@@ -47,13 +54,16 @@ const struct json *vrun_load_json(struct json_doc *doc, const char *path, char *
 				  size_t whylen);
 /* The "avg" of metric tag in the JSON summary; 0 when absent. */
 double vrun_avg(const struct json *sum, const char *tag);
-/* vrecompute.c: the summary, CSV and timeslice checks. */
+/* checks.c: the files, their syntax and counts (why: the summary's
+ * parse error, if any); the records read into v->a and v->sl. */
+void vrun_check(struct vrun *v, const char *why);
+/* recompute.c: the summary, CSV and timeslice checks. */
 void vrun_recompute(struct vrun *v);
-/* vgpu.c: telemetry_data against gpu_telemetry_export.jsonl; sm: the
+/* gpu.c: telemetry_data against gpu_telemetry_export.jsonl; sm: the
  * records' summary, for the profiling window. */
 void vrun_gpu(struct vrun *v, const struct summary *sm);
 
-/* vcmp.c: reading our CSV back, comparing files with recomputed texts. */
+/* cmp.c: reading our CSV back, comparing files with recomputed texts. */
 struct csvrow {
 	char **f;		/* fields, unquoted, NUL-terminated */
 	size_t n;		/* 0 for an empty line */
@@ -79,7 +89,5 @@ int csv_compare(const struct csv *got, const struct csv *want, int skipcol, cons
 int json_compare(const struct json *got, const struct json *want, const char *const *skip,
 		 const char *src, char *why, size_t whylen);
 
-/* validate.c: aiperf-validate(1), run as aiperf-export --validate ARGS. */
-int validate_main(int argc, char **argv);
 
 #endif
