@@ -87,9 +87,9 @@ build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< build/libaiperf.a $(LDLIBS)
 
-# Unit tests that #include a tool's sources are rebuilt when those change.
+# Unit tests that #include a tool's sources (or a test header) are rebuilt when those change.
 build/tests/test-fastresp: $(wildcard cmd/aiperf-metrics/*.[ch])
-build/tests/test-fastrec: $(wildcard cmd/aiperf-export/*.[ch]) tests/fastrec-same.h
+build/tests/test-fastrec: tests/fastrec-same.h
 
 # A stand-in libnvidia-ml for the aiperf-scrape --nvml tests.
 build/tests/libnvml-stub.so: tests/nvml/stub.c
@@ -127,7 +127,7 @@ FUZZ_TOOL_fuzz-mockrank = aiperf-mock
 FUZZ_TOOL_fuzz-sendrec = aiperf-send
 FUZZ_TOOL_fuzz-seqdist = aiperf-gen
 FUZZ_TOOL_fuzz-traceconv = aiperf-trace
-# A target that #includes a stage's .c (fuzz-gpu: cmd/aiperf-export/gpu.c)
+# A target that #includes a stage's .c (fuzz-export: cmd/aiperf-export/table.c)
 # is rebuilt when that file changes: its dependencies go to build/fuzz/T.d
 # (one source only; a FUZZ_TOOL target lists its stage's sources itself).
 fuzz_deps = $(if $(FUZZ_TOOL_$(1)),,-MMD -MP -MF build/fuzz/$(1).d)

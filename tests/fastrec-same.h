@@ -1,21 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* aiperf-export's compact-record reader against its JSON path, for tests/unit/test-fastrec.c and tests/fuzz/fuzz-fastrec.c. */
+/* lib/summary's compact-record reader against its JSON path, for tests/unit/test-fastrec.c and tests/fuzz/fuzz-fastrec.c. */
 #ifndef AIPERF_TEST_FASTREC_SAME_H
 #define AIPERF_TEST_FASTREC_SAME_H
 
-#include "../cmd/aiperf-export/export.h"
-#include "../cmd/aiperf-export/agg.c"
-#include "../cmd/aiperf-export/client.c"
-#include "../cmd/aiperf-export/fastrec.c"
+#include <string.h>
 
-/* summary.c and the writers are not linked: client.c's need of them. */
-const struct result *
-summary_find(const struct summary *sm, const char *tag)
-{
-	(void)sm;
-	(void)tag;
-	return NULL;
-}
+#include "summary/agg.h"
+#include "summary/fastrec.h"
 
 static int
 vec_same(const struct stats_vec *a, const struct stats_vec *b)

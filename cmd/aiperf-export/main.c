@@ -13,7 +13,7 @@
 #include "http/redact.h"
 #include "runlog.h"
 #include "srvmetrics.h"
-#include "stagecpu.h"
+#include "summary/stagecpu.h"
 #include "gpucsv.h"
 #include "util.h"
 
@@ -135,7 +135,7 @@ parse_args(int argc, char **argv, struct options *o)
 			o->lvl = i;
 	if (o->lvl > LEVEL_RAW)
 		die_usage("invalid value for --export-level: '%s' (summary, records or raw)", o->level);
-	if (o->prefix && !files_prefix_ok(o->prefix))
+	if (o->prefix && !artifacts_prefix_ok(o->prefix))
 		die_usage("invalid value for --profile-export-prefix: '%s'", o->prefix);
 	if (o->min_goodput_pct >= 0 && !o->goodput)
 		die_usage("--min-goodput-pct needs --goodput");
@@ -366,7 +366,7 @@ server_metrics_read(const struct options *o, const struct summary *sm, struct sr
 	}
 	for (int i = 0; i < 3; i++)
 		if (o->srv & bit[i])
-			p[i] = files_path(o->artifact_dir, o->prefix, art[i]);
+			p[i] = artifacts_path(o->artifact_dir, o->prefix, art[i]);
 	if (srv_read(s, o->server_samples, p[2]) < 0)
 		return -1;
 	srv_window(s, sm->start_ns, sm->end_ns, o->artifact_dir ? o->slice : 0);
@@ -408,8 +408,6 @@ main(int argc, char **argv)
 
 	util_setprogname(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
-	if (argc > 1 && !strcmp(argv[1], "--validate"))
-		return validate_main(argc - 1, argv + 1);
 	parse_args(argc, argv, &o);
 	agg_init(&a);
 	/* Everything is checked before the first record is read (--check). */
@@ -426,7 +424,7 @@ main(int argc, char **argv)
 	if (o.check || o.list_files) {
 		gpucsv_release(&gcsv);
 		if (o.list_files && o.artifact_dir)
-			files_list(stdout, o.artifact_dir, o.prefix, o.lvl, o.slice > 0,
+			artifacts_list(stdout, o.artifact_dir, o.prefix, o.lvl, o.slice > 0,
 				   o.srv, o.ngpu_samples > 0);
 		agg_release(&a);
 		free(cfg);

@@ -10,7 +10,9 @@
 #include "srvagg/hist.h"
 
 /* --server-metrics-formats bits */
-enum { SRV_JSON = 1, SRV_CSV = 2, SRV_JSONL = 4, SRV_PARQUET = 8 };
+enum { SRV_JSON = ARTIFACTS_SRV_BIT(ART_SRV_JSON), SRV_CSV = ARTIFACTS_SRV_BIT(ART_SRV_CSV),
+       SRV_JSONL = ARTIFACTS_SRV_BIT(ART_SRV_JSONL),
+       SRV_PARQUET = ARTIFACTS_SRV_BIT(ART_SRV_PARQUET) };
 
 struct srv_ep {
 	char *url;

@@ -295,7 +295,27 @@ table_print(FILE *f, const struct summary *sm, const struct exportopts *o)
 	if (sm->nerrs)
 		error_table(f, sm);
 	if (o->gpu_console)
-		gpu_console(f, o->gpu);
+		gpu_console(f, o->gpu, table_grid);
 	client_console(f, &o->cs);
 	end_lines(f, sm, o);
+}
+
+/* Say so when the client, not the server, may have set the numbers. */
+void
+client_warn(const struct clientsum *cs, const struct summary *sm, double cpu_seconds)
+{
+	if (cs->lateness.n && cs->lateness.p99 > 1.0)
+		warn("client may be the bottleneck: schedule lateness p99 %.3f ms", cs->lateness.p99);
+	if (cs->target_rate > 0 && cs->achieved_rate >= 0 &&
+	    cs->achieved_rate < 0.95 * cs->target_rate)
+		warn("client may be the bottleneck: achieved %.2f of %.2f requests/sec",
+		     cs->achieved_rate, cs->target_rate);
+	if (cs->delay.n && cs->delay.p99 > 1.0)
+		warn("client may be the bottleneck: observation delay p99 %.3f ms", cs->delay.p99);
+	if (cpu_seconds > 0 && sm->duration && cpu_seconds > 0.9 * sm->duration->st.avg)
+		warn("client may be the bottleneck: %.2f s of client CPU in a %.2f s run",
+		     cpu_seconds, sm->duration->st.avg);
+	else if (cpu_seconds < 0 && cs->cpu_busy > 0.9)
+		warn("client may be the bottleneck: the sender was on the CPU %.0f%% of the time",
+		     cs->cpu_busy * 100);
 }

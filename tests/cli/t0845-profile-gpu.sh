@@ -66,7 +66,7 @@ test_expect_success 'the CSV GPU section and the console table (--gpu-telemetry 
 	grep -q "NVIDIA AIPerf | GPU Telemetry Summary" out &&
 	grep -q "${DCGM_URL#http://} | GPU 1 | NVIDIA H200" out &&
 	grep -q "^GPU Telemetry Export: .*/a/gpu_telemetry_export.jsonl" out&&
-	aiperf-export --validate a >v && ! grep -q "^FAIL" v
+	aiperf-validate a >v && ! grep -q "^FAIL" v
 '
 
 test_expect_success 'dashboard, an address without scheme and path' '

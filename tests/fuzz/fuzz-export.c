@@ -5,16 +5,7 @@
 #include <stdio.h>
 
 #include "../../cmd/aiperf-export/export.h"
-#include "../../cmd/aiperf-export/agg.c"
-#include "../../cmd/aiperf-export/client.c"
-#include "../../cmd/aiperf-export/fastrec.c"
-#include "../../cmd/aiperf-export/config.c"
-#include "../../cmd/aiperf-export/csv.c"
-#include "../../cmd/aiperf-export/json.c"
-#include "../../cmd/aiperf-export/slices.c"
-#include "../../cmd/aiperf-export/summary.c"
 #include "../../cmd/aiperf-export/table.c"
-#include "../../cmd/aiperf-export/gpu.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: aiperf-export's compact-record reader (fastrec.c) against its JSON path: the same results and aggregation, line by line. */
+/* libFuzzer target: lib/summary/fastrec.c, aiperf-export's compact-record reader, against its JSON path: the same results and aggregation, line by line. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: aiperf-export --gpu-samples: hostile sample records never crash, and what is taken is written consistently. */
+/* libFuzzer target: lib/summary/gpu (aiperf-export --gpu-samples, aiperf-validate): hostile sample records never crash, and what is taken is written consistently. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "../../cmd/aiperf-export/gpu.c"
+#include "gpucsv.h"
+#include "summary/gpu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* table.c's renderer is not linked here: every cell must be a string. */
-void
-table_grid(FILE *f, const char *title, size_t ncols, const char *const *head,
+/* aiperf-export's renderer is not linked here: every cell must be a string. */
+static void
+grid(FILE *f, const char *title, size_t ncols, const char *const *head,
 	   char **cells, size_t nrows)
 {
 	if (!title || ncols != 8)
@@ -49,8 +51,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * read back (aiperf-validate), with a metric and endpoints of a summary */
 	int records = size && data[0] & 2;
 	gpu_init(&g);
-	if (size && data[0] & 1)
-		gpu_custom(&g, &c, "fuzz.csv");
+	for (size_t i = 0; size && data[0] & 1 && i < c.n; i++)
+		if (gpu_custom_add(&g, &c.m[i]) > 1)
+			abort();
 	if (records) {
 		gpu_metric_add(&g, "sm_clock", "MHz");
 		gpu_endpoint(&g, "http://h:9400/metrics", 0);
@@ -89,7 +92,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (f) {
 		if (gpu_csv(f, &g) < 0)
 			abort();
-		gpu_console(f, &g);
+		gpu_console(f, &g, grid);
 		fclose(f);
 	}
 	gpu_release(&g);

@@ -8,15 +8,8 @@
 #include <unistd.h>
 
 #include "../../cmd/aiperf-export/srvmetrics.h"
-#include "../../cmd/aiperf-export/agg.c"
-#include "../../cmd/aiperf-export/client.c"
-#include "../../cmd/aiperf-export/fastrec.c"
-#include "../../cmd/aiperf-export/config.c"
-#include "../../cmd/aiperf-export/json.c"
 #include "../../cmd/aiperf-export/srvcsv.c"
 #include "../../cmd/aiperf-export/srvmetrics.c"
-#include "../../cmd/aiperf-export/summary.c"
-#include "../../cmd/aiperf-export/gpu.c"
 #include "../../cmd/aiperf-export/table.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libFuzzer target: aiperf-export's --stage-cpu samples never crash, and what parses adds up. */
+/* libFuzzer target: lib/summary/stagecpu (aiperf-export --stage-cpu) never crash, and what parses adds up. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../cmd/aiperf-export/stagecpu.c"
+#include "summary/stagecpu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

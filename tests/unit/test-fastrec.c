@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Unit tests for aiperf-export's fastrec.c: it reads aiperf-metrics' compact records and leaves every other line to the JSON parser with the same result. */
+/* Unit tests for lib/summary/fastrec.c (aiperf-export's reader): it reads aiperf-metrics' compact records and leaves every other line to the JSON parser with the same result. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,8 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Private to the tool; tested from its source. */
-#include "../../cmd/aiperf-export/stagecpu.c"
+#include "summary/stagecpu.h"
 #include "test.h"
 
 static struct stagecpu sc;

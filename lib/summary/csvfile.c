@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* profile_export_aiperf.csv as the original's csv.writer writes it: two sections, CRLF, %.2f. */
-#include "export.h"
+#include "summary/csvfile.h"
 
 #include <stdlib.h>
 #include <strings.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A scanner for the compact metric records aiperf-metrics writes, read without a JSON tree. */
-#ifndef AIPERF_EXPORT_FASTREC_H
-#define AIPERF_EXPORT_FASTREC_H
+#ifndef AIPERF_SUMMARY_FASTREC_H
+#define AIPERF_SUMMARY_FASTREC_H
 
 #include <stddef.h>
 #include <stdint.h>

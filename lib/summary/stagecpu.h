@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* --stage-cpu: the other stages' CPU during the measured window, from the wrapper's samples. */
-#ifndef AIPERF_STAGECPU_H
-#define AIPERF_STAGECPU_H
+#ifndef AIPERF_SUMMARY_STAGECPU_H
+#define AIPERF_SUMMARY_STAGECPU_H
 
 #include <stddef.h>
 #include <stdint.h>

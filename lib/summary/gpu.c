@@ -8,10 +8,10 @@
  *
  * Samples are outside input: a line that is not a sample record, a family
  * that is not a DCGM field the original collects, a value that is not a
- * finite number, a series without a GPU's "UUID" label is left out (the
- * first such line is named in a warning). Telemetry never fails a run.
+ * finite number, a series without a GPU's "UUID" label is left out (with
+ * why, for the caller's warning). Telemetry never fails a run.
  */
-#include "gpu.h"
+#include "summary/gpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,14 +19,12 @@
 #include <strings.h>
 
 #include "gpucsv.h"
-#include "lines.h"
 #include "rand/pystr.h"
 #include "srvagg/gpu.h"
 #include "stats/numfmt.h"
 #include "csvfield.h"
 #include "util.h"
 
-#define MAX_SAMPLE_LINE ((size_t)256 << 20)
 #define MAX_GPUS 4096
 
 struct gseries {
@@ -77,21 +75,16 @@ metric_index(const struct gpus *g, const char *key)
 	return -1;
 }
 
-void
-gpu_custom(struct gpus *g, const struct gpucsv *c, const char *path)
+int
+gpu_custom_add(struct gpus *g, const struct gpucsv_metric *m)
 {
-	for (size_t i = 0; i < c->n; i++) {
-		const struct gpucsv_metric *m = &c->m[i];
-		if (srvagg_dcgm_lookup(m->dcgm))
-			continue;	/* collected anyway, as the original skips it */
-		if (metric_index(g, m->key) >= 0) {
-			warn("warning: %s: %s: its telemetry key '%s' is taken; left out",
-			     path, m->dcgm, m->key);
-			continue;
-		}
-		g->met = xreallocarray(g->met, g->nmet + 1, sizeof(*g->met));
-		g->met[g->nmet++] = (struct gmetric){ m->key, m->display, m->unit, m->dcgm, 0 };
-	}
+	if (srvagg_dcgm_lookup(m->dcgm))
+		return 1;	/* collected anyway, as the original skips it */
+	if (metric_index(g, m->key) >= 0)
+		return -1;
+	g->met = xreallocarray(g->met, g->nmet + 1, sizeof(*g->met));
+	g->met[g->nmet++] = (struct gmetric){ m->key, m->display, m->unit, m->dcgm, 0 };
+	return 0;
 }
 
 void
@@ -348,37 +341,6 @@ gpu_line(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *wh
 		return -1;
 	if (r->type != JSON_OBJECT || sample(g, r) < 0)
 		return util_seterr(why, whylen, "no endpoint_url or timestamp_ns");
-	return 0;
-}
-
-int
-gpu_read(struct gpus *g, const char *path)
-{
-	struct json_doc *doc = json_doc_new();
-	struct lines l;
-	const char *s;
-	size_t n;
-	int rc, warned = 0;
-	char err[128];
-
-	if (lines_open(&l, path, MAX_SAMPLE_LINE) < 0) {
-		warn("warning: --gpu-samples: cannot open '%s': %s; no GPU telemetry", path,
-		     util_strerror(errno));
-		json_doc_free(doc);
-		return -1;
-	}
-	while ((rc = lines_next(&l, &s, &n)) == 1) {
-		if (pystr_isblank(s, n))
-			continue;
-		if (gpu_line(g, doc, s, n, err, sizeof(err)) < 0 && !warned++)
-			warn("warning: %s:%zu: not a sample record (%s); left out", path,
-			     l.lineno, err);
-	}
-	if (rc < 0)
-		warn("warning: %s:%zu: %s; the samples after it are left out", path,
-		     l.lineno, errno == ENOBUFS ? "line too long" : util_strerror(errno));
-	lines_close(&l);
-	json_doc_free(doc);
 	return 0;
 }
 
@@ -762,7 +724,7 @@ ccell(double v)
 }
 
 void
-gpu_console(FILE *f, const struct gpus *g)
+gpu_console(FILE *f, const struct gpus *g, gpu_grid_fn *grid)
 {
 	static const char *const heads[] = { "Metric", "avg", "min", "max", "p99",
 		"p90", "p50", "std" };
@@ -793,7 +755,7 @@ gpu_console(FILE *f, const struct gpus *g)
 									   : xstrdup("N/A");
 			nr++;
 		}
-		table_grid(f, ttl, 8, heads, cells, nr);
+		grid(f, ttl, 8, heads, cells, nr);
 		for (size_t c = 0; c < nr * 8; c++)
 			free(cells[c]);
 		free(cells);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Turn accumulated values into results: statistics, aggregates and derived metrics, in display units. */
-#include "export.h"
+#include "summary/summary.h"
 
 #include "util.h"
 

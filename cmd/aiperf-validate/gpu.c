@@ -13,6 +13,8 @@
 
 #include "lines.h"
 #include "rand/pystr.h"
+#include "summary/gpu.h"
+#include "summary/jsonfile.h"
 #include "util.h"
 
 #define MAX_GPU_LINE ((size_t)16 << 20)

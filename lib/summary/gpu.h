@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* aiperf-export --gpu-samples: GPU telemetry from DCGM / NVML sample records. */
-#ifndef AIPERF_EXPORT_GPU_H
-#define AIPERF_EXPORT_GPU_H
+/* GPU telemetry from DCGM / NVML sample records (--gpu-samples): the summary's telemetry_data, the CSV's section, the console tables. */
+#ifndef AIPERF_SUMMARY_GPU_H
+#define AIPERF_SUMMARY_GPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -13,8 +14,6 @@ struct gurl {
 	char *url;
 	int ok;			/* a scrape of it worked */
 };
-
-struct gpucsv;
 
 /* Owns everything in it but the custom metrics' names; gpu_release() frees it. */
 struct gpus {
@@ -34,10 +33,11 @@ struct gpus {
 
 void gpu_init(struct gpus *g);
 void gpu_release(struct gpus *g);
-/* Collect the custom CSV's metrics too (before any sample is added); c
- * must outlive g. Fields the original collects anyway are skipped, a
- * telemetry key taken already is a warning naming path. */
-void gpu_custom(struct gpus *g, const struct gpucsv *c, const char *path);
+/* Collect a custom CSV's metric too (before any sample is added); m
+ * must outlive g. 0 when added, 1 when it is a field the original
+ * collects anyway (skipped), -1 when its telemetry key is taken already. */
+struct gpucsv_metric;
+int gpu_custom_add(struct gpus *g, const struct gpucsv_metric *m);
 /* Add one line of sample records: 0, or -1 with why when it is not one. */
 int gpu_line(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *why,
 	     size_t whylen);
@@ -53,8 +53,6 @@ void gpu_metric_add(struct gpus *g, const char *key, const char *unit);
 void gpu_endpoint(struct gpus *g, const char *url, int ok);
 int gpu_record(struct gpus *g, struct json_doc *doc, const char *s, size_t n, char *why,
 	       size_t whylen);
-/* Add a file of sample records; anything wrong is a warning: -1 unreadable. */
-int gpu_read(struct gpus *g, const char *path);
 /* The profiling window: samples from start on count (no end bound). */
 void gpu_window(struct gpus *g, int have_start, int64_t start_ns, int have_end,
 		int64_t end_ns);
@@ -66,11 +64,10 @@ void gpu_json(struct jw *w, const struct gpus *g, void (*iso)(int64_t, char *));
 int gpu_csv(FILE *f, const struct gpus *g);
 /* gpu_telemetry_export.jsonl */
 int gpu_jsonl(FILE *f, const struct gpus *g);
-/* --gpu-console: the GPU telemetry tables. */
-void gpu_console(FILE *f, const struct gpus *g);
-
-/* table.c: one console table (rich's heavy-head box) of nrows x ncols cells. */
-void table_grid(FILE *f, const char *title, size_t ncols, const char *const *head,
-		char **cells, size_t nrows);
+/* A console table of nrows x ncols cells under head, drawn by the caller. */
+typedef void gpu_grid_fn(FILE *f, const char *title, size_t ncols, const char *const *head,
+			 char **cells, size_t nrows);
+/* --gpu-console: the GPU telemetry tables, each drawn by grid. */
+void gpu_console(FILE *f, const struct gpus *g, gpu_grid_fn *grid);
 
 #endif

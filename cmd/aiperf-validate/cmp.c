@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* For aiperf-validate: a reader of the CSV files we write, and comparisons of two CSV or JSON texts. */
-#include "export.h"
+#include "validate.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A scanner for the compact metric records aiperf-metrics writes (fastrec.h). */
-#include "export.h"
-#include "fastrec.h"
+#include "summary/fastrec.h"
+
+#include "summary/agg.h"
 
 #include <math.h>
 

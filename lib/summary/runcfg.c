@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The run as export sees it: endpoint types, and --goodput checked against what the run can measure. */
-#include "export.h"
+#include "summary/runcfg.h"
 
 #include <math.h>
 #include <stdlib.h>

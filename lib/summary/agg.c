@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Accumulate metric records into per-metric values, counts, errors and goodput; derive the summary. */
-#include "export.h"
+/* Accumulate metric records into per-metric values, counts, errors and goodput. */
+#include "summary/agg.h"
 
 #include <math.h>
 

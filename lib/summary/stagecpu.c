@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* --stage-cpu: the other stages' CPU during the measured window, from the wrapper's samples. */
-#include "stagecpu.h"
+#include "summary/stagecpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Timeslices (--slice-duration): records grouped by epoch-aligned windows, each summarised on its own. */
-#include "export.h"
+#include "summary/slices.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 
+#include "summary/csvfile.h"
+#include "summary/jsonfile.h"
 #include "util.h"
 
 /* A text written by fn into memory, parsed as JSON into d. */
