@@ -29,7 +29,7 @@ struct options {
 	const char **gpu_samples;
 	int ngpu_samples, gpu_console;
 	const char *gpu_metrics;	/* custom GPU metrics CSV */
-	const struct endpoint *endpoint;
+	const struct endpoint_type *endpoint;
 	int was_cancelled, no_console, show_trace, streaming, server_tokens;
 	int check, list_files;
 	enum level lvl;
@@ -113,6 +113,16 @@ gpu_metrics_read(const char *path, struct gpucsv *c)
 	free(s);
 }
 
+/* The choices as the other stages' option tables word them. */
+static _Noreturn void
+bad_endpoint_type(const char *name)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	endpoint_list(&b);
+	die_usage("invalid value for --endpoint-type: '%s' (%s)", name, buf_str(&b));
+}
+
 static void
 parse_args(int argc, char **argv, struct options *o)
 {
@@ -141,11 +151,8 @@ parse_args(int argc, char **argv, struct options *o)
 		die_usage("--min-goodput-pct needs --goodput");
 	if (o->benchmark_id && !*o->benchmark_id)
 		die_usage("--benchmark-id must not be empty");
-	if (!(o->endpoint = endpoint_find(o->endpoint_type))) {
-		char names[512];
-		endpoint_names(names, sizeof(names));
-		die_usage("invalid value for --endpoint-type: '%s' (%s)", o->endpoint_type, names);
-	}
+	if (!(o->endpoint = endpoint_find(o->endpoint_type)))
+		bad_endpoint_type(o->endpoint_type);
 	char why[256];
 	unsigned f;
 	if (srv_formats(o->server_formats, &f, why, sizeof(why)) < 0)
@@ -393,7 +400,8 @@ server_metrics_write(const struct srv *s, char *p[3], const struct exportopts *e
 int
 main(int argc, char **argv)
 {
-	struct options o = { .level = "records", .version = "0.7.0", .endpoint_type = "chat",
+	struct options o = { .level = "records", .version = "0.7.0",
+			     .endpoint_type = endpoint_get(ENDPOINT_CHAT)->name,
 			     .max_error_rate = -1, .min_goodput_pct = -1,
 			     .cpu_seconds = -1, .target_rate = -1,
 			     .server_formats = "json csv" };
@@ -439,7 +447,7 @@ main(int argc, char **argv)
 		o.cli_command = buf_str(&cli);
 	if (o.cli_command)
 		runlog(RUNLOG_INFO, "CLI Command: %s", o.cli_command);
-	snprintf(title, sizeof(title), "NVIDIA AIPerf | %s", o.endpoint->title);
+	snprintf(title, sizeof(title), "NVIDIA AIPerf | %s", o.endpoint->metrics_title);
 	eo = (struct exportopts){ .title = title,
 		.benchmark_id = o.benchmark_id ? o.benchmark_id : id,
 		.version = o.version, .cli_command = o.cli_command,

@@ -195,7 +195,7 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	rng_derive(&r.dist, root, "models.sequence.distribution");
 	gen_images_init(o, root);
 	rng_derive(&r.audio, root, "dataset.audio");
-	if (endpoint_rankings(o->ep)) {
+	if (endpoint_has(o->ep, ENDPOINT_RANKS)) {
 		rankings_build(d, o, p, &r, root);
 		return;
 	}

@@ -7,28 +7,19 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "endpoint.h"
 #include "json/extras.h"
 #include "media/imagegen.h"
 #include "rand/nprand.h"
 #include "rand/rng.h"
 #include "tok/tok.h"
 
-enum endpoint {
-	EP_CHAT, EP_COMPLETIONS, EP_EMBEDDINGS,
-	/* payload_endpoints.c */
-	EP_RESPONSES, EP_CHAT_EMBEDDINGS, EP_NIM_EMBEDDINGS, EP_HF_GENERATE,
-	EP_SOLIDO_RAG, EP_NIM_RANKINGS, EP_COHERE_RANKINGS, EP_HF_TEI_RANKINGS,
-	EP_TEMPLATE,	/* template.c */
-	EP_IMAGE_GENERATION, EP_IMAGE_RETRIEVAL,	/* payload_images.c */
-	EP_VIDEO_GENERATION,	/* payload_endpoints.c */
-};
-
 struct gen_opts {
 	char **models;
 	size_t nmodels;
 	int model_random;
-	enum endpoint ep;
-	const char *endpoint_type;
+	enum endpoint_id ep;
+	const char *endpoint_type;	/* its canonical name */
 	const char *path;
 	int streaming;
 	long long isl;
@@ -228,7 +219,7 @@ char *payload_chat_messages(const struct turn *t);
 /* stream_options.include_usage, added or merged into the user's object. */
 void payload_stream_options(struct extras *kv);
 
-/* payload_endpoints.c: the other endpoints' bodies and metadata. */
+/* payload_endpoints.c: the other endpoints' bodies. */
 /* s as a JSON string, and t's non-empty texts as a JSON array of strings
  * (values for extras_set(), which takes them), for every endpoint's body. */
 char *payload_quoted(const char *s);
@@ -237,17 +228,6 @@ char *payload_texts(const struct turn *t);
  * array of parts of type part (empty texts skipped). */
 struct jw;
 void payload_content(struct jw *w, const struct turn *t, const char *part);
-/* The endpoint named (any case, '-' for '_'), or -1. */
-int endpoint_of(const char *name);
-/* Its canonical name and default path (streaming: the streaming one). */
-const char *endpoint_name(enum endpoint ep);
-const char *endpoint_path(enum endpoint ep, int streaming);
-/* Whether it streams at all (no: --streaming is ignored with a warning). */
-int endpoint_streams(enum endpoint ep);
-/* Whether it sends max_tokens in some form (the record's max_tokens). */
-int endpoint_max_tokens(enum endpoint ep);
-/* Whether it is one of the three rankings types. */
-int endpoint_rankings(enum endpoint ep);
 /* Fill kv with turn k's body for the endpoints payload.c does not build;
  * returns 0 when ep is one of payload.c's. */
 int payload_endpoint_kv(const struct gen_opts *o, const struct turn *t,

@@ -36,17 +36,6 @@ static const char *const audio_formats[] = { "wav", "mp3", NULL };
 static const char *const video_formats[] = { "mp4", "webm", NULL };
 static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL };
 
-/* The endpoint types built, and the original's others with what brings them. */
-static const char *const endpoint_types[] = {
-	"chat", "completions", "embeddings", "responses", "chat_embeddings",
-	"nim_embeddings", "huggingface_generate", "solido_rag", "nim_rankings",
-	"cohere_rankings", "hf_tei_rankings", "template", "image_generation",
-	"image_retrieval", "video_generation", NULL,
-};
-static const char *const endpoints_later[] = {
-	NULL,
-};
-
 #define INTA(arg, lv, lo, hi) OPT_INT, arg, OPT_TO(lv), .min = (lo), .max = (hi)
 #define INT(lv, lo, hi) INTA("n", lv, lo, hi)
 #define DBL(arg, lv, l, h) OPT_DOUBLE, arg, OPT_TO(lv), .lo = (l), .hi = (h)
@@ -88,8 +77,8 @@ static const char *const endpoints_later[] = {
 	{ "corpus", O_CORPUS, OPT_STR, "file", OPT_TO(o->corpus) }, \
 	{ "endpoint", O_ENDPOINT, OPT_STR, "path", OPT_TO(o->path), .flags = OPT_BR }, \
 	ALIAS("custom-endpoint", O_ENDPOINT), \
-	{ "endpoint-type", O_ETYPE, OPT_STR, "type", .choices = endpoint_types, \
-	  .later = endpoints_later, .flags = OPT_LOOSE }, \
+	{ "endpoint-type", O_ETYPE, OPT_STR, "type", .choices = endpoint_names(), \
+	  .flags = OPT_LOOSE }, \
 	{ "extra-inputs", O_EXTRA, OPT_STR, "key:value | json", .flags = OPT_BR }, \
 	{ "inputs-json", O_INPUTS, OPT_STR, "file", OPT_TO(o->inputs_json) }, \
 	{ "input-file", O_FILE, OPT_STR, "file", OPT_TO(o->input_file), .flags = OPT_BR }, \
@@ -230,16 +219,18 @@ add_models(struct gen_opts *o, const char *arg)
 	}
 }
 
-/* The table took the value (any case, '-' for '_'); keep its canonical name. */
+/* The option table took the value (any case, '-' for '_'): its type. */
 static void
 set_endpoint_type(struct gen_opts *o, const char *arg)
 {
-	int ep = endpoint_of(arg);
+	const struct endpoint_type *t = endpoint_find(arg);
 
-	if (ep < 0)
+	if (!t)
 		die_usage("unsupported --endpoint-type '%s'", arg);
-	o->ep = (enum endpoint)ep;
-	o->endpoint_type = endpoint_name(o->ep);
+	/* cppcheck-suppress nullPointerRedundantCheck ; die_usage() does not return */
+	o->ep = t->id;
+	/* cppcheck-suppress nullPointerRedundantCheck */
+	o->endpoint_type = t->name;
 }
 
 static void
@@ -338,7 +329,7 @@ check_prompt_opts(const struct gen_opts *o)
 		die_usage("--user-context-prompt-length requires --num-dataset-entries "
 			  "to be specified. Each dataset entry needs a unique user context "
 			  "prompt, so the number of dataset entries must be defined.");
-	if (o->rankings_opt && !endpoint_rankings(o->ep))
+	if (o->rankings_opt && !endpoint_has(o->ep, ENDPOINT_RANKS))
 		die_usage("Rankings-specific options (`--rankings-passages-mean`, "
 			  "`--rankings-passages-stddev`, `--rankings-passages-prompt-token-mean`, "
 			  "`--rankings-passages-prompt-token-stddev`, "
@@ -391,7 +382,7 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 	struct opt_iter it;
 	int c;
 
-	*o = (struct gen_opts){ .endpoint_type = "chat", .isl = 550,
+	*o = (struct gen_opts){ .ep = ENDPOINT_CHAT, .isl = 550,
 				.osl = -1, .num_entries = 100,
 				.request_count = -1, .concurrency = 1,
 				.batch_size = 1, .turns_mean = 1, .image_batch = 1,
@@ -408,6 +399,7 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 					.video_synth = "moving_shapes",
 					.video_format = "webm",
 					.video_codec = "libvpx-vp9" } };
+	o->endpoint_type = endpoint_get(o->ep)->name;
 	opt_init(&it, &cmd, argc, argv);
 	while ((c = opt_next(&it)) != -1)
 		parse_opt(o, c, it.arg);
@@ -426,14 +418,14 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 	public_check_opts(o);
 	trace_check_opts(o);
 	sched_check_mode(o);
-	if (o->streaming && !endpoint_streams(o->ep)) {
+	if (o->streaming && !endpoint_has(o->ep, ENDPOINT_STREAMS)) {
 		warn("--endpoint-type %s does not stream; ignoring --streaming",
 		     o->endpoint_type);
 		o->streaming = 0;
 	}
 	if (!o->path)
-		o->path = endpoint_path(o->ep, o->streaming);
-	if (o->ep == EP_TEMPLATE)
+		o->path = endpoint_path(endpoint_get(o->ep), o->streaming);
+	if (o->ep == ENDPOINT_TEMPLATE)
 		template_init(o);
 }
 

@@ -101,26 +101,26 @@ static void
 build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 {
 	const char *model = o->models[t->model];
-	int stream = o->streaming && o->ep != EP_EMBEDDINGS;
+	int stream = o->streaming && o->ep != ENDPOINT_EMBEDDINGS;
 
-	if (o->ep == EP_CHAT && t->raw_messages)
+	if (o->ep == ENDPOINT_CHAT && t->raw_messages)
 		extras_set(kv, "messages", 8, xstrdup(t->raw_messages));
-	else if (o->ep == EP_CHAT)
+	else if (o->ep == ENDPOINT_CHAT)
 		extras_set(kv, "messages", 8, payload_chat_messages(t));
-	else if (o->ep == EP_COMPLETIONS)
+	else if (o->ep == ENDPOINT_COMPLETIONS)
 		extras_set(kv, "prompt", 6, payload_texts(t));
 	extras_set(kv, "model", 5, payload_quoted(model));
-	if (o->ep == EP_EMBEDDINGS)
+	if (o->ep == ENDPOINT_EMBEDDINGS)
 		extras_set(kv, "input", 5, payload_texts(t));
 	else
 		extras_set(kv, "stream", 6, xstrdup(stream ? "true" : "false"));
-	if (t->max_tokens >= 0 && o->ep != EP_EMBEDDINGS) {
-		const char *k = o->ep == EP_CHAT && !o->legacy_max_tokens ?
+	if (t->max_tokens >= 0 && o->ep != ENDPOINT_EMBEDDINGS) {
+		const char *k = o->ep == ENDPOINT_CHAT && !o->legacy_max_tokens ?
 					"max_completion_tokens" : "max_tokens";
 
 		extras_set(kv, k, strlen(k), int_text(t->max_tokens));
 	}
-	if (o->ep == EP_CHAT && t->raw_tools)
+	if (o->ep == ENDPOINT_CHAT && t->raw_tools)
 		extras_set(kv, "tools", 5, xstrdup(t->raw_tools));
 	for (size_t i = 0; i < o->extras.n; i++)
 		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),
@@ -158,7 +158,7 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	const char *model, *stream;
 
-	if (o->ep == EP_TEMPLATE)
+	if (o->ep == ENDPOINT_TEMPLATE)
 		template_kv(o, t, k, &kv);
 	else if (!payload_endpoint_kv(o, t, k, &kv))
 		build_kv(o, t, &kv);
@@ -167,8 +167,8 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 	stream = extras_get(&kv, "stream");
 	/* TGI and Solido carry neither in the body: the options say */
 	if (!model)
-		model = o->ep == EP_SOLIDO_RAG ? extras_get(&kv, "inference_model") : NULL;
-	if (!stream && endpoint_streams(o->ep))
+		model = o->ep == ENDPOINT_SOLIDO_RAG ? extras_get(&kv, "inference_model") : NULL;
+	if (!stream && endpoint_has(o->ep, ENDPOINT_STREAMS))
 		stream = o->streaming ? "true" : "false";
 	buf_addstr(&b, "\"model\":");
 	if (model)
@@ -186,16 +186,16 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 	json_quote(&b, o->path, strlen(o->path));
 	buf_addf(&b, ",\"stream\":%s", stream && !strcmp(stream, "true") ?
 					       "true" : "false");
-	if (t->max_tokens >= 0 && endpoint_max_tokens(o->ep))
+	if (t->max_tokens >= 0 && endpoint_has(o->ep, ENDPOINT_SENDS_MAX_TOKENS))
 		buf_addf(&b, ",\"max_tokens\":%lld", t->max_tokens);
 	t->head = piece(&b, &t->head_len);
 	if (t->delay_ms >= 0)
 		buf_addf(&b, ",\"delay_ns\":%lld", llround(t->delay_ms * 1e6));
 	t->mid = piece(&b, &t->mid_len);
 	/* chat turns after the first resend the session's history */
-	if (k > 0 && o->ep == EP_CHAT && !t->no_history)
+	if (k > 0 && o->ep == ENDPOINT_CHAT && !t->no_history)
 		buf_addstr(&b, ",\"history\":true");
-	if (o->ep == EP_TEMPLATE)
+	if (o->ep == ENDPOINT_TEMPLATE)
 		template_input_text(&b, t);
 	buf_addstr(&b, ",\"payload\":");
 	t->end = piece(&b, &t->end_len);

@@ -6,62 +6,6 @@
 #include "json/json.h"
 #include "util.h"
 
-static const struct {
-	const char *name, *path, *stream_path;
-	int streams, max_tokens;
-} eps[] = {
-	[EP_CHAT] = { "chat", "/v1/chat/completions", NULL, 1, 1 },
-	[EP_COMPLETIONS] = { "completions", "/v1/completions", NULL, 1, 1 },
-	[EP_EMBEDDINGS] = { "embeddings", "/v1/embeddings", NULL, 0, 0 },
-	[EP_RESPONSES] = { "responses", "/v1/responses", NULL, 1, 1 },
-	[EP_CHAT_EMBEDDINGS] = { "chat_embeddings", "/v1/embeddings", NULL, 0, 1 },
-	[EP_NIM_EMBEDDINGS] = { "nim_embeddings", "/v1/embeddings", NULL, 0, 0 },
-	[EP_HF_GENERATE] = { "huggingface_generate", "/generate", "/generate_stream", 1, 1 },
-	[EP_SOLIDO_RAG] = { "solido_rag", "/rag/api/prompt", NULL, 1, 0 },
-	[EP_NIM_RANKINGS] = { "nim_rankings", "/v1/ranking", NULL, 0, 0 },
-	[EP_COHERE_RANKINGS] = { "cohere_rankings", "/v2/rerank", NULL, 0, 0 },
-	[EP_HF_TEI_RANKINGS] = { "hf_tei_rankings", "/rerank", NULL, 0, 0 },
-	[EP_TEMPLATE] = { "template", "", NULL, 1, 1 },
-	[EP_IMAGE_GENERATION] = { "image_generation", "/v1/images/generations", NULL, 1, 0 },
-	[EP_IMAGE_RETRIEVAL] = { "image_retrieval", "/v1/infer", NULL, 0, 0 },
-	[EP_VIDEO_GENERATION] = { "video_generation", "/v1/videos", NULL, 0, 0 },
-};
-
-#define NEPS (sizeof(eps) / sizeof(eps[0]))
-
-int
-endpoint_of(const char *name)
-{
-	for (size_t i = 0; i < NEPS; i++)
-		if (util_choice_eq(name, eps[i].name))
-			return (int)i;
-	return -1;
-}
-
-const char *
-endpoint_name(enum endpoint ep)
-{
-	return eps[ep].name;
-}
-
-const char *
-endpoint_path(enum endpoint ep, int streaming)
-{
-	return streaming && eps[ep].stream_path ? eps[ep].stream_path : eps[ep].path;
-}
-
-int
-endpoint_streams(enum endpoint ep)
-{
-	return eps[ep].streams;
-}
-
-int
-endpoint_max_tokens(enum endpoint ep)
-{
-	return eps[ep].max_tokens;
-}
-
 char *
 payload_quoted(const char *s)
 {
@@ -219,12 +163,6 @@ add_extras(const struct gen_opts *o, struct extras *kv)
 			   xstrdup(o->extras.v[i].val));
 }
 
-int
-endpoint_rankings(enum endpoint ep)
-{
-	return ep == EP_NIM_RANKINGS || ep == EP_COHERE_RANKINGS || ep == EP_HF_TEI_RANKINGS;
-}
-
 /* One warning of each kind a run: the original logs one per request. */
 static void
 warn_once(unsigned *seen, unsigned bit, const char *msg)
@@ -260,7 +198,7 @@ rankings_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		const char *name = t->names && t->names[i] ? t->names[i] : "";
 
 		if (!strcmp(name, "passages")) {
-			if (o->ep == EP_NIM_RANKINGS) {
+			if (o->ep == ENDPOINT_NIM_RANKINGS) {
 				jw_obj(&w);
 				jw_key(&w, "text");
 				jw_str(&w, t->texts[i]);
@@ -292,7 +230,7 @@ rankings_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		warn_once(&seen, 8, "Rankings request has query but no passages to rank. "
 			  "Consider adding a Text object with name='passages' "
 			  "containing texts to rank.");
-	if (o->ep == EP_NIM_RANKINGS) {
+	if (o->ep == ENDPOINT_NIM_RANKINGS) {
 		struct buf q = BUF_INIT(BUF_NOMAX);
 
 		buf_addstr(&q, "{\"text\":");
@@ -301,7 +239,7 @@ rankings_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		extras_set(kv, "model", 5, payload_quoted(model));
 		extras_set(kv, "query", 5, buf_detach(&q, NULL));
 		extras_set(kv, "passages", 8, buf_detach(&b, NULL));
-	} else if (o->ep == EP_COHERE_RANKINGS) {
+	} else if (o->ep == ENDPOINT_COHERE_RANKINGS) {
 		extras_set(kv, "model", 5, payload_quoted(model));
 		extras_set(kv, "query", 5, payload_quoted(query));
 		extras_set(kv, "documents", 9, buf_detach(&b, NULL));
@@ -320,7 +258,7 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 	const char *model = o->models[t->model];
 
 	switch (o->ep) {
-	case EP_RESPONSES:
+	case ENDPOINT_RESPONSES:
 		extras_set(kv, "input", 5, responses_input(t));
 		extras_set(kv, "model", 5, payload_quoted(model));
 		extras_set(kv, "stream", 6, xstrdup(o->streaming ? "true" : "false"));
@@ -332,7 +270,7 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		if (o->streaming && o->server_token_count)
 			payload_stream_options(kv);
 		return 1;
-	case EP_CHAT_EMBEDDINGS:
+	case ENDPOINT_CHAT_EMBEDDINGS:
 		/* the chat payload, never streamed */
 		extras_set(kv, "messages", 8, payload_chat_messages(t));
 		extras_set(kv, "model", 5, payload_quoted(model));
@@ -345,32 +283,32 @@ payload_endpoint_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		}
 		add_extras(o, kv);
 		return 1;
-	case EP_NIM_EMBEDDINGS:
+	case ENDPOINT_NIM_EMBEDDINGS:
 		/* texts only until images come (multimodal, issue #17) */
 		extras_set(kv, "model", 5, payload_quoted(model));
 		extras_set(kv, "input", 5, payload_texts(t));
 		add_extras(o, kv);
 		return 1;
-	case EP_HF_GENERATE:
+	case ENDPOINT_HF_GENERATE:
 		extras_set(kv, "inputs", 6, joined(t));
 		extras_set(kv, "parameters", 10, tgi_parameters(o, t));
 		return 1;
-	case EP_SOLIDO_RAG:
+	case ENDPOINT_SOLIDO_RAG:
 		extras_set(kv, "query", 5, payload_texts(t));
 		extras_set(kv, "filters", 7, xstrdup("{\"family\":\"Solido\",\"tool\":\"SDE\"}"));
 		extras_set(kv, "inference_model", 15, payload_quoted(model));
 		add_extras(o, kv);
 		return 1;
-	case EP_NIM_RANKINGS:
-	case EP_COHERE_RANKINGS:
-	case EP_HF_TEI_RANKINGS:
+	case ENDPOINT_NIM_RANKINGS:
+	case ENDPOINT_COHERE_RANKINGS:
+	case ENDPOINT_HF_TEI_RANKINGS:
 		rankings_kv(o, t, k, kv);
 		return 1;
-	case EP_IMAGE_GENERATION:
-	case EP_IMAGE_RETRIEVAL:
+	case ENDPOINT_IMAGE_GENERATION:
+	case ENDPOINT_IMAGE_RETRIEVAL:
 		payload_image_kv(o, t, k, kv);
 		return 1;
-	case EP_VIDEO_GENERATION:
+	case ENDPOINT_VIDEO_GENERATION:
 		/* the first text is the prompt; size, seconds, seed, fps, ...
 		 * come as extra inputs (aiperf-send submits them as a form) */
 		if (!t->ntexts)

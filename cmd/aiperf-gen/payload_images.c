@@ -68,7 +68,7 @@ void
 payload_image_kv(const struct gen_opts *o, const struct turn *t, size_t k,
 		 struct extras *kv)
 {
-	if (o->ep == EP_IMAGE_GENERATION)
+	if (o->ep == ENDPOINT_IMAGE_GENERATION)
 		img_generation_kv(o, t, kv);
 	else
 		img_retrieval_kv(t, k, kv);

@@ -583,7 +583,7 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 	    prompt_blocks_fit(k->input_length, k->hash_ids, k->n_hash,
 			      o->block_size, err, sizeof(err)))
 		die("%s:%zu: %s", o->input_file, lineno, err);
-	if (kept && (k->has & TRACE_MESSAGES) && o->ep != EP_CHAT)
+	if (kept && (k->has & TRACE_MESSAGES) && o->ep != ENDPOINT_CHAT)
 		die("%s:%zu: 'messages' lines need --endpoint-type chat",
 		    o->input_file, lineno);
 	if (o->fixed && !(k->has & TRACE_TIMESTAMP))
@@ -758,7 +758,7 @@ make_text(struct tload *t, struct tline *k, struct turn *u, struct prompt *p)
 	char err[512];
 
 	if (k->mode == M_MESSAGES) {
-		if (t->o->ep != EP_CHAT)
+		if (t->o->ep != ENDPOINT_CHAT)
 			die("%s:%zu: 'messages' lines need --endpoint-type chat",
 			    t->name, k->lineno);
 		u->raw_messages = k->messages;

@@ -245,7 +245,7 @@ client_counts(struct rec *r, const struct opts *o, struct counts *c)
 static int
 tokenizing(const struct rec *r, const struct opts *o)
 {
-	return !o->server_tokens && r->et != ET_OTHER && r->et != ET_IMAGE_RETRIEVAL;
+	return !o->server_tokens && (r->caps & ENDPOINT_TOKENIZES_INPUT);
 }
 
 static void
@@ -358,7 +358,7 @@ image_metrics(const struct rec *r, const struct val *lat)
 {
 	int64_t n;
 
-	if (!etype_images(r->et) || (n = rec_count_images(r)) <= 0)
+	if (!(r->caps & ENDPOINT_TAKES_IMAGES) || (n = rec_count_images(r)) <= 0)
 		return;
 	set_int("num_images", n);
 	if (lat && lat->i != 0)
@@ -475,14 +475,12 @@ ctx_of(const struct rec *r, const struct opts *o, int err)
 	unsigned c = 0;
 
 	c |= r->stream ? C_STREAM : 0;
-	c |= r->et == ET_CHAT || r->et == ET_COMPLETIONS || r->et == ET_RESPONSES
-	     || r->et == ET_HF_GENERATE || r->et == ET_SOLIDO_RAG
-	     || r->et == ET_TEMPLATE ? C_TOKENS : 0;
-	c |= r->et != ET_OTHER && r->et != ET_IMAGE_RETRIEVAL ? C_INPUT : 0;
-	c |= etype_images(r->et) ? C_IMAGE : 0;
+	c |= r->caps & ENDPOINT_PRODUCES_TOKENS ? C_TOKENS : 0;
+	c |= r->caps & ENDPOINT_TOKENIZES_INPUT ? C_INPUT : 0;
+	c |= r->caps & ENDPOINT_TAKES_IMAGES ? C_IMAGE : 0;
 	c |= o->server_tokens ? C_SERVER : 0;
 	c |= err ? C_ERROR : 0;
-	c |= r->et == ET_VIDEO ? C_VIDEO : 0;
+	c |= r->caps & ENDPOINT_PRODUCES_VIDEO ? C_VIDEO : 0;
 	return c;
 }
 

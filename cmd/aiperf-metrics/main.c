@@ -46,7 +46,7 @@ enum {
 	{ "tokenizer", K_TOKENIZER, OPT_STR, "name", OPT_TO(op->tokenizer) }, \
 	{ "tokenizer-revision", K_REVISION, OPT_STR, "rev", OPT_TO(op->revision) }, \
 	{ "tokenizer-trust-remote-code", K_TRUST, OPT_FLAG, .flags = OPT_BR }, \
-	{ "endpoint-type", K_ENDPOINT_TYPE, OPT_STR, "type", OPT_TO(op->o.endpoint_type), .choices = endpoint_types, \
+	{ "endpoint-type", K_ENDPOINT_TYPE, OPT_STR, "type", OPT_TO(op->o.endpoint_type), .choices = endpoint_names(), \
 	  .flags = OPT_LOOSE }, \
 	{ "use-server-token-count", K_SERVER_TOKENS, FLAG(op->o.server_tokens), .flags = OPT_BR }, \
 	{ "streaming", K_STREAMING, FLAG(op->o.streaming) }, \
@@ -66,13 +66,6 @@ enum {
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
 }
-
-static const char *const endpoint_types[] = {
-	"chat", "completions", "embeddings", "nim_embeddings", "responses",
-	"rankings", "huggingface_generate", "template", "chat_embeddings",
-	"solido_rag", "nim_rankings", "cohere_rankings", "hf_tei_rankings",
-	"image_generation", "image_retrieval", "video_generation", NULL,
-};
 
 static void
 parse_args(struct options *op, int argc, char **argv)

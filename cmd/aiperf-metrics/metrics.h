@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "buf.h"
+#include "endpoint.h"
 #include "json/json.h"
 
 /*
@@ -68,7 +69,8 @@ struct rec {
 	int unrecorded;		/* NotSentError or NotFinishedError: the original
 				 * records neither; no metric record */
 	int stream;
-	enum etype et;
+	enum etype et;		/* its response parser */
+	unsigned caps;		/* its type's enum endpoint_flags; 0: unknown */
 	struct resp *r;
 	size_t nr, cap;
 	size_t nraw;		/* responses in the record */
@@ -215,14 +217,15 @@ void rec_check_usage(struct rec *r, const struct opts *o);
 
 /* parse_endpoints.c: chat_embeddings, huggingface_generate, solido_rag,
  * the rankings types. */
-/* The endpoint type named (any case, '-' for '_'), ET_OTHER if unknown. */
+/* The parser of type t (NULL: unknown, ET_OTHER), and that of the type a
+ * record's endpoint_type names (endpoint_find_record: any case, '-' for
+ * '_', older names too). */
+enum etype etype_parser(const struct endpoint_type *t);
 enum etype etype_named(const char *s);
 /* Is et one of parse_endpoints.c's? */
 int etype_extra(enum etype et);
 /* Is et one of the rankings types? */
 int etype_rankings(enum etype et);
-/* Does et take image inputs (the original's supports_images)? */
-int etype_images(enum etype et);
 /* parse_images.c: one image_generation or image_retrieval response (1:
  * it carries data); the image parts in r's request body (num_images). */
 int parse_image_body(struct rec *r, const struct json *v);

@@ -713,26 +713,28 @@ fast_responses(struct rec *r)
 	buf_release(&t);
 }
 
-/* Record's aiperf.endpoint_type, else --endpoint-type, else the payload shape. */
-static enum etype
-etype_of(const struct rec *r, const struct opts *o)
+/* Record's aiperf.endpoint_type (NULL: unknown), else --endpoint-type, else
+ * the payload shape. */
+static const struct endpoint_type *
+type_of(const struct rec *r, const struct opts *o)
 {
 	const struct json *t = json_get(r->aiperf, "endpoint_type");
+	enum endpoint_id id = ENDPOINT_CHAT;
 
 	if (t && t->type == JSON_STRING)
-		return etype_named(t->str);
+		return endpoint_find_record(t->str);
 	if (o->endpoint_type)
-		return etype_named(o->endpoint_type);
+		return endpoint_find(o->endpoint_type);
 	if (json_get(r->payload, "messages"))
-		return ET_CHAT;
-	if (json_get(r->payload, "prompt"))
-		return ET_COMPLETIONS;
-	if (json_get(r->payload, "instructions") || json_get(r->payload, "max_output_tokens")
-	    || json_get(json_at(json_get(r->payload, "input"), 0), "content"))
-		return ET_RESPONSES;
-	if (json_get(r->payload, "input"))
-		return ET_EMBEDDINGS;
-	return ET_CHAT;
+		id = ENDPOINT_CHAT;
+	else if (json_get(r->payload, "prompt"))
+		id = ENDPOINT_COMPLETIONS;
+	else if (json_get(r->payload, "instructions") || json_get(r->payload, "max_output_tokens")
+		 || json_get(json_at(json_get(r->payload, "input"), 0), "content"))
+		id = ENDPOINT_RESPONSES;
+	else if (json_get(r->payload, "input"))
+		id = ENDPOINT_EMBEDDINGS;
+	return endpoint_get(id);
 }
 
 static int
@@ -884,6 +886,7 @@ parse_with(struct rec *r, const struct opts *o, const char *s, size_t n,
 {
 	const struct json_hook hook = { "responses", 9, fastresp_scan, r };
 	const struct json *resp;
+	const struct endpoint_type *t;
 
 	rec_reset(r);
 	r->root = json_parse_hook(r->doc, s, n, why, wl, fast ? &hook : NULL);
@@ -896,7 +899,9 @@ parse_with(struct rec *r, const struct opts *o, const char *s, size_t n,
 	r->warmup = !strcmp(json_str_or(json_get(r->metadata, "benchmark_phase"), ""),
 			    "warmup");
 	r->unrecorded = never_recorded(json_str_or(json_get(r->error, "type"), ""));
-	r->et = etype_of(r, o);
+	t = type_of(r, o);
+	r->et = etype_parser(t);
+	r->caps = t ? t->flags : 0;
 	r->stream = stream_of(r, o);
 	/* the fast path serves chat and completions; the others read the
 	 * responses' tree */

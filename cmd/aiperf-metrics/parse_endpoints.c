@@ -1,39 +1,39 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Response parsing for chat_embeddings, huggingface_generate, solido_rag and the rankings types, and endpoint type names. */
+/* Response parsing for chat_embeddings, huggingface_generate, solido_rag and the rankings types, and each endpoint type's parser. */
 #include "metrics.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-	const char *name;
-	enum etype et;
-} names[] = {
-	{ "chat", ET_CHAT },
-	{ "completions", ET_COMPLETIONS },
-	{ "embeddings", ET_EMBEDDINGS },
-	{ "nim_embeddings", ET_EMBEDDINGS },
-	{ "responses", ET_RESPONSES },
-	{ "chat_embeddings", ET_CHAT_EMBEDDINGS },
-	{ "huggingface_generate", ET_HF_GENERATE },
-	{ "solido_rag", ET_SOLIDO_RAG },
-	{ "nim_rankings", ET_NIM_RANKINGS },
-	{ "rankings", ET_NIM_RANKINGS },	/* the older name of nim_rankings */
-	{ "cohere_rankings", ET_COHERE_RANKINGS },
-	{ "hf_tei_rankings", ET_HF_TEI_RANKINGS },
-	{ "template", ET_TEMPLATE },
-	{ "image_generation", ET_IMAGE_GENERATION },
-	{ "image_retrieval", ET_IMAGE_RETRIEVAL },
-	{ "video_generation", ET_VIDEO },
+/* The parser of each type: embeddings and nim_embeddings share one. */
+static const enum etype parsers[ENDPOINT_N] = {
+	[ENDPOINT_CHAT] = ET_CHAT,
+	[ENDPOINT_COMPLETIONS] = ET_COMPLETIONS,
+	[ENDPOINT_RESPONSES] = ET_RESPONSES,
+	[ENDPOINT_EMBEDDINGS] = ET_EMBEDDINGS,
+	[ENDPOINT_CHAT_EMBEDDINGS] = ET_CHAT_EMBEDDINGS,
+	[ENDPOINT_NIM_EMBEDDINGS] = ET_EMBEDDINGS,
+	[ENDPOINT_NIM_RANKINGS] = ET_NIM_RANKINGS,
+	[ENDPOINT_COHERE_RANKINGS] = ET_COHERE_RANKINGS,
+	[ENDPOINT_HF_TEI_RANKINGS] = ET_HF_TEI_RANKINGS,
+	[ENDPOINT_HF_GENERATE] = ET_HF_GENERATE,
+	[ENDPOINT_IMAGE_GENERATION] = ET_IMAGE_GENERATION,
+	[ENDPOINT_VIDEO_GENERATION] = ET_VIDEO,
+	[ENDPOINT_IMAGE_RETRIEVAL] = ET_IMAGE_RETRIEVAL,
+	[ENDPOINT_SOLIDO_RAG] = ET_SOLIDO_RAG,
+	[ENDPOINT_TEMPLATE] = ET_TEMPLATE,
 };
+
+enum etype
+etype_parser(const struct endpoint_type *t)
+{
+	return t ? parsers[t->id] : ET_OTHER;
+}
 
 enum etype
 etype_named(const char *s)
 {
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (util_choice_eq(s, names[i].name))
-			return names[i].et;
-	return ET_OTHER;
+	return etype_parser(endpoint_find_record(s));
 }
 
 int

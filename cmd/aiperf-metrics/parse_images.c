@@ -57,13 +57,6 @@ parse_image_body(struct rec *r, const struct json *v)
 	return d && json_truthy(d);
 }
 
-int
-etype_images(enum etype et)
-{
-	return et == ET_CHAT || et == ET_RESPONSES || et == ET_CHAT_EMBEDDINGS
-	       || et == ET_EMBEDDINGS || et == ET_IMAGE_RETRIEVAL;
-}
-
 static int
 img_part(const struct json *p)
 {

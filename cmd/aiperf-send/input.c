@@ -93,7 +93,7 @@ bad_line(struct sender *s, const char *why)
 static int
 add_line(struct sender *s, const char *line, size_t n)
 {
-	char why[256];
+	char why[512];
 	struct xfer *x;
 
 	if (pystr_isblank(line, n))

@@ -112,7 +112,7 @@ static struct xfer *
 reissue(struct sender *s, size_t i)
 {
 	struct wpool *p = s->wpool;
-	char why[256];
+	char why[512];
 	struct xfer *x = xfer_parse(s, p->line[i], p->len[i], why, sizeof(why));
 
 	if (x)

@@ -71,32 +71,16 @@ parse_ints(struct xfer *x, const struct json *r, char *why, size_t wl)
 	return 0;
 }
 
-/* The endpoint's default path (spec 6.2) for records without one. */
-static const char *
-default_path(const char *etype, int stream)
+/* An endpoint_type the table lacks makes the record malformed. */
+static int
+bad_type(const char *etype, char *why, size_t wl)
 {
-	static const char *const t[][2] = {
-		{ "chat", "/v1/chat/completions" },
-		{ "completions", "/v1/completions" },
-		{ "responses", "/v1/responses" },
-		{ "embeddings", "/v1/embeddings" },
-		{ "chat_embeddings", "/v1/embeddings" },
-		{ "nim_embeddings", "/v1/embeddings" },
-		{ "nim_rankings", "/v1/ranking" },
-		{ "cohere_rankings", "/v2/rerank" },
-		{ "hf_tei_rankings", "/rerank" },
-		{ "huggingface_generate", "/generate" },
-		{ "image_generation", "/v1/images/generations" },
-		{ "video_generation", "/v1/videos" },
-		{ "image_retrieval", "/v1/infer" },
-		{ "solido_rag", "/rag/api/prompt" },
-	};
-	if (stream && !strcmp(etype, "huggingface_generate"))
-		return "/generate_stream";
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (!strcmp(t[i][0], etype))
-			return t[i][1];
-	return "";
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	endpoint_list(&b);
+	bad(why, wl, "unknown endpoint_type '%.64s' (%s)", etype, buf_str(&b));
+	buf_release(&b);
+	return -1;
 }
 
 static int
@@ -121,9 +105,11 @@ parse_strs(struct xfer *x, const struct json *r, char *why, size_t wl)
 	if (!x->corr)
 		x->corr = xstrdup(x->id);
 	if (!x->etype)
-		x->etype = xstrdup("chat");
-	if (!x->path)
-		x->path = xstrdup(default_path(x->etype, json_truthy(json_get(r, "stream"))));
+		x->etype = xstrdup(endpoint_get(ENDPOINT_CHAT)->name);
+	if (!(x->type = endpoint_find_record(x->etype)))
+		return bad_type(x->etype, why, wl);
+	if (!x->path)	/* the type's default (spec 6.2) */
+		x->path = xstrdup(endpoint_path(x->type, json_truthy(json_get(r, "stream"))));
 	if (!x->phase)
 		x->phase = xstrdup("profiling");
 	if (strcmp(x->phase, "warmup") && strcmp(x->phase, "profiling"))
@@ -239,7 +225,7 @@ xfer_parse(struct sender *s, const char *line, size_t n, char *why,
 	x = xfer_new(s);
 	if (parse_strs(x, r, why, whylen) < 0 || parse_ints(x, r, why, whylen) < 0 ||
 	    parse_body(x, r, n, why, whylen) < 0 ||
-	    (!strcmp(x->etype, "video_generation") &&
+	    (x->type->id == ENDPOINT_VIDEO_GENERATION &&
 	     vjob_new(x, json_get(r, "payload"), why, whylen) < 0)) {
 		xfer_free(x);
 		return NULL;

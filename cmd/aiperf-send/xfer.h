@@ -7,6 +7,7 @@
 #include <string.h>
 #include <curl/curl.h>
 #include "buf.h"
+#include "endpoint.h"
 #include "json/json.h"
 #include "http/sse.h"
 #include "send.h"
@@ -48,6 +49,7 @@ struct xfer {
 	CURL *h;
 	struct curl_slist *hdrs;
 	char *id, *corr, *conv, *etype, *input_text, *path, *url, *phase;
+	const struct endpoint_type *type;	/* etype's (lib/endpoint.h) */
 	char *response_field;	/* template endpoint: copied to the raw record */
 	char *body;		/* the payload as compact JSON */
 	size_t body_len;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The run as export sees it: endpoint types, and --goodput checked against what the run can measure. */
+/* The run as the summary sees it: --goodput checked against what its endpoint type and options can measure. */
 #include "summary/runcfg.h"
 
 #include <math.h>
@@ -9,50 +9,6 @@
 
 #define MAX_SLOS 64
 
-enum { E_TOKENS = 1 << 0, E_INPUT = 1 << 1, E_STREAM = 1 << 2, E_IMAGE = 1 << 3, E_VIDEO = 1 << 4 };
-
-/* The original 0.7.0's endpoint metadata (plugins.yaml): produces_tokens,
- * tokenizes_input, supports_streaming, supports_images, metrics_title. */
-static const struct endpoint endpoints[] = {
-	{ "chat", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM | E_IMAGE },
-	{ "completions", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM },
-	{ "responses", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM | E_IMAGE },
-	{ "embeddings", "Embeddings Metrics", E_INPUT },
-	{ "chat_embeddings", "Embeddings Metrics", E_INPUT | E_IMAGE },
-	{ "nim_embeddings", "NIM Embeddings Metrics", E_INPUT | E_IMAGE },
-	{ "nim_rankings", "Rankings Metrics", E_INPUT },
-	{ "cohere_rankings", "Ranking Metrics", E_INPUT },
-	{ "hf_tei_rankings", "Ranking Metrics", E_INPUT },
-	{ "huggingface_generate", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM },
-	{ "image_generation", "Image Generation Metrics", E_INPUT | E_STREAM },
-	{ "video_generation", "Video Generation Metrics", E_INPUT | E_VIDEO },
-	{ "image_retrieval", "Image Retrieval Metrics", E_IMAGE },
-	{ "solido_rag", "SOLIDO RAG Metrics", E_TOKENS | E_INPUT | E_STREAM },
-	{ "template", "LLM Metrics", E_TOKENS | E_INPUT | E_STREAM },
-};
-
-#define NENDPOINTS (sizeof(endpoints) / sizeof(endpoints[0]))
-
-const struct endpoint *
-endpoint_find(const char *name)
-{
-	/* as the original's enums take it: any case, '-' for '_' */
-	for (size_t i = 0; i < NENDPOINTS; i++)
-		if (util_choice_eq(name, endpoints[i].name))
-			return &endpoints[i];
-	return NULL;
-}
-
-void
-endpoint_names(char *out, size_t n)
-{
-	size_t k = 0;
-
-	out[0] = '\0';
-	for (size_t i = 0; i < NENDPOINTS && k < n; i++)
-		k += (size_t)snprintf(out + k, n - k, "%s%s", i ? ", " : "", endpoints[i].name);
-}
-
 /*
  * The original's filter (post_processors/base_metrics_processor.py): the
  * record and aggregate metrics of a valid record, less those the endpoint
@@ -61,20 +17,20 @@ endpoint_names(char *out, size_t n)
 static int
 applicable(const struct metricdef *d, const struct runcfg *rc)
 {
-	const struct endpoint *e = rc->endpoint;
-	int stream = rc->streaming && (e->caps & E_STREAM);
+	const struct endpoint_type *e = rc->endpoint;
+	int stream = rc->streaming && (e->flags & ENDPOINT_STREAMS);
 
 	if (d->kind == METRIC_DERIVED || (d->flags & (MF_ERROR_ONLY | MF_EXPERIMENTAL)))
 		return 0;
-	if ((d->flags & MF_TOKENS_ONLY) && !(e->caps & E_TOKENS))
+	if ((d->flags & MF_TOKENS_ONLY) && !(e->flags & ENDPOINT_PRODUCES_TOKENS))
 		return 0;
-	if ((d->flags & MF_INPUT_ONLY) && !(e->caps & E_INPUT))
+	if ((d->flags & MF_INPUT_ONLY) && !(e->flags & ENDPOINT_TOKENIZES_INPUT))
 		return 0;
-	if ((d->flags & MF_IMAGE) && !(e->caps & E_IMAGE))
+	if ((d->flags & MF_IMAGE) && !(e->flags & ENDPOINT_TAKES_IMAGES))
 		return 0;
 	if ((d->flags & MF_STREAMING_ONLY) && !stream)
 		return 0;
-	if ((d->flags & MF_VIDEO) && !(e->caps & E_VIDEO))
+	if ((d->flags & MF_VIDEO) && !(e->flags & ENDPOINT_PRODUCES_VIDEO))
 		return 0;
 	return !((d->flags & MF_USAGE_DIFF) && rc->server_tokens);
 }

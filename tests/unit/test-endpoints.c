@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Unit tests for the endpoint tables and bodies: aiperf-gen's payload_endpoints.c and aiperf-metrics' parse_endpoints.c. */
+/* Unit tests for the endpoint bodies: aiperf-gen's payload_endpoints.c and aiperf-metrics' parse_endpoints.c. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -92,27 +92,8 @@ main(void)
 	struct gen_opts o = { .models = models, .nmodels = 1 };
 	char *s;
 
-	TEST("endpoint names: any case, dashes", endpoint_of("huggingface-generate") == EP_HF_GENERATE &&
-	     endpoint_of("Responses") == EP_RESPONSES && endpoint_of("NIM_Embeddings") == EP_NIM_EMBEDDINGS &&
-	     endpoint_of("chat") == EP_CHAT && endpoint_of("chat-") == -1 && endpoint_of("") == -1 &&
-	     endpoint_of("nim-rankings") == EP_NIM_RANKINGS && endpoint_of("rankings") == -1 &&
-	     endpoint_of("Cohere_Rankings") == EP_COHERE_RANKINGS &&
-	     endpoint_of("hf-tei-rankings") == EP_HF_TEI_RANKINGS);
-	TEST("paths: TGI streams to /generate_stream", !strcmp(endpoint_path(EP_HF_GENERATE, 1), "/generate_stream") &&
-	     !strcmp(endpoint_path(EP_HF_GENERATE, 0), "/generate") &&
-	     !strcmp(endpoint_path(EP_RESPONSES, 1), "/v1/responses") &&
-	     !strcmp(endpoint_path(EP_SOLIDO_RAG, 0), "/rag/api/prompt") &&
-	     !strcmp(endpoint_path(EP_CHAT_EMBEDDINGS, 0), "/v1/embeddings"));
-	TEST("rankings paths, never streamed, no max_tokens",
-	     !strcmp(endpoint_path(EP_NIM_RANKINGS, 1), "/v1/ranking") &&
-	     !strcmp(endpoint_path(EP_COHERE_RANKINGS, 0), "/v2/rerank") &&
-	     !strcmp(endpoint_path(EP_HF_TEI_RANKINGS, 0), "/rerank") &&
-	     !endpoint_streams(EP_NIM_RANKINGS) && !endpoint_max_tokens(EP_COHERE_RANKINGS) &&
-	     endpoint_rankings(EP_HF_TEI_RANKINGS) && !endpoint_rankings(EP_SOLIDO_RAG));
-	TEST("streams: not the embeddings ones", endpoint_streams(EP_RESPONSES) && endpoint_streams(EP_SOLIDO_RAG) &&
-	     !endpoint_streams(EP_NIM_EMBEDDINGS) && !endpoint_streams(EP_CHAT_EMBEDDINGS));
-
-	o.ep = EP_HF_GENERATE;
+	/* the names, paths and flags: test-endpoint.c (lib/endpoint.c) */
+	o.ep = ENDPOINT_HF_GENERATE;
 	extras_parse(&o.extras, "max_new_tokens:9", err, sizeof(err));
 	extras_parse(&o.extras, "{\"details\":true}", err, sizeof(err));
 	TEST_STR("TGI: texts joined by one space, extras in parameters", s = body(&o, &t),
@@ -120,18 +101,18 @@ main(void)
 	free(s);
 	extras_release(&o.extras);
 	o.extras = (struct extras){ 0 };
-	o.ep = EP_SOLIDO_RAG;
+	o.ep = ENDPOINT_SOLIDO_RAG;
 	TEST_STR("Solido: query list, filters, inference_model", s = body(&o, &t),
 		 "query=[\"a b\",\"c\"] filters={\"family\":\"Solido\",\"tool\":\"SDE\"} inference_model=\"m\"");
 	free(s);
-	o.ep = EP_RESPONSES;
+	o.ep = ENDPOINT_RESPONSES;
 	o.streaming = o.server_token_count = 1;
 	TEST_STR("responses: input_text parts, max_output_tokens, stream_options", s = body(&o, &t),
 		 "input=[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"a b\"},"
 		 "{\"type\":\"input_text\",\"text\":\"c\"}]}] model=\"m\" stream=true "
 		 "max_output_tokens=5 stream_options={}");
 	free(s);
-	o.ep = EP_CHAT;
+	o.ep = ENDPOINT_CHAT;
 	TEST_STR("chat is payload.c's", s = body(&o, &t), "(none)");
 	free(s);
 	o.streaming = o.server_token_count = 0;
@@ -144,16 +125,16 @@ main(void)
 
 		extras_parse(&o.extras, "top_n:2", err, sizeof(err));
 		extras_parse(&o.extras, "model:z", err, sizeof(err));
-		o.ep = EP_NIM_RANKINGS;
+		o.ep = ENDPOINT_NIM_RANKINGS;
 		TEST_STR("nim_rankings: model, query object, passage objects (empty kept), extras after",
 			 s = body(&o, &r), "model=\"z\" query={\"text\":\"q1\"} "
 			 "passages=[{\"text\":\"p \\\"1\\\"\"},{\"text\":\"\"}] top_n=2");
 		free(s);
-		o.ep = EP_COHERE_RANKINGS;
+		o.ep = ENDPOINT_COHERE_RANKINGS;
 		TEST_STR("cohere_rankings: model, query, documents; the first query of both names",
 			 s = body(&o, &r), "model=\"z\" query=\"q1\" documents=[\"p \\\"1\\\"\",\"\"] top_n=2");
 		free(s);
-		o.ep = EP_HF_TEI_RANKINGS;
+		o.ep = ENDPOINT_HF_TEI_RANKINGS;
 		TEST_STR("hf_tei_rankings: query, texts, no model but the extra's",
 			 s = body(&o, &r), "query=\"q1\" texts=[\"p \\\"1\\\"\",\"\"] top_n=2 model=\"z\"");
 		free(s);
@@ -207,20 +188,13 @@ main(void)
 	TEST_STR("tei: empty list: no data", parse(ET_HF_TEI_RANKINGS, 0, "[]"), "0/0//0");
 
 	/* image endpoints (payload_images.c, parse_images.c) */
-	TEST("image endpoints: paths, image_generation streams, neither sends max_tokens",
-	     endpoint_of("image-generation") == EP_IMAGE_GENERATION &&
-	     endpoint_of("Image_Retrieval") == EP_IMAGE_RETRIEVAL &&
-	     !strcmp(endpoint_path(EP_IMAGE_GENERATION, 1), "/v1/images/generations") &&
-	     !strcmp(endpoint_path(EP_IMAGE_RETRIEVAL, 0), "/v1/infer") &&
-	     endpoint_streams(EP_IMAGE_GENERATION) && !endpoint_streams(EP_IMAGE_RETRIEVAL) &&
-	     !endpoint_max_tokens(EP_IMAGE_GENERATION) && !endpoint_max_tokens(EP_IMAGE_RETRIEVAL));
 	{
 		char i0[] = "data:image/png;base64,AA", i1[] = "", i2[] = "http://x/y.png";
 		char *imgs[] = { i0, i1, i2 };
 		struct turn it = { .texts = texts, .ntexts = 3, .max_tokens = -1,
 				   .images = imgs, .nimages = 3 };
 
-		o.ep = EP_IMAGE_GENERATION;
+		o.ep = ENDPOINT_IMAGE_GENERATION;
 		extras_parse(&o.extras, "n:2", err, sizeof(err));
 		TEST_STR("image_generation: the first text, b64_json, n overridden", s = body(&o, &it),
 			 "prompt=\"a b\" model=\"m\" response_format=\"b64_json\" n=2");
@@ -232,7 +206,7 @@ main(void)
 		o.streaming = 0;
 		extras_release(&o.extras);
 		o.extras = (struct extras){ 0 };
-		o.ep = EP_IMAGE_RETRIEVAL;
+		o.ep = ENDPOINT_IMAGE_RETRIEVAL;
 		TEST_STR("image_retrieval: non-empty images as image_url items, no model", s = body(&o, &it),
 			 "input=[{\"type\":\"image_url\",\"url\":\"data:image/png;base64,AA\"},"
 			 "{\"type\":\"image_url\",\"url\":\"http://x/y.png\"}]");
