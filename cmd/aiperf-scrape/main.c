@@ -31,9 +31,9 @@ enum {
 	{ "once", K_ONCE, OPT_FLAG, NULL, OPT_TO(o->once) }, \
 	{ "control-fd", K_CONTROL, OPT_INT, "n", OPT_TO(o->control_fd), \
 	  .min = 0, .max = 1 << 20, .flags = OPT_BR }, \
-	{ "control-fifo", K_FIFO, OPT_STR, "path", OPT_TO(o->control_fifo), .flags = OPT_BR }, \
-	{ "cue-fifo", K_CUE, OPT_STR, "path", OPT_TO(o->cue_fifo) }, \
-	{ "ack-fifo", K_ACK, OPT_STR, "path", OPT_TO(o->ack_fifo), .flags = OPT_BR }, \
+	{ "control-fifo", K_FIFO, OPT_STR, "path", OPT_TO(o->control_fifo), .flags = OPT_BR | OPT_PRIVATE }, \
+	{ "cue-fifo", K_CUE, OPT_STR, "path", OPT_TO(o->cue_fifo), .flags = OPT_PRIVATE }, \
+	{ "ack-fifo", K_ACK, OPT_STR, "path", OPT_TO(o->ack_fifo), .flags = OPT_BR | OPT_PRIVATE }, \
 	{ "max-body", K_MAXBODY, OPT_SIZE, "size", OPT_TO(o->max_body), \
 	  .min = 1024, .max = 1LL << 30 }, \
 	{ "max-series", K_MAXSERIES, OPT_INT, "n", OPT_TO(o->max_series), \
