@@ -90,6 +90,15 @@ list_choices(const struct opt_cmd *cmd, const char *name, FILE *f)
 		fprintf(f, "%s\n", *c);
 }
 
+/* --list-private: the supervisor's options, one a line. */
+static void
+list_private(const struct opt_cmd *cmd, FILE *f)
+{
+	for (const struct opt *o = cmd->opts; o->name || o->key; o++)
+		if (o->name && (canon(cmd, o)->flags & OPT_PRIVATE))
+			fprintf(f, "--%s\n", o->name);
+}
+
 /* The run log's DEBUG line: the command line, its secrets redacted by the
  * one rule (http/redact.h). */
 static void
@@ -118,6 +127,12 @@ opt_init(struct opt_iter *it, const struct opt_cmd *cmd, int argc, char **argv)
 		if (argc != 3)
 			die_usage("--list-choices takes one argument: an option's name");
 		list_choices(cmd, argv[2], stdout);
+		exit(util_fshut(stdout, "stdout") ? 1 : 0);
+	}
+	if (argc > 1 && !strcmp(argv[1], "--list-private")) {
+		if (argc != 2)
+			die_usage("--list-private takes no argument");
+		list_private(cmd, stdout);
 		exit(util_fshut(stdout, "stdout") ? 1 : 0);
 	}
 	log_argv(argc, argv);
@@ -258,21 +273,26 @@ static void
 synopsis(struct buf *b, const struct opt_cmd *cmd)
 {
 	int indent = cmd->indent ? cmd->indent : (int)strlen(cmd->name) + 8;
+	unsigned br = 0;
 
 	buf_addf(b, "usage: %s", cmd->name);
 	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
 		int req = o->flags & OPT_REQ;
 
-		if (o->flags & (OPT_ALIAS | OPT_HIDE))
+		/* an item left out passes its line break on */
+		if (o->flags & (OPT_ALIAS | OPT_HIDE | OPT_PRIVATE)) {
+			br |= o->flags & OPT_BR;
 			continue;
+		}
 		if (o->flags & OPT_OR) {
 			b->len--;	/* the previous item's ']' */
 			buf_addstr(b, " | ");
-		} else if (o->flags & OPT_BR) {
+		} else if ((o->flags & OPT_BR) || br) {
 			buf_addf(b, "\n%*s", indent, "");
 		} else {
 			buf_addch(b, ' ');
 		}
+		br = 0;
 		if (o->syn) {
 			buf_addstr(b, o->syn);
 			continue;
@@ -331,7 +351,7 @@ pattern(struct buf *b, const struct opt_cmd *cmd, int cls)
 	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
 		const struct opt *c = canon(cmd, o);
 
-		if (!takes_arg(c) || arg_class(c) != cls)
+		if (!takes_arg(c) || arg_class(c) != cls || (c->flags & OPT_PRIVATE))
 			continue;
 		buf_addstr(b, n++ ? "|" : "\t");
 		if (o->key > 0 && o->key < 256 && !(o->flags & OPT_ALIAS))
@@ -369,7 +389,7 @@ complete_args(struct buf *b, const struct opt_cmd *cmd)
 	if (pattern(b, cmd, 0))
 		buf_addstr(b, ") return ;;\n");
 	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
-		if (!o->choices || (o->flags & OPT_ALIAS))
+		if (!o->choices || (o->flags & (OPT_ALIAS | OPT_PRIVATE)))
 			continue;
 		buf_addch(b, '\t');
 		all_names(b, cmd, o);
@@ -388,7 +408,7 @@ complete_body(struct buf *b, const struct opt_cmd *cmd)
 	complete_args(b, cmd);
 	buf_addstr(b, "\tesac\n\tcase $cur in\n\t-*) COMPREPLY=($(compgen -W '");
 	for (const struct opt *o = cmd->opts; o->name || o->key; o++) {
-		if (o->flags & OPT_ALIAS)
+		if (o->flags & (OPT_ALIAS | OPT_PRIVATE))
 			continue;
 		if (o->key > 0 && o->key < 256)
 			buf_addf(b, " -%c", o->key);

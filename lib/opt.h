@@ -44,6 +44,9 @@ enum opt_flags {
 	OPT_INF = 1 << 7,	/* OPT_SECONDS: "inf" stores -1 */
 	OPT_LOOSE = 1 << 8,	/* choices match in any case, '-' for '_'
 				 * (the original's enums) */
+	OPT_PRIVATE = 1 << 9,	/* the supervisor's (aiperf(7), Supervisor
+				 * interface): neither in the synopsis nor
+				 * completed; --list-private names it */
 };
 
 struct opt {
@@ -95,6 +98,8 @@ struct opt_iter {
  * argv[1] is "--list-choices", the next word names an option (long name or
  * alias, with or without "--"): its values are printed one a line, exit 0;
  * an unknown option or one without a list of values is a usage error.
+ * When argv[1] is "--list-private" (and alone), the OPT_PRIVATE options
+ * are printed, "--name" one a line in table order (aliases too), exit 0.
  */
 void opt_init(struct opt_iter *it, const struct opt_cmd *cmd, int argc,
 	      char **argv);

@@ -70,13 +70,13 @@ static const char *const levels[] = { "summary", "records", "raw", NULL };
 	{ "aiperf-version", O_VER, STR("version", o->version) }, \
 	{ "cli-command", O_CLI, STR("text", o->cli_command), .flags = OPT_BR }, \
 	{ "was-cancelled", O_CAN, OPT_FLAG, NULL, OPT_TO(o->was_cancelled) }, \
-	{ "was-cancelled-if", O_CANIF, STR("file", o->cancelled_if), .flags = OPT_BR }, \
+	{ "was-cancelled-if", O_CANIF, STR("file", o->cancelled_if), .flags = OPT_BR | OPT_PRIVATE }, \
 	{ "no-console", O_NOC, OPT_FLAG, NULL, OPT_TO(o->no_console) }, \
 	{ "max-error-rate", O_MER, DBL("pct", o->max_error_rate, 0, 100), .flags = OPT_BR }, \
 	{ "min-goodput-pct", O_MGP, DBL("pct", o->min_goodput_pct, 0, 100) }, \
 	{ "client-cpu-seconds", O_CPU, DBL("s", o->cpu_seconds, 0, 1e12), .flags = OPT_BR }, \
 	{ "target-request-rate", O_RATE, DBL("rate", o->target_rate, 0, 1e12) }, \
-	{ "stage-cpu", O_SCPU, STR("file", o->stage_cpu) }, \
+	{ "stage-cpu", O_SCPU, STR("file", o->stage_cpu), .flags = OPT_PRIVATE }, \
 	{ "server-samples", O_SRV, STR("file", o->server_samples) }, \
 	{ "server-metrics-formats", O_SRVF, STR("list", o->server_formats), .flags = OPT_BR }, \
 	{ "gpu-samples", O_GPUS, OPT_STR, "file", .flags = OPT_BR }, \

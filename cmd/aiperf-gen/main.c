@@ -97,7 +97,7 @@ static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL 
 	  .flags = OPT_BR }, \
 	{ "no-fixed-schedule", O_NOFIXED, OPT_FLAG, NULL, OPT_TO(o->no_fixed_schedule) }, \
 	{ "print-timing-mode", O_PRINTMODE, OPT_FLAG, NULL, OPT_TO(o->print_mode), \
-	  .flags = OPT_BR }, \
+	  .flags = OPT_BR | OPT_PRIVATE }, \
 	{ "isl", O_ISL, INT(o->isl, 1, 100000000) }, \
 	ALIAS("synthetic-input-tokens-mean", O_ISL), \
 	ALIAS("prompt-input-tokens-mean", O_ISL), \
@@ -174,7 +174,7 @@ static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL 
 	{ "session-delay-ratio", O_DELAYRATIO, DBL("x", o->delay_ratio, 0, 1e6) }, \
 	ALIAS("conversation-turn-delay-ratio", O_DELAYRATIO), \
 	{ "shard", O_SHARD, OPT_STR, "k/n", .flags = 0 }, \
-	{ "shard-seed", O_SHARDSEED, INT(o->shard_seed, 0, LLONG_MAX), .flags = OPT_BR }, \
+	{ "shard-seed", O_SHARDSEED, INT(o->shard_seed, 0, LLONG_MAX), .flags = OPT_BR | OPT_PRIVATE }, \
 	{ "streaming", O_STREAMING, OPT_FLAG, NULL, OPT_TO(o->streaming) }, \
 	{ "tokenizer", O_TOK, OPT_STR, "name", OPT_TO(o->tokenizer) }, \
 	{ "tokenizer-revision", O_TOKREV, OPT_STR, "rev", OPT_TO(o->revision), .flags = OPT_BR }, \

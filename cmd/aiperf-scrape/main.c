@@ -15,7 +15,8 @@
 #include "scrape.h"
 #include "util.h"
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop;	/* signals taken, up to 2 */
+static volatile sig_atomic_t stop_sig;	/* the last one */
 static int sig_pipe[2] = { -1, -1 };
 
 enum {
@@ -31,9 +32,9 @@ enum {
 	{ "once", K_ONCE, OPT_FLAG, NULL, OPT_TO(o->once) }, \
 	{ "control-fd", K_CONTROL, OPT_INT, "n", OPT_TO(o->control_fd), \
 	  .min = 0, .max = 1 << 20, .flags = OPT_BR }, \
-	{ "control-fifo", K_FIFO, OPT_STR, "path", OPT_TO(o->control_fifo), .flags = OPT_BR }, \
-	{ "cue-fifo", K_CUE, OPT_STR, "path", OPT_TO(o->cue_fifo) }, \
-	{ "ack-fifo", K_ACK, OPT_STR, "path", OPT_TO(o->ack_fifo), .flags = OPT_BR }, \
+	{ "control-fifo", K_FIFO, OPT_STR, "path", OPT_TO(o->control_fifo), .flags = OPT_BR | OPT_PRIVATE }, \
+	{ "cue-fifo", K_CUE, OPT_STR, "path", OPT_TO(o->cue_fifo), .flags = OPT_PRIVATE }, \
+	{ "ack-fifo", K_ACK, OPT_STR, "path", OPT_TO(o->ack_fifo), .flags = OPT_BR | OPT_PRIVATE }, \
 	{ "max-body", K_MAXBODY, OPT_SIZE, "size", OPT_TO(o->max_body), \
 	  .min = 1024, .max = 1LL << 30 }, \
 	{ "max-series", K_MAXSERIES, OPT_INT, "n", OPT_TO(o->max_series), \
@@ -120,15 +121,28 @@ on_signal(int sig)
 	/* a full pipe is fine: a wake-up is pending anyway */
 	ssize_t n = write(sig_pipe[1], "", 1);
 
-	(void)sig, (void)n;
-	stop = 1;
+	(void)n;
+	stop_sig = sig;
+	if (stop < 2)
+		stop++;
 	errno = saved;
+}
+
+/* The scrapes in flight are dropped: the records written are flushed,
+ * then the scraper dies by the signal, as its parent must see. */
+static _Noreturn void
+die_by_signal(void)
+{
+	fflush(stdout);
+	signal(stop_sig, SIG_DFL);
+	raise(stop_sig);
+	_exit(128 + stop_sig);
 }
 
 static void
 setup_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, hup;
 
 	if (pipe(sig_pipe) < 0)
 		die("pipe:");
@@ -139,6 +153,9 @@ setup_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal is SIGTERM, unless nohup(1) ignores it */
+	if (sigaction(SIGHUP, NULL, &hup) < 0 || hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -270,6 +287,9 @@ wait_io(struct scraper *s, int64_t until, int control)
 			NULL);
 	while (read(sig_pipe[0], drain, sizeof(drain)) > 0)
 		;
+	/* --once has nothing to finish; else a second signal ends it now */
+	if (stop >= (s->o->once ? 1 : 2))
+		die_by_signal();
 	if (ctl)
 		read_control(s, fds[ctl].revents);
 	if (cue && !stop)

@@ -145,12 +145,14 @@ wait_go(struct sender *s)
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
 	for (;;) {
 		struct pollfd p = { s->sync_fd, POLLIN, 0 };
 		ssize_t r;
 
 		if (sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) ||
-						   sigismember(&pending, SIGTERM)))
+						   sigismember(&pending, SIGTERM) ||
+						   sigismember(&pending, SIGHUP)))
 			return -2;	/* the loop's signalfd takes it */
 		if (poll(&p, 1, 50) < 0 && errno != EINTR)
 			die("poll:");

@@ -586,6 +586,15 @@ io_setup(struct sender *s)
 		die("--io uring: io_uring multishot receive is not available:");
 }
 
+/* SIGHUP (a closed terminal) is SIGTERM, unless nohup(1) ignores it. */
+static int
+hup_taken(void)
+{
+	struct sigaction sa;
+
+	return sigaction(SIGHUP, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN;
+}
+
 static void
 setup(struct sender *s)
 {
@@ -596,7 +605,8 @@ setup(struct sender *s)
 	/* Signals arrive as loop events (a signalfd): no lost wake-ups. */
 	if (!(s->loop = evloop_new(MAX_EVENTS)) ||
 	    evloop_signal(s->loop, SIGINT, on_signal, s) < 0 ||
-	    evloop_signal(s->loop, SIGTERM, on_signal, s) < 0)
+	    evloop_signal(s->loop, SIGTERM, on_signal, s) < 0 ||
+	    (hup_taken() && evloop_signal(s->loop, SIGHUP, on_signal, s) < 0))
 		die("epoll:");
 	io_setup(s);
 	s->wake = (struct evloop_timer)EVLOOP_TIMER_INIT(NULL, NULL);

@@ -72,10 +72,10 @@ static const char *const ios[] = { "auto", "epoll", "uring", NULL };
 	{ "http-engine", K_ENGINE, OPT_CHOICE, NULL, OPT_TO(o->engine), .choices = engines, \
 	  .flags = OPT_BR }, \
 	{ "io", K_IO, OPT_CHOICE, NULL, OPT_TO(o->io), .choices = ios, .flags = OPT_BR }, \
-	{ "scrape-cue", K_CUE, OPT_STR, "fifo...", .flags = OPT_BR }, \
-	{ "scrape-ack", K_ACK, OPT_STR, "fifo", OPT_TO(o->scrape_ack), .flags = OPT_BR }, \
-	{ "phase-cue", K_PCUE, OPT_STR, "fifo", OPT_TO(o->phase_cue) }, \
-	{ "phase-ack", K_PACK, OPT_STR, "fifo", OPT_TO(o->phase_ack), .flags = OPT_BR }, \
+	{ "scrape-cue", K_CUE, OPT_STR, "fifo...", .flags = OPT_BR | OPT_PRIVATE }, \
+	{ "scrape-ack", K_ACK, OPT_STR, "fifo", OPT_TO(o->scrape_ack), .flags = OPT_BR | OPT_PRIVATE }, \
+	{ "phase-cue", K_PCUE, OPT_STR, "fifo", OPT_TO(o->phase_cue), .flags = OPT_PRIVATE }, \
+	{ "phase-ack", K_PACK, OPT_STR, "fifo", OPT_TO(o->phase_ack), .flags = OPT_BR | OPT_PRIVATE }, \
 	{ "worker-id", K_WORKER, OPT_STR, "name", OPT_TO(o->worker_id) }, \
 	{ "video-poll-interval", K_VPOLL, SECS(o->video_poll_ns), .flags = OPT_BR }, \
 	{ "download-video-content", K_VDL, OPT_FLAG, NULL, OPT_TO(o->download_video) }, \

@@ -44,8 +44,8 @@ static const char *const views[] = { "simple", "dashboard", NULL };
 	  .hi = 1e9, .flags = OPT_BR }, \
 	{ "interval", K_INTERVAL, OPT_DOUBLE, "s", OPT_TO(o->interval), .lo = 0.1, \
 	  .hi = 86400, .flags = OPT_BR }, \
-	{ "sender-pid-file", K_SENDER, OPT_STR, "file", OPT_TO(o->sender_pid_file) }, \
-	{ "notice-file", K_NOTICE, OPT_STR, "file", OPT_TO(o->notice_file) }, \
+	{ "sender-pid-file", K_SENDER, OPT_STR, "file", OPT_TO(o->sender_pid_file), .flags = OPT_PRIVATE }, \
+	{ "notice-file", K_NOTICE, OPT_STR, "file", OPT_TO(o->notice_file), .flags = OPT_PRIVATE }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \

@@ -10,7 +10,7 @@
 
 #include "util.h"
 
-enum { K_NUM = 256, K_RATE, K_WAIT, K_MAX, K_MODE, K_NAME, K_VERSION, K_LOUD, K_SPEED, K_STYLE };
+enum { K_NUM = 256, K_RATE, K_WAIT, K_MAX, K_MODE, K_NAME, K_VERSION, K_LOUD, K_SPEED, K_STYLE, K_CUE };
 
 struct vals {
 	int flag, num, mode;
@@ -34,6 +34,8 @@ static const char *const styles_later[] = { "least_used", "load balancing (issue
 	{ "rate", K_RATE, OPT_DOUBLE, "r", OPT_TO(v.rate), .lo = 0, .hi = 100, .flags = OPT_BR }, \
 	{ "wait", K_WAIT, OPT_SECONDS, "s", OPT_TO(v.wait), .hi = 10, .scale = 1e9, \
 	  .flags = OPT_INF }, \
+	{ "cue", K_CUE, OPT_STR, "file", .flags = OPT_PRIVATE | OPT_BR }, \
+	{ "cue-fifo", K_CUE, .flags = OPT_ALIAS }, \
 	{ "max-bytes", K_MAX, OPT_SIZE, "size", OPT_TO(v.max), .min = 1, .max = 1 << 20 }, \
 	{ "mode", K_MODE, OPT_CHOICE, NULL, OPT_TO(v.mode), .choices = modes, .flags = OPT_BR }, \
 	{ "loud", K_LOUD, OPT_FLAG, .flags = OPT_OR }, \
@@ -49,7 +51,8 @@ static const char *const styles_later[] = { "least_used", "load balancing (issue
 
 static const char want_usage[] =
 	"usage: t -n name [-f | --flag] [--num n]\n"
-	"         [--rate r] [--wait s] [--max-bytes size]\n"
+	"         [--rate r] [--wait s]\n"
+	"         [--max-bytes size]\n"
 	"         [--mode fast|slow | --loud] [--conf file] [file ...]\n";
 
 static int hooks;	/* the child's table has a usage text and a bad-option message */
@@ -78,6 +81,8 @@ child(char **argv)
 			printf("speed=%s#%lld ", it.arg, it.i);
 		else if (c == K_STYLE)
 			printf("style=#%lld ", it.i);
+		else if (c == K_CUE)
+			printf("cue=%s ", it.arg);
 	printf("n=%s f=%d num=%d rate=%g wait=%lld max=%zu mode=%d ind=%d\n",
 	       v.name ? v.name : "-", v.flag, v.num, v.rate, (long long)v.wait,
 	       v.max, v.mode, it.ind);
@@ -192,6 +197,13 @@ main(void)
 	     fails("--list-choices --bogus", "unknown option '--bogus'") &&
 	     fails("--list-choices", "--list-choices takes one argument") &&
 	     fails("-f --list-choices mode", "unrecognized option '--list-choices'"));
+	TEST("a private option parses as any other, alias too",
+	     parses("--cue a --cue-fifo b", "cue=a cue=b n=-"));
+	TEST("--list-private: the private options and their aliases, one a line",
+	     run("--list-private", out, sizeof(out)) == 0 && !strcmp(out, "--cue\n--cue-fifo\n"));
+	TEST("--list-private takes no argument, and only as the first word",
+	     fails("--list-private x", "t: --list-private takes no argument") &&
+	     fails("-f --list-private", "unrecognized option '--list-private'"));
 	TEST("keyed entries are returned with their argument",
 	     parses("-c a.conf --loud", "conf=a.conf loud "));
 	TEST("short option with attached argument, grouped flags",
@@ -207,14 +219,15 @@ main(void)
 	TEST("flag with a value", fails("--flag=1", "doesn't allow an argument"));
 	TEST("--help prints the synopsis, exit 0",
 	     run("--help", out, sizeof(out)) == 0 && !strcmp(out, want_usage));
-	TEST_STR("synopsis: items, breaks, alternatives, operands", out, want_usage);
+	TEST_STR("synopsis: items, breaks (a private item's passed on), alternatives, operands", out, want_usage);
 	TEST("--version", run("--version", out, sizeof(out)) == 0 &&
 	     !strcmp(out, "t " AIPERF_VERSION "\n"));
 	TEST("--completion bash", run("--completion bash", out, sizeof(out)) == 0 &&
 	     strstr(out, "complete -F _t t\n") &&
 	     strstr(out, "'fast slow'") && strstr(out, " -f --flag --num") &&
 	     !strstr(out, "--number --") && strstr(out, "-c|--conf) COMPREPLY=($(compgen -f") &&
-	     strstr(out, "\t--speed|--pace) COMPREPLY=($(compgen -W 'impulse warp'"));
+	     strstr(out, "\t--speed|--pace) COMPREPLY=($(compgen -W 'impulse warp'") &&
+	     !strstr(out, "--cue"));
 	TEST("--completion needs bash", fails("--completion zsh", "--completion takes"));
 	TEST("--completion only as the first word", fails("-f --completion bash", "unrecognized option '--completion'"));
 	hooks = 1;
