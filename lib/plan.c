@@ -76,7 +76,8 @@ static const struct field plan_fields[] = {
 	{ NULL, 0, 0 }
 };
 
-#define AT(base, f, type) ((type *)((char *)(base) + (f)->off))
+/* (through void *: the table's offsets are offsetof() of the same struct) */
+#define AT(base, f, type) ((type *)(void *)((char *)(base) + (f)->off))
 
 void
 plan_init(struct plan *p)
