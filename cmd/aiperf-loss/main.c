@@ -164,15 +164,15 @@ line_max(void)
 	return LINE_MAX_BYTES;
 }
 
-/* Shard k's requests, from aiperf-gen --shard k+1/N. */
-static void
+/* Shard k's requests, from aiperf-gen --shard k+1/N: 0, or -1 said. */
+static int
 read_requests(struct shardloss *sl, const struct options *o, size_t k)
 {
 	char shard[48], name[80], err[256];
 	struct lines l;
 	const char *s;
 	size_t n;
-	int fd, rc, st;
+	int fd, rc, st, e;
 	pid_t pid;
 
 	snprintf(shard, sizeof(shard), "%zu/%lld", k + 1, o->shards);
@@ -182,23 +182,23 @@ read_requests(struct shardloss *sl, const struct options *o, size_t k)
 	while ((rc = lines_next(&l, &s, &n)) == 1)
 		if (shardloss_request(sl, k, s, n, err, sizeof(err)) < 0)
 			break;
-	if (rc != 0) {
-		int e = errno;
-
-		gen_wait(pid, 1);
-		if (rc == 1)
-			die("%s:%zu: %s", name, l.lineno, err);
-		if (e == ENOBUFS)
-			die("%s:%zu: line longer than %zu bytes", name, l.lineno, l.max);
-		errno = e;
-		die("cannot read the output of %s:", name);
-	}
+	e = errno;
+	n = l.lineno;
 	lines_close(&l);
 	close(fd);
-	st = gen_wait(pid, 0);
+	st = gen_wait(pid, rc != 0);
+	if (rc == 1)
+		return error("%s:%zu: %s", name, n, err);
+	if (rc < 0 && e == ENOBUFS)
+		return error("%s:%zu: line longer than %zu bytes", name, n, line_max());
+	errno = e;
+	if (rc < 0)
+		return error("cannot read the output of %s:", name);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
-		die("%s failed (%s %d)", name, st >= 0 && WIFSIGNALED(st) ? "signal" : "status",
-		    st < 0 ? -1 : WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		return error("%s failed (%s %d)", name,
+			     st >= 0 && WIFSIGNALED(st) ? "signal" : "status",
+			     st < 0 ? -1 : WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	return 0;
 }
 
 static void
@@ -210,25 +210,29 @@ open_records(struct lines *l, const char *path)
 		die("cannot open '%s':", path);
 }
 
-/* The raw records of one file. */
-static void
+/* The raw records of one file: 0, or -1 said. */
+static int
 read_records(struct shardloss *sl, const char *path)
 {
 	char err[256];
 	struct lines l;
 	const char *s;
 	size_t n;
-	int rc;
+	int rc, e, r = 0;
 
 	open_records(&l, path);
 	while ((rc = lines_next(&l, &s, &n)) == 1)
 		if (shardloss_record(sl, s, n, err, sizeof(err)) < 0)
-			die("%s:%zu: %s", l.name, l.lineno, err);
-	if (rc < 0 && errno == ENOBUFS)
-		die("%s:%zu: line longer than %zu bytes", l.name, l.lineno, l.max);
-	if (rc < 0)
-		die("cannot read '%s':", l.name);
+			break;
+	e = errno;
+	if (rc == 1)
+		r = error("%s:%zu: %s", l.name, l.lineno, err);
+	else if (rc < 0 && e == ENOBUFS)
+		r = error("%s:%zu: line longer than %zu bytes", l.name, l.lineno, l.max);
+	else if (rc < 0)
+		errno = e, r = error("cannot read '%s':", l.name);
 	lines_close(&l);
+	return r;
 }
 
 /* The report, one line a shard, then one a worker of strays: whether a
@@ -281,13 +285,18 @@ main(int argc, char **argv)
 	for (size_t k = 0; k < (size_t)o.shards; k++) {
 		shardloss_slots(sl, k, share(o.concurrency, o.shards, k),
 				share(o.wconcurrency, o.shards, k));
-		read_requests(sl, &o, k);
+		if (read_requests(sl, &o, k) < 0)
+			goto fail;
 	}
 	for (int i = 0; i < o.nfiles; i++)
-		read_records(sl, o.files[i]);
+		if (read_records(sl, o.files[i]) < 0)
+			goto fail;
 	bad = report(sl, &o);
 	shardloss_free(sl);
 	if (util_fshut(stdout, "stdout"))
 		return 1;
 	return bad ? EXIT_LOST : 0;
+fail:
+	shardloss_free(sl);
+	return 1;
 }
