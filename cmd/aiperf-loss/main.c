@@ -105,7 +105,7 @@ gen_path(char *exe, size_t size)
 }
 
 /* Start aiperf-gen OPTION... --shard SHARD, its standard output a pipe
- * (*fd, its reading end), its input /dev/null: its pid. */
+ * (*fd, its reading end), its input /dev/null: its pid, or -1 said. */
 static pid_t
 gen_start(const struct options *o, const char *shard, int *fd)
 {
@@ -121,8 +121,10 @@ gen_start(const struct options *o, const char *shard, int *fd)
 	argv[o->ngen + 1] = opt;
 	argv[o->ngen + 2] = (char *)shard;
 	argv[o->ngen + 3] = NULL;
-	if (pipe2(p, O_CLOEXEC) < 0)
-		die("cannot start %s:", GEN);
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		free(argv);
+		return error("cannot start %s:", GEN);
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
@@ -131,8 +133,9 @@ gen_start(const struct options *o, const char *shard, int *fd)
 	free(argv);
 	close(p[1]);
 	if (rc) {
+		close(p[0]);
 		errno = rc;
-		die("cannot start '%s':", path);
+		return error("cannot start '%s':", path);
 	}
 	*fd = p[0];
 	return pid;
@@ -177,7 +180,8 @@ read_requests(struct shardloss *sl, const struct options *o, size_t k)
 
 	snprintf(shard, sizeof(shard), "%zu/%lld", k + 1, o->shards);
 	snprintf(name, sizeof(name), GEN " --shard %s", shard);
-	pid = gen_start(o, shard, &fd);
+	if ((pid = gen_start(o, shard, &fd)) < 0)
+		return -1;
 	lines_fdopen(&l, fd, name, line_max());
 	while ((rc = lines_next(&l, &s, &n)) == 1)
 		if (shardloss_request(sl, k, s, n, err, sizeof(err)) < 0)
