@@ -175,7 +175,7 @@ read_requests(struct shardloss *sl, const struct options *o, size_t k)
 	struct lines l;
 	const char *s;
 	size_t n;
-	int fd, rc, st, e;
+	int fd = -1, rc, st, e;
 	pid_t pid;
 
 	snprintf(shard, sizeof(shard), "%zu/%lld", k + 1, o->shards);
