@@ -117,7 +117,8 @@ gen_start(const struct options *o, const char *shard, int *fd)
 	pid_t pid;
 
 	argv[0] = arg0;
-	memcpy(argv + 1, o->gen, (size_t)o->ngen * sizeof(*argv));
+	if (o->ngen)	/* no options after --: o->gen is NULL */
+		memcpy(argv + 1, o->gen, (size_t)o->ngen * sizeof(*argv));
 	argv[o->ngen + 1] = opt;
 	argv[o->ngen + 2] = (char *)shard;
 	argv[o->ngen + 3] = NULL;
