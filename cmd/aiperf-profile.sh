@@ -436,11 +436,6 @@ any_alive() {
 	return 1
 }
 
-# share TOTAL K: shard K's part of TOTAL slots, split as evenly as can be.
-share() {
-	echo $(($1 / WORKERS + ($2 <= $1 % WORKERS ? 1 : 0)))
-}
-
 # scrape_cue_all RUN: the scrapers' cue between warmup and profiling, as
 # one sender gives it (aiperf-send(1), Scrapers): a "cue" line to each,
 # then their acknowledgements, 2 s at most.
@@ -699,13 +694,6 @@ run_pipeline() {
 # merges the N shards' raw records into one artifact set, and reports the
 # requests of each shard that have no record.
 START_AT='' N_SHARDS=''
-
-# start_ns EPOCH_S: epoch seconds (up to 9 decimals) in epoch ns.
-start_ns() {
-	local s=${1%%.*} f=000000000
-	[[ $1 == *.* ]] && f=${1#*.}000000000
-	echo $((10#$s * 1000000000 + 10#${f:0:9}))
-}
 
 # loss_report RUN FILE...: the requests of each shard without a record in
 # FILE..., lost in flight or never sent, by aiperf-loss(1) (the sender's
