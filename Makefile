@@ -109,6 +109,10 @@ test: all units
 check: all units build/.deps
 	@sh tests/run.sh unit golden cli lint
 
+# aiperf(7)'s list of aiperf profile's options, from the options table.
+man-options: bin/aiperf-plan
+	$(Q)sh scripts/man-options.sh
+
 lint:
 	mandoc -Tlint -Wwarning $(MANS)
 	shellcheck -x $(SCRIPTS) completion/aiperf.bash tests/*.sh tests/cli/*.sh tests/golden/*.sh tests/golden/*/*.sh bench/*.sh scripts/*.sh .ci/run
@@ -189,5 +193,5 @@ install: all
 clean:
 	rm -rf build bin
 
-.PHONY: all units test check lint fuzz fuzz-build demo deps install clean completion
+.PHONY: all units test check lint fuzz fuzz-build demo deps install clean completion man-options
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -82,7 +82,7 @@ load_profile_options() {
 	local file name aliases stages support note a
 	file=$(data_file profile-options.tsv) || exit 1
 	local values
-	while IFS=$'\t' read -r name aliases _ stages _ _ values support note; do
+	while IFS=$'\t' read -r name aliases _ stages _ _ values support note _; do
 		[[ -z $name || $name == '#'* ]] && continue
 		[[ $aliases == - ]] && aliases=
 		[[ $stages == - ]] && stages=

@@ -25,309 +25,13 @@ usage_error() {
 	exit 2
 }
 
-usage() {
-	cat <<'USAGE'
-usage: aiperf profile -m MODEL [options]
-       aiperf profile --help
-
-aiperf profile options (the original's names and aliases):
-  Endpoint:  -m/--model/--model-names, --model-selection-strategy,
-             --endpoint-type, --endpoint/--custom-endpoint, --streaming,
-             -u/--url, --url-strategy round_robin, --transport http,
-             --request-timeout-seconds, --api-key,
-             --api-key-file FILE (ours; or $AIPERF_API_KEY),
-             --use-legacy-max-tokens, --use-server-token-count,
-             --download-video-content (video_generation: GET the content
-             of every completed job; polls every
-             $AIPERF_HTTP_VIDEO_POLL_INTERVAL seconds, 0.1 by default)
-  Input:     --extra-inputs, -H/--header, --random-seed, --goodput,
-             --isl/--synthetic-input-tokens-mean/--prompt-input-tokens-mean,
-             --isl-stddev, --osl/--output-tokens-mean, --osl-stddev,
-             --num-dataset-entries/--num-prompts,
-             --conversation-num/--num-conversations/--num-sessions,
-             --dataset-sampling-strategy sequential|random|shuffle
-  Prompts:   --seq-dist/--sequence-distribution,
-             --prompt-prefix-pool-size/--prefix-prompt-pool-size/
-             --num-prefix-prompts, --prompt-prefix-length/
-             --prefix-prompt-length, --shared-system-prompt-length,
-             --user-context-prompt-length
-  Rankings:  --rankings-passages-mean, --rankings-passages-stddev,
-             --rankings-passages-prompt-token-mean,
-             --rankings-passages-prompt-token-stddev,
-             --rankings-query-prompt-token-mean,
-             --rankings-query-prompt-token-stddev (the rankings types)
-  Images:    --image-width-mean, --image-width-stddev, --image-height-mean,
-             --image-height-stddev, --image-format png|jpeg|random,
-             --image-batch-size/--batch-size-image,
-             --inputs-json-full-media (ours: whole base64 in inputs.json),
-             --raw-full-media (ours: whole base64 in the raw records)
-  Dataset:   --input-file, --custom-dataset-type single_turn|multi_turn|
-             random_pool|mooncake_trace|bailian_trace|burst_gpt_trace,
-             --public-dataset sharegpt (--input-file: its local copy),
-             --isl-block-size/--synthetic-input-tokens-block-size/
-             --prompt-input-tokens-block-size, --fixed-schedule,
-             --fixed-schedule-auto-offset, --fixed-schedule-start-offset,
-             --fixed-schedule-end-offset, --no-fixed-schedule
-  Audio:     --audio-length-mean, --audio-length-stddev (seconds),
-             --audio-format wav|mp3, --audio-depths 8|16|24|32...,
-             --audio-sample-rates KHZ..., --audio-num-channels 1|2,
-             --audio-batch-size/--batch-size-audio
-  Video:     --video-width, --video-height, --video-fps, --video-duration,
-             --video-synth-type moving_shapes|grid_clock, --video-format
-             mp4|webm, --video-codec (an ffmpeg encoder; needs the ffmpeg
-             program), --video-batch-size/--batch-size-video
-  Synthesis: --synthesis-speedup-ratio, --synthesis-prefix-len-multiplier,
-             --synthesis-prefix-root-multiplier,
-             --synthesis-prompt-len-multiplier, --synthesis-max-isl,
-             --synthesis-max-osl (applied to --input-file on the fly by
-             aiperf-trace synthesize)
-  Load:      --concurrency, --request-count/--num-requests,
-             --request-rate, --arrival-pattern/--request-rate-mode constant|
-             poisson|gamma|concurrency_burst, --arrival-smoothness/
-             --vllm-burstiness, --benchmark-duration,
-             --benchmark-grace-period, --warmup-request-count/
-             --num-warmup-requests, --warmup-request-rate,
-             --warmup-arrival-pattern, --request-cancellation-rate,
-             --request-cancellation-delay, --connection-reuse-strategy
-             pooled|never|sticky-user-sessions, --concurrency-ramp-duration,
-             --prefill-concurrency, --prefill-concurrency-ramp-duration,
-             --warmup-concurrency, --warmup-concurrency-ramp-duration,
-             --warmup-prefill-concurrency,
-             --warmup-prefill-concurrency-ramp-duration,
-             --request-rate-ramp-duration, --warmup-request-rate-ramp-duration,
-             --user-centric-rate, --num-users, --warmup-duration,
-             --num-warmup-sessions, --warmup-grace-period
-  TLS:       --ssl-ca-file FILE, -k/--insecure (ours; verification is on)
-  HTTP:      --http-engine auto|h1|curl, --busy-poll, --no-busy-poll (ours;
-             by default on with 4 CPUs or more; see aiperf(7))
-  Sessions:  --session-turns-mean, --session-turns-stddev,
-             --session-turn-delay-mean, --session-turn-delay-stddev,
-             --session-delay-ratio (and --conversation-turn-* aliases),
-             -b/--prompt-batch-size/--batch-size
-  Tokenizer: --tokenizer, --tokenizer-revision, --tokenizer-trust-remote-code
-  Output:    --artifact-dir/--output-artifact-dir, --profile-export-prefix,
-             --export-level/--profile-export-level summary|records|raw,
-             --show-trace-timing, --slice-duration, --export-http-trace
-  Server metrics: on by default from every --url base + /metrics;
-             --server-metrics URL..., --no-server-metrics,
-             --server-metrics-formats json|csv|jsonl|parquet... (parquet:
-             not available in this build)
-  GPU:       --gpu-telemetry [dashboard] [pynvml] [URL...] (DCGM exporters
-             beside localhost:9400 and :9401, NVML, the console tables),
-             --no-gpu-telemetry
-  Exit gate: --max-error-rate PCT, --fail-on-slo [--min-goodput-pct PCT]
-             (ours: exit 3 with the reason, after writing every artifact)
-  Service:   --ui/--ui-type dashboard|simple|none (aiperf-ui(1); plain
-             lines when stderr is not a terminal), --log-level TRACE|DEBUG|
-             INFO|NOTICE|WARNING|SUCCESS|ERROR|CRITICAL (logs/aiperf.log),
-             -v/--verbose (DEBUG), -vv/--extra-verbose (TRACE)
-  Multi-run: --num-profile-runs N (1-10; runs into profile_runs/run_0001...,
-             confidence statistics into aggregate/ by aiperf-aggregate),
-             --profile-run-cooldown-seconds, --confidence-level,
-             --profile-run-disable-warmup-after-first (the default),
-             --no-profile-run-disable-warmup-after-first,
-             --set-consistent-seed (the default: --random-seed 42 unless
-             set), --no-set-consistent-seed, --convergence-metric (stop
-             early once it converges), --convergence-stat,
-             --convergence-threshold, --convergence-mode ci_width|cv|
-             distribution
-  Senders:   --workers-max/--max-workers N (N aiperf-gen --shard K/N |
-             aiperf-send pipelines, sessions whole on one, the concurrency
-             divided, phases started together, records merged; default:
-             as many as the descriptor limit needs, one per 1,000
-             concurrent requests with CPUs to spare; aiperf(7))
-  Hosts:     --shard K (with --workers-max N and --random-seed: run sender K
-             of N alone), --start-at EPOCH_S (the first phase starts then),
-             --from-records FILE... (merge the N shards' raw records into
-             the artifacts, requests without a record reported: exit 3);
-             aiperf-clocks(1), aiperf(7) Several hosts
-  Accepted, no effect here (the log says so): --zmq-host, --zmq-ipc-path,
-             --record-processor-service-count/--record-processors
-See aiperf(7) (man/aiperf.7) for the pipeline and every stage's man page.
-Choices may be written in any case, with dashes or underscores. The
-options, with those of the original not supported yet and the issue that
-brings each: profile-options.tsv in the data folder (data/ in the source
-tree).
-USAGE
-}
-
-# The options, from data/profile-options.tsv (its header says the columns),
-# as "canonical|aliases|kind|stages|config path:type" by each of their names;
-# an option of the original we refuse has its reason in REFUSED instead.
-OPTIONS=()
-declare -A BYNAME=() REFUSED=() INERT=() VALUES=()
-
-# options_file: the data folder's profile-options.tsv, looked for as
-# aiperf-tokenizers(7) says: $AIPERF_DATA_DIR, then ../data and
-# ../share/aiperf beside this script (links resolved), then DATADIR.
-options_file() {
-	local dir d
-	dir=$(readlink -f "${BASH_SOURCE[0]}") && dir=${dir%/*}
-	for d in ${AIPERF_DATA_DIR:+"$AIPERF_DATA_DIR"} "$dir/../data" \
-		"$dir/../share/aiperf" "@DATADIR@"; do
-		[[ -f $d/profile-options.tsv ]] && printf '%s\n' "$d/profile-options.tsv" && return
-	done
-	die "cannot find profile-options.tsv (set AIPERF_DATA_DIR to the folder holding it)"
-}
-
-load_options() {
-	local file n=0 name aliases kind stages config values support note a e
-	file=$(options_file) || exit 1
-	while IFS=$'\t' read -r name aliases kind stages config _ values support note; do
-		((++n))
-		[[ -z $name || $name == '#'* ]] && continue
-		[[ $kind =~ ^(flag|arg|list)$ && $support =~ ^(yes|ours|inert|no)$ ]] ||
-			die "$file:$n: malformed option line"
-		[[ $aliases == - ]] && aliases=
-		[[ $stages == - ]] && stages=
-		[[ $config == - ]] && config=
-		[[ $values != - ]] && VALUES[$name]=$values
-		[[ $support == inert ]] && INERT[$name]=$note
-		for a in "$name" $aliases; do
-			if [[ $support == no ]]; then REFUSED[$a]=$note; continue; fi
-			e="$name|$aliases|$kind|$stages|$config"
-			BYNAME[$a]=$e
-		done
-		[[ $support == no ]] || OPTIONS+=("$e")
-	done <"$file"
-}
-
-GEN=() SEND=() MET=() EXP=() SYN=() CFG=()
-declare -A SET=()	# canonical -> value(s), newline separated
+# What aiperf-plan(1) decided (profile: eval "$(aiperf-plan ...)"): the
+# options given (SET, canonical -> value(s), newline separated), the
+# inert ones' notes, every stage's arguments, the CLI Command string.
+GEN=() SEND=() MET=() EXP=() SYN=() MET_RUN=() EXP_RUN=() PLAN_LOG=()
+SRV_ARGS=() GPU_ARGS=()
+declare -A SET=() INERT=()
 CLI="aiperf profile"
-
-lookup() {	# name -> sets ENTRY or fails
-	[[ -n ${BYNAME[$1]+x} ]] || return 1
-	ENTRY=${BYNAME[$1]}
-}
-
-# choice NAME VALUE: VALUE as NAME's documented choice it names, in any
-# case and with dashes or underscores (the original's older help spells
-# round-robin, nim-rankings); else VALUE as given, for the stage to judge.
-choice() {
-	local v c norm=${2,,}
-	norm=${norm//-/_}
-	for c in ${VALUES[$1]}; do
-		v=${c,,}
-		[[ ${v//-/_} == "$norm" ]] && printf '%s' "$c" && return
-	done
-	printf '%s' "$2"
-}
-
-shell_quote() {	# the original's CLI Command quoting: 'value'
-	local v=$1
-	if [[ $v =~ ^[A-Za-z0-9_./:=,+-]+$ ]]; then printf '%s' "$v"
-	else printf "'%s'" "${v//\'/\'\\\'\'}"; fi
-}
-
-add_stage_arg() {	# stages name [value]
-	local stages=$1 name=$2
-	shift 2
-	[[ $stages == *g* ]] && GEN+=("$name" "$@")
-	[[ $stages == *s* ]] && SEND+=("$name" "$@")
-	[[ $stages == *m* ]] && MET+=("$name" "$@")
-	[[ $stages == *e* ]] && EXP+=("$name" "$@")
-	[[ $stages == *y* ]] && SYN+=("$name" "$@")
-	return 0
-}
-
-# NARGS: list options that take every value up to the next option, none
-# included (the original's nargs="*"): --gpu-telemetry [dashboard] [URL...].
-declare -A NARGS=([--gpu-telemetry]=1 [--from-records]=1)
-
-# nargs_values NAME ARGS...: NAME's values from ARGS (one line each in
-# SET[NAME], an empty one for none); NARGS_TAKEN says how many were taken.
-nargs_values() {
-	local canon=$1 v
-	shift
-	NARGS_TAKEN=0
-	CLI+=" $canon"
-	SET[$canon]+=
-	while (($#)) && [[ $1 != -* ]]; do
-		SET[$canon]+="$1"$'\n'
-		CLI+=" $(shell_quote "$1")"
-		shift
-		((++NARGS_TAKEN))
-	done
-	return 0
-}
-
-parse_profile() {
-	local arg name value has_value kind stages canon
-	while (($#)); do
-		arg=$1
-		shift
-		case $arg in
-		-h|--help) usage; exit 0 ;;
-		--*=*) name=${arg%%=*} value=${arg#*=} has_value=1 ;;
-		*) name=$arg value='' has_value=0 ;;
-		esac
-		[[ -n ${REFUSED[$name]+x} ]] &&
-			usage_error "profile: option '$name' is not supported yet: ${REFUSED[$name]}"
-		lookup "$name" || usage_error "profile: unknown option '$name'"
-		IFS='|' read -r canon _ kind stages _ <<<"$ENTRY"
-		if [[ $kind == flag ]]; then
-			((has_value)) && usage_error "profile: option '$canon' takes no value"
-			SET[$canon]=1
-			CLI+=" $canon"
-			add_stage_arg "$stages" "$canon"
-			continue
-		fi
-		if ((!has_value)) && [[ -n ${NARGS[$canon]+x} ]]; then
-			nargs_values "$canon" "$@"
-			shift "$NARGS_TAKEN"
-			continue
-		fi
-		if ((!has_value)); then
-			(($#)) || usage_error "profile: option '$canon' needs a value"
-			value=$1
-			shift
-		fi
-		[[ -n ${VALUES[$canon]:-} ]] && value=$(choice "$canon" "$value")
-		# as typed: aiperf-export redacts it (lib/redact.c, the one rule)
-		CLI+=" $canon $(shell_quote "$value")"
-		if [[ $kind == list && $canon == --model ]]; then
-			local m
-			IFS=',' read -ra ms <<<"$value"
-			for m in "${ms[@]}"; do
-				SET[$canon]+="$m"$'\n'
-				add_stage_arg "$stages" "$canon" "$m"
-			done
-			continue
-		fi
-		if [[ $kind == list ]]; then SET[$canon]+="$value"$'\n'
-		else SET[$canon]=$value; fi
-		# the original's nargs lists: the words up to the next option
-		if [[ $canon == --server-metrics || $canon == --server-metrics-formats ]]; then
-			while (($#)) && [[ $1 != -* ]]; do
-				value=$1
-				shift
-				[[ -n ${VALUES[$canon]:-} ]] && value=$(choice "$canon" "$value")
-				CLI+=" $(shell_quote "$value")"
-				SET[$canon]+="$value"$'\n'
-			done
-		fi
-		add_stage_arg "$stages" "$canon" "$value"
-		# --audio-depths 16 24: each word a value of its own
-		if [[ $canon == --audio-depths || $canon == --audio-sample-rates ]]; then
-			while (($#)) && [[ $1 != -* ]]; do
-				CLI+=" $(shell_quote "$1")"
-				SET[$canon]+="$1"$'\n'
-				add_stage_arg "$stages" "$canon" "$1"
-				shift
-			done
-		fi
-	done
-	[[ -n ${SET[--model]:-} ]] || usage_error "profile: --model is required"
-	# The original's tokenizer defaults to the (first) model name; it
-	# loads none for an endpoint that neither tokenizes input nor produces
-	# tokens (image_retrieval): the builtin one stands in, loading nothing.
-	if [[ -z ${SET[--tokenizer]+x} ]]; then
-		local first=${SET[--model]%%$'\n'*}
-		[[ ${SET[--endpoint-type]:-} == image_retrieval ]] && first=builtin
-		add_stage_arg gm --tokenizer "$first"
-	fi
-}
 
 # The run log, logs/aiperf.log, in the original's line form: "2026-11-26
 # 10:30:00.123 - aiperf.profile - INFO - message". The stages append their
@@ -343,25 +47,6 @@ log() {	# LEVEL MESSAGE...
 	ms=${t#*.}
 	printf '%(%Y-%m-%d %H:%M:%S)T.%s - aiperf.profile - %s - %s\n' "${t%.*}" \
 		"${ms:0:3}" "$1" "${*:2}" >>"$LOGFILE" 2>/dev/null
-	return 0
-}
-
-# The wrapper's own options: the log level, and the choices it alone can
-# check (one URL strategy, one transport).
-check_wrapper_options() {
-	local l=${SET[--log-level]:-INFO} o
-	l=${l^^}
-	[[ -n ${LEVELS[$l]+x} ]] || usage_error "profile: invalid value for --log-level:" \
-		"'${SET[--log-level]}' (TRACE, DEBUG, INFO, NOTICE, WARNING, SUCCESS, ERROR, CRITICAL)"
-	[[ -n ${SET[--verbose]+x} ]] && ((LEVELS[$l] > LEVELS[DEBUG])) && l=DEBUG
-	[[ -n ${SET[--extra-verbose]+x} ]] && l=TRACE
-	LOGLEVEL=$l
-	slo_gate
-	for o in --url-strategy --transport; do
-		[[ -z ${SET[$o]+x} || " ${VALUES[$o]} " == *" ${SET[$o]} "* ]] ||
-			usage_error "profile: invalid value for $o: '${SET[$o]}' (the only" \
-				"choice here: ${VALUES[$o]})"
-	done
 	return 0
 }
 
@@ -386,172 +71,13 @@ log_settings() {
 	return 0
 }
 
-json_str() {	# JSON string literal of $1
-	local s=$1 out='' c i
-	for ((i = 0; i < ${#s}; i++)); do
-		c=${s:i:1}
-		case $c in
-		'"') out+='\"' ;;
-		\\) out+=\\\\ ;;
-		$'\n') out+='\n' ;;
-		$'\t') out+='\t' ;;
-		$'\r') out+='\r' ;;
-		*) out+=$c ;;
-		esac
-	done
-	printf '"%s"' "$out"
-}
-
-json_val() {	# type value
-	local t=$1 v=$2 first=1 item
-	case $t in
-	b) printf 'true' ;;
-	B) printf 'false' ;;	# a --no- flag
-	i) printf '%s' "$v" ;;
-	f) if [[ ${v,,} == inf || ${v,,} == infinity ]]; then printf 'null'	# orjson's inf
-	   elif [[ $v == *.* || $v == *e* ]]; then printf '%s' "$v"; else printf '%s.0' "$v"; fi ;;
-	L) printf '['
-	   while IFS= read -r item; do
-		[[ -z $item ]] && continue
-		((first)) || printf ', '
-		first=0
-		json_str "$item"
-	   done <<<"$v"
-	   printf ']' ;;
-	I|F) printf '['	# of numbers: "16 24", "16,24" or "[16, 24]" a value
-	   local -a nums
-	   read -r -a nums <<<"${v//[][,$'\n']/ }"
-	   for item in "${nums[@]}"; do
-		((first)) || printf ', '
-		first=0
-		if [[ $t == I ]]; then printf '%s' "$item"; else json_val f "$item"; fi
-	   done
-	   printf ']' ;;
-	*) json_str "$v" ;;
-	esac
-}
-
-# The entries (path|type|canonical) under prefix $1 as one JSON object,
-# nested by path, keys in the order first seen.
-config_obj() {
-	local prefix=$1 e key t canon child leaf out='{' first=1
-	local -a kids=()
-	for e in "${CFG[@]}"; do
-		key=${e%%|*}
-		[[ $key == "$prefix"* ]] || continue
-		child=${key#"$prefix"}
-		child=${child%%.*}
-		[[ " ${kids[*]} " == *" $child "* ]] || kids+=("$child")
-	done
-	for child in "${kids[@]}"; do
-		((first)) || out+=', '
-		first=0
-		leaf=
-		for e in "${CFG[@]}"; do
-			IFS='|' read -r key t canon <<<"$e"
-			[[ $key == "$prefix$child" ]] && leaf=$(json_val "$t" "${SET[$canon]}")
-		done
-		[[ -n $leaf ]] || leaf=$(config_obj "$prefix$child.")
-		out+="\"$child\": $leaf"
-	done
-	printf '%s}' "$out"
-}
-
-# input_config: the options the user set, nested as the original's UserConfig.
-write_input_config() {
-	local e canon path out
-	CFG=()
-	for e in "${OPTIONS[@]}"; do
-		IFS='|' read -r canon _ _ _ path <<<"$e"
-		[[ -z $path || -z ${SET[$canon]+x} ]] && continue
-		CFG+=("${path%%:*}|${path##*:}|$canon")
-	done
-	out=$(config_obj '')
-	out="${out%\}}, \"cli_command\": $(json_str "$CLI")}"
-	[[ $out == '{, '* ]] && out="{${out#\{, }"
-	printf '%s\n' "$out" >"$1"
-}
-
-py_float() {	# Python's str(float(x)) for plain decimals: 10 -> 10.0
-	awk -v x="$1" 'BEGIN { v = x + 0; s = sprintf("%.15g", v);
-		if (s !~ /[.e]/) s = s ".0"; print s }'
-}
-
-# Checks across stages that no single stage can make (spec 5.9).
-check_load_options() {
-	if [[ -n ${SET[--benchmark-grace-period]+x} && -z ${SET[--benchmark-duration]+x} ]]; then
-		usage_error "profile: --benchmark-grace-period can only be used with duration-based benchmarking (--benchmark-duration)."
-	fi
-	if [[ -n ${SET[--warmup-grace-period]+x} && -z ${SET[--warmup-duration]+x} ]]; then
-		usage_error "--warmup-grace-period can only be used when --warmup-duration is set. Set --warmup-duration."
-	fi
-	if [[ -n ${SET[--busy-poll]+x} && -n ${SET[--no-busy-poll]+x} ]]; then
-		usage_error "profile: --busy-poll and --no-busy-poll cannot be used together"
-	fi
-	if [[ -n ${SET[--prefill-concurrency]+x} && -z ${SET[--streaming]+x} ]]; then
-		usage_error "profile: --prefill-concurrency requires --streaming to be enabled"
-	fi
-	# With a duration the stream of requests must outlast it: the sender stops.
-	if [[ -n ${SET[--benchmark-duration]+x} && -z ${SET[--request-count]+x} &&
-		-z ${SET[--conversation-num]+x} ]]; then
-		GEN+=(--request-count 1000000000)
-	fi
-	# User-centric runs with a duration wait for every turn (the original's
-	# grace period defaults to infinity there).
-	if [[ -n ${SET[--user-centric-rate]+x} && -n ${SET[--benchmark-duration]+x} &&
-		-z ${SET[--benchmark-grace-period]+x} ]]; then
-		SEND+=(--benchmark-grace-period inf)
-	fi
-	if [[ -n ${SET[--request-rate]+x} ]]; then
-		EXP+=(--target-request-rate "${SET[--request-rate]}")
-	fi
-	read_ahead
-	return 0
-}
-
-# read_ahead: how far the sender reads ahead of its send times (READ). A
-# run bounded by a count is read whole before the first request, so the
-# generator (on idle CPU) has finished before anything is measured; a
-# very large one (over 100,000 requests), and a run bounded by a
-# duration, whose stream has no end, read 8,192 records ahead (what is
-# read but never sent is kept as NotSentError records).
-READ=()
-read_ahead() {
-	local n=${SET[--request-count]:-0}
-	if [[ -n ${SET[--benchmark-duration]+x} ]] || ((n > 100000)); then
-		READ=(--read-ahead 8192)
-	else
-		READ=(--read-all)
-	fi
-}
-
-artifact_subdir() {	# timing mode
-	local models=${SET[--model]} first n stimulus
-	first=${models%%$'\n'*}
-	n=$(printf '%s' "$models" | grep -c .)
-	local name=${first//\//_}
-	((n > 1)) && name+=_multi
-	stimulus=concurrency${SET[--concurrency]:-1}
-	if [[ -n ${SET[--request-rate]:-} ]]; then
-		stimulus=request_rate$(py_float "${SET[--request-rate]}")
-		[[ -n ${SET[--concurrency]:-} ]] &&
-			stimulus=concurrency${SET[--concurrency]}-$stimulus
-	fi
-	[[ $1 == fixed_schedule ]] && stimulus=fixed_schedule
-	[[ $1 == user_centric_rate ]] &&
-		stimulus=user_centric-users${SET[--num-users]}-qps$(py_float "${SET[--user-centric-rate]}")
-	printf '%s-openai-%s-%s' "$name" "${SET[--endpoint-type]:-chat}" "$stimulus"
-}
-
 # The synthesis options rewrite --input-file through aiperf-trace synthesize
 # (sessions grouped as the loader groups them) into $1; else nothing to do.
+# (SYN, aiperf-plan's; GEN already reads $1).
 synthesize_input() {
-	local -a opts=("${SYN[@]}")
-	((${#opts[@]})) || return 1
-	[[ -n ${SET[--isl-block-size]:-} ]] && opts+=(--block-size "${SET[--isl-block-size]}")
-	[[ -n ${SET[--random-seed]:-} ]] && opts+=(--random-seed "${SET[--random-seed]}")
+	((${#SYN[@]})) || return 1
 	new_file "$1" || die "cannot create '$1'"
-	aiperf-trace synthesize --group-sessions "${opts[@]}" "${SET[--input-file]}" >"$1" ||
+	aiperf-trace synthesize --group-sessions "${SYN[@]}" "${SET[--input-file]}" >"$1" ||
 		die "cannot synthesize '${SET[--input-file]}'"
 }
 
@@ -627,90 +153,11 @@ trim_partial() {
 # (GPU_CONSOLE); one aiperf-scrape (GPU_PID) from before the first request
 # to after the sender's end, its samples in $run/gpu.samples for
 # aiperf-export --gpu-samples.
-GPU_URLS=() GPU_NVML=0 GPU_CONSOLE=0 GPU_PID='' GPU_CSV=''
-
-# metrics_url TEXT: TEXT as a Prometheus endpoint's URL: http:// when it
-# names no scheme, /metrics when it names no path (before a query string
-# or fragment: h:9400?x=1 is http://h:9400/metrics?x=1).
-metrics_url() {
-	local u=$1 auth tail
-	[[ $u == *://* ]] || u=http://$u
-	tail=${u#*://}
-	auth=${tail%%[/?#]*}
-	tail=${tail:${#auth}}
-	[[ $tail == /* ]] || tail=/metrics$tail
-	printf '%s' "${u%%://*}://$auth$tail"
-}
-
-# gpu_reachable URL...: those of the URLs a scrape answers within
-# AIPERF_GPU_REACHABILITY_TIMEOUT seconds (default 10, as the original),
-# probed together.
-gpu_reachable() {
-	local t=${AIPERF_GPU_REACHABILITY_TIMEOUT:-10} u i=0 dir
-	local -a pids=()
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/aiperf-gpu.XXXXXX") || return 0
-	for u in "$@"; do
-		aiperf-scrape --once --timeout "$t" "$u" >"$dir/$i" 2>/dev/null &
-		pids+=($!)
-		((++i))
-	done
-	wait "${pids[@]}" 2>/dev/null
-	i=0
-	for u in "$@"; do
-		[[ -s $dir/$i ]] && ! grep -q '"error":{' "$dir/$i" && printf '%s\n' "$u"
-		((++i))
-	done
-	rm -rf "$dir"
-}
-
-# gpu_telemetry_setup: the sources from --gpu-telemetry and the default
-# DCGM exporters (AIPERF_GPU_DEFAULT_DCGM_URLS, space-separated, else
-# localhost:9400 and :9401), which count only when they answer; nothing
-# with --no-gpu-telemetry. As the original: pynvml reads NVML instead of
-# any exporter; a word is an address when it starts with http or holds a
-# colon. A word ending in .csv is a custom metrics file (GPU_CSV, the
-# last one given): extra DCGM fields aiperf-export collects.
-gpu_telemetry_setup() {
-	local w u
-	local -a defaults user=()
-	[[ -n ${SET[--no-gpu-telemetry]+x} ]] && return 0
-	if [[ -n ${SET[--gpu-telemetry]+x} ]]; then
-		GPU_CONSOLE=1
-		for w in ${SET[--gpu-telemetry]}; do
-			case $w in
-			dashboard) ;;
-			pynvml) GPU_NVML=1 ;;
-			*.csv) [[ -f $w && -r $w ]] || usage_error "profile: --gpu-telemetry" \
-				"$w: no such readable custom GPU metrics file"
-				GPU_CSV=$w ;;
-			http*|*:*) user+=("$(metrics_url "$w")") ;;
-			*) warn "--gpu-telemetry: '$w' is neither dashboard, pynvml, a URL" \
-				"nor a .csv file: ignored" ;;
-			esac
-		done
-	fi
-	if ((GPU_NVML)); then
-		# counted, not shown: a URL's credentials are for the C rule to
-		# redact (lib/http/redact.c), and none echoes it here
-		((${#user[@]})) && warn "--gpu-telemetry: the DCGM URLs are not used with" \
-			"pynvml (NVML reads this host's GPUs): ${#user[@]} ignored"
-		return 0
-	fi
-	read -r -a defaults <<<"${AIPERF_GPU_DEFAULT_DCGM_URLS-http://localhost:9400/metrics http://localhost:9401/metrics}"
-	if ((${#defaults[@]})); then
-		while IFS= read -r u; do
-			[[ -n $u ]] && GPU_URLS+=("$u")
-		done < <(gpu_reachable "${defaults[@]}")
-	fi
-	for u in "${user[@]}"; do
-		[[ " ${GPU_URLS[*]} " == *" $u "* ]] || GPU_URLS+=("$u")
-	done
-}
+GPU_URLS=() GPU_NVML=0 GPU_PID=''
 
 # gpu_telemetry_start RUN: the scraper, on idle CPU beside the other stages.
 gpu_telemetry_start() {
 	local run=$1
-	local -a args=(--interval "${AIPERF_GPU_COLLECTION_INTERVAL:-0.333}")
 	: >"$run/gpu.samples"
 	if [[ -n ${SET[--no-gpu-telemetry]+x} ]]; then
 		log INFO "GPU telemetry disabled (--no-gpu-telemetry)"
@@ -721,11 +168,10 @@ gpu_telemetry_start() {
 	fi
 	log INFO "GPU telemetry from ${#GPU_URLS[@]} DCGM exporter(s)$( ((GPU_NVML)) &&
 		echo " and pynvml") (aiperf-scrape names them)"
-	((GPU_NVML)) && args+=(--nvml)
 	[[ -p $run/scrape.ctl ]] || return 0
-	scrape_cue "$run" gpu && args+=(--cue-fifo "$run/gpu.cue" --ack-fifo "$run/scrape.ack")
-	"${REST[@]}" "${IDLE[@]}" aiperf-scrape "${args[@]}" --unbuffered \
-		--control-fifo "$run/scrape.ctl" "${GPU_URLS[@]}" \
+	scrape_cue "$run" gpu
+	# GPU_ARGS: aiperf-plan's, the cue's FIFOs included
+	"${REST[@]}" "${IDLE[@]}" aiperf-scrape "${GPU_ARGS[@]}" \
 		>"$run/gpu.samples" 2>"$run/gpu.err" </dev/null &
 	GPU_PID=$!
 }
@@ -750,24 +196,14 @@ gpu_telemetry_stop() {
 	return 0
 }
 
-# gpu_telemetry_export_args RUN: aiperf-export's options for the samples.
-GPU_EXP=()
-gpu_telemetry_export_args() {
-	GPU_EXP=()
-	[[ -n $GPU_PID ]] || return 0
-	GPU_EXP=(--gpu-samples "$1/gpu.samples")
-	((GPU_CONSOLE)) && GPU_EXP+=(--gpu-console)
-	[[ -n $GPU_CSV ]] && GPU_EXP+=(--gpu-metrics "$GPU_CSV")
-	return 0
-}
-
 # IDLE: the prefix that runs a stage on idle CPU only (SCHED_IDLE): while
 # requests are in flight the sender alone runs at normal priority, and the
 # other stages catch up on what is left of the machine (issue #12).
 IDLE=()
 command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null && IDLE=(chrt --idle 0)
 
-# cpu_split: with three CPUs or more to run on, or two and --busy-poll,
+# SOLO, REST (aiperf-plan's cpu_split): with three CPUs or more to run on,
+# or two and --busy-poll,
 # the sender gets the last of them to itself among our stages (SOLO) and
 # the others share the rest (REST), so that no stage of ours, not even on
 # idle CPU, takes a time slice on the sender's CPU (a SCHED_IDLE task still
@@ -779,64 +215,6 @@ command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null && IDLE=(chrt --idl
 # AIPERF_PIN=0 leaves the CPUs to the scheduler; AIPERF_PIN=1 splits them
 # whenever there are two (bench/profile-vs-send.sh case 7 measures both).
 SOLO=() REST=()
-cpu_split() {
-	local -a cpus=("${CPUS[@]}")
-	local n=${#CPUS[@]}
-	case ${AIPERF_PIN:-} in
-	0) return 0 ;;
-	1) ((n >= 2)) || return 0 ;;
-	*) ((n >= 3 || (n == 2 && ${#BUSY[@]} > 0))) || return 0 ;;
-	esac
-	SOLO=(taskset -c "${cpus[-1]}")
-	unset 'cpus[-1]'
-	REST=(taskset -c "$(IFS=,; echo "${cpus[*]}")")
-	log DEBUG "CPUs: aiperf-send on ${SOLO[2]}, the other stages on ${REST[2]}"
-}
-
-# cpu_list: CPUS, the CPUs we may run on as taskset lists them (empty
-# when taskset is missing or says something else); ncpu: their number,
-# else nproc's.
-CPUS=()
-cpu_list() {
-	local list part a b
-	CPUS=()
-	command -v taskset >/dev/null || return 0
-	list=$(taskset -pc $$ 2>/dev/null) || return 0
-	list=${list##*: }
-	IFS=, read -r -a part <<<"$list"
-	for a in "${part[@]}"; do
-		b=${a#*-} a=${a%-*}
-		[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] || { CPUS=(); return 0; }
-		while ((a <= b)); do CPUS+=("$a"); ((a++)); done
-	done
-}
-ncpu() {
-	if ((${#CPUS[@]})); then echo "${#CPUS[@]}"; else nproc 2>/dev/null || echo 1; fi
-}
-
-# busy_poll: whether the sender spins on its sockets instead of sleeping
-# (aiperf-send --busy-poll: no wake-up latency, a CPU at 100%), in BUSY.
-# By default when CPUs are to spare: four or more to run on (the sender's,
-# one for the other stages, two for the rest of the machine, a server on
-# this host included), where cpu_split gives the sender one to itself;
-# never on one CPU, where it would starve every other stage and the
-# server. --busy-poll and --no-busy-poll decide.
-BUSY=()
-busy_poll() {
-	local n
-	n=$(ncpu)
-	if [[ -n ${SET[--no-busy-poll]+x} ]]; then
-		return 0
-	elif [[ -n ${SET[--busy-poll]+x} ]] && ((n < 2)); then
-		warn "--busy-poll ignored: one CPU to run on, which the sender would take from every other stage"
-		log WARNING "--busy-poll ignored: one CPU"
-	elif [[ -n ${SET[--busy-poll]+x} ]]; then
-		BUSY=(--busy-poll)
-	elif ((n >= 4 && ${#CPUS[@]} > 0 && WORKERS == 1)) && [[ ${AIPERF_PIN:-1} != 0 ]]; then
-		BUSY=(--busy-poll)
-		log INFO "busy-polling: $n CPUs, aiperf-send on a CPU of its own (--no-busy-poll to sleep)"
-	fi
-}
 
 # cpu_sampler RUN: while the sender runs, a sample every 50 ms of the other
 # stages' CPU time (user + system from /proc/PID/stat, in ns) into
@@ -895,40 +273,6 @@ cpu_sampler() {
 # SRV_TIMEOUT at the start (the baseline) and twice that at the end.
 SRV_TIMEOUT=5 SRV_URLS=() SRV_PID=
 
-# server_metrics_urls: SRV_URLS from --url and --server-metrics, unless
-# --no-server-metrics; a URL without a scheme gets http://, one without a
-# path /metrics (the original's normalisation). A --url gives its base,
-# scheme://host:port, without its path, query string or fragment
-# (http://h:8000?api_key=k is scraped at http://h:8000/metrics).
-server_metrics_urls() {
-	local u base seen=' '
-	local -a list=()
-	SRV_URLS=()
-	[[ -n ${SET[--no-server-metrics]+x} ]] && return 0
-	while IFS= read -r u; do
-		[[ -n $u ]] || continue
-		[[ $u == *://* ]] || u=http://$u
-		base=${u#*://}
-		base=${u%%://*}://${base%%[/?#]*}
-		list+=("$base/metrics")
-	done <<<"${SET[--url]:-localhost:8000}"
-	while IFS= read -r u; do
-		[[ -n $u ]] && list+=("$(metrics_url "$u")")
-	done <<<"${SET[--server-metrics]:-}"
-	for u in "${list[@]}"; do
-		[[ $seen == *" $u "* ]] && continue
-		seen+="$u "
-		SRV_URLS+=("$u")
-	done
-}
-
-# server_metrics_formats: the formats for aiperf-export, in EXP.
-server_metrics_formats() {
-	local fmts=${SET[--server-metrics-formats]:-}
-	[[ -n $fmts ]] && EXP+=(--server-metrics-formats "${fmts//$'\n'/ }")
-	return 0
-}
-
 # server_metrics_start RUN: server_metrics_run in the background (a process
 # group of its own: a Ctrl-C reaches only us); returns once each endpoint's
 # baseline scrape is written (SRV_TIMEOUT + 1 s at most). Sets SRV_ON.
@@ -940,9 +284,8 @@ server_metrics_start() {
 	: >"$run/samples.part"
 	[[ -p $run/scrape.ctl ]] || return 0
 	SRV_ON=1
-	local -a cue=()
-	scrape_cue "$run" srv && cue=(--cue-fifo "$run/srv.cue" --ack-fifo "$run/scrape.ack")
-	server_metrics_run "$run" "${cue[@]}" &
+	scrape_cue "$run" srv
+	server_metrics_run "$run" &
 	SRV_PID=$!
 }
 
@@ -973,15 +316,14 @@ scrape_fifo() {
 # that scraper once the warmup has drained (aiperf-send --scrape-cue); it
 # acknowledges on RUN/scrape.ack, which all scrapers share, once that
 # scrape of each of its endpoints is written: the profiling window's
-# reference (aiperf-send(1), Scrapers). Fails when the FIFOs cannot be made.
+# reference (aiperf-send(1), Scrapers); aiperf-plan put both in the
+# sender's and the scraper's arguments. Fails when the FIFOs cannot be made.
 scrape_cue() {
 	local run=$1 name=$2
 	mkfifo "$run/$name.cue" || return 1
 	if [[ ! -p $run/scrape.ack ]]; then
 		mkfifo "$run/scrape.ack" || return 1
-		SEND+=(--scrape-ack "$run/scrape.ack")
 	fi
-	SEND+=(--scrape-cue "$run/$name.cue")
 	SCRAPE_CUES+=("$run/$name.cue")
 }
 SCRAPE_CUES=()
@@ -990,8 +332,8 @@ scrape_hold() {
 	return 0
 }
 
-# server_metrics_run RUN [OPTION...]: aiperf-scrape (with the OPTIONs: its
-# cue, scrape_cue), on idle CPU beside the other
+# server_metrics_run RUN: aiperf-scrape (SRV_ARGS, aiperf-plan's: its
+# cue, scrape_cue, and the URLs), on idle CPU beside the other
 # stages, its records into RUN/samples.part, then moved to RUN/samples,
 # which aiperf-export waits for. It runs until the FIFO RUN/scrape.ctl has
 # no writer left: this shell holds it until the pipeline starts, the sender
@@ -1001,10 +343,7 @@ scrape_hold() {
 # No polling here.
 server_metrics_run() {
 	local run=$1 pid
-	shift
-	"${REST[@]}" "${IDLE[@]}" aiperf-scrape --timeout "$SRV_TIMEOUT" --unbuffered \
-		--control-fifo "$run/scrape.ctl" "$@" "${SRV_URLS[@]}" \
-		>"$run/samples.part" 2>"$run/scrape.err" </dev/null &
+	"${REST[@]}" "${IDLE[@]}" aiperf-scrape "${SRV_ARGS[@]}" >"$run/samples.part" 2>"$run/scrape.err" </dev/null &
 	pid=$!
 	wait "$pid"
 	log DEBUG "server metrics: the scraper has ended"
@@ -1056,19 +395,6 @@ on_signal() {
 	return 0
 }
 
-# slo_gate: --fail-on-slo [--min-goodput-pct PCT] as aiperf-export's
-# --min-goodput-pct (default 100): exit 3 below it, after the artifacts.
-slo_gate() {
-	if [[ -z ${SET[--fail-on-slo]+x} ]]; then
-		[[ -z ${SET[--min-goodput-pct]+x} ]] ||
-			usage_error "profile: --min-goodput-pct needs --fail-on-slo"
-		return 0
-	fi
-	[[ -n ${SET[--goodput]:-} ]] ||
-		usage_error "profile: --fail-on-slo needs --goodput (the SLOs that make a request good)"
-	EXP+=(--min-goodput-pct "${SET[--min-goodput-pct]:-100}")
-}
-
 # The live view (aiperf-ui(1), --ui-type simple|dashboard): aiperf-metrics
 # writes status lines on its fd 3 (--status-fd), aiperf-ui draws them on
 # our stderr (on idle CPU, off the sender's, as every stage but the
@@ -1078,27 +404,6 @@ slo_gate() {
 # plain lines there). ui_args sets UI, aiperf-ui's arguments.
 UI=()
 UI_NOTICE=	# the dashboard's notice file: what would hide under it goes there
-ui_args() {
-	local t=${SET[--ui-type]:-dashboard} o k
-	t=${t,,}
-	[[ $t == none || ( -z ${SET[--ui-type]+x} && ! -t 2 ) ]] && return 0
-	# client health: the senders' CPU summed, from /proc of the PIDs
-	# stage writes (send.pid; --workers-max: send.1.pid ...)
-	UI=(--ui-type "$t")
-	if ((WORKERS == 1)); then
-		UI+=(--sender-pid-file "$run/send.pid")
-	else
-		for ((k = 1; k <= WORKERS; k++)); do UI+=(--sender-pid-file "$run/send.$k.pid"); done
-	fi
-	if [[ $t == dashboard && -t 2 ]]; then
-		UI_NOTICE=$run/notice
-		UI+=(--notice-file "$UI_NOTICE")
-	fi
-	for o in --request-count --warmup-request-count --benchmark-duration --warmup-duration; do
-		[[ -n ${SET[$o]:-} ]] && UI+=("$o" "${SET[$o]}")
-	done
-	MET+=(--status-fd 3)
-}
 ui_view() {
 	((${#UI[@]})) || return 0
 	# the scraper's FIFO is the sender's alone to hold (stage)
@@ -1129,85 +434,6 @@ any_alive() {
 	local p
 	for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done
 	return 1
-}
-
-# workers_resolve: WORKERS from --workers-max, else automatic: as many
-# senders as the descriptor limit needs for the concurrency asked (each
-# holds a socket per request in flight and raises its soft limit to the
-# hard one, `ulimit -Hn`, less 64 kept in reserve), and, with CPUs to
-# spare, one per 1,000 concurrent requests up to one per CPU less one
-# (the other stages and the server share the rest). Never more senders
-# than concurrency slots, requests or sessions to give them; one when the
-# dataset comes on standard input (it can be read once).
-workers_resolve() {
-	local w=${SET[--workers-max]:-} c=${SET[--concurrency]:-0} hard cap need n o v cpus
-	local wc=${SET[--warmup-concurrency]:-0}
-	if [[ -n $w ]]; then
-		if ! [[ $w =~ ^[0-9]+$ ]] || ((w < 1 || w > 1024)); then
-			usage_error "profile: invalid value for --workers-max: '$w' (1 to 1024)"
-		fi
-	fi
-	[[ $c =~ ^[0-9]+$ ]] || c=0
-	[[ $wc =~ ^[0-9]+$ ]] || wc=0
-	((wc > c)) && c=$wc
-	hard=$(ulimit -Hn 2>/dev/null) || hard=unlimited
-	[[ $hard =~ ^[0-9]+$ ]] || hard=1048576
-	cap=$((hard > 128 ? hard - 64 : hard / 2))
-	need=$(((c + cap - 1) / cap))
-	((need < 1)) && need=1
-	if [[ -n $w ]]; then
-		n=$w
-		if ((n < need)); then
-			warn "--workers-max $w: concurrency $c needs $need senders (each holds at most $cap sockets, ulimit -Hn $hard): $need used"
-			n=$need
-		fi
-	else
-		cpus=$(ncpu)
-		n=$(((c + 999) / 1000))
-		((n > cpus - 1)) && n=$((cpus - 1))
-		((n < need)) && n=$need
-	fi
-	for o in --concurrency --warmup-concurrency --prefill-concurrency \
-		--warmup-prefill-concurrency --request-count --conversation-num; do
-		v=${SET[$o]:-}
-		[[ $v =~ ^[0-9]+$ ]] && ((v >= 1 && n > v)) && n=$v
-	done
-	if [[ ${SET[--input-file]:-} == - ]] && ((n > 1)); then
-		[[ -n $w ]] && warn "--workers-max: one sender: the dataset comes on standard input"
-		n=1
-	fi
-	((n < 1)) && n=1
-	WORKERS=$n
-}
-
-# share TOTAL K: shard K's part of TOTAL slots, split as evenly as can be.
-share() {
-	echo $(($1 / WORKERS + ($2 <= $1 % WORKERS ? 1 : 0)))
-}
-
-# shard_args K: SHARD_SEND, sender K's options: the concurrency limits
-# divided (shard K's share), its own scrape cue left to the coordinator,
-# the phase barrier; SHARD_GEN, generator K's.
-SHARD_SEND=() SHARD_GEN=() SHARD_SEED=
-shard_args() {
-	local k=$1 i a
-	SHARD_SEND=()
-	for ((i = 0; i < ${#SEND[@]}; i++)); do
-		a=${SEND[i]}
-		case $a in
-		--concurrency|--warmup-concurrency|--prefill-concurrency|--warmup-prefill-concurrency)
-			SHARD_SEND+=("$a" "$(share "${SEND[i + 1]}" "$k")")
-			((++i)) ;;
-		--scrape-cue|--scrape-ack) ((++i)) ;;
-		*) SHARD_SEND+=("$a") ;;
-		esac
-	done
-	SHARD_SEND+=(--phase-cue "$run/phase.cue" --phase-ack "$run/phase.$k.ack"
-		--worker-id "worker_$((k - 1))")
-	SHARD_GEN=(--shard "$k/$WORKERS")
-	[[ -n ${SET[--random-seed]+x} ]] || SHARD_GEN+=(--shard-seed "$SHARD_SEED")
-	((k == 1)) && SHARD_GEN+=(--inputs-json "$dir/inputs.json")
-	return 0
 }
 
 # scrape_cue_all RUN: the scrapers' cue between warmup and profiling, as
@@ -1266,8 +492,7 @@ phase_coordinator() {
 		if [[ -n $START_NS ]]; then
 			if ((START_NS > t)); then t=$START_NS
 			else warn "--start-at ${SET[--start-at]} is past: the run starts now"; fi
-			START_NS=
-		fi
+					fi
 		# never before the previous phase's start (a sender without
 		# warmup passes both barriers before it sleeps)
 		((t < prev)) && t=$prev
@@ -1297,11 +522,12 @@ feed() {
 	phase_coordinator "$run" >/dev/null &
 	cpid=$!
 	for ((k = 1; k <= WORKERS; k++)); do
-		shard_args "$k"
+		# shard K's arguments, aiperf-plan's
+		local -n shard_gen=SHARD_GEN_$k shard_send=SHARD_SEND_$k
 		{
-			stage "gen.$k" "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
-				"${SHARD_GEN[@]}" <"$in" 2>"$run/gen.$k.err" |
-				stage "send.$k" aiperf-send "${SHARD_SEND[@]}" |
+			stage "gen.$k" "${REST[@]}" "${IDLE[@]}" aiperf-gen "${shard_gen[@]}" \
+				<"$in" 2>"$run/gen.$k.err" |
+				stage "send.$k" aiperf-send "${shard_send[@]}" |
 				{ stage "spool.$k" "${REST[@]}" "${IDLE[@]}" cat >"$spill.$k" \
 					2>"$run/spool.$k.err"; }
 		} &
@@ -1397,23 +623,16 @@ run_pipeline() {
 	# slower: bench/profile-vs-send.sh case 6.)
 	[[ $raw == /dev/null ]] && spill=$dir/$SPILL
 	rm -f "$spill" || die "cannot remove '$spill'"
-	SEND+=("${READ[@]}")
-	if ((WORKERS == 1)); then
-		MET+=(--follow "$spill")
-	else
-		# a spool a sender, merged by aiperf-metrics; the raw records'
-		# file is its copy of what it read
+	# aiperf-metrics follows the spool (several: a spool a sender, merged,
+	# the raw records' file its copy of what it read): MET_RUN
+	if ((WORKERS > 1)); then
 		spill=$dir/$SPILL
 		for ((i = 1; i <= WORKERS; i++)); do
 			rm -f "$spill.$i" || die "cannot remove '$spill.$i'"
-			MET+=(--follow "$spill.$i")
 			mkfifo "$run/phase.$i.ack" || die "cannot make '$run/phase.$i.ack'"
 		done
-		[[ $raw == /dev/null ]] || MET+=(--tee "$raw")
 		mkfifo "$run/phase.cue" || die "cannot make '$run/phase.cue'"
 		exec {PHASE_FD}<>"$run/phase.cue"
-		# the shards of an unseeded run build one dataset all the same
-		SHARD_SEED=$(od -An -N7 -tu8 /dev/urandom | tr -d ' ')
 		log INFO "$WORKERS senders (--workers-max): the request stream split by session"
 	fi
 	trap 'on_signal INT' INT
@@ -1421,32 +640,23 @@ run_pipeline() {
 	export AIPERF_LOG_FILE=$log AIPERF_LOG_LEVEL=$LOGLEVEL
 	# gen's and metrics' messages are kept off the artifact disk until the
 	# end, so that a full disk cannot swallow the message that says so.
-	busy_poll
-	cpu_split
-	SEND+=("${BUSY[@]}")
+	# aiperf-plan's notes: busy-polling, the CPUs (cpu_split)
+	local line
+	for line in "${PLAN_LOG[@]}"; do log "${line%% *}" "${line#* }"; done
 	# The live view comes from the records aiperf-metrics reads anyway (on
-	# idle CPU), not from the sender's loop (ui_args). The sender checked
-	# the user's --ui-type; the last one given wins.
-	SEND+=(--ui-type none)
-	ui_args
-	local -a srv=()
+	# idle CPU), not from the sender's loop (UI, aiperf-plan's).
 	set -m
 	scrape_fifo "$run"
 	server_metrics_start "$run"
 	gpu_telemetry_start "$run"
-	gpu_telemetry_export_args "$run"
 	# This shell holds the FIFO until the pipeline starts, the sender from
 	# then on: the scrapers outlive neither (server_metrics_run).
 	scrape_hold "$run"
 	server_metrics_baseline "$run"
-	[[ -n $SRV_ON ]] && srv=(--server-samples "$run/samples")
 	feed "$dir" "$in" "$spill" |
-		{ stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET[@]}" \
+		{ stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET_RUN[@]}" \
 			3> >(ui_view) 2>"$run/metrics.err"; gpu_telemetry_stop "$run"; } |
-		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP[@]}" "${GPU_EXP[@]}" \
-			--artifact-dir "$dir" \
-			--input-config "$run/input_config.json" --cli-command "$CLI" \
-			--was-cancelled-if "$run/cancelled" --stage-cpu "$run/stage-cpu" "${srv[@]}" \
+		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP_RUN[@]}" \
 			2>"$run/export.err" &
 	exec 9>&-
 	job=$(ps -o pgid= -p $! | tr -d ' ')
@@ -1484,84 +694,6 @@ run_pipeline() {
 # merges the N shards' raw records into one artifact set, and reports the
 # requests of each shard that have no record.
 START_AT='' N_SHARDS=''
-
-# hosts_resolve: checks --shard, --start-at and --from-records after
-# workers_resolve; with --shard, GEN and SEND become shard K's and WORKERS
-# one; with --start-at, the sender (one) or the coordinator (several)
-# starts the first phase then.
-hosts_resolve() {
-	local k=${SET[--shard]:-} from=${SET[--from-records]+x} n=${SET[--workers-max]:-} i a
-	START_AT=${SET[--start-at]:-}
-	if [[ -n $START_AT ]] && ! [[ $START_AT =~ ^[0-9]+(\.[0-9]{1,9})?$ ]]; then
-		usage_error "profile: invalid value for --start-at: '$START_AT' (seconds since the epoch, up to 9 decimals)"
-	fi
-	if [[ -z $k && -z $from ]]; then
-		[[ -z $START_AT ]] && return 0
-		if ((WORKERS == 1)); then SEND+=(--start-at "$START_AT")
-		else START_NS=$(start_ns "$START_AT"); fi
-		return 0
-	fi
-	local opt=--shard
-	[[ -n $from ]] && opt=--from-records
-	[[ -n $k && -n $from ]] && usage_error "profile: --shard and --from-records cannot be used together"
-	[[ -n $from && -n $START_AT ]] && usage_error "profile: --start-at has no meaning with --from-records (nothing is sent)"
-	[[ -n $n ]] || usage_error "profile: $opt needs --workers-max N, the number of shards"
-	[[ -n ${SET[--random-seed]+x} ]] ||
-		usage_error "profile: $opt needs --random-seed: every host must build the same dataset"
-	((WORKERS == n)) ||
-		usage_error "profile: $opt: with these options a run has $WORKERS senders, not --workers-max $n (fewer requests, sessions or concurrency slots than shards?)"
-	[[ -n $from ]] && return 0
-	if ! [[ $k =~ ^[0-9]+$ ]] || ((k < 1 || k > n)); then
-		usage_error "profile: invalid value for --shard: '$k' (1 to --workers-max $n)"
-	fi
-	local run=/nonexistent dir=/nonexistent
-	shard_args "$k"
-	SEND=()
-	for ((i = 0; i < ${#SHARD_SEND[@]}; i++)); do
-		a=${SHARD_SEND[i]}
-		case $a in
-		--phase-cue|--phase-ack) ((++i)) ;;
-		*) SEND+=("$a") ;;
-		esac
-	done
-	GEN+=(--shard "$k/$n")
-	N_SHARDS=$n WORKERS=1
-	[[ -n $START_AT ]] && SEND+=(--start-at "$START_AT")
-	return 0
-}
-
-# start_ns EPOCH_S: epoch seconds (up to 9 decimals) in epoch ns.
-start_ns() {
-	local s=${1%%.*} f=000000000
-	[[ $1 == *.* ]] && f=${1#*.}000000000
-	echo $((10#$s * 1000000000 + 10#${f:0:9}))
-}
-START_NS=
-
-# ports_check: warns when this host's concurrency gives one server
-# address and port (--url, each taking an even part) more connections
-# than half the ephemeral port range: past that, the kernel's connect()
-# scans every even local port for each new one (__inet_check_established)
-# and the senders stall (bench/concurrency.sh: 11 s at 16,700 a port).
-ports_check() {
-	local c=${SET[--concurrency]:-0} wc=${SET[--warmup-concurrency]:-0} lo hi u n=0
-	local -A seen=()
-	[[ -n ${SET[--from-records]+x} ]] && return 0
-	[[ $c =~ ^[0-9]+$ ]] || c=0
-	[[ $wc =~ ^[0-9]+$ ]] && ((wc > c)) && c=$wc
-	[[ -n ${SET[--shard]:-} ]] && c=$(((c + ${SET[--workers-max]} - 1) / ${SET[--workers-max]}))
-	read -r lo hi <<<"$(cat /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)"
-	[[ $lo =~ ^[0-9]+$ && $hi =~ ^[0-9]+$ ]] || return 0
-	while IFS= read -r u; do
-		[[ -n $u ]] || continue
-		u=${u#*://}
-		seen[${u%%/*}]=1
-	done <<<"${SET[--url]:-localhost:8000}"
-	n=${#seen[@]}
-	((n < 1)) && n=1
-	((c / n > (hi - lo + 1) / 2)) || return 0
-	warn "concurrency $c over $n server address(es) and port(s): past $(((hi - lo + 1) / 2)) connections to one (half of net.ipv4.ip_local_port_range $lo-$hi), each connect scans the local ports and the senders stall; give the server more ports or addresses (--url repeated), or widen the range"
-}
 
 # loss_report RUN FILE...: the requests of each shard without a record in
 # FILE..., lost in flight or never sent, by aiperf-loss(1) (the sender's
@@ -1631,48 +763,14 @@ merge_records() {
 	return "${sts[1]}"
 }
 
-# check_stage CMD...: CMD with no input must accept its options; its
-# message is this command's usage error.
-check_stage() {
-	local err
-	err=$("$@" </dev/null 2>&1 >/dev/null) || usage_error "${err%%$'\n'Try *}"
-}
-
+# profile ARGS...: one run. aiperf-plan(1) parses and checks the options
+# (profile-options.tsv), runs the stages' checks, names and makes the
+# artifact directory, writes input_config into the scratch folder and
+# plans every stage's command line: its shell assignments are this
+# function's variables (SET, GEN, SEND, MET, EXP, MET_RUN, EXP_RUN, SYN,
+# CLI, LOGLEVEL, WORKERS, dir, mode, ...).
 profile() {
-	parse_profile "$@"
-	local level=${SET[--export-level]:-records}
-	case $level in summary|records|raw) ;; *)
-		usage_error "profile: invalid value for --export-level: '$level' (summary, records, raw)" ;;
-	esac
-	check_load_options
-	check_wrapper_options
-	cpu_list
-	workers_resolve
-	hosts_resolve
-	ports_check
-	local input=${SET[--input-file]:-} mode st
-	[[ -n $input ]] && GEN+=(--input-file "$input")
-	# validates the dataset and timing options before anything is written
-	mode=$(aiperf-gen "${GEN[@]}" --print-timing-mode) || { st=$?; exit "$st"; }
-	# and the other stages' options, with no records (their warnings come
-	# in the run)
-	check_stage aiperf-send "${SEND[@]}"
-	check_stage aiperf-metrics "${MET[@]}"
-	server_metrics_urls
-	server_metrics_formats
-	check_stage aiperf-export --check "${EXP[@]}"
-	gpu_telemetry_setup
-	local dir=${SET[--artifact-dir]:-}
-	[[ -z $dir ]] && dir=artifacts/$(artifact_subdir "$mode")
-	mkdir -p "$dir/logs" || die "cannot create '$dir'"
-	[[ -L $dir/logs ]] && die "'$dir/logs' is a symbolic link: not followed"
-	dir=$(cd "$dir" && pwd)
-	local RAW
-	clean_artifacts "$dir"
-	local log=$dir/logs/aiperf.log raw=$RAW
-	# aiperf-metrics opens the raw file while aiperf-export may not yet have
-	# made the prefix's directories
-	[[ $raw == /dev/null ]] || mkdir -p "${raw%/*}" || die "cannot create '${raw%/*}'"
+	local plan dir mode st input=${SET[--input-file]:-}
 	# The configuration holds the command line as typed: it waits for
 	# aiperf-export in a directory only we can read, not among the artifacts.
 	run=$(mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX") || die "cannot make a temporary directory"
@@ -1681,11 +779,17 @@ profile() {
 	# (run_pipeline takes the signals over).
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
-	write_input_config "$run/input_config.json"
+	plan=$(aiperf-plan --run-dir "$run" -- "$@") || exit
+	eval "$plan"
+	input=${SET[--input-file]:-}
+	local RAW
+	clean_artifacts "$dir"
+	local log=$dir/logs/aiperf.log raw=$RAW
+	# aiperf-metrics opens the raw file while aiperf-export may not yet have
+	# made the prefix's directories
+	[[ $raw == /dev/null ]] || mkdir -p "${raw%/*}" || die "cannot create '${raw%/*}'"
 	local synth=$dir/.synthesized_input.jsonl
-	if [[ -n $input ]] && synthesize_input "$synth"; then
-		GEN=("${GEN[@]:0:${#GEN[@]}-2}" --input-file "$synth")
-	fi
+	[[ -n $input ]] && synthesize_input "$synth"
 	new_file "$log" || die "cannot create '$log'"
 	LOGFILE=$log
 	log_settings "$dir" "$mode"
@@ -1710,139 +814,8 @@ profile() {
 # exit status in exit_status beside its artifacts), then aiperf-aggregate
 # writes ARTIFACT_DIR/aggregate/. Everything of it is in this section;
 # with none of its options, profile() runs alone, as before.
-MR_OPTS=' --num-profile-runs --profile-run-cooldown-seconds --confidence-level
-	--profile-run-disable-warmup-after-first --no-profile-run-disable-warmup-after-first
-	--set-consistent-seed --no-set-consistent-seed --convergence-metric
-	--convergence-stat --convergence-threshold --convergence-mode '
-# the original's LoadGeneratorConfig.disable_warmup() fields
-MR_WARMUP=' --warmup-request-count --warmup-duration --num-warmup-sessions
-	--warmup-concurrency --warmup-prefill-concurrency --warmup-request-rate
-	--warmup-arrival-pattern --warmup-grace-period --warmup-concurrency-ramp-duration
-	--warmup-prefill-concurrency-ramp-duration --warmup-request-rate-ramp-duration '
 declare -A MR=()	# canonical multi-run option -> value (1 for a flag)
-MR_ARGS=()		# the other arguments, as given
-MR_WARM=()		# their indexes that are warmup options or their values
-MR_PASS=()		# the multi-run options, canonical: each run gets them back
-MR_DIR=			# --artifact-dir, as given
 MR_CHILD=
-
-# mr_split ARGS...: MR and MR_ARGS; fails when there is nothing to do here
-# (no multi-run option, or --help).
-mr_split() {
-	local arg name value kind canon has
-	while (($#)); do
-		arg=$1
-		shift
-		[[ $arg == -h || $arg == --help ]] && return 1
-		case $arg in
-		--*=*) name=${arg%%=*} value=${arg#*=} has=1 ;;
-		*) name=$arg value='' has=0 ;;
-		esac
-		canon='' kind=''
-		lookup "$name" 2>/dev/null && IFS='|' read -r canon _ kind _ <<<"$ENTRY"
-		if [[ -n $canon && $MR_OPTS == *[[:space:]]"$canon"[[:space:]]* ]]; then
-			if [[ $kind == flag ]]; then MR[$canon]=1; MR_PASS+=("$canon"); continue; fi
-			if ((!has)); then
-				(($#)) || usage_error "profile: option '$canon' needs a value"
-				value=$1
-				shift
-			fi
-			MR[$canon]=$value
-			MR_PASS+=("$canon" "$value")
-			continue
-		fi
-		# each run's own --artifact-dir replaces the user's (mr_base_dir)
-		if [[ $canon == --artifact-dir ]]; then
-			MR_DIR=$value
-			((has)) || { MR_DIR=${1:-}; shift; }
-			continue
-		fi
-		[[ -n $canon && $MR_WARMUP == *[[:space:]]"$canon"[[:space:]]* ]] && MR_WARM+=("${#MR_ARGS[@]}")
-		MR_ARGS+=("$arg")
-		if [[ -n $kind && $kind != flag ]] && ((!has)) && (($#)) &&
-			[[ -z ${NARGS[$canon]+x} ]]; then
-			[[ $MR_WARMUP == *[[:space:]]"$canon"[[:space:]]* ]] && MR_WARM+=("${#MR_ARGS[@]}")
-			MR_ARGS+=("$1")
-			shift
-		fi
-	done
-	((${#MR[@]}))
-}
-
-# mr_number NAME VALUE LOW HIGH [int]: VALUE within (LOW, HIGH) bounds
-# as the original checks them ("[" inclusive, "(" exclusive in LOW/HIGH).
-mr_number() {
-	local n=$1 v=$2 lo=$3 hi=$4 l=${3:0:1} top=${4:1} re='^[0-9]+(\.[0-9]*)?$'
-	[[ ${5:-} == int ]] && re='^[0-9]+$'
-	# shellcheck disable=SC2015 # usage_error exits
-	[[ $v =~ $re ]] && awk -v v="$v" -v lo="${lo:1}" -v hi="${hi:1}" -v l="${lo:0:1}" \
-		-v h="${hi:0:1}" 'BEGIN { ok = (l == "[" ? v >= lo : v > lo) &&
-			(hi == "" || (h == "]" ? v <= hi : v < hi)); exit !ok }' ||
-		usage_error "profile: invalid value for $n: '$v' (${lo:1} to ${top:-inf}$([[ $l == '(' ]] && echo ', exclusive'))"
-}
-
-# mr_check: the original's checks of the multi-run options.
-mr_check() {
-	local n=${MR[--num-profile-runs]:-1} o ui
-	mr_number --num-profile-runs "$n" '[1' ']10' int
-	[[ -n ${MR[--confidence-level]+x} ]] && mr_number --confidence-level "${MR[--confidence-level]}" '(0' ')1'
-	[[ -n ${MR[--profile-run-cooldown-seconds]+x} ]] &&
-		mr_number --profile-run-cooldown-seconds "${MR[--profile-run-cooldown-seconds]}" '[0' ''
-	[[ -n ${MR[--convergence-threshold]+x} ]] &&
-		mr_number --convergence-threshold "${MR[--convergence-threshold]}" '(0' ')1'
-	if [[ -n ${MR[--convergence-mode]+x} ]]; then
-		MR[--convergence-mode]=$(choice --convergence-mode "${MR[--convergence-mode]}")
-		[[ " ${VALUES[--convergence-mode]} " == *" ${MR[--convergence-mode]} "* ]] ||
-			usage_error "profile: invalid value for --convergence-mode: '${MR[--convergence-mode]}' (ci_width, cv, distribution)"
-	fi
-	[[ -n ${MR[--convergence-stat]+x} && ${MR[--convergence-mode]:-} == distribution ]] &&
-		usage_error "--convergence-stat is not applicable with --convergence-mode distribution. Distribution mode uses per-request data directly and ignores the stat parameter. Remove --convergence-stat or use --convergence-mode ci_width or cv."
-	for o in --convergence-mode --convergence-threshold --convergence-stat; do
-		[[ -n ${MR[$o]+x} && -z ${MR[--convergence-metric]+x} ]] &&
-			usage_error "$o requires --convergence-metric to be set. Either add --convergence-metric or remove $o."
-	done
-	if ((n == 1)); then
-		for o in "${!MR[@]}"; do
-			[[ $o == --num-profile-runs ]] || usage_error "${o#--no-} only applies when running multiple trials (--num-profile-runs > 1). Either remove $o or add --num-profile-runs 5 (or higher)."
-		done
-		return 0
-	fi
-	[[ ${MR[--convergence-mode]:-} == distribution && $(mr_value --export-level) == summary ]] &&
-		usage_error "--convergence-mode distribution needs the per-request records: --export-level records or raw"
-	[[ $(mr_value --input-file) == - ]] &&
-		usage_error "profile: --input-file - (standard input) can be read by one run only, not by --num-profile-runs $n"
-	ui=$(mr_value --ui-type)
-	[[ ${ui,,} == dashboard ]] && usage_error "Dashboard UI is not supported with multi-run mode (--num-profile-runs > 1) due to terminal control limitations. Please use '--ui simple' or '--ui none' instead."
-	return 0
-}
-
-# mr_value NAME: the value of option NAME (canonical) in MR_ARGS, last wins.
-mr_value() {
-	local i a name canon v=
-	for ((i = 0; i < ${#MR_ARGS[@]}; i++)); do
-		a=${MR_ARGS[i]}
-		name=${a%%=*}
-		lookup "$name" 2>/dev/null || continue
-		IFS='|' read -r canon _ <<<"$ENTRY"
-		[[ $canon == "$1" ]] || continue
-		if [[ $a == *=* ]]; then v=${a#*=}; else v=${MR_ARGS[i + 1]:-}; fi
-	done
-	printf '%s' "$v"
-}
-
-# mr_base_dir: the artifact directory, as profile() names it.
-mr_base_dir() {
-	local tm input
-	[[ -n $MR_DIR ]] && { printf '%s\n' "$MR_DIR"; return 0; }
-	(
-		parse_profile "${MR_ARGS[@]}"
-		check_load_options
-		input=${SET[--input-file]:-}
-		[[ -n $input ]] && GEN+=(--input-file "$input")
-		tm=$(aiperf-gen "${GEN[@]}" --print-timing-mode) || exit
-		printf 'artifacts/%s\n' "$(artifact_subdir "$tm")"
-	)
-}
 
 mr_on_signal() {
 	MR_SIG=$1
@@ -1869,20 +842,6 @@ mr_run_one() {
 	return "$st"
 }
 
-# mr_names: MR_NAMES, aiperf-aggregate's names of a run's summary and
-# records (aiperf-export's, for the --profile-export-prefix given).
-MR_NAMES=()
-mr_names() {
-	local p kind path
-	p=$(mr_value --profile-export-prefix)
-	[[ -n $p ]] || return 0
-	while IFS=$'\t' read -r kind path; do
-		[[ $kind == json ]] && MR_NAMES+=(--export-file "${path#/.x/}")
-		[[ $kind == records ]] && MR_NAMES+=(--records-file "${path#/.x/}")
-	done < <(aiperf-export --list-files --profile-export-prefix "$p" --artifact-dir /.x)
-	return 0
-}
-
 # mr_converged DIRS...: whether the runs so far meet --convergence-metric.
 mr_converged() {
 	local out
@@ -1896,7 +855,7 @@ mr_converged() {
 }
 
 multi_run() {
-	local n i st base dir label cd seed=() args warm=0 ui mst=0 max
+	local n i st base dir label cd seed=() args warm=0 mst=0 max
 	local -a dirs=() rest
 	# one run of several: its input_config keeps the multi-run options
 	if [[ -n ${AIPERF_MR_RUN:-} ]]; then
@@ -1904,21 +863,21 @@ multi_run() {
 		profile "$@"
 		return
 	fi
-	mr_split "$@" || { profile "$@"; return; }
-	mr_check
-	n=${MR[--num-profile-runs]:-1}
-	# one run is a single run (the table routes the option nowhere)
-	((n == 1)) && { profile "$@"; return; }
+	# aiperf-plan --multi-run: the multi-run options split off (MR, MR_PASS)
+	# and checked, the other arguments (MR_ARGS, the warmup's indexes
+	# MR_WARM), aiperf-aggregate's names (MR_NAMES), the artifact
+	# directory (base), the consistent seed; MR_N 0: a single run.
+	local plan MR_N MR_KV=() MR_ARGS=() MR_WARM=() MR_PASS=() MR_NAMES=()
+	plan=$(aiperf-plan --multi-run -- "$@") || exit
+	eval "$plan"
+	((MR_N)) || { profile "$@"; return; }
+	n=$MR_N
+	for ((i = 0; i < ${#MR_KV[@]}; i += 2)); do MR[${MR_KV[i]}]=${MR_KV[i + 1]}; done
 	MR_SELF=$(readlink -f "${BASH_SOURCE[0]}")
-	mr_names
-	base=$(mr_base_dir) || exit
 	mkdir -p "$base/profile_runs" || die "cannot create '$base/profile_runs'"
 	base=$(cd "$base" && pwd)
-	[[ -z ${MR[--no-set-consistent-seed]+x} && -z $(mr_value --random-seed) ]] &&
-		seed=(--random-seed 42) &&
+	((${#seed[@]})) &&
 		warn "No --random-seed specified. Using default seed 42 for multi-run consistency. All runs will use identical workloads."
-	ui=$(mr_value --ui-type)
-	[[ -z $ui ]] && MR_ARGS+=(--ui-type simple)
 	[[ -z ${MR[--no-profile-run-disable-warmup-after-first]+x} ]] && warm=1
 	cd=${MR[--profile-run-cooldown-seconds]:-0}
 	max=$n
@@ -1961,5 +920,4 @@ multi_run() {
 }
 # ---------------------------------------------------------------------------
 
-load_options
 multi_run "$@"

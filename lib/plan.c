@@ -69,6 +69,7 @@ static const struct field plan_fields[] = {
 	FIELD(plan, start_ns, F_LL),
 	FIELD(plan, cancelled, F_STR),
 	FIELD(plan, stage_cpu, F_STR),
+	FIELD(plan, raw, F_STR),
 	FIELD(plan, solo_cpu, F_INT),
 	FIELD(plan, rest_cpus, F_STR),
 	FIELD(plan, idle, F_INT),

@@ -77,6 +77,8 @@ struct plan {
 
 	char *cancelled;	/* made when a signal stops the run (aiperf-export --was-cancelled-if) */
 	char *stage_cpu;	/* the other stages' CPU samples (aiperf-export --stage-cpu) */
+	char *raw;		/* the raw records' file the run keeps, or NULL: the
+				 * spools are spills, removed at the end */
 
 	int solo_cpu;		/* the CPU the senders have to themselves, or -1 */
 	char *rest_cpus;	/* the other stages' CPUs ("0-2,4"), or NULL: any */

@@ -55,7 +55,7 @@ def options(tsv, support=None):
     names = {}
     for line in open(tsv, encoding="utf-8"):
         f = line.rstrip("\n").split("\t")
-        if line.startswith("#") or len(f) != 9 or support not in (None, f[7]):
+        if line.startswith("#") or len(f) != 11 or support not in (None, f[7]):
             continue
         for n in [f[0]] + ([] if f[1] == "-" else f[1].split()):
             names[n] = f[8]

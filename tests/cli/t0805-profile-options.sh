@@ -52,9 +52,11 @@ check() {
 	return $bad
 }
 
-test_expect_success 'every line has 9 fields of the documented forms' '
+test_expect_success 'every line has 11 fields of the documented forms' '
 	rows "$TSV" | awk -F"\t" "
-		NF != 9 { print \"fields: \" NF \": \" \$0; bad = 1 }
+		NF != 11 { print \"fields: \" NF \": \" \$0; bad = 1 }
+		\$8 != \"no\" && \$10 == \"-\" { print \"no --help group: \" \$1; bad = 1 }
+		\$11 !~ /^(-|(split|words|nargs|run|warmup)(,(split|words|nargs|run|warmup))*)\$/ { print \"form: \" \$0; bad = 1 }
 		\$1 !~ /^--?[a-zA-Z][a-zA-Z0-9-]*\$/ { print \"name: \" \$1; bad = 1 }
 		\$3 !~ /^(flag|arg|list)\$/ { print \"kind: \" \$0; bad = 1 }
 		\$4 !~ /^(-|[gsmewy]+)\$/ { print \"stages: \" \$0; bad = 1 }
@@ -142,7 +144,7 @@ test_expect_success 'the table is found beside the script, links resolved, or in
 	mkdir -p link data && ln -s "$TOP/bin/aiperf-profile" link/aiperf-profile &&
 	test_expect_code 2 link/aiperf-profile -m m --accuracy-benchmark mmlu 2>err &&
 	grep -q "not supported yet" err &&
-	printf "#c\n%s\t-\targ\t-\t-\t-\t-\tno\ttest reason\n" --zmq-host >data/profile-options.tsv &&
+	printf "#c\n%s\t-\targ\t-\t-\t-\t-\tno\ttest reason\t-\t-\n" --zmq-host >data/profile-options.tsv &&
 	AIPERF_DATA_DIR=$PWD/data test_expect_code 2 aiperf profile --zmq-host h 2>err &&
 	grep -q "not supported yet: test reason" err &&
 	printf "%s\targ\n" --zmq-host >data/profile-options.tsv &&

@@ -77,7 +77,7 @@ test_expect_success 'the gates as usage errors' '
 
 test_expect_success 'the gates are in --help and in the options table' '
 	aiperf profile --help >help &&
-	grep -q -- "--max-error-rate PCT, --fail-on-slo \[--min-goodput-pct PCT\]" help &&
+	grep -qx "  Exit gate: --max-error-rate, --fail-on-slo, --min-goodput-pct" help &&
 	for o in --max-error-rate --fail-on-slo --min-goodput-pct; do
 		grep -q "^$o	.*	ours	ours: " "$TOP/data/profile-options.tsv" || return 1
 	done

@@ -19,6 +19,7 @@ fill(struct plan *p)
 	plan_set(&p->run_dir, "/tmp/aiperf.X");
 	plan_set(&p->artifact_dir, "/a/b c");
 	plan_set(&p->log_level, "INFO");
+	plan_set(&p->raw, "/a/b c/profile_export_raw.jsonl");
 	plan_set(&p->input, "-");
 	for (int k = 1; k <= 2; k++) {
 		s = plan_add_sender(p);

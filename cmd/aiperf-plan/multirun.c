@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The multi-run section's planning: its options split off and checked, the runs' arguments. */
+#include "planner.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What mr_split makes of the command line. */
+struct mr {
+	struct plan_argv args;	/* the other arguments, as given */
+	struct plan_argv warm;	/* their indexes that are warmup options or their values */
+	struct plan_argv pass;	/* the multi-run options, canonical */
+	struct plan_argv names, values;	/* MR: canonical option -> value (1 for a flag) */
+	const char *dir;	/* --artifact-dir, as given */
+};
+
+static const char *
+mr_get(const struct mr *m, const char *canon)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < m->names.n; i++)
+		if (!strcmp(m->names.v[i], canon))
+			v = m->values.v[i];
+	return v;
+}
+
+static void
+mr_put(struct mr *m, const char *canon, const char *v)
+{
+	for (size_t i = 0; i < m->names.n; i++)
+		if (!strcmp(m->names.v[i], canon)) {
+			plan_set(&m->values.v[i], v);
+			return;
+		}
+	plan_argv_add(&m->names, canon);
+	plan_argv_add(&m->values, v);
+}
+
+static void
+add_index(struct plan_argv *a, size_t i)
+{
+	char *s = xstrfmt("%zu", i);
+
+	plan_argv_add(a, s);
+	free(s);
+}
+
+static const struct proftab_opt *
+known(const struct planner *p, const char *arg, const char **value)
+{
+	const char *eq = arg[0] == '-' && arg[1] == '-' ? strchr(arg, '=') : NULL;
+	char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : xstrdup(arg);
+	const struct proftab_opt *o = proftab_find(&p->tab, name);
+
+	free(name);
+	*value = eq ? eq + 1 : NULL;
+	return o && o->support != PROFTAB_NO ? o : NULL;
+}
+
+/* One argument of mr_split: how many it took. */
+static int
+split_one(const struct planner *p, struct mr *m, int argc, char **argv)
+{
+	const char *v;
+	const struct proftab_opt *o = known(p, argv[0], &v);
+	int taken = 1;
+
+	if (o && (o->form & PROFTAB_RUN)) {
+		if (o->kind == PROFTAB_FLAG) {
+			mr_put(m, o->name, "1");
+			plan_argv_add(&m->pass, o->name);
+			return 1;
+		}
+		if (!v && argc < 2)
+			usage_error("profile: option '%s' needs a value", o->name);
+		v = v ? v : argv[taken++];
+		mr_put(m, o->name, v);
+		plan_argv_add(&m->pass, o->name);
+		plan_argv_add(&m->pass, v);
+		return taken;
+	}
+	if (o && !strcmp(o->name, "--artifact-dir")) {
+		m->dir = v ? v : argc > 1 ? argv[taken++] : "";
+		return v || argc < 2 ? 1 : 2;
+	}
+	if (o && (o->form & PROFTAB_WARMUP))
+		add_index(&m->warm, m->args.n);
+	plan_argv_add(&m->args, argv[0]);
+	if (o && o->kind != PROFTAB_FLAG && !v && argc > 1 && !(o->form & PROFTAB_NARGS)) {
+		if (o->form & PROFTAB_WARMUP)
+			add_index(&m->warm, m->args.n);
+		plan_argv_add(&m->args, argv[taken++]);
+	}
+	return taken;
+}
+
+/* MR and its arguments; 0 when there is nothing to do here. */
+static int
+mr_split(const struct planner *p, struct mr *m, int argc, char **argv)
+{
+	for (int i = 0; i < argc;) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 0;
+		i += split_one(p, m, argc - i, argv + i);
+	}
+	return m->names.n > 0;
+}
+
+/* The value of option canon in the arguments, the last one winning. */
+static const char *
+mr_value(const struct planner *p, const struct mr *m, const char *canon)
+{
+	const char *v = "", *eqv;
+
+	for (size_t i = 0; i < m->args.n; i++) {
+		const char *a = m->args.v[i], *eq = strchr(a, '=');
+		char *name = eq ? xstrndup(a, (size_t)(eq - a)) : xstrdup(a);
+		const struct proftab_opt *o = proftab_find(&p->tab, name);
+
+		free(name);
+		if (!o || o->support == PROFTAB_NO || strcmp(o->name, canon))
+			continue;
+		eqv = eq ? eq + 1 : i + 1 < m->args.n ? m->args.v[i + 1] : "";
+		v = eqv;
+	}
+	return v;
+}
+
+/* value within (lo, hi) as the original checks them: lo_incl/hi_incl
+ * inclusive, hi < 0 none. */
+static void
+mr_number(const char *n, const char *v, double lo, int lo_incl, double hi, int hi_incl, int integer)
+{
+	size_t d = strspn(v, "0123456789");
+	int ok = d > 0 && (!v[d] || (!integer && v[d] == '.' &&
+				     strspn(v + d + 1, "0123456789") == strlen(v + d + 1)));
+	double x = ok ? strtod(v, NULL) : 0;
+	char hs[32];
+
+	ok = ok && (lo_incl ? x >= lo : x > lo) && (hi < 0 || (hi_incl ? x <= hi : x < hi));
+	if (ok)
+		return;
+	snprintf(hs, sizeof(hs), "%g", hi);
+	usage_error("profile: invalid value for %s: '%s' (%g to %s%s)", n, v, lo, hi < 0 ? "inf" : hs,
+		    lo_incl ? "" : ", exclusive");
+}
+
+static void
+check_convergence(const struct planner *p, struct mr *m)
+{
+	const char *mode = mr_get(m, "--convergence-mode");
+	const char *deps[] = { "--convergence-mode", "--convergence-threshold", "--convergence-stat" };
+
+	if (mode) {
+		const struct proftab_opt *o = opt_get(p, "--convergence-mode");
+
+		char *c = xstrdup(choice(o, mode));
+
+		mr_put(m, "--convergence-mode", c);
+		free(c);
+		mode = mr_get(m, "--convergence-mode");
+		if (!proftab_has_value(o, mode))
+			usage_error("profile: invalid value for --convergence-mode: '%s' (ci_width, cv, distribution)", mode);
+	}
+	if (mr_get(m, "--convergence-stat") && mode && !strcmp(mode, "distribution"))
+		usage_error("--convergence-stat is not applicable with --convergence-mode distribution. Distribution mode uses per-request data directly and ignores the stat parameter. Remove --convergence-stat or use --convergence-mode ci_width or cv.");
+	for (size_t i = 0; i < 3; i++)
+		if (mr_get(m, deps[i]) && !mr_get(m, "--convergence-metric"))
+			usage_error("%s requires --convergence-metric to be set. Either add --convergence-metric or remove %s.",
+				    deps[i], deps[i]);
+}
+
+static void
+check_many(const struct planner *p, const struct mr *m, const char *n)
+{
+	const char *mode = mr_get(m, "--convergence-mode");
+	char *ui = xstrdup(mr_value(p, m, "--ui-type"));
+
+	if (mode && !strcmp(mode, "distribution") && !strcmp(mr_value(p, m, "--export-level"), "summary"))
+		usage_error("--convergence-mode distribution needs the per-request records: --export-level records or raw");
+	if (!strcmp(mr_value(p, m, "--input-file"), "-"))
+		usage_error("profile: --input-file - (standard input) can be read by one run only, not by --num-profile-runs %s", n);
+	for (char *c = ui; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	if (!strcmp(ui, "dashboard"))
+		usage_error("Dashboard UI is not supported with multi-run mode (--num-profile-runs > 1) due to terminal control limitations. Please use '--ui simple' or '--ui none' instead.");
+	free(ui);
+}
+
+/* The original's checks of the multi-run options; the number of runs. */
+static long
+mr_check(const struct planner *p, struct mr *m)
+{
+	const char *n = mr_get(m, "--num-profile-runs"), *v;
+
+	n = n ? n : "1";
+	mr_number("--num-profile-runs", n, 1, 1, 10, 1, 1);
+	if ((v = mr_get(m, "--confidence-level")))
+		mr_number("--confidence-level", v, 0, 0, 1, 0, 0);
+	if ((v = mr_get(m, "--profile-run-cooldown-seconds")))
+		mr_number("--profile-run-cooldown-seconds", v, 0, 1, -1, 0, 0);
+	if ((v = mr_get(m, "--convergence-threshold")))
+		mr_number("--convergence-threshold", v, 0, 0, 1, 0, 0);
+	check_convergence(p, m);
+	if (atol(n) == 1) {
+		for (size_t i = 0; i < m->names.n; i++) {
+			const char *o = m->names.v[i];
+
+			if (strcmp(o, "--num-profile-runs"))
+				usage_error("%s only applies when running multiple trials (--num-profile-runs > 1). Either remove %s or add --num-profile-runs 5 (or higher).",
+					    strncmp(o, "--no-", 5) ? o : o + 5, o);
+		}
+		return 1;
+	}
+	check_many(p, m, n);
+	return atol(n);
+}
+
+/* aiperf-aggregate's names of a run's summary and records. */
+static void
+mr_names(const struct planner *p, const struct mr *m, struct plan_argv *names)
+{
+	const char *pre = mr_value(p, m, "--profile-export-prefix");
+	char *argv[] = { (char *)"aiperf-export", (char *)"--list-files",
+			 (char *)"--profile-export-prefix", (char *)pre, (char *)"--artifact-dir",
+			 (char *)"/.x", NULL };
+	struct buf out;
+	char *line, *nl;
+
+	if (!*pre)
+		return;
+	buf_init(&out, 1 << 20);
+	run_tool(argv, "/dev/null", &out, NULL);
+	buf_addch(&out, '\0');
+	for (line = out.s; line && *line; line = nl) {
+		if ((nl = strchr(line, '\n')))
+			*nl++ = '\0';
+		if (!strncmp(line, "json\t/.x/", 9))
+			plan_argv_add(names, "--export-file"), plan_argv_add(names, line + 9);
+		if (!strncmp(line, "records\t/.x/", 12))
+			plan_argv_add(names, "--records-file"), plan_argv_add(names, line + 12);
+	}
+	buf_release(&out);
+}
+
+/* The artifact directory, as the single run names it. */
+static char *
+mr_base_dir(struct planner *p, const struct mr *m)
+{
+	const char *input;
+	char **v, *dir;
+	struct buf out;
+	int st;
+
+	if (m->dir && *m->dir)
+		return xstrdup(m->dir);
+	parse_profile(p, (int)m->args.n, m->args.v);
+	check_load_options(p);
+	input = val(p, "--input-file", "");
+	if (*input)
+		add_stage_arg(p, "g", "--input-file", input);
+	v = xcalloc(p->gen.n + 3, sizeof(*v));
+	v[0] = (char *)"aiperf-gen";
+	memcpy(v + 1, p->gen.v, p->gen.n * sizeof(*v));
+	v[p->gen.n + 1] = (char *)"--print-timing-mode";
+	buf_init(&out, 1 << 20);
+	if ((st = run_tool(v, NULL, &out, NULL)))
+		exit(st);
+	while (out.len && out.s[out.len - 1] == '\n')
+		out.len--;
+	buf_addch(&out, '\0');
+	dir = xstrfmt("artifacts/%s", artifact_subdir(p, out.s));
+	buf_release(&out);
+	free(v);
+	return dir;
+}
+
+static void
+mr_emit(const struct planner *p, struct mr *m, long n, struct buf *b)
+{
+	struct plan_argv names = { 0 }, seed = { 0 }, mr = { 0 };
+	char *base;
+
+	mr_names(p, m, &names);
+	base = mr_base_dir((struct planner *)p, m);
+	if (!mr_get(m, "--no-set-consistent-seed") && !*mr_value(p, m, "--random-seed"))
+		plan_argv_add(&seed, "--random-seed"), plan_argv_add(&seed, "42");
+	if (!*mr_value(p, m, "--ui-type"))
+		plan_argv_add(&m->args, "--ui-type"), plan_argv_add(&m->args, "simple");
+	emit_long(b, "MR_N", n);
+	for (size_t i = 0; i < m->names.n; i++) {
+		char *s = xstrfmt("%s", m->names.v[i]);
+
+		plan_argv_add(&mr, s);
+		plan_argv_add(&mr, m->values.v[i]);
+		free(s);
+	}
+	emit_argv(b, "MR_KV", &mr, 0);
+	emit_argv(b, "MR_ARGS", &m->args, 0);
+	emit_argv(b, "MR_WARM", &m->warm, 0);
+	emit_argv(b, "MR_PASS", &m->pass, 0);
+	emit_argv(b, "MR_NAMES", &names, 0);
+	emit_argv(b, "seed", &seed, 0);
+	emit_str(b, "base", base);
+	free(base);
+}
+
+int
+multi_run_plan(struct planner *p, int argc, char **argv, struct buf *out)
+{
+	struct mr m = { 0 };
+	long n;
+
+	if (!mr_split(p, &m, argc, argv))
+		return 0;
+	n = mr_check(p, &m);
+	if (n == 1)
+		return 0;
+	mr_emit(p, &m, n, out);
+	return 1;
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The sibling tools run for their checks: found beside aiperf-plan, else on PATH. */
+#define _GNU_SOURCE
+#include "planner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int
+on_path(const char *name)
+{
+	const char *path = getenv("PATH"), *end;
+	char *f;
+	int ok = 0;
+
+	for (; path && !ok; path = *end ? end + 1 : NULL) {
+		end = path + strcspn(path, ":");
+		f = xstrfmt("%.*s/%s", (int)(end - path), end == path ? "." : path, name);
+		ok = access(f, X_OK) == 0;
+		free(f);
+		if (!*end)
+			break;
+	}
+	return ok;
+}
+
+/* The folder this binary was run from, links not resolved (the script
+ * finds us on its PATH, its own folder first): argv[0]'s, else the first
+ * PATH entry holding it, else the binary's own. */
+static const char *
+tool_dir(void)
+{
+	static char *dir;
+	const char *path = getenv("PATH"), *end;
+	char *f;
+
+	if (dir)
+		return dir;
+	if (strchr(argv0_path, '/'))
+		return dir = xstrndup(argv0_path, (size_t)(strrchr(argv0_path, '/') - argv0_path));
+	for (; path && *path && !dir; path = *end ? end + 1 : end) {
+		end = path + strcspn(path, ":");
+		f = xstrfmt("%.*s/%s", (int)(end - path), end == path ? "." : path, argv0_path);
+		if (access(f, X_OK) == 0)
+			dir = xstrfmt("%.*s", (int)(end - path), end == path ? "." : path);
+		free(f);
+	}
+	return dir ? dir : (dir = xstrdup(""));
+}
+
+const char *argv0_path = "aiperf-plan";
+
+const char *
+tool_path(const char *name, char *buf, size_t size)
+{
+	const char *dir = tool_dir();
+	ssize_t k;
+	char *slash;
+
+	if (*dir) {
+		if ((size_t)snprintf(buf, size, "%s/%s", dir, name) < size && access(buf, X_OK) == 0)
+			return buf;
+		return name;
+	}
+	k = readlink("/proc/self/exe", buf, size - 1);
+	if (k <= 0 || k >= (ssize_t)size - 1)
+		return name;
+	buf[k] = '\0';
+	if (!(slash = strrchr(buf, '/')) || (size_t)(slash - buf) + strlen(name) + 2 > size)
+		return name;
+	memcpy(slash + 1, name, strlen(name) + 1);
+	return access(buf, X_OK) == 0 ? buf : name;
+}
+
+/* Reads both pipes (either fd -1) to their ends into out and err. */
+static void
+drain(int ofd, struct buf *out, int efd, struct buf *err)
+{
+	struct pollfd pf[2] = { { ofd, POLLIN, 0 }, { efd, POLLIN, 0 } };
+	struct buf *to[2] = { out, err };
+	char chunk[65536];
+	ssize_t k;
+
+	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
+		if (poll(pf, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("poll:");
+		}
+		for (int i = 0; i < 2; i++) {
+			if (pf[i].fd < 0 || !pf[i].revents)
+				continue;
+			k = read(pf[i].fd, chunk, sizeof(chunk));
+			if (k > 0 && buf_tryadd(to[i], chunk, (size_t)k) < 0)
+				die("a stage's answer is too long");
+			if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN)) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+			}
+		}
+	}
+}
+
+static void
+pipe_to(posix_spawn_file_actions_t *fa, int fds[2], int target, struct buf *b)
+{
+	fds[0] = fds[1] = -1;
+	if (!b)
+		return;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		die("pipe:");
+	posix_spawn_file_actions_adddup2(fa, fds[1], target);
+}
+
+int
+run_tool(char *const argv[], const char *in, struct buf *out, struct buf *err)
+{
+	char exe[PATH_MAX];
+	const char *path = strchr(argv[0], '/') ? argv[0] : tool_path(argv[0], exe, sizeof(exe));
+	posix_spawn_file_actions_t fa;
+	int o[2], e[2], rc, st;
+	pid_t pid;
+
+	posix_spawn_file_actions_init(&fa);
+	if (in)
+		posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0);
+	pipe_to(&fa, o, 1, out);
+	/* our standard output is the shell's code */
+	if (!out)
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	pipe_to(&fa, e, 2, err);
+	rc = posix_spawnp(&pid, path, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (o[1] >= 0)
+		close(o[1]);
+	if (e[1] >= 0)
+		close(e[1]);
+	if (rc) {
+		warn("cannot run '%s': %s", argv[0], util_strerror(rc));
+		drain(o[0], out, e[0], err);
+		return 127;
+	}
+	drain(o[0], out, e[0], err);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid:");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* argv: tool, [first], args... */
+static char **
+argv_of(const char *tool, const char *first, const struct plan_argv *args)
+{
+	char **v = xcalloc(args->n + 3, sizeof(*v));
+	size_t k = 0;
+
+	v[k++] = (char *)tool;
+	if (first)
+		v[k++] = (char *)first;
+	for (size_t i = 0; i < args->n; i++)
+		v[k++] = args->v[i];
+	return v;
+}
+
+/* check_stage: with no input the stage must accept its options; its
+ * message (up to its "Try ..." hint) is this command's usage error. */
+void
+check_stage(const char *tool, const struct plan_argv *args, const char *first)
+{
+	char **v = argv_of(tool, first, args);
+	struct buf err;
+	const char *s, *try;
+	size_t n;
+
+	buf_init(&err, 1 << 20);
+	if (run_tool(v, "/dev/null", NULL, &err) == 0) {
+		buf_release(&err);
+		free(v);
+		return;
+	}
+	buf_addch(&err, '\0');
+	s = buf_str(&err);
+	try = strstr(s, "\nTry ");
+	n = try ? (size_t)(try - s) : strlen(s);
+	while (n && s[n - 1] == '\n')
+		n--;
+	usage_error("%.*s", (int)n, s);
+}
