@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "endpoint.h"
+
 /* Python's str(float(x)) for plain decimals (10 -> 10.0), as awk reads x. */
 char *
 py_float(const char *x)
@@ -73,7 +75,7 @@ artifact_subdir(const struct planner *p, const char *mode)
 		if (*c == '/')
 			*c = '_';
 	r = xstrfmt("%s%s-openai-%s-%s", name, count_models(models) > 1 ? "_multi" : "",
-		    val(p, "--endpoint-type", "chat"), stim);
+		    val(p, "--endpoint-type", endpoint_get(ENDPOINT_CHAT)->name), stim);
 	free(name);
 	free(stim);
 	return r;

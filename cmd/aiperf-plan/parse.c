@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "endpoint.h"
+
 void
 usage_error(const char *fmt, ...)
 {
@@ -215,13 +217,13 @@ static void
 default_tokenizer(struct planner *p)
 {
 	char *first;
-	const char *et = get(p, "--endpoint-type");
+	const struct endpoint_type *et = endpoint_find(get(p, "--endpoint-type"));
 
 	if (is_set(p, "--tokenizer"))
 		return;
 	first = first_line(get(p, "--model"));
 	add_stage_arg(p, "gm", "--tokenizer",
-		      et && !strcmp(et, "image_retrieval") ? "builtin" : first);
+		      et && et->id == ENDPOINT_IMAGE_RETRIEVAL ? "builtin" : first);
 	free(first);
 }
 
