@@ -129,8 +129,8 @@ plan_add_scraper(struct plan *p)
 
 static void release_fields(void *base, const struct field *fs);
 
-static void
-argv_release(struct plan_argv *a)
+void
+plan_argv_release(struct plan_argv *a)
 {
 	for (size_t i = 0; i < a->n; i++)
 		free(a->v[i]);
@@ -169,7 +169,7 @@ release_fields(void *base, const struct field *fs)
 			free(*AT(base, f, char *));
 			break;
 		case F_ARGV:
-			argv_release(AT(base, f, struct plan_argv));
+			plan_argv_release(AT(base, f, struct plan_argv));
 			break;
 		case F_SENDERS:
 		case F_SCRAPERS:
@@ -301,7 +301,7 @@ parse_argv(struct pctx *c, struct plan_argv *a, const struct json *v, const char
 {
 	if (v->type != JSON_ARRAY)
 		return fail(c, "'%s': not an array", name);
-	argv_release(a);
+	plan_argv_release(a);
 	for (const struct json *e = v->child; e; e = e->next) {
 		size_t len;
 		const char *s = json_str(e, &len);

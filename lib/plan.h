@@ -93,6 +93,8 @@ void plan_release(struct plan *p);
 
 /* Appends a copy of s to a. */
 void plan_argv_add(struct plan_argv *a, const char *s);
+/* Frees a's strings and array; a is left empty. */
+void plan_argv_release(struct plan_argv *a);
 /* *field = a copy of s (NULL: none), the old value freed. */
 void plan_set(char **field, const char *s);
 /* A new sender (or scraper), zeroed, at the end of p's list. */

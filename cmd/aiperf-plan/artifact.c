@@ -133,7 +133,7 @@ absolute(const char *dir)
 void
 artifact_dir(struct planner *p)
 {
-	char *logs = xstrfmt("%s/logs", p->dir);
+	char *logs = xstrfmt("%s/logs", p->dir), *abs;
 	struct stat st;
 
 	/* mkdir(1) itself, for its message */
@@ -143,5 +143,7 @@ artifact_dir(struct planner *p)
 	if (lstat(logs, &st) == 0 && S_ISLNK(st.st_mode))
 		die("'%s/logs' is a symbolic link: not followed", p->dir);
 	free(logs);
-	p->dir = absolute(p->dir);
+	abs = absolute(p->dir);
+	free(p->dir);
+	p->dir = abs;
 }

@@ -209,7 +209,7 @@ hosts_resolve(struct planner *p)
 	const char *opt = is_set(p, "--from-records") ? "--from-records" : "--shard";
 	int from = is_set(p, "--from-records");
 
-	p->start_at = (char *)val(p, "--start-at", NULL);
+	p->start_at = val(p, "--start-at", NULL);
 	if (p->start_at && !epoch_ok(p->start_at))
 		usage_error("profile: invalid value for --start-at: '%s' (seconds since the epoch, up to 9 decimals)",
 			    p->start_at);
@@ -266,12 +266,17 @@ ports_check(struct planner *p)
 		u = strstr(s, "://") ? strstr(s, "://") + 3 : s;
 		host = xstrndup(u, strcspn(u, "/"));
 		for (size_t i = 0; i < seen.n && host; i++)
-			if (!strcmp(seen.v[i], host))
+			if (!strcmp(seen.v[i], host)) {
+				free(host);
 				host = NULL;
+			}
 		if (host)
 			plan_argv_add(&seen, host);
+		free(host);
 	}
+	free(line);
 	n = seen.n ? (long long)seen.n : 1;
+	plan_argv_release(&seen);
 	half = (hi - lo + 1) / 2;
 	if (c / n > half)
 		warn("concurrency %lld over %lld server address(es) and port(s): past %lld connections to one (half of net.ipv4.ip_local_port_range %lld-%lld), each connect scans the local ports and the senders stall; give the server more ports or addresses (--url repeated), or widen the range",

@@ -90,7 +90,8 @@ timing_mode(struct planner *p)
 	int st;
 
 	v[0] = (char *)"aiperf-gen";
-	memcpy(v + 1, p->gen.v, p->gen.n * sizeof(*v));
+	if (p->gen.n)
+		memcpy(v + 1, p->gen.v, p->gen.n * sizeof(*v));
 	v[p->gen.n + 1] = (char *)"--print-timing-mode";
 	buf_init(&out, 1 << 20);
 	if ((st = run_tool(v, NULL, &out, NULL)))
@@ -112,20 +113,23 @@ raw_file(struct planner *p)
 
 	v[0] = (char *)"aiperf-export";
 	v[1] = (char *)"--list-files";
-	memcpy(v + 2, p->exp.v, p->exp.n * sizeof(*v));
+	if (p->exp.n)
+		memcpy(v + 2, p->exp.v, p->exp.n * sizeof(*v));
 	v[p->exp.n + 2] = (char *)"--artifact-dir";
 	v[p->exp.n + 3] = p->dir;
 	buf_init(&out, 1 << 20);
 	if (run_tool(v, "/dev/null", &out, NULL))
 		die("aiperf-export --list-files failed");
 	buf_addch(&out, '\0');
-	p->raw = (char *)"/dev/null";
 	for (line = out.s; line && *line; line = nl) {
 		if ((nl = strchr(line, '\n')))
 			*nl++ = '\0';
 		if (!strncmp(line, "raw\t", 4) && line[4])
-			p->raw = xstrdup(line + 4);
+			plan_set(&p->raw, line + 4);
 	}
+	if (!p->raw)
+		p->raw = xstrdup("/dev/null");
+	buf_release(&out);
 	free(v);
 }
 
@@ -196,6 +200,8 @@ synthesis(struct planner *p)
 static void
 emit_common(const struct planner *p, struct buf *b)
 {
+	char num[32];
+
 	emit_set(p, b);
 	emit_argv(b, "GEN", &p->gen, 0);
 	emit_argv(b, "SEND", &p->send, 0);
@@ -206,8 +212,10 @@ emit_common(const struct planner *p, struct buf *b)
 	emit_str(b, "LOGLEVEL", p->loglevel);
 	emit_long(b, "WORKERS", p->workers);
 	emit_str(b, "START_AT", p->start_at);
-	emit_str(b, "START_NS", p->start_ns ? xstrfmt("%lld", p->start_ns) : "");
-	emit_str(b, "N_SHARDS", p->n_shards ? xstrfmt("%ld", p->n_shards) : "");
+	snprintf(num, sizeof(num), "%lld", p->start_ns);
+	emit_str(b, "START_NS", p->start_ns ? num : "");
+	snprintf(num, sizeof(num), "%ld", p->n_shards);
+	emit_str(b, "N_SHARDS", p->n_shards ? num : "");
 	emit_str(b, "mode", p->mode);
 	emit_str(b, "dir", p->dir);
 	emit_argv(b, "SRV_URLS", &p->srv_urls, 0);
@@ -237,7 +245,14 @@ profile_plan(struct planner *p, int argc, char **argv, const struct options *o)
 		emit_help(p, HELP_SHELL);
 	checks(p);
 	dir = val(p, "--artifact-dir", "");
-	p->dir = *dir ? xstrdup(dir) : xstrfmt("artifacts/%s", artifact_subdir(p, p->mode));
+	if (*dir) {
+		p->dir = xstrdup(dir);
+	} else {
+		char *sub = artifact_subdir(p, p->mode);
+
+		p->dir = xstrfmt("artifacts/%s", sub);
+		free(sub);
+	}
 	buf_init(&b, BUF_NOMAX);
 	plan_init(&plan);
 	if (p->run) {
@@ -254,6 +269,8 @@ profile_plan(struct planner *p, int argc, char **argv, const struct options *o)
 			write_plan(&plan, o->plan_file);
 	}
 	emit_flush(&b);
+	buf_release(&b);
+	plan_release(&plan);
 }
 
 int
@@ -281,8 +298,10 @@ main(int argc, char **argv)
 		if (!multi_run_plan(&p, argc - i, argv + i, &out))
 			emit_long(&out, "MR_N", 0);
 		emit_flush(&out);
-		return 0;
+	} else {
+		profile_plan(&p, argc - i, argv + i, &o);
 	}
-	profile_plan(&p, argc - i, argv + i, &o);
+	buf_release(&out);
+	planner_release(&p);
 	return 0;
 }

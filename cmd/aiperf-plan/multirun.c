@@ -263,7 +263,8 @@ mr_base_dir(struct planner *p, const struct mr *m)
 		add_stage_arg(p, "g", "--input-file", input);
 	v = xcalloc(p->gen.n + 3, sizeof(*v));
 	v[0] = (char *)"aiperf-gen";
-	memcpy(v + 1, p->gen.v, p->gen.n * sizeof(*v));
+	if (p->gen.n)
+		memcpy(v + 1, p->gen.v, p->gen.n * sizeof(*v));
 	v[p->gen.n + 1] = (char *)"--print-timing-mode";
 	buf_init(&out, 1 << 20);
 	if ((st = run_tool(v, NULL, &out, NULL)))
@@ -305,6 +306,19 @@ mr_emit(const struct planner *p, struct mr *m, long n, struct buf *b)
 	emit_argv(b, "seed", &seed, 0);
 	emit_str(b, "base", base);
 	free(base);
+	plan_argv_release(&names);
+	plan_argv_release(&seed);
+	plan_argv_release(&mr);
+}
+
+static void
+mr_release(struct mr *m)
+{
+	plan_argv_release(&m->args);
+	plan_argv_release(&m->warm);
+	plan_argv_release(&m->pass);
+	plan_argv_release(&m->names);
+	plan_argv_release(&m->values);
 }
 
 int
@@ -313,11 +327,11 @@ multi_run_plan(struct planner *p, int argc, char **argv, struct buf *out)
 	struct mr m = { 0 };
 	long n;
 
-	if (!mr_split(p, &m, argc, argv))
+	if (!mr_split(p, &m, argc, argv) || (n = mr_check(p, &m)) == 1) {
+		mr_release(&m);
 		return 0;
-	n = mr_check(p, &m);
-	if (n == 1)
-		return 0;
+	}
 	mr_emit(p, &m, n, out);
+	mr_release(&m);
 	return 1;
 }

@@ -25,7 +25,7 @@ struct planner {
 	const char *loglevel;
 	char *mode;		/* aiperf-gen --print-timing-mode */
 	long workers, n_shards;
-	char *start_at;		/* --start-at, or NULL */
+	const char *start_at;	/* --start-at, or NULL (the option's value) */
 	long long start_ns;	/* several senders from --start-at, or 0 */
 	int ncpus, cpus[1024];	/* the CPUs taskset lists (ncpus 0: none) */
 	struct plan_argv srv_urls, gpu_urls;
@@ -43,6 +43,8 @@ _Noreturn void usage_error(const char *fmt, ...) FMT(1, 2);
 
 /* table.c: the options table found and loaded into p->tab; dies if not. */
 void table_load(struct planner *p);
+/* Frees all p holds (its table, options, lists and strings). */
+void planner_release(struct planner *p);
 const struct proftab_opt *opt_get(const struct planner *p, const char *canon);
 /* bash's ${SET[canon]+x}: whether it was given. */
 int is_set(const struct planner *p, const char *canon);

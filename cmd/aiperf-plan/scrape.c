@@ -295,11 +295,15 @@ gpu_telemetry_setup(struct planner *p)
 		if (user.n)
 			warn("--gpu-telemetry: the DCGM URLs are not used with pynvml (NVML reads this host's GPUs): %zu ignored",
 			     user.n);
-		return;
+	} else {
+		split_ws(env ? env : "http://localhost:9400/metrics http://localhost:9401/metrics",
+			 &defaults);
+		if (defaults.n)
+			gpu_reachable(&defaults, &p->gpu_urls);
+		for (size_t i = 0; i < user.n; i++)
+			add_unique(&p->gpu_urls, xstrdup(user.v[i]));
 	}
-	split_ws(env ? env : "http://localhost:9400/metrics http://localhost:9401/metrics", &defaults);
-	if (defaults.n)
-		gpu_reachable(&defaults, &p->gpu_urls);
-	for (size_t i = 0; i < user.n; i++)
-		add_unique(&p->gpu_urls, xstrdup(user.v[i]));
+	plan_argv_release(&words);
+	plan_argv_release(&user);
+	plan_argv_release(&defaults);
 }

@@ -85,6 +85,27 @@ table_load(struct planner *p)
 	p->set = xcalloc(p->tab.n ? p->tab.n : 1, sizeof(*p->set));
 }
 
+void
+planner_release(struct planner *p)
+{
+	struct plan_argv *lists[] = { &p->gen, &p->send, &p->met, &p->exp, &p->syn,
+		&p->srv_urls, &p->gpu_urls, &p->busy, &p->read, &p->log };
+
+	for (size_t i = 0; p->set && i < p->tab.n; i++)
+		free(p->set[i]);
+	free(p->set);
+	proftab_release(&p->tab);
+	free((char *)p->table_path);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(*lists); i++)
+		plan_argv_release(lists[i]);
+	buf_release(&p->cli);
+	free(p->mode);
+	free(p->gpu_csv);
+	free(p->dir);
+	free(p->raw);
+	memset(p, 0, sizeof(*p));
+}
+
 const struct proftab_opt *
 opt_get(const struct planner *p, const char *canon)
 {
