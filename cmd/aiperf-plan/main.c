@@ -281,6 +281,7 @@ main(int argc, char **argv)
 	struct buf out;
 	int i;
 
+	signals_hold();
 	util_setprogname("aiperf-plan");
 	argv0_path = argv[0];
 	i = parse_args(argc, argv, &o);

@@ -3,6 +3,7 @@
 #ifndef AIPERF_PLANNER_H
 #define AIPERF_PLANNER_H
 
+#include <spawn.h>
 #include <stddef.h>
 
 #include "buf.h"
@@ -90,6 +91,18 @@ void server_metrics_urls(struct planner *p);
 void server_metrics_formats(struct planner *p);
 void gpu_telemetry_setup(struct planner *p);
 
+/* spawn.c: SIGINT, SIGTERM and SIGHUP held (blocked) from main's start:
+ * planning goes on to its end (the GPU probes cut short), and the script,
+ * which had the same signal, has the run written as cancelled. */
+void signals_hold(void);
+/* spawn.c: the first of them that came (pending or waited for), or 0. */
+int signal_caught(void);
+/* spawn.c: sleeps until a child changes state (0) or one of them comes
+ * (its number); never misses either. */
+int wait_or_signal(void);
+/* spawn.c: every child's attributes: signals unblocked and at their
+ * defaults, a process group of its own. */
+void spawn_attr(posix_spawnattr_t *a);
 /* spawn.c: whether name is an executable on PATH. */
 int on_path(const char *name);
 /* spawn.c: the name this binary was run as (main's argv[0]). */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The scrapers' URLs: server metrics from --url and --server-metrics, GPU telemetry's sources. */
+#define _GNU_SOURCE /* sigabbrev_np */
 #include "planner.h"
 
 #include <errno.h>
@@ -15,7 +16,6 @@
 #define PROBES_AT_ONCE 32
 
 extern char **environ;
-static volatile sig_atomic_t stop;
 
 /* TEXT as a Prometheus endpoint's URL: http:// when it names no scheme,
  * /metrics when it names no path (before a query string or fragment). */
@@ -110,12 +110,6 @@ is_regular(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static void
-on_signal(int sig)
-{
-	stop = sig;
-}
-
 static pid_t
 probe_start(const char *url, const char *t, const char *out)
 {
@@ -123,16 +117,19 @@ probe_start(const char *url, const char *t, const char *out)
 	char *argv[] = { (char *)"aiperf-scrape", (char *)"--once", (char *)"--timeout", (char *)t,
 			 (char *)url, NULL };
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	pid_t pid;
 	int rc;
 
+	spawn_attr(&attr);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, tool_path("aiperf-scrape", exe, sizeof(exe)), &fa, NULL, argv,
+	rc = posix_spawnp(&pid, tool_path("aiperf-scrape", exe, sizeof(exe)), &fa, &attr, argv,
 			  environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	return rc ? 0 : pid;
 }
 
@@ -169,7 +166,6 @@ probes_kill(pid_t *pids, size_t n)
 			waitpid(pids[i], NULL, 0);
 }
 
-/* Waits for the probes; a signal kills them all and ends this run. */
 static void
 probes_remove(const char *dir, size_t n)
 {
@@ -182,18 +178,25 @@ probes_remove(const char *dir, size_t n)
 	rmdir(dir);
 }
 
+/* Waits for the probes; a signal kills those still running (they count
+ * as unanswered) and planning goes on. */
 static void
-probes_wait(pid_t *pids, size_t n, const char *dir, size_t total)
+probes_wait(pid_t *pids, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		while (pids[i] > 0 && waitpid(pids[i], NULL, 0) < 0 && errno == EINTR) {
-			if (!stop)
-				continue;
-			probes_kill(pids + i, n - i);
-			probes_remove(dir, total);
-			exit(128 + stop);
+	size_t left = 0;
+
+	for (size_t i = 0; i < n; i++)
+		left += pids[i] > 0;
+	while (left) {
+		for (size_t i = 0; i < n; i++)
+			if (pids[i] > 0 && waitpid(pids[i], NULL, WNOHANG) == pids[i]) {
+				pids[i] = 0;
+				left--;
+			}
+		if (left && wait_or_signal()) {
+			probes_kill(pids, n);
+			return;
 		}
-		pids[i] = 0;
 	}
 }
 
@@ -205,21 +208,20 @@ gpu_reachable(struct plan_argv *urls, struct plan_argv *ok)
 	const char *t = getenv("AIPERF_GPU_REACHABILITY_TIMEOUT");
 	const char *tmp = getenv("TMPDIR");
 	char *dir = xstrfmt("%s/aiperf-gpu.XXXXXX", tmp && *tmp ? tmp : "/tmp"), *f;
-	struct sigaction sa = { .sa_handler = on_signal }, old[2];
 	pid_t pids[PROBES_AT_ONCE];
 	size_t i, k;
 
-	if (!mkdtemp(dir))
+	if (!mkdtemp(dir)) {
+		free(dir);
 		return;
-	sigaction(SIGINT, &sa, &old[0]);
-	sigaction(SIGTERM, &sa, &old[1]);
-	for (i = 0; i < urls->n; i += k) {
-		for (k = 0; k < PROBES_AT_ONCE && i + k < urls->n && !stop; k++) {
+	}
+	for (i = 0; i < urls->n && !signal_caught(); i += k) {
+		for (k = 0; k < PROBES_AT_ONCE && i + k < urls->n && !signal_caught(); k++) {
 			f = xstrfmt("%s/%zu", dir, i + k);
 			pids[k] = probe_start(urls->v[i + k], t && *t ? t : "10", f);
 			free(f);
 		}
-		probes_wait(pids, k, dir, urls->n);
+		probes_wait(pids, k);
 	}
 	for (i = 0; i < urls->n; i++) {
 		f = xstrfmt("%s/%zu", dir, i);
@@ -229,8 +231,6 @@ gpu_reachable(struct plan_argv *urls, struct plan_argv *ok)
 	}
 	probes_remove(dir, urls->n);
 	free(dir);
-	sigaction(SIGINT, &old[0], NULL);
-	sigaction(SIGTERM, &old[1], NULL);
 }
 
 static void
@@ -300,6 +300,13 @@ gpu_telemetry_setup(struct planner *p)
 			 &defaults);
 		if (defaults.n)
 			gpu_reachable(&defaults, &p->gpu_urls);
+		if (defaults.n && signal_caught()) {
+			char *l = xstrfmt("WARNING SIG%s while planning: the DCGM exporters' probes cut short (those that had not answered count as unreachable)",
+					  sigabbrev_np(signal_caught()));
+
+			plan_argv_add(&p->log, l);
+			free(l);
+		}
 		for (size_t i = 0; i < user.n; i++)
 			add_unique(&p->gpu_urls, xstrdup(user.v[i]));
 	}

@@ -59,6 +59,80 @@ tool_dir(void)
 
 const char *argv0_path = "aiperf-plan";
 
+/* The signals that stop a run: held (blocked) while planning, so that a
+ * planning interrupted still ends with its plan; the script, which gets
+ * the same signal, has the run written as cancelled. */
+static const int held[] = { SIGINT, SIGTERM, SIGHUP };
+static int caught;
+
+void
+signals_hold(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(held) / sizeof(*held); i++)
+		sigaddset(&set, held[i]);
+	/* SIGCHLD blocked stays pending (never discarded) for wait_or_signal */
+	sigaddset(&set, SIGCHLD);
+	signal(SIGCHLD, SIG_DFL);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+int
+signal_caught(void)
+{
+	sigset_t pend;
+
+	if (caught)
+		return caught;
+	if (sigpending(&pend) == 0)
+		for (size_t i = 0; i < sizeof(held) / sizeof(*held); i++)
+			if (sigismember(&pend, held[i]))
+				return caught = held[i];
+	return 0;
+}
+
+int
+wait_or_signal(void)
+{
+	sigset_t set;
+	int sig;
+
+	if (signal_caught())
+		return caught;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	for (size_t i = 0; i < sizeof(held) / sizeof(*held); i++)
+		sigaddset(&set, held[i]);
+	while ((sig = sigwaitinfo(&set, NULL)) < 0)
+		if (errno != EINTR)
+			die("sigwaitinfo:");
+	if (sig != SIGCHLD)
+		caught = sig;
+	return sig == SIGCHLD ? 0 : sig;
+}
+
+void
+spawn_attr(posix_spawnattr_t *a)
+{
+	sigset_t none, def;
+
+	sigemptyset(&none);
+	sigemptyset(&def);
+	for (size_t i = 0; i < sizeof(held) / sizeof(*held); i++)
+		sigaddset(&def, held[i]);
+	sigaddset(&def, SIGCHLD);
+	posix_spawnattr_init(a);
+	posix_spawnattr_setsigmask(a, &none);
+	posix_spawnattr_setsigdefault(a, &def);
+	/* a group of its own: a terminal's Ctrl-C reaches the script and us,
+	 * not a check half way (which would read as the options' fault) */
+	posix_spawnattr_setpgroup(a, 0);
+	posix_spawnattr_setflags(a, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+				 POSIX_SPAWN_SETPGROUP);
+}
+
 const char *
 tool_path(const char *name, char *buf, size_t size)
 {
@@ -127,9 +201,11 @@ run_tool(char *const argv[], const char *in, struct buf *out, struct buf *err)
 	char exe[PATH_MAX];
 	const char *path = strchr(argv[0], '/') ? argv[0] : tool_path(argv[0], exe, sizeof(exe));
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	int o[2], e[2], rc, st;
 	pid_t pid;
 
+	spawn_attr(&attr);
 	posix_spawn_file_actions_init(&fa);
 	if (in)
 		posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0);
@@ -138,8 +214,9 @@ run_tool(char *const argv[], const char *in, struct buf *out, struct buf *err)
 	if (!out)
 		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	pipe_to(&fa, e, 2, err);
-	rc = posix_spawnp(&pid, path, &fa, NULL, argv, environ);
+	rc = posix_spawnp(&pid, path, &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	if (o[1] >= 0)
 		close(o[1]);
 	if (e[1] >= 0)
