@@ -151,9 +151,11 @@ long long
 start_ns(const char *epoch_s)
 {
 	const char *dot = strchr(epoch_s, '.');
-	char frac[10] = "000000000";
-	long long s = num(dot ? xstrndup(epoch_s, (size_t)(dot - epoch_s)) : epoch_s);
+	char frac[10] = "000000000", *whole = xstrndup(epoch_s, dot ? (size_t)(dot - epoch_s)
+								     : strlen(epoch_s));
+	long long s = num(whole);
 
+	free(whole);
 	if (dot)
 		memcpy(frac, dot + 1, strnlen(dot + 1, 9));
 	return s * 1000000000LL + num(frac);
@@ -191,6 +193,8 @@ hosts_shard(struct planner *p, const char *k, long n)
 		else
 			plan_argv_add(&send, shard.v[i]);
 	}
+	plan_argv_release(&shard);
+	plan_argv_release(&p->send);
 	p->send = send;
 	s = xstrfmt("%s/%ld", k, n);
 	plan_argv_add(&p->gen, "--shard");

@@ -250,7 +250,7 @@ static char *
 mr_base_dir(struct planner *p, const struct mr *m)
 {
 	const char *input;
-	char **v, *dir;
+	char **v, *dir, *sub;
 	struct buf out;
 	int st;
 
@@ -272,7 +272,9 @@ mr_base_dir(struct planner *p, const struct mr *m)
 	while (out.len && out.s[out.len - 1] == '\n')
 		out.len--;
 	buf_addch(&out, '\0');
-	dir = xstrfmt("artifacts/%s", artifact_subdir(p, out.s));
+	sub = artifact_subdir(p, out.s);
+	dir = xstrfmt("artifacts/%s", sub);
+	free(sub);
 	buf_release(&out);
 	free(v);
 	return dir;
