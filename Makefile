@@ -90,6 +90,7 @@ build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
 # Unit tests that #include a tool's sources (or a test header) are rebuilt when those change.
 build/tests/test-fastresp: $(wildcard cmd/aiperf-metrics/*.[ch])
 build/tests/test-fastrec: tests/fastrec-same.h
+build/tests/test-cpusample: $(wildcard cmd/aiperf-supervise/cpu.[ch])
 
 # A stand-in libnvidia-ml for the aiperf-scrape --nvml tests.
 build/tests/libnvml-stub.so: tests/nvml/stub.c
