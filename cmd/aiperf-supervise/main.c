@@ -4,7 +4,6 @@
 #include "supervise.h"
 
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <time.h>
@@ -109,24 +108,45 @@ control_open(const char *path)
 	return fd;
 }
 
+/* The directory this program was run from, as named (a link not followed), or NULL. */
+static char *
+self_dir(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+
+	if (strchr(name, '/'))
+		return xstrndup(name, (size_t)(strrchr(name, '/') - name));
+	for (p = path; p && *p; p = colon + 1) {
+		char *dir, *file;
+		int ok;
+
+		colon = strchrnul(p, ':');
+		dir = xstrndup(p, (size_t)(colon - p));
+		file = xstrfmt("%s/%s", *dir ? dir : ".", name);
+		ok = access(file, X_OK) == 0;
+		free(file);
+		if (ok)
+			return dir;
+		free(dir);
+		if (!*colon)
+			break;
+	}
+	return NULL;
+}
+
 /* The plan's tools are looked for beside this program first, then on PATH. */
 static void
-path_setup(void)
+path_setup(const char *name)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	const char *path = getenv("PATH");
-	char *slash, *v;
+	char *dir = self_dir(name), *v;
 
-	if (n <= 0)
+	if (!dir)
 		return;
-	self[n] = 0;
-	if (!(slash = strrchr(self, '/')))
-		return;
-	*slash = 0;
-	v = xstrfmt("%s%s%s", self, path && *path ? ":" : "", path ? path : "");
+	v = xstrfmt("%s%s%s", dir, path && *path ? ":" : "", path ? path : "");
 	setenv("PATH", v, 1);
 	free(v);
+	free(dir);
 }
 
 /* The stages' log (lib/runlog.h), set before the first line is written. */
@@ -173,6 +193,7 @@ main(int argc, char **argv)
 
 	util_setprogname("aiperf-supervise");
 	std_fds();
+	spawn_init();
 	parse_args(argc, argv, &o);
 	signal(SIGPIPE, SIG_IGN);
 	unsetenv("AIPERF_LOG_FILE");
@@ -180,7 +201,7 @@ main(int argc, char **argv)
 	sv.plan_file = o.plan_file;
 	sv.ctl_fd = o.control_fifo ? control_open(o.control_fifo) : -1;
 	log_setup(&sv.p);
-	path_setup();
+	path_setup(argv[0]);
 	util_setprogname("aiperf profile");
 	st = run_supervise(&sv);
 	fflush(stdout);

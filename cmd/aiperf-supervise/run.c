@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu.h"
+
 /* A FIFO of the plan: made, or one already there. */
 static int
 fifo(const char *path)
@@ -194,25 +196,19 @@ pid_of(const struct sv *sv, enum kid_kind kind)
 	return 0;
 }
 
-/* The stage CPU sampler (cpu.h); until it is there, a file with no sample. */
+/* The stage CPU sampler (cpu.h), once the pids are known. */
 static void
 start_cpu(struct sv *sv)
 {
 	pid_t *gens = xcalloc(sv->p.nsenders, sizeof(*gens));
 	size_t n = 0;
-	int fd;
 
 	for (size_t i = 0; i < sv->nkids; i++)
 		if (sv->kids[i].kind == KID_GEN)
 			gens[n++] = sv->kids[i].pid;
-	if (cpu_start) {
+	if (sv->p.stage_cpu)
 		sv->cpu = cpu_start(sv->l, sv->p.stage_cpu, gens, n, pid_of(sv, KID_METRICS),
 				    pid_of(sv, KID_EXPORT));
-	} else if (sv->p.stage_cpu) {
-		fd = open_out(sv->p.stage_cpu);
-		dprintf(fd, "names aiperf-gen aiperf-metrics aiperf-export\nend\n");
-		close(fd);
-	}
 	free(gens);
 }
 
@@ -241,8 +237,7 @@ senders_ended(struct sv *sv)
 	if (phase_close)
 		phase_close(sv->phase);
 	sv->phase = NULL;
-	if (cpu_stop)
-		cpu_stop(sv->cpu);
+	cpu_stop(sv->cpu);
 	sv->cpu = NULL;
 }
 
@@ -283,8 +278,7 @@ release(struct sv *sv)
 	scrape_free(sv);
 	if (phase_close)
 		phase_close(sv->phase);
-	if (cpu_stop)
-		cpu_stop(sv->cpu);
+	cpu_stop(sv->cpu);
 	xclose(&sv->export_in);
 	xclose(&sv->export_out);
 	if (sv->ctl_fd >= 0) {

@@ -75,7 +75,22 @@ child_sched(const struct sv *sv, const struct spawn *s)
 		sched_setscheduler(0, SCHED_IDLE, &sp);
 }
 
-/* In a child about to exec: every signal at its default, none blocked. */
+/* The signals ignored when the supervisor started (nohup's SIGHUP, a shell's trap ''). */
+static sigset_t ignored_at_entry;
+
+void
+spawn_init(void)
+{
+	struct sigaction sa;
+
+	sigemptyset(&ignored_at_entry);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			sigaddset(&ignored_at_entry, sig);
+}
+
+/* In a child about to exec: every signal at its default (or ignored, as
+ * it was when the supervisor started), none blocked. */
 static void
 child_signals(void)
 {
@@ -83,7 +98,7 @@ child_signals(void)
 
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, SIG_DFL);
+			signal(sig, sigismember(&ignored_at_entry, sig) == 1 ? SIG_IGN : SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }

@@ -92,6 +92,8 @@ void sv_say(const char *fmt, ...) FMT(1, 2);
 /* A line of the run log as aiperf profile itself writes it ("aiperf.profile"). */
 void sv_log(enum runlog_level level, const char *fmt, ...) FMT(2, 3);
 
+/* spawn.c: the signal dispositions the supervisor was started with, noted first. */
+void spawn_init(void);
 /* spawn.c: a child started as s says (fork, exec): its pid; dies when it cannot. */
 pid_t spawn_exec(struct sv *sv, const struct spawn *s);
 /*
@@ -148,11 +150,8 @@ void trim_partial(const char *path);
 /* The stages still running, named for the third signal's message. */
 void report_killed(struct sv *sv);
 
-/* The modules of engineers "cue" (phase.h) and "cpu" (cpu.h), until merged. */
+/* The module of engineer "cue" (phase.h), until merged. */
 struct phase *phase_open(struct evloop *l, const struct plan *p) __attribute__((weak));
 void phase_close(struct phase *ph) __attribute__((weak));
-struct cpu_sampler *cpu_start(struct evloop *l, const char *path, const pid_t *gens,
-			      size_t ngens, pid_t metrics, pid_t export) __attribute__((weak));
-void cpu_stop(struct cpu_sampler *c) __attribute__((weak));
 
 #endif
