@@ -92,19 +92,6 @@ write_pid(const char *path, pid_t pid)
 	close(fd);
 }
 
-static int
-open_in(const char *path)
-{
-	int fd;
-
-	if (!path || !strcmp(path, "-"))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		die("cannot open '%s':", path);
-	return fd;
-}
-
 /* A stage in the stages' group (the first one leads it). */
 static pid_t
 stage(struct sv *sv, struct spawn *s, enum kid_kind kind, size_t index, int keeper)
@@ -136,20 +123,24 @@ start_sender(struct sv *sv, size_t k, int hold)
 	pipe_cloexec(a);
 	pipe_cloexec(b);
 	s.argv = ps->gen.v;
-	s.fd[0] = open_in(sv->p.input);
+	s.fd[0] = s.fd[2] = -1;
+	s.file[0] = !sv->p.input ? "/dev/null" : strcmp(sv->p.input, "-") ? sv->p.input : NULL;
 	s.fd[1] = a[1];
-	s.fd[2] = ps->gen_err ? open_out(ps->gen_err) : -1;
+	s.file[2] = ps->gen_err;
 	stage(sv, &s, KID_GEN, k, 0);
-	s = (struct spawn){ .argv = ps->send.v, .fd3 = -1, .hold = -1, .cpu = CPU_SOLO };
+	s = (struct spawn){ .argv = ps->send.v, .fd3 = -1, .hold = -1, .cpu = CPU_SOLO,
+			    .blocked = 1 };
 	s.fd[0] = a[0];
 	s.fd[1] = b[1];
-	s.fd[2] = ps->send_err ? open_out(ps->send_err) : -1;
+	s.fd[2] = -1;
+	s.file[2] = ps->send_err;
 	pid = stage(sv, &s, KID_SEND, k, 0);
 	write_pid(ps->send_pid, pid);
 	s = (struct spawn){ .argv = cat, .fd3 = -1, .hold = hold, .cpu = CPU_REST, .idle = 1 };
 	s.fd[0] = b[0];
-	s.fd[1] = open_out(ps->spool);
-	s.fd[2] = ps->spool_err ? open_out(ps->spool_err) : -1;
+	s.fd[1] = s.fd[2] = -1;
+	s.file[1] = ps->spool;
+	s.file[2] = ps->spool_err;
 	stage(sv, &s, KID_SPOOL, k, 1);
 }
 
@@ -165,7 +156,8 @@ start_downstream(struct sv *sv, int in)
 		pipe_cloexec(ui);
 	s.fd[0] = in;
 	s.fd[1] = out;
-	s.fd[2] = sv->p.metrics_err ? open_out(sv->p.metrics_err) : -1;
+	s.fd[2] = -1;
+	s.file[2] = sv->p.metrics_err;
 	s.fd3 = ui[1];
 	stage(sv, &s, KID_METRICS, 0, 0);
 	sv->export_in = -1;
@@ -182,7 +174,8 @@ start_downstream(struct sv *sv, int in)
 			    .idle = 1 };
 	s.fd[0] = sv->export_out;
 	s.fd[1] = -1;
-	s.fd[2] = sv->p.export_err ? open_out(sv->p.export_err) : -1;
+	s.fd[2] = -1;
+	s.file[2] = sv->p.export_err;
 	stage(sv, &s, KID_EXPORT, 0, 0);
 	sv->export_out = -1;
 }
@@ -233,6 +226,7 @@ static void
 senders_ended(struct sv *sv)
 {
 	sv->senders_ended = 1;
+	sv_log(RUNLOG_DEBUG, "the senders have ended: the scrapers' final scrape");
 	scrape_release(sv);
 	if (phase_close)
 		phase_close(sv->phase);

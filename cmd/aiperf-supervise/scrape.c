@@ -38,16 +38,17 @@ start_one(struct sv *sv, size_t i, int null)
 	struct spawn s = { .argv = c->argv.v, .fd3 = -1, .cpu = CPU_REST, .idle = 1 };
 	pid_t pid;
 
+	/* there already when the baseline's watch is set on it */
+	close(open_out(c->out));
 	s.fd[0] = null;
-	s.fd[1] = open_out(c->out);
-	s.fd[2] = c->err ? open_out(c->err) : -1;
+	s.fd[1] = s.fd[2] = -1;
+	s.file[1] = c->out;
+	s.file[2] = c->err;
 	s.hold = c->hold_export ? sv->export_in : -1;
 	s.rename_from = c->done ? c->out : NULL;
 	s.rename_to = c->done;
 	pid = spawn_keeper(sv, &s);
 	kid_add(sv, pid, KID_SCRAPER, i);
-	xclose(&s.fd[1]);
-	xclose(&s.fd[2]);
 }
 
 void

@@ -186,6 +186,10 @@ sig_setup(struct sv *sv)
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		if (evloop_signal(sv->l, sigs[i], on_signal, sv) < 0)
 			die("cannot watch signal %d:", sigs[i]);
-	if (sv->ctl_fd >= 0 && evloop_add(sv->l, sv->ctl_fd, EVLOOP_IN, on_control, sv) < 0)
+	if (sv->ctl_fd < 0)
+		return;
+	if (evloop_add(sv->l, sv->ctl_fd, EVLOOP_IN, on_control, sv) < 0)
 		die("cannot watch the control FIFO:");
+	/* a FIFO without a writer when it was opened never reports its end: read now */
+	on_control(sv->l, sv->ctl_fd, EVLOOP_IN, sv);
 }

@@ -52,6 +52,27 @@ child_fds(const int *src, int n)
 			_exit(126);
 }
 
+/* In a child: the files it reads and writes, opened where they go; exits 1 when one cannot be. */
+static void
+child_files(const struct spawn *s)
+{
+	for (int i = 0; i < 3; i++) {
+		int fd;
+
+		if (!s->file[i])
+			continue;
+		fd = i ? open(s->file[i], O_WRONLY | O_CREAT | O_TRUNC, 0666)
+		       : open(s->file[i], O_RDONLY);
+		if (fd < 0) {
+			fprintf(stderr, "%s: cannot %s '%s': %s\n", argv0, i ? "create" : "open",
+				s->file[i], util_strerror(errno));
+			_exit(1);
+		}
+		if (fd != i && (dup2(fd, i) < 0 || close(fd) < 0))
+			_exit(126);
+	}
+}
+
 /* In a child: its CPUs and its priority, as the plan gives them. */
 static void
 child_sched(const struct sv *sv, const struct spawn *s)
@@ -89,10 +110,15 @@ spawn_init(void)
 			sigaddset(&ignored_at_entry, sig);
 }
 
-/* In a child about to exec: every signal at its default (or ignored, as
- * it was when the supervisor started), none blocked. */
+/*
+ * In a child about to exec: every signal at its default (or ignored, as
+ * it was when the supervisor started), none blocked; but a sender starts
+ * with SIGINT, SIGTERM and SIGHUP blocked (blocked): it takes them through
+ * a signalfd (lib/evloop), which then finds one sent before it was set
+ * up, where a default disposition would have killed it.
+ */
 static void
-child_signals(void)
+child_signals(int blocked)
 {
 	sigset_t none;
 
@@ -100,13 +126,18 @@ child_signals(void)
 		if (sig != SIGKILL && sig != SIGSTOP)
 			signal(sig, sigismember(&ignored_at_entry, sig) == 1 ? SIG_IGN : SIG_DFL);
 	sigemptyset(&none);
+	if (blocked) {
+		sigaddset(&none, SIGINT);
+		sigaddset(&none, SIGTERM);
+		sigaddset(&none, SIGHUP);
+	}
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
 static _Noreturn void
-child_exec(char *const *argv)
+child_exec(char *const *argv, int blocked)
 {
-	child_signals();
+	child_signals(blocked);
 	execvp(argv[0], argv);
 	fprintf(stderr, "%s: cannot run '%s': %s\n", argv0, argv[0], util_strerror(errno));
 	_exit(127);
@@ -125,8 +156,9 @@ spawn_exec(struct sv *sv, const struct spawn *s)
 	if (pid == 0) {
 		setpgid(0, s->pgid);
 		child_fds(src, s->fd3 >= 0 ? 4 : 3);
+		child_files(s);
 		child_sched(sv, s);
-		child_exec(s->argv);
+		child_exec(s->argv, s->blocked);
 	}
 	setpgid(pid, s->pgid ? s->pgid : pid);
 	return pid;
@@ -164,6 +196,7 @@ keeper(struct sv *sv, const struct spawn *s)
 
 	child_fds(src, s->hold >= 0 ? 4 : 3);
 	syscall(SYS_close_range, s->hold >= 0 ? 4U : 3U, ~0U, 0U);
+	child_files(s);
 	child_sched(sv, s);
 	child = fork();
 	if (child < 0)
@@ -171,7 +204,7 @@ keeper(struct sv *sv, const struct spawn *s)
 	if (child == 0) {
 		if (s->hold >= 0)
 			close(3);
-		child_exec(s->argv);
+		child_exec(s->argv, s->blocked);
 	}
 	st = keeper_wait(child);
 	if (s->rename_from && s->rename_to) {

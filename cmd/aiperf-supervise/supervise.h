@@ -44,10 +44,12 @@ enum spawn_cpu { CPU_ANY, CPU_SOLO, CPU_REST };
 struct spawn {
 	char *const *argv;
 	int fd[3];
+	const char *file[3];	/* else a file opened there, in the child (0: read, 1, 2: made anew) */
 	int fd3;		/* a fourth descriptor (metrics' live view), or -1 */
 	int hold;		/* keeper: a descriptor it holds until its child ended, or -1 */
 	enum spawn_cpu cpu;
 	int idle;		/* SCHED_IDLE */
+	int blocked;		/* SIGINT, SIGTERM, SIGHUP blocked at its start (a sender) */
 	pid_t pgid;		/* 0: a group of its own; else that group */
 	const char *rename_from, *rename_to;	/* keeper: what it renames at the end */
 };
