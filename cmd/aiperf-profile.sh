@@ -10,7 +10,7 @@
 # SIGQ and written as soon as it is.
 SIGQ=() CTL=
 relay() {
-	if [[ -n $CTL ]]; then printf '%s\n' "$1" >&"$CTL" 2>/dev/null; else SIGQ+=("$1"); fi
+	if [[ -n $CTL ]]; then { printf '%s\n' "$1" >&"$CTL"; } 2>/dev/null; else SIGQ+=("$1"); fi
 	return 0
 }
 trap 'relay INT' INT

@@ -343,6 +343,7 @@ emit_prefix(struct buf *b, const char *name, const char *cpus)
 		add2(&a, "-c", cpus);
 	}
 	emit_argv(b, name, &a, 0);
+	plan_argv_release(&a);
 }
 
 void

@@ -6,7 +6,7 @@
 # (no plan, a malformed one, a control FIFO that is a regular file); a
 # control FIFO's line names a signal, its end leaves the run to finish and
 # the scratch folder removed; nothing left running.
-# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
+# shellcheck disable=SC2016,SC2009,SC2086,SC2010,SC2034 source=tests/cli/lib.sh # eval'd bodies, ps of a session, word lists
 . "$(dirname "$0")/lib.sh"
 
 export AIPERF_GPU_DEFAULT_DCGM_URLS=

@@ -7,7 +7,7 @@
 # every run stops within 5 s of the signal, with status 128 + the signal,
 # profile_export_aiperf.json written and was_cancelled true, and nothing
 # of ours is left running.
-# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
+# shellcheck disable=SC2016,SC2009,SC2086,SC2010,SC2034 source=tests/cli/lib.sh # eval'd bodies, ps of a session, word lists
 . "$(dirname "$0")/lib.sh"
 
 export AIPERF_GPU_DEFAULT_DCGM_URLS=
@@ -28,6 +28,19 @@ hogs_stop() {
 }
 trap 'hogs_stop; cleanup' EXIT
 
+# session PIDFILE CMD...: CMD in a session of its own (grp), its pid in
+# SPID (the session's id), the background job that waits for it in BG
+session() {
+	_f=$1
+	shift
+	rm -f "$_f"
+	grp sh -c 'echo $$ >"$0.tmp" && mv "$0.tmp" "$0" && exec "$@"' "$_f" "$@" &
+	BG=$!
+	_i=0
+	while [ ! -s "$_f" ] && [ $_i -lt 100 ]; do sleep 0.05; _i=$((_i + 1)); done
+	SPID=$(cat "$_f")
+}
+
 # left SID: our processes still in session SID (none of them a zombie)
 left() {
 	ps -o stat=,args= -s "$1" 2>/dev/null | grep -v "^Z" |
@@ -36,21 +49,21 @@ left() {
 
 # one SIG DELAY DIR: a run signalled at DELAY; its status, its stop bounded
 one() {
-	grp aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming \
+	session "$3.pid" aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming \
 		--isl 16 --osl 50 --concurrency 4 --request-count 2000 --ui-type none \
-		--no-server-metrics --artifact-dir "$3" >/dev/null 2>"$3.err" &
-	pid=$!
+		--no-server-metrics --artifact-dir "$3" >/dev/null 2>"$3.err"
+	pid=$SPID
 	sleep "$2"
-	kill -"$1" -- -"$pid" 2>/dev/null || kill -"$1" "$pid"
+	kill -"$1" -"$pid" 2>/dev/null || kill -"$1" "$pid"
 	i=0
 	while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	if kill -0 "$pid" 2>/dev/null; then
 		echo "$3: still running 5 s after SIG$1"
-		kill -KILL -- -"$pid" 2>/dev/null
+		kill -KILL -"$pid" 2>/dev/null
 		return 1
 	fi
-	wait "$pid"
-	st=$?
+	st=0
+	wait "$BG" || st=$?
 	test -z "$(left "$pid")" || { echo "$3: left running:"; left "$pid"; return 1; }
 	case $1 in INT) want=130 ;; TERM) want=143 ;; esac
 	test "$st" -eq "$want" || { echo "$3: status $st, want $want"; cat "$3.err"; return 1; }

@@ -8,7 +8,7 @@
 # that never answers): every artifact, was_cancelled false, export's
 # status; three of them then: the export killed, status 130, one line
 # that says so.
-# shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
+# shellcheck disable=SC2016,SC2009,SC2086,SC2010,SC2034 source=tests/cli/lib.sh # eval'd bodies, ps of a session, word lists
 . "$(dirname "$0")/lib.sh"
 
 export AIPERF_GPU_DEFAULT_DCGM_URLS=
@@ -16,7 +16,21 @@ start_mock --ttft-ms 50 --itl-ms 10
 TMUX_L=aiperf-t1052-$$
 trap 'tmux -L "$TMUX_L" kill-server 2>/dev/null; cleanup' EXIT
 
-P="-m m --tokenizer builtin --streaming --isl 16 --osl 50 --concurrency 4 --no-server-metrics"
+S="-m m --tokenizer builtin --streaming --isl 16 --osl 50 --concurrency 4"
+P="$S --no-server-metrics"
+
+# session PIDFILE CMD...: CMD in a session of its own (grp), its pid in
+# SPID (the session's id), the background job that waits for it in BG
+session() {
+	_f=$1
+	shift
+	rm -f "$_f"
+	grp sh -c 'echo $$ >"$0.tmp" && mv "$0.tmp" "$0" && exec "$@"' "$_f" "$@" &
+	BG=$!
+	_i=0
+	while [ ! -s "$_f" ] && [ $_i -lt 100 ]; do sleep 0.05; _i=$((_i + 1)); done
+	SPID=$(cat "$_f")
+}
 
 # left SID: our processes still in session SID (none of them a zombie)
 left() {
@@ -41,14 +55,14 @@ log_wait() {
 # hup_run DIR TARGET: a run in a session of its own, SIGHUP to TARGET
 # (group or script) once its sender has sent; status 129, cancelled, no spill
 hup_run() {
-	grp aiperf profile $P --url "$MOCK_URL" --request-count 2000 --ui-type none \
-		--workers-max 2 --artifact-dir "$1" >/dev/null 2>"$1.err" &
-	pid=$!
+	session "$1.pid" aiperf profile $P --url "$MOCK_URL" --request-count 2000 --ui-type none \
+		--workers-max 2 --artifact-dir "$1" >/dev/null 2>"$1.err"
+	pid=$SPID
 	log_wait "aiperf-send - INFO" "$1/logs/aiperf.log" || return 1
-	if [ "$2" = group ]; then kill -HUP -- -"$pid"; else kill -HUP "$pid"; fi
-	stop_wait "$pid" || { kill -KILL -- -"$pid"; echo "still running"; return 1; }
-	wait "$pid"
-	st=$?
+	if [ "$2" = group ]; then kill -HUP -"$pid"; else kill -HUP "$pid"; fi
+	stop_wait "$pid" || { kill -KILL -"$pid"; echo "still running"; return 1; }
+	st=0
+	wait "$BG" || st=$?
 	test "$st" -eq 129 || { echo "status $st"; cat "$1.err"; return 1; }
 	test -z "$(left "$pid")" || { left "$pid"; return 1; }
 	test "$(jq .was_cancelled "$1/profile_export_aiperf.json")" = true &&
@@ -81,16 +95,16 @@ test_expect_success 'a closed tmux pane under the dashboard: stopped, the summar
 # that never answers, SIGNALS times SIGINT once its senders have ended
 after_end() {
 	start_staller 60 || return 1
-	grp aiperf profile $P --url "$MOCK_URL" --request-count 8 --ui-type none -v \
+	session "$1.pid" aiperf profile $S --url "$MOCK_URL" --request-count 8 --ui-type none -v \
 		--server-metrics "http://127.0.0.1:$STALL_PORT/metrics" \
-		--artifact-dir "$1" >/dev/null 2>"$1.err" &
-	pid=$!
+		--artifact-dir "$1" >/dev/null 2>"$1.err"
+	pid=$SPID
 	log_wait "the senders have ended" "$1/logs/aiperf.log" || return 1
 	n=0
-	while [ $n -lt "$2" ]; do kill -INT -- -"$pid"; n=$((n + 1)); sleep 0.2; done
-	stop_wait "$pid" || { kill -KILL -- -"$pid"; return 1; }
-	wait "$pid"
-	ST=$?
+	while [ $n -lt "$2" ]; do kill -INT -"$pid"; n=$((n + 1)); sleep 0.2; done
+	stop_wait "$pid" || { kill -KILL -"$pid"; return 1; }
+	ST=0
+	wait "$BG" || ST=$?
 	kill "$STALL_PID" 2>/dev/null
 	test -z "$(left "$pid")" || { left "$pid"; return 1; }
 }
