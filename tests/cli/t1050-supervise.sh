@@ -138,7 +138,8 @@ test_expect_success 'two senders: one generator that fails, named once; the spoo
 test_expect_success 'the control FIFO: a line naming a signal cancels; junk is ignored' '
 	plan c --request-count 400 --concurrency 2 --url "$MOCK_URL" &&
 	mkfifo c.run/control &&
-	{ printf "junk\nINT\n" >c.run/control & } &&
+	long=$(printf "%0300d" 0) &&
+	{ printf "junk\nINTX\nint\n${long}INT\n\nINT\n" >c.run/control & } &&
 	exec 7<>c.run/control &&
 	test_expect_code 130 aiperf-supervise --plan c.run/plan.json --control-fifo c.run/control \
 		>/dev/null 2>err &&
@@ -146,7 +147,8 @@ test_expect_success 'the control FIFO: a line naming a signal cancels; junk is i
 	test "$(jq .was_cancelled c.a/profile_export_aiperf.json)" = true &&
 	grep -q "^aiperf profile: interrupted: stopping" err &&
 	grep -q "SIGINT (1): no new requests" c.a/logs/aiperf.log &&
-	grep -q "names no signal ignored" c.a/logs/aiperf.log
+	test "$(grep -c "names no signal ignored" c.a/logs/aiperf.log)" = 5 &&
+	test "$(grep -c "SIGINT (" c.a/logs/aiperf.log)" = 1
 '
 
 test_expect_success 'the control FIFO'"'"'s end: the run goes on to its end, the scratch folder removed' '
