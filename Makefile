@@ -88,6 +88,7 @@ build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< build/libaiperf.a $(LDLIBS)
 
 # Unit tests that #include a tool's sources (or a test header) are rebuilt when those change.
+build/tests/test-phase: $(wildcard cmd/aiperf-supervise/phase.[ch])
 build/tests/test-fastresp: $(wildcard cmd/aiperf-metrics/*.[ch])
 build/tests/test-fastrec: tests/fastrec-same.h
 build/tests/test-cpusample: $(wildcard cmd/aiperf-supervise/cpu.[ch])
