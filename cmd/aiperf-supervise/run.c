@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cpu.h"
+#include "phase.h"
 
 /* A FIFO of the plan: made, or one already there. */
 static int
@@ -211,13 +212,14 @@ run_start(struct sv *sv)
 	int c[2];
 
 	sv->started = 1;
+	/* the barrier's reader is there before a sender cues it */
+	if (sv->p.nsenders > 1)
+		sv->phase = phase_open(sv->l, &sv->p);
 	pipe_cloexec(c);
 	for (size_t k = 0; k < sv->p.nsenders; k++)
 		start_sender(sv, k, c[1]);
 	close(c[1]);
 	start_downstream(sv, c[0]);
-	if (sv->p.nsenders > 1 && phase_open)
-		sv->phase = phase_open(sv->l, &sv->p);
 	start_cpu(sv);
 	sig_deliver_pending(sv);
 }
@@ -228,8 +230,7 @@ senders_ended(struct sv *sv)
 	sv->senders_ended = 1;
 	sv_log(RUNLOG_DEBUG, "the senders have ended: the scrapers' final scrape");
 	scrape_release(sv);
-	if (phase_close)
-		phase_close(sv->phase);
+	phase_close(sv->phase);
 	sv->phase = NULL;
 	cpu_stop(sv->cpu);
 	sv->cpu = NULL;
@@ -270,8 +271,7 @@ static void
 release(struct sv *sv)
 {
 	scrape_free(sv);
-	if (phase_close)
-		phase_close(sv->phase);
+	phase_close(sv->phase);
 	cpu_stop(sv->cpu);
 	xclose(&sv->export_in);
 	xclose(&sv->export_out);

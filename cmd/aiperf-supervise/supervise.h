@@ -152,8 +152,4 @@ void trim_partial(const char *path);
 /* The stages still running, named for the third signal's message. */
 void report_killed(struct sv *sv);
 
-/* The module of engineer "cue" (phase.h), until merged. */
-struct phase *phase_open(struct evloop *l, const struct plan *p) __attribute__((weak));
-void phase_close(struct phase *ph) __attribute__((weak));
-
 #endif
