@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -194,6 +195,8 @@ keeper(struct sv *sv, const struct spawn *s)
 	pid_t child;
 	int st;
 
+	/* not to be taken for the supervisor (pgrep -x, ps -o comm) */
+	prctl(PR_SET_NAME, "aiperf-keeper", 0, 0, 0);
 	child_fds(src, s->hold >= 0 ? 4 : 3);
 	syscall(SYS_close_range, s->hold >= 0 ? 4U : 3U, ~0U, 0U);
 	child_files(s);

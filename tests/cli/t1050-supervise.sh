@@ -5,7 +5,8 @@
 # verdict 3), the messages and statuses as aiperf profile's; usage errors
 # (no plan, a malformed one, a control FIFO that is a regular file); a
 # control FIFO's line names a signal, its end leaves the run to finish and
-# the scratch folder removed; nothing left running.
+# the scratch folder removed; the supervisor killed outright leaves the
+# stages to write every artifact; nothing left running.
 # shellcheck disable=SC2016,SC2009,SC2086,SC2010,SC2034 source=tests/cli/lib.sh # eval'd bodies, ps of a session, word lists
 . "$(dirname "$0")/lib.sh"
 
@@ -160,6 +161,25 @@ test_expect_success 'the control FIFO'"'"'s end: the run goes on to its end, the
 	i=0 && while [ -d x.run ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done &&
 	test ! -d x.run &&
 	test "$(jq .request_count.avg x.a/profile_export_aiperf.json)" = 5
+'
+
+test_expect_success 'the supervisor killed outright: the stages end the run, every artifact written' '
+	mkdir -p kl.run kl.a/logs && : >kl.a/logs/aiperf.log &&
+	aiperf-plan --run-dir "$PWD/kl.run" --plan kl.run/plan.json -- -m m --tokenizer builtin \
+		--isl 8 --osl 4 --ui-type none --request-count 300 --concurrency 2 \
+		--url "$MOCK_URL" --artifact-dir kl.a >/dev/null &&
+	test "$(jq ".plan.scrapers | length" kl.run/plan.json)" = 1 &&
+	{ aiperf-supervise --plan kl.run/plan.json >/dev/null 2>err & } &&
+	sup=$! &&
+	i=0 && while [ ! -s kl.run/send.pid ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done &&
+	send=$(cat kl.run/send.pid) && kill -KILL "$sup" &&
+	i=0 && while kill -0 "$send" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done &&
+	i=0 && while [ ! -s kl.a/server_metrics_export.json ] && [ $i -lt 600 ]; do
+		sleep 0.05; i=$((i + 1)); done &&
+	i=0 && while test -n "$(ours)" && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done &&
+	test -z "$(ours)" &&
+	test "$(jq .request_count.avg kl.a/profile_export_aiperf.json)" = 300 &&
+	test -s kl.a/server_metrics_export.json && test ! -e kl.run/samples.part
 '
 
 test_done
