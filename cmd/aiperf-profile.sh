@@ -16,6 +16,11 @@ relay() {
 trap 'relay INT' INT
 trap 'relay TERM' TERM
 trap 'relay HUP' HUP
+# calm CMD...: CMD with SIGINT, SIGTERM and SIGHUP ignored. Until the
+# supervisor runs, a signal to our process group (a Ctrl-C) reaches what
+# this shell runs too; it is this shell's to relay, not the end of a
+# helper (the run is then still written, cancelled).
+calm() { (trap '' INT TERM HUP; "$@"); }
 relay_queued() {
 	local s
 	for s in "${SIGQ[@]}"; do printf '%s\n' "$s" >&"$CTL"; done
@@ -72,7 +77,7 @@ log() {	# LEVEL MESSAGE...
 # redacts them.
 log_settings() {
 	local o
-	log INFO "aiperf profile ${AIPERF_VERSION:-} (pid $$) on $(uname -n)"
+	log INFO "aiperf profile ${AIPERF_VERSION:-} (pid $$) on $(calm uname -n)"
 	log INFO "artifact directory: $1"
 	log INFO "timing mode: $2"
 	if [[ ${SET[--endpoint-type]:-} == image_retrieval && -z ${SET[--tokenizer]+x} ]]; then
@@ -93,8 +98,8 @@ log_settings() {
 # (SYN, aiperf-plan's; GEN already reads $1).
 synthesize_input() {
 	((${#SYN[@]})) || return 1
-	new_file "$1" || die "cannot create '$1'"
-	aiperf-trace synthesize --group-sessions "${SYN[@]}" "${SET[--input-file]}" >"$1" ||
+	calm new_file "$1" || die "cannot create '$1'"
+	calm aiperf-trace synthesize --group-sessions "${SYN[@]}" "${SET[--input-file]}" >"$1" ||
 		die "cannot synthesize '${SET[--input-file]}'"
 }
 
@@ -107,7 +112,7 @@ clean_artifacts() {
 	local dir=$1 kind path f list gone=()
 	local -a paths=()
 	RAW=/dev/null
-	list=$(aiperf-export --list-files "${EXP[@]}" --artifact-dir "$dir") ||
+	list=$(calm aiperf-export --list-files "${EXP[@]}" --artifact-dir "$dir") ||
 		die "aiperf-export --list-files failed"
 	while IFS=$'\t' read -r kind path; do
 		[[ -n $path ]] || continue
@@ -122,13 +127,13 @@ clean_artifacts() {
 	# points to): no stage writes through it (aiperf(7), Output files)
 	for f in "${paths[@]}"; do
 		[[ -f $f || -L $f ]] || continue
-		rm -f "$f" || die "cannot remove '$f'"
+		calm rm -f "$f" || die "cannot remove '$f'"
 		gone+=("${f#"$dir"/}")
 	done
 	((${#gone[@]})) || return 0
 	local IFS=,
 	printf '%s: removed the files of an earlier run from %s: %s\n' "$argv0" \
-		"$dir" "${gone[*]}" | sed 's/,/, /g' >&2
+		"$dir" "${gone[*]}" | calm sed 's/,/, /g' >&2
 }
 
 # new_file FILE: FILE made anew, empty, never through a link: whatever is
@@ -259,11 +264,11 @@ profile() {
 	local plan dir mode st input=${SET[--input-file]:-}
 	# The configuration holds the command line as typed: it waits for
 	# aiperf-export in a directory only we can read, not among the artifacts.
-	run=$(mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX") || die "cannot make a temporary directory"
+	run=$(calm mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX") || die "cannot make a temporary directory"
 	trap 'rm -rf "$run"' EXIT
 	# the control FIFO, held read-write: a write never blocks, and what
 	# is written waits there for the supervisor (relay)
-	mkfifo "$run/control" || die "cannot make '$run/control'"
+	calm mkfifo "$run/control" || die "cannot make '$run/control'"
 	exec {CTL}<>"$run/control"
 	relay_queued
 	plan=$(aiperf-plan --run-dir "$run" --plan "$run/plan.json" -- "$@") || exit
@@ -274,10 +279,10 @@ profile() {
 	local log=$dir/logs/aiperf.log raw=$RAW
 	# aiperf-metrics opens the raw file while aiperf-export may not yet have
 	# made the prefix's directories
-	[[ $raw == /dev/null ]] || mkdir -p "${raw%/*}" || die "cannot create '${raw%/*}'"
+	[[ $raw == /dev/null ]] || calm mkdir -p "${raw%/*}" || die "cannot create '${raw%/*}'"
 	local synth=$dir/.synthesized_input.jsonl
 	[[ -n $input ]] && synthesize_input "$synth"
-	new_file "$log" || die "cannot create '$log'"
+	calm new_file "$log" || die "cannot create '$log'"
 	LOGFILE=$log
 	log_settings "$dir" "$mode"
 	[[ -n ${SET[--shard]:-} ]] && log INFO "shard ${SET[--shard]} of $N_SHARDS (--shard): sender worker_$((SET[--shard] - 1)) alone${START_AT:+, from $START_AT (--start-at)}"
@@ -292,7 +297,7 @@ profile() {
 		run_pipeline "$run"
 	fi
 	local st=$?
-	rm -f "$synth"
+	calm rm -f "$synth"
 	((st == 1)) && exit 1
 	[[ $raw != /dev/null ]] && say 'Raw Records: %s\n' "$raw"
 	say 'Log File: %s\n' "$log"
