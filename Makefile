@@ -22,9 +22,9 @@ endif
 
 LIB_SRC  = $(sort $(wildcard lib/*.c lib/*/*.c))
 LIB_OBJ  = $(LIB_SRC:%.c=build/%.o)
-# C tools are folders cmd/aiperf-X/; shell commands are files cmd/X.sh,
+# C tools are folders cmd/aiperf-X/ with a main.c; shell commands are files cmd/X.sh,
 # installed as bin/X (aiperf, the dispatcher, and aiperf-profile etc.).
-TOOLS    = $(sort $(patsubst cmd/%/,%,$(wildcard cmd/aiperf-*/)))
+TOOLS    = $(sort $(patsubst cmd/%/main.c,%,$(wildcard cmd/aiperf-*/main.c)))
 SCRIPTS  = $(sort $(wildcard cmd/*.sh))
 BINS     = $(TOOLS:%=bin/%) $(SCRIPTS:cmd/%.sh=bin/%)
 UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
@@ -88,8 +88,10 @@ build/tests/%: tests/unit/%.c build/libaiperf.a tests/test.h
 	$(Q)$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(LDFLAGS) -o $@ $< build/libaiperf.a $(LDLIBS)
 
 # Unit tests that #include a tool's sources (or a test header) are rebuilt when those change.
+build/tests/test-phase: $(wildcard cmd/aiperf-supervise/phase.[ch])
 build/tests/test-fastresp: $(wildcard cmd/aiperf-metrics/*.[ch])
 build/tests/test-fastrec: tests/fastrec-same.h
+build/tests/test-cpusample: $(wildcard cmd/aiperf-supervise/cpu.[ch])
 
 # A stand-in libnvidia-ml for the aiperf-scrape --nvml tests.
 build/tests/libnvml-stub.so: tests/nvml/stub.c

@@ -3,6 +3,29 @@
 # aiperf profile [options]: the original's command line over the C pipeline
 # stages, gen | send | metrics | export; writes the original's artifacts.
 # Run as aiperf-profile by aiperf(7)'s dispatcher, or directly.
+
+# The signals, from the first instruction on: each is relayed, as a line
+# naming it, into the control FIFO (CTL) that aiperf-supervise(1) reads
+# (aiperf(7), Interrupting a run); until that is open they are kept in
+# SIGQ and written as soon as it is.
+SIGQ=() CTL=
+relay() {
+	if [[ -n $CTL ]]; then { printf '%s\n' "$1" >&"$CTL"; } 2>/dev/null; else SIGQ+=("$1"); fi
+	return 0
+}
+trap 'relay INT' INT
+trap 'relay TERM' TERM
+trap 'relay HUP' HUP
+# calm CMD...: CMD with SIGINT, SIGTERM and SIGHUP ignored. Until the
+# supervisor runs, a signal to our process group (a Ctrl-C) reaches what
+# this shell runs too; it is this shell's to relay, not the end of a
+# helper (the run is then still written, cancelled).
+calm() { (trap '' INT TERM HUP; "$@"); }
+relay_queued() {
+	local s
+	for s in "${SIGQ[@]}"; do printf '%s\n' "$s" >&"$CTL"; done
+	SIGQ=()
+}
 set -o pipefail
 argv0="aiperf profile"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -28,8 +51,7 @@ usage_error() {
 # What aiperf-plan(1) decided (profile: eval "$(aiperf-plan ...)"): the
 # options given (SET, canonical -> value(s), newline separated), the
 # inert ones' notes, every stage's arguments, the CLI Command string.
-GEN=() SEND=() MET=() EXP=() SYN=() MET_RUN=() EXP_RUN=() PLAN_LOG=()
-SRV_ARGS=() GPU_ARGS=()
+GEN=() SEND=() MET=() EXP=() SYN=()
 declare -A SET=() INERT=()
 CLI="aiperf profile"
 
@@ -55,7 +77,7 @@ log() {	# LEVEL MESSAGE...
 # redacts them.
 log_settings() {
 	local o
-	log INFO "aiperf profile ${AIPERF_VERSION:-} (pid $$) on $(uname -n)"
+	log INFO "aiperf profile ${AIPERF_VERSION:-} (pid $$) on $(calm uname -n)"
 	log INFO "artifact directory: $1"
 	log INFO "timing mode: $2"
 	if [[ ${SET[--endpoint-type]:-} == image_retrieval && -z ${SET[--tokenizer]+x} ]]; then
@@ -76,8 +98,8 @@ log_settings() {
 # (SYN, aiperf-plan's; GEN already reads $1).
 synthesize_input() {
 	((${#SYN[@]})) || return 1
-	new_file "$1" || die "cannot create '$1'"
-	aiperf-trace synthesize --group-sessions "${SYN[@]}" "${SET[--input-file]}" >"$1" ||
+	calm new_file "$1" || die "cannot create '$1'"
+	calm aiperf-trace synthesize --group-sessions "${SYN[@]}" "${SET[--input-file]}" >"$1" ||
 		die "cannot synthesize '${SET[--input-file]}'"
 }
 
@@ -90,7 +112,7 @@ clean_artifacts() {
 	local dir=$1 kind path f list gone=()
 	local -a paths=()
 	RAW=/dev/null
-	list=$(aiperf-export --list-files "${EXP[@]}" --artifact-dir "$dir") ||
+	list=$(calm aiperf-export --list-files "${EXP[@]}" --artifact-dir "$dir") ||
 		die "aiperf-export --list-files failed"
 	while IFS=$'\t' read -r kind path; do
 		[[ -n $path ]] || continue
@@ -105,13 +127,13 @@ clean_artifacts() {
 	# points to): no stage writes through it (aiperf(7), Output files)
 	for f in "${paths[@]}"; do
 		[[ -f $f || -L $f ]] || continue
-		rm -f "$f" || die "cannot remove '$f'"
+		calm rm -f "$f" || die "cannot remove '$f'"
 		gone+=("${f#"$dir"/}")
 	done
 	((${#gone[@]})) || return 0
 	local IFS=,
 	printf '%s: removed the files of an earlier run from %s: %s\n' "$argv0" \
-		"$dir" "${gone[*]}" | sed 's/,/, /g' >&2
+		"$dir" "${gone[*]}" | calm sed 's/,/, /g' >&2
 }
 
 # new_file FILE: FILE made anew, empty, never through a link: whatever is
@@ -122,567 +144,36 @@ new_file() {
 	rm -f -- "$1" && (set -C && : >"$1") 2>/dev/null
 }
 
-# stage NAME CMD...: runs CMD; its pid goes to $run/NAME.pid, its exit
-# status to $run/NAME.st.
-stage() {
-	local name=$1
-	shift
-	# fd 9, the scraper's FIFO (server_metrics_start), stays with the
-	# sender alone (stage runs in the pipeline's subshells only)
-	[[ $name == send || $name == send.* ]] || exec 9>&-
-	(echo "$BASHPID" >"$run/$name.pid" && exec "$@")
-	echo "$?" >"$run/$name.st"
-}
-
 # The raw records' file below export level raw, while the run lasts.
 SPILL=.raw_records.spill.jsonl
-
-# trim_partial FILE: FILE without a last line cut short (a write that
-# failed half way), truncated in place (a full disk has no room for a
-# copy).
-trim_partial() {
-	local f=$1 size
-	size=$(stat -c %s "$f" 2>/dev/null) || return 0
-	((size)) || return 0
-	[[ $(tail -c 1 "$f" | od -An -tx1) == *0a* ]] && return 0
-	truncate -s $((size - $(tail -n 1 "$f" | wc -c))) "$f"
-}
-
-# GPU telemetry (issue #15; the original's gpu_telemetry/, aiperf(7)): the
-# DCGM exporters to scrape (GPU_URLS), NVML (GPU_NVML), the console tables
-# (GPU_CONSOLE); one aiperf-scrape (GPU_PID) from before the first request
-# to after the sender's end, its samples in $run/gpu.samples for
-# aiperf-export --gpu-samples.
-GPU_URLS=() GPU_NVML=0 GPU_PID=''
-
-# gpu_telemetry_start RUN: the scraper, on idle CPU beside the other stages.
-gpu_telemetry_start() {
-	local run=$1
-	: >"$run/gpu.samples"
-	if [[ -n ${SET[--no-gpu-telemetry]+x} ]]; then
-		log INFO "GPU telemetry disabled (--no-gpu-telemetry)"
-		return 0
-	elif ! ((${#GPU_URLS[@]} || GPU_NVML)); then
-		log INFO "GPU telemetry: no DCGM exporter reachable"
-		return 0
-	fi
-	log INFO "GPU telemetry from ${#GPU_URLS[@]} DCGM exporter(s)$( ((GPU_NVML)) &&
-		echo " and pynvml") (aiperf-scrape names them)"
-	[[ -p $run/scrape.ctl ]] || return 0
-	scrape_cue "$run" gpu
-	# GPU_ARGS: aiperf-plan's, the cue's FIFOs included
-	"${REST[@]}" "${IDLE[@]}" aiperf-scrape "${GPU_ARGS[@]}" \
-		>"$run/gpu.samples" 2>"$run/gpu.err" </dev/null &
-	GPU_PID=$!
-}
-
-# gpu_telemetry_stop: the scraper's end, which comes by itself once the
-# sender has ended (the FIFO, scrape_fifo), with its final scrape; 30 s at
-# most (an exited scraper nobody has reaped yet counts as ended). Its
-# warnings to our stderr and the log. Run after aiperf-metrics, before
-# aiperf-export reads the samples.
-gpu_telemetry_stop() {
-	local run=$1 i=0 state='' line
-	[[ -n $GPU_PID ]] || return 0
-	while read -r _ _ state _ 2>/dev/null <"/proc/$GPU_PID/stat" && [[ $state != Z ]] &&
-		((i++ < 3000)); do
-		sleep 0.01
-	done
-	((i > 3000)) && kill -KILL "$GPU_PID" 2>/dev/null
-	while IFS= read -r line; do
-		printf '%s\n' "$line" >&2
-		log WARNING "$line"
-	done <"$run/gpu.err"
-	return 0
-}
-
-# IDLE: the prefix that runs a stage on idle CPU only (SCHED_IDLE): while
-# requests are in flight the sender alone runs at normal priority, and the
-# other stages catch up on what is left of the machine (issue #12).
-IDLE=()
-command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null && IDLE=(chrt --idle 0)
-
-# SOLO, REST (aiperf-plan's cpu_split): with three CPUs or more to run on,
-# or two and --busy-poll,
-# the sender gets the last of them to itself among our stages (SOLO) and
-# the others share the rest (REST), so that no stage of ours, not even on
-# idle CPU, takes a time slice on the sender's CPU (a SCHED_IDLE task still
-# gets one there now and then, a millisecond and more, which a --busy-poll
-# sender, never idle, pays in full). On two CPUs a sleeping sender is left
-# free to move: a server on the same host then has both (bench
-# profile-vs-send.sh case 7: pinned, 0.87x the requests/s, 1.76x the p99
-# lateness).
-# AIPERF_PIN=0 leaves the CPUs to the scheduler; AIPERF_PIN=1 splits them
-# whenever there are two (bench/profile-vs-send.sh case 7 measures both).
-SOLO=() REST=()
-
-# cpu_sampler RUN: while the sender runs, a sample every 50 ms of the other
-# stages' CPU time (user + system from /proc/PID/stat, in ns) into
-# RUN/stage-cpu, then "end"; aiperf-export --stage-cpu reports what they
-# used inside the measured window. Runs on idle CPU itself.
-cpu_sampler() {
-	local run=$1 tck send i n p t fd
-	local -a pids=() cpu=(0 0 0) f
-	[[ ${#IDLE[@]} -gt 0 ]] && chrt --idle -p 0 "$BASHPID" 2>/dev/null
-	[[ ${#REST[@]} -gt 0 ]] && taskset -pc "${REST[2]}" "$BASHPID" >/dev/null 2>&1
-	tck=$(getconf CLK_TCK 2>/dev/null) || tck=100
-	for ((i = 0; i < 500; i++)); do
-		n=$(stage_pids "$run" send | wc -w)
-		((n == WORKERS)) && [[ -s $run/metrics.pid && -s $run/export.pid ]] &&
-			(($(stage_pids "$run" gen | wc -w) == WORKERS)) && break
-		sleep 0.01
-	done
-	local -a sends gens
-	mapfile -t sends < <(stage_pids "$run" send)
-	((${#sends[@]})) || return 0
-	mapfile -t gens < <(stage_pids "$run" gen)
-	for n in metrics export; do pids+=("$(cat "$run/$n.pid" 2>/dev/null)"); done
-	exec {fd}<> <(:)	# read -t on it: a sleep without a process
-	{
-		echo "names aiperf-gen aiperf-metrics aiperf-export"
-		# while a sender runs; the generators' CPU summed (--workers-max)
-		while any_alive "${sends[@]}"; do
-			t=${EPOCHREALTIME/[.,]/}000
-			send=0
-			for p in "${gens[@]}"; do
-				read -r -a f 2>/dev/null <"/proc/$p/stat" &&
-					send=$((send + (f[13] + f[14]) * 1000000000 / tck))
-			done
-			((send > cpu[0])) && cpu[0]=$send
-			for i in 1 2; do
-				p=${pids[i - 1]}
-				[[ -n $p ]] && read -r -a f 2>/dev/null <"/proc/$p/stat" &&
-					cpu[i]=$(((f[13] + f[14]) * 1000000000 / tck))
-			done
-			printf '%s %s %s %s\n' "$t" "${cpu[@]}"
-			read -r -t 0.05 -u "$fd" _ || :
-		done
-		echo end
-	} >"$run/stage-cpu"
-	exec {fd}<&-
-}
-
-# Server metrics (issue #15): aiperf-scrape polls every --url base +
-# /metrics and each --server-metrics URL from a baseline scrape before the
-# first request to a final one after the sender ends, on idle CPU beside
-# the other stages; aiperf-export --server-samples aggregates its records
-# over the profiling window. No flush wait after the final scrape (the
-# original waits 2 s): the final scrape starts once the sender has ended,
-# when every request it counted has been answered. An endpoint that fails
-# is a warning, never a failed run; one that stalls costs at most
-# SRV_TIMEOUT at the start (the baseline) and twice that at the end.
-SRV_TIMEOUT=5 SRV_URLS=() SRV_PID=
-
-# server_metrics_start RUN: server_metrics_run in the background (a process
-# group of its own: a Ctrl-C reaches only us); returns once each endpoint's
-# baseline scrape is written (SRV_TIMEOUT + 1 s at most). Sets SRV_ON.
-SRV_ON=
-server_metrics_start() {
-	local run=$1
-	((${#SRV_URLS[@]})) || return 0
-	log INFO "server metrics from ${#SRV_URLS[@]} endpoint(s) (aiperf-scrape names them)"
-	: >"$run/samples.part"
-	[[ -p $run/scrape.ctl ]] || return 0
-	SRV_ON=1
-	scrape_cue "$run" srv
-	server_metrics_run "$run" &
-	SRV_PID=$!
-}
-
-# server_metrics_baseline RUN: wait for each endpoint's first scrape (the
-# baseline), SRV_TIMEOUT + 1 s at most.
-server_metrics_baseline() {
-	local run=$1 i n
-	[[ -n $SRV_ON ]] || return 0
-	for ((i = 0; i < (SRV_TIMEOUT + 1) * 50; i++)); do
-		# a scraper that has ended (a full disk) moved its file
-		[[ -e $run/samples ]] && break
-		n=$(wc -l <"$run/samples.part" 2>/dev/null) || break
-		((n >= ${#SRV_URLS[@]})) && break
-		sleep 0.02
-	done
-}
-
-# scrape_fifo RUN: RUN/scrape.ctl, the FIFO whose last writer's end is the
-# scrapers' cue (server_metrics_run, gpu_telemetry_start), when either
-# runs. The scrapers are started before this shell opens it as fd 9
-# (scrape_hold), so that they hold no writer of their own.
-scrape_fifo() {
-	((${#SRV_URLS[@]} || ${#GPU_URLS[@]} || GPU_NVML)) || return 0
-	mkfifo "$1/scrape.ctl" || warn "cannot make '$1/scrape.ctl': no server metrics nor GPU telemetry"
-	return 0
-}
-# scrape_cue RUN NAME: RUN/NAME.cue, the FIFO on which the sender cues
-# that scraper once the warmup has drained (aiperf-send --scrape-cue); it
-# acknowledges on RUN/scrape.ack, which all scrapers share, once that
-# scrape of each of its endpoints is written: the profiling window's
-# reference (aiperf-send(1), Scrapers); aiperf-plan put both in the
-# sender's and the scraper's arguments. Fails when the FIFOs cannot be made.
-scrape_cue() {
-	local run=$1 name=$2
-	mkfifo "$run/$name.cue" || return 1
-	if [[ ! -p $run/scrape.ack ]]; then
-		mkfifo "$run/scrape.ack" || return 1
-	fi
-	SCRAPE_CUES+=("$run/$name.cue")
-}
-SCRAPE_CUES=()
-scrape_hold() {
-	[[ -p $1/scrape.ctl ]] && exec 9<>"$1/scrape.ctl"
-	return 0
-}
-
-# server_metrics_run RUN: aiperf-scrape (SRV_ARGS, aiperf-plan's: its
-# cue, scrape_cue, and the URLs), on idle CPU beside the other
-# stages, its records into RUN/samples.part, then moved to RUN/samples,
-# which aiperf-export waits for. It runs until the FIFO RUN/scrape.ctl has
-# no writer left: this shell holds it until the pipeline starts, the sender
-# from then on (stage), so the scraper's final scrape of every endpoint
-# (bounded by --timeout) comes when the sender has ended or this shell has
-# died before it started, however either ends (signals, a crash, SIGKILL).
-# No polling here.
-server_metrics_run() {
-	local run=$1 pid
-	"${REST[@]}" "${IDLE[@]}" aiperf-scrape "${SRV_ARGS[@]}" >"$run/samples.part" 2>"$run/scrape.err" </dev/null &
-	pid=$!
-	wait "$pid"
-	log DEBUG "server metrics: the scraper has ended"
-	trim_partial "$run/samples.part"
-	mv -f "$run/samples.part" "$run/samples"
-}
-
-# server_metrics_warnings RUN: the scraper's warnings (an endpoint that
-# failed) on stderr and in the log.
-server_metrics_warnings() {
-	local run=$1 line
-	[[ -s $run/scrape.err ]] || return 0
-	while IFS= read -r line; do
-		warn "server metrics: ${line#aiperf-scrape: }"
-		log WARNING "server metrics: ${line#aiperf-scrape: }"
-	done <"$run/scrape.err"
-}
-
-# on_signal INT|TERM: the first signal asks the sender to stop issuing and
-# flush (the stages downstream read to the end and write every artifact,
-# marked cancelled); the second makes it cancel what is in flight at once
-# and stops the generator; a third kills the pipeline. Nothing but our own
-# stages is signalled.
-on_signal() {
-	local pid i=0
-	# under the dashboard a line on stderr would be lost: it shows it, and
-	# prints it once the screen is restored (or run_pipeline does)
-	((++nsig == 1)) && caught=$1 && : >"$run/cancelled" &&
-		printf '%s: interrupted: stopping (again to cancel requests in flight)\n' \
-			"$argv0" >>"${UI_NOTICE:-/dev/stderr}"
-	local what=("no new requests; those in flight finish"
-		"requests in flight cancelled" "the stages killed")
-	log WARNING "SIG$1 ($nsig): ${what[nsig > 2 ? 2 : nsig - 1]}"
-	if ((nsig > 2)); then
-		kill -KILL -- -"$job" 2>/dev/null
-		[[ -n $SRV_PID ]] && kill -KILL -- -"$SRV_PID" 2>/dev/null
-		[[ -n $GPU_PID ]] && kill -KILL "$GPU_PID" 2>/dev/null
-		return
-	fi
-	# every sender (--workers-max: send.1.pid ...), once all have started
-	local -a pids=()
-	while mapfile -t pids < <(stage_pids "$run" send) && ((${#pids[@]} < WORKERS && i++ < 200)); do
-		sleep 0.01
-	done
-	((${#pids[@]})) && kill -"$1" "${pids[@]}" 2>/dev/null
-	# a generator still busy (a large dataset) is of no use any more
-	((nsig == 2)) && mapfile -t pids < <(stage_pids "$run" gen) && ((${#pids[@]})) &&
-		kill -TERM "${pids[@]}" 2>/dev/null
-	return 0
-}
-
-# The live view (aiperf-ui(1), --ui-type simple|dashboard): aiperf-metrics
-# writes status lines on its fd 3 (--status-fd), aiperf-ui draws them on
-# our stderr (on idle CPU, off the sender's, as every stage but the
-# sender) and is gone before aiperf-metrics ends, so the screen is
-# restored before aiperf-export prints. None for --ui-type none, nor for
-# the default when stderr is not a terminal (an explicit type prints
-# plain lines there). ui_args sets UI, aiperf-ui's arguments.
-UI=()
-UI_NOTICE=	# the dashboard's notice file: what would hide under it goes there
-ui_view() {
-	((${#UI[@]})) || return 0
-	# the scraper's FIFO is the sender's alone to hold (stage)
-	exec 9>&-
-	exec "${REST[@]}" "${IDLE[@]}" aiperf-ui "${UI[@]}" >/dev/null
-}
-
-# ---------------------------------------------------------------------------
-# Several senders (--workers-max, issue #18): the request stream split by
-# session across WORKERS pipelines aiperf-gen --shard K/N | aiperf-send,
-# their raw records merged by aiperf-metrics --follow (one spool file a
-# sender, whole lines of each as they come), one artifact set. The senders
-# start each phase together (aiperf-send --phase-cue, phase_coordinator),
-# so the union of their intended send times is the asked schedule.
 WORKERS=1
 
-# stage_pids RUN NAME: the pids of stage NAME (NAME.pid, or NAME.1.pid ...).
-stage_pids() {
-	local f
-	for f in "$1/$2.pid" "$1/$2".[0-9]*.pid; do
-		[[ -s $f ]] && cat "$f" 2>/dev/null
-	done
-	return 0
-}
-
-# any_alive PID...: whether one of them still runs.
-any_alive() {
-	local p
-	for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done
-	return 1
-}
-
-# scrape_cue_all RUN: the scrapers' cue between warmup and profiling, as
-# one sender gives it (aiperf-send(1), Scrapers): a "cue" line to each,
-# then their acknowledgements, 2 s at most.
-scrape_cue_all() {
-	local run=$1 f fd a want=0 got=0 i
-	((${#SCRAPE_CUES[@]})) || return 0
-	exec {a}<>"$run/scrape.ack"
-	for f in "${SCRAPE_CUES[@]}"; do
-		exec {fd}<>"$f"
-		printf 'cue\n' >&"$fd" && ((++want))
-		exec {fd}>&-
-	done
-	for ((i = 0; i < 20 && got < want; i++)); do
-		while ((got < want)) && read -r -t 0.1 -u "$a" _; do ((++got)); done
-	done
-	exec {a}>&-
-	((got < want)) && warn "$((want - got)) of $want scrapers did not acknowledge the cue within 2 s: profiling starts without their reference scrape"
-	log INFO "scrapers cued: $got of $want acknowledged"
-}
-
-# phase_coordinator RUN: the senders' phase barrier (aiperf-send
-# --phase-cue): once all WORKERS have cued a phase (a line "PHASE BOOT_ID
-# MONO_NS WALL_NS" each into RUN/phase.cue), the scrapers are cued (before
-# profiling) and each sender gets "go WALL BOOT_ID MONO" on its
-# RUN/phase.K.ack: the phase starts for all of them
-# AIPERF_PHASE_MARGIN_US (default 5000) from now, at MONO on their
-# shared monotonic clock (WALL, wall-clock ns, for senders on other
-# hosts). The barriers come in order, warmup then profiling, and
-# every sender passes both.
-phase_coordinator() {
-	local run=$1 phase got line t a k margin=${AIPERF_PHASE_MARGIN_US:-5000}
-	local -a ack=()
-	exec 9>&-
-	for ((k = 1; k <= WORKERS; k++)); do
-		exec {a}<>"$run/phase.$k.ack"
-		ack+=("$a")
-	done
-	local name boot b m w off go prev=0
-	for phase in warmup profiling; do
-		got=0 boot='' off=''
-		while ((got < WORKERS)) && read -r name b m w <&"$PHASE_FD"; do
-			[[ $name == "$phase" ]] || log WARNING "phase barrier: '$name' while waiting for $phase"
-			[[ -z $boot ]] && boot=$b
-			[[ $b == "$boot" && $m =~ ^[0-9]+$ && $w =~ ^[0-9]+$ ]] || boot=-
-			# the monotonic clock's offset from the wall clock, as one sender saw it
-			[[ -z $off && $boot != - ]] && off=$((m - w))
-			((++got))
-		done
-		((got == WORKERS)) || return 0
-		[[ $phase == profiling ]] && scrape_cue_all "$run"
-		t=${EPOCHREALTIME/[.,]/}
-		t=$(((t + margin) * 1000))
-		# --start-at: the first phase then (later ones as they come)
-		if [[ -n $START_NS ]]; then
-			if ((START_NS > t)); then t=$START_NS
-			else warn "--start-at ${SET[--start-at]} is past: the run starts now"; fi
-					fi
-		# never before the previous phase's start (a sender without
-		# warmup passes both barriers before it sleeps)
-		((t < prev)) && t=$prev
-		prev=$t
-		go="go $t"
-		# one host: one moment of its monotonic clock, the same for all
-		[[ $boot != - ]] && go+=" $boot $((t + off))"
-		for a in "${ack[@]}"; do printf '%s\n' "$go" >&"$a"; done
-		log INFO "$WORKERS senders: the $phase phase starts at $t (epoch ns)"
-	done
-}
-
-# feed DIR IN SPILL: the generators and senders, their records spooled
-# into SPILL (one sender) or SPILL.K (several, each its own); this
-# function's standard output carries nothing and ends when the last spool
-# has (aiperf-metrics --follow).
-feed() {
-	local dir=$1 in=$2 spill=$3 k cpid
-	local -a pids=()
-	if ((WORKERS == 1)); then
-		stage gen "${REST[@]}" "${IDLE[@]}" aiperf-gen "${GEN[@]}" \
-			--inputs-json "$dir/inputs.json" <"$in" 2>"$run/gen.err" |
-			stage send "${SOLO[@]}" aiperf-send "${SEND[@]}" |
-			{ stage spool "${REST[@]}" "${IDLE[@]}" cat >"$spill" 2>"$run/spool.err"; }
-		return
-	fi
-	phase_coordinator "$run" >/dev/null &
-	cpid=$!
-	for ((k = 1; k <= WORKERS; k++)); do
-		# shard K's arguments, aiperf-plan's
-		local -n shard_gen=SHARD_GEN_$k shard_send=SHARD_SEND_$k
-		{
-			stage "gen.$k" "${REST[@]}" "${IDLE[@]}" aiperf-gen "${shard_gen[@]}" \
-				<"$in" 2>"$run/gen.$k.err" |
-				stage "send.$k" aiperf-send "${shard_send[@]}" |
-				{ stage "spool.$k" "${REST[@]}" "${IDLE[@]}" cat >"$spill.$k" \
-					2>"$run/spool.$k.err"; }
-		} &
-		pids+=($!)
-	done
-	wait "${pids[@]}"
-	kill "$cpid" 2>/dev/null
-	wait "$cpid" 2>/dev/null
-	return 0
-}
-
-# shards_gather RUN SPILL: after several senders, each stage's status as
-# one sender's (the first that failed) and their messages together, for
-# run_pipeline's report; the spools removed.
-shards_gather() {
-	local run=$1 spill=$2 n k st first
-	((WORKERS > 1)) || return 0
-	for n in gen send spool; do
-		first=0
-		for ((k = 1; k <= WORKERS; k++)); do
-			st=$(cat "$run/$n.$k.st" 2>/dev/null || echo 255)
-			((first == 0 && st != 0)) && first=$st
-			[[ -f $run/$n.$k.err ]] && cat "$run/$n.$k.err" >>"$run/$n.err"
-		done
-		echo "$first" >"$run/$n.st"
-	done
-	for ((k = 1; k <= WORKERS; k++)); do rm -f "$spill.$k"; done
-}
-
-# stages_report RUN SPILL LOG CAUGHT: names every stage that failed,
-# upstream first (aiperf-gen, aiperf-send, the raw records' spool,
-# aiperf-metrics, aiperf-export): the first line names the first failure,
-# the rest follow from it (on a full disk, aiperf-gen's inputs.json before
-# aiperf-export's files). The stages take a broken pipe as the end of
-# their work (exit 0); one killed by SIGPIPE (141) failed only because a
-# stage after it did. After a signal (CAUGHT) the generator's status is
-# that pipe's. aiperf-export's status 3 is its verdict on the run, not a
-# failure. Fails when a stage failed.
-stages_report() {
-	local run=$1 spill=$2 log=$3 caught=$4 i st later=0
-	local names=(gen send spool metrics export)
-	local -a bad=()
-	for i in 4 3 2 1 0; do
-		[[ -n $caught && $i == 0 ]] && continue
-		st=$(cat "$run/${names[i]}.st" 2>/dev/null || echo 255)
-		((st == 0 || (i == 4 && st == 3) || (st == 141 && later))) && continue
-		bad[i]=$st
-		later=1
-	done
-	((${#bad[@]})) || return 0
-	for i in 0 1 2 3 4; do
-		[[ -n ${bad[i]+x} ]] && stage_failed "$run" "${names[i]}" "${bad[i]}" "$spill" "$log"
-	done
-	return 1
-}
-
-# stage_failed RUN NAME STATUS SPILL LOG: the message of one failed stage,
-# with its last messages (aiperf-export's come whole after the report); a
-# spool that failed leaves the raw file its whole lines.
-stage_failed() {
-	local run=$1 name=$2 st=$3 spill=$4 log=$5
-	if [[ $name == spool ]]; then
-		trim_partial "$spill"
-		printf '%s: writing the raw records to %s failed (status %d): %s\n' "$argv0" \
-			"$spill" "$st" "$(tail -1 "$run/spool.err" 2>/dev/null)" >&2
-		log ERROR "writing the raw records to $spill failed (status $st)"
-		return 0
-	fi
-	printf '%s: aiperf-%s failed (status %d)%s\n' "$argv0" "$name" "$st" \
-		"${log:+; its messages are in $log}" >&2
-	log ERROR "aiperf-$name failed (status $st)"
-	[[ $name != export && -f $run/$name.err ]] && tail -5 "$run/$name.err" >&2
-	return 0
-}
-
-# run_pipeline DIR LOG RAW RUN: gen | send | metrics (--tee RAW) | export into
-# DIR; RUN is our private scratch directory, removed on return.
-# The stages run in a process group of their own, so a Ctrl-C or a signal
-# to our group reaches this shell alone, which passes it to the sender.
-# Prints what failed; returns 1 for a failed stage, 128+N when interrupted
-# by signal N, else aiperf-export's status.
+# run_pipeline RUN: aiperf-supervise(1) carries out the plan aiperf-plan
+# wrote into RUN/plan.json (the stages, their pipes, the scrapers, the
+# phase barrier, the signals, the report), in a process group of its
+# own: a Ctrl-C or a signal to our group reaches this shell alone, which
+# relays it once, through the control FIFO (relay). Returns its status:
+# 1 for a failed stage, 128+N when interrupted by signal N, else
+# aiperf-export's.
 run_pipeline() {
-	local dir=$1 log=$2 raw=$3 run=$4 in=/dev/null i st spill=$3
-	local nsig=0 caught='' job
-	[[ ${SET[--input-file]:-} == - ]] && in=/dev/stdin
-	# The sender never waits on its consumers: what its pipe has no room
-	# for waits in its memory (aiperf-send(1), Standard output); cat, on
-	# idle CPU like every stage but the sender, spools the raw records into
-	# a file, and aiperf-metrics follows that file at its own pace, ending
-	# when the spool's output (which carries nothing) ends. Below export
-	# level raw the file is a spill, removed at the end. (aiperf-send
-	# --raw-file writes the file from a thread of its own, but measured
-	# slower: bench/profile-vs-send.sh case 6.)
-	[[ $raw == /dev/null ]] && spill=$dir/$SPILL
-	rm -f "$spill" || die "cannot remove '$spill'"
-	# aiperf-metrics follows the spool (several: a spool a sender, merged,
-	# the raw records' file its copy of what it read): MET_RUN
-	if ((WORKERS > 1)); then
-		spill=$dir/$SPILL
-		for ((i = 1; i <= WORKERS; i++)); do
-			rm -f "$spill.$i" || die "cannot remove '$spill.$i'"
-			mkfifo "$run/phase.$i.ack" || die "cannot make '$run/phase.$i.ack'"
-		done
-		mkfifo "$run/phase.cue" || die "cannot make '$run/phase.cue'"
-		exec {PHASE_FD}<>"$run/phase.cue"
-		log INFO "$WORKERS senders (--workers-max): the request stream split by session"
-	fi
-	trap 'on_signal INT' INT
-	trap 'on_signal TERM' TERM
-	export AIPERF_LOG_FILE=$log AIPERF_LOG_LEVEL=$LOGLEVEL
-	# gen's and metrics' messages are kept off the artifact disk until the
-	# end, so that a full disk cannot swallow the message that says so.
-	# aiperf-plan's notes: busy-polling, the CPUs (cpu_split)
-	local line
-	for line in "${PLAN_LOG[@]}"; do log "${line%% *}" "${line#* }"; done
-	# The live view comes from the records aiperf-metrics reads anyway (on
-	# idle CPU), not from the sender's loop (UI, aiperf-plan's).
+	local run=$1 st s2 sup
 	set -m
-	scrape_fifo "$run"
-	server_metrics_start "$run"
-	gpu_telemetry_start "$run"
-	# This shell holds the FIFO until the pipeline starts, the sender from
-	# then on: the scrapers outlive neither (server_metrics_run).
-	scrape_hold "$run"
-	server_metrics_baseline "$run"
-	feed "$dir" "$in" "$spill" |
-		{ stage metrics "${REST[@]}" "${IDLE[@]}" aiperf-metrics "${MET_RUN[@]}" \
-			3> >(ui_view) 2>"$run/metrics.err"; gpu_telemetry_stop "$run"; } |
-		stage export "${REST[@]}" "${IDLE[@]}" aiperf-export "${EXP_RUN[@]}" \
-			2>"$run/export.err" &
-	exec 9>&-
-	job=$(ps -o pgid= -p $! | tr -d ' ')
-	cpu_sampler "$run" &
+	aiperf-supervise --plan "$run/plan.json" --control-fifo "$run/control" {CTL}>&- &
+	sup=$!
 	set +m
-	while ! wait; do :; done
-	trap - INT TERM
-	shards_gather "$run" "$spill"
-	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
-	local -A sig=([INT]=2 [TERM]=15)
-	local failed=0
-	stages_report "$run" "$spill" "$log" "$caught" || failed=1
-	# a notice the dashboard did not show (it had ended)
-	[[ -n $UI_NOTICE && -s $UI_NOTICE ]] && cat "$UI_NOTICE" >&2
-	server_metrics_warnings "$run"
-	# aiperf-export's own messages come after the report: what it says of
-	# a run whose generator failed (no records) follows from that failure
-	[[ -s $run/export.err ]] && cat "$run/export.err" >&2
-	((failed)) && rm -rf "$run" && { [[ $spill == "$raw" ]] || rm -f "$spill"; } && return 1
-	st=$(cat "$run/export.st" 2>/dev/null || echo 1)
-	rm -rf "$run"
-	[[ $spill == "$raw" ]] || rm -f "$spill"
-	log INFO "the stages ended: $( [[ -n $caught ]] && echo "cancelled by SIG$caught" ||
-		echo "aiperf-export status $st")"
-	# interrupted says more than a verdict on a run that was cut short
-	[[ -n $caught ]] && return $((128 + ${sig[$caught]}))
+	# wait returns early when a trap ran: the supervisor may still run
+	while :; do
+		wait "$sup"
+		st=$?
+		((st > 128)) && kill -0 "$sup" 2>/dev/null && continue
+		break
+	done
+	# a trap and the supervisor's end at once: its own status, if unread
+	if ((st > 128)); then
+		wait "$sup" 2>/dev/null
+		s2=$?
+		((s2 != 127)) && st=$s2
+	fi
 	return "$st"
 }
 
@@ -767,19 +258,20 @@ merge_records() {
 # (profile-options.tsv), runs the stages' checks, names and makes the
 # artifact directory, writes input_config into the scratch folder and
 # plans every stage's command line: its shell assignments are this
-# function's variables (SET, GEN, SEND, MET, EXP, MET_RUN, EXP_RUN, SYN,
+# function's variables (SET, GEN, SEND, MET, EXP, SYN,
 # CLI, LOGLEVEL, WORKERS, dir, mode, ...).
 profile() {
 	local plan dir mode st input=${SET[--input-file]:-}
 	# The configuration holds the command line as typed: it waits for
 	# aiperf-export in a directory only we can read, not among the artifacts.
-	run=$(mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX") || die "cannot make a temporary directory"
+	run=$(calm mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX") || die "cannot make a temporary directory"
 	trap 'rm -rf "$run"' EXIT
-	# Until the stages run there is nothing to flush: a signal ends it here
-	# (run_pipeline takes the signals over).
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-	plan=$(aiperf-plan --run-dir "$run" -- "$@") || exit
+	# the control FIFO, held read-write: a write never blocks, and what
+	# is written waits there for the supervisor (relay)
+	calm mkfifo "$run/control" || die "cannot make '$run/control'"
+	exec {CTL}<>"$run/control"
+	relay_queued
+	plan=$(aiperf-plan --run-dir "$run" --plan "$run/plan.json" -- "$@") || exit
 	eval "$plan"
 	input=${SET[--input-file]:-}
 	local RAW
@@ -787,20 +279,25 @@ profile() {
 	local log=$dir/logs/aiperf.log raw=$RAW
 	# aiperf-metrics opens the raw file while aiperf-export may not yet have
 	# made the prefix's directories
-	[[ $raw == /dev/null ]] || mkdir -p "${raw%/*}" || die "cannot create '${raw%/*}'"
+	[[ $raw == /dev/null ]] || calm mkdir -p "${raw%/*}" || die "cannot create '${raw%/*}'"
 	local synth=$dir/.synthesized_input.jsonl
 	[[ -n $input ]] && synthesize_input "$synth"
-	new_file "$log" || die "cannot create '$log'"
+	calm new_file "$log" || die "cannot create '$log'"
 	LOGFILE=$log
 	log_settings "$dir" "$mode"
 	[[ -n ${SET[--shard]:-} ]] && log INFO "shard ${SET[--shard]} of $N_SHARDS (--shard): sender worker_$((SET[--shard] - 1)) alone${START_AT:+, from $START_AT (--start-at)}"
 	if [[ -n ${SET[--from-records]+x} ]]; then
+		# no supervisor: a signal ends the merge
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
+		trap 'exit 129' HUP
+		((${#SIGQ[@]})) && exit $((128 + $(kill -l "${SIGQ[0]}")))
 		merge_records "$dir" "$log" "$raw" "$run"
 	else
-		run_pipeline "$dir" "$log" "$raw" "$run"
+		run_pipeline "$run"
 	fi
 	local st=$?
-	rm -f "$synth"
+	calm rm -f "$synth"
 	((st == 1)) && exit 1
 	[[ $raw != /dev/null ]] && say 'Raw Records: %s\n' "$raw"
 	say 'Log File: %s\n' "$log"
@@ -885,6 +382,7 @@ multi_run() {
 		warn "--num-profile-runs $n is below the 3 runs adaptive stopping needs: all $n run"
 	trap 'mr_on_signal INT' INT
 	trap 'mr_on_signal TERM' TERM
+	trap 'mr_on_signal HUP' HUP
 	MR_SIG=
 	for ((i = 1; i <= max; i++)); do
 		if ((i > 1)) && [[ $cd != 0 ]]; then
@@ -907,8 +405,8 @@ multi_run() {
 		[[ -n $MR_SIG ]] && break
 		((i >= 3 || i >= n)) && ((i < max)) && mr_converged "${dirs[@]}" && break
 	done
-	trap - INT TERM
-	[[ -n $MR_SIG ]] && mst=$([[ $MR_SIG == INT ]] && echo 130 || echo 143) &&
+	trap - INT TERM HUP
+	[[ -n $MR_SIG ]] && mst=$((128 + $(kill -l "$MR_SIG"))) &&
 		warn "interrupted after ${#dirs[@]} run(s): aggregating what finished"
 	# adaptive stopping also pools the runs' records, as the original does
 	[[ -n ${MR[--convergence-metric]:-} ]] && MR_NAMES+=(--collated --cooldown-seconds "$cd")

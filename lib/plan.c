@@ -32,6 +32,7 @@ static const struct field sender_fields[] = {
 	FIELD(plan_sender, spool, F_STR),
 	FIELD(plan_sender, spool_err, F_STR),
 	FIELD(plan_sender, phase_ack, F_STR),
+	FIELD(plan_sender, send_pid, F_STR),
 	{ NULL, 0, 0 }
 };
 
@@ -44,6 +45,7 @@ static const struct field scraper_fields[] = {
 	FIELD(plan_scraper, cue, F_STR),
 	FIELD(plan_scraper, baseline, F_INT),
 	FIELD(plan_scraper, endpoints, F_SIZE),
+	FIELD(plan_scraper, hold_export, F_INT),
 	{ NULL, 0, 0 }
 };
 
@@ -53,6 +55,7 @@ static const struct field plan_fields[] = {
 	FIELD(plan, log_file, F_STR),
 	FIELD(plan, log_level, F_STR),
 	FIELD(plan, input, F_STR),
+	FIELD(plan, log, F_ARGV),
 	FIELD(plan, senders, F_SENDERS),
 	FIELD(plan, metrics, F_ARGV),
 	FIELD(plan, export, F_ARGV),

@@ -38,6 +38,7 @@ struct plan_sender {
 	char *spool;		/* the sender's records are appended here */
 	char *spool_err;
 	char *phase_ack;	/* FIFO of the coordinator's "go" lines (several senders), or NULL */
+	char *send_pid;		/* the sender's pid is written here (aiperf-ui --sender-pid-file) */
 };
 
 /* A scraper (aiperf-scrape) from before the first request to after the last. */
@@ -49,6 +50,8 @@ struct plan_scraper {
 	char *cue;		/* FIFO the profiling cue is written to, or NULL */
 	int baseline;		/* the run waits for one line of out per endpoint (the baseline) */
 	size_t endpoints;	/* how many endpoints it scrapes */
+	int hold_export;	/* export reads out at its input's end: that input
+				 * ends only once this scraper has ended */
 };
 
 struct plan {
@@ -57,6 +60,7 @@ struct plan {
 	char *log_file;		/* logs/aiperf.log, or NULL */
 	char *log_level;	/* TRACE ... CRITICAL */
 	char *input;		/* the generators' standard input: a path, "/dev/null", "-" */
+	struct plan_argv log;	/* the planner's notes for the run log, "LEVEL message" each */
 
 	struct plan_sender *senders;
 	size_t nsenders;

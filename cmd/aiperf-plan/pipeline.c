@@ -162,6 +162,7 @@ gpu_scraper(struct planner *p, struct plan *plan)
 	s->out = in_run(p, "gpu.samples");
 	s->err = in_run(p, "gpu.err");
 	s->endpoints = p->gpu_urls.n;
+	s->hold_export = 1;
 }
 
 static void
@@ -200,6 +201,7 @@ one_sender(struct planner *p, struct plan *plan, const char *spill)
 	s->gen_err = in_run(p, "gen.err");
 	s->spool = xstrdup(spill);
 	s->spool_err = in_run(p, "spool.err");
+	s->send_pid = in_run(p, "send.pid");
 }
 
 static void
@@ -220,6 +222,7 @@ shard_sender(struct planner *p, struct plan *plan, long k, const char *seed)
 	s->spool = xstrfmt("%s/" SPILL ".%ld", p->dir, k);
 	s->spool_err = xstrfmt("%s/spool.%ld.err", p->run, k);
 	s->phase_ack = xstrfmt("%s/phase.%ld.ack", p->run, k);
+	s->send_pid = xstrfmt("%s/send.%ld.pid", p->run, k);
 }
 
 static void
@@ -274,6 +277,34 @@ plan_files(struct planner *p, struct plan *plan)
 	plan->start_ns = p->start_ns;
 }
 
+static void
+addlog(struct plan *plan, char *line)
+{
+	plan_argv_add(&plan->log, line);
+	free(line);
+}
+
+/* The run log's first notes, in the order the script wrote them. */
+static void
+plan_log(const struct planner *p, struct plan *plan)
+{
+	if (p->workers > 1)
+		addlog(plan, xstrfmt("INFO %ld senders (--workers-max): the request stream "
+				     "split by session", p->workers));
+	cat(&plan->log, &p->log);
+	if (p->srv_urls.n)
+		addlog(plan, xstrfmt("INFO server metrics from %zu endpoint(s) "
+				     "(aiperf-scrape names them)", p->srv_urls.n));
+	if (is_set(p, "--no-gpu-telemetry"))
+		plan_argv_add(&plan->log, "INFO GPU telemetry disabled (--no-gpu-telemetry)");
+	else if (!(p->gpu_urls.n || p->gpu_nvml))
+		plan_argv_add(&plan->log, "INFO GPU telemetry: no DCGM exporter reachable");
+	else
+		addlog(plan, xstrfmt("INFO GPU telemetry from %zu DCGM exporter(s)%s "
+				     "(aiperf-scrape names them)", p->gpu_urls.n,
+				     p->gpu_nvml ? " and pynvml" : ""));
+}
+
 void
 pipeline_plan(struct planner *p, struct plan *plan)
 {
@@ -298,6 +329,7 @@ pipeline_plan(struct planner *p, struct plan *plan)
 	gpu_scraper(p, plan);
 	export_args(p, plan);
 	senders(p, plan, spill);
+	plan_log(p, plan);
 	free(spill);
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cue.h"
 #include "opt.h"
 #include "runlog.h"
 #include "scrape.h"
@@ -73,7 +74,7 @@ open_cue(struct options *o)
 {
 	struct stat st;
 
-	o->cue_fd = open(o->cue_fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	o->cue_fd = cue_fifo_open(o->cue_fifo);
 	if (o->cue_fd < 0)
 		die_usage("--cue-fifo %s:", o->cue_fifo);
 	if (fstat(o->cue_fd, &st) < 0 || !S_ISFIFO(st.st_mode))
@@ -181,19 +182,14 @@ read_control(struct scraper *s, short revents)
 static void
 read_cue(struct scraper *s, short revents)
 {
-	char b[64];
-	ssize_t n;
-	unsigned lines = 0;
+	size_t lines;
 
 	if (!(revents & POLLIN))
 		return;
-	while ((n = read(s->o->cue_fd, b, sizeof(b))) > 0)
-		for (ssize_t i = 0; i < n; i++)
-			lines += b[i] == '\n';
-	if (!lines)
+	if (!(lines = cue_count_lines(s->o->cue_fd)))
 		return;
 	runlog(RUNLOG_INFO, "cued: scraping every endpoint now");
-	s->cues += lines;
+	s->cues += (unsigned)lines;
 	for (size_t i = 0; i < s->nep; i++) {
 		struct endpoint *e = &s->ep[i];
 		if (e->cue)
@@ -212,19 +208,14 @@ read_cue(struct scraper *s, short revents)
 static void
 ack_cue(struct scraper *s)
 {
-	int fd;
+	long n;
 
 	if (fflush(stdout) == EOF)
 		die_write();
-	fd = open(s->o->ack_fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-	for (; s->cues; s->cues--)
-		if (fd < 0 || write(fd, "ack\n", 4) != 4) {
-			warn("cannot acknowledge the cue on '%s':", s->o->ack_fifo);
-			break;
-		}
+	n = cue_send(s->o->ack_fifo, CUE_ACK, strlen(CUE_ACK), s->cues);
+	if (n < 0 || (unsigned long)n < s->cues)
+		warn("cannot acknowledge the cue on '%s':", s->o->ack_fifo);
 	s->cues = 0;
-	if (fd >= 0)
-		close(fd);
 }
 
 /* e's scrape ended: the cued one counts down, a cue waiting starts now. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* --scrape-cue: the scrapers take the profiling window's reference between warmup and profiling. */
+/* --scrape-cue and --phase-cue: the sender's end of lib/cue, the scrapers' cue and the senders' phase barrier. */
 #include "send.h"
 
 #include <errno.h>
@@ -15,49 +15,17 @@
 #include "runlog.h"
 #include "util.h"
 
-/* How long profiling waits for the scrapers' acknowledgements at most. */
-#define CUE_WAIT_NS 2000000000LL
-
 /* One "cue" line into the FIFO at path: 1, or 0 when no scraper reads it. */
 static int
 cue_one(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-	ssize_t n;
+	long n = cue_send(path, CUE_SCRAPE, strlen(CUE_SCRAPE), 1);
 
-	if (fd < 0) {
-		/* ENXIO: nobody has it open to read (the scraper has ended) */
+	if (n < 0)	/* ENXIO: nobody has it open to read (the scraper has ended) */
 		warn("no scraper reads '%s': not cued:", path);
-		return 0;
-	}
-	n = write(fd, "cue\n", 4);	/* under PIPE_BUF: whole or nothing */
-	close(fd);
-	if (n != 4)
+	else if (n != 1)
 		warn("cannot cue the scraper through '%s':", path);
-	return n == 4;
-}
-
-/* "ack" lines read from fd until want of them came or the deadline passed. */
-static size_t
-wait_acks(int fd, size_t want, int64_t deadline)
-{
-	size_t got = 0;
-	char b[64];
-
-	while (got < want) {
-		int64_t left = deadline - clock_mono_ns();
-		struct pollfd p = { fd, POLLIN, 0 };
-		ssize_t n;
-
-		if (left <= 0)
-			break;
-		if (poll(&p, 1, (int)((left + 999999) / 1000000)) < 0 && errno != EINTR)
-			die("poll:");
-		while ((n = read(fd, b, sizeof(b))) > 0)
-			for (ssize_t i = 0; i < n; i++)
-				got += b[i] == '\n';
-	}
-	return got;
+	return n == 1;
 }
 
 /*
@@ -74,7 +42,8 @@ cue_scrapers(struct sender *s)
 	const struct options *o = s->o;
 	int64_t t0 = clock_mono_ns();
 	size_t want = 0, got;
-	int fd = open(o->scrape_ack, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	long n;
+	int fd = cue_fifo_open(o->scrape_ack);
 
 	if (fd < 0) {
 		warn("cannot open '%s': the scrapers are not cued:", o->scrape_ack);
@@ -82,7 +51,9 @@ cue_scrapers(struct sender *s)
 	}
 	for (size_t i = 0; i < o->ncues; i++)
 		want += (size_t)cue_one(o->cues[i]);
-	got = wait_acks(fd, want, t0 + CUE_WAIT_NS);
+	if ((n = cue_acks_wait(fd, want, t0 + CUE_WAIT_NS)) < 0)
+		die("poll:");
+	got = (size_t)n;
 	close(fd);
 	if (got < want)
 		warn("%zu of %zu scrapers did not acknowledge the cue within %.0f s: profiling "
@@ -116,20 +87,36 @@ cue_scrapers(struct sender *s)
 static const char *
 boot_id(void)
 {
-	static char id[40];
-	int fd;
-	ssize_t n;
+	static char id[CUE_BOOT_MAX + 1];
 
-	if (id[0])
-		return id;
-	fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-	n = fd >= 0 ? read(fd, id, sizeof(id) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	id[n > 0 ? strcspn(id, "\n \t") : 0] = '\0';
 	if (!id[0])
-		memcpy(id, "-", 2);
+		cue_boot_id(id);
 	return id;
+}
+
+/* A signal that ends the wait is pending (the loop's signalfd takes it). */
+static int
+stop_pending(void)
+{
+	sigset_t pending;
+
+	return sigpending(&pending) == 0 &&
+	       (sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM) ||
+		sigismember(&pending, SIGHUP));
+}
+
+/* The next line on the ack FIFO: 1, 0 (none yet), -1 (too long). */
+static int
+next_line(struct sender *s, const char **line, size_t *len)
+{
+	int k = cue_reader_next(&s->sync_in, line, len);
+
+	if (k)
+		return k;
+	while (cue_reader_fill(&s->sync_in, s->sync_fd) > 0)
+		if ((k = cue_reader_next(&s->sync_in, line, len)))
+			return k;
+	return 0;
 }
 
 /* Wait for the go line: the phase's start on our clock (the monotonic
@@ -138,44 +125,30 @@ boot_id(void)
 static int64_t
 wait_go(struct sender *s)
 {
-	char line[256];
-	size_t n = 0;
-	sigset_t stop, pending;
+	const char *line, *why;
+	size_t len;
+	struct cue_go g;
+	int k;
 
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
 	for (;;) {
 		struct pollfd p = { s->sync_fd, POLLIN, 0 };
-		ssize_t r;
 
-		if (sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) ||
-						   sigismember(&pending, SIGTERM) ||
-						   sigismember(&pending, SIGHUP)))
-			return -2;	/* the loop's signalfd takes it */
-		if (poll(&p, 1, 50) < 0 && errno != EINTR)
-			die("poll:");
-		while (n < sizeof(line) - 1 && (r = read(s->sync_fd, line + n, 1)) == 1)
-			if (line[n++] == '\n') {
-				long long t, m;
-				char boot[40];
-				int k;
-
-				line[n] = '\0';
-				k = sscanf(line, "go %lld %39s %lld", &t, boot, &m);
-				if (k < 1 || t <= 0) {
-					warn("'%s': not a go line: %s", s->o->phase_ack, line);
-					return -1;
-				}
-				if (k == 3 && m > 0 && !strcmp(boot, boot_id()))
-					return (int64_t)m;
-				return s->mono0 + ((int64_t)t - s->wall0);
-			}
-		if (n == sizeof(line) - 1) {
+		if (stop_pending())
+			return -2;
+		if ((k = next_line(s, &line, &len)) < 0) {
 			warn("'%s': a line too long for a go line", s->o->phase_ack);
 			return -1;
 		}
+		if (k && cue_go_parse(line, len, &g, &why) < 0) {
+			warn("'%s': not a go line: %s", s->o->phase_ack, line);
+			return -1;
+		}
+		if (k) {	/* out of our clock's range: now */
+			int64_t at = cue_go_start(&g, boot_id(), s->mono0, s->wall0);
+			return at > 0 ? at : clock_now_ns();
+		}
+		if (poll(&p, 1, 50) < 0 && errno != EINTR)
+			die("poll:");
 	}
 }
 
@@ -184,13 +157,17 @@ wait_go(struct sender *s)
 static int64_t
 barrier(struct sender *s, int ph)
 {
-	const char *name = ph == 1 ? "warmup" : "profiling";
-	char cue[128];
-	int fd, len;
+	const char *name = cue_phase_name(ph);
+	struct cue_mark m = { .phase = ph };
+	char cue[CUE_LINE_MAX];
+	size_t len;
+	int fd;
 	int64_t at;
 
-	if (s->sync_fd < 0)
-		s->sync_fd = open(s->o->phase_ack, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (s->sync_fd < 0) {
+		s->sync_fd = cue_fifo_open(s->o->phase_ack);
+		cue_reader_init(&s->sync_in);
+	}
 	if (s->sync_fd < 0 ||
 	    (fd = open(s->o->phase_cue, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		warn("cannot open '%s': the phases start unsynchronized:",
@@ -199,9 +176,11 @@ barrier(struct sender *s, int ph)
 		return -1;
 	}
 	at = clock_now_ns();
-	len = snprintf(cue, sizeof(cue), "%s %s %lld %lld\n", name, boot_id(),
-		       (long long)at, (long long)(s->wall0 + (at - s->mono0)));
-	if (write(fd, cue, (size_t)len) != len) {
+	memcpy(m.boot, boot_id(), sizeof(m.boot));
+	m.mono_ns = at;
+	m.wall_ns = s->wall0 + (at - s->mono0);
+	len = cue_mark_format(&m, cue);
+	if (!len || write(fd, cue, len) != (ssize_t)len) {
 		warn("cannot cue through '%s': the phases start unsynchronized:",
 		     s->o->phase_cue);
 		close(fd);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <curl/curl.h>
 #include "buf.h"
+#include "cue.h"
 #include "media/dataurl.h"
 #include "evloop.h"
 #include "heap.h"
@@ -143,6 +144,7 @@ struct sender {
 	size_t stamps_hint;	/* and its server_stamps, as resp_hint */
 	int synced;		/* phase barriers passed (cue.c); 3: no more */
 	int sync_fd;		/* --phase-ack, open, or -1 */
+	struct cue_reader sync_in;	/* its lines */
 	struct vjobq *vjq;	/* video jobs waiting to poll (vjob.c), or NULL */
 };
 

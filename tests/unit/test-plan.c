@@ -30,7 +30,10 @@ fill(struct plan *p)
 		plan_argv_add(&s->send, k == 1 ? "--concurrency" : "\xc3\xa9\t");
 		plan_set(&s->spool, k == 1 ? "/r/spill.1" : "/r/spill.2");
 		plan_set(&s->phase_ack, "/r/phase.ack");
+		plan_set(&s->send_pid, k == 1 ? "/r/send.1.pid" : "/r/send.2.pid");
 	}
+	plan_argv_add(&p->log, "INFO 2 senders");
+	plan_argv_add(&p->log, "DEBUG a note");
 	plan_argv_add(&p->metrics, "aiperf-metrics");
 	plan_argv_add(&p->export, "aiperf-export");
 	plan_argv_add(&p->export, "");
@@ -39,6 +42,7 @@ fill(struct plan *p)
 	plan_argv_add(&c->argv, "aiperf-scrape");
 	c->baseline = 1;
 	c->endpoints = 3;
+	c->hold_export = 1;
 	p->margin_us = 5000;
 	p->start_ns = 1764000000123456789LL;
 	p->scrape_timeout_s = 5;
@@ -97,6 +101,10 @@ round_trip(void)
 	TEST("no live view: ui empty", q.ui.n == 0);
 	TEST("the scraper", q.nscrapers == 1 && q.scrapers[0].endpoints == 3 &&
 	     q.scrapers[0].baseline == 1 && !q.scrapers[0].cue);
+	TEST("the log's notes", same_argv(&p.log, &q.log) && q.log.n == 2);
+	TEST("each sender's pid file", q.nsenders == 2 &&
+	     !strcmp(q.senders[1].send_pid, "/r/send.2.pid"));
+	TEST("a scraper export waits for", q.nscrapers == 1 && q.scrapers[0].hold_export == 1);
 	TEST("numbers exact", q.start_ns == 1764000000123456789LL &&
 	     q.margin_us == 5000 && q.solo_cpu == 3 && q.idle == 1 && q.live == 0);
 	plan_write(&q, &b2);
@@ -139,6 +147,10 @@ hostile(void)
 				  "{\"margin_us\": 1.5}}", err, sizeof(err)) < 0);
 	TEST("a negative count", parses("{\"aiperf_plan\": 1, \"plan\": {\"scrapers\": "
 					"[{\"endpoints\": -1}]}}", err, sizeof(err)) < 0);
+	TEST("log notes that are not strings", parses("{\"aiperf_plan\": 1, \"plan\": "
+						      "{\"log\": [\"INFO a\", {}]}}", err, sizeof(err)) < 0);
+	TEST("hold_export of the wrong type", parses("{\"aiperf_plan\": 1, \"plan\": {\"scrapers\": "
+						     "[{\"hold_export\": \"1\"}]}}", err, sizeof(err)) < 0);
 	TEST("a sender that is no object", parses("{\"aiperf_plan\": 1, \"plan\": "
 						  "{\"senders\": [1]}}", err, sizeof(err)) < 0);
 	TEST("senders twice", parses("{\"aiperf_plan\": 1, \"plan\": {\"senders\": [{}], "
