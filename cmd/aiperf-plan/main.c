@@ -264,7 +264,6 @@ profile_plan(struct planner *p, int argc, char **argv, const struct options *o)
 	emit_common(p, &b);
 	if (p->run && !is_set(p, "--from-records")) {
 		pipeline_plan(p, &plan);
-		pipeline_emit(p, &plan, &b);
 		if (o->plan_file)
 			write_plan(&plan, o->plan_file);
 	}

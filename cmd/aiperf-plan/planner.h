@@ -126,8 +126,6 @@ void write_input_config(const struct planner *p, struct buf *out);
 
 /* pipeline.c: the run's stages as run_pipeline runs them, into plan. */
 void pipeline_plan(struct planner *p, struct plan *plan);
-/* pipeline.c: the shell's variables of what pipeline_plan decided. */
-void pipeline_emit(const struct planner *p, const struct plan *plan, struct buf *b);
 
 /* emit.c */
 void emit_str(struct buf *b, const char *name, const char *v);

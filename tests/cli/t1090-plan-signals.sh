@@ -42,7 +42,7 @@ for sig in INT TERM HUP; do
 		test "$(cat '"$sig"'.rc)" = 0 && test "$(cat '"$sig"'.secs)" -lt 5 &&
 		test -s '"$sig"'.json && test -s '"$sig"'.run/input_config.json &&
 		jq -e ".plan.senders | length == 1" '"$sig"'.json >/dev/null &&
-		grep -q "^PLAN_LOG=(.*SIG'"$sig"' while planning: the DCGM exporters" '"$sig"'.sh &&
+		jq -e ".plan.log | any(startswith(\"WARNING SIG'"$sig"' while planning: the DCGM exporters\"))" '"$sig"'.json >/dev/null &&
 		grep -q "^GPU_URLS=()" '"$sig"'.sh &&
 		! pgrep -f "aiperf-scrape --once.*:$STALL_PORT/" &&
 		test ! -s '"$sig"'.err
