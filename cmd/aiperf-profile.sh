@@ -16,11 +16,33 @@ relay() {
 trap 'relay INT' INT
 trap 'relay TERM' TERM
 trap 'relay HUP' HUP
-# calm CMD...: CMD with SIGINT, SIGTERM and SIGHUP ignored. Until the
-# supervisor runs, a signal to our process group (a Ctrl-C) reaches what
-# this shell runs too; it is this shell's to relay, not the end of a
-# helper (the run is then still written, cancelled).
-calm() { (trap '' INT TERM HUP; "$@"); }
+# again CMD...: CMD with SIGINT, SIGTERM and SIGHUP ignored, run again when
+# one ended it all the same. Until the supervisor runs, a signal to our
+# process group (a Ctrl-C) reaches what this shell runs too; it is this
+# shell's to relay (the run is then still written, cancelled), not the end
+# of a helper. A child starts with the signals at their defaults until it
+# has set them aside, a moment that a signal can hit: that helper runs
+# again (3 times at most).
+again() {
+	local st n=0
+	while :; do
+		(trap '' INT TERM HUP; "$@")
+		st=$?
+		((st == 129 || st == 130 || st == 143)) && ((n++ < 3)) || return "$st"
+	done
+}
+# again_out VAR CMD...: again, CMD's standard output into VAR.
+again_out() {
+	local -n again_to=$1
+	local st n=0
+	shift
+	while :; do
+		# shellcheck disable=SC2034 # a nameref: the caller's variable
+		again_to=$(trap '' INT TERM HUP; "$@")
+		st=$?
+		((st == 129 || st == 130 || st == 143)) && ((n++ < 3)) || return "$st"
+	done
+}
 relay_queued() {
 	local s
 	for s in "${SIGQ[@]}"; do printf '%s\n' "$s" >&"$CTL"; done
@@ -77,7 +99,7 @@ log() {	# LEVEL MESSAGE...
 # redacts them.
 log_settings() {
 	local o
-	log INFO "aiperf profile ${AIPERF_VERSION:-} (pid $$) on $(calm uname -n)"
+	log INFO "aiperf profile ${AIPERF_VERSION:-} (pid $$) on ${HOSTNAME:-$(uname -n)}"
 	log INFO "artifact directory: $1"
 	log INFO "timing mode: $2"
 	if [[ ${SET[--endpoint-type]:-} == image_retrieval && -z ${SET[--tokenizer]+x} ]]; then
@@ -98,8 +120,8 @@ log_settings() {
 # (SYN, aiperf-plan's; GEN already reads $1).
 synthesize_input() {
 	((${#SYN[@]})) || return 1
-	calm new_file "$1" || die "cannot create '$1'"
-	calm aiperf-trace synthesize --group-sessions "${SYN[@]}" "${SET[--input-file]}" >"$1" ||
+	again new_file "$1" || die "cannot create '$1'"
+	again aiperf-trace synthesize --group-sessions "${SYN[@]}" "${SET[--input-file]}" >"$1" ||
 		die "cannot synthesize '${SET[--input-file]}'"
 }
 
@@ -112,7 +134,7 @@ clean_artifacts() {
 	local dir=$1 kind path f list gone=()
 	local -a paths=()
 	RAW=/dev/null
-	list=$(calm aiperf-export --list-files "${EXP[@]}" --artifact-dir "$dir") ||
+	again_out list aiperf-export --list-files "${EXP[@]}" --artifact-dir "$dir" ||
 		die "aiperf-export --list-files failed"
 	while IFS=$'\t' read -r kind path; do
 		[[ -n $path ]] || continue
@@ -127,13 +149,14 @@ clean_artifacts() {
 	# points to): no stage writes through it (aiperf(7), Output files)
 	for f in "${paths[@]}"; do
 		[[ -f $f || -L $f ]] || continue
-		calm rm -f "$f" || die "cannot remove '$f'"
+		again rm -f "$f" || die "cannot remove '$f'"
 		gone+=("${f#"$dir"/}")
 	done
 	((${#gone[@]})) || return 0
 	local IFS=,
+	local names=${gone[*]}
 	printf '%s: removed the files of an earlier run from %s: %s\n' "$argv0" \
-		"$dir" "${gone[*]}" | calm sed 's/,/, /g' >&2
+		"$dir" "${names//,/, }" >&2
 }
 
 # new_file FILE: FILE made anew, empty, never through a link: whatever is
@@ -264,14 +287,14 @@ profile() {
 	local plan dir mode st input=${SET[--input-file]:-}
 	# The configuration holds the command line as typed: it waits for
 	# aiperf-export in a directory only we can read, not among the artifacts.
-	run=$(calm mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX") || die "cannot make a temporary directory"
+	again_out run mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX" || die "cannot make a temporary directory"
 	trap 'rm -rf "$run"' EXIT
 	# the control FIFO, held read-write: a write never blocks, and what
 	# is written waits there for the supervisor (relay)
-	calm mkfifo "$run/control" || die "cannot make '$run/control'"
+	again mkfifo "$run/control" || [[ -p $run/control ]] || die "cannot make '$run/control'"
 	exec {CTL}<>"$run/control"
 	relay_queued
-	plan=$(aiperf-plan --run-dir "$run" --plan "$run/plan.json" -- "$@") || exit
+	again_out plan aiperf-plan --run-dir "$run" --plan "$run/plan.json" -- "$@" || exit
 	eval "$plan"
 	input=${SET[--input-file]:-}
 	local RAW
@@ -279,10 +302,10 @@ profile() {
 	local log=$dir/logs/aiperf.log raw=$RAW
 	# aiperf-metrics opens the raw file while aiperf-export may not yet have
 	# made the prefix's directories
-	[[ $raw == /dev/null ]] || calm mkdir -p "${raw%/*}" || die "cannot create '${raw%/*}'"
+	[[ $raw == /dev/null ]] || again mkdir -p "${raw%/*}" || die "cannot create '${raw%/*}'"
 	local synth=$dir/.synthesized_input.jsonl
 	[[ -n $input ]] && synthesize_input "$synth"
-	calm new_file "$log" || die "cannot create '$log'"
+	again new_file "$log" || die "cannot create '$log'"
 	LOGFILE=$log
 	log_settings "$dir" "$mode"
 	[[ -n ${SET[--shard]:-} ]] && log INFO "shard ${SET[--shard]} of $N_SHARDS (--shard): sender worker_$((SET[--shard] - 1)) alone${START_AT:+, from $START_AT (--start-at)}"
@@ -297,7 +320,7 @@ profile() {
 		run_pipeline "$run"
 	fi
 	local st=$?
-	calm rm -f "$synth"
+	again rm -f "$synth"
 	((st == 1)) && exit 1
 	[[ $raw != /dev/null ]] && say 'Raw Records: %s\n' "$raw"
 	say 'Log File: %s\n' "$log"

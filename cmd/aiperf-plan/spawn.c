@@ -77,6 +77,9 @@ signals_hold(void)
 	sigaddset(&set, SIGCHLD);
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_BLOCK, &set, NULL);
+	/* inherited as ignored (a helper of the script's): held, not discarded */
+	for (size_t i = 0; i < sizeof(held) / sizeof(*held); i++)
+		signal(held[i], SIG_DFL);
 }
 
 int
