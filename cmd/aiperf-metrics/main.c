@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aiperf-metrics: raw records in, per-request metric records (profile_export.jsonl lines) out. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +30,7 @@ struct options {
 	size_t nfollows;
 	int progress_fd;
 	int status_fd;
+	const char *start_fifo;	/* --start-fifo: wait for it before reading */
 	char **files;
 	int nfiles;
 };
@@ -36,7 +38,7 @@ struct options {
 enum {
 	K_TOKENIZER = 256, K_REVISION, K_TRUST, K_ENDPOINT_TYPE, K_SERVER_TOKENS,
 	K_STREAMING, K_TRACE, K_UNBUFFERED, K_DROP_WARMUP, K_KEEP_GOING,
-	K_THREADS, K_TEE, K_FOLLOW, K_PROGRESS, K_STATUS, K_VERSION,
+	K_THREADS, K_TEE, K_FOLLOW, K_PROGRESS, K_STATUS, K_START, K_VERSION,
 };
 
 #define FLAG(lv) OPT_FLAG, NULL, OPT_TO(lv)
@@ -62,6 +64,7 @@ enum {
 	  .max = 1 << 20, .flags = OPT_BR }, \
 	{ "status-fd", K_STATUS, OPT_INT, "fd", OPT_TO(op->status_fd), .min = 0, \
 	  .max = 1 << 20, .flags = OPT_BR }, \
+	{ "start-fifo", K_START, OPT_STR, "fifo", OPT_TO(op->start_fifo), .flags = OPT_PRIVATE }, \
 	{ "help", 'h', OPT_HELP, .flags = OPT_HIDE }, \
 	{ "version", K_VERSION, OPT_VERSION, .flags = OPT_HIDE }, \
 	{ 0 }, \
@@ -107,6 +110,35 @@ check_tee(const struct options *op)
 		    a.st_dev == b.st_dev && a.st_ino == b.st_ino))
 			die_usage("--tee and --follow name the same file: '%s'", f);
 	}
+}
+
+/*
+ * --start-fifo: opened without waiting for a writer (a FIFO that has none
+ * reads its end at once), then read, blocking, to its end: until the last
+ * writer is gone, the supervisor's when it closes it or dies. Nothing
+ * before this reads a record or loads the tokenizer, so that metrics takes
+ * no CPU from the sender while it runs. A signal ends the wait as it ends
+ * a read of the records.
+ */
+static void
+start_wait(const char *path)
+{
+	struct stat st;
+	char s[512];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		die_usage("--start-fifo %s:", path);
+	if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode))
+		die_usage("--start-fifo %s: not a FIFO", path);
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		die("--start-fifo %s:", path);
+	/* what a writer says is no record: read and dropped */
+	while ((n = read(fd, s, sizeof(s))) != 0)
+		if (n < 0 && errno != EINTR)
+			die("cannot read '%s':", path);
+	close(fd);
 }
 
 struct run {
@@ -235,6 +267,10 @@ main(int argc, char **argv)
 	util_setprogname("aiperf-metrics");
 	signal(SIGPIPE, SIG_IGN);
 	parse_args(&op, argc, argv);
+	if (op.tee)
+		check_tee(&op);
+	if (op.start_fifo)
+		start_wait(op.start_fifo);
 	if (!op.o.server_tokens)
 		op.o.tok = tokenizer_open(op.tokenizer, op.revision);
 	rec_init(&run.rec);
@@ -244,7 +280,6 @@ main(int argc, char **argv)
 	run.tee = NULL;
 	struct linefile tee;
 	if (op.tee) {
-		check_tee(&op);
 		if (linefile_open(&tee, op.tee, 0) < 0)
 			die("cannot open '%s':", op.tee);
 		run.tee = &tee;
