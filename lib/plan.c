@@ -61,6 +61,7 @@ static const struct field plan_fields[] = {
 	FIELD(plan, export, F_ARGV),
 	FIELD(plan, metrics_err, F_STR),
 	FIELD(plan, export_err, F_STR),
+	FIELD(plan, metrics_gate, F_STR),
 	FIELD(plan, ui, F_ARGV),
 	FIELD(plan, notice, F_STR),
 	FIELD(plan, scrapers, F_SCRAPERS),

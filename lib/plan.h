@@ -66,6 +66,9 @@ struct plan {
 	size_t nsenders;
 	struct plan_argv metrics, export;
 	char *metrics_err, *export_err;
+	char *metrics_gate;	/* FIFO aiperf-metrics waits on (--start-fifo): the
+				 * supervisor holds its writer until the senders
+				 * end, or NULL: metrics runs beside them */
 	struct plan_argv ui;	/* aiperf-ui on metrics' fd 3, or n == 0: no live view */
 	char *notice;		/* the dashboard's notice file, or NULL */
 

@@ -256,6 +256,27 @@ metrics_args(struct planner *p, struct plan *plan, const char *spill)
 	plan->phase_cue = in_run(p, "phase.cue");
 }
 
+/* No live view, and no file the user reads as the run goes (the merged
+ * raw records of several senders): aiperf-metrics waits until the senders
+ * end, taking no CPU from them (bench/profile-vs-send.sh case 5: the p99
+ * schedule lateness of a run whose metrics waited, 0.29x of one whose
+ * metrics followed the spool). */
+static void
+metrics_gate(struct planner *p, struct plan *plan)
+{
+	struct plan_argv a = { 0 };
+
+	if (plan->live || (p->workers > 1 && plan->raw))
+		return;
+	plan->metrics_gate = in_run(p, "metrics.gate");
+	plan_argv_add(&a, plan->metrics.v[0]);
+	add2(&a, "--start-fifo", plan->metrics_gate);
+	for (size_t i = 1; i < plan->metrics.n; i++)
+		plan_argv_add(&a, plan->metrics.v[i]);
+	plan_argv_release(&plan->metrics);
+	plan->metrics = a;
+}
+
 static void
 plan_files(struct planner *p, struct plan *plan)
 {
@@ -323,6 +344,7 @@ pipeline_plan(struct planner *p, struct plan *plan)
 	cat(&p->send, &p->busy);
 	add2(&p->send, "--ui-type", "none");
 	ui_args(p, plan);
+	metrics_gate(p, plan);
 	if (p->srv_urls.n || p->gpu_urls.n || p->gpu_nvml)
 		plan->scrape_ctl = in_run(p, "scrape.ctl");
 	server_scraper(p, plan);

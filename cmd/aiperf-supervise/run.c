@@ -42,6 +42,11 @@ make_fifos(struct sv *sv)
 	for (size_t i = 0; i < p->nscrapers; i++)
 		if (fifo(p->scrapers[i].cue) < 0)
 			die("cannot make '%s':", p->scrapers[i].cue);
+	if (fifo(p->metrics_gate) < 0)
+		die("cannot make '%s':", p->metrics_gate);
+	/* held before metrics starts: it waits until the senders end */
+	if (p->metrics_gate && (sv->gate_fd = open(p->metrics_gate, O_RDWR | O_CLOEXEC)) < 0)
+		die("cannot open '%s':", p->metrics_gate);
 	if (p->nsenders < 2)
 		return;
 	for (size_t k = 0; k < p->nsenders; k++)
@@ -228,8 +233,10 @@ static void
 senders_ended(struct sv *sv)
 {
 	sv->senders_ended = 1;
-	sv_log(RUNLOG_DEBUG, "the senders have ended: the scrapers' final scrape");
+	sv_log(RUNLOG_DEBUG, "the senders have ended: the scrapers' final scrape%s",
+	       sv->gate_fd >= 0 ? ", aiperf-metrics starts" : "");
 	scrape_release(sv);
+	xclose(&sv->gate_fd);
 	phase_close(sv->phase);
 	sv->phase = NULL;
 	cpu_stop(sv->cpu);
@@ -275,6 +282,7 @@ release(struct sv *sv)
 	cpu_stop(sv->cpu);
 	xclose(&sv->export_in);
 	xclose(&sv->export_out);
+	xclose(&sv->gate_fd);
 	if (sv->ctl_fd >= 0) {
 		evloop_forget(sv->l, sv->ctl_fd);
 		xclose(&sv->ctl_fd);
@@ -291,7 +299,7 @@ run_supervise(struct sv *sv)
 {
 	int e[2], st;
 
-	sv->scrape_ctl_fd = sv->inotify_fd = -1;
+	sv->scrape_ctl_fd = sv->inotify_fd = sv->gate_fd = -1;
 	sv->baseline_timer = (struct evloop_timer)EVLOOP_TIMER_INIT(NULL, sv);
 	sv->gpu_timer = (struct evloop_timer)EVLOOP_TIMER_INIT(NULL, sv);
 	if (!(sv->l = evloop_new(16)))

@@ -68,6 +68,7 @@ struct sv {
 	char ctl_line[64];
 	size_t ctl_len;
 	int scrape_ctl_fd;	/* the scrapers' control FIFO's writer, or -1 */
+	int gate_fd;		/* metrics_gate's writer while the senders run, or -1 */
 	int export_in;		/* aiperf-export's standard input, the write end, or -1 */
 	int export_out;		/* ... and its read end, until export has it */
 	int nsig, first_sig;	/* signals received, the first one */

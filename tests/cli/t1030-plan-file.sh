@@ -107,6 +107,17 @@ test_expect_success 'the shell code says what the script reads, the plan the res
 	! grep -q "^\(SHARD_\|MET_RUN\|EXP_RUN\|SOLO\|REST\|UI\|SRV_ARGS\|GPU_ARGS\|PLAN_LOG\)" two.sh
 '
 
+test_expect_success 'no live view: aiperf-metrics waits on a gate until the senders end; beside them otherwise' '
+	test "$(q one ".metrics_gate")" = "\"$PWD/one.run/metrics.gate\"" &&
+	test "$(q one ".metrics[0:3]")" = "[\"aiperf-metrics\",\"--start-fifo\",\"$PWD/one.run/metrics.gate\"]" &&
+	plan live $P --ui-type simple &&
+	test "$(q live ".metrics_gate")" = null && ! q live ".metrics" | grep -q start-fifo &&
+	plan tworaw $P --ui-type none --workers-max 2 --export-level raw &&
+	test "$(q tworaw ".metrics_gate")" = null &&
+	plan twosum $P --ui-type none --workers-max 2 &&
+	test "$(q twosum ".metrics_gate")" = "\"$PWD/twosum.run/metrics.gate\""
+'
+
 test_expect_success 'a plan needs its run folder; an unwritable plan file fails' '
 	test_expect_code 2 aiperf-plan --plan x.json -- $P 2>err &&
 	grep -q "^usage: aiperf-plan" err &&

@@ -21,6 +21,7 @@ fill(struct plan *p)
 	plan_set(&p->log_level, "INFO");
 	plan_set(&p->raw, "/a/b c/profile_export_raw.jsonl");
 	plan_set(&p->input, "-");
+	plan_set(&p->metrics_gate, "/tmp/aiperf.X/metrics.gate");
 	for (int k = 1; k <= 2; k++) {
 		s = plan_add_sender(p);
 		plan_argv_add(&s->gen, "aiperf-gen");
@@ -104,6 +105,7 @@ round_trip(void)
 	TEST("the log's notes", same_argv(&p.log, &q.log) && q.log.n == 2);
 	TEST("each sender's pid file", q.nsenders == 2 &&
 	     !strcmp(q.senders[1].send_pid, "/r/send.2.pid"));
+	TEST_STR("the gate aiperf-metrics waits on", q.metrics_gate, "/tmp/aiperf.X/metrics.gate");
 	TEST("a scraper export waits for", q.nscrapers == 1 && q.scrapers[0].hold_export == 1);
 	TEST("numbers exact", q.start_ns == 1764000000123456789LL &&
 	     q.margin_us == 5000 && q.solo_cpu == 3 && q.idle == 1 && q.live == 0);
