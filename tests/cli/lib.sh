@@ -150,6 +150,27 @@ os.setsid()
 os.execvp(sys.argv[1], sys.argv[1:])' "$@"
 }
 
+# session PIDFILE CMD...: CMD in a session of its own (grp), its pid in
+# SPID (the session's id), the background job that waits for it in BG
+# shellcheck disable=SC2016,SC2034 # $$ and $0 are the inner sh's; BG, SPID the caller's
+session() {
+	_f=$1
+	shift
+	rm -f "$_f"
+	grp sh -c 'echo $$ >"$0.tmp" && mv "$0.tmp" "$0" && exec "$@"' "$_f" "$@" &
+	BG=$!
+	_i=0
+	while [ ! -s "$_f" ] && [ $_i -lt 100 ]; do sleep 0.05; _i=$((_i + 1)); done
+	SPID=$(cat "$_f")
+}
+
+# left SID: our processes still in session SID (none of them a zombie)
+# shellcheck disable=SC2009 # a session's processes with their state: ps
+left() {
+	ps -o stat=,args= -s "$1" 2>/dev/null | grep -v "^Z" |
+		grep "aiperf-\(gen\|send\|metrics\|export\|scrape\|supervise\|plan\|ui\)\|aiperf-profile\|cat$" || :
+}
+
 # wait_file FILE: until FILE is not empty (30 s at most, a bounded loop).
 wait_file() {
 	_i=0

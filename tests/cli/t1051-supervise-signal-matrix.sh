@@ -28,25 +28,6 @@ hogs_stop() {
 }
 trap 'hogs_stop; cleanup' EXIT
 
-# session PIDFILE CMD...: CMD in a session of its own (grp), its pid in
-# SPID (the session's id), the background job that waits for it in BG
-session() {
-	_f=$1
-	shift
-	rm -f "$_f"
-	grp sh -c 'echo $$ >"$0.tmp" && mv "$0.tmp" "$0" && exec "$@"' "$_f" "$@" &
-	BG=$!
-	_i=0
-	while [ ! -s "$_f" ] && [ $_i -lt 100 ]; do sleep 0.05; _i=$((_i + 1)); done
-	SPID=$(cat "$_f")
-}
-
-# left SID: our processes still in session SID (none of them a zombie)
-left() {
-	ps -o stat=,args= -s "$1" 2>/dev/null | grep -v "^Z" |
-		grep "aiperf-\(gen\|send\|metrics\|export\|scrape\|supervise\|plan\)\|aiperf-profile\|cat$" || :
-}
-
 # one SIG DELAY DIR: a run signalled at DELAY; its status, its stop bounded
 one() {
 	session "$3.pid" aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming \

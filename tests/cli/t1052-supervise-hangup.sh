@@ -19,25 +19,6 @@ trap 'tmux -L "$TMUX_L" kill-server 2>/dev/null; cleanup' EXIT
 S="-m m --tokenizer builtin --streaming --isl 16 --osl 50 --concurrency 4"
 P="$S --no-server-metrics"
 
-# session PIDFILE CMD...: CMD in a session of its own (grp), its pid in
-# SPID (the session's id), the background job that waits for it in BG
-session() {
-	_f=$1
-	shift
-	rm -f "$_f"
-	grp sh -c 'echo $$ >"$0.tmp" && mv "$0.tmp" "$0" && exec "$@"' "$_f" "$@" &
-	BG=$!
-	_i=0
-	while [ ! -s "$_f" ] && [ $_i -lt 100 ]; do sleep 0.05; _i=$((_i + 1)); done
-	SPID=$(cat "$_f")
-}
-
-# left SID: our processes still in session SID (none of them a zombie)
-left() {
-	ps -o stat=,args= -s "$1" 2>/dev/null | grep -v "^Z" |
-		grep "aiperf-\(gen\|send\|metrics\|export\|scrape\|supervise\|ui\)\|aiperf-profile\|cat$" || :
-}
-
 # stop_wait PID: until PID has ended, 10 s at most
 stop_wait() {
 	i=0
