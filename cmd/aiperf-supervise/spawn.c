@@ -144,24 +144,37 @@ child_exec(char *const *argv, int blocked)
 	_exit(127);
 }
 
-pid_t
-spawn_exec(struct sv *sv, const struct spawn *s)
+/* A child in s's process group (0: one of its own), set on both sides of
+ * the fork so that neither can signal the group before it exists; the
+ * supervisor's streams flushed first. */
+static pid_t
+fork_in_group(const struct spawn *s)
 {
-	int src[4] = { s->fd[0], s->fd[1], s->fd[2], s->fd3 };
 	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		die("cannot start '%s':", s->argv[0]);
-	if (pid == 0) {
+	if (pid == 0)
 		setpgid(0, s->pgid);
+	else
+		setpgid(pid, s->pgid ? s->pgid : pid);
+	return pid;
+}
+
+pid_t
+spawn_exec(struct sv *sv, const struct spawn *s)
+{
+	int src[4] = { s->fd[0], s->fd[1], s->fd[2], s->fd3 };
+	pid_t pid = fork_in_group(s);
+
+	if (pid == 0) {
 		child_fds(src, s->fd3 >= 0 ? 4 : 3);
 		child_files(s);
 		child_sched(sv, s);
 		child_exec(s->argv, s->blocked);
 	}
-	setpgid(pid, s->pgid ? s->pgid : pid);
 	return pid;
 }
 
@@ -222,17 +235,10 @@ keeper(struct sv *sv, const struct spawn *s)
 pid_t
 spawn_keeper(struct sv *sv, const struct spawn *s)
 {
-	pid_t pid;
+	pid_t pid = fork_in_group(s);
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		die("cannot start '%s':", s->argv[0]);
-	if (pid == 0) {
-		setpgid(0, s->pgid);
+	if (pid == 0)
 		keeper(sv, s);
-	}
-	setpgid(pid, s->pgid ? s->pgid : pid);
 	return pid;
 }
 
