@@ -27,6 +27,19 @@ clock_mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/*
+ * The kernel's CLOCK_REALTIME, never faked: for moments other processes
+ * compare with their own clocks (a phase's start, the stage CPU samples).
+ */
+static inline int64_t
+clock_real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* Format epoch ns as naive local ISO-8601 "YYYY-MM-DDTHH:MM:SS.ffffff". */
 void clock_iso_local(int64_t epoch_ns, char out[64]);
 

@@ -69,15 +69,6 @@ proc_sample(struct cpu_proc *p)
 		p->ns = ns;
 }
 
-static int64_t
-wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Write one line whole; after a failure the file is left as it is. */
 static void
 put_line(struct cpu_sampler *c, const char *s, size_t n)
@@ -111,7 +102,7 @@ sample(struct cpu_sampler *c)
 	proc_sample(&c->metrics);
 	proc_sample(&c->export);
 	int n = snprintf(line, sizeof(line), "%" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
-			 wall_ns(), gen, c->metrics.ns, c->export.ns);
+			 clock_real_ns(), gen, c->metrics.ns, c->export.ns);
 
 	put_line(c, line, (size_t)n);
 }

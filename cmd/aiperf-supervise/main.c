@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
-#include <time.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -47,15 +46,6 @@ parse_args(int argc, char **argv, struct options *o)
 	}
 	if (!o->plan_file)
 		usage(stderr, 2);
-}
-
-int64_t
-sv_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* Descriptors 0, 1 and 2 open (/dev/null where closed), so that no pipe takes their place. */

@@ -33,17 +33,6 @@ struct phase {
 
 static void on_cue(struct evloop *l, int fd, unsigned events, void *ud);
 
-/* The wall clock itself, never clock.h's fake one: the senders compare
- * the go's time with their own clocks (as the script's EPOCHREALTIME). */
-static int64_t
-wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* --start-at's moment, as seconds since the epoch ("1700000000.25"). */
 static void
 show_start(char out[32], int64_t ns)
@@ -66,7 +55,7 @@ give_go(struct phase *ph)
 	struct cue_go g;
 	size_t len;
 
-	if (cue_barrier_go(&ph->b, wall_now(), &g) < 0)
+	if (cue_barrier_go(&ph->b, clock_real_ns(), &g) < 0)
 		return;
 	if (ph->b.start_past) {
 		show_start(at, ph->b.start_ns);

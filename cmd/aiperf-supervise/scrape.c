@@ -10,6 +10,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include "clock.h"
 
 /* The pid of scraper i, 0 when it was not started. */
 static struct kid *
@@ -162,7 +163,7 @@ scrape_baseline(struct sv *sv)
 		evloop_add(sv->l, sv->inotify_fd, EVLOOP_IN, on_inotify, sv);
 	sv->baseline_timer.fn = on_baseline_timeout;
 	sv->baseline_timer.ud = sv;
-	evloop_timer_arm(sv->l, &sv->baseline_timer, sv_now_ns() +
+	evloop_timer_arm(sv->l, &sv->baseline_timer, clock_mono_ns() +
 			 (sv->p.scrape_timeout_s + 1) * 1000000000LL);
 }
 
@@ -228,7 +229,7 @@ scrape_metrics_ended(struct sv *sv)
 		const struct kid *k = scraper_kid(sv, i);
 
 		if (k && k->status < 0 && sv->p.scrapers[i].hold_export)
-			evloop_timer_arm(sv->l, &sv->gpu_timer, sv_now_ns() + 30000000000LL);
+			evloop_timer_arm(sv->l, &sv->gpu_timer, clock_mono_ns() + 30000000000LL);
 	}
 }
 

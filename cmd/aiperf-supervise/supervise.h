@@ -88,8 +88,6 @@ struct sv {
 	struct cpu_sampler *cpu;
 };
 
-/* main.c: CLOCK_MONOTONIC now, ns (the loop's timers' clock). */
-int64_t sv_now_ns(void);
 /* main.c: the message of the run, "aiperf profile: ..." on stderr, not logged. */
 void sv_say(const char *fmt, ...) FMT(1, 2);
 /* A line of the run log as aiperf profile itself writes it ("aiperf.profile"). */
