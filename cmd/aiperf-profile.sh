@@ -179,21 +179,27 @@ WORKERS=1
 # 1 for a failed stage, 128+N when interrupted by signal N, else
 # aiperf-export's.
 run_pipeline() {
-	local run=$1 st s2 sup
+	local run=$1 sup
 	set -m
 	aiperf-supervise --plan "$run/plan.json" --control-fifo "$run/control" {CTL}>&- &
 	sup=$!
 	set +m
-	# wait returns early when a trap ran: the supervisor may still run
+	wait_child "$sup"
+}
+
+# wait_child PID: PID's exit status. wait returns early when a trap ran:
+# the child may still run; a trap and the child's end at once: its own
+# status, if unread.
+wait_child() {
+	local st s2
 	while :; do
-		wait "$sup"
+		wait "$1"
 		st=$?
-		((st > 128)) && kill -0 "$sup" 2>/dev/null && continue
+		((st > 128)) && kill -0 "$1" 2>/dev/null && continue
 		break
 	done
-	# a trap and the supervisor's end at once: its own status, if unread
 	if ((st > 128)); then
-		wait "$sup" 2>/dev/null
+		wait "$1" 2>/dev/null
 		s2=$?
 		((s2 != 127)) && st=$s2
 	fi
@@ -351,12 +357,8 @@ mr_run_one() {
 	AIPERF_MR_RUN=1 "$MR_SELF" "${@:3}" "${MR_PASS[@]}" --artifact-dir "$2" &
 	MR_CHILD=$!
 	set +m
-	while :; do
-		wait "$MR_CHILD"
-		st=$?
-		((st > 128)) && kill -0 "$MR_CHILD" 2>/dev/null && continue
-		break
-	done
+	wait_child "$MR_CHILD"
+	st=$?
 	MR_CHILD=
 	mkdir -p "$2" && new_file "$2/exit_status" && printf '%d\n' "$st" >"$2/exit_status"
 	return "$st"
