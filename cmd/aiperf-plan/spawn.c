@@ -65,16 +65,23 @@ const char *argv0_path = "aiperf-plan";
 static const int held[] = { SIGINT, SIGTERM, SIGHUP };
 static int caught;
 
+/* The held signals and SIGCHLD, the set every use here takes. */
+static void
+held_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(held) / sizeof(*held); i++)
+		sigaddset(set, held[i]);
+	sigaddset(set, SIGCHLD);
+}
+
 void
 signals_hold(void)
 {
 	sigset_t set;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(held) / sizeof(*held); i++)
-		sigaddset(&set, held[i]);
 	/* SIGCHLD blocked stays pending (never discarded) for wait_or_signal */
-	sigaddset(&set, SIGCHLD);
+	held_set(&set);
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	/* inherited as ignored (a helper of the script's): held, not discarded */
@@ -104,10 +111,7 @@ wait_or_signal(void)
 
 	if (signal_caught())
 		return caught;
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	for (size_t i = 0; i < sizeof(held) / sizeof(*held); i++)
-		sigaddset(&set, held[i]);
+	held_set(&set);
 	while ((sig = sigwaitinfo(&set, NULL)) < 0)
 		if (errno != EINTR)
 			die("sigwaitinfo:");
@@ -122,10 +126,7 @@ spawn_attr(posix_spawnattr_t *a)
 	sigset_t none, def;
 
 	sigemptyset(&none);
-	sigemptyset(&def);
-	for (size_t i = 0; i < sizeof(held) / sizeof(*held); i++)
-		sigaddset(&def, held[i]);
-	sigaddset(&def, SIGCHLD);
+	held_set(&def);
 	posix_spawnattr_init(a);
 	posix_spawnattr_setsigmask(a, &none);
 	posix_spawnattr_setsigdefault(a, &def);
