@@ -3,8 +3,8 @@
 #ifndef AIPERF_PLANNER_H
 #define AIPERF_PLANNER_H
 
-#include <spawn.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "buf.h"
 #include "plan.h"
@@ -100,9 +100,11 @@ int signal_caught(void);
 /* spawn.c: sleeps until a child changes state (0) or one of them comes
  * (its number); never misses either. */
 int wait_or_signal(void);
-/* spawn.c: every child's attributes: signals unblocked and at their
- * defaults, a process group of its own. */
-void spawn_attr(posix_spawnattr_t *a);
+/* spawn.c: file run with argv (PATH searched), fd[i] (when >= 0) as its
+ * descriptor i, in a process group of its own, its signals unblocked and
+ * at their defaults, none that reached it before it had its group; its
+ * pid, or -1 with *err the errno that kept it from starting. */
+pid_t spawn_tool(const char *file, char *const argv[], const int fd[3], int *err);
 /* spawn.c: whether name is an executable on PATH. */
 int on_path(const char *name);
 /* spawn.c: the name this binary was run as (main's argv[0]). */

@@ -7,15 +7,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define PROBES_AT_ONCE 32
-
-extern char **environ;
 
 /* TEXT as a Prometheus endpoint's URL: http:// when it names no scheme,
  * /metrics when it names no path (before a query string or fragment). */
@@ -116,21 +113,18 @@ probe_start(const char *url, const char *t, const char *out)
 	char exe[PATH_MAX];
 	char *argv[] = { (char *)"aiperf-scrape", (char *)"--once", (char *)"--timeout", (char *)t,
 			 (char *)url, NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
+	int fd[3], e;
 	pid_t pid;
-	int rc;
 
-	spawn_attr(&attr);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, tool_path("aiperf-scrape", exe, sizeof(exe)), &fa, &attr, argv,
-			  environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	return rc ? 0 : pid;
+	fd[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	fd[1] = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd[2] = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	pid = fd[0] < 0 || fd[1] < 0 || fd[2] < 0 ? -1 :
+		spawn_tool(tool_path("aiperf-scrape", exe, sizeof(exe)), argv, fd, &e);
+	for (int i = 0; i < 3; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	return pid < 0 ? 0 : pid;
 }
 
 /* Whether the probe's output is an answer: some, and no error record. */

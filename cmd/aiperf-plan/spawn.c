@@ -8,12 +8,9 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 int
 on_path(const char *name)
@@ -120,21 +117,67 @@ wait_or_signal(void)
 	return sig == SIGCHLD ? 0 : sig;
 }
 
-void
-spawn_attr(posix_spawnattr_t *a)
+/* In the child: the group of its own first, so that no later signal to
+ * ours reaches it; then the held signals that did (sent to our group
+ * between fork and setpgid, pending behind the mask it inherited)
+ * discarded, by ignoring them once, and left at their defaults; its
+ * descriptors; the exec. Its errno on the CLOEXEC pipe when that fails. */
+static void
+child(const char *file, char *const argv[], const int fd[3], int report)
 {
-	sigset_t none, def;
+	sigset_t none;
+	int e;
 
+	setpgid(0, 0);
+	for (size_t i = 0; i < sizeof(held) / sizeof(*held); i++) {
+		signal(held[i], SIG_IGN);
+		signal(held[i], SIG_DFL);
+	}
+	signal(SIGCHLD, SIG_DFL);
 	sigemptyset(&none);
-	held_set(&def);
-	posix_spawnattr_init(a);
-	posix_spawnattr_setsigmask(a, &none);
-	posix_spawnattr_setsigdefault(a, &def);
-	/* a group of its own: a terminal's Ctrl-C reaches the script and us,
-	 * not a check half way (which would read as the options' fault) */
-	posix_spawnattr_setpgroup(a, 0);
-	posix_spawnattr_setflags(a, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-				 POSIX_SPAWN_SETPGROUP);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int i = 0; i < 3; i++)
+		if (fd[i] >= 0 && dup2(fd[i], i) < 0)
+			goto fail;
+	execvp(file, argv);
+fail:
+	e = errno;
+	(void)!write(report, &e, sizeof(e));
+	_exit(127);
+}
+
+pid_t
+spawn_tool(const char *file, char *const argv[], const int fd[3], int *err)
+{
+	int report[2], e;
+	ssize_t k;
+	pid_t pid;
+
+	if (pipe2(report, O_CLOEXEC) < 0) {
+		*err = errno;
+		return -1;
+	}
+	if ((pid = fork()) < 0) {
+		*err = errno;
+		close(report[0]);
+		close(report[1]);
+		return -1;
+	}
+	if (pid == 0)
+		child(file, argv, fd, report[1]);
+	/* as a shell does: a signal to our group now misses it either way */
+	setpgid(pid, pid);
+	close(report[1]);
+	while ((k = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(report[0]);
+	if (k == (ssize_t)sizeof(e)) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		*err = e;
+		return -1;
+	}
+	return pid;
 }
 
 const char *
@@ -188,15 +231,19 @@ drain(int ofd, struct buf *out, int efd, struct buf *err)
 	}
 }
 
-static void
-pipe_to(posix_spawn_file_actions_t *fa, int fds[2], int target, struct buf *b)
+/* fd: a pipe's write end for target's answer (if b), else -1; *rd its read end. */
+static int
+pipe_for(struct buf *b, int *rd)
 {
-	fds[0] = fds[1] = -1;
+	int fds[2];
+
+	*rd = -1;
 	if (!b)
-		return;
+		return -1;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		die("pipe:");
-	posix_spawn_file_actions_adddup2(fa, fds[1], target);
+	*rd = fds[0];
+	return fds[1];
 }
 
 int
@@ -204,33 +251,26 @@ run_tool(char *const argv[], const char *in, struct buf *out, struct buf *err)
 {
 	char exe[PATH_MAX];
 	const char *path = strchr(argv[0], '/') ? argv[0] : tool_path(argv[0], exe, sizeof(exe));
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	int o[2], e[2], rc, st;
+	int fd[3] = { -1, -1, -1 }, o, e, rc, st;
 	pid_t pid;
 
-	spawn_attr(&attr);
-	posix_spawn_file_actions_init(&fa);
-	if (in)
-		posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0);
-	pipe_to(&fa, o, 1, out);
+	if (in && (fd[0] = open(in, O_RDONLY | O_CLOEXEC)) < 0)
+		die("%s:", in);
+	fd[1] = pipe_for(out, &o);
 	/* our standard output is the shell's code */
-	if (!out)
-		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	pipe_to(&fa, e, 2, err);
-	rc = posix_spawnp(&pid, path, &fa, &attr, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	if (o[1] >= 0)
-		close(o[1]);
-	if (e[1] >= 0)
-		close(e[1]);
-	if (rc) {
+	if (!out && (fd[1] = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
+		die("/dev/null:");
+	fd[2] = pipe_for(err, &e);
+	pid = spawn_tool(path, argv, fd, &rc);
+	for (int i = 0; i < 3; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	if (pid < 0) {
 		warn("cannot run '%s': %s", argv[0], util_strerror(rc));
-		drain(o[0], out, e[0], err);
+		drain(o, out, e, err);
 		return 127;
 	}
-	drain(o[0], out, e[0], err);
+	drain(o, out, e, err);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid:");

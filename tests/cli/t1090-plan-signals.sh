@@ -65,4 +65,28 @@ os.execvp(sys.argv[1], sys.argv[1:])" aiperf-plan --run-dir "$PWD/pend.run" -- \
 	grep -q "invalid value for --osl" bad.err
 '
 
+# A Ctrl-C sent while a check starts reaches the check as well (it is in
+# our group until posix_spawn's setpgid): that check runs again, the
+# signal is not read as the options' fault (an empty usage error, exit 2).
+test_expect_success 'SIGINT to the group again and again while planning: each plan finished, no check read as failed' '
+	k=0 &&
+	while [ $k -lt 20 ]; do
+		mkdir -p flood.run &&
+		AIPERF_GPU_DEFAULT_DCGM_URLS= grp sh -c "echo \$\$ >flood.pid; trap \"\" INT; \
+			exec aiperf-plan --run-dir $PWD/flood.run --plan $PWD/flood.json -- $P --artifact-dir $PWD/flood.a" \
+			>flood.sh 2>flood.err &
+		job=$! &&
+		i=0 &&
+		while [ ! -s flood.pid ] && [ $i -lt 200 ]; do sleep 0.01; i=$((i + 1)); done &&
+		pg=$(cat flood.pid) &&
+		i=0 &&
+		while kill -INT -"$pg" 2>/dev/null && [ $i -lt 200000 ]; do i=$((i + 1)); done &&
+		st=0 && wait "$job" || st=$?
+		test "$st" = 0 || { echo "try $k: status $st"; cat flood.err; exit 1; }
+		test -s flood.json && test ! -s flood.err || exit 1
+		rm -rf flood.pid flood.run flood.a flood.json
+		k=$((k + 1))
+	done
+'
+
 test_done
