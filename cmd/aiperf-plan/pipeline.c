@@ -69,17 +69,24 @@ idle_ok(void)
 	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
 }
 
-/* The live view: aiperf-ui on aiperf-metrics' fd 3 (ui_args). */
+/* The view: aiperf-ui on aiperf-metrics' fd 3, a live view; but a lone
+ * sender on a terminal draws the simple view's bars itself (all it shows
+ * is the sender's: counts, errors, rate, its CPU), so that aiperf-metrics
+ * can wait for the end (metrics_gate). */
 static void
 ui_args(struct planner *p, struct plan *plan)
 {
 	char *t = xstrdup(val(p, "--ui-type", "dashboard"));
 	const char *opts[] = { "--request-count", "--warmup-request-count", "--benchmark-duration",
 			       "--warmup-duration" };
+	int sender_draws;
 
 	for (char *c = t; *c; c++)
 		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
-	if (!strcmp(t, "none") || (!is_set(p, "--ui-type") && !isatty(2))) {
+	sender_draws = !strcmp(t, "simple") && isatty(2) && p->workers == 1;
+
+	add2(&p->send, "--ui-type", sender_draws ? "simple" : "none");
+	if (sender_draws || !strcmp(t, "none") || (!is_set(p, "--ui-type") && !isatty(2))) {
 		free(t);
 		return;
 	}
@@ -342,7 +349,6 @@ pipeline_plan(struct planner *p, struct plan *plan)
 		plan_set(&plan->rest_cpus, rest);
 	plan->idle = idle_ok();
 	cat(&p->send, &p->busy);
-	add2(&p->send, "--ui-type", "none");
 	ui_args(p, plan);
 	metrics_gate(p, plan);
 	if (p->srv_urls.n || p->gpu_urls.n || p->gpu_nvml)

@@ -106,6 +106,7 @@ add_line(struct sender *s, const char *line, size_t n)
 		return -1;
 	}
 	warmup_keep(s, x, line, n);
+	s->nlines[x->warmup]++;
 	input_enqueue(s, x);
 	return 0;
 }

@@ -122,6 +122,7 @@ sender_emit(struct sender *s, struct xfer *x)
 		xfer_record(x, &s->out);
 	if (x->err != XE_NONE)
 		s->nerr++;
+	ui_count(s, x);
 	s->nnotsent += x->err == XE_NOTSENT;
 	s->nstopped += x->err == XE_STOPPED || x->err == XE_NOTFIN;
 	if (x->warmup && s->wpending)
@@ -484,20 +485,6 @@ run_timers(struct sender *s)
 		sender_stop(s, s->o->grace_ns);
 	if (s->stopping && s->cancel_at >= 0 && now >= s->cancel_at)
 		cancel_all(s);
-}
-
-static void
-ui_update(struct sender *s, int final)
-{
-	int64_t now = clock_now_ns();
-	if (s->o->ui == UI_NONE || (!final && now < s->ui_next))
-		return;
-	s->ui_next = now + 500000000;
-	fprintf(stderr, "\raiperf-send: %llu sent, %llu done, %llu errors, %zu in flight ",
-		(unsigned long long)s->nstarted, (unsigned long long)s->ndone,
-		(unsigned long long)s->nerr, s->inflight);
-	if (final)
-		fputc('\n', stderr);
 }
 
 static int64_t

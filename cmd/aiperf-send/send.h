@@ -13,6 +13,7 @@
 #include "heap.h"
 #include "lines.h"
 #include "outq.h"
+#include "progress.h"
 
 struct xfer;
 struct json_doc;
@@ -85,6 +86,14 @@ struct hdrtpl {
 	size_t len, cut[2];
 };
 
+/* --ui-type simple: the sender's own progress bars (ui.c). */
+struct send_ui {
+	struct progress_screen screen;
+	int64_t first_ns[2], last_ns[2];	/* by phase: first start, last end; 0: none */
+	int64_t cpu_ns, cpu_at;		/* the last CPU sample: used, taken */
+	double cpu;			/* % of one core since the sample before; < 0: none yet */
+};
+
 struct sender {
 	const struct options *o;
 	CURLM *m;
@@ -113,8 +122,12 @@ struct sender {
 	struct outq outq;	/* standard output, never blocking (outq.h) */
 	int out_watched;	/* stdout in the loop: bytes wait for the reader */
 	uint64_t nread, nstarted, ndone, nerr;
+	/* by phase, [1] warmup, [0] profiling: records read from the input,
+	 * records written, errors among them (ui.c) */
+	uint64_t nlines[2], nphase_done[2], nphase_err[2];
 	uint64_t nnotsent, nstopped;	/* NotSentError; cancelled by the stop */
 	int64_t ui_next;
+	struct send_ui ui;	/* --ui-type's view (ui.c) */
 	size_t url_rr;
 	struct heap timers;	/* in flight, by cancel deadline */
 	CURL **pool;
@@ -222,6 +235,12 @@ int64_t phase_sync(struct sender *s, int ph);
 int64_t start_at_parse(const char *v);
 
 /* warmup.c: --warmup-duration (spec 5.7) */
+/* ui.c: --ui-type's view on standard error, twice a second, and once
+ * more at the end (final) */
+void ui_update(struct sender *s, int final);
+/* ui.c: x's record counted in its phase (sender_emit) */
+void ui_count(struct sender *s, const struct xfer *x);
+
 void warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_t n);
 void warmup_refill(struct sender *s);
 void warmup_stop(struct sender *s);

@@ -20,6 +20,22 @@ test_expect_success 'simple: a progress bar per phase on a terminal' '
 	! grep -a -q "aiperf: done" tty.out
 '
 
+# The bars of a lone sender are the sender's own (aiperf-send --ui-type
+# simple): aiperf-metrics waits for the end (its gate), no aiperf-ui runs
+# beside the sender; several senders keep aiperf-ui's view, summed.
+test_expect_success 'simple on a terminal, one sender: the sender draws, aiperf-metrics is gated' '
+	command -v script >/dev/null || skip_because "no script(1)"
+	mkdir run1 runw &&
+	script -qec "aiperf-plan --run-dir $TMP/run1 --plan $TMP/p1.json -- $P --request-count 10 \
+		--ui-type simple --artifact-dir g1 >/dev/null" /dev/null >/dev/null &&
+	jq -e ".plan.ui == [] and (.plan.metrics_gate | type) == \"string\" and
+		(.plan.senders[0].send | index([\"--ui-type\", \"simple\"]))" p1.json &&
+	script -qec "aiperf-plan --run-dir $TMP/runw --plan $TMP/pw.json -- $P --request-count 10 \
+		--workers-max 2 --ui-type simple --artifact-dir gw >/dev/null" /dev/null >/dev/null &&
+	jq -e ".plan.ui[0] == \"aiperf-ui\" and
+		all(.plan.senders[].send; index([\"--ui-type\", \"none\"]))" pw.json
+'
+
 test_expect_success 'simple: the sender CPU (client health) on the profiling line' '
 	command -v script >/dev/null || skip_because "no script(1)"
 	script -qec "aiperf profile $P --request-count 40 --request-rate 20 \
