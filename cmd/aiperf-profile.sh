@@ -73,7 +73,7 @@ usage_error() {
 # What aiperf-plan(1) decided (profile: eval "$(aiperf-plan ...)"): the
 # options given (SET, canonical -> value(s), newline separated), the
 # inert ones' notes, every stage's arguments, the CLI Command string.
-GEN=() SEND=() MET=() EXP=() SYN=()
+GEN=() SEND=() MET=() EXP=()
 declare -A SET=() INERT=()
 CLI="aiperf profile"
 
@@ -115,50 +115,6 @@ log_settings() {
 	return 0
 }
 
-# The synthesis options rewrite --input-file through aiperf-trace synthesize
-# (sessions grouped as the loader groups them) into $1; else nothing to do.
-# (SYN, aiperf-plan's; GEN already reads $1).
-synthesize_input() {
-	((${#SYN[@]})) || return 1
-	again new_file "$1" || die "cannot create '$1'"
-	again aiperf-trace synthesize --group-sessions "${SYN[@]}" "${SET[--input-file]}" >"$1" ||
-		die "cannot synthesize '${SET[--input-file]}'"
-}
-
-# clean_artifacts DIR: removes the files an earlier run wrote into DIR
-# (the names this run writes, by aiperf-export --list-files, and the other
-# names of the same prefix; the wrapper's own), so that none is mistaken
-# for this run's; says which. Sets RAW to the raw records' path, or
-# /dev/null when the export level keeps none.
-clean_artifacts() {
-	local dir=$1 kind path f list gone=()
-	local -a paths=()
-	RAW=/dev/null
-	again_out list aiperf-export --list-files "${EXP[@]}" --artifact-dir "$dir" ||
-		die "aiperf-export --list-files failed"
-	while IFS=$'\t' read -r kind path; do
-		[[ -n $path ]] || continue
-		[[ $kind == raw ]] && RAW=$path
-		paths+=("$path")
-	done <<<"$list"
-	for f in inputs.json logs/aiperf.log logs/shards.txt .input_config.json \
-		.synthesized_input.jsonl "$SPILL"; do
-		paths+=("$dir/$f")
-	done
-	# a link at a name goes too (rm removes the link, never what it
-	# points to): no stage writes through it (aiperf(7), Output files)
-	for f in "${paths[@]}"; do
-		[[ -f $f || -L $f ]] || continue
-		again rm -f "$f" || die "cannot remove '$f'"
-		gone+=("${f#"$dir"/}")
-	done
-	((${#gone[@]})) || return 0
-	local IFS=,
-	local names=${gone[*]}
-	printf '%s: removed the files of an earlier run from %s: %s\n' "$argv0" \
-		"$dir" "${names//,/, }" >&2
-}
-
 # new_file FILE: FILE made anew, empty, never through a link: whatever is
 # at its name is removed (a link itself, not what it points to), then it is
 # created exclusively (noclobber), so that a name taken again meanwhile
@@ -167,8 +123,6 @@ new_file() {
 	rm -f -- "$1" && (set -C && : >"$1") 2>/dev/null
 }
 
-# The raw records' file below export level raw, while the run lasts.
-SPILL=.raw_records.spill.jsonl
 WORKERS=1
 
 # run_pipeline RUN: aiperf-supervise(1) carries out the plan aiperf-plan
@@ -285,12 +239,13 @@ merge_records() {
 
 # profile ARGS...: one run. aiperf-plan(1) parses and checks the options
 # (profile-options.tsv), runs the stages' checks, names and makes the
-# artifact directory, writes input_config into the scratch folder and
-# plans every stage's command line: its shell assignments are this
-# function's variables (SET, GEN, SEND, MET, EXP, SYN,
-# CLI, LOGLEVEL, WORKERS, dir, mode, ...).
+# artifact directory, removes an earlier run's files from it, makes the
+# run log anew, writes input_config (and a synthesized input) into the
+# scratch folder and plans every stage's command line: its shell
+# assignments are this function's variables (SET, GEN, SEND, MET, EXP,
+# CLI, LOGLEVEL, WORKERS, dir, mode, RAW, ...).
 profile() {
-	local plan dir mode st input=${SET[--input-file]:-}
+	local plan dir mode st
 	# The configuration holds the command line as typed: it waits for
 	# aiperf-export in a directory only we can read, not among the artifacts.
 	again_out run mktemp -d "${TMPDIR:-/tmp}/aiperf.XXXXXX" || die "cannot make a temporary directory"
@@ -301,17 +256,9 @@ profile() {
 	exec {CTL}<>"$run/control"
 	relay_queued
 	again_out plan aiperf-plan --run-dir "$run" --plan "$run/plan.json" -- "$@" || exit
-	eval "$plan"
-	input=${SET[--input-file]:-}
 	local RAW
-	clean_artifacts "$dir"
+	eval "$plan"
 	local log=$dir/logs/aiperf.log raw=$RAW
-	# aiperf-metrics opens the raw file while aiperf-export may not yet have
-	# made the prefix's directories
-	[[ $raw == /dev/null ]] || again mkdir -p "${raw%/*}" || die "cannot create '${raw%/*}'"
-	local synth=$dir/.synthesized_input.jsonl
-	[[ -n $input ]] && synthesize_input "$synth"
-	again new_file "$log" || die "cannot create '$log'"
 	LOGFILE=$log
 	log_settings "$dir" "$mode"
 	[[ -n ${SET[--shard]:-} ]] && log INFO "shard ${SET[--shard]} of $N_SHARDS (--shard): sender worker_$((SET[--shard] - 1)) alone${START_AT:+, from $START_AT (--start-at)}"
@@ -326,7 +273,6 @@ profile() {
 		run_pipeline "$run"
 	fi
 	local st=$?
-	again rm -f "$synth"
 	((st == 1)) && exit 1
 	[[ $raw != /dev/null ]] && say 'Raw Records: %s\n' "$raw"
 	say 'Log File: %s\n' "$log"

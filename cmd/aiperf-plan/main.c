@@ -103,36 +103,6 @@ timing_mode(struct planner *p)
 	free(v);
 }
 
-/* The raw records' file this run writes, from aiperf-export --list-files. */
-static void
-raw_file(struct planner *p)
-{
-	char **v = xcalloc(p->exp.n + 5, sizeof(*v));
-	struct buf out;
-	char *line, *nl;
-
-	v[0] = (char *)"aiperf-export";
-	v[1] = (char *)"--list-files";
-	if (p->exp.n)
-		memcpy(v + 2, p->exp.v, p->exp.n * sizeof(*v));
-	v[p->exp.n + 2] = (char *)"--artifact-dir";
-	v[p->exp.n + 3] = p->dir;
-	buf_init(&out, 1 << 20);
-	if (run_tool(v, "/dev/null", &out, NULL))
-		die("aiperf-export --list-files failed");
-	buf_addch(&out, '\0');
-	for (line = out.s; line && *line; line = nl) {
-		if ((nl = strchr(line, '\n')))
-			*nl++ = '\0';
-		if (!strncmp(line, "raw\t", 4) && line[4])
-			plan_set(&p->raw, line + 4);
-	}
-	if (!p->raw)
-		p->raw = xstrdup("/dev/null");
-	buf_release(&out);
-	free(v);
-}
-
 static void
 checks(struct planner *p)
 {
@@ -194,7 +164,8 @@ synthesis(struct planner *p)
 	if (*val(p, "--random-seed", ""))
 		add_stage_arg(p, "y", "--random-seed", get(p, "--random-seed"));
 	free(p->gen.v[p->gen.n - 1]);
-	p->gen.v[p->gen.n - 1] = xstrfmt("%s/.synthesized_input.jsonl", p->dir);
+	/* in the scratch folder: gone with it (artifacts_prepare makes it) */
+	p->gen.v[p->gen.n - 1] = xstrfmt("%s/synthesized_input.jsonl", p->run);
 }
 
 static void
@@ -207,7 +178,6 @@ emit_common(const struct planner *p, struct buf *b)
 	emit_argv(b, "SEND", &p->send, 0);
 	emit_argv(b, "MET", &p->met, 0);
 	emit_argv(b, "EXP", &p->exp, 0);
-	emit_argv(b, "SYN", &p->syn, 0);
 	emit_str(b, "CLI", buf_str(&p->cli));
 	emit_str(b, "LOGLEVEL", p->loglevel);
 	emit_long(b, "WORKERS", p->workers);
@@ -218,6 +188,8 @@ emit_common(const struct planner *p, struct buf *b)
 	emit_str(b, "N_SHARDS", p->n_shards ? num : "");
 	emit_str(b, "mode", p->mode);
 	emit_str(b, "dir", p->dir);
+	if (p->raw)
+		emit_str(b, "RAW", p->raw);
 	emit_argv(b, "SRV_URLS", &p->srv_urls, 0);
 	emit_argv(b, "GPU_URLS", &p->gpu_urls, 0);
 	emit_long(b, "GPU_NVML", p->gpu_nvml);
@@ -257,9 +229,9 @@ profile_plan(struct planner *p, int argc, char **argv, const struct options *o)
 	plan_init(&plan);
 	if (p->run) {
 		artifact_dir(p);
-		raw_file(p);
-		input_config(p);
 		synthesis(p);
+		artifacts_prepare(p);
+		input_config(p);
 	}
 	emit_common(p, &b);
 	if (p->run && !is_set(p, "--from-records")) {

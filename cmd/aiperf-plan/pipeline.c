@@ -9,7 +9,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define SPILL ".raw_records.spill.jsonl"
 #define SRV_TIMEOUT 5
 
 static char *

@@ -11,6 +11,9 @@
 #include "proftab.h"
 #include "util.h"
 
+/* The raw records' file below export level raw, while the run lasts (.K: sender K's). */
+#define SPILL ".raw_records.spill.jsonl"
+
 /*
  * One struct planner lives for the whole of a run of aiperf-plan; nothing
  * in it is freed before exit. set[i] is option i's value as the wrapper
@@ -122,6 +125,12 @@ void check_stage(const char *tool, const struct plan_argv *args, const char *fir
 char *py_float(const char *x);
 char *artifact_subdir(const struct planner *p, const char *mode);
 void artifact_dir(struct planner *p);
+/* prepare.c: the artifact directory ready for the run: the files this run
+ * writes (aiperf-export --list-files; p->raw) and the wrapper's own
+ * removed when an earlier run left them (a line says which), the raw
+ * file's folder made, logs/aiperf.log made anew, the synthesized input
+ * written (aiperf-trace synthesize). */
+void artifacts_prepare(struct planner *p);
 
 /* config.c */
 void write_input_config(const struct planner *p, struct buf *out);
