@@ -47,11 +47,11 @@ test_expect_success 'the dashboard shows the live numbers at 1,000 requests/s' '
 	EOS
 	tmux -L "$SOCK" -f /dev/null new-session -d -s t -x 120 -y 40 "sh $TMP/run.sh" &&
 	wait_for "8000 requests" &&
-	grep -q "aiperf profile   phase: " screen &&
-	grep -q "Time to first token" screen &&
-	grep -q "Request latency" screen &&
-	grep -q "Schedule lateness (us)" screen &&
-	grep -q "Errors by type" screen &&
+	wait_for "aiperf profile   phase: " &&
+	wait_for "Time to first token" &&
+	wait_for "Request latency" &&
+	wait_for "Schedule lateness (us)" &&
+	wait_for "Errors by type" &&
 	wait_for "aiperf-send CPU  *[0-9.]*% of a core" &&
 	wait_for "^  Completed  *[1-9]" &&
 	a=$(completed) && i=0 && b=$a &&
@@ -110,7 +110,7 @@ test_expect_success 'SIGTERM to aiperf-ui restores the screen' '
 	exec 7>st &&
 	echo "{\"phase\":\"profiling\",\"profiling\":{\"done\":4,\"errors\":1,\"request_rate\":2},\"errors_by_type\":{\"Timeout\":1},\"end\":false}" >&7 &&
 	wait_for "4 / 10 requests" &&
-	grep -q "Timeout" screen &&
+	wait_for "Timeout" &&
 	kill -TERM "$(cat ui.pid)" &&
 	wait_for "ui-status 143" &&
 	grep -q BEFORE-THE-UI screen &&
