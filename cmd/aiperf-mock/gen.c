@@ -411,6 +411,7 @@ start_resp(struct conn *c, enum route rt, uint64_t rng)
 	r->rng = rng;
 	r->fail_after = c->srv->opt->fail_after;
 	r->big = c->srv->opt->big_body;
+	r->itl = c->srv->opt->itl_ns;
 	/* the faults that cut a stream short do it after one chunk by default */
 	enum fault f = (c->flags & CONN_FAULT) ? c->srv->opt->fault : FAULT_NONE;
 	if (r->fail_after < 0 && (f == FAULT_RESET || f == FAULT_STALL_BODY ||
@@ -458,8 +459,10 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 		p.stream = 1;
 	plan_tokens(s, r, &p);
 	int64_t t0 = arrival + o->stall_ns;
-	int64_t ttft = o->ttft_ns + gen_jitter(&r->rng, o->jitter_ns);
+	int64_t others = s->c.in_flight > 0 ? s->c.in_flight - 1 : 0;	/* this one counted */
+	int64_t ttft = o->ttft_ns + others * o->ttft_load_ns + gen_jitter(&r->rng, o->jitter_ns);
 	r->base = t0 + (ttft > 0 ? ttft : 0);
+	r->itl = o->itl_ns + others * o->itl_load_ns;
 	if (p.stream) {
 		r->kind = RESP_SSE;
 		r->include_usage = p.include_usage;
@@ -473,7 +476,7 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 		if (r->fmt != FMT_OPENAI)
 			r->head = model_json(&p, &r->head_len);
 		fixed_body(s, r, &p, id, (c->flags & CONN_FAULT) ? o->fault : FAULT_NONE);
-		r->at = r->base + o->itl_ns * (r->n_reason + r->n_content);
+		r->at = r->base + r->itl * (r->n_reason + r->n_content);
 	}
 	if ((c->flags & CONN_FAULT) && o->fault == FAULT_STALL_HEAD)
 		return;		/* never answered: the client gives up or hangs up */

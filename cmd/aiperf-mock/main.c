@@ -22,7 +22,7 @@ enum {
 	K_HOST = 256, K_ITL, K_JITTER, K_SEED, K_ERROR_RATE, K_STATUS, K_OUTPUT,
 	K_REASONING, K_FAIL_AFTER, K_STALL, K_FAULT, K_MAX_CONN, K_MODEL,
 	K_EMB_DIM, K_EMB_BASE, K_EMB_PER, K_RANK_BASE, K_RANK_PER, K_IMG_BASE, K_IMG_PER,
-	K_WORKERS, K_PORTS, K_HELP,
+	K_WORKERS, K_PORTS, K_HELP, K_TTFT_LOAD, K_ITL_LOAD,
 	K_VERSION, K_DCGM, K_DCGM_GPUS, K_VTIME, K_VFAIL, K_VBYTES, K_BIGBODY,
 };
 
@@ -45,6 +45,8 @@ static const char *const faults[] = {
 	{ "ttft", 't', .flags = OPT_ALIAS }, \
 	{ "itl-ms", K_ITL, MS(o->itl_ns) }, \
 	{ "itl", K_ITL, .flags = OPT_ALIAS }, \
+	{ "ttft-per-request-ms", K_TTFT_LOAD, MS(o->ttft_load_ns), .flags = OPT_BR }, \
+	{ "itl-per-request-ms", K_ITL_LOAD, MS(o->itl_load_ns) }, \
 	{ "jitter-ms", K_JITTER, MS(o->jitter_ns), .flags = OPT_BR }, \
 	{ "itl-jitter", K_JITTER, .flags = OPT_ALIAS }, \
 	{ "random-seed", K_SEED, OPT_INT, "n", OPT_TO(o->seed), .max = INT64_MAX }, \

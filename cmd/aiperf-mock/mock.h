@@ -50,6 +50,9 @@ struct options {
 	const char *host;
 	int port;
 	int64_t ttft_ns, itl_ns, jitter_ns, stall_ns;
+	/* a server under load: TTFT and ITL grow by these per other request
+	 * in flight when one arrives (--ttft-per-request-ms, --itl-per-request-ms) */
+	int64_t ttft_load_ns, itl_load_ns;
 	int64_t emb_base_ns, emb_per_ns;
 	int64_t rank_base_ns, rank_per_ns;	/* rankings: base + per passage */
 	int64_t img_base_ns, img_per_ns;	/* image retrieval: base + per image */
@@ -191,6 +194,7 @@ struct resp {
 	size_t head_len;
 	long n_reason, n_content, next, prompt_tokens;
 	int64_t base;		/* first token due at base; token i at base + i*ITL */
+	int64_t itl;		/* this answer's ITL: --itl-ms and its load share */
 	int64_t due;		/* next token's deadline */
 	uint64_t rng;
 	unsigned word;

@@ -237,7 +237,7 @@ emit(struct conn *c, int64_t now)
 		r->next++;
 		cut = r->fail_after >= 0 && r->next >= r->fail_after &&
 		      r->next < total;
-		next_due(r, s->opt->itl_ns, s->opt->jitter_ns);
+		next_due(r, r->itl, s->opt->jitter_ns);
 	}
 	if (!r->first_ns && r->next > 0)
 		r->first_ns = stamp;

@@ -130,4 +130,17 @@ test_expect_success 'default latencies still answer (no timing asserted)' '
 	test "$(events out | wc -l)" -eq 5
 '
 
+# A server under load (--ttft-per-request-ms): TTFT grows with the other
+# requests in flight; bounds wide enough for any machine's own delays.
+restart_mock --ttft-ms 5 --itl-ms 1 --ttft-per-request-ms 30
+test_expect_success 'TTFT grows by --ttft-per-request-ms per other request in flight' '
+	for c in 1 4; do
+		aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --streaming --isl 8 --osl 4 \
+			--concurrency $c --request-count $((c * 10)) --ui-type none --artifact-dir load$c \
+			>/dev/null 2>&1 || return 1
+	done &&
+	jq -e ".time_to_first_token.avg < 40" load1/profile_export_aiperf.json &&
+	jq -e ".time_to_first_token.avg > 60" load4/profile_export_aiperf.json
+'
+
 test_done
