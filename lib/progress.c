@@ -99,3 +99,17 @@ progress_draw(struct progress_screen *sc, const char *const lines[], int n, int 
 		k = (int)sizeof(out) - 1;
 	sc->drawn = write(fd, out, (size_t)k) < 0 ? 0 : n;
 }
+
+void
+progress_draw_phases(struct progress_screen *sc, const struct progress *warm,
+		     const struct progress *prof, int fd)
+{
+	char line[2][256];
+	const char *lines[2] = { line[0], line[1] };
+	int n = 0;
+
+	if (warm)
+		progress_bar(warm, "Warmup", line[n++], sizeof(line[0]));
+	progress_bar(prof, "Profiling", line[n++], sizeof(line[0]));
+	progress_draw(sc, lines, n, fd);
+}

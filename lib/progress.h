@@ -32,5 +32,9 @@ struct progress_screen {
 
 /* The n lines on fd, over those drawn before. */
 void progress_draw(struct progress_screen *sc, const char *const lines[], int n, int fd);
+/* The simple view: a "Warmup" bar (when warm is not NULL) and a
+ * "Profiling" bar, drawn on fd over those drawn before. */
+void progress_draw_phases(struct progress_screen *sc, const struct progress *warm,
+			  const struct progress *prof, int fd);
 
 #endif

@@ -234,13 +234,13 @@ void cue_scrapers(struct sender *s);
 int64_t phase_sync(struct sender *s, int ph);
 int64_t start_at_parse(const char *v);
 
-/* warmup.c: --warmup-duration (spec 5.7) */
 /* ui.c: --ui-type's view on standard error, twice a second, and once
  * more at the end (final) */
 void ui_update(struct sender *s, int final);
 /* ui.c: x's record counted in its phase (sender_emit) */
 void ui_count(struct sender *s, const struct xfer *x);
 
+/* warmup.c: --warmup-duration (spec 5.7) */
 void warmup_keep(struct sender *s, const struct xfer *x, const char *line, size_t n);
 void warmup_refill(struct sender *s);
 void warmup_stop(struct sender *s);

@@ -17,6 +17,8 @@ cpu_sample(struct send_ui *u, int64_t now)
 	struct rusage ru;
 	int64_t used;
 
+	if (!u->cpu_at)
+		u->cpu = -1;	/* until a second sample */
 	if (getrusage(RUSAGE_SELF, &ru) < 0)
 		return;
 	used = ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
@@ -68,24 +70,13 @@ phase(const struct sender *s, int ph, int final)
 static void
 simple(struct sender *s, int64_t now, int final)
 {
-	struct send_ui *u = &s->ui;
-	char line[2][256];
-	const char *lines[2];
-	struct progress p;
-	int n = 0;
+	struct progress warm, prof;
 
-	cpu_sample(u, now);
-	if (s->nlines[1] || s->o->warmup_ns) {
-		p = phase(s, 1, final);
-		progress_bar(&p, "Warmup", line[n], sizeof(line[n]));
-		lines[n] = line[n];
-		n++;
-	}
-	p = phase(s, 0, final);
-	progress_bar(&p, "Profiling", line[n], sizeof(line[n]));
-	lines[n] = line[n];
-	n++;
-	progress_draw(&u->screen, lines, n, 2);
+	cpu_sample(&s->ui, now);
+	warm = phase(s, 1, final);
+	prof = phase(s, 0, final);
+	progress_draw_phases(&s->ui.screen, s->nlines[1] || s->o->warmup_ns ? &warm : NULL, &prof,
+			     2);
 }
 
 void
@@ -97,8 +88,6 @@ ui_update(struct sender *s, int final)
 		return;
 	s->ui_next = now + UI_EVERY_NS;
 	if (s->o->ui == UI_SIMPLE) {
-		if (!s->ui.cpu_at)
-			s->ui.cpu = -1;
 		simple(s, now, final);
 		return;
 	}

@@ -67,22 +67,10 @@ static struct progress_screen screen;	/* the simple view's lines last drawn */
 void
 ui_simple_draw(const struct ui_state *st, int fd)
 {
-	char line[2][256];
-	const char *lines[2];
-	struct progress pr;
-	int n = 0;
+	struct progress warm = phase_progress(st, 1), prof = phase_progress(st, 0);
+	int shown = st->warm.done || st->warmup_count || st->warmup_duration_s;
 
-	if (st->warm.done || st->warmup_count || st->warmup_duration_s) {
-		pr = phase_progress(st, 1);
-		progress_bar(&pr, "Warmup", line[n], sizeof(line[n]));
-		lines[n] = line[n];
-		n++;
-	}
-	pr = phase_progress(st, 0);
-	progress_bar(&pr, "Profiling", line[n], sizeof(line[n]));
-	lines[n] = line[n];
-	n++;
-	progress_draw(&screen, lines, n, fd);
+	progress_draw_phases(&screen, shown ? &warm : NULL, &prof, fd);
 }
 
 void

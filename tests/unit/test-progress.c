@@ -39,6 +39,23 @@ draw(struct progress_screen *sc, const char *const lines[], int n)
 	return drawn;
 }
 
+/* progress_draw_phases's output, as draw's */
+static const char *
+draw_phases(struct progress_screen *sc, const struct progress *w, const struct progress *p)
+{
+	int fd[2];
+	ssize_t k;
+
+	if (pipe(fd) < 0)
+		return "";
+	progress_draw_phases(sc, w, p, fd[1]);
+	close(fd[1]);
+	k = read(fd[0], drawn, sizeof(drawn) - 1);
+	close(fd[0]);
+	drawn[k > 0 ? k : 0] = 0;
+	return drawn;
+}
+
 int
 main(void)
 {
@@ -76,6 +93,22 @@ main(void)
 	TEST("first draw: the lines", !strcmp(draw(&sc, two, 2), "\033[2Ka\n\033[2Kb\n"));
 	TEST("next draw: over them",
 	     !strcmp(draw(&sc, two, 2), "\r\033[2A\033[2Ka\n\033[2Kb\n") && sc.drawn == 2);
+	{
+		struct progress_screen ph = { 0 };
+		struct progress w = { .done = 2, .total = 2, .ended = 1, .cpu = -1 };
+		struct progress q = { .done = 1, .total = 4, .cpu = -1 };
+		char want[512];
+
+		char over[600];
+
+		snprintf(want, sizeof(want), "\033[2K%s\n", bar(&q, "Profiling"));
+		snprintf(over, sizeof(over), "\r\033[2A%s", want);
+		TEST("phases: the warmup bar, then the profiling bar",
+		     !strncmp(draw_phases(&ph, &w, &q), "\033[2KWarmup    [", 15) &&
+		     strstr(drawn, want) != NULL && ph.drawn == 2);
+		TEST("phases, no warmup: the profiling bar alone, over the two before",
+		     !strcmp(draw_phases(&ph, NULL, &q), over) && ph.drawn == 1);
+	}
 	TEST("too much to draw: cut at the buffer", strlen(draw(&sc, (const char *const[]){
 		long_line, long_line, long_line, long_line, long_line, long_line, long_line,
 		long_line }, 8)) < 2048);
