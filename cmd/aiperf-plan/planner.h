@@ -108,6 +108,8 @@ int wait_or_signal(void);
  * at their defaults, none that reached it before it had its group; its
  * pid, or -1 with *err the errno that kept it from starting. */
 pid_t spawn_tool(const char *file, char *const argv[], const int fd[3], int *err);
+/* spawn.c: waits for pid: its exit status, 128+N for a signal. */
+int tool_wait(pid_t pid);
 /* spawn.c: whether name is an executable on PATH. */
 int on_path(const char *name);
 /* spawn.c: the name this binary was run as (main's argv[0]). */

@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* The names the wrapper writes itself, beside those aiperf-export lists. */
@@ -106,7 +105,7 @@ synthesize(struct planner *p)
 	const char *to = p->gen.v[p->gen.n - 1], *input = get(p, "--input-file");
 	char exe[PATH_MAX];
 	char **v = xcalloc(p->syn.n + 5, sizeof(*v));
-	int fd[3] = { -1, -1, -1 }, e, st;
+	int fd[3] = { -1, -1, -1 }, e;
 	pid_t pid;
 
 	v[0] = (char *)"aiperf-trace";
@@ -119,10 +118,7 @@ synthesize(struct planner *p)
 	close(fd[1]);
 	if (pid < 0)
 		die("cannot run 'aiperf-trace': %s", util_strerror(e));
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid:");
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
+	if (tool_wait(pid))
 		die("cannot synthesize '%s'", input);
 	free(v);
 }

@@ -251,7 +251,7 @@ run_tool(char *const argv[], const char *in, struct buf *out, struct buf *err)
 {
 	char exe[PATH_MAX];
 	const char *path = strchr(argv[0], '/') ? argv[0] : tool_path(argv[0], exe, sizeof(exe));
-	int fd[3] = { -1, -1, -1 }, o, e, rc, st;
+	int fd[3] = { -1, -1, -1 }, o, e, rc;
 	pid_t pid;
 
 	if (in && (fd[0] = open(in, O_RDONLY | O_CLOEXEC)) < 0)
@@ -271,6 +271,14 @@ run_tool(char *const argv[], const char *in, struct buf *out, struct buf *err)
 		return 127;
 	}
 	drain(o, out, e, err);
+	return tool_wait(pid);
+}
+
+int
+tool_wait(pid_t pid)
+{
+	int st;
+
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid:");
