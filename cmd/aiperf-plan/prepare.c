@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The names the wrapper writes itself, beside those aiperf-export lists. */
+/* The names the wrapper writes itself, beside those aiperf-export lists
+ * (.synthesized_input.jsonl: where earlier versions left the synthesized
+ * input, now in the scratch folder). */
 static const char *const own[] = {
 	"inputs.json", "logs/aiperf.log", "logs/shards.txt", ".input_config.json",
 	".synthesized_input.jsonl", SPILL,
