@@ -24,6 +24,7 @@
 struct options {
 	const char *artifact_dir, *prefix, *level, *goodput, *endpoint_type;
 	const char *benchmark_id, *version, *cli_command, *input_config_path, *log_file;
+	const char *run_info_path;	/* --run-info */
 	const char *cancelled_if, *stage_cpu, *server_samples, *server_formats;
 	unsigned srv;		/* SRV_* formats; 0 without --server-samples */
 	const char **gpu_samples;
@@ -41,7 +42,7 @@ struct options {
 enum {
 	O_ART = 256, O_PFX, O_LVL, O_GP, O_EPT, O_CFG, O_BID, O_VER, O_CLI, O_CAN,
 	O_CANIF, O_NOC, O_MER, O_MGP, O_CPU, O_RATE, O_SLICE, O_LOG, O_TRACE,
-	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_SRV, O_SRVF, O_GPUS, O_GPUC, O_GPUM, O_HELP,
+	O_STREAM, O_UST, O_CHECK, O_LIST, O_SCPU, O_SRV, O_SRVF, O_GPUS, O_GPUC, O_GPUM, O_RUNINFO, O_HELP,
 	O_VERSION,
 };
 
@@ -67,6 +68,7 @@ static const char *const levels[] = { "summary", "records", "raw", NULL };
 	{ "use-server-token-count", O_UST, OPT_FLAG, NULL, OPT_TO(o->server_tokens) }, \
 	{ "input-config", O_CFG, STR("file", o->input_config_path), .flags = OPT_BR }, \
 	{ "benchmark-id", O_BID, STR("id", o->benchmark_id) }, \
+	{ "run-info", O_RUNINFO, STR("file", o->run_info_path), .flags = OPT_BR }, \
 	{ "aiperf-version", O_VER, STR("version", o->version) }, \
 	{ "cli-command", O_CLI, STR("text", o->cli_command), .flags = OPT_BR }, \
 	{ "was-cancelled", O_CAN, OPT_FLAG, NULL, OPT_TO(o->was_cancelled) }, \
@@ -411,7 +413,7 @@ main(int argc, char **argv)
 	struct slices sl;
 	struct summary sm;
 	struct agg a;
-	char *cfg = NULL;
+	char *cfg = NULL, *ri = NULL;
 	size_t cfglen;
 
 	util_setprogname(argv[0]);
@@ -426,6 +428,10 @@ main(int argc, char **argv)
 		die("cannot read '%s':", o.input_config_path);
 	if (cfg)
 		check_config(o.input_config_path, cfg);
+	if (o.run_info_path && !(ri = util_readfile(o.run_info_path, MAX_CONFIG, &cfglen)))
+		die("cannot read '%s':", o.run_info_path);
+	if (ri)
+		check_config(o.run_info_path, ri);
 	struct gpucsv gcsv = { NULL, 0 };
 	if (o.gpu_metrics)
 		gpu_metrics_read(o.gpu_metrics, &gcsv);
@@ -436,6 +442,7 @@ main(int argc, char **argv)
 				   o.srv, o.ngpu_samples > 0);
 		agg_release(&a);
 		free(cfg);
+		free(ri);
 		free(o.gpu_samples);
 		return util_fshut(stdout, "stdout") ? 1 : 0;
 	}
@@ -451,7 +458,7 @@ main(int argc, char **argv)
 	eo = (struct exportopts){ .title = title,
 		.benchmark_id = o.benchmark_id ? o.benchmark_id : id,
 		.version = o.version, .cli_command = o.cli_command,
-		.input_config = cfg, .was_cancelled = o.was_cancelled,
+		.input_config = cfg, .run_info = ri, .was_cancelled = o.was_cancelled,
 		.show_trace = o.show_trace,
 		.log_file = o.log_file ? files_absolute(o.log_file) : NULL };
 	slices_init(&sl, o.artifact_dir ? o.slice : 0);
@@ -513,6 +520,7 @@ main(int argc, char **argv)
 	files_release(&fl, &eo);
 	free((char *)eo.log_file);
 	free(cfg);
+	free(ri);
 	buf_release(&cli);
 	return rc;
 }

@@ -130,6 +130,46 @@ json_input_config(struct jw *w, const char *text)
 	return 0;
 }
 
+/* The run's place in a sweep, in the original's RunInfo order: the
+ * planner's fields (text: a JSON object) between our benchmark id and
+ * command line; a field it lacks is left out, as exclude_none does. */
+static const char *const run_info_keys[] = {
+	"sweep_id", "random_seed", "trial", "run_label", "variation_label",
+	"variation_index", "variation_values", NULL,
+};
+
+static int
+run_info(struct jw *w, const struct exportopts *o)
+{
+	char err[128];
+	struct json_doc *d = json_doc_new();
+	struct json *v = o->run_info ? json_parse(d, o->run_info, strlen(o->run_info), err, sizeof(err)) : NULL;
+
+	if (o->run_info && (!v || v->type != JSON_OBJECT)) {	/* aiperf-export checked it first */
+		json_doc_free(d);
+		return -1;
+	}
+	jw_key(w, "run_info");
+	jw_obj(w);
+	jw_key(w, "benchmark_id");
+	jw_str(w, o->benchmark_id);
+	for (size_t i = 0; v && run_info_keys[i]; i++) {
+		const struct json *f = json_get(v, run_info_keys[i]);
+
+		if (f && f->type != JSON_NULL) {
+			jw_key(w, run_info_keys[i]);
+			jw_value(w, f);
+		}
+	}
+	if (o->cli_command) {
+		jw_key(w, "cli_command");
+		jw_str(w, o->cli_command);
+	}
+	jw_obj_end(w);
+	json_doc_free(d);
+	return 0;
+}
+
 static void
 times(struct jw *w, const struct summary *sm)
 {
@@ -152,7 +192,7 @@ body(struct jw *w, const struct summary *sm, const struct exportopts *o)
 {
 	jw_obj(w);
 	jw_key(w, "schema_version");
-	jw_str(w, "1.0");
+	jw_str(w, "1.3");
 	jw_key(w, "aiperf_version");
 	jw_str(w, o->version);
 	jw_key(w, "benchmark_id");
@@ -164,6 +204,8 @@ body(struct jw *w, const struct summary *sm, const struct exportopts *o)
 	}
 	gpu_json(w, o->gpu, iso_local);
 	if (o->input_config && json_input_config(w, o->input_config) < 0)
+		return -1;
+	if (run_info(w, o) < 0)
 		return -1;
 	jw_key(w, "was_cancelled");
 	jw_bool(w, o->was_cancelled);

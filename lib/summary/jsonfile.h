@@ -21,6 +21,7 @@ struct exportopts {
 	const char *version;
 	const char *cli_command;
 	const char *input_config;	/* JSON text or NULL */
+	const char *run_info;	/* JSON object text (the planner's run_info fields) or NULL */
 	int was_cancelled;
 	int show_trace;		/* --show-trace-timing */
 	const char *json_path, *csv_path;	/* written files, for the end lines */

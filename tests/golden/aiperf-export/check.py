@@ -364,12 +364,16 @@ def iso(ns):
 
 
 def expected_json(res, facts, c, opt):
-    out = {"schema_version": "1.0", "aiperf_version": opt["version"],
+    out = {"schema_version": "1.3", "aiperf_version": opt["version"],
            "benchmark_id": opt["id"]}
     shown = {t: r for t, r in res.items()}
     for t in FIXED:
         if t in shown:
             out[t] = shown[t]
+    # run_info (schema 1.3): without --run-info, the id and command line
+    out["run_info"] = {"benchmark_id": opt["id"]}
+    if opt.get("cli") is not None:
+        out["run_info"]["cli_command"] = opt["cli"]
     out["was_cancelled"] = opt["cancelled"]
     out["error_summary"] = [
         {"error_details": {k: v for k, v in zip(("code", "type", "message"), key)
