@@ -221,7 +221,7 @@ merge_records() {
 	[[ $raw == /dev/null ]] || tee=(--tee "$raw")
 	aiperf-metrics "${MET[@]}" "${tee[@]}" "${files[@]}" 2>"$run/metrics.err" |
 		aiperf-export "${EXP[@]}" --artifact-dir "$dir" \
-			--input-config "$run/input_config.json" --cli-command "$CLI"
+			--input-config "$run/input_config.json" --run-info "$run/run_info.json" --cli-command "$CLI"
 	sts=("${PIPESTATUS[@]}")
 	unset AIPERF_LOG_FILE AIPERF_LOG_LEVEL
 	if ((sts[0] != 0)); then
@@ -300,7 +300,7 @@ mr_on_signal() {
 mr_run_one() {
 	local st
 	set -m
-	AIPERF_MR_RUN=1 "$MR_SELF" "${@:3}" "${MR_PASS[@]}" --artifact-dir "$2" &
+	AIPERF_MR_RUN=1 AIPERF_RUN_AT=${MR_AT:-run:$1} "$MR_SELF" "${@:3}" "${MR_PASS[@]}" --artifact-dir "$2" &
 	MR_CHILD=$!
 	set +m
 	wait_child "$MR_CHILD"
@@ -335,10 +335,11 @@ multi_run() {
 	# and checked, the other arguments (MR_ARGS, the warmup's indexes
 	# MR_WARM), aiperf-aggregate's names (MR_NAMES), the artifact
 	# directory (base), the consistent seed; MR_N 0: a single run.
-	local plan MR_N MR_KV=() MR_ARGS=() MR_WARM=() MR_PASS=() MR_NAMES=()
+	local plan MR_N MR_KV=() MR_ARGS=() MR_WARM=() MR_PASS=() MR_NAMES=() SW_N=0
 	plan=$(aiperf-plan --multi-run -- "$@") || exit
 	eval "$plan"
 	((MR_N)) || { profile "$@"; return; }
+	((SW_N)) && { sweep; return; }
 	n=$MR_N
 	for ((i = 0; i < ${#MR_KV[@]}; i += 2)); do MR[${MR_KV[i]}]=${MR_KV[i + 1]}; done
 	MR_SELF=$(readlink -f "${BASH_SOURCE[0]}")
@@ -385,6 +386,56 @@ multi_run() {
 		--output-dir "$base/aggregate" "${dirs[@]}" || { st=$?; ((mst)) && exit "$mst"; exit "$st"; }
 	say 'Aggregate: %s\n' "$base/aggregate/profile_export_aiperf_aggregate.json"
 	((mst)) && exit "$mst"
+	return 0
+}
+
+# ---------------------------------------------------------------------------
+# Sweeps (issue #29; aiperf(7), Sweeps): list values (--concurrency 8,16,32)
+# or --search-recipe make aiperf-plan --multi-run plan a sweep: its runs
+# (SW_N; run J's folder SW_DIR[J] below base, its own options SW_CELL_J,
+# the cooldown before it SW_COOL[J], its trial SW_TRIAL[J]) and
+# base/sweep_plan.json (SW_PLAN), which each run reads for its run_info
+# (AIPERF_RUN_AT) and aiperf-aggregate --sweep for the aggregates. A
+# failed run does not stop the sweep; it is listed.
+sweep() {
+	local j st dir mst=0 failed=0 args
+	local -a rest
+	for ((j = 0; j < ${#MR_KV[@]}; j += 2)); do MR[${MR_KV[j]}]=${MR_KV[j + 1]}; done
+	MR_SELF=$(readlink -f "${BASH_SOURCE[0]}")
+	trap 'mr_on_signal INT' INT
+	trap 'mr_on_signal TERM' TERM
+	trap 'mr_on_signal HUP' HUP
+	MR_SIG=
+	for ((j = 0; j < SW_N; j++)); do
+		if [[ ${SW_COOL[j]} != 0 ]]; then
+			sleep "${SW_COOL[j]}" &
+			wait $! || kill $! 2>/dev/null
+		fi
+		[[ -n $MR_SIG ]] && break
+		dir=$base/${SW_DIR[j]}
+		rest=("${MR_ARGS[@]}")
+		if ((SW_TRIAL[j] > 0)) && [[ -z ${MR[--no-profile-run-disable-warmup-after-first]+x} ]]; then
+			for args in "${MR_WARM[@]}"; do unset "rest[$args]"; done
+		fi
+		unset -n cell
+		local -n cell=SW_CELL_$j
+		printf '%s: run %d of %d: %s\n' "$argv0" "$((j + 1))" "$SW_N" "$dir" >&2
+		MR_AT=$SW_PLAN:$j mr_run_one "$((j + 1))" "$dir" "${rest[@]}" "${cell[@]}"
+		st=$?
+		((st == 2 && j == 0)) && exit 2
+		((st != 0 && st != 3)) && { warn "run ${SW_DIR[j]} failed (status $st): the sweep goes on"; failed=$((failed + 1)); }
+		aiperf-aggregate --sweep "$SW_PLAN" --cell "$j" 2>/dev/null | while IFS= read -r args; do
+			say '%s\n' "$args"
+			printf '%s INFO     %s\n' "$(date '+%Y-%m-%d %H:%M:%S')" "$args" >>"$base/sweep.log"
+		done
+		[[ -n $MR_SIG ]] && break
+	done
+	trap - INT TERM HUP
+	[[ -n $MR_SIG ]] && mst=$((128 + $(kill -l "$MR_SIG"))) &&
+		warn "interrupted after $j run(s): aggregating what finished"
+	aiperf-aggregate --sweep "$SW_PLAN" "${MR_NAMES[@]}" || { st=$?; ((mst)) && exit "$mst"; exit "$st"; }
+	((mst)) && exit "$mst"
+	((failed)) && warn "$failed of $SW_N runs failed: sweep_aggregate lists them (failed_runs)"
 	return 0
 }
 # ---------------------------------------------------------------------------

@@ -36,6 +36,7 @@ opt_release(struct proftab_opt *o)
 	free(o->def);
 	words_free(o->values, o->nvalues);
 	free(o->note);
+	free(o->sweep_path);
 	free(o->group);
 }
 
@@ -126,10 +127,26 @@ config_parse(struct proftab_opt *o, const char *s, size_t n)
 		return -1;
 	plen = (size_t)(colon - s);
 	for (size_t i = 0; i < plen; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || s[i] == '_' || s[i] == '.'))
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (i && s[i] >= '0' && s[i] <= '9') ||
+		      s[i] == '_' || s[i] == '.'))
 			return -1;
 	o->config = xstrndup(s, plen);
 	o->config_type = colon[1];
+	return 0;
+}
+
+/* sweep:PATH, the original's sweep parameter a list value of the option sets. */
+static int
+sweep_path(struct proftab_opt *o, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (!n || path[0] == '.' || path[n - 1] == '.' || strstr(path, ".."))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!((path[i] >= 'a' && path[i] <= 'z') || path[i] == '_' || path[i] == '.'))
+			return -1;
+	o->sweep_path = xstrdup(path);
 	return 0;
 }
 
@@ -143,7 +160,9 @@ form_parse(struct proftab_opt *o, const char *s, size_t n)
 	if (split_words(s, n, ',', &w, &nw) < 0)
 		return -1;
 	for (size_t k = 0; k < nw && !rc; k++) {
-		if ((i = word_index(forms, w[k], strlen(w[k]))) < 0)
+		if (!strncmp(w[k], "sweep:", 6) && !o->sweep_path)
+			rc = sweep_path(o, w[k] + 6);
+		else if ((i = word_index(forms, w[k], strlen(w[k]))) < 0)
 			rc = -1;
 		else
 			o->form |= 1u << i;

@@ -28,6 +28,7 @@ enum proftab_form {
 	PROFTAB_NARGS = 1 << 2,		/* zero or more words up to the next option */
 	PROFTAB_RUN = 1 << 3,		/* the multi-run loop's option (each run gets it back) */
 	PROFTAB_WARMUP = 1 << 4,	/* a warmup option: dropped after the first run */
+	/* and sweep:PATH (proftab_opt.sweep_path) */
 };
 
 struct proftab_opt {
@@ -45,6 +46,7 @@ struct proftab_opt {
 	char *note;		/* or NULL */
 	char *group;		/* --help's section, or NULL (a refused option) */
 	unsigned form;		/* enum proftab_form */
+	char *sweep_path;	/* form sweep:PATH: a list value (8,16,32) sweeps the original's PATH, or NULL */
 	size_t line;		/* in the file, for messages */
 };
 

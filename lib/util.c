@@ -434,3 +434,27 @@ util_fastpath(void)
 	}
 	return v;
 }
+
+/* Random (version 4) UUID text from /dev/urandom. */
+void
+util_uuid4(char out[37])
+{
+	unsigned char r[16];
+	FILE *f = fopen("/dev/urandom", "rb");
+
+	size_t got = f ? fread(r, 1, sizeof(r), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (got != sizeof(r))
+		die("cannot read /dev/urandom");
+	r[6] = (unsigned char)((r[6] & 0x0F) | 0x40);
+	r[8] = (unsigned char)((r[8] & 0x3F) | 0x80);
+	for (int i = 0, k = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			out[k++] = '-';
+		snprintf(out + k, 3, "%02x", r[i]);
+		k += 2;
+	}
+	out[36] = '\0';
+}

@@ -83,6 +83,9 @@ int util_fshut(FILE *f, const char *name);
  */
 #ifndef EFTYPE
 #define EFTYPE 4095
+/* Random (version 4) UUID text from /dev/urandom; dies when it cannot read it. */
+void util_uuid4(char out[37]);
+
 #endif
 const char *util_strerror(int err);
 
@@ -112,4 +115,7 @@ char *util_readfile(const char *path, size_t max, size_t *len);
 int util_fastpath(void);
 
 #include "banned.h"
+/* Random (version 4) UUID text from /dev/urandom; dies when it cannot read it. */
+void util_uuid4(char out[37]);
+
 #endif

@@ -164,29 +164,6 @@ parse_args(int argc, char **argv, struct options *o)
 	o->nfiles = argc - it.ind;
 }
 
-/* Random (version 4) UUID text from /dev/urandom. */
-static void
-uuid4(char out[37])
-{
-	unsigned char r[16];
-	FILE *f = fopen("/dev/urandom", "rb");
-
-	size_t got = f ? fread(r, 1, sizeof(r), f) : 0;
-
-	if (f)
-		fclose(f);
-	if (got != sizeof(r))
-		die("cannot read /dev/urandom");
-	r[6] = (unsigned char)((r[6] & 0x0F) | 0x40);
-	r[8] = (unsigned char)((r[8] & 0x3F) | 0x80);
-	for (int i = 0, k = 0; i < 16; i++) {
-		if (i == 4 || i == 6 || i == 8 || i == 10)
-			out[k++] = '-';
-		snprintf(out + k, 3, "%02x", r[i]);
-		k += 2;
-	}
-	out[36] = '\0';
-}
 
 struct input {
 	struct frec *fr;	/* NULL: no fast path (AIPERF_NO_FASTPATH) */
@@ -447,7 +424,7 @@ main(int argc, char **argv)
 		return util_fshut(stdout, "stdout") ? 1 : 0;
 	}
 	if (!o.benchmark_id)
-		uuid4(id);
+		util_uuid4(id);
 	/* The console line and every file get the command without its secrets. */
 	struct buf cli = BUF_INIT(BUF_NOMAX);
 	if (o.cli_command && redact_cli(&cli, o.cli_command, strlen(o.cli_command)) > 0)

@@ -153,6 +153,19 @@ input_config(const struct planner *p)
 	free(path);
 }
 
+static void
+run_info_file(const struct planner *p)
+{
+	struct buf b;
+	char *path = xstrfmt("%s/run_info.json", p->run);
+
+	buf_init(&b, BUF_NOMAX);
+	run_info(p, &b);
+	write_file(path, &b, 0666);
+	buf_release(&b);
+	free(path);
+}
+
 /* The synthesis options: --input-file rewritten through aiperf-trace synthesize. */
 static void
 synthesis(struct planner *p)
@@ -232,6 +245,7 @@ profile_plan(struct planner *p, int argc, char **argv, const struct options *o)
 		synthesis(p);
 		artifacts_prepare(p);
 		input_config(p);
+		run_info_file(p);
 	}
 	emit_common(p, &b);
 	if (p->run && !is_set(p, "--from-records")) {

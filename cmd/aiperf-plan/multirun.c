@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The multi-run section's planning: its options split off and checked, the runs' arguments. */
 #include "planner.h"
+#include "sweepplan.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@ struct mr {
 	struct plan_argv pass;	/* the multi-run options, canonical */
 	struct plan_argv names, values;	/* MR: canonical option -> value (1 for a flag) */
 	const char *dir;	/* --artifact-dir, as given */
+	struct sweepreq sw;	/* the list values (--concurrency 8,16,32) */
 };
 
 static const char *
@@ -66,6 +68,12 @@ split_one(const struct planner *p, struct mr *m, int argc, char **argv)
 	const char *v;
 	const struct proftab_opt *o = known(p, argv[0], &v);
 	int taken = 1;
+	const char *list = v ? v : argc > 1 ? argv[1] : NULL;
+
+	if (o && o->sweep_path && list && strchr(list, ',')) {
+		sweep_add_list(&m->sw, o, list);
+		return v ? 1 : 2;
+	}
 
 	if (o && (o->form & PROFTAB_RUN)) {
 		if (o->kind == PROFTAB_FLAG) {
@@ -184,6 +192,8 @@ check_many(const struct planner *p, const struct mr *m, const char *n)
 		usage_error("profile: --input-file - (standard input) can be read by one run only, not by --num-profile-runs %s", n);
 	for (char *c = ui; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
+	if (!strcmp(ui, "dashboard") && (m->sw.n || mr_get(m, "--search-recipe")))
+		usage_error("Dashboard UI is not supported with sweep/multi-run mode.\nPlease use '--ui simple' or '--ui none' instead.");
 	if (!strcmp(ui, "dashboard"))
 		usage_error("Dashboard UI is not supported with multi-run mode (--num-profile-runs > 1) due to terminal control limitations. Please use '--ui simple' or '--ui none' instead.");
 	free(ui);
@@ -208,11 +218,14 @@ mr_check(const struct planner *p, struct mr *m)
 		for (size_t i = 0; i < m->names.n; i++) {
 			const char *o = m->names.v[i];
 
-			if (strcmp(o, "--num-profile-runs"))
+			const char *g = opt_get(p, o)->group;
+
+			if (strcmp(o, "--num-profile-runs") && strcmp(g, "Sweep") && strcmp(g, "Search"))
 				usage_error("%s only applies when running multiple trials (--num-profile-runs > 1). Either remove %s or add --num-profile-runs 5 (or higher).",
 					    strncmp(o, "--no-", 5) ? o : o + 5, o);
 		}
-		return 1;
+		if (!m->sw.n && !mr_get(m, "--search-recipe"))
+			return 1;
 	}
 	check_many(p, m, n);
 	return atol(n);
@@ -281,13 +294,11 @@ mr_base_dir(struct planner *p, const struct mr *m)
 }
 
 static void
-mr_emit(const struct planner *p, struct mr *m, long n, struct buf *b)
+mr_emit(const struct planner *p, struct mr *m, long n, const char *base, struct buf *b)
 {
 	struct plan_argv names = { 0 }, seed = { 0 }, mr = { 0 };
-	char *base;
 
 	mr_names(p, m, &names);
-	base = mr_base_dir((struct planner *)p, m);
 	if (!mr_get(m, "--no-set-consistent-seed") && !*mr_value(p, m, "--random-seed"))
 		plan_argv_add(&seed, "--random-seed"), plan_argv_add(&seed, "42");
 	if (!*mr_value(p, m, "--ui-type"))
@@ -307,10 +318,76 @@ mr_emit(const struct planner *p, struct mr *m, long n, struct buf *b)
 	emit_argv(b, "MR_NAMES", &names, 0);
 	emit_argv(b, "seed", &seed, 0);
 	emit_str(b, "base", base);
-	free(base);
 	plan_argv_release(&names);
 	plan_argv_release(&seed);
 	plan_argv_release(&mr);
+}
+
+/* Whether the runs' arguments give option canon (a flag, or one with a value). */
+static const char *
+args_get(const struct planner *p, const struct mr *m, const char *canon)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < m->args.n; i++) {
+		const char *eqv;
+		const struct proftab_opt *o = known(p, m->args.v[i], &eqv);
+
+		if (!o || strcmp(o->name, canon))
+			continue;
+		if (o->kind == PROFTAB_FLAG)
+			v = "1";
+		else
+			v = eqv ? eqv : i + 1 < m->args.n ? m->args.v[i + 1] : "";
+	}
+	return v;
+}
+
+struct getctx {
+	const struct planner *p;
+	const struct mr *m;
+};
+
+static const char *
+sweep_get(void *ctx, const char *canon)
+{
+	const struct getctx *g = ctx;
+	const char *v = mr_get(g->m, canon);
+
+	return v ? v : args_get(g->p, g->m, canon);
+}
+
+/* A sweep: its options, the runs, sweep_plan.json (sweeprun.c). */
+static void
+mr_sweep(struct planner *p, struct mr *m, long n, struct buf *b)
+{
+	struct getctx g = { p, m };
+	const char *mode = mr_get(m, "--parameter-sweep-mode"), *seed = args_get(p, m, "--random-seed");
+	const char *type = mr_get(m, "--sweep-type");
+	struct sweepopts so = { .trials = n, .seed = seed ? atol(seed) : 42,
+				.level = mr_get(m, "--confidence-level") ? atof(mr_get(m, "--confidence-level")) : 0.95,
+				.sweep_cool = mr_get(m, "--parameter-sweep-cooldown-seconds"),
+				.trial_cool = mr_get(m, "--profile-run-cooldown-seconds") };
+	char *base;
+
+	if (mode && !proftab_has_value(opt_get(p, "--parameter-sweep-mode"), choice(opt_get(p, "--parameter-sweep-mode"), mode)))
+		usage_error("profile: invalid value for --parameter-sweep-mode: '%s' (repeated, independent)", mode);
+	if (type && !proftab_has_value(opt_get(p, "--sweep-type"), choice(opt_get(p, "--sweep-type"), type)))
+		usage_error("profile: invalid value for --sweep-type: '%s' (grid, zip)", type);
+	if (so.sweep_cool)
+		mr_number("--parameter-sweep-cooldown-seconds", so.sweep_cool, 0, 1, 86400, 1, 0);
+	so.sweep_cool = so.sweep_cool ? so.sweep_cool : "0";
+	so.trial_cool = so.trial_cool ? so.trial_cool : "0";
+	so.independent = mode && !strcmp(choice(opt_get(p, "--parameter-sweep-mode"), mode), "independent");
+	so.same_seed = mr_get(m, "--parameter-sweep-same-seed") && !mr_get(m, "--no-parameter-sweep-same-seed");
+	m->sw.zip = m->sw.zip || (type && !strcmp(choice(opt_get(p, "--sweep-type"), type), "zip"));
+	if (recipe_expand(p, &m->sw, sweep_get, &g))
+		usage_error("--search-recipe max-concurrency-under-sla --search-style %s: the search run by run is not built yet; --search-style grid sweeps 8 log-spaced concurrencies and finds the boundary in the results",
+			    sweep_get(&g, "--search-style") ? sweep_get(&g, "--search-style") : "smooth_isotonic");
+	base = mr_base_dir(p, m);
+	mr_emit(p, m, n, base, b);
+	sweep_emit(&m->sw, &so, base, b);
+	free(base);
 }
 
 static void
@@ -329,11 +406,19 @@ multi_run_plan(struct planner *p, int argc, char **argv, struct buf *out)
 	struct mr m = { 0 };
 	long n;
 
-	if (!mr_split(p, &m, argc, argv) || (n = mr_check(p, &m)) == 1) {
+	if ((!mr_split(p, &m, argc, argv) && !m.sw.n) ||
+	    ((n = mr_check(p, &m)) == 1 && !m.sw.n && !mr_get(&m, "--search-recipe"))) {
 		mr_release(&m);
 		return 0;
 	}
-	mr_emit(p, &m, n, out);
+	if (m.sw.n || mr_get(&m, "--search-recipe"))
+		mr_sweep(p, &m, n, out);
+	else {
+		char *base = mr_base_dir(p, &m);
+
+		mr_emit(p, &m, n, base, out);
+		free(base);
+	}
 	mr_release(&m);
 	return 1;
 }

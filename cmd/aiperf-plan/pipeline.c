@@ -187,6 +187,7 @@ export_args(struct planner *p, struct plan *plan)
 	}
 	add2(&plan->export, "--artifact-dir", p->dir);
 	add2f(&plan->export, "--input-config", in_run(p, "input_config.json"));
+	add2f(&plan->export, "--run-info", in_run(p, "run_info.json"));
 	add2(&plan->export, "--cli-command", buf_str(&p->cli));
 	add2(&plan->export, "--was-cancelled-if", plan->cancelled);
 	add2(&plan->export, "--stage-cpu", plan->stage_cpu);

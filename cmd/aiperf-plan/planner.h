@@ -134,6 +134,9 @@ void artifact_dir(struct planner *p);
  * written (aiperf-trace synthesize). */
 void artifacts_prepare(struct planner *p);
 
+/* runinfo.c: run_info.json's text (aiperf-export --run-info). */
+void run_info(const struct planner *p, struct buf *out);
+
 /* config.c */
 void write_input_config(const struct planner *p, struct buf *out);
 

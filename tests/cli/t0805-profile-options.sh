@@ -56,7 +56,7 @@ test_expect_success 'every line has 11 fields of the documented forms' '
 	rows "$TSV" | awk -F"\t" "
 		NF != 11 { print \"fields: \" NF \": \" \$0; bad = 1 }
 		\$8 != \"no\" && \$10 == \"-\" { print \"no --help group: \" \$1; bad = 1 }
-		\$11 !~ /^(-|(split|words|nargs|run|warmup)(,(split|words|nargs|run|warmup))*)\$/ { print \"form: \" \$0; bad = 1 }
+		\$11 !~ /^(-|(split|words|nargs|run|warmup|sweep:[a-z_.]+)(,(split|words|nargs|run|warmup|sweep:[a-z_.]+))*)\$/ { print \"form: \" \$0; bad = 1 }
 		\$1 !~ /^--?[a-zA-Z][a-zA-Z0-9-]*\$/ { print \"name: \" \$1; bad = 1 }
 		\$3 !~ /^(flag|arg|list)\$/ { print \"kind: \" \$0; bad = 1 }
 		\$4 !~ /^(-|[gsmewy]+)\$/ { print \"stages: \" \$0; bad = 1 }

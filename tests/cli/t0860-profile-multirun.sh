@@ -165,7 +165,7 @@ test_expect_success 'no --artifact-dir: artifacts/NAME/, as a single run names i
 	d=artifacts/m-openai-chat-concurrency2 &&
 	test -s $d/profile_runs/run_0002/profile_export_aiperf.json &&
 	test -s $d/aggregate/profile_export_aiperf_aggregate.json &&
-	jq -r ".. | .cli_command? // empty" $d/profile_runs/run_0002/profile_export_aiperf.json >cmd &&
+	jq -r "[.. | .cli_command? // empty][0]" $d/profile_runs/run_0002/profile_export_aiperf.json >cmd &&
 	test "$(grep -o -- "--artifact-dir" cmd | wc -l)" = 1 &&
 	grep -q -- "--artifact-dir $PWD/$d/profile_runs/run_0002\$" cmd
 '
