@@ -60,7 +60,7 @@ test_expect_success 'every line has 11 fields of the documented forms' '
 		\$1 !~ /^--?[a-zA-Z][a-zA-Z0-9-]*\$/ { print \"name: \" \$1; bad = 1 }
 		\$3 !~ /^(flag|arg|list)\$/ { print \"kind: \" \$0; bad = 1 }
 		\$4 !~ /^(-|[gsmewy]+)\$/ { print \"stages: \" \$0; bad = 1 }
-		\$5 !~ /^(-|[a-z_.]+:[bBifsLIF])\$/ { print \"config: \" \$0; bad = 1 }
+		\$5 !~ /^(-|[a-z_.][a-z0-9_.]*:[bBifsLIF])\$/ { print \"config: \" \$0; bad = 1 }
 		\$8 !~ /^(yes|ours|inert|no)\$/ { print \"support: \" \$0; bad = 1 }
 		\$8 != \"yes\" && \$9 == \"-\" { print \"no reason: \" \$1; bad = 1 }
 		\$8 == \"no\" && (\$4 != \"-\" || \$5 != \"-\") { print \"refused yet routed: \" \$1; bad = 1 }
