@@ -674,6 +674,29 @@ runagg_left_out(const struct runagg *a, size_t i, struct runagg_note *note)
 	return 1;
 }
 
+int
+runagg_stat(const struct runagg *a, size_t i, struct runagg_stat *st)
+{
+	for (size_t k = 0; k < a->np; k++) {
+		const struct pair *p = &a->p[k];
+
+		if (!p->n || i--)
+			continue;
+		st->metric = a->m[p->m].name;
+		st->stat = stat_keys[p->s];
+		st->unit = a->m[p->m].unit;
+		st->mean = p->mean;
+		st->std = p->std;
+		st->min = p->min;
+		st->max = p->max;
+		st->cv = p->cv;
+		st->lo = p->lo;
+		st->hi = p->hi;
+		return 1;
+	}
+	return 0;
+}
+
 static void
 json_notes(struct jw *w, const struct runagg *a)
 {

@@ -92,6 +92,17 @@ struct runagg_note {
 };
 int runagg_left_out(const struct runagg *a, size_t i, struct runagg_note *note);
 
+/*
+ * The i-th (metric, stat) pair that has values, after a successful
+ * runagg_finish(), in the JSON's order: its names, unit (owned by a) and
+ * statistics. 1, or 0 past the last.
+ */
+struct runagg_stat {
+	const char *metric, *stat, *unit;
+	double mean, std, min, max, cv, lo, hi;
+};
+int runagg_stat(const struct runagg *a, size_t i, struct runagg_stat *st);
+
 /* The Student-t critical value for LEVEL and n values (NaN when n < 2). */
 double runagg_t_critical(double level, size_t n);
 

@@ -10,17 +10,20 @@
 
 #include "buf.h"
 #include "collate.h"
+#include "rundir.h"
 #include "json/json.h"
 #include "opt.h"
 #include "outfile.h"
 #include "runagg.h"
+#include "sweep.h"
+#include "sweepplan.h"
 #include "stats/ks.h"
 #include "util.h"
 
 #define JSON_MAX (64u << 20)	/* a run's summary JSON */
 
 enum { K_LEVEL = 256, K_OUT, K_EXPORT, K_CHECK, K_METRIC, K_STAT, K_THRESH,
-	K_RECORDS, K_COLLATED, K_COOLDOWN };
+	K_RECORDS, K_COLLATED, K_COOLDOWN, K_SWEEP };
 
 static const char *const modes[] = { "ci_width", "cv", "distribution", NULL };
 enum mode { M_CI_WIDTH, M_CV, M_DISTRIBUTION, M_NONE = -1 };
@@ -37,6 +40,7 @@ struct options {
 	int have_threshold;
 	int collated;
 	double cooldown;
+	const char *sweep;
 };
 
 static struct options o = {
@@ -60,6 +64,7 @@ static const struct opt opts[] = {
 	{ "stat", K_STAT, OPT_STR, "stat", OPT_TO(o.stat) },
 	{ "threshold", K_THRESH, OPT_DOUBLE, "x", OPT_TO(o.threshold),
 		.lo = 0, .hi = 1 },
+	{ "sweep", K_SWEEP, OPT_STR, "plan", OPT_TO(o.sweep) },
 	{ "help", 'h', OPT_HELP, .flags = OPT_BR },
 	{ "version", 'V', OPT_VERSION, .flags = OPT_OR },
 	{ 0 },
@@ -85,6 +90,11 @@ parse_args(int argc, char **argv)
 				  "and 1, exclusive)", k == K_LEVEL ?
 				  "confidence-level" : "threshold", it.arg);
 	}
+	if (o.sweep && (it.ind < argc || o.mode != M_NONE || o.collated))
+		die_usage("--sweep takes no run directory, --check-convergence "
+			  "or --collated");
+	if (o.sweep)
+		return it.ind;
 	if (it.ind >= argc)
 		die_usage("no run directory given");
 	if (o.mode != M_NONE && !o.metric)
@@ -114,68 +124,6 @@ label_of(const char *dir)
 	return l;
 }
 
-static char *
-path_in(const char *dir, const char *name)
-{
-	struct buf b = BUF_INIT(BUF_NOMAX);
-
-	buf_addf(&b, "%s/%s", dir, name);
-	return buf_detach(&b, NULL);
-}
-
-/* Whether s[0..len) is short printable ASCII, fit to quote in a message. */
-static int
-quotable(const char *s, size_t len)
-{
-	if (len > 20)
-		return 0;
-	for (size_t i = 0; i < len; i++)
-		if (s[i] < 0x20 || s[i] > 0x7e)
-			return 0;
-	return 1;
-}
-
-/*
- * Whether DIR's exit_status file says the run failed; why, in why. No
- * file is no verdict; one that cannot be read (not a regular file, over
- * 64 bytes), is empty (what a full disk leaves) or holds anything but a
- * status 0 to 255 on one line is a failed run.
- */
-static int
-exit_failure(const char *dir, char *why, size_t n)
-{
-	char *p = path_in(dir, "exit_status"), *text;
-	const char *e;
-	long long st;
-	size_t len;
-	int failed = 1;
-
-	text = util_readfile(p, 64, &len);
-	free(p);
-	if (!text) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(why, n, "cannot read exit_status: %s", util_strerror(errno));
-		return 1;
-	}
-	while (len && text[len - 1] && strchr(" \t\r\n", text[len - 1]))
-		text[--len] = '\0';
-	if (!len)
-		snprintf(why, n, "empty exit_status");
-	else if (strlen(text) != len || util_strtonum(text, 0, 255, &st, &e) < 0)
-		snprintf(why, n, "exit_status %s%s%s is no exit status (0 to 255)",
-			 quotable(text, len) ? "'" : "(", quotable(text, len) ? text :
-			 "unprintable", quotable(text, len) ? "'" : ")");
-	else if (st == 130 || st == 143)
-		snprintf(why, n, "interrupted (exit status %lld)", st);
-	else if (st && st != 3)	/* 3: aiperf-export's verdict, a whole run */
-		snprintf(why, n, "exit status %lld", st);
-	else
-		failed = 0;
-	free(text);
-	return failed;
-}
-
 static void
 add_dir(struct runagg *a, const char *dir)
 {
@@ -188,9 +136,9 @@ add_dir(struct runagg *a, const char *dir)
 		snprintf(why, sizeof(why), "no run directory '%s'", dir);
 		goto failed;
 	}
-	if (exit_failure(dir, why, sizeof(why)))
+	if (rundir_failed(dir, why, sizeof(why)))
 		goto failed;
-	p = path_in(dir, o.export_file);
+	p = rundir_path(dir, o.export_file);
 	text = util_readfile(p, JSON_MAX, &len);
 	free(p);
 	if (!text) {
@@ -251,7 +199,7 @@ warn_left_out(const struct runagg *a, char **dirs, const char *metric)
 static void
 write_out(const char *dir, const char *name, const struct runagg *a, const struct buf *b)
 {
-	char *p = path_in(dir, name);
+	char *p = rundir_path(dir, name);
 	struct outfile of;
 	FILE *f = outfile_fopen(&of, AT_FDCWD, p);
 
@@ -449,6 +397,96 @@ check_convergence(int n, char **dirs)
 	return util_fshut(stdout, "stdout") < 0;
 }
 
+/* The plan's folder: PATH up to its last '/', or ".". */
+static char *
+folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *d;
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	d = xmalloc((size_t)(slash - path) + 1);
+	memcpy(d, path, (size_t)(slash - path));
+	d[slash - path] = '\0';
+	return d;
+}
+
+static void
+write_sweep(const char *dir, const char *name, const struct sweep *s)
+{
+	char *p = rundir_path(dir, name);
+	struct outfile of;
+	FILE *f = outfile_fopen(&of, AT_FDCWD, p);
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	if (!f)
+		die("cannot create '%s':", p);
+	if (strstr(name, ".csv")) {
+		sweep_csv(s, f);
+	} else {
+		sweep_json(s, &b);
+		fwrite(b.s, 1, b.len, f);
+		fputc('\n', f);
+	}
+	if (outfile_commit(&of) < 0)
+		die("cannot write '%s':", p);
+	buf_release(&b);
+	free(p);
+}
+
+/* The default place: <base>/aggregate/sweep_aggregate (repeated, trials
+ * > 1), else <base>/sweep_aggregate. */
+static char *
+sweep_dir(const struct sweepplan *p, const char *base)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	if (p->trials > 1 && !p->independent) {
+		buf_addf(&b, "%s/aggregate", base);
+		if (mkdir(buf_str(&b), 0777) < 0 && errno != EEXIST)
+			die("cannot create '%s':", buf_str(&b));
+		buf_addstr(&b, "/sweep_aggregate");
+	} else {
+		buf_addf(&b, "%s/sweep_aggregate", base);
+	}
+	return buf_detach(&b, NULL);
+}
+
+static int
+sweep(void)
+{
+	char err[600], *base = folder_of(o.sweep), *out;
+	size_t len;
+	char *text = util_readfile(o.sweep, SWEEPPLAN_MAX_BYTES, &len);
+	struct sweepplan *p;
+	struct sweep s;
+
+	if (!text)
+		die("cannot read '%s': %s", o.sweep, util_strerror(errno));
+	if (!(p = sweepplan_parse(text, len, err, sizeof(err))))
+		die("%s: %s", o.sweep, err);
+	sweep_collect(&s, p, base, o.export_file, AIPERF_VERSION);
+	if (!s.nc) {
+		warn("%s: no successful run in any variation: no sweep aggregate",
+		     o.sweep);
+	} else {
+		out = o.out ? xstrdup(o.out) : sweep_dir(p, base);
+		if (mkdir(out, 0777) < 0 && errno != EEXIST)
+			die("cannot create '%s':", out);
+		write_sweep(out, "profile_export_aiperf_sweep.json", &s);
+		write_sweep(out, "profile_export_aiperf_sweep.csv", &s);
+		free(out);
+	}
+	sweep_free(&s);
+	sweepplan_free(p);
+	free(text);
+	free(base);
+	return util_fshut(stdout, "stdout") < 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -457,6 +495,8 @@ main(int argc, char **argv)
 	util_setprogname(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
 	ind = parse_args(argc, argv);
+	if (o.sweep)
+		return sweep();
 	if (o.mode != M_NONE)
 		return check_convergence(argc - ind, argv + ind);
 	return aggregate(argc - ind, argv + ind);
