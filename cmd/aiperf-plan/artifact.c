@@ -108,7 +108,7 @@ logical(const char *path)
 }
 
 /* dir as `cd DIR && pwd` names it. */
-static char *
+char *
 absolute(const char *dir)
 {
 	char cwd[PATH_MAX], *full, *r;

@@ -385,6 +385,10 @@ mr_sweep(struct planner *p, struct mr *m, long n, struct buf *b)
 		usage_error("--search-recipe max-concurrency-under-sla --search-style %s: the search run by run is not built yet; --search-style grid sweeps 8 log-spaced concurrencies and finds the boundary in the results",
 			    sweep_get(&g, "--search-style") ? sweep_get(&g, "--search-style") : "smooth_isotonic");
 	base = mr_base_dir(p, m);
+	char *abs = absolute(base);
+
+	free(base);
+	base = abs;
 	mr_emit(p, m, n, base, b);
 	sweep_emit(&m->sw, &so, base, b);
 	free(base);
@@ -398,6 +402,10 @@ mr_release(struct mr *m)
 	plan_argv_release(&m->pass);
 	plan_argv_release(&m->names);
 	plan_argv_release(&m->values);
+	for (size_t i = 0; i < m->sw.n; i++)
+		plan_argv_release(&m->sw.p[i].vals);
+	plan_argv_release(&m->sw.labels);
+	buf_release(&m->sw.recipe);
 }
 
 int
@@ -406,6 +414,7 @@ multi_run_plan(struct planner *p, int argc, char **argv, struct buf *out)
 	struct mr m = { 0 };
 	long n;
 
+	buf_init(&m.sw.recipe, BUF_NOMAX);
 	if ((!mr_split(p, &m, argc, argv) && !m.sw.n) ||
 	    ((n = mr_check(p, &m)) == 1 && !m.sw.n && !mr_get(&m, "--search-recipe"))) {
 		mr_release(&m);

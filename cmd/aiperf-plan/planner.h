@@ -124,6 +124,8 @@ int run_tool(char *const argv[], const char *in, struct buf *out, struct buf *er
 void check_stage(const char *tool, const struct plan_argv *args, const char *first);
 
 /* artifact.c */
+/* dir as `cd DIR && pwd` names it (logically, links kept), a new string. */
+char *absolute(const char *dir);
 char *py_float(const char *x);
 char *artifact_subdir(const struct planner *p, const char *mode);
 void artifact_dir(struct planner *p);
