@@ -131,7 +131,7 @@ pareto_cells(const struct rctx *c, const struct plan_argv *conc)
 
 	if (!v)
 		usage_error("recipe 'pareto-sweep' requires --isl-osl-pairs (e.g. 128/128,512/256,2048/512)");
-	copy = xstrdup(v);
+	copy = xstrdup(v ? v : "");
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		long a, b;
 		char tail;
