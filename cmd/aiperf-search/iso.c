@@ -487,7 +487,7 @@ replicate_step(struct planner *p)
 }
 
 static void
-flag(struct planner *p, long long v, const char *what, long long bound)
+iso_flag(struct planner *p, long long v, const char *what, long long bound)
 {
 	p->non_monotonic = p->this_iter_non_mono = 1;
 	warn("smooth_isotonic: %s verdict at %lld %s=%lld; SLA boundary is non-monotonic in this run",
@@ -496,17 +496,17 @@ flag(struct planner *p, long long v, const char *what, long long bound)
 }
 
 static void
-absorb(struct planner *p, long long v, int ok)
+iso_absorb(struct planner *p, long long v, int ok)
 {
 	if (ok) {
 		if (p->infeasible_min >= 0 && v >= p->infeasible_min)
-			flag(p, v, "feasible", p->infeasible_min);
+			iso_flag(p, v, "feasible", p->infeasible_min);
 		else if (p->feasible_max < 0 || v > p->feasible_max)
 			p->feasible_max = v;
 		return;
 	}
 	if (p->feasible_max >= 0 && v <= p->feasible_max)
-		flag(p, v, "infeasible", p->feasible_max);
+		iso_flag(p, v, "infeasible", p->feasible_max);
 	else if (p->infeasible_min < 0 || v < p->infeasible_min)
 		p->infeasible_min = v;
 }
@@ -564,7 +564,7 @@ iso_tell(struct planner *p, const struct iter *it, long long v, int ok)
 		return;
 	}
 	record(p, it, v);
-	absorb(p, v, ok);
+	iso_absorb(p, v, ok);
 	switch (p->phase) {
 	case PH_PROBE:
 		bracket_step(p, v, ok);
