@@ -60,7 +60,8 @@ probed_xs(const struct planner *p, long long *xs)
 		if (j == n)
 			xs[n++] = p->probes[i].x;
 	}
-	qsort(xs, n, sizeof(*xs), cmpll);
+	if (n > 1)
+		qsort(xs, n, sizeof(*xs), cmpll);
 	return n;
 }
 

@@ -104,25 +104,31 @@ pick(const char *s, size_t n, const char *const *names)
 }
 
 /* --search-sla "TAG:STAT:OP:THRESHOLD", a strict colon-delimited 4-tuple. */
+static _Noreturn void
+bad_sla(const char *s, const char *why)
+{
+	die_usage("invalid value for --search-sla: '%s': %s", s, why);
+}
+
 static void
 add_search_sla(struct options *o, char *s)
 {
 	static const char *const ops[] = { "lt", "le", "gt", "ge", NULL };
-	char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-	char *c3 = c2 ? strchr(c2 + 1, ':') : NULL;
+	char *c1, *c2, *c3;
 	const char *stat, *op;
 	double thr;
 
-	if (!c3 || strchr(c3 + 1, ':') || c1 == s)
-		die_usage("invalid value for --search-sla: '%s' (want TAG:STAT:OP:THRESHOLD)", s);
+	if (!(c1 = strchr(s, ':')) || !(c2 = strchr(c1 + 1, ':')) || !(c3 = strchr(c2 + 1, ':')) ||
+	    strchr(c3 + 1, ':') || c1 == s)
+		bad_sla(s, "want TAG:STAT:OP:THRESHOLD");
 	if (!(stat = pick(c1 + 1, (size_t)(c2 - c1 - 1), stats)))
-		die_usage("invalid value for --search-sla: '%s': unknown stat", s);
+		bad_sla(s, "unknown stat");
 	if (!(op = pick(c2 + 1, (size_t)(c3 - c2 - 1), ops)))
-		die_usage("invalid value for --search-sla: '%s': op is one of lt, le, gt, ge", s);
+		bad_sla(s, "op is one of lt, le, gt, ge");
 	if (util_strtod(c3 + 1, &thr) < 0)
-		die_usage("invalid value for --search-sla: '%s': threshold is not a number", s);
+		bad_sla(s, "threshold is not a number");
 	*c1 = '\0';
-	add(o, s, stat, (enum sla_op)(op[0] == 'g') * 2 + (op[1] == 'e'), thr);
+	add(o, s, stat, (enum sla_op)((op[0] == 'g') * 2 + (op[1] == 'e')), thr);
 }
 
 static void
