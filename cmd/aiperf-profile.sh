@@ -335,11 +335,12 @@ multi_run() {
 	# and checked, the other arguments (MR_ARGS, the warmup's indexes
 	# MR_WARM), aiperf-aggregate's names (MR_NAMES), the artifact
 	# directory (base), the consistent seed; MR_N 0: a single run.
-	local plan MR_N MR_KV=() MR_ARGS=() MR_WARM=() MR_PASS=() MR_NAMES=() SW_N=0
+	local plan MR_N MR_KV=() MR_ARGS=() MR_WARM=() MR_PASS=() MR_NAMES=() SW_N=0 SEARCH=0 SR_ARGS=()
 	plan=$(aiperf-plan --multi-run -- "$@") || exit
 	eval "$plan"
 	((MR_N)) || { profile "$@"; return; }
 	((SW_N)) && { sweep; return; }
+	((SEARCH)) && { search; return; }
 	n=$MR_N
 	for ((i = 0; i < ${#MR_KV[@]}; i += 2)); do MR[${MR_KV[i]}]=${MR_KV[i + 1]}; done
 	MR_SELF=$(readlink -f "${BASH_SOURCE[0]}")
@@ -436,6 +437,40 @@ sweep() {
 	aiperf-aggregate --sweep "$SW_PLAN" "${MR_NAMES[@]}" || { st=$?; ((mst)) && exit "$mst"; exit "$st"; }
 	((mst)) && exit "$mst"
 	((failed)) && warn "$failed of $SW_N runs failed: sweep_aggregate lists them (failed_runs)"
+	return 0
+}
+
+# search: --search-recipe max-concurrency-under-sla, monotonic or
+# smooth_isotonic: aiperf-search(1) names each next concurrency from the
+# iterations so far (SR_ARGS its options) until it says done; iteration K
+# runs into base/search_iter_K/profile_runs/run_0001/, the original's
+# layout; base/search_history.json is its record.
+search() {
+	local k=0 line dir mst=0
+	local -a dirs=()
+	MR_SELF=$(readlink -f "${BASH_SOURCE[0]}")
+	mkdir -p "$base" || die "cannot create '$base'"
+	trap 'mr_on_signal INT' INT
+	trap 'mr_on_signal TERM' TERM
+	trap 'mr_on_signal HUP' HUP
+	MR_SIG=
+	while :; do
+		line=$(aiperf-search next "${SR_ARGS[@]}" --history "$base/search_history.json" "${dirs[@]}") || exit
+		[[ $line == next\ * ]] || break
+		dir=$base/$(printf 'search_iter_%04d' "$k")
+		printf '%s: search iteration %d: concurrency %s: %s\n' "$argv0" "$k" "${line#next }" "$dir" >&2
+		MR_AT=run:1 mr_run_one 1 "$dir/profile_runs/run_0001" "${MR_ARGS[@]}" \
+			--concurrency "${line#next }" "${seed[@]}"
+		(($? == 2 && k == 0)) && exit 2
+		dirs+=("$dir")
+		k=$((k + 1))
+		[[ -n $MR_SIG ]] && break
+	done
+	trap - INT TERM HUP
+	[[ -n $MR_SIG ]] && mst=$((128 + $(kill -l "$MR_SIG"))) &&
+		warn "interrupted after $k iteration(s): the history holds them"
+	((mst)) && exit "$mst"
+	say 'Boundary: concurrency %s (search_history.json: %s)\n' "${line#done }" "$base/search_history.json"
 	return 0
 }
 # ---------------------------------------------------------------------------

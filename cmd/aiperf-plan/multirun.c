@@ -357,6 +357,35 @@ sweep_get(void *ctx, const char *canon)
 	return v ? v : args_get(g->p, g->m, canon);
 }
 
+/* An adaptive search (max-concurrency-under-sla, monotonic or
+ * smooth_isotonic): aiperf-search's options (SR_ARGS); the wrapper's loop
+ * asks it for each next concurrency. */
+static void
+search_emit(const struct planner *p, const struct mr *m, long n, struct buf *b)
+{
+	static const char *const pass[] = { "--ttft-sla-ms", "--itl-sla-ms", "--tpot-sla-ms",
+		"--e2e-sla-ms", "--error-rate-sla", "--search-style", "--concurrency-min",
+		"--concurrency-max", NULL };
+	struct plan_argv a = { 0 };
+
+	if (n > 1)
+		usage_error("--search-recipe max-concurrency-under-sla searches one trial an iteration: --num-profile-runs %ld is for a grid (--search-style grid)",
+			    n);
+	plan_argv_add(&a, "--recipe");
+	plan_argv_add(&a, "max-concurrency-under-sla");
+	for (size_t i = 0; pass[i]; i++) {
+		const char *v = mr_get(m, pass[i]);
+
+		if (v) {
+			plan_argv_add(&a, pass[i]);
+			plan_argv_add(&a, i == 5 ? choice(opt_get(p, pass[i]), v) : v);
+		}
+	}
+	emit_argv(b, "SR_ARGS", &a, 0);
+	emit_long(b, "SEARCH", 1);
+	plan_argv_release(&a);
+}
+
 /* A sweep: its options, the runs, sweep_plan.json (sweeprun.c). */
 static void
 mr_sweep(struct planner *p, struct mr *m, long n, struct buf *b)
@@ -381,16 +410,18 @@ mr_sweep(struct planner *p, struct mr *m, long n, struct buf *b)
 	so.independent = mode && !strcmp(choice(opt_get(p, "--parameter-sweep-mode"), mode), "independent");
 	so.same_seed = mr_get(m, "--parameter-sweep-same-seed") && !mr_get(m, "--no-parameter-sweep-same-seed");
 	m->sw.zip = m->sw.zip || (type && !strcmp(choice(opt_get(p, "--sweep-type"), type), "zip"));
-	if (recipe_expand(p, &m->sw, sweep_get, &g))
-		usage_error("--search-recipe max-concurrency-under-sla --search-style %s: the search run by run is not built yet; --search-style grid sweeps 8 log-spaced concurrencies and finds the boundary in the results",
-			    sweep_get(&g, "--search-style") ? sweep_get(&g, "--search-style") : "smooth_isotonic");
-	base = mr_base_dir(p, m);
-	char *abs = absolute(base);
+	int search = recipe_expand(p, &m->sw, sweep_get, &g);
+	char *abs;
 
+	base = mr_base_dir(p, m);
+	abs = absolute(base);
 	free(base);
 	base = abs;
 	mr_emit(p, m, n, base, b);
-	sweep_emit(&m->sw, &so, base, b);
+	if (search)
+		search_emit(p, m, n, b);
+	else
+		sweep_emit(&m->sw, &so, base, b);
 	free(base);
 }
 
