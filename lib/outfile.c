@@ -54,11 +54,33 @@ release(struct outfile *of)
 	of->f = NULL;
 }
 
+/* A device, FIFO or socket at path (not a link to one) is written where
+ * it is, never replaced: /dev/null stays /dev/null. Its descriptor, or -2
+ * when path is anything else (or nothing). */
+static int
+special(int at, const char *path)
+{
+	struct stat st;
+
+	if (fstatat(at, path, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) ||
+	      S_ISSOCK(st.st_mode)))
+		return -2;
+	return openat(at, path, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+}
+
 int
 outfile_open(struct outfile *of, int at, const char *path)
 {
 	memset(of, 0, sizeof(*of));
 	of->at = at;
+	of->fd = special(at, path);
+	if (of->fd >= 0) {
+		of->path = xstrdup(path);
+		return 0;
+	}
+	if (of->fd == -1)
+		return -1;
 	of->fd = -1;
 	for (int i = 0; of->fd < 0 && i < TRIES; i++) {
 		free(of->tmp);
@@ -107,9 +129,9 @@ outfile_commit(struct outfile *of)
 {
 	int err = finish(of);
 
-	if (!err && renameat(of->at, of->tmp, of->at, of->path) < 0)
+	if (!err && of->tmp && renameat(of->at, of->tmp, of->at, of->path) < 0)
 		err = errno;
-	if (err)
+	if (err && of->tmp)
 		unlinkat(of->at, of->tmp, 0);
 	release(of);
 	return err ? (errno = err, -1) : 0;
@@ -163,6 +185,10 @@ outfile_write(int at, const char *path, const void *s, size_t n)
 int
 outfile_fresh(int at, const char *path)
 {
+	int dev = special(at, path);
+
+	if (dev != -2)
+		return dev;
 	for (int i = 0; i < TRIES; i++) {
 		int fd = openat(at, path, NEW_FLAGS, 0666);
 

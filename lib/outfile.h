@@ -20,6 +20,10 @@
  * owns its copies of the names and the descriptor or stream: commit and
  * discard release them whatever they return. All return 0 (or the
  * descriptor), or -1 with errno set and nothing left behind.
+ * A character or block device, FIFO or socket at path (itself, not a link
+ * to one) is never replaced: outfile_open() and outfile_fresh() open it
+ * for writing where it is (/dev/null stays a device; a FIFO waits for its
+ * reader), and commit only closes it.
  */
 struct outfile {
 	int fd;		/* the new file, open for writing, or -1 */

@@ -315,6 +315,38 @@ test_append(void)
 	TEST("append: a folder refused", append("folder") < 0 && errno == EISDIR);
 }
 
+/* A FIFO (as /dev/null, a device) named as an output is written where it
+ * is, never replaced. (Tested on a FIFO of our own: a failing test must not
+ * replace the machine's /dev/null.) */
+static void
+test_devices(void)
+{
+	struct stat st;
+	struct outfile of;
+	char *p = at("pipe"), got[16] = { 0 };
+	int rd, fd;
+
+	TEST("device: mkfifo", mkfifo(p, 0600) == 0);
+	rd = open(p, O_RDONLY | O_NONBLOCK);
+	TEST("device: written in place", rd >= 0 && outfile_write(AT_FDCWD, p, "ab", 2) == 0 &&
+	     lstat(p, &st) == 0 && S_ISFIFO(st.st_mode));
+	TEST("device: open, commit", outfile_open(&of, AT_FDCWD, p) == 0 && of.tmp == NULL &&
+	     write(of.fd, "c", 1) == 1 && outfile_commit(&of) == 0 &&
+	     lstat(p, &st) == 0 && S_ISFIFO(st.st_mode));
+	TEST("device: discard leaves it", outfile_open(&of, AT_FDCWD, p) == 0 &&
+	     (outfile_discard(&of), lstat(p, &st) == 0 && S_ISFIFO(st.st_mode)));
+	fd = outfile_fresh(AT_FDCWD, p);
+	TEST("device: fresh opens it where it is", fd >= 0 && write(fd, "d", 1) == 1 &&
+	     lstat(p, &st) == 0 && S_ISFIFO(st.st_mode));
+	if (fd >= 0)
+		close(fd);
+	TEST("device: what was written came through", rd >= 0 && read(rd, got, sizeof(got) - 1) == 4 &&
+	     !strcmp(got, "abcd"));
+	if (rd >= 0)
+		close(rd);
+	free(p);
+}
+
 int
 main(void)
 {
@@ -325,6 +357,7 @@ main(void)
 	test_names();
 	test_fresh();
 	test_append();
+	test_devices();
 	char *cmd = xstrfmt("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		printf("# cannot remove %s\n", dir);
