@@ -237,6 +237,19 @@ merge_records() {
 	return "${sts[1]}"
 }
 
+# auto_plot DIR: --auto-plot (the original's; GenAI-Perf's --generate-plots):
+# aiperf-plot(1) on DIR once its artifacts are written. A failure is a
+# warning, or with --plot-required the command's failure (status 1).
+auto_plot() {
+	[[ -n ${SET[--auto-plot]+x} && -z ${SET[--no-auto-plot]+x} ]] || return 0
+	if aiperf-plot "$1" >/dev/null 2>"$1/logs/plot.err"; then
+		say 'Plots: %s\n' "$1/plots"
+		return 0
+	fi
+	warn "aiperf plot failed on '$1': $(tail -1 "$1/logs/plot.err")"
+	[[ -z ${SET[--plot-required]+x} ]]
+}
+
 # profile ARGS...: one run. aiperf-plan(1) parses and checks the options
 # (profile-options.tsv), runs the stages' checks, names and makes the
 # artifact directory, removes an earlier run's files from it, makes the
@@ -276,6 +289,7 @@ profile() {
 	((st == 1)) && exit 1
 	[[ $raw != /dev/null ]] && say 'Raw Records: %s\n' "$raw"
 	say 'Log File: %s\n' "$log"
+	auto_plot "$dir" || return 1
 	return "$st"
 }
 
@@ -437,6 +451,11 @@ sweep() {
 	aiperf-aggregate --sweep "$SW_PLAN" "${MR_NAMES[@]}" || { st=$?; ((mst)) && exit "$mst"; exit "$st"; }
 	((mst)) && exit "$mst"
 	((failed)) && warn "$failed of $SW_N runs failed: sweep_aggregate lists them (failed_runs)"
+	if [[ -n ${MR[--auto-plot]+x} && -z ${MR[--no-auto-plot]+x} ]]; then
+		SET[--auto-plot]=1
+		[[ -n ${MR[--plot-required]+x} ]] && SET[--plot-required]=1
+		mkdir -p "$base/logs" && auto_plot "$base" || exit 1
+	fi
 	return 0
 }
 

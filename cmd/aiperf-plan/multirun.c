@@ -220,7 +220,7 @@ mr_check(const struct planner *p, struct mr *m)
 
 			const char *g = opt_get(p, o)->group;
 
-			if (strcmp(o, "--num-profile-runs") && strcmp(g, "Sweep") && strcmp(g, "Search"))
+			if (strcmp(o, "--num-profile-runs") && !strcmp(g, "Multi-run"))
 				usage_error("%s only applies when running multiple trials (--num-profile-runs > 1). Either remove %s or add --num-profile-runs 5 (or higher).",
 					    strncmp(o, "--no-", 5) ? o : o + 5, o);
 		}

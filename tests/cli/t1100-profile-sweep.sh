@@ -157,4 +157,13 @@ test_expect_success 'recipes: pareto-sweep pairs and the streaming they need' '
 	test "$(jq -r .type p/sweep_plan.json)" = scenarios
 '
 
+test_expect_success '--auto-plot: aiperf plot on a run as it ends, on each cell of a sweep' '
+	prof --auto-plot --artifact-dir ap >out 2>err &&
+	test -s ap/plots/report.html &&
+	grep -q "^Plots: $PWD/ap/plots\$" out &&
+	prof --auto-plot --concurrency 1,2 --artifact-dir aps >out 2>err &&
+	test -s aps/concurrency_1/plots/report.html &&
+	test -s aps/concurrency_2/plots/report.html
+'
+
 test_done
