@@ -18,7 +18,7 @@ gapmap_init(struct gapmap *m, const struct gaptab *tab)
 }
 
 static void
-words_free(char **v, size_t n)
+vals_free(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
@@ -30,11 +30,11 @@ gapmap_release(struct gapmap *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		free(m->e[i].key);
-		words_free(m->e[i].vals, m->e[i].n);
+		vals_free(m->e[i].vals, m->e[i].n);
 	}
 	free(m->e);
-	words_free(m->pass, m->npass);
-	words_free(m->warnings, m->nwarn);
+	vals_free(m->pass, m->npass);
+	vals_free(m->warnings, m->nwarn);
 	free(m->sweep_type);
 	free(m->sweep_range);
 	free(m->sweep_list);
@@ -42,10 +42,10 @@ gapmap_release(struct gapmap *m)
 }
 
 static int
-fail(struct gapmap *m, const char *fmt, ...) FMT(2, 3);
+map_fail(struct gapmap *m, const char *fmt, ...) FMT(2, 3);
 
 static int
-fail(struct gapmap *m, const char *fmt, ...)
+map_fail(struct gapmap *m, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -56,7 +56,7 @@ fail(struct gapmap *m, const char *fmt, ...)
 }
 
 static void
-push(char ***v, size_t *n, const char *s)
+vpush(char ***v, size_t *n, const char *s)
 {
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
 	(*v)[(*n)++] = xstrdup(s);
@@ -75,7 +75,7 @@ warn_add(struct gapmap *m, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (m->nwarn < GAPMAP_MAX_ENTRIES)
-		push(&m->warnings, &m->nwarn, msg);
+		vpush(&m->warnings, &m->nwarn, msg);
 }
 
 /* The entry of aiperf option key, made when absent (NULL: too many). */
@@ -104,7 +104,7 @@ entry_drop(struct gapmap *m, const char *target)
 		if (strlen(m->e[i].key) != k || strncmp(m->e[i].key, target, k))
 			continue;
 		free(m->e[i].key);
-		words_free(m->e[i].vals, m->e[i].n);
+		vals_free(m->e[i].vals, m->e[i].n);
 		memmove(&m->e[i], &m->e[i + 1], (m->n - i - 1) * sizeof(*m->e));
 		m->n--;
 		return;
@@ -119,7 +119,7 @@ apply(struct gapmap *m, const struct gaptab_row *r, const char *name, char **val
 	struct gapmap_entry *e;
 
 	if (r->target[0] == '!')
-		return fail(m, "'%s%s%s' has no counterpart in aiperf: %s", name, v, rv,
+		return map_fail(m, "'%s%s%s' has no counterpart in aiperf: %s", name, v, rv,
 			    r->note ? r->note : "not supported");
 	if (r->target[0] == '~') {
 		if (r->note)
@@ -145,16 +145,16 @@ apply(struct gapmap *m, const struct gaptab_row *r, const char *name, char **val
 		return 0;
 	}
 	if (!(e = entry(m, r->target, r)))
-		return fail(m, "too many options");
+		return map_fail(m, "too many options");
 	if (r->kind != GAPTAB_LIST) {
-		words_free(e->vals, e->n);
+		vals_free(e->vals, e->n);
 		e->vals = NULL, e->n = 0;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (e->n >= GAPMAP_MAX_VALUES)
-			return fail(m, "'%s': too many values", name);
+			return map_fail(m, "'%s': too many values", name);
 		/* a matched NAME=PREFIX* row: the value past the prefix */
-		push(&e->vals, &e->n, i == 0 && r->value ? vals[0] + strlen(r->value) * r->prefix
+		vpush(&e->vals, &e->n, i == 0 && r->value ? vals[0] + strlen(r->value) * r->prefix
 			: vals[i]);
 	}
 	return 0;
@@ -193,16 +193,16 @@ one_option(struct gapmap *m, int argc, char **argv)
 	int taken = 1, rc;
 
 	if (slot && !m->analyze)
-		rc = fail(m, "'%s' is an option of genai-perf analyze", name);
+		rc = map_fail(m, "'%s' is an option of genai-perf analyze", name);
 	else if (!slot && !r)
-		rc = fail(m, "unknown option '%s' (aiperf's own go after '--')", name);
+		rc = map_fail(m, "unknown option '%s' (aiperf's own go after '--')", name);
 	else if (r && r->kind == GAPTAB_FLAG && eq)
-		rc = fail(m, "option '%s' takes no value", name);
+		rc = map_fail(m, "option '%s' takes no value", name);
 	else if (r && r->kind == GAPTAB_FLAG)
 		rc = apply(m, r, name, (one[0] = (char *)"true", one), 1);
 	else if (!eq && (argc < 2 || ((!r || r->kind == GAPTAB_WORDS || r->kind == GAPTAB_JOINED) &&
 				      !is_value(argv[1]))))
-		rc = fail(m, "option '%s' needs a value", name);
+		rc = map_fail(m, "option '%s' needs a value", name);
 	else if (slot) {
 		free(*slot);
 		*slot = xstrdup(eq ? eq + 1 : argv[taken++]);
@@ -244,7 +244,7 @@ gapmap_args(struct gapmap *m, int argc, char **argv)
 
 		if (!strcmp(argv[i], "--")) {
 			for (i++; i < argc; i++)
-				push(&m->pass, &m->npass, argv[i]);
+				vpush(&m->pass, &m->npass, argv[i]);
 			break;
 		}
 		if (m->keyvals && argv[i][0] != '-' && strchr(argv[i], '=')) {
@@ -253,7 +253,7 @@ gapmap_args(struct gapmap *m, int argc, char **argv)
 			continue;
 		}
 		if (argv[i][0] != '-' || !argv[i][1])
-			return fail(m, "unexpected argument '%s'", argv[i]);
+			return map_fail(m, "unexpected argument '%s'", argv[i]);
 		if ((k = one_option(m, argc - i, argv + i)) < 0)
 			return -1;
 		i += k;
@@ -290,15 +290,15 @@ gapmap_yaml(struct gapmap *m, const char *key, char **vals, size_t n)
 		return 0;
 	}
 	if (!(r = gaptab_yaml(m->tab, key)))
-		return fail(m, "unknown key '%s'", key);
+		return map_fail(m, "unknown key '%s'", key);
 	if (at_default(r, vals, n))
 		return 0;
 	if (r->nnames && !(r = gaptab_find(m->tab, r->names[0], vals[0], &rest)))
-		return fail(m, "unknown key '%s'", key);
+		return map_fail(m, "unknown key '%s'", key);
 	if (r->kind == GAPTAB_FLAG && strcmp(vals[0], "true") && strcmp(vals[0], "false"))
-		return fail(m, "'%s': not a boolean: '%s'", key, vals[0]);
+		return map_fail(m, "'%s': not a boolean: '%s'", key, vals[0]);
 	if (r->kind == GAPTAB_ARG && n != 1)
-		return fail(m, "'%s' takes one value", key);
+		return map_fail(m, "'%s' takes one value", key);
 	return apply(m, r, r->nnames ? r->names[r->nnames - 1] : key, vals, n);
 }
 
@@ -316,7 +316,7 @@ check_list(struct gapmap *m, const char *list)
 		if (comma)
 			*comma = '\0';
 		if (util_strtod(w, &d) < 0 || d <= 0 || ++k > GAPMAP_MAX_VALUES) {
-			rc = fail(m, "--sweep-list: not a list of positive numbers: '%s'", list);
+			rc = map_fail(m, "--sweep-list: not a list of positive numbers: '%s'", list);
 			break;
 		}
 		if (!comma)
@@ -336,12 +336,12 @@ gapmap_sweep(struct gapmap *m)
 	struct gapmap_entry *e;
 
 	if (m->sweep_range && m->sweep_list)
-		return fail(m, "--sweep-range and --sweep-list: give one");
+		return map_fail(m, "--sweep-range and --sweep-list: give one");
 	if (!r || !r->value)
-		return fail(m, "unknown --sweep-type '%s' (concurrency, request_rate, "
+		return map_fail(m, "unknown --sweep-type '%s' (concurrency, request_rate, "
 			    "input_sequence_length, num_dataset_entries)", type);
 	if (r->target[0] == '!')
-		return fail(m, "'--sweep-type %s' has no counterpart in aiperf: %s", type,
+		return map_fail(m, "'--sweep-type %s' has no counterpart in aiperf: %s", type,
 			    r->note ? r->note : "");
 	if (m->sweep_list && check_list(m, m->sweep_list) < 0)
 		return -1;
@@ -352,9 +352,9 @@ gapmap_sweep(struct gapmap *m)
 		return -1;
 	if (!(e = entry(m, r->target, r))) {
 		free(list);
-		return fail(m, "too many options");
+		return map_fail(m, "too many options");
 	}
-	words_free(e->vals, e->n);
+	vals_free(e->vals, e->n);
 	e->vals = xmalloc(sizeof(*e->vals));
 	e->vals[0] = list;
 	e->n = 1;
@@ -421,7 +421,7 @@ expand(const char *target, const char *v, char ***out, size_t *n)
 		int last = !w[k];
 
 		w[k] = '\0';
-		push(out, n, strcmp(w, "*") ? w : v);
+		vpush(out, n, strcmp(w, "*") ? w : v);
 		if (last)
 			break;
 		w += k + 1;
@@ -446,12 +446,12 @@ entry_argv(const struct gapmap_entry *e, char ***out, size_t *n)
 		for (size_t i = 0; i < e->n; i++)
 			buf_addf(&b, "%s%s", i ? " " : "", e->vals[i]);
 		expand(r->target, "", out, n);
-		push(out, n, buf_str(&b));
+		vpush(out, n, buf_str(&b));
 		buf_release(&b);
 	} else {
 		for (size_t i = 0; i < e->n; i++) {
 			expand(r->target, "", out, n);
-			push(out, n, e->vals[i]);
+			vpush(out, n, e->vals[i]);
 		}
 	}
 }
@@ -465,6 +465,6 @@ gapmap_argv(const struct gapmap *m, size_t *n)
 	for (size_t i = 0; i < m->n; i++)
 		entry_argv(&m->e[i], &out, n);
 	for (size_t i = 0; i < m->npass; i++)
-		push(&out, n, m->pass[i]);
+		vpush(&out, n, m->pass[i]);
 	return out;
 }

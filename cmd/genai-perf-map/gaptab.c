@@ -113,6 +113,8 @@ parse_row(struct gaptab_row *r, const char *s, size_t n)
 			break;
 		p = tab + 1;
 	}
+	if (k == GAPTAB_FIELDS)
+		len[k - 1] = (size_t)(end - f[k - 1]);
 	if (k != GAPTAB_FIELDS || memchr(f[5], '\t', len[5]) || memchr(s, '\0', n))
 		return -1;
 	for (k = 0; k < GAPTAB_FIELDS; k++)
@@ -131,7 +133,7 @@ parse_row(struct gaptab_row *r, const char *s, size_t n)
 }
 
 static int
-fail(struct gaptab *t, size_t *badline, size_t line)
+tab_fail(struct gaptab *t, size_t *badline, size_t line)
 {
 	*badline = line;
 	gaptab_release(t);
@@ -145,7 +147,7 @@ gaptab_parse(struct gaptab *t, const char *s, size_t n, size_t *badline)
 	const char *end = s + n;
 
 	if (n > GAPTAB_MAX_FILE)
-		return fail(t, badline, 0);
+		return tab_fail(t, badline, 0);
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t len = (size_t)((nl ? nl : end) - s);
@@ -155,11 +157,11 @@ gaptab_parse(struct gaptab *t, const char *s, size_t n, size_t *badline)
 			struct gaptab_row r = { 0 };
 
 			if (t->n >= GAPTAB_MAX_ROWS)
-				return fail(t, badline, 0);
+				return tab_fail(t, badline, 0);
 			r.line = line;
 			if (parse_row(&r, s, len) < 0) {
 				row_release(&r);
-				return fail(t, badline, line);
+				return tab_fail(t, badline, line);
 			}
 			if (t->n == t->alloc) {
 				t->alloc = t->alloc ? 2 * t->alloc : 64;

@@ -16,7 +16,7 @@ struct walk {
 };
 
 static int
-fail(struct gapmap *m, const char *key, const char *what)
+yaml_fail(struct gapmap *m, const char *key, const char *what)
 {
 	snprintf(m->err, sizeof(m->err), "'%s': %s", key, what);
 	return -1;
@@ -47,14 +47,14 @@ norm(const char *s)
 }
 
 static void
-push(char ***v, size_t *n, const char *s)
+ypush(char ***v, size_t *n, const char *s)
 {
 	*v = xreallocarray(*v, *n + 1, sizeof(**v));
 	(*v)[(*n)++] = xstrdup(s);
 }
 
 static void
-free_vals(char **v, size_t n)
+yvals_free(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
@@ -62,11 +62,11 @@ free_vals(char **v, size_t n)
 }
 
 static int
-set(struct walk *w, const char *key, char **v, size_t n)
+yset(struct walk *w, const char *key, char **v, size_t n)
 {
 	int rc = n ? gapmap_yaml(w->m, key, v, n) : 0;
 
-	free_vals(v, n);
+	yvals_free(v, n);
 	return rc;
 }
 
@@ -83,21 +83,21 @@ sequence(struct walk *w, const char *key, yaml_node_t *node)
 		const char *s = scalar(yaml_document_get_node(w->doc, *it));
 
 		if (!s || ++w->nodes > GAPYAML_MAX_NODES) {
-			free_vals(v, n);
-			return fail(w->m, key, "a list of values only");
+			yvals_free(v, n);
+			return yaml_fail(w->m, key, "a list of values only");
 		}
 		if (!is_null(s) && n < GAPMAP_MAX_VALUES)
-			push(&v, &n, norm(s));
+			ypush(&v, &n, norm(s));
 	}
 	if (strncmp(key, "analyze.", 8) || !n)
-		return set(w, key, v, n);
+		return yset(w, key, v, n);
 	buf_init(&b, BUF_NOMAX);
 	for (size_t i = 0; i < n; i++)
 		buf_addf(&b, "%s%s", i ? "," : "", v[i]);
-	free_vals(v, n);
+	yvals_free(v, n);
 	v = xmalloc(sizeof(*v));
 	v[0] = buf_detach(&b, NULL);
-	return set(w, key, v, 1);
+	return yset(w, key, v, 1);
 }
 
 /* A mapping of scalars: NAME:VALUE words (input.extra), or analyze's
@@ -117,14 +117,14 @@ pairs(struct walk *w, const char *key, yaml_node_t *node)
 		int i = 0;
 
 		if (!k || !s || ++w->nodes > GAPYAML_MAX_NODES) {
-			free_vals(v, n);
-			return fail(w->m, key, "NAME: VALUE pairs only");
+			yvals_free(v, n);
+			return yaml_fail(w->m, key, "NAME: VALUE pairs only");
 		}
 		while (analyze && i < 3 && strcmp(k, parts[i]))
 			i++;
 		if (analyze && i == 3) {
-			free_vals(v, n);
-			return fail(w->m, key, "start, stop and step only");
+			yvals_free(v, n);
+			return yaml_fail(w->m, key, "start, stop and step only");
 		}
 		if (analyze)
 			rng[i] = (char *)s;
@@ -132,12 +132,12 @@ pairs(struct walk *w, const char *key, yaml_node_t *node)
 			v = xreallocarray(v, n + 1, sizeof(*v)), v[n++] = xstrfmt("%s:%s", k, s);
 	}
 	if (!analyze)
-		return set(w, key, v, n);
+		return yset(w, key, v, n);
 	if (!rng[0] || !rng[1])
-		return fail(w->m, key, "needs start and stop");
+		return yaml_fail(w->m, key, "needs start and stop");
 	v = xmalloc(sizeof(*v));
 	v[0] = rng[2] ? xstrfmt("%s:%s:%s", rng[0], rng[1], rng[2]) : xstrfmt("%s:%s", rng[0], rng[1]);
-	return set(w, key, v, 1);
+	return yset(w, key, v, 1);
 }
 
 static int node_walk(struct walk *w, const char *key, yaml_node_t *node, int depth);
@@ -152,7 +152,7 @@ mapping(struct walk *w, const char *key, yaml_node_t *node, int depth)
 		int rc;
 
 		if (!k || !*k || strchr(k, '.'))
-			return fail(w->m, *key ? key : "(top)", "a key is not a plain name");
+			return yaml_fail(w->m, *key ? key : "(top)", "a key is not a plain name");
 		sub = *key ? xstrfmt("%s.%s", key, k) : xstrdup(k);
 		rc = node_walk(w, sub, yaml_document_get_node(w->doc, p->value), depth + 1);
 		free(sub);
@@ -181,27 +181,27 @@ node_walk(struct walk *w, const char *key, yaml_node_t *node, int depth)
 	size_t n = 0;
 
 	if (!node || depth > GAPYAML_MAX_DEPTH)
-		return fail(w->m, key, "nested too deep");
+		return yaml_fail(w->m, key, "nested too deep");
 	if (++w->nodes > GAPYAML_MAX_NODES)
-		return fail(w->m, key, "too many values");
+		return yaml_fail(w->m, key, "too many values");
 	switch (node->type) {
 	case YAML_SCALAR_NODE:
 		s = scalar(node);
 		if (!*key)
-			return is_null(s) ? 0 : fail(w->m, "(top)", "not a mapping");
+			return is_null(s) ? 0 : yaml_fail(w->m, "(top)", "not a mapping");
 		if (is_null(s))
 			return 0;
-		push(&v, &n, norm(s));
-		return set(w, key, v, n);
+		ypush(&v, &n, norm(s));
+		return yset(w, key, v, n);
 	case YAML_SEQUENCE_NODE:
-		return *key ? sequence(w, key, node) : fail(w->m, "(top)", "not a mapping");
+		return *key ? sequence(w, key, node) : yaml_fail(w->m, "(top)", "not a mapping");
 	case YAML_MAPPING_NODE:
 		if ((!strcmp(key, "input.extra") || !strncmp(key, "analyze.", 8)) &&
 		    flat_mapping(w, node))
 			return pairs(w, key, node);
 		return mapping(w, key, node, depth);
 	default:
-		return fail(w->m, key, "not a value");
+		return yaml_fail(w->m, key, "not a value");
 	}
 }
 
@@ -215,9 +215,9 @@ gapyaml_load(struct gapmap *m, const char *s, size_t n)
 	int rc;
 
 	if (n > GAPYAML_MAX_FILE)
-		return fail(m, "(file)", "too large");
+		return yaml_fail(m, "(file)", "too large");
 	if (!yaml_parser_initialize(&parser))
-		return fail(m, "(file)", "out of memory");
+		return yaml_fail(m, "(file)", "out of memory");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)s, n);
 	if (!yaml_parser_load(&parser, &doc)) {
 		snprintf(m->err, sizeof(m->err), "line %zu: %s", parser.problem_mark.line + 1,
