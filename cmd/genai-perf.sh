@@ -56,15 +56,28 @@ artifact_dir() {
 	printf 'artifacts\n'
 }
 
+# words WORD...: the words as a shell reads them back: plain ones as they
+# are, others in single quotes (a ' inside as '\'').
+words() {
+	local w q="'\\''" sep=''
+	for w in "$@"; do
+		if [[ -n $w && $w != *[!A-Za-z0-9_./:=,+@%-]* ]]; then
+			printf '%s%s' "$sep" "$w"
+		else
+			printf "%s'%s'" "$sep" "${w//\'/$q}"
+		fi
+		sep=' '
+	done
+	printf '\n'
+}
+
 # run: aiperf profile with the mapped options (ARGS), then aiperf plot on
 # its artifact directory with --generate-plots (PLOTS); the run's status.
 run() {
 	local st dir
 	if ((DRY_RUN)); then
-		printf 'aiperf profile'
-		printf ' %q' "${ARGS[@]}"
-		printf '\n'
-		((PLOTS)) && printf 'aiperf plot %q\n' "$(artifact_dir "${ARGS[@]}")"
+		words aiperf profile "${ARGS[@]}"
+		((PLOTS)) && words aiperf plot "$(artifact_dir "${ARGS[@]}")"
 		return 0
 	fi
 	((PLOTS)) && dir=$(artifact_dir "${ARGS[@]}")
