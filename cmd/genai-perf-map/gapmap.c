@@ -229,6 +229,11 @@ keyval(struct gapmap *m, const char *kv)
 {
 	const char *eq = strchr(kv, '=');
 	char *key = xstrndup(kv, (size_t)(eq - kv)), *val = xstrdup(eq + 1);
+
+	/* YAML's booleans, as the config file's reader takes them */
+	if (!strcasecmp(val, "true") || !strcasecmp(val, "false"))
+		for (char *c = val; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
 	int rc = gapmap_yaml(m, key, &val, 1);
 
 	free(key);
@@ -291,8 +296,16 @@ gapmap_yaml(struct gapmap *m, const char *key, char **vals, size_t n)
 	}
 	if (!(r = gaptab_yaml(m->tab, key)))
 		return map_fail(m, "unknown key '%s'", key);
-	if (at_default(r, vals, n))
+	if (at_default(r, vals, n)) {
+		/* left to aiperf's default: what an earlier setting set is undone */
+		if (r->target[0] == '!' || r->target[0] == '~')
+			return 0;
+		if (r->kind == GAPTAB_FLAG)
+			return apply(m, r, key, (char *[]){ (char *)"false" }, 1);
+		if (r->target[0] == '-')
+			entry_drop(m, r->target);
 		return 0;
+	}
 	if (r->nnames && !(r = gaptab_find(m->tab, r->names[0], vals[0], &rest)))
 		return map_fail(m, "unknown key '%s'", key);
 	if (r->kind == GAPTAB_FLAG && strcmp(vals[0], "true") && strcmp(vals[0], "false"))
