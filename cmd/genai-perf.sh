@@ -92,6 +92,7 @@ run() {
 # mapped SUBCOMMAND ARGS...: genai-perf-map's plan (ARGS, PLOTS, SWEEP,
 # DRY_RUN, ACTION), then run it.
 mapped() {
+	# shellcheck disable=SC2034 # SWEEP: the plan's, aiperf profile sweeps by itself
 	local plan ARGS=() PLOTS=0 SWEEP=0 DRY_RUN=0 ACTION=run
 	plan=$(genai-perf-map "$@") || exit
 	eval "$plan"
