@@ -25,6 +25,8 @@ LIB_OBJ  = $(LIB_SRC:%.c=build/%.o)
 # C tools are folders cmd/aiperf-X/ with a main.c; shell commands are files cmd/X.sh,
 # installed as bin/X (aiperf, the dispatcher, and aiperf-profile etc.).
 TOOLS    = $(sort $(patsubst cmd/%/main.c,%,$(wildcard cmd/aiperf-*/main.c)))
+# genai-perf(1)'s mapper, named for the command it serves
+TOOLS   += genai-perf-map
 SCRIPTS  = $(sort $(wildcard cmd/*.sh))
 BINS     = $(TOOLS:%=bin/%) $(SCRIPTS:cmd/%.sh=bin/%)
 UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
@@ -66,6 +68,8 @@ bin/aiperf-ui: LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo 
 # aiperf-plot alone reads YAML (--config), as do its config parser's tests.
 YAML_LIBS = $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 bin/aiperf-plot build/tests/test-plotcfg build/fuzz/fuzz-plotcfg: LDLIBS += $(YAML_LIBS)
+bin/genai-perf-map build/tests/test-gapmap build/fuzz/fuzz-gapmap: LDLIBS += $(YAML_LIBS)
+build/tests/test-gapmap: $(wildcard cmd/genai-perf-map/*.[ch])
 
 # @DATADIR@ and @VERSION@ are filled in as git fills its *.sh scripts.
 bin/%: cmd/%.sh config.mk
