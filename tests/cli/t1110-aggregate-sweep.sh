@@ -237,6 +237,40 @@ test_expect_success 'independent order: aggregates in <dir>/aggregate, the sweep
 	jq -e "del(.metadata.sweep_mode)" "$J" >b &&
 	test_cmp b a
 '
+test_expect_success 'concurrency-ramp: degradation_knee.json equals jq over the cells' '
+	jq ".recipe = {name: \"concurrency-ramp\", degradation_threshold: 0.0001,
+		degradation_metric_tag: \"time_to_first_token\", degradation_stat: \"p99\"}" \
+		s/sweep_plan.json >s/ramp.json &&
+	aiperf-aggregate --sweep s/ramp.json 2>err &&
+	K=s/aggregate/sweep_aggregate/degradation_knee.json &&
+	jq -e --slurpfile a "$J" "
+		[\$a[0].per_combination_metrics[] | {concurrency: .parameters.concurrency,
+		  p99: .metrics.time_to_first_token_p99.mean}] as \$pts
+		| (\$pts[0].p99 * 1.0001) as \$cut
+		| ([\$pts[1:][] | select(.p99 > \$cut)] | first) as \$knee
+		| keys_unsorted == [\"baseline_concurrency\", \"baseline_p99\", \"knee_concurrency\",
+			\"knee_p99\", \"threshold_pct\", \"swept_metric\", \"stat\", \"swept_param\",
+			\"all_points\"]
+		and .baseline_concurrency == 1 and .baseline_p99 == \$pts[0].p99
+		and .knee_concurrency == \$knee.concurrency and .knee_p99 == \$knee.p99
+		and .all_points == \$pts and .threshold_pct == 0.0001
+		and .swept_metric == \"time_to_first_token\"
+		and .swept_param == \"phases.profiling.concurrency\"" "$K" &&
+	test ! -e s/aggregate/sweep_aggregate/post_process_errors.json
+'
+
+test_expect_success 'a failing post-process: post_process_errors.json, the sweep still written' '
+	jq ".recipe = {name: \"concurrency-ramp\", degradation_stat: \"p98\"}" \
+		s/sweep_plan.json >s/bad-ramp.json &&
+	aiperf-aggregate --sweep s/bad-ramp.json --output-dir br 2>err &&
+	test -s br/profile_export_aiperf_sweep.json &&
+	test ! -e br/degradation_knee.json &&
+	jq -e ".handler == \"degradation_knee_detect\" and
+		.output_filename == \"degradation_knee.json\" and .type == \"ValueError\" and
+		(.error | test(\"p98\"))" br/post_process_errors.json &&
+	grep -q "post-process handler .degradation_knee_detect. failed" err
+'
+
 test_expect_success '--output-dir DIR: the sweep files there' '
 	aiperf-aggregate --sweep s/sweep_plan.json --output-dir od 2>/dev/null &&
 	cmp od/profile_export_aiperf_sweep.json "$J" &&

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aiperf-aggregate --sweep: a grid recipe's post-processing (the original's search_recipes handlers). */
+#include "recipe.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json/json.h"
+#include "outfile.h"
+#include "rundir.h"
+#include "util.h"
+
+struct point {
+	double x, y;
+};
+
+struct handler {
+	const char *recipe, *handler, *file;
+	/* 0, or -1 with why in err (the original's ValueError) */
+	int (*run)(const struct sweep *s, struct buf *out, char *err, size_t n);
+};
+
+/* The recipe's string member KEY, or dflt. */
+static const char *
+recipe_str(const struct sweep *s, const char *key, const char *dflt)
+{
+	return json_str_or(json_get(s->p->recipe, key), dflt);
+}
+
+static double
+recipe_num(const struct sweep *s, const char *key, double dflt)
+{
+	double v;
+
+	return sweepplan_recipe_num(s->p, key, &v) == 0 ? v : dflt;
+}
+
+/* Variation var's value of parameter PATH (or of its leaf), as a number. */
+static int
+param_value(const struct sweep *s, size_t var, const char *path, double *x)
+{
+	const char *leaf = strrchr(path, '.');
+	const struct json *found = NULL;
+
+	leaf = leaf ? leaf + 1 : path;
+	for (const struct json *m = s->p->vars[var].values->child; m; m = m->next) {
+		const char *name = sweep_name_of(s, m->key);
+
+		if (!strcmp(name, path) || !strcmp(m->key, path))
+			found = m;
+		else if (!found && !strcmp(name, leaf))
+			found = m;
+	}
+	return found && found->type == JSON_NUMBER && json_double(found, x) == 0 ? 0 : -1;
+}
+
+static int
+cmp_point(const void *a, const void *b)
+{
+	const struct point *p = a, *q = b;
+
+	return (p->x > q->x) - (p->x < q->x);
+}
+
+/* The original's _extract_points: (swept value, metric mean), sorted by x
+ * (ties in row order: the sort is made stable by the row index). */
+static size_t
+extract(const struct sweep *s, const char *param, const char *tag,
+	const char *stat, struct point *pt, char *err, size_t n)
+{
+	char flat[600];
+	size_t k = 0;
+
+	snprintf(flat, sizeof(flat), "%s_%s", tag, stat);
+	for (size_t i = 0; i < s->nc; i++) {
+		const struct sweep_metric *m = sweep_find(&s->c[i], flat);
+		double x;
+
+		if (!m)
+			m = sweep_find(&s->c[i], tag);
+		if (!m || param_value(s, s->c[i].var, param, &x) < 0)
+			continue;
+		pt[k].x = x;
+		pt[k++].y = m->mean.d;
+	}
+	if (!k)
+		snprintf(err, n, "post-process: sweep aggregate has no rows with "
+			 "parameter '%s' and metric '%s' (flat key '%s'); check that "
+			 "the recipe swept that parameter and that the metric is "
+			 "enabled (e.g. --streaming for time_to_first_token).", param,
+			 tag, flat);
+	/* insertion sort: stable, as Python's sort */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && cmp_point(&pt[j], &pt[j - 1]) < 0; j--) {
+			struct point t = pt[j];
+
+			pt[j] = pt[j - 1];
+			pt[j - 1] = t;
+		}
+	return k;
+}
+
+static int
+stat_ok(const char *stat, const char *handler, char *err, size_t n)
+{
+	static const char *const ok[] = { "avg", "p50", "p90", "p95", "p99" };
+
+	for (size_t i = 0; i < 5; i++)
+		if (!strcmp(stat, ok[i]))
+			return 0;
+	snprintf(err, n, "%s: params['stat']='%s' is not a recognized statistic; "
+		 "expected one of ('avg', 'p50', 'p90', 'p95', 'p99').", handler, stat);
+	return -1;
+}
+
+/* x as the original writes a swept value: an int when integral. */
+static void
+jw_x(struct jw *w, double x)
+{
+	if (x == floor(x) && fabs(x) < 9e15)
+		jw_int(w, (int64_t)x);
+	else
+		jw_double(w, x);
+}
+
+static void
+knee_json(struct buf *out, const char *leaf, const char *stat, const struct point *pt,
+	  size_t k, size_t knee, double thr, const char *tag, const char *param)
+{
+	char key[300];
+	struct jw w;
+
+	jw_init(&w, out, 2);
+	jw_obj(&w);
+	snprintf(key, sizeof(key), "baseline_%s", leaf);
+	jw_key(&w, key);
+	jw_x(&w, pt[0].x);
+	snprintf(key, sizeof(key), "baseline_%s", stat);
+	jw_key(&w, key);
+	jw_double(&w, pt[0].y);
+	snprintf(key, sizeof(key), "knee_%s", leaf);
+	jw_key(&w, key);
+	if (knee < k)
+		jw_x(&w, pt[knee].x);
+	else
+		jw_null(&w);
+	snprintf(key, sizeof(key), "knee_%s", stat);
+	jw_key(&w, key);
+	if (knee < k)
+		jw_double(&w, pt[knee].y);
+	else
+		jw_null(&w);
+	jw_key(&w, "threshold_pct");
+	jw_double(&w, thr);
+	jw_key(&w, "swept_metric");
+	jw_str(&w, tag);
+	jw_key(&w, "stat");
+	jw_str(&w, stat);
+	jw_key(&w, "swept_param");
+	jw_str(&w, param);
+	jw_key(&w, "all_points");
+	jw_arr(&w);
+	for (size_t i = 0; i < k; i++) {
+		jw_obj(&w);
+		jw_key(&w, leaf);
+		jw_x(&w, pt[i].x);
+		jw_key(&w, stat);
+		jw_double(&w, pt[i].y);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+}
+
+/* The original's DegradationKneeDetect (concurrency-ramp). */
+static int
+knee(const struct sweep *s, struct buf *out, char *err, size_t n)
+{
+	const char *tag = recipe_str(s, "degradation_metric_tag", "request_latency");
+	const char *stat = recipe_str(s, "degradation_stat", "p99");
+	const char *param = "phases.profiling.concurrency", *leaf = "concurrency";
+	double thr = recipe_num(s, "degradation_threshold", 0.20), cut;
+	struct point *pt = xcalloc(s->nc + 1, sizeof(*pt));
+	size_t k, i = 1;
+	int rc = -1;
+
+	if (stat_ok(stat, "degradation_knee_detect", err, n) < 0 ||
+	    !(k = extract(s, param, tag, stat, pt, err, n)))
+		goto out;
+	if (!isfinite(pt[0].y)) {
+		snprintf(err, n, "degradation_knee_detect: baseline %s for '%s' is "
+			 "non-finite", stat, tag);
+		goto out;
+	}
+	if (pt[0].y <= 0) {
+		snprintf(err, n, "degradation_knee_detect: baseline %s for '%s' must "
+			 "be positive (got %g, which is zero or negative)", stat, tag,
+			 pt[0].y);
+		goto out;
+	}
+	cut = pt[0].y * (1.0 + thr);
+	while (i < k && !(pt[i].y > cut))
+		i++;
+	knee_json(out, leaf, stat, pt, k, i, thr, tag, param);
+	rc = 0;
+out:
+	free(pt);
+	return rc;
+}
+
+static const struct handler handlers[] = {
+	{ "concurrency-ramp", "degradation_knee_detect", "degradation_knee.json", knee },
+	{ "prefill-ttft-curve", "ttft_curve_fit", "prefill_curve.json", NULL },
+	{ "decode-itl-curve", "itl_surface_fit", "decode_itl_surface.json", NULL },
+	{ "pareto-sweep", "pareto_sweep_export", "pareto_sweep.json", NULL },
+	{ "max-concurrency-under-sla", "sla_breach_knee", "sla_breach.json", NULL },
+};
+
+static void
+write_json(const char *dir, const char *name, const struct buf *b)
+{
+	char *p = rundir_path(dir, name);
+
+	/* as orjson.dumps() writes it: no final newline */
+	if (outfile_write(AT_FDCWD, p, b->s, b->len) < 0)
+		die("cannot write '%s':", p);
+	free(p);
+}
+
+static void
+write_errors(const char *dir, const struct handler *h, const char *why,
+	     const char *type)
+{
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct jw w;
+
+	jw_init(&w, &b, 2);
+	jw_obj(&w);
+	jw_key(&w, "handler");
+	jw_str(&w, h->handler);
+	jw_key(&w, "output_filename");
+	jw_str(&w, h->file);
+	jw_key(&w, "error");
+	jw_str(&w, why);
+	jw_key(&w, "type");
+	jw_str(&w, type);
+	jw_obj_end(&w);
+	write_json(dir, "post_process_errors.json", &b);
+	warn("post-process handler '%s' failed: %s; standard sweep aggregates "
+	     "unaffected (errors in %s/post_process_errors.json)", h->handler, why, dir);
+	buf_release(&b);
+}
+
+void
+recipe_post_process(const struct sweep *s, const char *dir)
+{
+	const char *name = sweepplan_recipe_name(s->p);
+	struct buf b = BUF_INIT(BUF_NOMAX);
+	char err[1024];
+
+	if (!name)
+		return;
+	for (size_t i = 0; i < sizeof(handlers) / sizeof(*handlers); i++) {
+		const struct handler *h = &handlers[i];
+
+		if (strcmp(h->recipe, name))
+			continue;
+		if (!h->run)
+			write_errors(dir, h, "not implemented in this version",
+				     "NotImplementedError");
+		else if (h->run(s, &b, err, sizeof(err)) < 0)
+			write_errors(dir, h, err, "ValueError");
+		else
+			write_json(dir, h->file, &b);
+		buf_release(&b);
+		return;
+	}
+}
