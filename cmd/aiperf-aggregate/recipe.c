@@ -11,6 +11,7 @@
 #include "json/json.h"
 #include "outfile.h"
 #include "rundir.h"
+#include "stats/polyfit.h"
 #include "util.h"
 
 struct point {
@@ -211,9 +212,124 @@ out:
 	return rc;
 }
 
+
+struct fit {
+	const char *form;
+	double c[POLYFIT_MAX_DEG + 1], r2;
+	int deg, below;
+};
+
+/* The original's TTFTCurveFit: linear, quadratic when r² is under the
+ * floor and the quadratic fits better; below_floor when the chosen fit
+ * is under it or not finite. */
+static void
+ttft_fit(const struct point *pt, size_t k, double floor_r2, struct fit *f)
+{
+	double *x = xcalloc(k + 1, sizeof(*x)), *y = xcalloc(k + 1, sizeof(*y));
+	struct fit q = { "quadratic", { 0 }, 0, 2, 0 };
+	size_t n = 0;
+
+	for (size_t i = 0; i < k; i++)
+		if (isfinite(pt[i].x) && isfinite(pt[i].y)) {
+			x[n] = pt[i].x;
+			y[n++] = pt[i].y;
+		}
+	f->form = "linear";
+	f->deg = 1;
+	(void)polyfit(x, y, n, 1, f->c, &f->r2);
+	if (f->r2 < floor_r2 && n >= 3 && polyfit(x, y, n, 2, q.c, &q.r2) == 0 &&
+	    q.r2 > f->r2)
+		*f = q;
+	f->below = isnan(f->r2) || f->r2 < floor_r2;
+	for (int i = 0; i <= f->deg; i++)
+		f->below |= !isfinite(f->c[i]);
+	free(x);
+	free(y);
+}
+
+static void
+fit_json(struct buf *out, const struct fit *f, double floor_r2, const char *why,
+	 const struct point *pt, size_t k, const char *tag, const char *stat,
+	 const char *param)
+{
+	struct jw w;
+
+	jw_init(&w, out, 2);
+	jw_obj(&w);
+	jw_key(&w, "fit_form");
+	jw_str(&w, f->form);
+	jw_key(&w, "coefficients");
+	jw_arr(&w);
+	for (int i = 0; !why && i <= f->deg; i++)
+		jw_double(&w, f->c[i]);
+	jw_arr_end(&w);
+	jw_key(&w, "r_squared");
+	jw_double(&w, why ? 0.0 : f->r2);
+	jw_key(&w, "below_floor");
+	jw_bool(&w, why || f->below);
+	jw_key(&w, "r_squared_floor");
+	jw_double(&w, floor_r2);
+	if (why) {
+		jw_key(&w, "error_reason");
+		jw_str(&w, why);
+	}
+	jw_key(&w, "raw_points");
+	jw_arr(&w);
+	for (size_t i = 0; i < k; i++) {
+		jw_obj(&w);
+		jw_key(&w, "isl");
+		jw_double(&w, pt[i].x);
+		jw_key(&w, "ttft_ms");
+		jw_double(&w, pt[i].y);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_key(&w, "swept_metric");
+	jw_str(&w, tag);
+	jw_key(&w, "stat");
+	jw_str(&w, stat);
+	jw_key(&w, "swept_param");
+	jw_str(&w, param);
+	jw_obj_end(&w);
+}
+
+/* prefill-ttft-curve: prefill_curve.json. */
+static int
+prefill(const struct sweep *s, struct buf *out, char *err, size_t n)
+{
+	const char *tag = "time_to_first_token", *stat = "avg";
+	const char *param = "datasets.main.prompts.isl";
+	double floor_r2 = recipe_num(s, "r_squared_floor", 0.85);
+	struct point *pt = xcalloc(s->nc + 1, sizeof(*pt));
+	struct fit f = { 0 };
+	size_t k, finite = 0;
+	char why[300];
+
+	if (!(k = extract(s, param, tag, stat, pt, err, n)) || k < 2) {
+		if (k)
+			snprintf(err, n, "ttft_curve_fit: need >= 2 sweep points to fit "
+				 "a curve (got %zu for '%s'/'%s'); widen the recipe's ISL "
+				 "range or sweep more steps.", k, tag, stat);
+		free(pt);
+		return -1;
+	}
+	for (size_t i = 0; i < k; i++)
+		finite += isfinite(pt[i].x) && isfinite(pt[i].y);
+	snprintf(why, sizeof(why), "ttft_curve_fit: fewer than 2 finite trial points "
+		 "after dropping non-finite metric values (got %zu of %zu); check "
+		 "that swept cells produced successful requests.", finite, k);
+	if (finite >= 2)
+		ttft_fit(pt, k, floor_r2, &f);
+	else
+		f.form = "linear";
+	fit_json(out, &f, floor_r2, finite >= 2 ? NULL : why, pt, k, tag, stat, param);
+	free(pt);
+	return 0;
+}
+
 static const struct handler handlers[] = {
 	{ "concurrency-ramp", "degradation_knee_detect", "degradation_knee.json", knee },
-	{ "prefill-ttft-curve", "ttft_curve_fit", "prefill_curve.json", NULL },
+	{ "prefill-ttft-curve", "ttft_curve_fit", "prefill_curve.json", prefill },
 	{ "decode-itl-curve", "itl_surface_fit", "decode_itl_surface.json", NULL },
 	{ "pareto-sweep", "pareto_sweep_export", "pareto_sweep.json", NULL },
 	{ "max-concurrency-under-sla", "sla_breach_knee", "sla_breach.json", NULL },
