@@ -11,6 +11,7 @@
 #include "json/json.h"
 #include "outfile.h"
 #include "rundir.h"
+#include "stats/pareto.h"
 #include "stats/polyfit.h"
 #include "util.h"
 
@@ -327,11 +328,137 @@ prefill(const struct sweep *s, struct buf *out, char *err, size_t n)
 	return 0;
 }
 
+/* Variation var's value of the parameter displayed as NAME (exactly). */
+static int
+named_value(const struct sweep *s, size_t var, const char *name, double *v)
+{
+	const struct json *found = NULL;
+
+	for (const struct json *m = s->p->vars[var].values->child; m; m = m->next)
+		if (!strcmp(sweep_name_of(s, m->key), name))
+			found = m;
+	return found && found->type == JSON_NUMBER && json_double(found, v) == 0 &&
+	       isfinite(*v) && fabs(*v) < 9e15 ? 0 : -1;
+}
+
+struct cell {
+	double isl, osl, conc, xy[2];
+	unsigned char on;
+};
+
+/* The metric FLAT, else TAG, of combination i. */
+static const struct sweep_metric *
+axis(const struct sweep *s, size_t i, const char *flat, const char *tag)
+{
+	const struct sweep_metric *m = sweep_find(&s->c[i], flat);
+
+	return m ? m : sweep_find(&s->c[i], tag);
+}
+
+static void
+pareto_sweep_json(struct buf *out, const struct cell *c, size_t k)
+{
+	struct jw w;
+
+	jw_init(&w, out, 2);
+	jw_obj(&w);
+	jw_key(&w, "x_metric");
+	jw_str(&w, "time_to_first_token");
+	jw_key(&w, "x_stat");
+	jw_str(&w, "p95");
+	jw_key(&w, "y_metric");
+	jw_str(&w, "output_token_throughput");
+	jw_key(&w, "y_stat");
+	jw_str(&w, "avg");
+	jw_key(&w, "cells");
+	jw_arr(&w);
+	for (size_t i = 0; i < k; i++) {
+		jw_obj(&w);
+		jw_key(&w, "isl");
+		jw_int(&w, (int64_t)c[i].isl);
+		jw_key(&w, "osl");
+		jw_int(&w, (int64_t)c[i].osl);
+		jw_key(&w, "concurrency");
+		jw_int(&w, (int64_t)c[i].conc);
+		jw_key(&w, "x");
+		jw_double(&w, c[i].xy[0]);
+		jw_key(&w, "y");
+		jw_double(&w, c[i].xy[1]);
+		jw_key(&w, "pareto_optimal");
+		jw_bool(&w, c[i].on);
+		jw_obj_end(&w);
+	}
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+}
+
+/* The finite cells' frontier: x minimized, y maximized; the others off. */
+static void
+mark_front(struct cell *c, size_t k)
+{
+	static const int dir[2] = { -1, +1 };
+	double *v = xcalloc(2 * k + 1, sizeof(*v));
+	unsigned char *on = xcalloc(k + 1, 1);
+	size_t *idx = xcalloc(k + 1, sizeof(*idx)), n = 0;
+
+	for (size_t i = 0; i < k; i++)
+		if (isfinite(c[i].xy[0]) && isfinite(c[i].xy[1])) {
+			v[2 * n] = c[i].xy[0];
+			v[2 * n + 1] = c[i].xy[1];
+			idx[n++] = i;
+		}
+	if (n < k)
+		warn("pareto_dominance: excluded %zu cell(s) with non-finite x "
+		     "(time_to_first_token_p95) or y (output_token_throughput_avg) "
+		     "from the dominance pass", k - n);
+	(void)pareto_front(v, n, 2, dir, on);
+	for (size_t i = 0; i < n; i++)
+		c[idx[i]].on = on[i];
+	free(idx);
+	free(on);
+	free(v);
+}
+
+/* pareto-sweep: pareto_sweep.json (the original's ParetoSweepExport). */
+static int
+pareto_sweep(const struct sweep *s, struct buf *out, char *err, size_t n)
+{
+	struct cell *c = xcalloc(s->nc + 1, sizeof(*c));
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->nc; i++) {
+		const struct sweep_metric *x = axis(s, i, "time_to_first_token_p95",
+						    "time_to_first_token");
+		const struct sweep_metric *y = axis(s, i, "output_token_throughput_avg",
+						    "output_token_throughput");
+		size_t v = s->c[i].var;
+
+		if (!x || !y || named_value(s, v, "isl", &c[k].isl) < 0 ||
+		    named_value(s, v, "osl", &c[k].osl) < 0 ||
+		    named_value(s, v, "concurrency", &c[k].conc) < 0)
+			continue;
+		c[k].xy[0] = x->mean.d;
+		c[k++].xy[1] = y->mean.d;
+	}
+	if (!k) {
+		snprintf(err, n, "pareto_sweep_export: no rows with the expected (isl, "
+			 "osl, concurrency) parameters and metrics "
+			 "(time_to_first_token_p95, output_token_throughput_avg); check "
+			 "that the recipe ran end-to-end with --streaming.");
+		free(c);
+		return -1;
+	}
+	mark_front(c, k);
+	pareto_sweep_json(out, c, k);
+	free(c);
+	return 0;
+}
+
 static const struct handler handlers[] = {
 	{ "concurrency-ramp", "degradation_knee_detect", "degradation_knee.json", knee },
 	{ "prefill-ttft-curve", "ttft_curve_fit", "prefill_curve.json", prefill },
 	{ "decode-itl-curve", "itl_surface_fit", "decode_itl_surface.json", NULL },
-	{ "pareto-sweep", "pareto_sweep_export", "pareto_sweep.json", NULL },
+	{ "pareto-sweep", "pareto_sweep_export", "pareto_sweep.json", pareto_sweep },
 	{ "max-concurrency-under-sla", "sla_breach_knee", "sla_breach.json", NULL },
 };
 

@@ -115,8 +115,34 @@ test_expect_success 'single-trial cells: the original finds no _avg key, so no b
 		r/sweep_aggregate/profile_export_aiperf_sweep.json
 '
 
+test_expect_success 'pareto-sweep: the cells, x minimized and y maximized, ties both on' '
+	mkdir -p ps && vars="" runs="" i=0 &&
+	for cell in 128:128:1:10:50 128:128:4:20:80 512:256:1:10:50 512:256:4:30:70 2048:512:1:40:90; do
+		IFS=: read -r isl osl c x y <<-EOT
+		$cell
+		EOT
+		d=cell_$i && mkdir -p ps/$d && echo 0 >ps/$d/exit_status &&
+		printf "{\"request_count\": {\"unit\": \"requests\", \"avg\": 3}, \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": %s}, \"output_token_throughput\": {\"unit\": \"tokens/sec\", \"avg\": %s}}" \
+			"$x" "$y" >ps/$d/profile_export_aiperf.json &&
+		vars="$vars${vars:+, }{\"index\": $i, \"label\": \"s$i\", \"dir_name\": \"$d\", \"values\": {\"datasets.main.prompts.isl\": $isl, \"datasets.main.prompts.osl\": $osl, \"phases.profiling.concurrency\": $c}}" &&
+		runs="$runs${runs:+, }{\"variation\": $i, \"trial\": 0, \"dir\": \"$d\"}" &&
+		i=$((i + 1))
+	done &&
+	printf "{\"sweep_id\": \"u\", \"type\": \"scenarios\", \"iteration_order\": \"repeated\", \"trials\": 1, \"parameters\": [], \"variations\": [%s], \"runs\": [%s], \"recipe\": {\"name\": \"pareto-sweep\"}}" \
+		"$vars" "$runs" >ps/sweep_plan.json &&
+	aiperf-aggregate --sweep ps/sweep_plan.json &&
+	jq -e ".x_metric == \"time_to_first_token\" and .x_stat == \"p95\" and
+		.y_metric == \"output_token_throughput\" and .y_stat == \"avg\" and
+		[.cells[] | [.isl, .osl, .concurrency, .x, .y, .pareto_optimal]] ==
+		[[128, 128, 1, 10, 50, true], [128, 128, 4, 20, 80, true],
+		 [512, 256, 1, 10, 50, true], [512, 256, 4, 30, 70, false],
+		 [2048, 512, 1, 40, 90, true]]" ps/sweep_aggregate/pareto_sweep.json &&
+	jq -e ".per_combination_metrics[0].parameters == {isl: 128, osl: 128, concurrency: 1}" \
+		ps/sweep_aggregate/profile_export_aiperf_sweep.json
+'
+
 test_expect_success 'recipes not yet done: quarantined, the sweep written' '
-	for r in decode-itl-curve pareto-sweep max-concurrency-under-sla; do
+	for r in decode-itl-curve max-concurrency-under-sla; do
 		rm -rf x &&
 		sweep x concurrency phases.profiling.concurrency "{\"name\": \"$r\"}" 1:10:50:15 &&
 		aiperf-aggregate --sweep x/sweep_plan.json 2>err &&
