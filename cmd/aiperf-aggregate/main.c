@@ -15,6 +15,7 @@
 #include "opt.h"
 #include "outfile.h"
 #include "runagg.h"
+#include "recipe.h"
 #include "sweep.h"
 #include "sweepplan.h"
 #include "stats/ks.h"
@@ -427,9 +428,8 @@ write_sweep(const char *dir, const char *name, const struct sweep *s)
 	if (strstr(name, ".csv")) {
 		sweep_csv(s, f);
 	} else {
-		sweep_json(s, &b);
+		sweep_json(s, &b);	/* the original's: no final newline */
 		fwrite(b.s, 1, b.len, f);
-		fputc('\n', f);
 	}
 	if (outfile_commit(&of) < 0)
 		die("cannot write '%s':", p);
@@ -478,6 +478,7 @@ sweep(void)
 			die("cannot create '%s':", out);
 		write_sweep(out, "profile_export_aiperf_sweep.json", &s);
 		write_sweep(out, "profile_export_aiperf_sweep.csv", &s);
+		recipe_post_process(&s, out);
 		free(out);
 	}
 	sweep_free(&s);
