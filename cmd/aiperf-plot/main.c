@@ -324,6 +324,22 @@ sections_free(struct section *secs, size_t n)
 	free(secs);
 }
 
+/* The sweep plots of each path that is a sweep's artifact folder. */
+static int
+add_sweeps(const struct options *o, struct figs *figs)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < o->npaths && !o->from_stdin; i++) {
+		char *d = sweep_dir(o->paths[i]);
+
+		if (d && figs_sweep(figs, d) < 0)
+			rc = -1;
+		free(d);
+	}
+	return rc;
+}
+
 /* Render every figure and the report of runs already read (freed here).
  * Several runs: the comparisons in the output folder, and each run's
  * single-run plots in runs/NAME/ under it. Returns the number of runs, or -1. */
@@ -340,6 +356,8 @@ render_runs(const struct options *o, struct run **runs, size_t n, struct aggs *a
 		figs_single(&figs, runs[0], o->pc);
 	else if (n > 1)
 		figs_multi(&figs, runs, n, o->pc);
+	if (add_sweeps(o, &figs) < 0)
+		rc = -1;
 	if (rc == 0 && (at = open(o->output, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		rc = error("cannot open '%s':", o->output);
 	for (i = 0; i < figs.n && rc == 0; i++)

@@ -154,6 +154,13 @@ void figs_single_all(struct figs *out, const struct run *r);
  * 0 when the preset names no such plot. */
 int figs_preset_single(struct figs *out, const struct run *r, const struct preset *p);
 
+/* A sweep's aggregate folder under path (sweep_aggregate/ or
+ * aggregate/sweep_aggregate/ holding profile_export_aiperf_sweep.json),
+ * malloc'd, or NULL. figs_sweep() adds its Pareto and knee plots (the
+ * knee marked from degradation_knee.json there): 0, or -1 (message printed). */
+char *sweep_dir(const char *path);
+int figs_sweep(struct figs *out, const char *dir);
+
 /* One run's own plots when several are shown: rendered in dir/sub. */
 struct section {
 	const struct run *run;

@@ -491,9 +491,10 @@ static void
 iso_flag(struct planner *p, long long v, const char *what, long long bound)
 {
 	p->non_monotonic = p->this_iter_non_mono = 1;
-	warn("smooth_isotonic: %s verdict at %lld %s=%lld; SLA boundary is non-monotonic in this run",
-	     what, v, what[0] == 'f' ? "above existing infeasible_min" :
-	     "at-or-below existing feasible_max", bound);
+	if (!p->quiet)
+		warn("smooth_isotonic: %s verdict at %lld %s=%lld; SLA boundary is non-monotonic in this run",
+		     what, v, what[0] == 'f' ? "above existing infeasible_min" :
+		     "at-or-below existing feasible_max", bound);
 }
 
 static void

@@ -298,6 +298,7 @@ replay(struct planner *p, struct iter *its, const struct options *o)
 		if (iter_load(&its[i], o->dirs[i]) < 0)
 			exit(1);
 		check_value(&its[i], o->dirs[i]);
+		p->quiet = i + 1 < o->ndirs;
 		planner_tell(p, &its[i]);
 	}
 	return o->ndirs;

@@ -73,9 +73,10 @@ static void
 flag(struct planner *p, long long value, const char *what, long long bound)
 {
 	p->non_monotonic = p->this_iter_non_mono = 1;
-	warn("%s verdict at %lld %s %lld: the SLA boundary is non-monotonic; "
-	     "continuing with the boundary already found", what, value,
-	     what[0] == 'f' ? "above infeasible_min" : "at or below feasible_max", bound);
+	if (!p->quiet)
+		warn("%s verdict at %lld %s %lld: the SLA boundary is non-monotonic; "
+		     "continuing with the boundary already found", what, value,
+		     what[0] == 'f' ? "above infeasible_min" : "at or below feasible_max", bound);
 }
 
 /* A latched verdict widens the bracket only while it stays consistent. */

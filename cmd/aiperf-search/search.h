@@ -99,6 +99,7 @@ struct planner {
 	const char *reason;	/* NULL: not converged */
 	int non_monotonic;
 	int this_iter_non_mono;
+	int quiet;		/* replaying what an earlier call already told */
 	struct point *pts;
 	size_t npts;
 	struct probe *probes;
