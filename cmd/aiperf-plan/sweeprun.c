@@ -136,17 +136,34 @@ value(struct jw *w, const char *v)
 	jw_raw(w, v, strlen(v));
 }
 
+static const char *
+leaf_of(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot ? dot + 1 : path;
+}
+
+/* The original's display name: the path's last segment, or the whole path
+ * when another parameter has the same last segment (--isl, --osl: mean). */
+static const char *
+display_name(const struct sweepreq *r, size_t i)
+{
+	for (size_t k = 0; k < r->n; k++)
+		if (k != i && !strcmp(leaf_of(r->p[k].path), leaf_of(r->p[i].path)))
+			return r->p[i].path;
+	return leaf_of(r->p[i].path);
+}
+
 static void
 plan_params(struct jw *w, const struct sweepreq *r)
 {
 	jw_key(w, "parameters");
 	jw_arr(w);
 	for (size_t i = 0; i < r->n; i++) {
-		const char *leaf = strrchr(r->p[i].path, '.');
-
 		jw_obj(w);
 		jw_key(w, "name");
-		jw_str(w, leaf ? leaf + 1 : r->p[i].path);
+		jw_str(w, display_name(r, i));
 		jw_key(w, "path");
 		jw_str(w, r->p[i].path);
 		jw_key(w, "option");
