@@ -11,15 +11,10 @@
 
 #include "json/jw.h"
 #include "outfile.h"
-
-/* One variation: value k of parameter i is vals[i]. */
-struct variation {
-	size_t *pick;		/* per parameter, the index of its value */
-	char *label, *dir;
-};
+#include "sweep.h"
 
 struct layout {
-	struct variation *v;
+	struct sweep_cell *v;
 	size_t nv;
 	long trials;
 	int independent;
@@ -27,81 +22,22 @@ struct layout {
 	int same_seed;
 };
 
-/* "__"-joined leaf_value pairs, or the label when named; the original's
- * _sanitize_dir_segment applied. */
-static char *
-dir_name(const struct sweepreq *r, const struct variation *v, size_t index)
-{
-	struct buf b = BUF_INIT(BUF_NOMAX);
-	const char *src;
-
-	for (size_t i = 0; i < r->n; i++) {
-		const char *leaf = strrchr(r->p[i].path, '.');
-
-		buf_addf(&b, "%s%s_%s", i ? "__" : "", leaf ? leaf + 1 : r->p[i].path,
-			 r->p[i].vals.v[v->pick[i]]);
-	}
-	src = b.s;
-	struct buf out = BUF_INIT(BUF_NOMAX);
-
-	for (const char *c = src; *c; c++) {
-		if (c[0] == '.' && c[1] == '.') {
-			c++;
-			continue;
-		}
-		if (!strchr("/\\<>:\"|?*", *c))
-			buf_addch(&out, *c);
-	}
-	buf_release(&b);
-	if (!out.len || strspn(out.s, ".") == out.len) {
-		buf_release(&out);
-		return xstrfmt("variation_%zu", index);
-	}
-	return buf_detach(&out, NULL);
-}
-
-static char *
-label(const struct sweepreq *r, const struct variation *v, size_t index)
-{
-	struct buf b = BUF_INIT(BUF_NOMAX);
-
-	if (r->scenarios)
-		return xstrdup(r->labels.v[index]);
-	for (size_t i = 0; i < r->n; i++)
-		buf_addf(&b, "%s%s=%s", i ? ", " : "", r->p[i].path, r->p[i].vals.v[v->pick[i]]);
-	return buf_detach(&b, NULL);
-}
-
-/* grid: the Cartesian product, the first parameter outermost; zip: lockstep. */
+/* The cells (lib/sweep); a named cell (pareto-sweep's) keeps its label,
+ * its folder the values' name. */
 static void
 expand(const struct sweepreq *r, struct layout *l)
 {
-	size_t n = 1;
+	struct sweep_dim d[SWEEP_MAX_PARAMS];
+	char err[256];
 
-	if (r->zip) {
-		n = r->p[0].vals.n;
-		for (size_t i = 1; i < r->n; i++)
-			if (r->p[i].vals.n != n)
-				usage_error("--sweep-type zip needs lists of one length: %s has %zu values, %s has %zu",
-					    r->p[0].o->name, n, r->p[i].o->name, r->p[i].vals.n);
-	} else {
-		for (size_t i = 0; i < r->n; i++)
-			n *= r->p[i].vals.n;
-	}
-	if (n > 100000)
-		usage_error("profile: the sweep has %zu cells, more than 100000", n);
-	l->v = xcalloc(n, sizeof(*l->v));
-	l->nv = n;
-	for (size_t k = 0; k < n; k++) {
-		size_t rest = k;
-
-		l->v[k].pick = xcalloc(r->n, sizeof(size_t));
-		for (size_t i = r->n; i-- > 0;) {
-			l->v[k].pick[i] = r->zip ? k : rest % r->p[i].vals.n;
-			rest = r->zip ? rest : rest / r->p[i].vals.n;
-		}
-		l->v[k].dir = dir_name(r, &l->v[k], k);
-		l->v[k].label = label(r, &l->v[k], k);
+	for (size_t i = 0; i < r->n; i++)
+		d[i] = (struct sweep_dim){ r->p[i].path, r->p[i].vals.v, r->p[i].vals.n };
+	l->nv = sweep_cells(d, r->n, r->zip ? SWEEP_ZIP : SWEEP_GRID, 100000, &l->v, err, sizeof(err));
+	if (!l->nv)
+		usage_error("profile: %s", err);
+	for (size_t k = 0; r->scenarios && k < l->nv; k++) {
+		free(l->v[k].label);
+		l->v[k].label = xstrdup(r->labels.v[k]);
 	}
 }
 
@@ -136,25 +72,6 @@ value(struct jw *w, const char *v)
 	jw_raw(w, v, strlen(v));
 }
 
-static const char *
-leaf_of(const char *path)
-{
-	const char *dot = strrchr(path, '.');
-
-	return dot ? dot + 1 : path;
-}
-
-/* The original's display name: the path's last segment, or the whole path
- * when another parameter has the same last segment (--isl, --osl: mean). */
-static const char *
-display_name(const struct sweepreq *r, size_t i)
-{
-	for (size_t k = 0; k < r->n; k++)
-		if (k != i && !strcmp(leaf_of(r->p[k].path), leaf_of(r->p[i].path)))
-			return r->p[i].path;
-	return leaf_of(r->p[i].path);
-}
-
 static void
 plan_params(struct jw *w, const struct sweepreq *r)
 {
@@ -163,7 +80,11 @@ plan_params(struct jw *w, const struct sweepreq *r)
 	for (size_t i = 0; i < r->n; i++) {
 		jw_obj(w);
 		jw_key(w, "name");
-		jw_str(w, display_name(r, i));
+		struct sweep_dim d[SWEEP_MAX_PARAMS];
+
+		for (size_t k = 0; k < r->n; k++)
+			d[k] = (struct sweep_dim){ r->p[k].path, r->p[k].vals.v, r->p[k].vals.n };
+		jw_str(w, sweep_display_name(d, r->n, i));
 		jw_key(w, "path");
 		jw_str(w, r->p[i].path);
 		jw_key(w, "option");
@@ -366,10 +287,5 @@ sweep_emit(const struct sweepreq *r, const struct sweepopts *so, const char *bas
 	buf_release(&plan);
 	emit_runs(r, &l, so, out);
 	emit_str(out, "SW_PLAN", xstrfmt("%s/sweep_plan.json", base));
-	for (size_t k = 0; k < l.nv; k++) {
-		free(l.v[k].pick);
-		free(l.v[k].label);
-		free(l.v[k].dir);
-	}
-	free(l.v);
+	sweep_cells_free(l.v, l.nv);
 }
