@@ -30,8 +30,12 @@ expand(const struct sweepreq *r, struct layout *l)
 	struct sweep_dim d[SWEEP_MAX_PARAMS];
 	char err[256];
 
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->zip && r->p[i].vals.n != r->p[0].vals.n)
+			usage_error("--sweep-type zip needs lists of one length: %s has %zu values, %s has %zu",
+				    r->p[0].o->name, r->p[0].vals.n, r->p[i].o->name, r->p[i].vals.n);
 		d[i] = (struct sweep_dim){ r->p[i].path, r->p[i].vals.v, r->p[i].vals.n };
+	}
 	l->nv = sweep_cells(d, r->n, r->zip ? SWEEP_ZIP : SWEEP_GRID, 100000, &l->v, err, sizeof(err));
 	if (!l->nv)
 		usage_error("profile: %s", err);
