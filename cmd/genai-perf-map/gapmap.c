@@ -111,35 +111,43 @@ entry_drop(struct gapmap *m, const char *target)
 	}
 }
 
+/* A rule's row (refused, dropped, a wrapper's setting): 1 when r is one,
+ * -1 when refused, 0 for an option to set. */
+static int
+apply_rule(struct gapmap *m, const struct gaptab_row *r, const char *name, const char *val)
+{
+	const char *v = r->value ? " " : "", *rv = r->value ? val : "";
+
+	if (r->target[0] == '!')
+		return map_fail(m, "'%s%s%s' has no counterpart in aiperf: %s", name, v, rv,
+				r->note ? r->note : "not supported");
+	if (r->target[0] == '~') {
+		if (r->note)
+			warn_add(m, "'%s%s%s' is ignored: %s", name, v, rv, r->note);
+		return 1;
+	}
+	if (r->value && r->note)
+		warn_add(m, "'%s %s': %s", name, rv, r->note);
+	if (!strcmp(r->target, "@plots"))
+		m->plots = strcmp(val, "false") != 0;
+	else if (!strcmp(r->target, "@dry-run"))
+		m->dry_run = 1;
+	else if (!strcmp(r->target, "@help") || !strcmp(r->target, "@version"))
+		m->action = r->target[1] == 'h' ? GAPMAP_HELP : GAPMAP_VERSION;
+	else
+		return 0;
+	return 1;
+}
+
 /* What name (as given, with value for a row of one value) sets. */
 static int
 apply(struct gapmap *m, const struct gaptab_row *r, const char *name, char **vals, size_t n)
 {
-	const char *v = r->value ? " " : "", *rv = r->value ? vals[0] : "";
 	struct gapmap_entry *e;
+	int rule = apply_rule(m, r, name, vals[0]);
 
-	if (r->target[0] == '!')
-		return map_fail(m, "'%s%s%s' has no counterpart in aiperf: %s", name, v, rv,
-			    r->note ? r->note : "not supported");
-	if (r->target[0] == '~') {
-		if (r->note)
-			warn_add(m, "'%s%s%s' is ignored: %s", name, v, rv, r->note);
-		return 0;
-	}
-	if (r->value && r->note)
-		warn_add(m, "'%s %s': %s", name, rv, r->note);
-	if (!strcmp(r->target, "@plots")) {
-		m->plots = strcmp(vals[0], "false") != 0;
-		return 0;
-	}
-	if (!strcmp(r->target, "@dry-run")) {
-		m->dry_run = 1;
-		return 0;
-	}
-	if (!strcmp(r->target, "@help") || !strcmp(r->target, "@version")) {
-		m->action = r->target[1] == 'h' ? GAPMAP_HELP : GAPMAP_VERSION;
-		return 0;
-	}
+	if (rule)
+		return rule < 0 ? -1 : 0;
 	if (r->kind == GAPTAB_FLAG && !strcmp(vals[0], "false")) {
 		entry_drop(m, r->target);
 		return 0;
