@@ -417,6 +417,9 @@ sweep() {
 	local -a rest
 	for ((j = 0; j < ${#MR_KV[@]}; j += 2)); do MR[${MR_KV[j]}]=${MR_KV[j + 1]}; done
 	MR_SELF=$(readlink -f "${BASH_SOURCE[0]}")
+	# the sweep's own log: a line a cell as it ends
+	mkdir -p "$base/logs" && LOGFILE=$base/logs/aiperf.log
+	log INFO "sweep of $SW_N runs: $SW_PLAN"
 	trap 'mr_on_signal INT' INT
 	trap 'mr_on_signal TERM' TERM
 	trap 'mr_on_signal HUP' HUP
@@ -439,10 +442,9 @@ sweep() {
 		st=$?
 		((st == 2 && j == 0)) && exit 2
 		((st != 0 && st != 3)) && { warn "run ${SW_DIR[j]} failed (status $st): the sweep goes on"; failed=$((failed + 1)); }
-		aiperf-aggregate --sweep "$SW_PLAN" --cell "$j" 2>/dev/null | while IFS= read -r args; do
-			say '%s\n' "$args"
-			printf '%s INFO     %s\n' "$(date '+%Y-%m-%d %H:%M:%S')" "$args" >>"$base/sweep.log"
-		done
+		args=$(aiperf-aggregate --sweep "$SW_PLAN" --cell "$j" "${MR_NAMES[@]}" 2>&1)
+		[[ -z ${MR[--no-sweep-table]+x} ]] && say '%s\n' "$args"
+		log INFO "$args"
 		[[ -n $MR_SIG ]] && break
 	done
 	trap - INT TERM HUP

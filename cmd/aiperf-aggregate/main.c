@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "buf.h"
+#include "cell.h"
 #include "collate.h"
 #include "rundir.h"
 #include "json/json.h"
@@ -24,7 +25,7 @@
 #define JSON_MAX (64u << 20)	/* a run's summary JSON */
 
 enum { K_LEVEL = 256, K_OUT, K_EXPORT, K_CHECK, K_METRIC, K_STAT, K_THRESH,
-	K_RECORDS, K_COLLATED, K_COOLDOWN, K_SWEEP };
+	K_RECORDS, K_COLLATED, K_COOLDOWN, K_SWEEP, K_CELL };
 
 static const char *const modes[] = { "ci_width", "cv", "distribution", NULL };
 enum mode { M_CI_WIDTH, M_CV, M_DISTRIBUTION, M_NONE = -1 };
@@ -41,13 +42,14 @@ struct options {
 	int have_threshold;
 	int collated;
 	double cooldown;
+	long long cell;		/* --cell, -1 when not given */
 	const char *sweep;
 };
 
 static struct options o = {
 	.level = 0.95, .export_file = "profile_export_aiperf.json",
 	.records_file = "profile_export.jsonl", .mode = M_NONE,
-	.stat = "avg", .threshold = 0.10,
+	.stat = "avg", .threshold = 0.10, .cell = -1,
 };
 
 static const struct opt opts[] = {
@@ -66,6 +68,7 @@ static const struct opt opts[] = {
 	{ "threshold", K_THRESH, OPT_DOUBLE, "x", OPT_TO(o.threshold),
 		.lo = 0, .hi = 1 },
 	{ "sweep", K_SWEEP, OPT_STR, "plan", OPT_TO(o.sweep) },
+	{ "cell", K_CELL, OPT_INT, "j", OPT_TO(o.cell), .min = 0, .max = 1 << 30 },
 	{ "help", 'h', OPT_HELP, .flags = OPT_BR },
 	{ "version", 'V', OPT_VERSION, .flags = OPT_OR },
 	{ 0 },
@@ -94,6 +97,8 @@ parse_args(int argc, char **argv)
 	if (o.sweep && (it.ind < argc || o.mode != M_NONE || o.collated))
 		die_usage("--sweep takes no run directory, --check-convergence "
 			  "or --collated");
+	if (o.cell >= 0 && !o.sweep)
+		die_usage("--cell needs --sweep");
 	if (o.sweep)
 		return it.ind;
 	if (it.ind >= argc)
@@ -468,6 +473,14 @@ sweep(void)
 		die("cannot read '%s': %s", o.sweep, util_strerror(errno));
 	if (!(p = sweepplan_parse(text, len, err, sizeof(err))))
 		die("%s: %s", o.sweep, err);
+	if (o.cell >= 0) {
+		int rc = sweep_cell_line(p, base, o.cell, o.export_file, stdout);
+
+		sweepplan_free(p);
+		free(text);
+		free(base);
+		return rc ? rc : util_fshut(stdout, "stdout") < 0;
+	}
 	sweep_collect(&s, p, base, o.export_file, AIPERF_VERSION);
 	if (!s.nc) {
 		warn("%s: no successful run in any variation: no sweep aggregate",

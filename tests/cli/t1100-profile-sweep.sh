@@ -98,12 +98,19 @@ test_expect_success 'seeds: base + variation index, or the same with --parameter
 	test "$(ri ss/concurrency_1 random_seed) $(ri ss/concurrency_2 random_seed)" = "7 7"
 '
 
-test_expect_success 'a failed cell does not stop the sweep; it is named' '
+test_expect_success 'a failed cell does not stop the sweep; it is named; a line a cell on stdout and in the log' '
 	test_expect_code 0 prof --concurrency 1,0,2 --artifact-dir f >out 2>err &&
 	test "$(cat f/concurrency_0/exit_status)" = 2 &&
 	test -s f/concurrency_2/profile_export_aiperf.json &&
 	grep -q "run concurrency_0 failed (status 2): the sweep goes on" err &&
-	grep -q "1 of 3 runs failed" err
+	grep -q "1 of 3 runs failed" err &&
+	grep "^cell " out >cells &&
+	test "$(wc -l <cells)" = 3 &&
+	grep -q "^cell 1/3 concurrency_1: ok, [0-9.]* requests/sec, [0-9.]* tokens/sec, TTFT p99 [0-9.]* ms, latency p99 [0-9.]* ms\$" cells &&
+	grep -q "^cell 2/3 concurrency_0: failed (exit status 2)\$" cells &&
+	grep -q "INFO - cell 3/3 concurrency_2: ok" f/logs/aiperf.log &&
+	prof --concurrency 1,2 --no-sweep-table --artifact-dir nt >out 2>err &&
+	! grep -q "^cell " out && grep -q "INFO - cell 2/2 concurrency_2: ok" nt/logs/aiperf.log
 '
 
 test_expect_success 'the sweep options checked as the original checks them' '
