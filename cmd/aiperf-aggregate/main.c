@@ -469,6 +469,7 @@ sweep(void)
 	if (!(p = sweepplan_parse(text, len, err, sizeof(err))))
 		die("%s: %s", o.sweep, err);
 	sweep_collect(&s, p, base, o.export_file, AIPERF_VERSION);
+	recipe_sla(&s);
 	if (!s.nc) {
 		warn("%s: no successful run in any variation: no sweep aggregate",
 		     o.sweep);

@@ -15,4 +15,9 @@
  */
 void recipe_post_process(const struct sweep *s, const char *dir);
 
+/* The SLA filters of max-concurrency-under-sla with search_style grid
+ * into s (ttft_sla_ms, tpot_sla_ms or itl_sla_ms, e2e_sla_ms,
+ * error_rate_sla: the original's metrics, stats and "lt"). */
+void recipe_sla(struct sweep *s);
+
 #endif
