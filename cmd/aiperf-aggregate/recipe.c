@@ -40,9 +40,8 @@ recipe_num(const struct sweep *s, const char *key, double dflt)
 	return sweepplan_recipe_num(s->p, key, &v) == 0 ? v : dflt;
 }
 
-/* Variation var's value of parameter PATH (or of its leaf), as a number. */
-static int
-param_value(const struct sweep *s, size_t var, const char *path, double *x)
+int
+recipe_param_value(const struct sweep *s, size_t var, const char *path, double *x)
 {
 	const char *leaf = strrchr(path, '.');
 	const struct json *found = NULL;
@@ -83,7 +82,7 @@ extract(const struct sweep *s, const char *param, const char *tag,
 
 		if (!m)
 			m = sweep_find(&s->c[i], tag);
-		if (!m || param_value(s, s->c[i].var, param, &x) < 0)
+		if (!m || recipe_param_value(s, s->c[i].var, param, &x) < 0)
 			continue;
 		pt[k].x = x;
 		pt[k++].y = m->mean.d;
@@ -637,7 +636,7 @@ sla_breach(const struct sweep *s, struct buf *out, char *err, size_t n)
 	(void)err;
 	(void)n;
 	for (size_t i = 0; i < s->nc; i++)
-		if (param_value(s, s->c[i].var, "phases.profiling.concurrency", &r[k].x) == 0)
+		if (recipe_param_value(s, s->c[i].var, "phases.profiling.concurrency", &r[k].x) == 0)
 			r[k++].i = i;
 	qsort(r, k, sizeof(*r), cmp_xrow);
 	sla_points(s, NULL, r, k, &maxp, &firstf, &mono);
@@ -673,7 +672,7 @@ sla_breach(const struct sweep *s, struct buf *out, char *err, size_t n)
 static const struct handler handlers[] = {
 	{ "concurrency-ramp", "degradation_knee_detect", "degradation_knee.json", knee },
 	{ "prefill-ttft-curve", "ttft_curve_fit", "prefill_curve.json", prefill },
-	{ "decode-itl-curve", "itl_surface_fit", "decode_itl_surface.json", NULL },
+	{ "decode-itl-curve", "itl_surface_fit", "decode_itl_surface.json", recipe_itl_surface },
 	{ "pareto-sweep", "pareto_sweep_export", "pareto_sweep.json", pareto_sweep },
 	{ "max-concurrency-under-sla", "sla_breach_knee", "sla_breach.json", sla_breach },
 };
@@ -727,10 +726,9 @@ recipe_post_process(const struct sweep *s, const char *dir)
 
 		if (strcmp(h->recipe, name))
 			continue;
-		if (!h->run)
-			write_errors(dir, h, "not implemented in this version",
-				     "NotImplementedError");
-		else if (h->run(s, &b, err, sizeof(err)) < 0)
+		if (h->run == sla_breach && !sla_grid(s))
+			return;	/* an adaptive search's, not a grid's */
+		if (h->run(s, &b, err, sizeof(err)) < 0)
 			write_errors(dir, h, err, "ValueError");
 		else
 			write_json(dir, h->file, &b);

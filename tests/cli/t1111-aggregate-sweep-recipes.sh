@@ -3,8 +3,8 @@
 # single-trial sweeps (summaries written by the test, so every number is
 # known): prefill-ttft-curve's linear and quadratic fits and below_floor
 # against numpy's polyfit values worked by hand; concurrency-ramp's knee
-# and ties; Pareto ties; the recipes not yet done quarantined in
-# post_process_errors.json.
+# and ties; pareto-sweep's frontier and ties; the SLA grid's breaches;
+# the ITL surface; failures quarantined in post_process_errors.json.
 # shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
@@ -177,21 +177,43 @@ test_expect_success 'max-concurrency-under-sla, grid: sla_breach.json and sla_co
 	sweep so concurrency phases.profiling.concurrency \
 		"{\"name\": \"max-concurrency-under-sla\", \"ttft_sla_ms\": 25}" 1:10:50:15 &&
 	aiperf-aggregate --sweep so/sweep_plan.json &&
-	jq -e ".metadata.sla_constraints == null" so/sweep_aggregate/profile_export_aiperf_sweep.json
+	jq -e ".metadata.sla_constraints == null" so/sweep_aggregate/profile_export_aiperf_sweep.json &&
+	test ! -e so/sweep_aggregate/sla_breach.json
 '
 
-test_expect_success 'recipes not yet done: quarantined, the sweep written' '
-	for r in decode-itl-curve; do
-		rm -rf x &&
-		sweep x concurrency phases.profiling.concurrency "{\"name\": \"$r\"}" 1:10:50:15 &&
-		aiperf-aggregate --sweep x/sweep_plan.json 2>err &&
-		test -s x/sweep_aggregate/profile_export_aiperf_sweep.json &&
-		jq -e ".type == \"NotImplementedError\"" x/sweep_aggregate/post_process_errors.json || exit 1
+test_expect_success 'decode-itl-curve: the ITL surface, null where unmeasured' '
+	mkdir -p it && vars="" runs="" i=0 &&
+	for cell in 4:256:3 1:128:1 1:256:2 4:128:-1 8:128:5; do
+		IFS=: read -r c osl itl <<-EOT
+		$cell
+		EOT
+		d=cell_$i && mkdir -p it/$d && echo 0 >it/$d/exit_status &&
+		printf "{\"request_count\": {\"unit\": \"requests\", \"avg\": 3}, \"inter_token_latency\": {\"unit\": \"ms\", \"avg\": %s}}" \
+			"$itl" >it/$d/profile_export_aiperf.json &&
+		vars="$vars${vars:+, }{\"index\": $i, \"label\": \"g$i\", \"dir_name\": \"$d\", \"values\": {\"phases.profiling.concurrency\": $c, \"datasets.main.prompts.osl\": $osl}}" &&
+		runs="$runs${runs:+, }{\"variation\": $i, \"trial\": 0, \"dir\": \"$d\"}" &&
+		i=$((i + 1))
 	done &&
-	rm -rf x &&
+	printf "{\"sweep_id\": \"u\", \"type\": \"grid\", \"iteration_order\": \"repeated\", \"trials\": 1, \"parameters\": [], \"variations\": [%s], \"runs\": [%s], \"recipe\": {\"name\": \"decode-itl-curve\"}}" \
+		"$vars" "$runs" >it/sweep_plan.json &&
+	aiperf-aggregate --sweep it/sweep_plan.json 2>err &&
+	grep -q "dropped 0 non-finite and 1 negative" err &&
+	jq -e ".swept_metric == \"inter_token_latency\" and .stat == \"avg\" and
+		.swept_params == [\"phases.profiling.concurrency\", \"datasets.main.prompts.osl\"] and
+		.raw_points == [{concurrency: 1, osl: 128, itl_ms: 1}, {concurrency: 1, osl: 256, itl_ms: 2},
+			{concurrency: 4, osl: 256, itl_ms: 3}, {concurrency: 8, osl: 128, itl_ms: 5}] and
+		.surface == {concurrency_axis: [1, 4, 8], osl_axis: [128, 256],
+			itl_grid: [[1, 2], [null, 3], [5, null]]} and
+		.surface_fit_failed == false" it/sweep_aggregate/decode_itl_surface.json &&
+	grep -q "\"concurrency\": 1.0," it/sweep_aggregate/decode_itl_surface.json
+'
+
+test_expect_success 'a recipe without post-processing: nothing beside the sweep' '
 	sweep x concurrency phases.profiling.concurrency "{\"name\": \"no-such-recipe\"}" 1:10:50:15 &&
 	aiperf-aggregate --sweep x/sweep_plan.json &&
-	test ! -e x/sweep_aggregate/post_process_errors.json
+	test -s x/sweep_aggregate/profile_export_aiperf_sweep.json &&
+	test "$(ls x/sweep_aggregate)" = "profile_export_aiperf_sweep.csv
+profile_export_aiperf_sweep.json"
 '
 
 test_done
