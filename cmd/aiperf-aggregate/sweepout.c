@@ -321,6 +321,51 @@ json_sla(struct jw *w, const struct sweep *s)
 	free(ok);
 }
 
+/* The original's recipes' pareto_axes (grid ones: those a plan here names). */
+static const struct axes {
+	const char *recipe, *xm, *xs, *ym, *ys, *series[2];
+} axes[] = {
+	{ "concurrency-ramp", "request_latency", "p95", "output_token_throughput",
+		"avg", { NULL } },
+	{ "pareto-sweep", "time_to_first_token", "p95", "output_token_throughput",
+		"avg", { "isl", "osl" } },
+	{ "max-concurrency-under-sla", "request_latency", "p95", "concurrency",
+		"value", { NULL } },
+};
+
+static void
+json_axes(struct jw *w, const struct sweep *s)
+{
+	const char *name = sweepplan_recipe_name(s->p);
+	const struct axes *a = NULL;
+
+	for (size_t i = 0; name && i < sizeof(axes) / sizeof(*axes); i++)
+		if (!strcmp(axes[i].recipe, name))
+			a = &axes[i];
+	if (!a)
+		return;
+	jw_key(w, "pareto_axes");
+	jw_obj(w);
+	jw_key(w, "x_metric");
+	jw_str(w, a->xm);
+	jw_key(w, "x_stat");
+	jw_str(w, a->xs);
+	jw_key(w, "x_minimize");
+	jw_bool(w, 1);
+	jw_key(w, "y_metric");
+	jw_str(w, a->ym);
+	jw_key(w, "y_stat");
+	jw_str(w, a->ys);
+	jw_key(w, "y_maximize");
+	jw_bool(w, 1);
+	jw_key(w, "series_keys");
+	jw_arr(w);
+	for (size_t i = 0; i < 2 && a->series[i]; i++)
+		jw_str(w, a->series[i]);
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
 static void
 json_metadata(struct jw *w, const struct sweep *s, struct pvals *pv, size_t np)
 {
@@ -353,6 +398,7 @@ json_metadata(struct jw *w, const struct sweep *s, struct pvals *pv, size_t np)
 	jw_double(w, s->p->level);
 	jw_key(w, "num_trials_per_value");
 	jw_int(w, (int64_t)s->max_trials);
+	json_axes(w, s);
 	jw_key(w, "aggregation_type");
 	jw_str(w, "sweep");
 	jw_obj_end(w);

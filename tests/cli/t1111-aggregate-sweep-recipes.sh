@@ -137,8 +137,15 @@ test_expect_success 'pareto-sweep: the cells, x minimized and y maximized, ties 
 		[[128, 128, 1, 10, 50, true], [128, 128, 4, 20, 80, true],
 		 [512, 256, 1, 10, 50, true], [512, 256, 4, 30, 70, false],
 		 [2048, 512, 1, 40, 90, true]]" ps/sweep_aggregate/pareto_sweep.json &&
-	jq -e ".per_combination_metrics[0].parameters == {isl: 128, osl: 128, concurrency: 1}" \
-		ps/sweep_aggregate/profile_export_aiperf_sweep.json
+	jq -e ".per_combination_metrics[0].parameters == {isl: 128, osl: 128, concurrency: 1}
+		and .metadata.pareto_axes == {x_metric: \"time_to_first_token\", x_stat: \"p95\",
+			x_minimize: true, y_metric: \"output_token_throughput\", y_stat: \"avg\",
+			y_maximize: true, series_keys: [\"isl\", \"osl\"]}
+		and (.metadata | keys_unsorted) == [\"sweep_parameters\", \"num_combinations\",
+			\"sweep_mode\", \"confidence_level\", \"num_trials_per_value\",
+			\"pareto_axes\", \"aggregation_type\"]" \
+		ps/sweep_aggregate/profile_export_aiperf_sweep.json &&
+	jq -e ".metadata.pareto_axes == null" p/sweep_aggregate/profile_export_aiperf_sweep.json
 '
 
 test_expect_success 'max-concurrency-under-sla, grid: sla_breach.json and sla_constraints' '
