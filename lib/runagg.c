@@ -723,7 +723,8 @@ json_notes(struct jw *w, const struct runagg *a)
 }
 
 static void
-json_metadata(struct jw *w, const struct runagg *a)
+json_metadata(struct jw *w, const struct runagg *a,
+	      void (*extra)(struct jw *w, void *ctx), void *ctx)
 {
 	jw_key(w, "metadata");
 	jw_obj(w);
@@ -754,6 +755,8 @@ json_metadata(struct jw *w, const struct runagg *a)
 		if (!a->runs[i].error)
 			jw_str(w, a->runs[i].label);
 	jw_arr_end(w);
+	if (extra)
+		extra(w, ctx);
 	if (a->nnotes)
 		json_notes(w, a);
 	jw_obj_end(w);
@@ -802,6 +805,13 @@ json_pair(struct jw *w, const struct runagg *a, const struct pair *p)
 int
 runagg_json(const struct runagg *a, const char *version, struct buf *out)
 {
+	return runagg_json_with(a, version, out, NULL, NULL);
+}
+
+int
+runagg_json_with(const struct runagg *a, const char *version, struct buf *out,
+		 void (*extra)(struct jw *w, void *ctx), void *ctx)
+{
 	struct jw w;
 	size_t len0 = out->len;
 
@@ -811,7 +821,7 @@ runagg_json(const struct runagg *a, const char *version, struct buf *out)
 	jw_str(&w, "1.0");
 	jw_key(&w, "aiperf_version");
 	jw_str(&w, version);
-	json_metadata(&w, a);
+	json_metadata(&w, a, extra, ctx);
 	jw_key(&w, "metrics");
 	jw_obj(&w);
 	for (size_t i = 0; i < a->np; i++)

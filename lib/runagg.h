@@ -115,6 +115,11 @@ double runagg_t_critical(double level, size_t n);
  * any. runagg_json returns 0, or -1 when out's cap is reached.
  */
 int runagg_json(const struct runagg *a, const char *version, struct buf *out);
+/* runagg_json(), with more members of metadata written by extra(w, ctx)
+ * after its run_labels (a sweep's variation: its label, values ...). */
+struct jw;
+int runagg_json_with(const struct runagg *a, const char *version, struct buf *out,
+		     void (*extra)(struct jw *w, void *ctx), void *ctx);
 void runagg_csv(const struct runagg *a, FILE *f);
 
 #endif

@@ -291,9 +291,40 @@ mkdirs(const char *path)
 	free(p);
 }
 
+struct var_ctx {
+	const struct sweepplan *p;
+	size_t v;
+};
+
+/* The original's per-variation metadata: cooldown_seconds (the plan's,
+ * 0 when it has none), variation_label, variation_values, sweep_mode. */
+static void
+var_metadata(struct jw *w, void *ctx)
+{
+	const struct var_ctx *c = ctx;
+	const struct json *cd = json_get(c->p->root, "cooldown_seconds");
+	double d = 0;
+
+	if (cd && cd->type == JSON_NUMBER)
+		(void)json_double(cd, &d);
+	jw_key(w, "cooldown_seconds");
+	jw_double_py(w, d);
+	jw_key(w, "variation_label");
+	jw_str(w, c->p->vars[c->v].label);
+	jw_key(w, "variation_values");
+	jw_obj(w);
+	for (const struct json *m = c->p->vars[c->v].values->child; m; m = m->next) {
+		jw_keyn(w, m->key, m->keylen);
+		jw_value(w, m);
+	}
+	jw_obj_end(w);
+	jw_key(w, "sweep_mode");
+	jw_str(w, c->p->independent ? "independent" : "repeated");
+}
+
 static void
 write_agg(const char *dir, const char *name, const struct runagg *a,
-	  const char *version)
+	  const char *version, struct var_ctx *vc)
 {
 	char *p = rundir_path(dir, name);
 	struct outfile of;
@@ -305,7 +336,7 @@ write_agg(const char *dir, const char *name, const struct runagg *a,
 	if (strstr(name, ".csv")) {
 		runagg_csv(a, f);
 	} else {
-		runagg_json(a, version, &b);
+		runagg_json_with(a, version, &b, var_metadata, vc);
 		fwrite(b.s, 1, b.len, f);
 		fputc('\n', f);
 	}
@@ -322,14 +353,15 @@ variation_aggregate(const struct sweep *s, size_t v, const char *base,
 {
 	const char *dn = s->p->vars[v].dir_name;
 	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct var_ctx vc = { s->p, v };
 
 	if (s->p->independent)
 		buf_addf(&b, "%s/%s/aggregate", base, dn);
 	else
 		buf_addf(&b, "%s/aggregate/%s", base, dn);
 	mkdirs(buf_str(&b));
-	write_agg(buf_str(&b), "profile_export_aiperf_aggregate.json", a, version);
-	write_agg(buf_str(&b), "profile_export_aiperf_aggregate.csv", a, version);
+	write_agg(buf_str(&b), "profile_export_aiperf_aggregate.json", a, version, &vc);
+	write_agg(buf_str(&b), "profile_export_aiperf_aggregate.csv", a, version, &vc);
 	buf_release(&b);
 }
 

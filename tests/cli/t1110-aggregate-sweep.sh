@@ -92,8 +92,14 @@ test_expect_success 'aiperf-aggregate --sweep: files where the original puts the
 	test -s s/aggregate/sweep_aggregate/profile_export_aiperf_sweep.json &&
 	test -s s/aggregate/sweep_aggregate/profile_export_aiperf_sweep.csv &&
 	for c in 1 2 4; do
-		jq -e ".metadata.aggregation_type == \"confidence\" and
-			.metadata.num_successful_runs == 2" \
+		jq -e --argjson c "$c" ".metadata.aggregation_type == \"confidence\" and
+			.metadata.num_successful_runs == 2 and
+			.metadata.run_labels == [\"run_0001\", \"run_0002\"] and
+			.metadata.variation_label == \"concurrency_\(\$c)\" and
+			.metadata.variation_values == {\"phases.profiling.concurrency\": \$c} and
+			.metadata.sweep_mode == \"repeated\" and .metadata.cooldown_seconds == 0 and
+			(.metadata | keys_unsorted)[-4:] == [\"cooldown_seconds\", \"variation_label\",
+				\"variation_values\", \"sweep_mode\"]" \
 			s/aggregate/concurrency_$c/profile_export_aiperf_aggregate.json &&
 		test -s s/aggregate/concurrency_$c/profile_export_aiperf_aggregate.csv || exit 1
 	done &&
@@ -272,6 +278,7 @@ test_expect_success 'a failing post-process: post_process_errors.json, the sweep
 '
 
 test_expect_success '--output-dir DIR: the sweep files there' '
+	aiperf-aggregate --sweep s/sweep_plan.json 2>/dev/null &&
 	aiperf-aggregate --sweep s/sweep_plan.json --output-dir od 2>/dev/null &&
 	cmp od/profile_export_aiperf_sweep.json "$J" &&
 	cmp od/profile_export_aiperf_sweep.csv "$C"
