@@ -41,6 +41,13 @@ struct runagg;
 
 /* A new, empty aggregate at confidence level (0 < level < 1). */
 struct runagg *runagg_new(double level);
+/*
+ * Let runagg_finish() take a single successful run, as the original's
+ * per-variation aggregate of a sweep does: each value is its own mean,
+ * min and max, std, cv and se are 0, the interval collapses to it,
+ * t_critical is NaN (null), and metadata says "single_run": true.
+ */
+void runagg_allow_single(struct runagg *a);
 void runagg_free(struct runagg *a);
 
 /*

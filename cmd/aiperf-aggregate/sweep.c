@@ -20,12 +20,6 @@
 const char *const sweep_pct_names[9] = {
 	"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99",
 };
-/* The original's STAT_KEYS: a single successful trial's flattened pairs. */
-static const char *const stat_keys[] = {
-	"avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50", "p75",
-	"p90", "p95", "p99", "std",
-};
-
 struct result {			/* one run read */
 	char *label, *error;	/* error NULL: successful */
 	char *text;		/* its summary */
@@ -210,42 +204,16 @@ single_metric(struct sweep_combo *c, const struct json *m)
 	}
 }
 
-/* The original's single-success confidence: each stat a flattened pair. */
-static void
-flat_metric(struct sweep_combo *c, const struct json *m)
-{
-	const char *unit = json_str(json_get(m, "unit"), NULL);
-	char key[600];
-	double v;
-
-	for (size_t s = 0; s < sizeof(stat_keys) / sizeof(*stat_keys); s++) {
-		struct sweep_metric *sm;
-
-		if (!member(m, stat_keys[s], &v))
-			continue;
-		snprintf(key, sizeof(key), "%.*s_%s", (int)(m->keylen > 500 ? 500 :
-			 m->keylen), m->key, stat_keys[s]);
-		sm = metric_push(c, key, unit);
-		point(sm, v);
-		sm->min = num_d(v);
-		sm->max = num_d(v);
-	}
-}
-
 /* Combination c's metrics from one successful trial's summary. */
 static void
-from_summary(struct sweep_combo *c, const struct result *r, int flat)
+from_summary(struct sweep_combo *c, const struct result *r)
 {
 	struct json_doc *d = json_doc_new();
 	char err[200];
 	const struct json *root = json_parse(d, r->text, r->len, err, sizeof(err));
 
 	for (const struct json *m = root ? root->child : NULL; m; m = m->next) {
-		if (!is_metric(m))
-			continue;
-		if (flat)
-			flat_metric(c, m);
-		else
+		if (is_metric(m))
 			single_metric(c, m);
 	}
 	json_doc_free(d);
@@ -380,13 +348,11 @@ reduce(struct sweep *s, size_t v, struct result *res, size_t n,
 			ok++, last = i;
 	if (!ok)
 		return;
-	if (n == 1 || ok == 1) {
-		from_summary(&c, &res[last], n > 1);
-		if (n > 1)
-			warn("%s: one successful run: no confidence aggregate",
-			     s->p->vars[v].label);
+	if (n == 1) {
+		from_summary(&c, &res[last]);
 	} else {
 		a = runagg_new(s->p->level);
+		runagg_allow_single(a);	/* the original's degraded single run */
 		for (size_t i = 0; i < n; i++)
 			if (res[i].error)
 				(void)runagg_add_failed(a, res[i].label, res[i].error);
