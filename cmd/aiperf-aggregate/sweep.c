@@ -421,20 +421,26 @@ sweep_collect(struct sweep *s, const struct sweepplan *p, const char *base,
 	s->nruns = p->nruns;
 	find_groups(s);
 	display_names(s);
-	for (size_t i = 0; i < p->nruns; i++) {
-		read_run(&res[i], base, &p->runs[i], export);
-		s->nok += !res[i].error;
-	}
+	/* a variation at a time: only its runs' summaries in memory */
 	for (size_t g = 0; g < s->ngroups; g++) {
 		struct result *mine = xcalloc(p->nruns + 1, sizeof(*mine));
 		size_t n = 0;
 
-		for (size_t i = 0; i < p->nruns; i++)
-			if (p->runs[i].variation == s->groups[g])
-				mine[n++] = res[i];
+		for (size_t i = 0; i < p->nruns; i++) {
+			if (p->runs[i].variation != s->groups[g])
+				continue;
+			read_run(&res[i], base, &p->runs[i], export);
+			s->nok += !res[i].error;
+			mine[n++] = res[i];
+		}
 		if (n > s->max_trials)
 			s->max_trials = n;
 		reduce(s, s->groups[g], mine, n, base, version);
+		for (size_t i = 0; i < p->nruns; i++)
+			if (p->runs[i].variation == s->groups[g]) {
+				free(res[i].text);
+				res[i].text = NULL;
+			}
 		free(mine);
 	}
 	s->f = xcalloc(p->nruns + 1, sizeof(*s->f));
