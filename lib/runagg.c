@@ -103,6 +103,7 @@ struct runagg {
 	struct note *notes;
 	size_t nnotes;
 	int finished;
+	int single_ok;		/* runagg_allow_single() */
 };
 
 /* Room for element n of an array grown by doubling (4, 8, 16 ...). */
@@ -563,9 +564,16 @@ runagg_t_critical(double level, size_t n)
 	return gsl_cdf_tdist_Pinv(1.0 - (1.0 - level) / 2.0, (double)(n - 1));
 }
 
-/* numpy's mean and std (ddof=1): pairwise sums aside, the same formulas. */
+void
+runagg_allow_single(struct runagg *a)
+{
+	a->single_ok = 1;
+}
+
+/* numpy's mean and std (ddof=1): pairwise sums aside, the same formulas;
+ * of a single run (runagg_allow_single()), the original's point estimate. */
 static void
-pair_stats(struct pair *p, double level)
+pair_stats(struct pair *p, double level, int single)
 {
 	double sum = 0, ss = 0;
 
@@ -586,6 +594,10 @@ pair_stats(struct pair *p, double level)
 	p->t = runagg_t_critical(level, p->n);
 	p->lo = p->mean - p->t * p->se;
 	p->hi = p->mean + p->t * p->se;
+	if (single) {
+		p->std = p->cv = p->se = 0;
+		p->lo = p->hi = p->mean;
+	}
 }
 
 /* Units, values and the runs left out, once. */
@@ -618,7 +630,7 @@ runagg_finish(struct runagg *a, char *err, size_t errlen)
 			 "configuration is correct.", a->nruns, failed);
 		return -1;
 	}
-	if (a->nok < 2) {
+	if (a->nok < 2 && !(a->nok == 1 && a->single_ok)) {
 		snprintf(err, errlen, "Insufficient successful runs for confidence "
 			 "intervals. Got %zu successful run(s), but need at least 2. "
 			 "Total runs: %zu, Failed runs: %zu. Consider increasing "
@@ -633,7 +645,7 @@ runagg_finish(struct runagg *a, char *err, size_t errlen)
 		return -1;
 	}
 	for (size_t i = 0; i < a->np; i++)
-		pair_stats(&a->p[i], a->level);
+		pair_stats(&a->p[i], a->level, a->nok == 1);
 	return 0;
 }
 
@@ -723,7 +735,8 @@ json_notes(struct jw *w, const struct runagg *a)
 }
 
 static void
-json_metadata(struct jw *w, const struct runagg *a)
+json_metadata(struct jw *w, const struct runagg *a,
+	      void (*extra)(struct jw *w, void *ctx), void *ctx)
 {
 	jw_key(w, "metadata");
 	jw_obj(w);
@@ -754,6 +767,12 @@ json_metadata(struct jw *w, const struct runagg *a)
 		if (!a->runs[i].error)
 			jw_str(w, a->runs[i].label);
 	jw_arr_end(w);
+	if (a->nok == 1) {
+		jw_key(w, "single_run");
+		jw_bool(w, 1);
+	}
+	if (extra)
+		extra(w, ctx);
 	if (a->nnotes)
 		json_notes(w, a);
 	jw_obj_end(w);
@@ -802,6 +821,13 @@ json_pair(struct jw *w, const struct runagg *a, const struct pair *p)
 int
 runagg_json(const struct runagg *a, const char *version, struct buf *out)
 {
+	return runagg_json_with(a, version, out, NULL, NULL);
+}
+
+int
+runagg_json_with(const struct runagg *a, const char *version, struct buf *out,
+		 void (*extra)(struct jw *w, void *ctx), void *ctx)
+{
 	struct jw w;
 	size_t len0 = out->len;
 
@@ -811,7 +837,7 @@ runagg_json(const struct runagg *a, const char *version, struct buf *out)
 	jw_str(&w, "1.0");
 	jw_key(&w, "aiperf_version");
 	jw_str(&w, version);
-	json_metadata(&w, a);
+	json_metadata(&w, a, extra, ctx);
 	jw_key(&w, "metrics");
 	jw_obj(&w);
 	for (size_t i = 0; i < a->np; i++)

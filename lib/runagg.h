@@ -41,6 +41,13 @@ struct runagg;
 
 /* A new, empty aggregate at confidence level (0 < level < 1). */
 struct runagg *runagg_new(double level);
+/*
+ * Let runagg_finish() take a single successful run, as the original's
+ * per-variation aggregate of a sweep does: each value is its own mean,
+ * min and max, std, cv and se are 0, the interval collapses to it,
+ * t_critical is NaN (null), and metadata says "single_run": true.
+ */
+void runagg_allow_single(struct runagg *a);
 void runagg_free(struct runagg *a);
 
 /*
@@ -115,6 +122,11 @@ double runagg_t_critical(double level, size_t n);
  * any. runagg_json returns 0, or -1 when out's cap is reached.
  */
 int runagg_json(const struct runagg *a, const char *version, struct buf *out);
+/* runagg_json(), with more members of metadata written by extra(w, ctx)
+ * after its run_labels (a sweep's variation: its label, values ...). */
+struct jw;
+int runagg_json_with(const struct runagg *a, const char *version, struct buf *out,
+		     void (*extra)(struct jw *w, void *ctx), void *ctx);
 void runagg_csv(const struct runagg *a, FILE *f);
 
 #endif

@@ -271,6 +271,7 @@ sweepplan_parse(const char *s, size_t n, char *err, size_t errlen)
 		fail(err, errlen, "not a JSON object");
 		goto err;
 	}
+	p->root = root;
 	if (parse_head(p, root, err, errlen) < 0 ||
 	    parse_arrays(p, root, err, errlen) < 0)
 		goto err;

@@ -39,6 +39,7 @@ struct sweepplan_run {
 
 struct sweepplan {
 	struct json_doc *doc;
+	const struct json *root;	/* the whole plan */
 	const char *sweep_id, *type;
 	int independent;	/* iteration_order "independent" */
 	size_t trials;

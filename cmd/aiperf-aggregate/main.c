@@ -482,6 +482,7 @@ sweep(void)
 		return rc ? rc : util_fshut(stdout, "stdout") < 0;
 	}
 	sweep_collect(&s, p, base, o.export_file, AIPERF_VERSION);
+	recipe_sla(&s);
 	if (!s.nc) {
 		warn("%s: no successful run in any variation: no sweep aggregate",
 		     o.sweep);

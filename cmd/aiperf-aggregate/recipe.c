@@ -40,9 +40,8 @@ recipe_num(const struct sweep *s, const char *key, double dflt)
 	return sweepplan_recipe_num(s->p, key, &v) == 0 ? v : dflt;
 }
 
-/* Variation var's value of parameter PATH (or of its leaf), as a number. */
-static int
-param_value(const struct sweep *s, size_t var, const char *path, double *x)
+int
+recipe_param_value(const struct sweep *s, size_t var, const char *path, double *x)
 {
 	const char *leaf = strrchr(path, '.');
 	const struct json *found = NULL;
@@ -83,7 +82,7 @@ extract(const struct sweep *s, const char *param, const char *tag,
 
 		if (!m)
 			m = sweep_find(&s->c[i], tag);
-		if (!m || param_value(s, s->c[i].var, param, &x) < 0)
+		if (!m || recipe_param_value(s, s->c[i].var, param, &x) < 0)
 			continue;
 		pt[k].x = x;
 		pt[k++].y = m->mean.d;
@@ -454,12 +453,228 @@ pareto_sweep(const struct sweep *s, struct buf *out, char *err, size_t n)
 	return 0;
 }
 
+/* Whether the plan is max-concurrency-under-sla's grid. */
+static int
+sla_grid(const struct sweep *s)
+{
+	const char *name = sweepplan_recipe_name(s->p);
+
+	return name && !strcmp(name, "max-concurrency-under-sla") &&
+	       !strcmp(recipe_str(s, "search_style", "smooth_isotonic"), "grid");
+}
+
+void
+recipe_sla(struct sweep *s)
+{
+	static const struct {
+		const char *key, *tag, *stat;
+	} k[] = {
+		{ "ttft_sla_ms", "time_to_first_token", "p95" },
+		{ "tpot_sla_ms", "inter_token_latency", "p95" },
+		{ "e2e_sla_ms", "request_latency", "p99" },
+		{ "error_rate_sla", "request_error_rate", "p99" },
+	};
+	double v;
+
+	s->nsla = 0;
+	if (!sla_grid(s))
+		return;
+	for (size_t i = 0; i < 4; i++) {
+		int have = sweepplan_recipe_num(s->p, k[i].key, &v) == 0;
+
+		/* --itl-sla-ms is --tpot-sla-ms's alias */
+		if (!have && i == 1)
+			have = sweepplan_recipe_num(s->p, "itl_sla_ms", &v) == 0;
+		if (!have)
+			continue;
+		s->sla[s->nsla++] = (struct sweep_sla){ k[i].tag, k[i].stat, "lt", v };
+	}
+}
+
+static void
+breach_json(struct jw *w, const struct sweep_sla *f, const double *obs)
+{
+	jw_obj(w);
+	jw_key(w, "metric_tag");
+	jw_str(w, f->tag);
+	jw_key(w, "stat");
+	jw_str(w, f->stat);
+	jw_key(w, "op");
+	jw_str(w, f->op);
+	jw_key(w, "threshold");
+	jw_double(w, f->threshold);
+	jw_key(w, "observed");
+	if (obs)
+		jw_double(w, *obs);
+	else
+		jw_null(w);
+	jw_obj_end(w);
+}
+
+/* Combination i's breaches, in filter order, to w (w NULL: only count). */
+static size_t
+breaches(const struct sweep *s, size_t i, struct jw *w)
+{
+	size_t n = 0;
+	double v;
+
+	for (size_t f = 0; f < s->nsla; f++) {
+		int have = sweep_metric_value(&s->c[i], s->sla[f].tag, s->sla[f].stat,
+					      &v) == 0;
+
+		if (sweep_sla_pass(&s->c[i], &s->sla[f]))
+			continue;
+		n++;
+		if (w)
+			breach_json(w, &s->sla[f], have ? &v : NULL);
+	}
+	return n;
+}
+
+struct xrow {
+	double x;
+	size_t i;		/* its combination */
+};
+
+static int
+cmp_xrow(const void *a, const void *b)
+{
+	const struct xrow *p = a, *q = b;
+
+	if (p->x != q->x)
+		return (p->x > q->x) - (p->x < q->x);
+	return (p->i > q->i) - (p->i < q->i);	/* stable */
+}
+
+/* The value of the swept parameter of combination i as written. */
+static const struct json *
+raw_value(const struct sweep *s, size_t i, const char *name)
+{
+	const struct json *found = NULL;
+
+	for (const struct json *m = s->p->vars[s->c[i].var].values->child; m; m = m->next)
+		if (!strcmp(sweep_name_of(s, m->key), name))
+			found = m;
+	return found;
+}
+
+/* One point per distinct x (rows sorted): feasible when all its rows are;
+ * written to w unless NULL. */
+static void
+sla_points(const struct sweep *s, struct jw *w, const struct xrow *r, size_t k,
+	   size_t *maxp, size_t *firstf, int *mono)
+{
+	int seen_bad = 0;
+
+	*maxp = *firstf = SIZE_MAX;
+	*mono = 1;
+	for (size_t a = 0, b; a < k; a = b) {
+		size_t nb = 0;
+
+		for (b = a; b < k && r[b].x == r[a].x; b++)
+			nb += breaches(s, r[b].i, NULL);
+		if (w) {
+			jw_obj(w);
+			jw_key(w, "concurrency");
+			jw_value(w, raw_value(s, r[a].i, "concurrency"));
+			jw_key(w, "feasible");
+			jw_bool(w, nb == 0);
+			jw_key(w, "breaches");
+			jw_arr(w);
+			for (size_t j = a; j < b; j++)
+				(void)breaches(s, r[j].i, w);
+			jw_arr_end(w);
+			jw_obj_end(w);
+		}
+		if (nb == 0 && seen_bad)
+			*mono = 0;
+		if (nb == 0)
+			*maxp = a;
+		else if (!seen_bad++)
+			*firstf = a;
+	}
+}
+
+/* The first breach (filter order) of the first row failing at x = r[a].x. */
+static void
+first_breach(const struct sweep *s, struct jw *w, const struct xrow *r, size_t k,
+	     size_t a)
+{
+	for (size_t j = a; j < k && r[j].x == r[a].x; j++)
+		for (size_t f = 0; f < s->nsla; f++) {
+			double v;
+			int have;
+
+			if (sweep_sla_pass(&s->c[r[j].i], &s->sla[f]))
+				continue;
+			have = sweep_metric_value(&s->c[r[j].i], s->sla[f].tag,
+						  s->sla[f].stat, &v) == 0;
+			breach_json(w, &s->sla[f], have ? &v : NULL);
+			return;
+		}
+	jw_null(w);
+}
+
+static void
+value_or_null(struct jw *w, const struct sweep *s, const struct xrow *r, size_t a)
+{
+	if (a == SIZE_MAX)
+		jw_null(w);
+	else
+		jw_value(w, raw_value(s, r[a].i, "concurrency"));
+}
+
+/* max-concurrency-under-sla (grid): sla_breach.json, the original's SLABreachKnee. */
+static int
+sla_breach(const struct sweep *s, struct buf *out, char *err, size_t n)
+{
+	struct xrow *r = xcalloc(s->nc + 1, sizeof(*r));
+	size_t k = 0, maxp, firstf;
+	struct jw w;
+	int mono;
+
+	(void)err;
+	(void)n;
+	for (size_t i = 0; i < s->nc; i++)
+		if (recipe_param_value(s, s->c[i].var, "phases.profiling.concurrency", &r[k].x) == 0)
+			r[k++].i = i;
+	qsort(r, k, sizeof(*r), cmp_xrow);
+	sla_points(s, NULL, r, k, &maxp, &firstf, &mono);
+	jw_init(&w, out, 2);
+	jw_obj(&w);
+	jw_key(&w, "swept_param");
+	jw_str(&w, "phases.profiling.concurrency");
+	jw_key(&w, "max_passing_concurrency");
+	value_or_null(&w, s, r, maxp);
+	jw_key(&w, "first_failing_concurrency");
+	value_or_null(&w, s, r, firstf);
+	jw_key(&w, "first_failing_breach");
+	if (firstf == SIZE_MAX)
+		jw_null(&w);
+	else
+		first_breach(s, &w, r, k, firstf);
+	jw_key(&w, "all_points");
+	jw_arr(&w);
+	sla_points(s, &w, r, k, &maxp, &firstf, &mono);
+	jw_arr_end(&w);
+	jw_key(&w, "monotonicity_check");
+	jw_bool(&w, mono);
+	jw_key(&w, "filters");
+	jw_arr(&w);
+	for (size_t f = 0; f < s->nsla; f++)
+		sweep_sla_json(&w, &s->sla[f]);
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	free(r);
+	return 0;
+}
+
 static const struct handler handlers[] = {
 	{ "concurrency-ramp", "degradation_knee_detect", "degradation_knee.json", knee },
 	{ "prefill-ttft-curve", "ttft_curve_fit", "prefill_curve.json", prefill },
-	{ "decode-itl-curve", "itl_surface_fit", "decode_itl_surface.json", NULL },
+	{ "decode-itl-curve", "itl_surface_fit", "decode_itl_surface.json", recipe_itl_surface },
 	{ "pareto-sweep", "pareto_sweep_export", "pareto_sweep.json", pareto_sweep },
-	{ "max-concurrency-under-sla", "sla_breach_knee", "sla_breach.json", NULL },
+	{ "max-concurrency-under-sla", "sla_breach_knee", "sla_breach.json", sla_breach },
 };
 
 static void
@@ -511,10 +726,9 @@ recipe_post_process(const struct sweep *s, const char *dir)
 
 		if (strcmp(h->recipe, name))
 			continue;
-		if (!h->run)
-			write_errors(dir, h, "not implemented in this version",
-				     "NotImplementedError");
-		else if (h->run(s, &b, err, sizeof(err)) < 0)
+		if (h->run == sla_breach && !sla_grid(s))
+			return;	/* an adaptive search's, not a grid's */
+		if (h->run(s, &b, err, sizeof(err)) < 0)
 			write_errors(dir, h, err, "ValueError");
 		else
 			write_json(dir, h->file, &b);

@@ -20,12 +20,6 @@
 const char *const sweep_pct_names[9] = {
 	"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99",
 };
-/* The original's STAT_KEYS: a single successful trial's flattened pairs. */
-static const char *const stat_keys[] = {
-	"avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50", "p75",
-	"p90", "p95", "p99", "std",
-};
-
 struct result {			/* one run read */
 	char *label, *error;	/* error NULL: successful */
 	char *text;		/* its summary */
@@ -210,42 +204,16 @@ single_metric(struct sweep_combo *c, const struct json *m)
 	}
 }
 
-/* The original's single-success confidence: each stat a flattened pair. */
-static void
-flat_metric(struct sweep_combo *c, const struct json *m)
-{
-	const char *unit = json_str(json_get(m, "unit"), NULL);
-	char key[600];
-	double v;
-
-	for (size_t s = 0; s < sizeof(stat_keys) / sizeof(*stat_keys); s++) {
-		struct sweep_metric *sm;
-
-		if (!member(m, stat_keys[s], &v))
-			continue;
-		snprintf(key, sizeof(key), "%.*s_%s", (int)(m->keylen > 500 ? 500 :
-			 m->keylen), m->key, stat_keys[s]);
-		sm = metric_push(c, key, unit);
-		point(sm, v);
-		sm->min = num_d(v);
-		sm->max = num_d(v);
-	}
-}
-
 /* Combination c's metrics from one successful trial's summary. */
 static void
-from_summary(struct sweep_combo *c, const struct result *r, int flat)
+from_summary(struct sweep_combo *c, const struct result *r)
 {
 	struct json_doc *d = json_doc_new();
 	char err[200];
 	const struct json *root = json_parse(d, r->text, r->len, err, sizeof(err));
 
 	for (const struct json *m = root ? root->child : NULL; m; m = m->next) {
-		if (!is_metric(m))
-			continue;
-		if (flat)
-			flat_metric(c, m);
-		else
+		if (is_metric(m))
 			single_metric(c, m);
 	}
 	json_doc_free(d);
@@ -291,9 +259,40 @@ mkdirs(const char *path)
 	free(p);
 }
 
+struct var_ctx {
+	const struct sweepplan *p;
+	size_t v;
+};
+
+/* The original's per-variation metadata: cooldown_seconds (the plan's,
+ * 0 when it has none), variation_label, variation_values, sweep_mode. */
+static void
+var_metadata(struct jw *w, void *ctx)
+{
+	const struct var_ctx *c = ctx;
+	const struct json *cd = json_get(c->p->root, "cooldown_seconds");
+	double d = 0;
+
+	if (cd && cd->type == JSON_NUMBER)
+		(void)json_double(cd, &d);
+	jw_key(w, "cooldown_seconds");
+	jw_double_py(w, d);
+	jw_key(w, "variation_label");
+	jw_str(w, c->p->vars[c->v].label);
+	jw_key(w, "variation_values");
+	jw_obj(w);
+	for (const struct json *m = c->p->vars[c->v].values->child; m; m = m->next) {
+		jw_keyn(w, m->key, m->keylen);
+		jw_value(w, m);
+	}
+	jw_obj_end(w);
+	jw_key(w, "sweep_mode");
+	jw_str(w, c->p->independent ? "independent" : "repeated");
+}
+
 static void
 write_agg(const char *dir, const char *name, const struct runagg *a,
-	  const char *version)
+	  const char *version, struct var_ctx *vc)
 {
 	char *p = rundir_path(dir, name);
 	struct outfile of;
@@ -305,7 +304,7 @@ write_agg(const char *dir, const char *name, const struct runagg *a,
 	if (strstr(name, ".csv")) {
 		runagg_csv(a, f);
 	} else {
-		runagg_json(a, version, &b);
+		runagg_json_with(a, version, &b, var_metadata, vc);
 		fwrite(b.s, 1, b.len, f);
 		fputc('\n', f);
 	}
@@ -322,14 +321,15 @@ variation_aggregate(const struct sweep *s, size_t v, const char *base,
 {
 	const char *dn = s->p->vars[v].dir_name;
 	struct buf b = BUF_INIT(BUF_NOMAX);
+	struct var_ctx vc = { s->p, v };
 
 	if (s->p->independent)
 		buf_addf(&b, "%s/%s/aggregate", base, dn);
 	else
 		buf_addf(&b, "%s/aggregate/%s", base, dn);
 	mkdirs(buf_str(&b));
-	write_agg(buf_str(&b), "profile_export_aiperf_aggregate.json", a, version);
-	write_agg(buf_str(&b), "profile_export_aiperf_aggregate.csv", a, version);
+	write_agg(buf_str(&b), "profile_export_aiperf_aggregate.json", a, version, &vc);
+	write_agg(buf_str(&b), "profile_export_aiperf_aggregate.csv", a, version, &vc);
 	buf_release(&b);
 }
 
@@ -348,13 +348,11 @@ reduce(struct sweep *s, size_t v, struct result *res, size_t n,
 			ok++, last = i;
 	if (!ok)
 		return;
-	if (n == 1 || ok == 1) {
-		from_summary(&c, &res[last], n > 1);
-		if (n > 1)
-			warn("%s: one successful run: no confidence aggregate",
-			     s->p->vars[v].label);
+	if (n == 1) {
+		from_summary(&c, &res[last]);
 	} else {
 		a = runagg_new(s->p->level);
+		runagg_allow_single(a);	/* the original's degraded single run */
 		for (size_t i = 0; i < n; i++)
 			if (res[i].error)
 				(void)runagg_add_failed(a, res[i].label, res[i].error);
@@ -423,20 +421,26 @@ sweep_collect(struct sweep *s, const struct sweepplan *p, const char *base,
 	s->nruns = p->nruns;
 	find_groups(s);
 	display_names(s);
-	for (size_t i = 0; i < p->nruns; i++) {
-		read_run(&res[i], base, &p->runs[i], export);
-		s->nok += !res[i].error;
-	}
+	/* a variation at a time: only its runs' summaries in memory */
 	for (size_t g = 0; g < s->ngroups; g++) {
 		struct result *mine = xcalloc(p->nruns + 1, sizeof(*mine));
 		size_t n = 0;
 
-		for (size_t i = 0; i < p->nruns; i++)
-			if (p->runs[i].variation == s->groups[g])
-				mine[n++] = res[i];
+		for (size_t i = 0; i < p->nruns; i++) {
+			if (p->runs[i].variation != s->groups[g])
+				continue;
+			read_run(&res[i], base, &p->runs[i], export);
+			s->nok += !res[i].error;
+			mine[n++] = res[i];
+		}
 		if (n > s->max_trials)
 			s->max_trials = n;
 		reduce(s, s->groups[g], mine, n, base, version);
+		for (size_t i = 0; i < p->nruns; i++)
+			if (p->runs[i].variation == s->groups[g]) {
+				free(res[i].text);
+				res[i].text = NULL;
+			}
 		free(mine);
 	}
 	s->f = xcalloc(p->nruns + 1, sizeof(*s->f));

@@ -32,6 +32,12 @@ struct sweep_combo {
 	size_t nm;
 };
 
+/* An SLA filter: the metric TAG's STAT op threshold must hold. */
+struct sweep_sla {
+	const char *tag, *stat, *op;
+	double threshold;
+};
+
 struct sweep_failed {
 	char *label, *error;
 };
@@ -50,7 +56,21 @@ struct sweep {
 	struct sweep_failed *f;
 	size_t nf, nruns, nok;
 	char **names;		/* display name of each plan parameter path */
+	struct sweep_sla sla[4];	/* max-concurrency-under-sla, grid style */
+	size_t nsla;
 };
+
+/* The value of metric TAG's STAT in combination c, as the original's
+ * read_metric_value() finds it; 0, or -1 when there is none. */
+int sweep_metric_value(const struct sweep_combo *c, const char *tag,
+		       const char *stat, double *v);
+/* Mark in ok[] the combinations that pass every SLA filter; their count. */
+size_t sweep_feasible(const struct sweep *s, unsigned char *ok);
+struct jw;
+/* Filter f as the original's sla_filter_to_dict() writes it. */
+void sweep_sla_json(struct jw *w, const struct sweep_sla *f);
+/* Whether combination c passes SLA filter f. */
+int sweep_sla_pass(const struct sweep_combo *c, const struct sweep_sla *f);
 
 extern const char *const sweep_pct_names[9];
 

@@ -17,14 +17,20 @@ static const char *const lat_keys[] = {
 };
 #define THROUGHPUT "request_throughput_avg"
 
-/* Whether every combination has metric NAME. */
+/* Whether every selected combination has metric NAME. */
 static int
-everywhere(const struct sweep *s, const char *name)
+everywhere(const struct sweep *s, const unsigned char *sel, const char *name)
 {
-	for (size_t i = 0; i < s->nc; i++)
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nc; i++) {
+		if (!sel[i])
+			continue;
 		if (!sweep_find(&s->c[i], name))
 			return 0;
-	return s->nc > 0;
+		n++;
+	}
+	return n > 0;
 }
 
 static double
@@ -33,39 +39,155 @@ mean_of(const struct sweep *s, size_t i, const char *name)
 	return sweep_find(&s->c[i], name)->mean.d;
 }
 
+/* The latency key of the selected combinations, or NULL. */
+static const char *
+latency_key(const struct sweep *s, const unsigned char *sel)
+{
+	for (size_t k = 0; k < 2; k++)
+		if (everywhere(s, sel, lat_keys[k]))
+			return lat_keys[k];
+	return NULL;
+}
+
+/* The first selected combination of best NAME mean: pareto_best() on them. */
+static size_t
+best_of(const struct sweep *s, const unsigned char *sel, const char *name, int max)
+{
+	double *v = xcalloc(s->nc + 1, sizeof(*v));
+	size_t *idx = xcalloc(s->nc + 1, sizeof(*idx)), n = 0, b;
+
+	for (size_t i = 0; i < s->nc; i++)
+		if (sel[i]) {
+			v[n] = mean_of(s, i, name);
+			idx[n++] = i;
+		}
+	b = pareto_best(v, n, max);
+	b = b == SIZE_MAX ? SIZE_MAX : idx[b];
+	free(v);
+	free(idx);
+	return b;
+}
+
+/* The frontier among the selected combinations into on[]. */
+static size_t
+front_of(const struct sweep *s, const unsigned char *sel, unsigned char *on)
+{
+	static const int dir[2] = { +1, -1 };
+	const char *lat = latency_key(s, sel);
+	double *v = xcalloc(2 * s->nc + 1, sizeof(*v));
+	size_t *idx = xcalloc(s->nc + 1, sizeof(*idx)), n = 0, count = 0;
+	unsigned char *o = xcalloc(s->nc + 1, 1);
+
+	if (lat && everywhere(s, sel, THROUGHPUT)) {
+		for (size_t i = 0; i < s->nc; i++)
+			if (sel[i]) {
+				v[2 * n] = mean_of(s, i, THROUGHPUT);
+				v[2 * n + 1] = mean_of(s, i, lat);
+				idx[n++] = i;
+			}
+		count = pareto_front(v, n, 2, dir, o);
+		for (size_t i = 0; i < n; i++)
+			on[idx[i]] = o[i];
+	}
+	free(o);
+	free(idx);
+	free(v);
+	return count;
+}
+
+size_t
+sweep_feasible(const struct sweep *s, unsigned char *ok)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nc; i++) {
+		ok[i] = 1;
+		for (size_t f = 0; f < s->nsla && ok[i]; f++)
+			ok[i] = (unsigned char)sweep_sla_pass(&s->c[i], &s->sla[f]);
+		n += ok[i];
+	}
+	return n;
+}
+
+/* As the original's SweepAnalyzer.compute(): with SLA filters, the best
+ * among the feasible (all when none is), the frontier of the feasible. */
 size_t
 sweep_analyze(const struct sweep *s, size_t *bt, size_t *bl, const char **lat,
 	      unsigned char *on)
 {
-	double *v = xcalloc(2 * s->nc + 1, sizeof(*v));
-	static const int dir[2] = { +1, -1 };
-	size_t n = 0;
+	unsigned char *all = xcalloc(s->nc + 1, 1), *ok = xcalloc(s->nc + 1, 1);
+	const unsigned char *best;
+	size_t nok = sweep_feasible(s, ok), n;
 
-	*bt = *bl = SIZE_MAX;
-	*lat = NULL;
+	memset(all, 1, s->nc);
 	memset(on, 0, s->nc);
-	for (size_t k = 0; k < 2 && !*lat; k++)
-		if (everywhere(s, lat_keys[k]))
-			*lat = lat_keys[k];
-	if (everywhere(s, THROUGHPUT)) {
-		for (size_t i = 0; i < s->nc; i++)
-			v[i] = mean_of(s, i, THROUGHPUT);
-		*bt = pareto_best(v, s->nc, 1);
-	}
-	if (*lat) {
-		for (size_t i = 0; i < s->nc; i++)
-			v[i] = mean_of(s, i, *lat);
-		*bl = pareto_best(v, s->nc, 0);
-	}
-	if (*lat && *bt != SIZE_MAX) {
-		for (size_t i = 0; i < s->nc; i++) {
-			v[2 * i] = mean_of(s, i, THROUGHPUT);
-			v[2 * i + 1] = mean_of(s, i, *lat);
-		}
-		n = pareto_front(v, s->nc, 2, dir, on);
-	}
-	free(v);
+	best = s->nsla && nok ? ok : all;
+	*bt = *bl = SIZE_MAX;
+	*lat = latency_key(s, best);
+	if (everywhere(s, best, THROUGHPUT))
+		*bt = best_of(s, best, THROUGHPUT, 1);
+	if (*lat)
+		*bl = best_of(s, best, *lat, 0);
+	n = front_of(s, s->nsla ? ok : all, on);
+	free(all);
+	free(ok);
 	return n;
+}
+
+void
+sweep_sla_json(struct jw *w, const struct sweep_sla *f)
+{
+	jw_obj(w);
+	jw_key(w, "metric_tag");
+	jw_str(w, f->tag);
+	jw_key(w, "stat");
+	jw_str(w, f->stat);
+	jw_key(w, "op");
+	jw_str(w, f->op);
+	jw_key(w, "threshold");
+	jw_double(w, f->threshold);
+	jw_obj_end(w);
+}
+
+int
+sweep_metric_value(const struct sweep_combo *c, const char *tag, const char *stat,
+		   double *v)
+{
+	char flat[600];
+	const struct sweep_metric *m;
+
+	snprintf(flat, sizeof(flat), "%s_%s", tag, stat);
+	if ((m = sweep_find(c, flat))) {
+		*v = m->mean.d;
+		return 0;
+	}
+	if (!(m = sweep_find(c, tag)))
+		return -1;
+	*v = m->mean.d;	/* mean, and avg: the single trial's alias */
+	for (unsigned i = 0; m->single && i < 9; i++)
+		if (!strcmp(stat, sweep_pct_names[i]) && (m->have_pct >> i & 1))
+			*v = m->pct[i];
+	if (m->single && !strcmp(stat, "min"))
+		*v = m->min.d;
+	if (m->single && !strcmp(stat, "max"))
+		*v = m->max.d;
+	return 0;
+}
+
+int
+sweep_sla_pass(const struct sweep_combo *c, const struct sweep_sla *f)
+{
+	double v;
+
+	if (sweep_metric_value(c, f->tag, f->stat, &v) < 0)
+		return 0;
+	if (!strcmp(f->op, "lt"))
+		return v < f->threshold;
+	if (!strcmp(f->op, "le"))
+		return v <= f->threshold;
+	if (!strcmp(f->op, "gt"))
+		return v > f->threshold;
+	return v >= f->threshold;
 }
 
 static void
@@ -179,6 +301,72 @@ sweep_params(const struct sweep *s, struct pvals *pv, size_t max)
 }
 
 static void
+json_sla(struct jw *w, const struct sweep *s)
+{
+	unsigned char *ok = xcalloc(s->nc + 1, 1);
+	size_t nok = sweep_feasible(s, ok);
+
+	jw_key(w, "sla_constraints");
+	jw_obj(w);
+	jw_key(w, "active_filters");
+	jw_arr(w);
+	for (size_t f = 0; f < s->nsla; f++)
+		sweep_sla_json(w, &s->sla[f]);
+	jw_arr_end(w);
+	jw_key(w, "feasible_count");
+	jw_int(w, (int64_t)nok);
+	jw_key(w, "infeasible_count");
+	jw_int(w, (int64_t)(s->nc - nok));
+	jw_obj_end(w);
+	free(ok);
+}
+
+/* The original's recipes' pareto_axes (grid ones: those a plan here names). */
+static const struct axes {
+	const char *recipe, *xm, *xs, *ym, *ys, *series[2];
+} axes[] = {
+	{ "concurrency-ramp", "request_latency", "p95", "output_token_throughput",
+		"avg", { NULL } },
+	{ "pareto-sweep", "time_to_first_token", "p95", "output_token_throughput",
+		"avg", { "isl", "osl" } },
+	{ "max-concurrency-under-sla", "request_latency", "p95", "concurrency",
+		"value", { NULL } },
+};
+
+static void
+json_axes(struct jw *w, const struct sweep *s)
+{
+	const char *name = sweepplan_recipe_name(s->p);
+	const struct axes *a = NULL;
+
+	for (size_t i = 0; name && i < sizeof(axes) / sizeof(*axes); i++)
+		if (!strcmp(axes[i].recipe, name))
+			a = &axes[i];
+	if (!a)
+		return;
+	jw_key(w, "pareto_axes");
+	jw_obj(w);
+	jw_key(w, "x_metric");
+	jw_str(w, a->xm);
+	jw_key(w, "x_stat");
+	jw_str(w, a->xs);
+	jw_key(w, "x_minimize");
+	jw_bool(w, 1);
+	jw_key(w, "y_metric");
+	jw_str(w, a->ym);
+	jw_key(w, "y_stat");
+	jw_str(w, a->ys);
+	jw_key(w, "y_maximize");
+	jw_bool(w, 1);
+	jw_key(w, "series_keys");
+	jw_arr(w);
+	for (size_t i = 0; i < 2 && a->series[i]; i++)
+		jw_str(w, a->series[i]);
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+static void
 json_metadata(struct jw *w, const struct sweep *s, struct pvals *pv, size_t np)
 {
 	int64_t combos = 1;
@@ -202,12 +390,15 @@ json_metadata(struct jw *w, const struct sweep *s, struct pvals *pv, size_t np)
 	jw_arr_end(w);
 	jw_key(w, "num_combinations");
 	jw_int(w, combos);
+	if (s->nsla)
+		json_sla(w, s);
 	jw_key(w, "sweep_mode");
 	jw_str(w, s->p->independent ? "independent" : "repeated");
 	jw_key(w, "confidence_level");
 	jw_double(w, s->p->level);
 	jw_key(w, "num_trials_per_value");
 	jw_int(w, (int64_t)s->max_trials);
+	json_axes(w, s);
 	jw_key(w, "aggregation_type");
 	jw_str(w, "sweep");
 	jw_obj_end(w);

@@ -92,8 +92,14 @@ test_expect_success 'aiperf-aggregate --sweep: files where the original puts the
 	test -s s/aggregate/sweep_aggregate/profile_export_aiperf_sweep.json &&
 	test -s s/aggregate/sweep_aggregate/profile_export_aiperf_sweep.csv &&
 	for c in 1 2 4; do
-		jq -e ".metadata.aggregation_type == \"confidence\" and
-			.metadata.num_successful_runs == 2" \
+		jq -e --argjson c "$c" ".metadata.aggregation_type == \"confidence\" and
+			.metadata.num_successful_runs == 2 and
+			.metadata.run_labels == [\"run_0001\", \"run_0002\"] and
+			.metadata.variation_label == \"concurrency_\(\$c)\" and
+			.metadata.variation_values == {\"phases.profiling.concurrency\": \$c} and
+			.metadata.sweep_mode == \"repeated\" and .metadata.cooldown_seconds == 0 and
+			(.metadata | keys_unsorted)[-4:] == [\"cooldown_seconds\", \"variation_label\",
+				\"variation_values\", \"sweep_mode\"]" \
 			s/aggregate/concurrency_$c/profile_export_aiperf_aggregate.json &&
 		test -s s/aggregate/concurrency_$c/profile_export_aiperf_aggregate.csv || exit 1
 	done &&
@@ -271,7 +277,31 @@ test_expect_success 'a failing post-process: post_process_errors.json, the sweep
 	grep -q "post-process handler .degradation_knee_detect. failed" err
 '
 
+test_expect_success 'one successful trial of two: the degraded aggregate (single_run), point stats' '
+	mkdir -p d1/profile_runs/trial_0001 d1/profile_runs/trial_0002/concurrency_1 &&
+	ln -s "$TMP/s/profile_runs/trial_0001/concurrency_1" d1/profile_runs/trial_0001/concurrency_1 &&
+	echo 1 >d1/profile_runs/trial_0002/concurrency_1/exit_status &&
+	jq ".variations |= .[:1] | .runs |= map(select(.variation == 0))" s/sweep_plan.json \
+		>d1/sweep_plan.json &&
+	aiperf-aggregate --sweep d1/sweep_plan.json 2>err &&
+	A=d1/aggregate/concurrency_1/profile_export_aiperf_aggregate.json &&
+	jq -e --slurpfile r s/profile_runs/trial_0001/concurrency_1/profile_export_aiperf.json "
+		.metadata.single_run == true and .metadata.num_successful_runs == 1
+		and .metrics.time_to_first_token_p99 == {mean: \$r[0].time_to_first_token.p99,
+			std: 0, min: \$r[0].time_to_first_token.p99, max: \$r[0].time_to_first_token.p99,
+			cv: 0, se: 0, ci_low: \$r[0].time_to_first_token.p99,
+			ci_high: \$r[0].time_to_first_token.p99, t_critical: null, unit: \"ms\"}" "$A" &&
+	jq -e --slurpfile r s/profile_runs/trial_0001/concurrency_1/profile_export_aiperf.json "
+		.per_combination_metrics[0].metrics.request_throughput_avg ==
+		{mean: \$r[0].request_throughput.avg, std: 0, min: \$r[0].request_throughput.avg,
+		 max: \$r[0].request_throughput.avg, cv: 0, ci_low: \$r[0].request_throughput.avg,
+		 ci_high: \$r[0].request_throughput.avg, unit: \"requests/sec\"}
+		and .best_configurations.best_throughput.parameters == {concurrency: 1}" \
+		d1/aggregate/sweep_aggregate/profile_export_aiperf_sweep.json
+'
+
 test_expect_success '--output-dir DIR: the sweep files there' '
+	aiperf-aggregate --sweep s/sweep_plan.json 2>/dev/null &&
 	aiperf-aggregate --sweep s/sweep_plan.json --output-dir od 2>/dev/null &&
 	cmp od/profile_export_aiperf_sweep.json "$J" &&
 	cmp od/profile_export_aiperf_sweep.csv "$C"

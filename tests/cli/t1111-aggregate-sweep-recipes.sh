@@ -3,8 +3,8 @@
 # single-trial sweeps (summaries written by the test, so every number is
 # known): prefill-ttft-curve's linear and quadratic fits and below_floor
 # against numpy's polyfit values worked by hand; concurrency-ramp's knee
-# and ties; Pareto ties; the recipes not yet done quarantined in
-# post_process_errors.json.
+# and ties; pareto-sweep's frontier and ties; the SLA grid's breaches;
+# the ITL surface; failures quarantined in post_process_errors.json.
 # shellcheck disable=SC2016 source=tests/cli/lib.sh # bodies are eval'd strings
 . "$(dirname "$0")/lib.sh"
 
@@ -137,22 +137,90 @@ test_expect_success 'pareto-sweep: the cells, x minimized and y maximized, ties 
 		[[128, 128, 1, 10, 50, true], [128, 128, 4, 20, 80, true],
 		 [512, 256, 1, 10, 50, true], [512, 256, 4, 30, 70, false],
 		 [2048, 512, 1, 40, 90, true]]" ps/sweep_aggregate/pareto_sweep.json &&
-	jq -e ".per_combination_metrics[0].parameters == {isl: 128, osl: 128, concurrency: 1}" \
-		ps/sweep_aggregate/profile_export_aiperf_sweep.json
+	jq -e ".per_combination_metrics[0].parameters == {isl: 128, osl: 128, concurrency: 1}
+		and .metadata.pareto_axes == {x_metric: \"time_to_first_token\", x_stat: \"p95\",
+			x_minimize: true, y_metric: \"output_token_throughput\", y_stat: \"avg\",
+			y_maximize: true, series_keys: [\"isl\", \"osl\"]}
+		and (.metadata | keys_unsorted) == [\"sweep_parameters\", \"num_combinations\",
+			\"sweep_mode\", \"confidence_level\", \"num_trials_per_value\",
+			\"pareto_axes\", \"aggregation_type\"]" \
+		ps/sweep_aggregate/profile_export_aiperf_sweep.json &&
+	jq -e ".metadata.pareto_axes == null" p/sweep_aggregate/profile_export_aiperf_sweep.json
 '
 
-test_expect_success 'recipes not yet done: quarantined, the sweep written' '
-	for r in decode-itl-curve max-concurrency-under-sla; do
-		rm -rf x &&
-		sweep x concurrency phases.profiling.concurrency "{\"name\": \"$r\"}" 1:10:50:15 &&
-		aiperf-aggregate --sweep x/sweep_plan.json 2>err &&
-		test -s x/sweep_aggregate/profile_export_aiperf_sweep.json &&
-		jq -e ".type == \"NotImplementedError\"" x/sweep_aggregate/post_process_errors.json || exit 1
+test_expect_success 'max-concurrency-under-sla, grid: sla_breach.json and sla_constraints' '
+	sweep sl concurrency phases.profiling.concurrency \
+		"{\"name\": \"max-concurrency-under-sla\", \"search_style\": \"grid\", \"ttft_sla_ms\": 25, \"e2e_sla_ms\": 1}" \
+		4:30:90:18 1:10:50:15 2:20:80:16 8:15:100:20 &&
+	aiperf-aggregate --sweep sl/sweep_plan.json &&
+	jq -e "keys_unsorted == [\"swept_param\", \"max_passing_concurrency\",
+		\"first_failing_concurrency\", \"first_failing_breach\", \"all_points\",
+		\"monotonicity_check\", \"filters\"]
+		and .swept_param == \"phases.profiling.concurrency\"
+		and .max_passing_concurrency == null and .first_failing_concurrency == 1
+		and .first_failing_breach == {metric_tag: \"request_latency\", stat: \"p99\",
+			op: \"lt\", threshold: 1, observed: null}
+		and [.all_points[] | .concurrency] == [1, 2, 4, 8]
+		and ([.all_points[].feasible] | all | not)
+		and .all_points[2].breaches[0].observed == 30
+		and (.all_points[0].breaches | length) == 1
+		and (.all_points[2].breaches | length) == 2
+		and .monotonicity_check == true
+		and .filters == [{metric_tag: \"time_to_first_token\", stat: \"p95\", op: \"lt\", threshold: 25},
+			{metric_tag: \"request_latency\", stat: \"p99\", op: \"lt\", threshold: 1}]" \
+		sl/sweep_aggregate/sla_breach.json &&
+	sweep sm concurrency phases.profiling.concurrency \
+		"{\"name\": \"max-concurrency-under-sla\", \"search_style\": \"grid\", \"ttft_sla_ms\": 25}" \
+		4:30:90:18 1:10:50:15 2:20:80:16 8:15:100:20 &&
+	aiperf-aggregate --sweep sm/sweep_plan.json &&
+	jq -e ".max_passing_concurrency == 8 and .first_failing_concurrency == 4 and
+		.first_failing_breach.observed == 30 and .monotonicity_check == false" \
+		sm/sweep_aggregate/sla_breach.json &&
+	jq -e ".metadata.sla_constraints == {active_filters: [{metric_tag: \"time_to_first_token\",
+		stat: \"p95\", op: \"lt\", threshold: 25}], feasible_count: 3, infeasible_count: 1}
+		and (.metadata | keys_unsorted)[2] == \"sla_constraints\"" \
+		sm/sweep_aggregate/profile_export_aiperf_sweep.json &&
+	# another search style: no grid post-processing, no filters here
+	sweep so concurrency phases.profiling.concurrency \
+		"{\"name\": \"max-concurrency-under-sla\", \"ttft_sla_ms\": 25}" 1:10:50:15 &&
+	aiperf-aggregate --sweep so/sweep_plan.json &&
+	jq -e ".metadata.sla_constraints == null" so/sweep_aggregate/profile_export_aiperf_sweep.json &&
+	test ! -e so/sweep_aggregate/sla_breach.json
+'
+
+test_expect_success 'decode-itl-curve: the ITL surface, null where unmeasured' '
+	mkdir -p it && vars="" runs="" i=0 &&
+	for cell in 4:256:3 1:128:1 1:256:2 4:128:-1 8:128:5; do
+		IFS=: read -r c osl itl <<-EOT
+		$cell
+		EOT
+		d=cell_$i && mkdir -p it/$d && echo 0 >it/$d/exit_status &&
+		printf "{\"request_count\": {\"unit\": \"requests\", \"avg\": 3}, \"inter_token_latency\": {\"unit\": \"ms\", \"avg\": %s}}" \
+			"$itl" >it/$d/profile_export_aiperf.json &&
+		vars="$vars${vars:+, }{\"index\": $i, \"label\": \"g$i\", \"dir_name\": \"$d\", \"values\": {\"phases.profiling.concurrency\": $c, \"datasets.main.prompts.osl\": $osl}}" &&
+		runs="$runs${runs:+, }{\"variation\": $i, \"trial\": 0, \"dir\": \"$d\"}" &&
+		i=$((i + 1))
 	done &&
-	rm -rf x &&
+	printf "{\"sweep_id\": \"u\", \"type\": \"grid\", \"iteration_order\": \"repeated\", \"trials\": 1, \"parameters\": [], \"variations\": [%s], \"runs\": [%s], \"recipe\": {\"name\": \"decode-itl-curve\"}}" \
+		"$vars" "$runs" >it/sweep_plan.json &&
+	aiperf-aggregate --sweep it/sweep_plan.json 2>err &&
+	grep -q "dropped 0 non-finite and 1 negative" err &&
+	jq -e ".swept_metric == \"inter_token_latency\" and .stat == \"avg\" and
+		.swept_params == [\"phases.profiling.concurrency\", \"datasets.main.prompts.osl\"] and
+		.raw_points == [{concurrency: 1, osl: 128, itl_ms: 1}, {concurrency: 1, osl: 256, itl_ms: 2},
+			{concurrency: 4, osl: 256, itl_ms: 3}, {concurrency: 8, osl: 128, itl_ms: 5}] and
+		.surface == {concurrency_axis: [1, 4, 8], osl_axis: [128, 256],
+			itl_grid: [[1, 2], [null, 3], [5, null]]} and
+		.surface_fit_failed == false" it/sweep_aggregate/decode_itl_surface.json &&
+	grep -q "\"concurrency\": 1.0," it/sweep_aggregate/decode_itl_surface.json
+'
+
+test_expect_success 'a recipe without post-processing: nothing beside the sweep' '
 	sweep x concurrency phases.profiling.concurrency "{\"name\": \"no-such-recipe\"}" 1:10:50:15 &&
 	aiperf-aggregate --sweep x/sweep_plan.json &&
-	test ! -e x/sweep_aggregate/post_process_errors.json
+	test -s x/sweep_aggregate/profile_export_aiperf_sweep.json &&
+	test "$(ls x/sweep_aggregate)" = "profile_export_aiperf_sweep.csv
+profile_export_aiperf_sweep.json"
 '
 
 test_done
