@@ -273,8 +273,13 @@ struct pvals {
 static size_t
 sweep_params(const struct sweep *s, struct pvals *pv, size_t max)
 {
-	size_t np = 0;
+	size_t np = 0, total = 1;
 
+	/* a name's values: at most every member of every group's values
+	 * (two paths may share a display name in a hostile plan) */
+	for (size_t g = 0; g < s->ngroups; g++)
+		for (const struct json *m = s->p->vars[s->groups[g]].values->child; m; m = m->next)
+			total++;
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const struct json *vals = s->p->vars[s->groups[g]].values;
 
@@ -288,7 +293,7 @@ sweep_params(const struct sweep *s, struct pvals *pv, size_t max)
 				if (np == max)
 					continue;
 				pv[np].name = name;
-				pv[np].v = xcalloc(s->ngroups + 1, sizeof(*pv[np].v));
+				pv[np].v = xcalloc(total, sizeof(*pv[np].v));
 				pv[np++].n = 0;
 			}
 			for (j = 0; j < pv[k].n && !same(pv[k].v[j], m); j++)

@@ -128,7 +128,7 @@ load_csv(const char *path, struct csv *c, char *why, size_t whylen)
 	return rc;
 }
 
-static const char *const sum_skip[] = { "input_config", "client", "start_time", "end_time",
+static const char *const sum_skip[] = { "input_config", "run_info", "client", "start_time", "end_time",
 	"telemetry_data", NULL };
 static const char *const slice_skip[] = { "input_config", NULL };
 

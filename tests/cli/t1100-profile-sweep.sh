@@ -87,6 +87,11 @@ test_expect_success 'zip: lockstep cells; lists of unequal length refused' '
 	test "$(jq -r "[.variations[].dir_name] | join(\" \")" z/sweep_plan.json)" = \
 		"mean_8__mean_2 mean_16__mean_4" &&
 	test "$(jq -r .type z/sweep_plan.json)" = zip &&
+	test "$(jq -c "[.parameters[].name]" z/sweep_plan.json)" = \
+		"[\"datasets.main.prompts.isl.mean\",\"datasets.main.prompts.osl.mean\"]" &&
+	jq ".parameters[1].name = .parameters[0].name" z/sweep_plan.json >z/dup_plan.json &&
+	aiperf-aggregate --sweep z/dup_plan.json -o z/dup &&
+	jq -e ".per_combination_metrics | length == 2" z/dup/profile_export_aiperf_sweep.json &&
 	test_expect_code 2 prof --sweep-type zip --isl 8,16 --osl 2,4,8 --artifact-dir z2 2>err &&
 	grep -q "zip needs lists of one length: --isl has 2 values, --osl has 3" err
 '
