@@ -28,6 +28,7 @@ sweep_add_list(struct sweepreq *r, const struct proftab_opt *o, const char *list
 			*--e = '\0';
 		plan_argv_add(&sp->vals, sweep_number(o, w));
 	}
+	free(copy);
 	if (sp->vals.n < 2 && !strchr(list, ','))
 		usage_error("profile: invalid value for %s: '%s'", o->name, list);
 	if (!sp->vals.n)

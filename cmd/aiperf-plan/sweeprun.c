@@ -290,6 +290,9 @@ sweep_emit(const struct sweepreq *r, const struct sweepopts *so, const char *bas
 	sweep_plan_file(base, &plan);
 	buf_release(&plan);
 	emit_runs(r, &l, so, out);
-	emit_str(out, "SW_PLAN", xstrfmt("%s/sweep_plan.json", base));
+	char *plan_path = xstrfmt("%s/sweep_plan.json", base);
+
+	emit_str(out, "SW_PLAN", plan_path);
+	free(plan_path);
 	sweep_cells_free(l.v, l.nv);
 }
