@@ -11,11 +11,11 @@
 #define MAX_ITERS 200
 
 static const char synopsis[] =
-	"usage: aiperf-search next --recipe NAME [--ttft-sla-ms X] [--itl-sla-ms X | --tpot-sla-ms X]\n"
-	"                          [--e2e-sla-ms X] [--error-rate-sla X] [--search-sla TAG:STAT:OP:X ...]\n"
-	"                          [--search-style smooth_isotonic | monotonic] [--concurrency-min N]\n"
-	"                          [--concurrency-max N] [--search-max-iterations N] [--precision F]\n"
-	"                          [--stability-trials N] [--sla-replicates N] --history FILE [ITERDIR ...]\n";
+	"usage: aiperf-search next --recipe name [--ttft-sla-ms x] [--itl-sla-ms x | --tpot-sla-ms x]\n"
+	"                          [--e2e-sla-ms x] [--error-rate-sla x] [--search-sla tag:stat:op:x ...]\n"
+	"                          [--search-style smooth_isotonic | monotonic] [--concurrency-min n]\n"
+	"                          [--concurrency-max n] [--search-max-iterations n] [--precision f]\n"
+	"                          [--stability-trials n] [--sla-replicates n] --history file [iterdir ...]\n";
 
 struct options {
 	const char *recipe, *style, *history;

@@ -74,10 +74,24 @@ test_expect_success '--input-config is copied, pretty-printed' '
 	      "x": []
 	    }
 	  },
+	  "run_info": {
+	    "benchmark_id": "00000000-0000-4000-8000-000000000000"
+	  },
 	  "was_cancelled": false,
 	EOT
 	sed -n "/\"input_config\"/,/was_cancelled/p" i/profile_export_aiperf.json >got &&
 	test_cmp want got
+'
+
+test_expect_success '--run-info: the planner'"'"'s fields in the original'"'"'s order, nulls left out' '
+	printf "{\"variation_values\":{\"phases.profiling.concurrency\":2},\"trial\":1,\"sweep_id\":\"s\",\"run_label\":null}" >ri.json &&
+	aiperf-export --no-console --benchmark-id $ID --artifact-dir ri --cli-command "aiperf profile --api-key sekrit" \
+		--run-info ri.json <"$IN" &&
+	test "$(jq -c .run_info ri/profile_export_aiperf.json)" = \
+		"{\"benchmark_id\":\"$ID\",\"sweep_id\":\"s\",\"trial\":1,\"variation_values\":{\"phases.profiling.concurrency\":2},\"cli_command\":\"aiperf profile --api-key '"'"'<redacted>'"'"'\"}" &&
+	echo "[1]" >bad.json &&
+	test_expect_code 1 aiperf-export --run-info bad.json --artifact-dir rb <"$IN" 2>err &&
+	grep -q "bad.json: not a JSON object" err
 '
 
 test_expect_success 'bad --input-config: exit 1' '
