@@ -180,6 +180,7 @@ fuzz: fuzz-build all
 			{ tail -30 build/fuzz/$$f.log; exit 1; }; \
 		build/fuzz/$$f -timeout=25 -max_total_time=$(FUZZTIME) build/fuzz/new-$$f tests/fuzz/corpus/$$f \
 			>build/fuzz/$$f.log 2>&1 || { tail -30 build/fuzz/$$f.log; exit 1; }; \
+		test -c /dev/null || { echo "fuzz $$f: /dev/null is no longer a device"; exit 1; }; \
 	done
 
 demo: all

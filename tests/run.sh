@@ -78,6 +78,13 @@ judge() {
 	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		why="exited with status $rc"
 	fi
+	# a test run as root can replace the machine's /dev/null (a rename
+	# over it): the test is failed, and /dev/null made again so that the
+	# tests after it mean something
+	if [ ! -c /dev/null ]; then
+		why="${why:+$why; }replaced /dev/null (now: $(stat -c %F /dev/null 2>&1))"
+		rm -f /dev/null && mknod -m 666 /dev/null c 1 3
+	fi
 	if [ -n "$left" ]; then
 		why="${why:+$why; }left processes behind (killed):
 $left"

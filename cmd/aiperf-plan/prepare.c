@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
+
 /* The names the wrapper writes itself, beside those aiperf-export lists
  * (.synthesized_input.jsonl: where earlier versions left the synthesized
  * input, now in the scratch folder). */
@@ -89,11 +91,9 @@ clean(struct planner *p, struct plan_argv *paths)
 static int
 new_file(const char *path)
 {
-	int fd;
+	int fd = outfile_fresh(AT_FDCWD, path);
 
-	if (unlink(path) < 0 && errno != ENOENT)
-		die("cannot create '%s':", path);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0)
+	if (fd < 0)
 		die("cannot create '%s':", path);
 	return fd;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "util.h"
 
 #define PATH "phases.profiling.concurrency"
@@ -291,34 +292,15 @@ boundary(struct jw *w, const struct planner *p, const struct iter *its, size_t n
 	jw_obj_end(w);
 }
 
+/* Written whole beside its name, then renamed over it (lib/outfile): a
+ * reader sees the old history or the new; a device named (/dev/null) is
+ * written where it is, never replaced. */
 static int
 write_all(const char *path, const struct buf *b)
 {
-	char *tmp = xstrfmt("%s.tmp", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), rc = 0;
-	size_t off = 0;
-
-	if (fd < 0) {
-		rc = error("cannot write '%s':", tmp);
-		goto out;
-	}
-	while (off < b->len && rc == 0) {
-		ssize_t k = write(fd, b->s + off, b->len - off);
-
-		if (k < 0)
-			rc = error("cannot write '%s':", tmp);
-		else
-			off += (size_t)k;
-	}
-	if (close(fd) < 0 && rc == 0)
-		rc = error("cannot write '%s':", tmp);
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = error("cannot rename '%s' to '%s':", tmp, path);
-	if (rc)
-		unlink(tmp);
-out:
-	free(tmp);
-	return rc;
+	if (outfile_write(AT_FDCWD, path, b->s, b->len) < 0)
+		return error("cannot write '%s':", path);
+	return 0;
 }
 
 int

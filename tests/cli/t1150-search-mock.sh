@@ -94,6 +94,16 @@ test_expect_success 'no run at all: the first concurrency to try is the range lo
 		.config.sla_filters[0].stat == \"p99\"" h0.json >/dev/null
 '
 
+test_expect_success 'a history named as a FIFO is written into it, never replaced (as /dev/null)' '
+	mkfifo hist.fifo &&
+	{ cat hist.fifo >hist.out & } &&
+	aiperf-search next --recipe max-concurrency-under-sla --e2e-sla-ms 500 \
+		--history hist.fifo >out &&
+	wait &&
+	test -p hist.fifo &&
+	jq -e ".iterations == []" hist.out >/dev/null
+'
+
 test_expect_success 'Bayesian recipes and styles are refused, naming the grid-like answer' '
 	for r in max-throughput-ttft-sla max-throughput-itl-sla max-goodput-under-slo; do
 		test_expect_code 2 aiperf-search next --recipe $r --ttft-sla-ms 9 --history h.json 2>err &&
