@@ -78,7 +78,7 @@ struct spacefill_dim {
  * into *choice (and, as a double, into *value); else v = lo + u (hi - lo)
  * or exp(log lo + u (log hi - log lo)), and for integer dimensions
  * max(ceil(lo), min(round(v), floor(hi))) with round half to even
- * (Python's round). value or choice may be NULL where it is not set.
+ * (Python's round). value or choice may be NULL: then it is not written.
  * Returns 0, or -1 when u is outside [0,1] or NaN, lo or hi is not
  * finite, lo > hi, or log with lo <= 0.
  */
