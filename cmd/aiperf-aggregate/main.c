@@ -463,7 +463,7 @@ sweep_dir(const struct sweepplan *p, const char *base)
 static int
 sweep(void)
 {
-	char err[600], *base = folder_of(o.sweep), *out;
+	char err[600], *base, *out;
 	size_t len;
 	char *text = util_readfile(o.sweep, SWEEPPLAN_MAX_BYTES, &len);
 	struct sweepplan *p;
@@ -471,8 +471,11 @@ sweep(void)
 
 	if (!text)
 		die("cannot read '%s': %s", o.sweep, util_strerror(errno));
-	if (!(p = sweepplan_parse(text, len, err, sizeof(err))))
+	if (!(p = sweepplan_parse(text, len, err, sizeof(err)))) {
+		free(text);
 		die("%s: %s", o.sweep, err);
+	}
+	base = folder_of(o.sweep);
 	if (o.cell >= 0) {
 		int rc = sweep_cell_line(p, base, o.cell, o.export_file, stdout);
 
