@@ -472,8 +472,9 @@ sweep(void)
 	if (!text)
 		die("cannot read '%s': %s", o.sweep, util_strerror(errno));
 	if (!(p = sweepplan_parse(text, len, err, sizeof(err)))) {
+		error("%s: %s", o.sweep, err);
 		free(text);
-		die("%s: %s", o.sweep, err);
+		return 1;
 	}
 	base = folder_of(o.sweep);
 	if (o.cell >= 0) {
