@@ -69,6 +69,8 @@ bin/aiperf-ui: LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo 
 YAML_LIBS = $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 bin/aiperf-plot build/tests/test-plotcfg build/fuzz/fuzz-plotcfg: LDLIBS += $(YAML_LIBS)
 bin/genai-perf-map build/tests/test-gapmap build/fuzz/fuzz-gapmap: LDLIBS += $(YAML_LIBS)
+# The YAML config file (lib/cfg): aiperf profile --config and aiperf config.
+bin/aiperf-plan bin/aiperf-config build/tests/test-cfgyaml build/tests/test-cfgload build/fuzz/fuzz-cfgload: LDLIBS += $(YAML_LIBS)
 build/tests/test-gapmap: $(wildcard cmd/genai-perf-map/*.[ch])
 
 # @DATADIR@ and @VERSION@ are filled in as git fills its *.sh scripts.
