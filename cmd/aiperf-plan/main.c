@@ -280,6 +280,9 @@ main(int argc, char **argv)
 	p.workers = 1;
 	p.run = o.run_dir;
 	buf_init(&out, BUF_NOMAX);
+	argc -= i;
+	argv = cfgfile_expand(&p, &argc, argv + i);
+	i = 0;
 	if (o.multi_run) {
 		if (!multi_run_plan(&p, argc - i, argv + i, &out))
 			emit_long(&out, "MR_N", 0);
@@ -288,6 +291,7 @@ main(int argc, char **argv)
 		profile_plan(&p, argc - i, argv + i, &o);
 	}
 	buf_release(&out);
+	cfgfile_release(&p);
 	planner_release(&p);
 	return 0;
 }

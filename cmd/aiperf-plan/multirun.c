@@ -224,7 +224,7 @@ mr_check(const struct planner *p, struct mr *m)
 				usage_error("%s only applies when running multiple trials (--num-profile-runs > 1). Either remove %s or add --num-profile-runs 5 (or higher).",
 					    strncmp(o, "--no-", 5) ? o : o + 5, o);
 		}
-		if (!m->sw.n && !mr_get(m, "--search-recipe"))
+		if (!m->sw.n && !m->sw.cfg && !mr_get(m, "--search-recipe"))
 			return 1;
 	}
 	check_many(p, m, n);
@@ -446,12 +446,16 @@ multi_run_plan(struct planner *p, int argc, char **argv, struct buf *out)
 	long n;
 
 	buf_init(&m.sw.recipe, BUF_NOMAX);
-	if ((!mr_split(p, &m, argc, argv) && !m.sw.n) ||
-	    ((n = mr_check(p, &m)) == 1 && !m.sw.n && !mr_get(&m, "--search-recipe"))) {
+	m.sw.cfg = p->cfgsw;
+	if ((!mr_split(p, &m, argc, argv) && !m.sw.n && !m.sw.cfg) ||
+	    ((n = mr_check(p, &m)) == 1 && !m.sw.n && !m.sw.cfg && !mr_get(&m, "--search-recipe"))) {
 		mr_release(&m);
 		return 0;
 	}
-	if (m.sw.n || mr_get(&m, "--search-recipe"))
+	if (m.sw.cfg && (m.sw.n || mr_get(&m, "--search-recipe")))
+		usage_error("profile: the config file's sweep and %s: one or the other",
+			    m.sw.n ? "a list value on the command line" : "--search-recipe");
+	if (m.sw.n || m.sw.cfg || mr_get(&m, "--search-recipe"))
 		mr_sweep(p, &m, n, out);
 	else {
 		char *base = mr_base_dir(p, &m);

@@ -40,7 +40,15 @@ struct planner {
 	const char *run;	/* --run-dir */
 	struct plan_argv busy, read;
 	struct plan_argv log;	/* "LEVEL message" lines for the run log */
+	struct swcfg *cfgsw;	/* --config: the file's sweep, or NULL (cfgfile.c) */
 };
+
+/* cfgfile.c: --config FILE (-f FILE) in argv[0..*argc): the file's
+ * options (lib/cfg) put before the command line's, which win over them,
+ * and its sweep into p->cfgsw. Returns the new argument vector (argv
+ * itself when no --config is given); dies on a bad file (exit 1). */
+char **cfgfile_expand(struct planner *p, int *argc, char **argv);
+void cfgfile_release(struct planner *p);
 
 /* The command line's own errors: "aiperf profile: MSG" and the hint, exit 2. */
 _Noreturn void usage_error(const char *fmt, ...) FMT(1, 2);

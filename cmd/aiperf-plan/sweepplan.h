@@ -14,6 +14,17 @@ struct swparam {
 	struct plan_argv vals;
 };
 
+/* A config file's sweep (lib/cfg, cfgfile.c): its variations whole. */
+struct swcfg {
+	char *type;		/* grid, zip, scenarios, sobol, latin_hypercube */
+	char **params;		/* the swept paths */
+	size_t nparams;
+	size_t n;		/* variations */
+	char **label, **dir;
+	char **values;		/* each variation's values: a JSON object's text */
+	struct plan_argv *args;	/* each variation's own options */
+};
+
 /* What the command line asks to sweep. */
 struct sweepreq {
 	struct swparam p[SWEEP_MAX_PARAMS];
@@ -22,6 +33,7 @@ struct sweepreq {
 	int scenarios;		/* pareto-sweep: the cells are named (labels) */
 	struct plan_argv labels;	/* scenarios: one a cell */
 	struct buf recipe;	/* the plan's "recipe" object (JSON), empty for none */
+	const struct swcfg *cfg;	/* a config file's variations, or NULL */
 };
 
 /* How the runs of a sweep go. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json/json.h"
 #include "json/jw.h"
 #include "outfile.h"
 #include "sweep.h"
@@ -30,6 +31,15 @@ expand(const struct sweepreq *r, struct layout *l)
 	struct sweep_dim d[SWEEP_MAX_PARAMS];
 	char err[256];
 
+	if (r->cfg) {
+		l->nv = r->cfg->n;
+		l->v = xcalloc(l->nv, sizeof(*l->v));
+		for (size_t k = 0; k < l->nv; k++) {
+			l->v[k].label = xstrdup(r->cfg->label[k]);
+			l->v[k].dir = xstrdup(r->cfg->dir[k]);
+		}
+		return;
+	}
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->zip && r->p[i].vals.n != r->p[0].vals.n)
 			usage_error("--sweep-type zip needs lists of one length: %s has %zu values, %s has %zu",
@@ -76,9 +86,67 @@ value(struct jw *w, const char *v)
 	jw_raw(w, v, strlen(v));
 }
 
+/* A config file's parameters: each path, its display name, the values its variations give it. */
+static void
+cfg_params(struct jw *w, const struct swcfg *c)
+{
+	struct sweep_dim d[SWEEP_MAX_PARAMS];
+	size_t n = c->nparams < SWEEP_MAX_PARAMS ? c->nparams : SWEEP_MAX_PARAMS;
+	struct json_doc *doc = json_doc_new();
+	struct json **vals = xcalloc(c->n ? c->n : 1, sizeof(*vals));
+	char err[64];
+
+	for (size_t k = 0; k < c->n; k++)
+		vals[k] = json_parse(doc, c->values[k], strlen(c->values[k]), err, sizeof(err));
+	for (size_t i = 0; i < n; i++)
+		d[i] = (struct sweep_dim){ c->params[i], NULL, 0 };
+	jw_key(w, "parameters");
+	jw_arr(w);
+	for (size_t i = 0; i < n; i++) {
+		struct buf seen = BUF_INIT(BUF_NOMAX);
+
+		jw_obj(w);
+		jw_key(w, "name");
+		jw_str(w, sweep_display_name(d, n, i));
+		jw_key(w, "path");
+		jw_str(w, c->params[i]);
+		jw_key(w, "option");
+		jw_str(w, "");
+		jw_key(w, "values");
+		jw_arr(w);
+		for (size_t k = 0; k < c->n; k++) {
+			const struct json *v = vals[k] ? json_get(vals[k], c->params[i]) : NULL;
+			struct buf t = BUF_INIT(BUF_NOMAX);
+			struct jw tw;
+
+			if (!v)
+				continue;
+			buf_addch(&t, '\n');
+			jw_init(&tw, &t, 0);
+			jw_value(&tw, v);
+			buf_addch(&t, '\n');
+			if (!seen.s || !strstr(seen.s, t.s)) {
+				jw_value(w, v);
+				buf_add(&seen, t.s, t.len);
+			}
+			buf_release(&t);
+		}
+		jw_arr_end(w);
+		jw_obj_end(w);
+		buf_release(&seen);
+	}
+	jw_arr_end(w);
+	free(vals);
+	json_doc_free(doc);
+}
+
 static void
 plan_params(struct jw *w, const struct sweepreq *r)
 {
+	if (r->cfg) {
+		cfg_params(w, r->cfg);
+		return;
+	}
 	jw_key(w, "parameters");
 	jw_arr(w);
 	for (size_t i = 0; i < r->n; i++) {
@@ -123,12 +191,16 @@ plan_variations(struct jw *w, const struct sweepreq *r, const struct layout *l)
 		jw_key(w, "dir_name");
 		jw_str(w, l->v[k].dir);
 		jw_key(w, "values");
-		jw_obj(w);
-		for (size_t i = 0; i < r->n; i++) {
-			jw_key(w, r->p[i].path);
-			value(w, r->p[i].vals.v[l->v[k].pick[i]]);
+		if (r->cfg) {
+			value(w, r->cfg->values[k]);
+		} else {
+			jw_obj(w);
+			for (size_t i = 0; i < r->n; i++) {
+				jw_key(w, r->p[i].path);
+				value(w, r->p[i].vals.v[l->v[k].pick[i]]);
+			}
+			jw_obj_end(w);
 		}
-		jw_obj_end(w);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -173,7 +245,7 @@ plan_json(struct buf *b, const struct sweepreq *r, const struct layout *l, const
 	jw_key(&w, "sweep_id");
 	jw_str(&w, id);
 	jw_key(&w, "type");
-	jw_str(&w, r->scenarios ? "scenarios" : r->zip ? "zip" : "grid");
+	jw_str(&w, r->cfg ? r->cfg->type : r->scenarios ? "scenarios" : r->zip ? "zip" : "grid");
 	jw_key(&w, "iteration_order");
 	jw_str(&w, l->independent ? "independent" : "repeated");
 	jw_key(&w, "trials");
@@ -213,7 +285,9 @@ cell_args(const struct sweepreq *r, const struct layout *l, size_t var, struct p
 {
 	char seed[32];
 
-	for (size_t i = 0; i < r->n; i++) {
+	for (size_t i = 0; r->cfg && i < r->cfg->args[var].n; i++)
+		plan_argv_add(a, r->cfg->args[var].v[i]);
+	for (size_t i = 0; !r->cfg && i < r->n; i++) {
 		plan_argv_add(a, r->p[i].o->name);
 		plan_argv_add(a, r->p[i].vals.v[l->v[var].pick[i]]);
 	}
