@@ -169,6 +169,9 @@ line_of(const struct ctx *c, const char *path)
 	return n == 1 ? l : 0;
 }
 
+static int fail(struct ctx *c, const char *path, const char *fmt, ...) FMT(3, 4);
+static void warnf(struct cfgplan *p, const char *fmt, ...) FMT(2, 3);
+
 static int
 fail(struct ctx *c, const char *path, const char *fmt, ...)
 {

@@ -27,6 +27,8 @@ struct walk {
 	int failed;
 };
 
+static int fail(struct walk *k, const yaml_node_t *n, const char *fmt, ...) FMT(3, 4);
+
 static int
 fail(struct walk *k, const yaml_node_t *n, const char *fmt, ...)
 {
