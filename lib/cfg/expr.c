@@ -21,7 +21,7 @@ struct render {
 	cfgexpr_lookup_fn lookup;
 	void *ctx;
 	struct exprval_ctx c;
-	const struct exprparse *x;
+	struct exprparse tree;
 	struct json_doc *doc;
 	struct buf lbuf;
 };
@@ -201,7 +201,7 @@ eval_cond(struct render *r, const struct exprnode *nd, struct exprval *v)
 static int
 eval_cmp(struct render *r, const struct exprnode *nd, struct exprval *v)
 {
-	const struct exprnode *nodes = r->x->nodes;
+	const struct exprnode *nodes = r->tree.nodes;
 	struct exprval left = { 0 }, right = { 0 };
 	int res = 1;
 
@@ -228,7 +228,7 @@ eval_cmp(struct render *r, const struct exprnode *nd, struct exprval *v)
 static int
 eval_filter(struct render *r, const struct exprnode *nd, struct exprval *v)
 {
-	const struct exprnode *nodes = r->x->nodes;
+	const struct exprnode *nodes = r->tree.nodes;
 	struct exprval vals[2] = { { 0 }, { 0 } }, *args[2] = { NULL, NULL };
 	int rc = eval(r, nd->a, v);
 
@@ -264,7 +264,7 @@ eval_test(struct render *r, const struct exprnode *nd, struct exprval *v)
 static int
 eval(struct render *r, int i, struct exprval *v)
 {
-	const struct exprnode *nd = &r->x->nodes[i];
+	const struct exprnode *nd = &r->tree.nodes[i];
 	struct exprval b = { 0 };
 	int rc;
 
@@ -318,19 +318,17 @@ static int
 render_block(struct render *r, const char *e, const char *end, struct buf *text,
 	     const char **after, int *strip)
 {
-	struct exprparse x;
 	struct exprval v = { 0 };
-	int rc = exprparse_block(&x, e, end, r->c.err, r->c.errlen);
+	int rc = exprparse_block(&r->tree, e, end, r->c.err, r->c.errlen);
 
 	if (rc == 0) {
-		r->x = &x;
-		rc = eval(r, x.root, &v);
+		rc = eval(r, r->tree.root, &v);
 		rc = rc ? rc : exprval_text(&r->c, &v, text);
-		*after = x.after;
-		*strip = x.strip;
+		*after = r->tree.after;
+		*strip = r->tree.strip;
 	}
 	exprval_release(&v);
-	exprparse_release(&x);
+	exprparse_release(&r->tree);
 	return rc;
 }
 

@@ -517,7 +517,7 @@ int_op(struct exprval_ctx *c, int op, int64_t x, int64_t y, struct exprval *out)
 		}
 		if (y == -1) {
 			ovf = op == EXPRVAL_FLOORDIV && x == INT64_MIN;
-			r = op == EXPRVAL_FLOORDIV ? -x : 0;
+			r = op == EXPRVAL_FLOORDIV && !ovf ? -x : 0;
 			break;
 		}
 		r = op == EXPRVAL_MOD ? x % y : x / y;

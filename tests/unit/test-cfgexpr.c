@@ -317,7 +317,7 @@ test_coercion(void)
 	R(" 2.50 ", "2.5");
 	R("1e5", "100000.0");
 	R("plain text", "\"plain text\"");
-	R("a\\b\"c\t", "\"a\\\\b\\\"c\\t\"");
+	TEST_STR("JSON escapes", render("a\\b\"c\t"), "OK \"a\\\\b\\\"c\\t\"");
 	R("", "\"\"");
 	E("nan", "'nan' is not a finite number");
 	E("1e400", "'1e400' is not a finite number");
@@ -334,8 +334,8 @@ test_text(void)
 	R("x {{- c }} y", "\"x8 y\"");
 	R("x {#- c -#} y", "\"xy\"");
 	R("a{# c #}b", "\"ab\"");
-	R("{{ c }}\n", "8");		/* one trailing newline goes */
-	R("a\r\nb\n\n", "\"a\\nb\\n\"");
+	TEST_STR("one trailing newline goes", render("{{ c }}\n"), "OK 8");
+	TEST_STR("\\r\\n and \\r read as \\n", render("a\r\nb\rc\n\n"), "OK \"a\\nb\\nc\\n\"");
 	R("} }} { x", "\"} }} { x\"");
 	E("{% if 1 %}x{% endif %}", "'{%' blocks are not supported (only {{ expressions }})");
 	E("a {# x", "unterminated '{#'");
