@@ -1260,6 +1260,7 @@ grid(struct ctx *c, const struct cnode *params, int zip, int sorted, struct vlis
 
 		if (!(p->params[i] = sweep_path(c, v->key, zip ? "zip sweep parameter" : "grid sweep parameter")))
 			goto bad;
+		p->nparams++;
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(p->params[k], p->params[i])) {
 				fail(c, "sweep.parameters", "sweep parameter '%s' resolves to '%s', which is already a parameter. Pick one spelling (the bare alias or the full dotted path) and remove the other.",
@@ -1270,7 +1271,6 @@ grid(struct ctx *c, const struct cnode *params, int zip, int sorted, struct vlis
 			fail(c, "sweep.parameters", "%s sweep parameter '%s': value list must be non-empty.", zip ? "zip" : "grid", v->key);
 			goto bad;
 		}
-		p->nparams++;
 	}
 	for (size_t i = 0; i < n; i++)
 		vals[i] = params->kids[i];
@@ -1422,15 +1422,17 @@ qmc(struct ctx *c, const struct cnode *sw, int sobol, struct vlist *out)
 
 		if (dm->type != CN_OBJ || !cnode_strval(dm, "path")) {
 			free(where);
+			rc = fail(c, "sweep.dimensions", "sweep.dimensions[%zu]: a mapping with its 'path'", k);
 			free(d);
-			return fail(c, "sweep.dimensions", "sweep.dimensions[%zu]: a mapping with its 'path'", k);
+			return rc;
 		}
 		for (size_t q = 0; q < dm->n; q++)
 			if (!strstr(" path lo hi scale kind choices ", dm->kids[q]->key) ||
 			    strchr(dm->kids[q]->key, ' ')) {
 				free(where);
+				rc = fail(c, "sweep.dimensions", "sweep.dimensions[%zu]: unknown field '%s' (path, lo, hi, scale, kind, choices)", k, dm->kids[q]->key);
 				free(d);
-				return fail(c, "sweep.dimensions", "sweep.dimensions[%zu]: unknown field '%s' (path, lo, hi, scale, kind, choices)", k, dm->kids[q]->key);
+				return rc;
 			}
 		c->p->params[k] = sweep_path(c, cnode_strval(dm, "path"), where);
 		free(where);
@@ -1443,15 +1445,17 @@ qmc(struct ctx *c, const struct cnode *sw, int sobol, struct vlist *out)
 		sc = cnode_get(dm, "scale"), kd = cnode_get(dm, "kind");
 		if (ch && ch->type != CN_NULL) {
 			if (ch->type != CN_ARR || !ch->n || (lo && lo->type != CN_NULL) || (hi && hi->type != CN_NULL)) {
+				rc = fail(c, "sweep.dimensions", "dim '%s': choices (a non-empty list) or lo and hi, not both", c->p->params[k]);
 				free(d);
-				return fail(c, "sweep.dimensions", "dim '%s': choices (a non-empty list) or lo and hi, not both", c->p->params[k]);
+				return rc;
 			}
 			d[k].nchoices = ch->n;
 			continue;
 		}
 		if (!lo || !hi || lo->type != CN_NUM || hi->type != CN_NUM) {
+			rc = fail(c, "sweep.dimensions", "dim '%s': needs lo and hi (numbers) or choices", c->p->params[k]);
 			free(d);
-			return fail(c, "sweep.dimensions", "dim '%s': needs lo and hi (numbers) or choices", c->p->params[k]);
+			return rc;
 		}
 		d[k].lo = atof(lo->s);
 		d[k].hi = atof(hi->s);
@@ -1459,16 +1463,19 @@ qmc(struct ctx *c, const struct cnode *sw, int sobol, struct vlist *out)
 		d[k].integer = kd && kd->type == CN_STR && !strcmp(kd->s, "int");
 		if ((sc && !(sc->type == CN_STR && (!strcmp(sc->s, "log") || !strcmp(sc->s, "linear")))) ||
 		    (kd && !(kd->type == CN_STR && (!strcmp(kd->s, "int") || !strcmp(kd->s, "real"))))) {
+			rc = fail(c, "sweep.dimensions", "dim '%s': scale is linear or log, kind int or real", c->p->params[k]);
 			free(d);
-			return fail(c, "sweep.dimensions", "dim '%s': scale is linear or log, kind int or real", c->p->params[k]);
+			return rc;
 		}
 		if (!(d[k].lo < d[k].hi) || (d[k].log && d[k].lo <= 0)) {
+			rc = fail(c, "sweep.dimensions", "dim '%s': lo < hi%s", c->p->params[k], d[k].log ? ", both > 0 on a log scale" : "");
 			free(d);
-			return fail(c, "sweep.dimensions", "dim '%s': lo < hi%s", c->p->params[k], d[k].log ? ", both > 0 on a log scale" : "");
+			return rc;
 		}
 		if (d[k].integer && ceil(d[k].lo) > floor(d[k].hi)) {
+			rc = fail(c, "sweep.dimensions", "dim '%s': no integer between lo and hi", c->p->params[k]);
 			free(d);
-			return fail(c, "sweep.dimensions", "dim '%s': no integer between lo and hi", c->p->params[k]);
+			return rc;
 		}
 	}
 	if (sobol && (n & (n - 1)))
@@ -1480,8 +1487,9 @@ qmc(struct ctx *c, const struct cnode *sw, int sobol, struct vlist *out)
 		   : spacefill_lhs(n, nd, !opt || opt->type != CN_NULL, sd, u);
 	if (rc < 0) {
 		free(u);
+		rc = fail(c, "sweep", "sweep: cannot draw %zu points in %zu dimensions", n, nd);
 		free(d);
-		return fail(c, "sweep", "sweep: cannot draw %zu points in %zu dimensions", n, nd);
+		return rc;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct overlay o = { 0 };
