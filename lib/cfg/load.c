@@ -34,6 +34,7 @@ struct ctx {
 	struct cnode *env;
 	struct cnode *vars;	/* resolved (or being resolved) values */
 	int depth;
+	int warned_summary;
 };
 
 /* --- options --- */
@@ -256,7 +257,8 @@ canon_member(struct ctx *c, struct cnode *m, const char *spath, const char *vpat
 	}
 	free(vp);
 	vp = xstrfmt("%s%s%s", vpath, *vpath ? "." : "", name);
-	if (fd && fd->type == '-')
+	/* a field not run here may be off: false or null */
+	if (fd && fd->type == '-' && m->type != CN_FALSE && m->type != CN_NULL)
 		rc = fail(c, vp, "%s: not supported by this implementation (%s)", vp, fd->note);
 	else if (list && m->type == CN_ARR) {
 		for (size_t i = 0; i < m->n && !rc; i++) {
@@ -700,11 +702,20 @@ field_value(struct ctx *c, const struct cfgfield *f, const char *opt, const stru
 		if (v->type == CN_NUM) {
 			cfgargs_add(a, o1, v->s);
 		} else if (v->type == CN_OBJ) {
+			/* the original's distributions: normal (mean, stddev) and
+			 * fixed (value) are the ones these options hold */
+			const char *dt = cnode_strval(v, "type");
+
+			if (dt && strcmp(dt, "normal") && strcmp(dt, "fixed"))
+				rc = fail(c, path, "%s: a %s distribution is not run here (normal {mean, stddev} and fixed {value} are)", path, dt);
 			for (size_t i = 0; i < v->n && !rc; i++) {
 				const struct cnode *k = v->kids[i];
-				int mean = !strcmp(k->key, "mean");
+				int mean = !strcmp(k->key, "mean") || (dt && !strcmp(dt, "fixed") && !strcmp(k->key, "value"));
 
-				if ((!mean && strcmp(k->key, "stddev")) || (!mean && !o3))
+				if (!strcmp(k->key, "type"))
+					continue;
+				if ((!mean && strcmp(k->key, "stddev")) || (!mean && !o3) ||
+				    (dt && !strcmp(dt, "fixed") && !mean))
 					rc = fail(c, path, "%s: a distribution here is {mean, stddev}; '%s' is not run here", path, k->key);
 				else if (k->type != CN_NUM)
 					rc = fail(c, path, "%s.%s: a number, not %s", path, k->key, kind(k));
@@ -764,8 +775,10 @@ member(struct ctx *c, const struct cnode *m, const char *spath, const char *vpat
 	}
 	if (!f)
 		rc = fail(c, vp, "%s: unknown field", vp);
-	else if (f->type == '-')
+	else if (f->type == '-' && m->type != CN_FALSE && m->type != CN_NULL)
 		rc = fail(c, vp, "%s: not supported by this implementation (%s)", vp, f->note);
+	else if (f->type == '-')
+		rc = 0;
 	else if (f->type == 'o') {
 		if (m->type != CN_OBJ)
 			rc = fail(c, vp, "%s: a mapping, not %s", vp, kind(m));
@@ -839,7 +852,8 @@ phase(struct ctx *c, const struct cnode *ph, const char *vpath, int warmup, stru
 		const struct cnode *m = ph->kids[i];
 
 		if (!strcmp(m->key, "name") || !strcmp(m->key, "type") ||
-		    !strcmp(m->key, "exclude_from_results"))
+		    !strcmp(m->key, "exclude_from_results") ||
+		    (!strcmp(m->key, "seamless") && m->type == CN_FALSE))
 			continue;
 		if (!phase_field_ok(type, m->key)) {
 			char *vp = xstrfmt("%s.%s", vpath, m->key);
@@ -1024,8 +1038,12 @@ body_args(struct ctx *c, const struct cnode *b, struct cfgargs *a)
 			const struct cnode *raw = cnode_get(m, "raw"), *rec = cnode_get(m, "records");
 
 			for (size_t j = 0; !rc && j < m->n; j++)
-				if (strcmp(m->kids[j]->key, "raw") && strcmp(m->kids[j]->key, "records"))
+				if (!strcmp(m->kids[j]->key, "summary")) {
+					if (!c->warned_summary++)
+						warnf(c->p, "benchmark.artifacts.summary: the summary is written as JSON and CSV here, whichever are named");
+				} else if (strcmp(m->kids[j]->key, "raw") && strcmp(m->kids[j]->key, "records")) {
 					rc = member(c, m->kids[j], "benchmark.artifacts", "benchmark.artifacts", a, 0);
+				}
 			if (!rc && raw && raw->type == CN_TRUE)
 				cfgargs_add(a, "--export-level", "raw");
 			else if (!rc && rec && rec->type == CN_FALSE)
@@ -1699,12 +1717,27 @@ variation(struct ctx *c, const struct cnode *root, const struct overlay *o, stru
 		cnode_free(part);
 	}
 	for (size_t i = 0; !rc && i < o->n; i++) {
+		struct cnode *b = cnode_get(env, "benchmark");
+
 		if (!strncmp(o->path[i], "variables.", 10)) {
 			if (!cnode_get(env, "variables"))
 				cnode_set(env, "variables", cnode_new(CN_OBJ));
 			rc = set_path(c, cnode_get(env, "variables"), o->path[i] + 10, o->val[i]);
+		} else if (!strcmp(o->path[i], "model") || !strcmp(o->path[i], "models")) {
+			/* the models anew, as the file would have written them */
+			cnode_free(cnode_take(b, "models"));
+			cnode_set(b, "model", cnode_clone(o->val[i]));
+			rc = normalize(c, b);
+		} else if (!strncmp(o->path[i], "dataset.", 8)) {
+			/* the singular shorthand's path: the one dataset's */
+			const struct cnode *ds = cnode_get(b, "datasets");
+			const char *nm = ds && ds->type == CN_ARR && ds->n == 1 ? cnode_strval(ds->kids[0], "name") : NULL;
+			char *p = xstrfmt("datasets.%s.%s", nm ? nm : "default", o->path[i] + 8);
+
+			rc = set_path(c, b, p, o->val[i]);
+			free(p);
 		} else {
-			rc = set_path(c, cnode_get(env, "benchmark"), o->path[i], o->val[i]);
+			rc = set_path(c, b, o->path[i], o->val[i]);
 		}
 	}
 	body = cnode_get(env, "benchmark");
