@@ -1725,8 +1725,7 @@ variation(struct ctx *c, const struct cnode *root, const struct overlay *o, stru
 			rc = set_path(c, cnode_get(env, "variables"), o->path[i] + 10, o->val[i]);
 		} else if (!strcmp(o->path[i], "model") || !strcmp(o->path[i], "models")) {
 			/* the models anew, as the file would have written them */
-			cnode_free(cnode_take(b, "models"));
-			cnode_set(b, "model", cnode_clone(o->val[i]));
+			replace_key(b, "models", "model", cnode_clone(o->val[i]));
 			rc = normalize(c, b);
 		} else if (!strncmp(o->path[i], "dataset.", 8)) {
 			/* the singular shorthand's path: the one dataset's */

@@ -142,6 +142,18 @@ main(void)
 	TEST("dataset and datasets both", strstr(opts(BASE "  dataset: {}\n  datasets: []\n", 0), "'dataset' cannot be used with 'datasets'"));
 	TEST("two datasets", strstr(opts(BASE "  datasets: [{name: a}, {name: b}]\n", 0), "exactly one dataset"));
 	TEST("a mean and stddev only", strstr(opts(BASE "  dataset: {prompts: {isl: {mean: 1, median: 2}}}\n", 0), "'median' is not run here"));
+	TEST_STR("distributions: normal and fixed",
+		 opts(BASE "  dataset: {prompts: {isl: {type: normal, mean: 512, stddev: 50}, osl: {type: fixed, value: 64}}}\n", 0),
+		 "--model m --url http://h:1 --isl 512 --isl-stddev 50 --osl 64");
+	TEST("a lognormal distribution is refused", strstr(opts(BASE "  dataset: {prompts: {isl: {type: lognormal, mean: 5}}}\n", 0),
+							    "a lognormal distribution is not run here"));
+	TEST("a field not run here may be off", !strncmp(opts(BASE "  otel: null\n  phases: {type: concurrency, seamless: false}\n", 0), "--model", 7));
+	{
+		const char *y = BASE "  dataset: {entries: 3}\n  phases: {type: concurrency}\n"
+				"sweep: {type: zip, parameters: {model: [a, b], dataset.entries: [4, 5]}}\n";
+
+		TEST_STR("a model sweep path: the models anew", opts(y, 1), "--model b --url http://h:1 --num-dataset-entries 5");
+	}
 	TEST("a public dataset needs its name", strstr(opts(BASE "  dataset: {type: public}\n", 0), "a public dataset needs its 'dataset' name"));
 	TEST("a camelCase and a snake_case key for one field", strstr(opts("multiRun: {numRuns: 2, num_runs: 3}\n" BASE, 0), "given twice"));
 	{
