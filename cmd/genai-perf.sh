@@ -40,22 +40,6 @@ data_file() {
 	die "cannot find $1 (set AIPERF_DATA_DIR to the folder holding it)"
 }
 
-# artifact_dir ARGS...: where aiperf profile ARGS writes: the
-# --artifact-dir given, else aiperf-plan's dir (planned, not run), else
-# artifacts.
-artifact_dir() {
-	local i plan
-	for ((i = 1; i < $#; i++)); do
-		[[ ${!i} == --artifact-dir ]] && { i=$((i + 1)); printf '%s\n' "${!i}"; return; }
-	done
-	if plan=$(aiperf-plan -- "$@" 2>/dev/null) && plan=$(eval "$plan" && printf '%s' "${dir:-}") &&
-		[[ -n $plan ]]; then
-		printf '%s\n' "$plan"
-		return
-	fi
-	printf 'artifacts\n'
-}
-
 # words WORD...: the words as a shell reads them back: plain ones as they
 # are, others in single quotes (a ' inside as '\'').
 words() {
@@ -71,22 +55,16 @@ words() {
 	printf '\n'
 }
 
-# run: aiperf profile with the mapped options (ARGS), then aiperf plot on
-# its artifact directory with --generate-plots (PLOTS); the run's status.
+# run: aiperf profile with the mapped options (ARGS); --generate-plots
+# (PLOTS) is its --auto-plot: each run plotted as it ends, a sweep once
+# aggregated. The run's status.
 run() {
-	local st dir
+	((PLOTS)) && ARGS+=(--auto-plot)
 	if ((DRY_RUN)); then
 		words aiperf profile "${ARGS[@]}"
-		((PLOTS)) && words aiperf plot "$(artifact_dir "${ARGS[@]}")"
 		return 0
 	fi
-	((PLOTS)) && dir=$(artifact_dir "${ARGS[@]}")
 	aiperf profile "${ARGS[@]}"
-	st=$?
-	if ((PLOTS)) && ((st == 0 || st == 3)); then
-		aiperf plot "$dir" || { warn "aiperf plot '$dir' failed"; ((st)) || st=1; }
-	fi
-	return "$st"
 }
 
 # mapped SUBCOMMAND ARGS...: genai-perf-map's plan (ARGS, PLOTS, SWEEP,

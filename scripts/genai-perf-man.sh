@@ -33,7 +33,7 @@ function head(names, value, prefix,   n, a, i, s) {
 	else if ($5 == "~")
 		print "Ignored" ($6 != "-" ? ": " $6 "." : ".")
 	else if ($5 == "@plots")
-		print "Runs aiperf plot on the artifact directory after the run."
+		print "Is\n.Nm aiperf Cm profile Fl -auto-plot :\neach run is plotted as it ends, a sweep once it is aggregated."
 	else if ($5 == "@help")
 		print "Prints the synopsis."
 	else if ($5 == "@version")
