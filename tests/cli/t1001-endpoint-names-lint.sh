@@ -12,12 +12,13 @@
 { aiperf-gen --list-choices endpoint-type && echo rankings; } >"$TMP/names"
 
 # literals FILE...: the lines of FILE... (comments left out) that spell an
-# endpoint name as a string literal outside a JSON member's access.
+# endpoint name as a string literal outside a JSON member's access (or a
+# getopt option's name: aiperf config init --template).
 literals() {
 	for f in "$@"; do
 		sed -e 's|/\*.*\*/||g' -e '/^[[:space:]]*\/\{0,1\}\*/d' "$f" |
 			grep -nFf "$TMP/quoted" |
-			grep -Ev 'json_get\(|KEY\(|jw_key\(|json_hook|const char \*const (keys|rk)\[\]' |
+			grep -Ev 'json_get\(|KEY\(|jw_key\(|json_hook|const char \*const (keys|rk)\[\]|_argument, NULL, ' |
 			sed "s|^|$f:|"
 	done
 }
