@@ -269,6 +269,7 @@ static void
 sweep_plan_file(const char *base, const struct buf *b)
 {
 	char *path = xstrfmt("%s/sweep_plan.json", base);
+	int fd;
 
 	/* mkdir(1) itself, for its message */
 	if (run_tool((char *[]){ (char *)"mkdir", (char *)"-p", (char *)base, NULL }, "/dev/null",
@@ -276,6 +277,16 @@ sweep_plan_file(const char *base, const struct buf *b)
 		die("cannot create '%s'", base);
 	if (outfile_write(AT_FDCWD, path, b->s, b->len) < 0)
 		die("cannot write '%s':", path);
+	free(path);
+	/* the sweep's own log, anew (a line a cell as it ends: the wrapper's) */
+	path = xstrfmt("%s/logs", base);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST)
+		die("cannot create '%s':", path);
+	free(path);
+	path = xstrfmt("%s/logs/aiperf.log", base);
+	if ((fd = outfile_fresh(AT_FDCWD, path)) < 0)
+		die("cannot create '%s':", path);
+	close(fd);
 	free(path);
 }
 

@@ -63,6 +63,12 @@ test_expect_success 'a grid sweep from the file: a run a variation, the sweep ag
 	grep -q "^cell 2/2 concurrency_3: ok" out
 '
 
+test_expect_success 'the sweep run again: its log made anew, not appended to' '
+	aiperf profile --config grid.yaml >out 2>err &&
+	test "$(grep -c "sweep of 2 runs" sw/logs/aiperf.log)" -eq 1 &&
+	test "$(grep -c "concurrency_3: ok" sw/logs/aiperf.log)" -eq 1
+'
+
 test_expect_success 'scenarios from the file: folders by name, each its merged options' '
 	conf scen <<-EOF &&
 	  phases: {type: concurrency, concurrency: 1, requests: 6}
