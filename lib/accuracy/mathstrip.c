@@ -383,20 +383,19 @@ keep:
 }
 
 /* _string = re.sub(r"\\text{.*?}$", "", s).strip(), taken when not empty
- * and not s: the first \text{ on ends the string when the string ends in
- * '}' (the lazy .*? runs on to that last '}'). */
+ * and not s: the sub cuts from the first \text{ on when the string ends
+ * in '}' (the lazy .*? runs on to that last '}'), and the strip() applies
+ * even when nothing was cut (the rstrip(".") may have bared a space). */
 static void
 strip_trailing_text(struct ms *m)
 {
-	const char *s = buf_str(&m->a), *p, *q;
-	size_t n = m->a.len, k;
+	const char *s = buf_str(&m->a), *p, *q = s;
+	size_t n = m->a.len, k = n;
 
-	if (n == 0 || s[n - 1] != '}' || !(p = memmem(s, n, "\\text{", 6)))
-		return;
-	q = s;
-	k = (size_t)(p - s);
+	if (n > 0 && s[n - 1] == '}' && (p = memmem(s, n, "\\text{", 6)))
+		k = (size_t)(p - s);
 	pytext_strip(&q, &k);
-	if (k == 0)
+	if (k == 0 || k == n)
 		return;
 	buf_add(&m->t, q, k);
 	commit(m);
