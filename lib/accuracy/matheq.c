@@ -126,8 +126,10 @@ split_commas(struct span x, size_t *k)
 
 	*k = count(x, ',') + 1;
 	v = xreallocarray(NULL, *k, sizeof(*v));
-	for (const char *c; (c = memchr(x.s + j, ',', x.n - j)); j = (size_t)(c - x.s) + 1)
+	for (const char *c; (c = memchr(x.s + j, ',', x.n - j));) {
 		v[i++] = strip((struct span){ x.s + j, (size_t)(c - x.s) - j });
+		j = (size_t)(c - x.s) + 1;
+	}
 	v[i] = strip((struct span){ x.s + j, x.n - j });
 	qsort(v, *k, sizeof(*v), span_cmp);
 	return v;
@@ -238,12 +240,16 @@ static bool
 brace_paren(struct span p, struct span r)
 {
 	struct buf a = BUF_INIT(BUF_NOMAX), b = BUF_INIT(BUF_NOMAX);
+	char open, close, ropen;
 	bool eq;
 
 	p = strip(p);
 	r = strip(r);
-	if (p.n && ((p.s[0] == '[' && p.s[p.n - 1] == ']' && !(r.n && r.s[0] == '(')) ||
-		    (p.s[0] == '(' && p.s[p.n - 1] == ')' && !(r.n && r.s[0] == '[')))) {
+	open = p.n ? p.s[0] : 0;
+	close = p.n ? p.s[p.n - 1] : 0;
+	ropen = r.n ? r.s[0] : 0;
+	if ((open == '[' && close == ']' && ropen != '(') ||
+	    (open == '(' && close == ')' && ropen != '[')) {
 		p = strip_set(p, "[]()");
 		r = strip_set(r, "[]()");
 	}
