@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "accuracy/pytext.h"
+#include "pytext.h"
 
 int
 exact_match_grade(const char *reply, size_t n, const char *gold,

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "accuracy/pytext.h"
+#include "pytext.h"
 
 #define ABS_TOL 1e-6
 

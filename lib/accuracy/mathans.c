@@ -9,7 +9,7 @@
 
 #include "accuracy/matheq.h"
 #include "accuracy/mathstrip.h"
-#include "accuracy/pytext.h"
+#include "pytext.h"
 
 #define BOXED "\\boxed{"
 

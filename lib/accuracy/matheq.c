@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "accuracy/pytext.h"
+#include "pytext.h"
 #include "util.h"
 
 #define MAX_DEPTH 5

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "accuracy/pytext.h"
+#include "pytext.h"
 
 /* _UNIT_TEXTS_BASE in order, duplicates kept ('.' is a regex "any"); each
  * is stripped as is, then all again with an 's' appended. */

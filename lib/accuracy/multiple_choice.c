@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "accuracy/pytext.h"
+#include "pytext.h"
 
 bool
 multiple_choice_extract(const char *reply, size_t n, const char **a,

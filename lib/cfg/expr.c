@@ -11,6 +11,7 @@
 #include "cfg/exprparse.h"
 #include "cfg/exprval.h"
 #include "json/json.h"
+#include "pytext.h"
 #include "stats/numfmt.h"
 
 #define STR_BUDGET ((size_t)16 << 20)
@@ -393,11 +394,11 @@ coerce(struct exprval_ctx *c, const char *s, size_t n, struct buf *out)
 
 	if ((n == 4 && !strncasecmp(s, "true", 4)) || (n == 5 && !strncasecmp(s, "false", 5)))
 		rc = buf_addstr(out, n == 4 ? "true" : "false");
-	else if (exprfilt_pyint(s, n, &d) == 0)
+	else if (pytext_int(s, n, &d))
 		rc = buf_add(out, d.s, d.len);
-	else if (exprfilt_pyfloat(s, n, &f) == 0 && !isfinite(f))
+	else if (pytext_float(s, n, &f) && !isfinite(f))
 		rc = util_seterr(c->err, c->errlen, "'%.40s' is not a finite number", s);
-	else if (exprfilt_pyfloat(s, n, &f) == 0)
+	else if (pytext_float(s, n, &f))
 		rc = buf_add(out, t, numfmt_repr(t, f, NUMFMT_PYREPR));
 	else if ((rc = buf_grow(out, 6 * n + 2)) == 0)
 		json_quote(out, s, n);

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "json/json.h"
+#include "pytext.h"
 #include "rand/pystr.h"
 
 #define TWO63 9223372036854775808.0
@@ -20,103 +21,6 @@ static int
 fail(struct exprval_ctx *c, const char *msg)
 {
 	return util_seterr(c->err, c->errlen, "%s", msg);
-}
-
-static int
-dig(char ch)
-{
-	return ch >= '0' && ch <= '9';
-}
-
-/* digit ('_'? digit)* at p[*i]: the digits (none: 0) appended to t, or -1
- * for a '_' not between two digits. */
-static long
-digitpart(const char *p, size_t n, size_t *i, struct buf *t)
-{
-	long k = 0;
-
-	while (*i < n && dig(p[*i])) {
-		if (t)
-			buf_addch(t, p[*i]);
-		k++;
-		if (++*i < n && p[*i] == '_') {
-			if (*i + 1 >= n || !dig(p[*i + 1]))
-				return -1;
-			++*i;
-		}
-	}
-	return k;
-}
-
-int
-exprfilt_pyint(const char *s, size_t n, struct buf *out)
-{
-	const char *p = pystr_strip(s, &n);
-	size_t i = 0, j;
-	int neg = 0;
-	long k;
-
-	if (i < n && (p[i] == '+' || p[i] == '-'))
-		neg = p[i++] == '-';
-	j = i;
-	k = digitpart(p, n, &j, NULL);
-	if (k <= 0 || j != n)
-		return -1;
-	while (i < n && (p[i] == '0' || p[i] == '_'))
-		i++;
-	if (i == n)
-		return buf_addch(out, '0');
-	if (neg && buf_addch(out, '-'))
-		return -1;
-	return digitpart(p, n, &i, out) < 0 ? -1 : 0;
-}
-
-/* The body of a float's text, underscores taken out into t; 0 or -1. */
-static int
-float_body(const char *p, size_t n, struct buf *t)
-{
-	size_t i = 0;
-	long a, b = 0, e;
-
-	if ((a = digitpart(p, n, &i, t)) < 0)
-		return -1;
-	if (i < n && p[i] == '.') {
-		buf_addch(t, p[i++]);
-		if ((b = digitpart(p, n, &i, t)) < 0)
-			return -1;
-	}
-	if (a + b == 0)
-		return -1;
-	if (i < n && (p[i] == 'e' || p[i] == 'E')) {
-		buf_addch(t, p[i++]);
-		if (i < n && (p[i] == '+' || p[i] == '-'))
-			buf_addch(t, p[i++]);
-		if ((e = digitpart(p, n, &i, t)) <= 0)
-			return -1;
-	}
-	return i == n ? 0 : -1;
-}
-
-int
-exprfilt_pyfloat(const char *s, size_t n, double *out)
-{
-	const char *p = pystr_strip(s, &n);
-	struct buf t = BUF_INIT(BUF_NOMAX);
-	double sign = 1;
-	int rc = 0;
-
-	if (n && (*p == '+' || *p == '-')) {
-		sign = *p == '-' ? -1 : 1;
-		p++, n--;
-	}
-	if ((n == 3 && !strncasecmp(p, "inf", 3)) || (n == 8 && !strncasecmp(p, "infinity", 8)))
-		*out = sign * INFINITY;
-	else if (n == 3 && !strncasecmp(p, "nan", 3))
-		*out = NAN;
-	else if ((rc = float_body(p, n, &t)) == 0)
-		*out = sign * strtod(t.s, NULL);
-	buf_release(&t);
-	return rc;
 }
 
 /* int(f): an error for inf and nan, and past int64 */
@@ -161,7 +65,7 @@ f_int(struct exprval_ctx *c, struct exprval *v, struct exprval *const *args)
 		return isnan(v->f) ? set_default(c, v, args[0], &zero) : float_to_int(c, v->f, v);
 	if (v->t != EV_STR)
 		return set_default(c, v, args[0], &zero);
-	if (exprfilt_pyint(v->s, v->n, &t) == 0) {
+	if (pytext_int(v->s, v->n, &t)) {
 		char *end;
 
 		errno = 0;
@@ -175,7 +79,7 @@ f_int(struct exprval_ctx *c, struct exprval *v, struct exprval *const *args)
 		return 0;
 	}
 	buf_release(&t);
-	if (exprfilt_pyfloat(v->s, v->n, &f) == 0 && !isnan(f))
+	if (pytext_float(v->s, v->n, &f) && !isnan(f))
 		return float_to_int(c, f, v);
 	rc = set_default(c, v, args[0], &zero);
 	return rc;
@@ -191,7 +95,7 @@ f_float(struct exprval_ctx *c, struct exprval *v, struct exprval *const *args)
 		f = (double)v->i;
 	else if (v->t == EV_FLOAT)
 		f = v->f;
-	else if (v->t != EV_STR || exprfilt_pyfloat(v->s, v->n, &f))
+	else if (v->t != EV_STR || !pytext_float(v->s, v->n, &f))
 		return set_default(c, v, args[0], &zero);
 	exprval_release(v);
 	v->t = EV_FLOAT;

@@ -26,14 +26,4 @@ int exprfilt_param(int f, const char *s, size_t n);
 int exprfilt_apply(struct exprval_ctx *c, int f, struct exprval *v,
 		   struct exprval *const *args);
 
-/*
- * Python's int() and float() of text (surrounding white space, a sign,
- * '_' between digits; float() also "inf", "nan", "1e3", ".5", "1."):
- * exprfilt_pyint() appends the integer's canonical digits ("-12", "0") to
- * out, exprfilt_pyfloat() stores the double. Each returns 0, or -1 where
- * Python raises ValueError (out unchanged).
- */
-int exprfilt_pyint(const char *s, size_t n, struct buf *out);
-int exprfilt_pyfloat(const char *s, size_t n, double *out);
-
 #endif

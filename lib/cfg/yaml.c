@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "json/jw.h"
+#include "pytext.h"
 #include "util.h"
 
 struct walk {
@@ -200,65 +201,21 @@ yaml_float(const char *s, size_t n, struct buf *out)
 	return 1;
 }
 
-/* Python's int() of s: 1 with the JSON integer appended, else 0. */
-static int
-py_int(const char *s, size_t n, struct buf *out)
-{
-	uint64_t v;
-	int neg = 0;
-
-	while (n && (*s == ' ' || *s == '\t' || *s == '\n'))
-		s++, n--;
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
-		n--;
-	if (n && (*s == '-' || *s == '+'))
-		neg = *s == '-', s++, n--;
-	if (!n || s[0] == '_' || s[n - 1] == '_')
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if (s[i] == '_' && s[i - 1] == '_')
-			return 0;
-	if (digits(s, n, 10, 0, &v) || v > (uint64_t)INT64_MAX + (uint64_t)neg)
-		return 0;
-	if (neg && v)
-		buf_addch(out, '-');
-	buf_addf(out, "%llu", (unsigned long long)v);
-	return 1;
-}
-
 void
 cfgyaml_coerce(const char *s, size_t n, struct buf *out)
 {
-	char tmp[128], *end;
 	struct jw w;
+	double d;
 
 	jw_init(&w, out, 0);
-	if (n == 4 && !strncasecmp(s, "true", 4)) {
-		jw_bool(&w, 1);
-		return;
-	}
-	if (n == 5 && !strncasecmp(s, "false", 5)) {
-		jw_bool(&w, 0);
-		return;
-	}
-	if (py_int(s, n, out))
-		return;
-	if (n && n < sizeof(tmp) && !memchr(s, '\0', n) && !memchr(s, '_', n)) {
-		memcpy(tmp, s, n);
-		tmp[n] = '\0';
-		errno = 0;
-		double d = strtod(tmp, &end);
-
-		while (*end == ' ' || *end == '\t' || *end == '\n')
-			end++;
-		/* strtod takes hex and "infinity"; Python's float() no hex, and
-		 * JSON no inf or nan: those stay strings */
-		if (end != tmp && !*end && isfinite(d) && !strpbrk(tmp, "xXnN")) {
-			jw_double_py(&w, d);
-			return;
-		}
-	}
-	jw_strn(&w, s, n);
+	if ((n == 4 && !strncasecmp(s, "true", 4)) || (n == 5 && !strncasecmp(s, "false", 5)))
+		jw_bool(&w, n == 4);
+	else if (pytext_int(s, n, out))
+		;
+	else if (pytext_float(s, n, &d) && isfinite(d))	/* JSON has no inf or nan: those stay strings */
+		jw_double_py(&w, d);
+	else
+		jw_strn(&w, s, n);
 }
 
 int

@@ -10,7 +10,7 @@
 #include "accuracy/mathans.h"
 #include "accuracy/matheq.h"
 #include "accuracy/mathstrip.h"
-#include "accuracy/pytext.h"
+#include "pytext.h"
 #include "test.h"
 
 struct gcase {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Python str semantics on UTF-8 bytes for the graders: code points, \w, \s, \d, strip(), float(), int(). */
-#include "accuracy/pytext.h"
+/* Python str semantics on UTF-8 bytes (the graders, the config file's values): code points, \w, \s, \d, strip(), float(), int(). */
+#include "pytext.h"
 
 #include <stdlib.h>
 #include <strings.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Python str semantics on UTF-8 bytes for the graders: code points, \w, \s, \d, strip(), float(), int(). */
+/* Python str semantics on UTF-8 bytes (the graders, the config file's values): code points, \w, \s, \d, strip(), float(), int(). */
 #ifndef AIPERF_PYTEXT_H
 #define AIPERF_PYTEXT_H
 
