@@ -9,26 +9,15 @@
 
 #include "cfg/load.h"
 
-/* The canonical name of the option argument a names ("--x=v" too), or NULL. */
-static const char *
-canon(const struct planner *p, const char *a)
-{
-	const char *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
-	char *name = eq ? xstrndup(a, (size_t)(eq - a)) : xstrdup(a);
-	const struct proftab_opt *o = proftab_find(&p->tab, name);
-
-	free(name);
-	return o ? o->name : NULL;
-}
-
 /* Whether the command line gives option name (canonical). */
 static int
 on_cli(const struct planner *p, int argc, char **argv, const char *name)
 {
 	for (int i = 0; i < argc; i++) {
-		const char *c = argv[i][0] == '-' ? canon(p, argv[i]) : NULL;
+		const char *v;
+		const struct proftab_opt *o = argv[i][0] == '-' ? arg_option(p, argv[i], &v) : NULL;
 
-		if (c && !strcmp(c, name))
+		if (o && !strcmp(o->name, name))
 			return 1;
 	}
 	return 0;

@@ -49,24 +49,12 @@ add_index(struct plan_argv *a, size_t i)
 	free(s);
 }
 
-static const struct proftab_opt *
-known(const struct planner *p, const char *arg, const char **value)
-{
-	const char *eq = arg[0] == '-' && arg[1] == '-' ? strchr(arg, '=') : NULL;
-	char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : xstrdup(arg);
-	const struct proftab_opt *o = proftab_find(&p->tab, name);
-
-	free(name);
-	*value = eq ? eq + 1 : NULL;
-	return o && o->support != PROFTAB_NO ? o : NULL;
-}
-
 /* One argument of mr_split: how many it took. */
 static int
 split_one(const struct planner *p, struct mr *m, int argc, char **argv)
 {
 	const char *v;
-	const struct proftab_opt *o = known(p, argv[0], &v);
+	const struct proftab_opt *o = arg_option(p, argv[0], &v);
 	int taken = 1;
 	const char *list = v ? v : argc > 1 ? argv[1] : NULL;
 
@@ -331,7 +319,7 @@ args_get(const struct planner *p, const struct mr *m, const char *canon)
 
 	for (size_t i = 0; i < m->args.n; i++) {
 		const char *eqv;
-		const struct proftab_opt *o = known(p, m->args.v[i], &eqv);
+		const struct proftab_opt *o = arg_option(p, m->args.v[i], &eqv);
 
 		if (!o || strcmp(o->name, canon))
 			continue;

@@ -58,6 +58,9 @@ void table_load(struct planner *p);
 /* Frees all p holds (its table, options, lists and strings). */
 void planner_release(struct planner *p);
 const struct proftab_opt *opt_get(const struct planner *p, const char *canon);
+/* The option an argument names ("--opt" or "--opt=value", aliases too;
+ * a refused one: NULL), its "=value" in *value (else NULL). */
+const struct proftab_opt *arg_option(const struct planner *p, const char *arg, const char **value);
 /* bash's ${SET[canon]+x}: whether it was given. */
 int is_set(const struct planner *p, const char *canon);
 /* SET[canon], NULL when not given. */

@@ -184,3 +184,15 @@ first_line(const char *s)
 
 	return nl ? xstrndup(s, (size_t)(nl - s)) : xstrdup(s);
 }
+
+const struct proftab_opt *
+arg_option(const struct planner *p, const char *arg, const char **value)
+{
+	const char *eq = arg[0] == '-' && arg[1] == '-' ? strchr(arg, '=') : NULL;
+	char *name = eq ? xstrndup(arg, (size_t)(eq - arg)) : xstrdup(arg);
+	const struct proftab_opt *o = proftab_find(&p->tab, name);
+
+	free(name);
+	*value = eq ? eq + 1 : NULL;
+	return o && o->support != PROFTAB_NO ? o : NULL;
+}
