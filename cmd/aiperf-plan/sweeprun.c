@@ -103,7 +103,7 @@ cfg_params(struct jw *w, const struct swcfg *c)
 	jw_key(w, "parameters");
 	jw_arr(w);
 	for (size_t i = 0; i < n; i++) {
-		struct buf seen = BUF_INIT(BUF_NOMAX);
+		struct plan_argv seen = { 0 };	/* the values' JSON texts so far */
 
 		jw_obj(w);
 		jw_key(w, "name");
@@ -118,22 +118,23 @@ cfg_params(struct jw *w, const struct swcfg *c)
 			const struct json *v = vals[k] ? json_get(vals[k], c->params[i]) : NULL;
 			struct buf t = BUF_INIT(BUF_NOMAX);
 			struct jw tw;
+			size_t q = 0;
 
 			if (!v)
 				continue;
-			buf_addch(&t, '\n');
 			jw_init(&tw, &t, 0);
 			jw_value(&tw, v);
-			buf_addch(&t, '\n');
-			if (!seen.s || !strstr(seen.s, t.s)) {
+			while (q < seen.n && strcmp(seen.v[q], buf_str(&t)))
+				q++;
+			if (q == seen.n) {
 				jw_value(w, v);
-				buf_add(&seen, t.s, t.len);
+				plan_argv_add(&seen, buf_str(&t));
 			}
 			buf_release(&t);
 		}
 		jw_arr_end(w);
 		jw_obj_end(w);
-		buf_release(&seen);
+		plan_argv_release(&seen);
 	}
 	jw_arr_end(w);
 	free(vals);
