@@ -321,3 +321,18 @@ pytext_int(const char *s, size_t n, struct buf *out)
 	buf_release(&a);
 	return ok;
 }
+
+size_t
+pytext_digits_end(const char *s, size_t n, size_t i)
+{
+	int32_t cp;
+
+	while (i < n) {
+		size_t k = pytext_next(s, n, i, &cp);
+
+		if (!pytext_isdigit(cp))
+			break;
+		i += k;
+	}
+	return i;
+}

@@ -34,6 +34,8 @@ bool pytext_word_at(const char *s, size_t n, size_t i);
 bool pytext_word_before(const char *s, size_t i);
 bool pytext_digit_at(const char *s, size_t n, size_t i);
 bool pytext_digit_before(const char *s, size_t i);
+/* The end of the run of \d code points at s[i], i where there is none. */
+size_t pytext_digits_end(const char *s, size_t n, size_t i);
 
 /* str.strip() with no argument: narrow [*s, *s + *n) to drop leading and
  * trailing whitespace. */

@@ -72,21 +72,6 @@ format_tail(const char *s, size_t n, struct buf *out)
 		out->s[--out->len] = '\0';
 }
 
-static size_t
-digits(const char *s, size_t n, size_t i)
-{
-	int32_t cp;
-
-	while (i < n) {
-		size_t k = pytext_next(s, n, i, &cp);
-
-		if (!pytext_isdigit(cp))
-			break;
-		i += k;
-	}
-	return i;
-}
-
 /* _extract_last_number: the last -?\d+(?:\.\d+)?(?:/\d+)? */
 static bool
 last_number(const char *s, size_t n, const char **a, size_t *an)
@@ -100,15 +85,15 @@ last_number(const char *s, size_t n, const char **a, size_t *an)
 
 		if (s[i] == '-' && pytext_digit_at(s, n, i + 1))
 			j++;
-		e = digits(s, n, j);
+		e = pytext_digits_end(s, n, j);
 		if (e == j) {
 			i += pytext_next(s, n, i, &cp);
 			continue;
 		}
-		if (e + 1 < n && s[e] == '.' && digits(s, n, e + 1) > e + 1)
-			e = digits(s, n, e + 1);
-		if (e + 1 < n && s[e] == '/' && digits(s, n, e + 1) > e + 1)
-			e = digits(s, n, e + 1);
+		if (e + 1 < n && s[e] == '.' && pytext_digits_end(s, n, e + 1) > e + 1)
+			e = pytext_digits_end(s, n, e + 1);
+		if (e + 1 < n && s[e] == '/' && pytext_digits_end(s, n, e + 1) > e + 1)
+			e = pytext_digits_end(s, n, e + 1);
 		*a = s + b;
 		*an = e - b;
 		found = true;

@@ -220,21 +220,6 @@ strip_months(struct ms *m)
 	commit(m);
 }
 
-static size_t
-digits_end(const char *s, size_t n, size_t i)
-{
-	int32_t cp;
-
-	while (i < n) {
-		size_t k = pytext_next(s, n, i, &cp);
-
-		if (!pytext_isdigit(cp))
-			break;
-		i += k;
-	}
-	return i;
-}
-
 /* re.sub(r"(\d+)\.0*([^\d])", r"\1\2") then re.sub(r"(\d+)\.0*$", r"\1") */
 static void
 strip_zeros(struct ms *m)
@@ -243,7 +228,7 @@ strip_zeros(struct ms *m)
 	size_t n = m->a.len, i = 0, copied = 0, z;
 
 	while (i < n) {
-		size_t de = digits_end(s, n, i);
+		size_t de = pytext_digits_end(s, n, i);
 		int32_t cp;
 
 		if (de == i) {
