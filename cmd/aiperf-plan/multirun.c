@@ -111,15 +111,11 @@ mr_value(const struct planner *p, const struct mr *m, const char *canon)
 	const char *v = "", *eqv;
 
 	for (size_t i = 0; i < m->args.n; i++) {
-		const char *a = m->args.v[i], *eq = strchr(a, '=');
-		char *name = eq ? xstrndup(a, (size_t)(eq - a)) : xstrdup(a);
-		const struct proftab_opt *o = proftab_find(&p->tab, name);
+		const struct proftab_opt *o = arg_option(p, m->args.v[i], &eqv);
 
-		free(name);
-		if (!o || o->support == PROFTAB_NO || strcmp(o->name, canon))
+		if (!o || strcmp(o->name, canon))
 			continue;
-		eqv = eq ? eq + 1 : i + 1 < m->args.n ? m->args.v[i + 1] : "";
-		v = eqv;
+		v = eqv ? eqv : i + 1 < m->args.n ? m->args.v[i + 1] : "";
 	}
 	return v;
 }
