@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A hub dataset's rows, one JSON object a row: from a local folder, the cache, or the hub's dataset viewer. */
+#ifndef AIPERF_HUB_ROWS_H
+#define AIPERF_HUB_ROWS_H
+
+#include <stddef.h>
+
+/*
+ * A split of a Hugging Face hub dataset is named by three parts: the
+ * dataset id ("cais/mmlu", "gsm8k"), the config ("abstract_algebra",
+ * "main", "default") and the split ("test", "dev", "train"). Its rows are
+ * JSON objects with the hub's column names, in the hub's row order.
+ *
+ * The same layout serves a local folder and the cache, so that a cache
+ * filled on one machine is a --accuracy-dataset-dir on another:
+ *   ROOT/<dataset id>/<config>/<split>.jsonl    one row a line
+ * Each part must be a safe path component (rows_valid_part): no "..",
+ * no leading '.', no '/' but the one between a dataset id's two parts.
+ *
+ * rows_get() looks in src->dir (when set: there and nowhere else, the
+ * offline source), else in src->cache, else (unless src->offline) asks
+ * the hub's dataset viewer for the rows and stores them in src->cache
+ * (atomically: a file there is always whole).
+ */
+struct rows_src {
+	const char *dir;	/* a local folder: only there; NULL: none */
+	const char *cache;	/* the cache root; NULL: no cache */
+	const char *endpoint;	/* the dataset viewer's base URL (no
+				 * trailing '/'); NULL: the default */
+	const char *token;	/* HF_TOKEN for gated datasets; NULL: none */
+	int offline;		/* no network: dir or cache only */
+	size_t max_bytes;	/* cap on one split's rows; 0: ROWS_MAX_BYTES */
+	/* called as rows arrive from the hub (total 0: not known yet) */
+	void (*progress)(void *ud, const char *what, size_t got, size_t total);
+	void *progress_ud;
+};
+
+#define ROWS_MAX_BYTES ((size_t)1 << 30)
+#define ROWS_MAX_LINE ((size_t)64 << 20)
+
+/* The rows of one split: row i is v[i][0..len[i]), a JSON object's text,
+ * NUL-terminated. Owned by the struct (rows_free). */
+struct rows {
+	size_t n;
+	char **v;
+	size_t *len;
+	/* where they came from: "dir", "cache" or "hub" */
+	const char *from;
+};
+
+/* Whether s is a safe dataset id (slash 1: "ORG/NAME" or "NAME"), config
+ * or split name (slash 0). 1 or 0. */
+int rows_valid_part(const char *s, int slash);
+
+/* The path ROOT/<id>/<config>/<split>.jsonl, malloc'd; NULL when a part
+ * is not valid. */
+char *rows_path(const char *root, const char *id, const char *config,
+		const char *split);
+
+/*
+ * Fill *out with the rows of id/config/split. Returns 0, or -1 with a
+ * message in err naming the split and what went wrong (a missing file
+ * names the path it looked for; a line that is not a JSON object names its
+ * line number). Nothing is printed here.
+ */
+int rows_get(const struct rows_src *src, const char *id, const char *config,
+	     const char *split, struct rows *out, char *err, size_t errlen);
+
+/* Read a rows file (the layout's FILE) into *out; name is for messages. */
+int rows_read_file(const char *path, struct rows *out, size_t max_bytes,
+		   char *err, size_t errlen);
+
+void rows_free(struct rows *r);
+
+#endif
