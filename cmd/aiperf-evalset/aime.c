@@ -6,7 +6,7 @@
 #include "util.h"
 
 #define AIME_ID "Maxwell-Jia/AIME_2024"
-#define GENERATION_SIZE 32768
+#define AIME_GENERATION_SIZE 32768
 
 static const char header[] =
 	"The following are problems from the American Invitational Mathematics "
@@ -74,7 +74,7 @@ aime_load(const struct bench_opts *o, struct problems *out, char *err,
 		buf_addf(&p, "%s**Problem**: %s\n**Answer**: \n\n%s", buf_str(&shots),
 			 problem, o->cot ? "Let's think step-by-step." :
 			 "No explanation needed. Just return a number.");
-		problems_add(out, "aime", gold.s, p.s, NULL, GENERATION_SIZE);
+		problems_add(out, "aime", gold.s, p.s, NULL, AIME_GENERATION_SIZE);
 	}
 	rc = 0;
 out:

@@ -188,10 +188,11 @@ write_messages(struct jw *w, struct json_doc *doc, const struct problem *p,
 
 		json_doc_reset(doc);
 		v = json_parse(doc, p->messages, strlen(p->messages), perr, sizeof(perr));
-		if (!v || v->type != JSON_ARRAY)
+		if (v && v->type == JSON_ARRAY)
+			for (struct json *m = v->child; m; m = m->next)
+				jw_value(w, m);
+		else
 			die("problem %s: its messages are not a JSON array: %s", p->task, perr);
-		for (struct json *m = v->child; m; m = m->next)
-			jw_value(w, m);
 	} else {
 		message(w, "user", p->prompt);
 	}
@@ -305,7 +306,7 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < ps.n; i++)
 		write_problem(&line, doc, i, &ps.v[i], sys);
 	if (isatty(2))
-		fprintf(stderr, "%s: %s: %zu problems\n", argv0, b->name, ps.n);
+		fprintf(stderr, "\r%s: %s: %zu problems\n", argv0, b->name, ps.n);
 	json_doc_free(doc);
 	buf_release(&line);
 	problems_release(&ps);

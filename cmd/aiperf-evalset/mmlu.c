@@ -7,7 +7,7 @@
 #include "util.h"
 
 #define MMLU_ID "lighteval/mmlu"
-#define GENERATION_SIZE 5
+#define MMLU_GENERATION_SIZE 5
 #define NSUBJECTS (sizeof(subjects) / sizeof(subjects[0]))
 
 static const char *const subjects[] = {
@@ -438,7 +438,7 @@ subject_problems(const struct bench_opts *o, const char *subject,
 			goto out;
 		flat_prompt(instr, &sh, &q, &p);
 		chat_messages(instr, &sh, &q, &m);
-		problems_add(out, subject, gold, p.s, m.s, GENERATION_SIZE);
+		problems_add(out, subject, gold, p.s, m.s, MMLU_GENERATION_SIZE);
 	}
 	rc = 0;
 out:
