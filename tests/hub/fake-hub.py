@@ -43,6 +43,7 @@ A = ap.parse_args()
 COMMIT = hashlib.sha1(b"aiperf fake hub").hexdigest()
 state = {"last": time.time(), "429": A.once429}
 lock = threading.Lock()
+LOADED = {}  # (path, mtime): its rows, parsed once
 
 
 def safe(parts):
@@ -56,8 +57,11 @@ def load(ds, config, split):
     f = os.path.join(A.root, *parts[:-1], parts[-1] + ".jsonl")
     if not os.path.isfile(f):
         return None
-    with open(f, encoding="utf-8") as fh:
-        return [json.loads(line, object_pairs_hook=dict) for line in fh if line.strip()]
+    key = (f, os.stat(f).st_mtime_ns)
+    if key not in LOADED:
+        with open(f, encoding="utf-8") as fh:
+            LOADED[key] = [json.loads(line, object_pairs_hook=dict) for line in fh if line.strip()]
+    return LOADED[key]
 
 
 def features(rows):
@@ -68,6 +72,7 @@ def features(rows):
 
 class Hub(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are two writes
 
     def log_message(self, *args):
         pass
