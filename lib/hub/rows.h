@@ -89,7 +89,10 @@ char *rows_path(const char *root, const char *id, const char *config,
  * Fill *out with the rows of id/config/split. Returns 0, or -1 with a
  * message in err naming the split and what went wrong (a missing file
  * names the path it looked for; a line that is not a JSON object names its
- * line number). Nothing is printed here.
+ * line number). Nothing is printed here. The cache is read and written
+ * through lib/hub/rowcache.h: a link, FIFO or device in it is an error,
+ * never followed; the hub is read through lib/hub/viewer.h, and when its
+ * rows cannot be stored in the cache the call fails.
  */
 int rows_get(const struct rows_src *src, const char *id, const char *config,
 	     const char *split, struct rows *out, char *err, size_t errlen);
