@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A hub dataset's rows: the local-folder layout and its reader (the hub and the cache come next). */
+/* A hub dataset's rows: the layout, its reader, and the order of the sources (folder, cache, hub). */
 #include "hub/rows.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
+#include "hub/rowcache.h"
+#include "hub/viewer.h"
 #include "json/json.h"
 #include "lines.h"
 #include "rand/pystr.h"
+#include "tok/hfhub.h"
 #include "util.h"
 
 int
@@ -45,16 +52,59 @@ rows_path(const char *root, const char *id, const char *config,
 	return xstrfmt("%s/%s/%s/%s.jsonl", root, id, config, split);
 }
 
-static void
-rows_add(struct rows *r, size_t *cap, const char *s, size_t n)
+void
+rows_add(struct rows *r, const char *s, size_t n)
 {
-	if (r->n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		r->v = xreallocarray(r->v, *cap, sizeof(*r->v));
-		r->len = xreallocarray(r->len, *cap, sizeof(*r->len));
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 256;
+		r->v = xreallocarray(r->v, r->cap, sizeof(*r->v));
+		r->len = xreallocarray(r->len, r->cap, sizeof(*r->len));
 	}
 	r->v[r->n] = xstrndup(s, n);
 	r->len[r->n++] = n;
+}
+
+/* Read the rows of l (named name in messages) into *out. */
+static int
+read_lines(struct lines *l, const char *name, struct rows *out,
+	   size_t max_bytes, char *err, size_t errlen)
+{
+	struct json_doc *doc = json_doc_new();
+	const char *s;
+	size_t n, total = 0;
+	int rc;
+	char perr[256];
+
+	if (!max_bytes)
+		max_bytes = ROWS_MAX_BYTES;
+	while ((rc = lines_next(l, &s, &n)) > 0) {
+		struct json *v;
+
+		if (pystr_isblank(s, n))
+			continue;
+		if ((total += n + 1) > max_bytes) {
+			util_seterr(err, errlen, "%s: more than %zu bytes of rows",
+				    name, max_bytes);
+			rc = -2;
+			break;
+		}
+		json_doc_reset(doc);
+		v = json_parse(doc, s, n, perr, sizeof(perr));
+		if (!v || v->type != JSON_OBJECT) {
+			util_seterr(err, errlen, "%s:%zu: %s", name, l->lineno,
+				    v ? "a row must be a JSON object" : perr);
+			rc = -2;
+			break;
+		}
+		rows_add(out, s, n);
+	}
+	if (rc == -1)
+		util_seterr(err, errlen, "%s:%zu: %s", name, l->lineno + 1,
+			    errno == ENOBUFS ? "line too long" : util_strerror(errno));
+	json_doc_free(doc);
+	if (rc < 0)
+		rows_free(out);
+	return rc < 0 ? -1 : 0;
 }
 
 int
@@ -62,52 +112,58 @@ rows_read_file(const char *path, struct rows *out, size_t max_bytes,
 	       char *err, size_t errlen)
 {
 	struct lines l;
-	struct json_doc *doc;
-	const char *s;
-	size_t n, cap = 0, total = 0;
 	int rc;
-	char perr[256];
 
 	*out = (struct rows){ .from = "dir" };
-	if (!max_bytes)
-		max_bytes = ROWS_MAX_BYTES;
 	if (lines_open(&l, path, ROWS_MAX_LINE) < 0)
 		return util_seterr(err, errlen, "%s: %s", path,
 				   util_strerror(errno));
-	doc = json_doc_new();
-	while ((rc = lines_next(&l, &s, &n)) > 0) {
-		struct json *v;
-
-		if (pystr_isblank(s, n))
-			continue;
-		if ((total += n + 1) > max_bytes) {
-			rc = util_seterr(err, errlen, "%s: more than %zu bytes of rows",
-					 path, max_bytes);
-			goto fail;
-		}
-		json_doc_reset(doc);
-		v = json_parse(doc, s, n, perr, sizeof(perr));
-		if (!v || v->type != JSON_OBJECT) {
-			rc = util_seterr(err, errlen, "%s:%zu: %s", path, l.lineno,
-					 v ? "a row must be a JSON object" : perr);
-			goto fail;
-		}
-		rows_add(out, &cap, s, n);
-	}
-	if (rc < 0) {
-		rc = util_seterr(err, errlen, "%s:%zu: %s", path, l.lineno + 1,
-				 errno == ENOBUFS ? "line too long" :
-				 util_strerror(errno));
-		goto fail;
-	}
-	json_doc_free(doc);
+	rc = read_lines(&l, path, out, max_bytes, err, errlen);
 	lines_close(&l);
-	return 0;
-fail:
-	json_doc_free(doc);
-	lines_close(&l);
-	rows_free(out);
+	if (rc == 0)
+		out->from = "dir";
 	return rc;
+}
+
+/* The split from the cache: 1 when read, 0 when it is not there. */
+static int
+from_cache(const struct rows_src *src, const char *id, const char *config,
+	   const char *split, struct rows *out, char *err, size_t errlen)
+{
+	char *path = rows_path(src->cache, id, config, split);
+	int fd = rowcache_open(src->cache, id, config, split, err, errlen), rc;
+	struct lines l;
+
+	if (fd < 0) {
+		free(path);
+		return fd == -2 ? 0 : -1;
+	}
+	lines_fdopen(&l, fd, path, ROWS_MAX_LINE);
+	rc = read_lines(&l, path, out, src->max_bytes, err, errlen);
+	lines_close(&l);
+	close(fd);
+	free(path);
+	if (rc < 0)
+		return -1;
+	out->from = "cache";
+	return 1;
+}
+
+/* From the viewer, then into the cache; a cache that cannot be written
+ * fails the call (its message says why), the rows are not kept. */
+static int
+from_hub(const struct rows_src *src, const char *id, const char *config,
+	 const char *split, struct rows *out, char *err, size_t errlen)
+{
+	if (viewer_rows(src, id, config, split, out, err, errlen) < 0)
+		return -1;
+	if (src->cache &&
+	    rowcache_store(src->cache, id, config, split, out, err, errlen) < 0) {
+		rows_free(out);
+		return -1;
+	}
+	out->from = "hub";
+	return 0;
 }
 
 int
@@ -122,13 +178,22 @@ rows_get(const struct rows_src *src, const char *id, const char *config,
 	    !rows_valid_part(split, 0))
 		return util_seterr(err, errlen, "%s/%s/%s: not a valid dataset, config or split name",
 				   id ? id : "", config ? config : "", split ? split : "");
-	if (!src->dir)
-		return util_seterr(err, errlen, "%s/%s/%s: no dataset folder given, and the hub is not read yet",
-				   id, config, split);
-	path = rows_path(src->dir, id, config, split);
-	rc = rows_read_file(path, out, src->max_bytes, err, errlen);
-	free(path);
-	return rc;
+	if (src->dir) {
+		path = rows_path(src->dir, id, config, split);
+		rc = rows_read_file(path, out, src->max_bytes, err, errlen);
+		free(path);
+		return rc;
+	}
+	if (src->cache &&
+	    (rc = from_cache(src, id, config, split, out, err, errlen)) != 0)
+		return rc < 0 ? -1 : 0;
+	if (src->offline)
+		return util_seterr(err, errlen, "%s/%s/%s: not in the cache '%s' and "
+				   "the hub is off limits (offline): fill a folder with "
+				   "aiperf-hub fetch on a machine that has the network, "
+				   "and give it as the dataset folder", id, config,
+				   split, src->cache ? src->cache : "(none)");
+	return from_hub(src, id, config, split, out, err, errlen);
 }
 
 void
@@ -139,4 +204,154 @@ rows_free(struct rows *r)
 	free(r->v);
 	free(r->len);
 	*r = (struct rows){ 0 };
+}
+
+static int
+env_true(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && (!strcmp(v, "1") || !strcasecmp(v, "on") ||
+		     !strcasecmp(v, "yes") || !strcasecmp(v, "true"));
+}
+
+static const char *
+env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+static void
+env_cache(struct rows_env *e)
+{
+	size_t cap = sizeof(e->cache);
+	int n = -1;
+
+	if (env("AIPERF_CACHE_DIR"))
+		n = snprintf(e->cache, cap, "%s/datasets", env("AIPERF_CACHE_DIR"));
+	else if (env("XDG_CACHE_HOME"))
+		n = snprintf(e->cache, cap, "%s/aiperf/datasets", env("XDG_CACHE_HOME"));
+	else if (env("HOME"))
+		n = snprintf(e->cache, cap, "%s/.cache/aiperf/datasets", env("HOME"));
+	if (n < 0 || (size_t)n >= cap)
+		e->cache[0] = '\0';
+}
+
+void
+rows_src_env(struct rows_src *src, struct rows_env *e)
+{
+	struct hfhub h;
+	const char *v = env("AIPERF_HUB_ROWS_URL");
+	size_t n;
+
+	memset(src, 0, sizeof(*src));
+	memset(e, 0, sizeof(*e));
+	env_cache(e);
+	hfhub_init(&h);
+	memcpy(e->token, h.token, sizeof(e->token));
+	if (v && strlen(v) < sizeof(e->endpoint)) {
+		memcpy(e->endpoint, v, strlen(v) + 1);
+		for (n = strlen(e->endpoint); n > 0 && e->endpoint[n - 1] == '/'; n--)
+			e->endpoint[n - 1] = '\0';
+	}
+	src->cache = e->cache[0] ? e->cache : NULL;
+	src->token = e->token[0] ? e->token : NULL;
+	src->endpoint = e->endpoint[0] ? e->endpoint : NULL;
+	src->offline = env_true("HF_HUB_OFFLINE") || env_true("HF_DATASETS_OFFLINE");
+}
+
+/* NAME of NAME.jsonl, malloc'd, when it is a valid part; else NULL. */
+static char *
+file_stem(const char *file)
+{
+	size_t n = file ? strlen(file) : 0;
+	char *stem;
+
+	if (n <= 6 || strcmp(file + n - 6, ".jsonl"))
+		return NULL;
+	stem = xstrndup(file, n - 6);
+	if (!rows_valid_part(stem, 0)) {
+		free(stem);
+		return NULL;
+	}
+	return stem;
+}
+
+static void
+on_file_progress(void *ud, const char *file, uint64_t got, uint64_t total)
+{
+	const struct rows_src *src = ud;
+
+	src->progress(src->progress_ud, file, (size_t)got, (size_t)total);
+}
+
+/* The file's snapshot folder: the hub cache first, then the hub. */
+static char *
+resolve_file(const struct rows_src *src, const char *id, const char *rev,
+	     const char *file, const char **from, char *err, size_t errlen)
+{
+	const char *files[] = { file };
+	struct hfhub h;
+	char *snap;
+	int env_offline;
+
+	hfhub_init(&h);
+	env_offline = h.offline;
+	h.dataset = 1;
+	h.hint = "fill a folder with aiperf-hub fetch --repo-file on a machine "
+		 "that has the network, and give it as the dataset folder";
+	h.max_bytes = src->max_bytes ? src->max_bytes : ROWS_MAX_BYTES;
+	if (src->token && strlen(src->token) < sizeof(h.token))
+		memcpy(h.token, src->token, strlen(src->token) + 1);
+	if (src->progress) {
+		h.progress = on_file_progress;
+		h.progress_ud = (void *)src;
+	}
+	h.offline = 1;
+	*from = "cache";
+	snap = hfhub_resolve(&h, id, rev, files, 1, err, errlen);
+	if (!snap && !src->offline && !env_offline) {
+		h.offline = 0;
+		*from = "hub";
+		snap = hfhub_resolve(&h, id, rev, files, 1, err, errlen);
+	}
+	return snap;
+}
+
+int
+rows_get_file(const struct rows_src *src, const char *id, const char *rev,
+	      const char *file, struct rows *out, char *err, size_t errlen)
+{
+	char *stem = file_stem(file), *path, *snap;
+	const char *from;
+	int rc;
+
+	*out = (struct rows){ 0 };
+	if (!rev)
+		rev = "main";
+	if (!stem || !rows_valid_part(id, 1) || !rows_valid_part(rev, 0)) {
+		free(stem);
+		return util_seterr(err, errlen, "%s@%s/%s: not a valid dataset id, "
+				   "revision or NAME.jsonl file", id ? id : "",
+				   rev, file ? file : "");
+	}
+	if (src->dir) {
+		path = rows_path(src->dir, id, rev, stem);
+		free(stem);
+		rc = rows_read_file(path, out, src->max_bytes, err, errlen);
+		free(path);
+		return rc;
+	}
+	free(stem);
+	if (!(snap = resolve_file(src, id, rev, file, &from, err, errlen)))
+		return -1;
+	path = xstrfmt("%s/%s", snap, file);
+	rc = rows_read_file(path, out, src->max_bytes, err, errlen);
+	free(path);
+	free(snap);
+	if (rc == 0)
+		out->from = from;
+	return rc;
 }

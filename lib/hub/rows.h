@@ -33,7 +33,34 @@ struct rows_src {
 	/* called as rows arrive from the hub (total 0: not known yet) */
 	void (*progress)(void *ud, const char *what, size_t got, size_t total);
 	void *progress_ud;
+	/* tries again after a failed page (429, 5xx, connection):
+	 * 0: VIEWER_RETRIES, < 0: none; the first wait, doubled each
+	 * time: 0: VIEWER_BACKOFF_MS */
+	int retries;
+	long backoff_ms;
 };
+
+/*
+ * The strings a rows_src filled from the environment points into: the
+ * struct owns them (fixed arrays), nothing to free.
+ */
+struct rows_env {
+	char cache[4096];
+	char token[1024];
+	char endpoint[1024];
+};
+
+/*
+ * Fill *src (zeroed first) from the environment, its strings kept in *e:
+ * the cache root $AIPERF_CACHE_DIR/datasets, else
+ * $XDG_CACHE_HOME/aiperf/datasets, else $HOME/.cache/aiperf/datasets
+ * (NULL when none is set, or the path is too long); the token as the hub
+ * client reads it (HF_TOKEN, else the file HF_TOKEN_PATH or
+ * $HF_HOME/token); offline when HF_HUB_OFFLINE or HF_DATASETS_OFFLINE is
+ * 1, ON, YES or TRUE; the viewer's URL from AIPERF_HUB_ROWS_URL
+ * (trailing '/' dropped). src->dir stays NULL.
+ */
+void rows_src_env(struct rows_src *src, struct rows_env *e);
 
 #define ROWS_MAX_BYTES ((size_t)1 << 30)
 #define ROWS_MAX_LINE ((size_t)64 << 20)
@@ -46,6 +73,7 @@ struct rows {
 	size_t *len;
 	/* where they came from: "dir", "cache" or "hub" */
 	const char *from;
+	size_t cap;		/* room in v and len (rows_add) */
 };
 
 /* Whether s is a safe dataset id (slash 1: "ORG/NAME" or "NAME"), config
@@ -61,10 +89,31 @@ char *rows_path(const char *root, const char *id, const char *config,
  * Fill *out with the rows of id/config/split. Returns 0, or -1 with a
  * message in err naming the split and what went wrong (a missing file
  * names the path it looked for; a line that is not a JSON object names its
- * line number). Nothing is printed here.
+ * line number). Nothing is printed here. The cache is read and written
+ * through lib/hub/rowcache.h: a link, FIFO or device in it is an error,
+ * never followed; the hub is read through lib/hub/viewer.h, and when its
+ * rows cannot be stored in the cache the call fails.
  */
 int rows_get(const struct rows_src *src, const char *id, const char *config,
 	     const char *split, struct rows *out, char *err, size_t errlen);
+
+/*
+ * The rows of a JSON Lines file of dataset repository id at revision rev
+ * (NULL: "main"), for a dataset whose cells are too large for the viewer
+ * (livecodebench/code_generation_lite's test.jsonl ... test6.jsonl): file
+ * is NAME.jsonl, one path component. With src->dir set, read there only,
+ * as ROOT/<id>/<rev>/NAME.jsonl (the layout with rev for the config and
+ * NAME for the split); else from the HuggingFace hub cache (hfhub_init():
+ * HF_HUB_CACHE, HF_HOME) where it is ("cache"), else, unless offline,
+ * downloaded into it from HF_ENDPOINT with hfhub_resolve() ("hub").
+ * src->cache and src->endpoint are not used; src->token, when set, is
+ * the token. Returns 0, or -1 with a message in err.
+ */
+int rows_get_file(const struct rows_src *src, const char *id, const char *rev,
+		  const char *file, struct rows *out, char *err, size_t errlen);
+
+/* Append the row text s[0..n) to r (copied). */
+void rows_add(struct rows *r, const char *s, size_t n);
 
 /* Read a rows file (the layout's FILE) into *out; name is for messages. */
 int rows_read_file(const char *path, struct rows *out, size_t max_bytes,
