@@ -401,8 +401,13 @@ supervise(struct run *u, const struct sandbox_limits *l, struct sandbox_result *
 							  : &r->err_truncated) < 0)
 					close_fd(&u->fd[i]);
 			}
-		if (!u->exited && waitpid(u->pid, &u->status, WNOHANG) == u->pid)
-			u->exited = true;
+		if (!u->exited) {
+			pid_t w = waitpid(u->pid, &u->status, WNOHANG);
+
+			/* ECHILD: a caller that ignores SIGCHLD has it reaped */
+			if (w == u->pid || (w < 0 && errno == ECHILD))
+				u->exited = true;
+		}
 	}
 	if (!u->exited)
 		while (waitpid(u->pid, &u->status, 0) < 0 && errno == EINTR)
