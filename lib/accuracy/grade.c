@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "accuracy/codeexec.h"
 #include "accuracy/exact_match.h"
 #include "accuracy/gsm8k.h"
 #include "accuracy/mathans.h"
@@ -19,6 +20,7 @@ static const struct {
 	{ "exact_match", exact_match_grade },
 	{ "lighteval_gsm8k", gsm8k_grade },
 	{ "math", mathans_grade },
+	{ "code_execution", codeexec_grade },
 };
 
 /* plugins.yaml, accuracy_benchmark: default_grader */

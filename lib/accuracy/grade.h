@@ -23,7 +23,9 @@
  * Every grader takes the reply as bytes (any bytes, NULs included) and
  * the gold as a C string, fills *r and returns 0, or returns -1 with
  * errno EMSGSIZE when either is longer than GRADE_MAX_TEXT (then *r says
- * wrong and unparsed). Nothing is kept or allocated past the call.
+ * wrong and unparsed), or (code_execution) with errno ENOEXEC when its
+ * sandbox cannot be made (r->reason says why). Nothing is kept or
+ * allocated past the call.
  */
 
 /* Longer replies are refused: it bounds every grader's work and memory. */
@@ -49,8 +51,8 @@ typedef int grade_fn(const char *reply, size_t n, const char *gold,
 
 /*
  * The grader the original registers under name ("multiple_choice",
- * "exact_match", "lighteval_gsm8k", "math"), or NULL for any other name,
- * the lighteval_* extractive-match graders and code_execution included
+ * "exact_match", "lighteval_gsm8k", "math", "code_execution"), or NULL
+ * for any other name, the lighteval_* extractive-match graders included
  * (not ported).
  */
 grade_fn *grade_lookup(const char *name);
