@@ -140,6 +140,8 @@ CASES = [
      3, True, None),
     ("bigbench-shot1", bigbench, ["NAVIGATE", "boolean_expressions"], 1, False, None),
     ("bigbench-cot0", bigbench, ["object_counting"], 0, True, None),
+    ("bigbench-all", bigbench, None, 3, True, None),
+    ("bigbench-all-shot2", bigbench, None, 2, False, None),
     ("lcb-default", lcb, None, 0, False, None),
 ]
 

@@ -136,6 +136,8 @@ test_reference(void)
 	check_case("bigbench-cot3", &bench_bigbench, bbh3, 3, 3, true, NULL);
 	check_case("bigbench-shot1", &bench_bigbench, bbh_s, 2, 1, false, NULL);
 	check_case("bigbench-cot0", &bench_bigbench, bbh_o, 1, 0, true, NULL);
+	check_case("bigbench-all", &bench_bigbench, NULL, 0, 3, true, NULL);
+	check_case("bigbench-all-shot2", &bench_bigbench, NULL, 0, 2, false, NULL);
 	check_case("lcb-default", &bench_lcb, NULL, 0, 0, false, NULL);
 }
 
@@ -225,8 +227,8 @@ test_options(void)
 	TEST("bigbench: 'all' with another subtask refused",
 	     refused(&bench_bigbench, HUB, mixed, 2, 3, true, "to select every BBH subtask"));
 	TEST("bigbench: 'ALL' reads every subtask (the missing split named)",
-	     refused(&bench_bigbench, HUB, all, 1, 3, true,
-		     HUB "/lukaemon/bbh/causal_judgement/test.jsonl: "));
+	     refused(&bench_bigbench, tmp, all, 1, 3, true,
+		     "/lukaemon/bbh/boolean_expressions/test.jsonl: "));
 	TEST("lcb: --accuracy-tasks refused",
 	     refused(&bench_lcb, HUB, easy, 1, 0, false, "lcb_codegeneration: --accuracy-tasks is not supported"));
 	TEST("lcb: n-shots refused",
