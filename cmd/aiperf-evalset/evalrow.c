@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A benchmark row's columns read with clear messages; Python's repr of a list of names. */
+#include "evalrow.h"
+
+#include <string.h>
+
+#include "util.h"
+
+int
+erow_parse(struct erow *e, const struct rows *r, size_t i, char *err,
+	   size_t errlen)
+{
+	char perr[200];
+
+	e->i = i;
+	json_doc_reset(e->doc);
+	e->v = json_parse(e->doc, r->v[i], r->len[i], perr, sizeof(perr));
+	if (!e->v || e->v->type != JSON_OBJECT)
+		return util_seterr(err, errlen, "%s row %zu: %s", e->split, i,
+				   e->v ? "not a JSON object" : perr);
+	return 0;
+}
+
+int
+erow_bad(const struct erow *e, const char *col, const char *why, char *err,
+	 size_t errlen)
+{
+	return util_seterr(err, errlen, "%s row %zu: column '%s' %s", e->split,
+			   e->i, col, why);
+}
+
+const char *
+erow_str(const struct erow *e, const char *col, char *err, size_t errlen)
+{
+	const struct json *v = json_get(e->v, col);
+
+	if (!v) {
+		util_seterr(err, errlen, "%s row %zu: no column '%s'", e->split,
+			    e->i, col);
+		return NULL;
+	}
+	if (v->type != JSON_STRING) {
+		erow_bad(e, col, "is not a string", err, errlen);
+		return NULL;
+	}
+	if (memchr(v->str, '\0', v->len)) {
+		erow_bad(e, col, "holds a NUL character", err, errlen);
+		return NULL;
+	}
+	return v->str;
+}
+
+/* repr(s): single quotes unless s holds ' and no ", the quote, '\\' and
+ * control characters escaped (\t \n \r, else \xNN); the rest as it is. */
+static void
+pyrepr(struct buf *b, const char *s)
+{
+	char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+
+	buf_addch(b, q);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\\' || c == (unsigned char)q)
+			buf_addf(b, "\\%c", c);
+		else if (c == '\t')
+			buf_addstr(b, "\\t");
+		else if (c == '\n')
+			buf_addstr(b, "\\n");
+		else if (c == '\r')
+			buf_addstr(b, "\\r");
+		else if (c < 0x20 || c == 0x7f)
+			buf_addf(b, "\\x%02x", c);
+		else
+			buf_addch(b, c);
+	}
+	buf_addch(b, q);
+}
+
+void
+erow_pylist(struct buf *b, const char *const *v, size_t n)
+{
+	buf_addch(b, '[');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			buf_addstr(b, ", ");
+		pyrepr(b, v[i]);
+	}
+	buf_addch(b, ']');
+}
+
+int
+erow_ieq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+
+		if (x >= 'A' && x <= 'Z')
+			x += 'a' - 'A';
+		if (y >= 'A' && y <= 'Z')
+			y += 'a' - 'A';
+		if (x != y)
+			return 0;
+	}
+	return *a == *b;
+}
