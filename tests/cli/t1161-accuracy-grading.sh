@@ -8,10 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 
 cd "$TMP" || exit 1
-tasks="abstract_algebra anatomy astronomy virology"
-
 # problem I: task I mod 4, gold letter (3I + 1) mod 4
-task_of() { set -- "$1" $tasks; shift $(($1 % 4 + 1)); echo "$1"; }
+task_of() { set -- "$1" abstract_algebra anatomy astronomy virology; shift $(($1 % 4 + 1)); echo "$1"; }
 gold_of() { echo ABCD | cut -c$(( ($1 * 3 + 1) % 4 + 1 )); }
 
 i=0
