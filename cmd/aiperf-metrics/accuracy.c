@@ -10,7 +10,7 @@
 #include "util.h"
 
 struct accuracy {
-	struct problems ps;
+	struct problem_list ps;
 	grade_fn *grade;
 	int verbose;
 };
@@ -47,7 +47,7 @@ accuracy_new(const char *problems, const char *grader, int verbose)
 	a = xcalloc(1, sizeof(*a));
 	a->grade = f;
 	a->verbose = verbose;
-	if (problems_load(&a->ps, problems, err, sizeof(err)) < 0)
+	if (problem_list_load(&a->ps, problems, err, sizeof(err)) < 0)
 		die("--accuracy-problems '%s': %s", problems, err);
 	return a;
 }
@@ -57,7 +57,7 @@ accuracy_free(struct accuracy *a)
 {
 	if (!a)
 		return;
-	problems_release(&a->ps);
+	problem_list_release(&a->ps);
 	free(a);
 }
 

@@ -99,7 +99,7 @@ take(struct problem_rec *p, const struct json *o, size_t index, char *err, size_
 
 /* One non-blank line: parsed and appended to ps; -1 with a message. */
 static int
-add_line(struct problems *ps, struct json_doc *d, const char *s, size_t n, size_t lineno,
+add_line(struct problem_list *ps, struct json_doc *d, const char *s, size_t n, size_t lineno,
 	 char *err, size_t errlen)
 {
 	char why[200];
@@ -124,7 +124,7 @@ add_line(struct problems *ps, struct json_doc *d, const char *s, size_t n, size_
 }
 
 int
-problems_parse(struct problems *ps, const char *text, size_t n, char *err, size_t errlen)
+problem_list_parse(struct problem_list *ps, const char *text, size_t n, char *err, size_t errlen)
 {
 	struct json_doc *d = json_doc_new();
 	size_t lineno = 0;
@@ -146,12 +146,12 @@ problems_parse(struct problems *ps, const char *text, size_t n, char *err, size_
 	if (rc == 0 && !ps->n)
 		rc = util_seterr(err, errlen, "no problem records");
 	if (rc < 0)
-		problems_release(ps);
+		problem_list_release(ps);
 	return rc;
 }
 
 int
-problems_load(struct problems *ps, const char *path, char *err, size_t errlen)
+problem_list_load(struct problem_list *ps, const char *path, char *err, size_t errlen)
 {
 	size_t n;
 	char *s = util_readfile(path, PROBLEMS_MAX_BYTES, &n);
@@ -165,13 +165,13 @@ problems_load(struct problems *ps, const char *path, char *err, size_t errlen)
 			return util_seterr(err, errlen, "not a regular file");
 		return util_seterr(err, errlen, "%s", util_strerror(errno));
 	}
-	rc = problems_parse(ps, s, n, err, errlen);
+	rc = problem_list_parse(ps, s, n, err, errlen);
 	free(s);
 	return rc;
 }
 
 void
-problems_release(struct problems *ps)
+problem_list_release(struct problem_list *ps)
 {
 	for (size_t i = 0; i < ps->n; i++)
 		rec_free(&ps->p[i]);

@@ -9,8 +9,8 @@
 /*
  * aiperf-evalset(1) writes them; aiperf-gen(1) sends problem i mod n as
  * request i, aiperf-metrics(1) grades the reply against problem
- * session_num mod n. A struct problems owns every string it holds;
- * problems_release() frees them. Strings are NUL-terminated and hold no
+ * session_num mod n. A struct problem_list owns every string it holds;
+ * problem_list_release() frees them. Strings are NUL-terminated and hold no
  * NUL (a record with one is refused), so they can be used as C strings.
  */
 
@@ -28,7 +28,7 @@ struct problem_rec {
 	int64_t max_tokens;
 };
 
-struct problems {
+struct problem_list {
 	struct problem_rec *p;
 	size_t n, cap;
 };
@@ -43,13 +43,13 @@ struct problems {
  * a message naming the line ("line 3: ...") in err and ps left empty;
  * no records at all is an error too.
  */
-int problems_parse(struct problems *ps, const char *text, size_t n, char *err,
+int problem_list_parse(struct problem_list *ps, const char *text, size_t n, char *err,
 		   size_t errlen);
 
-/* problems_parse() of a regular file of at most PROBLEMS_MAX_BYTES;
+/* problem_list_parse() of a regular file of at most PROBLEMS_MAX_BYTES;
  * -1 with the reason in err (not the path: the caller names it). */
-int problems_load(struct problems *ps, const char *path, char *err, size_t errlen);
+int problem_list_load(struct problem_list *ps, const char *path, char *err, size_t errlen);
 
-void problems_release(struct problems *ps);
+void problem_list_release(struct problem_list *ps);
 
 #endif

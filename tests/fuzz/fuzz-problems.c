@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct problems ps;
+	struct problem_list ps;
 	char err[256];
 	/* a copy, so that reading past size is caught */
 	char *s = malloc(size ? size : 1);
@@ -19,7 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!s)
 		return 0;
 	memcpy(s, data, size);
-	if (problems_parse(&ps, s, size, err, sizeof(err)) == 0) {
+	if (problem_list_parse(&ps, s, size, err, sizeof(err)) == 0) {
 		if (!ps.n)
 			abort();
 		for (size_t i = 0; i < ps.n; i++) {
@@ -33,7 +33,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (ps.n || ps.p || !memchr(err, '\0', sizeof(err))) {
 		abort();
 	}
-	problems_release(&ps);
+	problem_list_release(&ps);
 	free(s);
 	return 0;
 }

@@ -15,12 +15,12 @@
 static int
 fails(const char *text, const char *want)
 {
-	struct problems ps;
+	struct problem_list ps;
 	char err[256] = "";
-	int rc = problems_parse(&ps, text, strlen(text), err, sizeof(err));
+	int rc = problem_list_parse(&ps, text, strlen(text), err, sizeof(err));
 
 	if (rc == 0 || ps.n || ps.p) {
-		problems_release(&ps);
+		problem_list_release(&ps);
 		return 0;
 	}
 	if (!strstr(err, want)) {
@@ -33,12 +33,12 @@ fails(const char *text, const char *want)
 int
 main(void)
 {
-	struct problems ps;
+	struct problem_list ps;
 	char err[256];
 	const char *two = P0 "\n\n  \n" P1;
 
 	TEST("problems: two records, blank lines skipped",
-	     problems_parse(&ps, two, strlen(two), err, sizeof(err)) == 0 && ps.n == 2);
+	     problem_list_parse(&ps, two, strlen(two), err, sizeof(err)) == 0 && ps.n == 2);
 	TEST_STR("problems: task", ps.p[0].task, "t");
 	TEST_STR("problems: gold unescaped", ps.p[1].gold, "\xc3\xa9");
 	TEST_STR("problems: prompt", ps.p[1].prompt, "q\n");
@@ -48,7 +48,7 @@ main(void)
 	TEST("problems: messages length", ps.p[1].messages_len == strlen(ps.p[1].messages));
 	TEST("problems: index and max_tokens", ps.p[1].index == 1 && ps.p[0].max_tokens == 5 &&
 	     ps.p[1].max_tokens == 100);
-	problems_release(&ps);
+	problem_list_release(&ps);
 	TEST("problems: released", ps.n == 0 && ps.p == NULL);
 
 	TEST("problems: empty", fails("", "no problem records"));
@@ -84,8 +84,8 @@ main(void)
 	     "\"index\""));
 	TEST("problems: a bad second record leaves nothing", fails(P0 "\n" "{\"schema\":1}",
 	     "line 2: "));
-	TEST("problems: a missing file", problems_load(&ps, "/nonexistent/p.jsonl", err,
+	TEST("problems: a missing file", problem_list_load(&ps, "/nonexistent/p.jsonl", err,
 	     sizeof(err)) < 0 && ps.n == 0);
-	TEST("problems: a directory", problems_load(&ps, "/", err, sizeof(err)) < 0);
+	TEST("problems: a directory", problem_list_load(&ps, "/", err, sizeof(err)) < 0);
 	return TEST_DONE();
 }
