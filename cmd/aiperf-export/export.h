@@ -53,8 +53,45 @@ void files_release(struct files *fl, struct exportopts *eo);
 /* path made absolute against the working directory (malloc'd) */
 char *files_absolute(const char *path);
 
+/*
+ * accuracy.c: the graded metric records' aiperf.accuracy (profiling
+ * records only: the caller passes those). struct accsum owns its task
+ * names and csv_path; acc_release() frees them.
+ */
+struct acctask {
+	char *task;
+	size_t correct, total, unparsed;
+};
+
+struct accsum {
+	struct acctask *t;	/* sorted by acc_finish() */
+	size_t nt, cap;
+	size_t correct, total, unparsed;
+	char *csv_path;		/* accuracy_results.csv written, or NULL */
+	struct json_doc *doc;
+};
+
+void acc_init(struct accsum *a);
+void acc_release(struct accsum *a);
+/* Count one profiling record line's grade, if it has one: 0, or -1 when
+ * the line does not parse or its grade is malformed (message in why). */
+int acc_line(struct accsum *a, const char *s, size_t n, char *why, size_t whylen);
+void acc_finish(struct accsum *a);
+/* The console table (none when nothing was graded). */
+void acc_table(FILE *f, const struct accsum *a);
+/* Write dir/accuracy_results.csv (none without a grade or dir); its
+ * path (malloc'd) or NULL. Failures die(). */
+char *acc_csv(const struct accsum *a, const char *dir);
+/* The accuracy.* entries of profile_export_aiperf.json (ctx: the accsum). */
+void acc_json(struct jw *w, const void *ctx);
+
 /* table.c */
-void table_print(FILE *f, const struct summary *sm, const struct exportopts *o);
+void table_print(FILE *f, const struct summary *sm, const struct exportopts *o,
+		 const struct accsum *acc);
+/* The accuracy table: rich's show_lines=True (a rule between rows), the
+ * first column left-justified and at least 30 wide, the others right. */
+void table_accuracy(FILE *f, const char *title, size_t ncols, const char *const *head,
+		    char **cells, size_t nrows);
 /* One console table (rich's heavy-head box) of nrows x ncols cells. */
 void table_grid(FILE *f, const char *title, size_t ncols, const char *const *head,
 		char **cells, size_t nrows);

@@ -168,6 +168,7 @@ parse_args(int argc, char **argv, struct options *o)
 struct input {
 	struct frec *fr;	/* NULL: no fast path (AIPERF_NO_FASTPATH) */
 	struct agg *a;
+	struct accsum *acc;
 	struct slices *sl;
 	struct linefile *copy;
 };
@@ -203,6 +204,8 @@ read_input(struct lines *l, struct input *in)
 			if (k == 1 && slices_add(in->sl, in->a, r, why, sizeof(why)) < 0)
 				k = -1;
 		}
+		if (k == 1 && acc_line(in->acc, s, n, why, sizeof(why)) < 0)
+			k = -1;
 		if (k < 0)
 			die("%s:%zu: %s", l->name, l->lineno, why);
 		if (k == 1 && in->copy && linefile_put(in->copy, s, n) < 0)
@@ -441,7 +444,9 @@ main(int argc, char **argv)
 	slices_init(&sl, o.artifact_dir ? o.slice : 0);
 	files_open(&fl, o.artifact_dir, o.prefix, o.lvl, sl.width_ns != 0);
 	struct frec fr;
-	struct input in = { util_fastpath() ? &fr : NULL, &a, &sl, fl.records };
+	struct accsum acc;
+	acc_init(&acc);
+	struct input in = { util_fastpath() ? &fr : NULL, &a, &acc, &sl, fl.records };
 	if (in.fr)
 		frec_init(&fr);
 	read_all(&o, &in);
@@ -475,14 +480,24 @@ main(int argc, char **argv)
 	gpu_window(&gpu, sm.have_start, sm.start_ns, sm.have_end, sm.end_ns);
 	eo.gpu = &gpu;
 	eo.gpu_console = o.gpu_console;
+	acc_finish(&acc);
+	eo.more_json = acc_json;
+	eo.more_ctx = &acc;
 	files_write(&fl, &sm, &sl, &eo);
+	if (fl.json && (acc.csv_path = acc_csv(&acc, o.artifact_dir))) {
+		char *abs = files_absolute(acc.csv_path);
+
+		runlog(RUNLOG_INFO, "Accuracy results exported to %s", abs);
+		free(acc.csv_path);
+		acc.csv_path = abs;
+	}
 	if (have_srv)
 		server_metrics_write(&srv, srvp, &eo);
 	for (int i = 0; i < 3; i++)
 		free(srvp[i]);
 	srv_release(&srv);
 	if (!o.no_console)
-		table_print(stdout, &sm, &eo);
+		table_print(stdout, &sm, &eo, &acc);
 	int rc = 1;
 	if (util_fshut(stdout, "stdout") == 0) {
 		client_warn(&eo.cs, &sm, o.cpu_seconds);
@@ -494,6 +509,8 @@ main(int argc, char **argv)
 	free(o.gpu_samples);
 	agg_release(&a);
 	slices_release(&sl);
+	free(acc.csv_path);
+	acc_release(&acc);
 	files_release(&fl, &eo);
 	free((char *)eo.log_file);
 	free(cfg);

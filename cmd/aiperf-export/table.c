@@ -16,6 +16,8 @@ struct table {
 	const char *head[MAXCOLS];
 	int left[MAXCOLS];	/* 1 = left-justified, else right */
 	char **cells;		/* nrows * ncols, owned; may hold '\n' */
+	int lines;		/* rich's show_lines: a rule between rows */
+	size_t minw[MAXCOLS];	/* rich's min_width */
 };
 
 /* Display width: code points (the texts are ASCII but for error messages). */
@@ -120,10 +122,13 @@ render(FILE *f, const struct table *t)
 	static const char *const top[4] = { "┏", "━", "┳", "┓" };
 	static const char *const mid[4] = { "┡", "━", "╇", "┩" };
 	static const char *const bot[4] = { "└", "─", "┴", "┘" };
+	static const char *const sep[4] = { "├", "─", "┼", "┤" };
 	size_t w[MAXCOLS], total = 1;
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = width(t->head[c], strlen(t->head[c]));
+		if (t->minw[c] > w[c])
+			w[c] = t->minw[c];
 		for (size_t r = 0; r < t->nrows; r++) {
 			const char *cell = t->cells[r * t->ncols + c];
 			for (size_t k = 0, n; k < nlines(cell); k++) {
@@ -139,8 +144,11 @@ render(FILE *f, const struct table *t)
 	rule(f, w, t->ncols, top);
 	row(f, t, w, t->head, "┃");
 	rule(f, w, t->ncols, mid);	/* rich draws it under the head even with no rows */
-	for (size_t r = 0; r < t->nrows; r++)
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (r && t->lines)
+			rule(f, w, t->ncols, sep);
 		row(f, t, w, (const char *const *)&t->cells[r * t->ncols], "│");
+	}
 	rule(f, w, t->ncols, bot);
 }
 
@@ -166,7 +174,18 @@ table_grid(FILE *f, const char *title, size_t ncols, const char *const *head,
 	   char **cells, size_t nrows)
 {
 	struct table t = { title, ncols > MAXCOLS ? MAXCOLS : ncols, nrows, { 0 }, { 0 },
-			   cells };
+			   cells, 0, { 0 } };
+
+	memcpy(t.head, head, t.ncols * sizeof(*head));
+	render(f, &t);
+}
+
+void
+table_accuracy(FILE *f, const char *title, size_t ncols, const char *const *head,
+	       char **cells, size_t nrows)
+{
+	struct table t = { title, ncols > MAXCOLS ? MAXCOLS : ncols, nrows, { 0 }, { 1 },
+			   cells, 1, { 30 } };
 
 	memcpy(t.head, head, t.ncols * sizeof(*head));
 	render(f, &t);
@@ -206,7 +225,7 @@ metrics_table(FILE *f, const struct summary *sm, const char *ttl,
 	static const char *const heads[] = { "Metric", "avg", "min", "max", "p99",
 		"p90", "p50", "std" };
 	const struct result **rows = xcalloc(sm->nres + 1, sizeof(*rows));
-	struct table t = { ttl, 8, 0, { 0 }, { 0 }, NULL };
+	struct table t = { ttl, 8, 0, { 0 }, { 0 }, NULL, 0, { 0 } };
 
 	for (size_t i = 0; i < sm->nres; i++)
 		if ((sm->res[i].def->flags & need) == need &&
@@ -235,7 +254,7 @@ static void
 error_table(FILE *f, const struct summary *sm)
 {
 	struct table t = { "NVIDIA AIPerf | Error Summary", 4, sm->nerrs,
-		{ "Code", "Type", "Message", "Count" }, { 0, 0, 1, 0 }, NULL };
+		{ "Code", "Type", "Message", "Count" }, { 0, 0, 1, 0 }, NULL, 0, { 0 } };
 	char s[32];
 
 	t.cells = xcalloc(t.nrows * 4 + 1, sizeof(*t.cells));
@@ -254,7 +273,8 @@ error_table(FILE *f, const struct summary *sm)
 }
 
 static void
-end_lines(FILE *f, const struct summary *sm, const struct exportopts *o)
+end_lines(FILE *f, const struct summary *sm, const struct exportopts *o,
+	  const struct accsum *acc)
 {
 	fputc('\n', f);
 	if (o->cli_command)
@@ -273,6 +293,8 @@ end_lines(FILE *f, const struct summary *sm, const struct exportopts *o)
 		fprintf(f, "Timeslice CSV Export: %s\n", o->slice_csv_path);
 	if (o->slice_json_path)
 		fprintf(f, "Timeslice JSON Export: %s\n", o->slice_json_path);
+	if (acc->csv_path)
+		fprintf(f, "accuracy_csv: %s\n", acc->csv_path);
 	if (o->gpu_path)
 		fprintf(f, "GPU Telemetry Export: %s\n", o->gpu_path);
 	if (o->log_file)
@@ -284,7 +306,8 @@ end_lines(FILE *f, const struct summary *sm, const struct exportopts *o)
 }
 
 void
-table_print(FILE *f, const struct summary *sm, const struct exportopts *o)
+table_print(FILE *f, const struct summary *sm, const struct exportopts *o,
+	    const struct accsum *acc)
 {
 	if (sm->nres)
 		metrics_table(f, sm, o->title, 0, MF_ERROR_ONLY | MF_NO_CONSOLE |
@@ -296,8 +319,9 @@ table_print(FILE *f, const struct summary *sm, const struct exportopts *o)
 		error_table(f, sm);
 	if (o->gpu_console)
 		gpu_console(f, o->gpu, table_grid);
+	acc_table(f, acc);
 	client_console(f, &o->cs);
-	end_lines(f, sm, o);
+	end_lines(f, sm, o, acc);
 }
 
 /* Say so when the client, not the server, may have set the numbers. */

@@ -701,6 +701,7 @@ rec_emit(struct rec *r, const struct opts *o, struct buf *out)
 		compute_valid(r, o);
 	else
 		compute_error(r, o);
+	rec_grade(r, o, ok);
 	buf_reset(out);
 	jw_init(&w, out, 0);
 	jw_obj(&w);

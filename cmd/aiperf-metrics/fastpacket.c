@@ -181,6 +181,7 @@ fastresp_packet(struct rec *r, const struct fspan *sp, int *data, int *output,
 	reason = nonempty(&pk->rcontent[di]) ? &pk->rcontent[di] : &pk->reasoning[di];
 	if (nonempty(reason)) {
 		add_decoded(r, &r->reason_text, &r->has_reason, reason);
+		rec_reason_mark(r);
 		if (nonempty(content))
 			add_decoded(r, &r->out_text, &r->has_out, content);
 		*output = nonempty(content);

@@ -185,7 +185,8 @@ health_write(struct jw *w, const struct rec *r, int valid)
 	struct jw saved = *w;
 	size_t mark = w->b->len;
 
-	if (!r->aiperf || r->aiperf->type != JSON_OBJECT || !has_inputs(r->aiperf))
+	if ((!r->aiperf || r->aiperf->type != JSON_OBJECT || !has_inputs(r->aiperf))
+	    && !r->acc.graded)
 		return;
 	has_intended = json_int64(json_get(r->aiperf, "intended_perf_ns"), &intended) == 0;
 	jw_key(w, "aiperf");
@@ -204,6 +205,10 @@ health_write(struct jw *w, const struct rec *r, int valid)
 	if (json_int64(json_get(r->aiperf, "cpu_ns"), &cpu) == 0) {
 		jw_key(w, "cpu_ns");
 		jw_int(w, cpu);
+		n++;
+	}
+	if (r->acc.graded) {
+		rec_write_accuracy(w, r);
 		n++;
 	}
 	jw_obj_end(w);

@@ -31,6 +31,8 @@ struct options {
 	int progress_fd;
 	int status_fd;
 	const char *start_fifo;	/* --start-fifo: wait for it before reading */
+	const char *acc_problems, *acc_grader;
+	int acc_verbose;
 	char **files;
 	int nfiles;
 };
@@ -39,6 +41,7 @@ enum {
 	K_TOKENIZER = 256, K_REVISION, K_TRUST, K_ENDPOINT_TYPE, K_SERVER_TOKENS,
 	K_STREAMING, K_TRACE, K_UNBUFFERED, K_DROP_WARMUP, K_KEEP_GOING,
 	K_THREADS, K_TEE, K_FOLLOW, K_PROGRESS, K_STATUS, K_START, K_VERSION,
+	K_ACC_PROBLEMS, K_ACC_GRADER, K_ACC_VERBOSE,
 };
 
 #define FLAG(lv) OPT_FLAG, NULL, OPT_TO(lv)
@@ -57,6 +60,9 @@ enum {
 	{ "keep-going", K_KEEP_GOING, FLAG(op->o.keep_going) }, \
 	{ "threads", K_THREADS, OPT_INT, "n", OPT_TO(op->o.threads), .min = 1, .max = 256, \
 	  .flags = OPT_BR }, \
+	{ "accuracy-problems", K_ACC_PROBLEMS, OPT_STR, "file", OPT_TO(op->acc_problems) }, \
+	{ "accuracy-grader", K_ACC_GRADER, OPT_STR, "name", OPT_TO(op->acc_grader), .flags = OPT_BR }, \
+	{ "accuracy-verbose", K_ACC_VERBOSE, FLAG(op->acc_verbose) }, \
 	{ "tee", K_TEE, OPT_STR, "file", OPT_TO(op->tee) }, \
 	{ "follow", K_FOLLOW, OPT_STR, "file", OPT_TO(op->follow), .flags = OPT_HIDE }, \
 	{ "unbuffered", K_UNBUFFERED, FLAG(op->o.unbuffered), .flags = OPT_BR }, \
@@ -95,6 +101,9 @@ parse_args(struct options *op, int argc, char **argv)
 	op->nfiles = argc - it.ind;
 	if (op->follow && op->nfiles)
 		die_usage("--follow reads its file alone: no file operands");
+	if (!op->acc_problems && (op->acc_grader || op->acc_verbose))
+		die_usage("--%s needs --accuracy-problems",
+			  op->acc_grader ? "accuracy-grader" : "accuracy-verbose");
 }
 
 /* --tee onto the file --follow reads would empty it, or read its own lines. */
@@ -156,6 +165,14 @@ tee_failed(const struct linefile *lf)
 	    util_strerror(errno), lf->lines);
 }
 
+/* --accuracy-verbose: a record's line, after the record. */
+void
+rec_note(const char *s, size_t n)
+{
+	if (n && fwrite(s, 1, n, stderr) != n)
+		die("cannot write to stderr:");
+}
+
 /* One input line: returns 0, or -1 on a malformed line (already reported). */
 static int
 do_line(struct run *run, const struct opts *o, struct lines *l, const char *s, size_t n)
@@ -185,6 +202,7 @@ do_line(struct run *run, const struct opts *o, struct lines *l, const char *s, s
 		if (o->unbuffered && fflush(stdout) == EOF)
 			die_write();
 	}
+	rec_note(run->rec.note.s, run->rec.note.len);
 	return 0;
 }
 
@@ -271,6 +289,8 @@ main(int argc, char **argv)
 		check_tee(&op);
 	if (op.start_fifo)
 		start_wait(op.start_fifo);
+	if (op.acc_problems)
+		op.o.acc = accuracy_new(op.acc_problems, op.acc_grader, op.acc_verbose);
 	if (!op.o.server_tokens)
 		op.o.tok = tokenizer_open(op.tokenizer, op.revision);
 	rec_init(&run.rec);
@@ -331,5 +351,6 @@ main(int argc, char **argv)
 	rec_release(&run.rec);
 	buf_release(&run.out);
 	tokenizer_free(op.o.tok);
+	accuracy_free((struct accuracy *)op.o.acc);
 	return util_fshut(stdout, "<stdout>") < 0;
 }

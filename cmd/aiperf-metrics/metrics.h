@@ -4,6 +4,7 @@
 #define AIPERF_METRICS_H
 
 #include <stdint.h>
+#include "accuracy/grade.h"
 #include "buf.h"
 #include "endpoint.h"
 #include "json/json.h"
@@ -55,6 +56,20 @@ struct fspan {
 struct fpick;
 struct fmemo;
 
+/* Where reasoning text went in among the content text (accuracy.c). */
+struct rmark {
+	size_t out_pos;		/* out_text's length when it was added */
+	size_t reason_end;	/* reason_text's length after it */
+};
+
+/* --accuracy-problems: the grade of one record (accuracy.c). */
+struct racc {
+	int graded;
+	size_t index;		/* the problem: session_num mod n */
+	const char *task;	/* borrowed from the problems */
+	struct grade_result g;
+};
+
 struct opts;
 struct mstate;
 
@@ -100,6 +115,12 @@ struct rec {
 	int fr_want;		/* the last record's kind suits the fast path */
 	size_t nfast;		/* packets fastresp_packet() read (tests) */
 	struct buf fscratch;
+	/* accuracy.c */
+	struct rmark *rm;
+	size_t nrm, rmcap;
+	struct racc acc;
+	struct buf gtext;	/* the reply as the original grades it */
+	struct buf note;	/* --accuracy-verbose: the record's line */
 };
 
 struct opts {
@@ -114,6 +135,7 @@ struct opts {
 	struct tokenizer *tok;
 	struct progress *progress;	/* --progress-fd (progress.h), or NULL */
 	struct status *status;		/* --status-fd (status.h), or NULL */
+	const struct accuracy *acc;	/* --accuracy-problems, or NULL */
 };
 
 struct progress;
@@ -160,8 +182,9 @@ void metrics_init(void);
 int rec_emit(struct rec *r, const struct opts *o, struct buf *out);
 
 /* health.c: write r's "aiperf" object (schedule lateness, latency from the
- * intended send, observation delays, sender CPU) when its raw record has the
- * inputs; valid says whether r is a valid record. */
+ * intended send, observation delays, sender CPU, and last its accuracy
+ * grade) when its raw record has the inputs or r was graded; valid says
+ * whether r is a valid record. */
 void health_write(struct jw *w, const struct rec *r, int valid);
 
 /* tokens.c: client-side token counts. With a spec (--tokenizer) one
@@ -244,6 +267,26 @@ void tfield_begin(struct rec *r);
 int tfield_body(struct rec *r, const char *s, size_t n, int *output);
 void tfield_end(struct rec *r);
 void tfield_free(struct tmplfield *f);
+
+/*
+ * accuracy.c: --accuracy-problems, --accuracy-grader, --accuracy-verbose.
+ * accuracy_new() loads the problems (usage errors die()); the struct is
+ * read-only after, shared by threads. rec_reason_mark() is called after
+ * each append to r->reason_text, so that rec_grade() can rebuild the
+ * original's text: every content response's get_text() (its reasoning,
+ * then its content) joined. rec_grade() grades r when o->acc is set
+ * (valid: whether r is a valid record; an error record's reply is "", as
+ * the original parses no response of it), filling r->acc and r->note;
+ * rec_write_accuracy() writes the "accuracy" member.
+ */
+struct accuracy;
+struct accuracy *accuracy_new(const char *problems, const char *grader, int verbose);
+void accuracy_free(struct accuracy *a);
+void rec_reason_mark(struct rec *r);
+void rec_grade(struct rec *r, const struct opts *o, int valid);
+void rec_write_accuracy(struct jw *w, const struct rec *r);
+/* main.c: write a record's note (r->note) to stderr. */
+void rec_note(const char *s, size_t n);
 
 /* Python repr() of a str, appended to b. */
 void py_repr_str(struct buf *b, const char *s, size_t n);

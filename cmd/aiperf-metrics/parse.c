@@ -22,6 +22,8 @@ rec_init(struct rec *r)
 	buf_init(&r->emsg, (size_t)1 << 20);
 	buf_init(&r->in, TEXT_MAX);
 	buf_init(&r->fscratch, TEXT_MAX);
+	buf_init(&r->gtext, BUF_NOMAX);
+	buf_init(&r->note, BUF_NOMAX);
 	r->ms = mstate_new();
 	r->fr_want = 1;
 }
@@ -41,6 +43,9 @@ rec_reset(struct rec *r)
 	r->fr_on = 0;
 	r->nfr = r->nfs = 0;
 	r->nfast = 0;
+	r->nrm = 0;
+	r->acc.graded = 0;
+	buf_reset(&r->note);
 	buf_reset(&r->out_text);
 	buf_reset(&r->reason_text);
 	buf_reset(&r->etype_s);
@@ -58,6 +63,9 @@ rec_release(struct rec *r)
 	buf_release(&r->emsg);
 	buf_release(&r->in);
 	buf_release(&r->fscratch);
+	buf_release(&r->gtext);
+	buf_release(&r->note);
+	free(r->rm);
 	free(r->fr);
 	free(r->fs);
 	free(r->fp);
@@ -244,6 +252,7 @@ parse_chat(struct rec *r, const struct json *obj, int *output)
 		reason = json_get(d, "reasoning");
 	if (nonempty_str(reason)) {
 		add_text(&r->reason_text, &r->has_reason, reason);
+		rec_reason_mark(r);
 		if (nonempty_str(content))
 			add_text(&r->out_text, &r->has_out, content);
 		*output = nonempty_str(content);
@@ -329,6 +338,7 @@ parse_resp_event(struct rec *r, const char *type, const struct json *obj, int *o
 		if (!nonempty_str(d))
 			return 0;
 		add_text(&r->reason_text, &r->has_reason, d);
+		rec_reason_mark(r);
 		return 1;
 	}
 	d = json_get(obj, "text");
@@ -384,6 +394,7 @@ parse_resp_full(struct rec *r, const struct json *obj, int *output)
 	ot = json_get(obj, "output_text");
 	if (reason.len) {
 		buf_add(&r->reason_text, reason.s, reason.len);
+		rec_reason_mark(r);
 		r->has_reason = 1;
 		if (text.len && buf_add(&r->out_text, text.s, text.len) == 0)
 			r->has_out = *output = 1;

@@ -25,6 +25,7 @@ struct slot {
 	int error;
 	int worker;
 	size_t oo, ol;		/* output in that worker's buffer */
+	size_t no, nl;		/* its --accuracy-verbose note in the worker's */
 	char why[200];
 };
 
@@ -33,7 +34,7 @@ struct worker {
 	struct pool *p;
 	size_t first, last;
 	struct rec rec;
-	struct buf out, one;
+	struct buf out, one, notes;
 };
 
 struct pool {
@@ -58,6 +59,7 @@ pool_new(const struct opts *o, int n)
 		rec_init(&p->w[i].rec);
 		buf_init(&p->w[i].out, BUF_NOMAX);
 		buf_init(&p->w[i].one, BUF_NOMAX);
+		buf_init(&p->w[i].notes, BUF_NOMAX);
 		p->w[i].p = p;
 	}
 	buf_init(&p->text, BUF_NOMAX);
@@ -75,6 +77,7 @@ run_slot(struct worker *w, struct slot *s, int id)
 	s->status = 1;
 	s->counted = 0;
 	s->stat = 0;
+	s->nl = 0;
 	if (rec_parse(&w->rec, o, w->p->text.s + s->off, s->len, s->why, sizeof(s->why)) < 0) {
 		s->status = -1;
 		return;
@@ -91,6 +94,9 @@ run_slot(struct worker *w, struct slot *s, int id)
 	s->counted = 1;
 	rec_progress_of(&w->rec, &s->start_ns, &s->end_ns, &s->error);
 	n = rec_emit(&w->rec, o, &w->one);
+	s->no = w->notes.len;
+	s->nl = w->rec.note.len;
+	buf_add(&w->notes, w->rec.note.s, w->rec.note.len);
 	if (o->status) {
 		rec_status_of(&w->rec, &s->item);
 		s->stat = 1;
@@ -109,6 +115,7 @@ work(void *arg)
 	struct worker *w = arg;
 
 	buf_reset(&w->out);
+	buf_reset(&w->notes);
 	for (size_t i = w->first; i < w->last; i++)
 		run_slot(w, &w->p->s[i], (int)(w - w->p->w));
 	return NULL;
@@ -137,6 +144,8 @@ write_out(struct pool *p)
 			if (p->o->unbuffered && fflush(stdout) == EOF)
 				die_write();
 		}
+		if (s->nl)
+			rec_note(p->w[s->worker].notes.s + s->no, s->nl);
 	}
 }
 
@@ -186,6 +195,7 @@ pool_free(struct pool *p)
 		rec_release(&p->w[i].rec);
 		buf_release(&p->w[i].out);
 		buf_release(&p->w[i].one);
+		buf_release(&p->w[i].notes);
 	}
 	free(p->w);
 	free(p->s);

@@ -25,7 +25,7 @@ words(struct buf *b, const struct resp *r, long from, long to)
 {
 	for (long i = from; i < to; i++) {
 		size_t n;
-		const char *w = gen_word(r->word + (unsigned)i, &n);
+		const char *w = resp_token(r, i, &n);
 
 		buf_add(b, w, n);
 	}
@@ -111,7 +111,7 @@ void
 fmt_token(struct buf *b, const struct resp *r, long i, int64_t stamp, enum fault f)
 {
 	size_t wl;
-	const char *w = gen_word(r->word + (unsigned)i, &wl);
+	const char *w = resp_token(r, i, &wl);
 	long total = r->n_reason + r->n_content;
 
 	if (r->fmt == FMT_IMAGE) {

@@ -21,6 +21,7 @@ struct plan {
 	long max_tokens;	/* 0 when the request sets none */
 	long min_tokens;
 	int stream, include_usage;
+	const struct answer *key;	/* --answer-key's reply */
 	const char *why;	/* 400 message */
 };
 
@@ -268,13 +269,14 @@ read_body(struct server *s, struct plan *p, const char *body, size_t blen)
 	return root;
 }
 
-/* Words [from, to) of the response text, each with its leading space. */
+/* Tokens [from, to) of the response text: words, each with its leading
+ * space, or the answer key's reply. */
 static void
-add_words(struct buf *b, unsigned word, long from, long to)
+add_words(struct buf *b, const struct resp *r, long from, long to)
 {
 	for (long i = from; i < to; i++) {
 		size_t n;
-		const char *w = gen_word(word + (unsigned)i, &n);
+		const char *w = resp_token(r, i, &n);
 		buf_add(b, w, n);
 	}
 }
@@ -326,16 +328,16 @@ fixed_body(struct server *s, struct resp *r, const struct plan *p, uint64_t id,
 	add_id(&b, s, r->chat, id, r->chat ? "chat.completion" : "text_completion", p);
 	if (r->chat) {
 		ADD(&b, ",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"");
-		add_words(&b, r->word, r->n_reason, total);
+		add_words(&b, r, r->n_reason, total);
 		gen_fault_text(&b, r, f);
 		if (r->n_reason) {
 			ADD(&b, "\",\"reasoning_content\":\"");
-			add_words(&b, r->word, 0, r->n_reason);
+			add_words(&b, r, 0, r->n_reason);
 		}
 		ADD(&b, "\"},\"finish_reason\":\"");
 	} else {
 		ADD(&b, ",\"choices\":[{\"index\":0,\"text\":\"");
-		add_words(&b, r->word, 0, total);
+		add_words(&b, r, 0, total);
 		gen_fault_text(&b, r, f);
 		ADD(&b, "\",\"logprobs\":null,\"finish_reason\":\"");
 	}
@@ -374,6 +376,12 @@ plan_tokens(struct server *s, struct resp *r, const struct plan *p)
 		n = MOCK_MAX_TOKENS;
 	r->finish = p->max_tokens ? "length" : "stop";
 	r->n_reason = r->chat || r->fmt == FMT_RESPONSES ? (o->reasoning_tokens < n ? o->reasoning_tokens : n) : 0;
+	/* the key's reply whole, no reasoning: its text is what is graded */
+	if ((r->key = p->key)) {
+		n = p->key->n;
+		r->finish = "stop";
+		r->n_reason = 0;
+	}
 	r->n_content = n - r->n_reason;
 	r->prompt_tokens = p->prompt_tokens;
 	r->word = (unsigned)(p->hash % 1000);
@@ -438,6 +446,7 @@ gen_request(struct conn *c, enum route rt, const char *body, size_t blen,
 	if (root) {
 		max_tokens(&p, root);
 		min_tokens(&p, root);
+		p.key = answers_match(&o->answers, rt, root);
 	}
 	if (p.why) {
 		http_error(c, 400, "invalid_request_error", p.why);

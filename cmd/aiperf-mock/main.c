@@ -24,6 +24,7 @@ enum {
 	K_EMB_DIM, K_EMB_BASE, K_EMB_PER, K_RANK_BASE, K_RANK_PER, K_IMG_BASE, K_IMG_PER,
 	K_WORKERS, K_PORTS, K_HELP, K_TTFT_LOAD, K_ITL_LOAD,
 	K_VERSION, K_DCGM, K_DCGM_GPUS, K_VTIME, K_VFAIL, K_VBYTES, K_BIGBODY,
+	K_ANSWERS,
 };
 
 /* In enum fault's order, from FAULT_RESET. */
@@ -61,7 +62,8 @@ static const char *const faults[] = {
 	  .max = 4LL << 30, .flags = OPT_BR }, \
 	{ "max-connections", K_MAX_CONN, OPT_INT, "n", OPT_TO(o->max_connections), \
 	  .max = 100000000 }, \
-	{ "model", K_MODEL, OPT_STR, "name", OPT_TO(o->model) }, \
+	{ "model", K_MODEL, OPT_STR, "name", OPT_TO(o->model), .flags = OPT_BR }, \
+	{ "answer-key", K_ANSWERS, OPT_STR, "file", OPT_TO(o->answer_key) }, \
 	{ "embedding-dim", K_EMB_DIM, OPT_INT, "n", OPT_TO(o->embedding_dim), \
 	  .min = 1, .max = 4096, .flags = OPT_BR }, \
 	{ "embedding-base-latency", K_EMB_BASE, MS(o->emb_base_ns) }, \
@@ -189,12 +191,14 @@ main(int argc, char **argv)
 {
 	struct options o;
 	struct server s;
-	char url[300];
+	char url[300], why[256];
 	pid_t *pids;
 	int rc;
 
 	util_setprogname(argv[0]);
 	parse_args(&o, argc, argv);
+	if (o.answer_key && answers_load(&o.answers, o.answer_key, why, sizeof(why)) < 0)
+		die("--answer-key '%s': %s", o.answer_key, why);
 	raise_nofile();
 	setup_signals();
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);	/* wake on time, not +50 us */
@@ -219,6 +223,7 @@ main(int argc, char **argv)
 	if (rc == 0)
 		rc = server_run(&s, &stop);
 	server_release(&s);
+	answers_release(&o.answers);
 	if (pids)
 		reap_workers(pids, o.workers);
 	if (util_fshut(stdout, "stdout") < 0)

@@ -46,6 +46,22 @@ enum fault {
 #define MOCK_BIG_HEAD (1 << 20)
 #define MOCK_BIG_BODY (2 << 20)
 
+/* answers.c: --answer-key. A struct answers owns its answers; the
+ * answers are read-only once loaded (the workers share them). */
+struct answer {
+	char *match;		/* the prompt text, exactly */
+	size_t match_len;
+	char *text;		/* the reply's pieces, each JSON-escaped */
+	size_t *off;		/* piece i: text[off[i] .. off[i + 1]) */
+	long n;			/* pieces: the reply's completion tokens */
+	size_t line;
+};
+
+struct answers {
+	struct answer *a;	/* sorted by match */
+	size_t n, cap;
+};
+
 struct options {
 	const char *host;
 	int port;
@@ -74,6 +90,8 @@ struct options {
 	double video_fail_rate;	/* --video-fail-rate, percent */
 	long video_bytes;	/* --video-content-bytes */
 	size_t big_body;	/* --big-body-bytes: the text --fault big-body adds */
+	const char *answer_key;	/* --answer-key */
+	struct answers answers;
 };
 
 enum route {
@@ -198,6 +216,7 @@ struct resp {
 	int64_t due;		/* next token's deadline */
 	uint64_t rng;
 	unsigned word;
+	const struct answer *key;	/* --answer-key's reply, or NULL: words */
 	const char *finish;
 	long fail_after;
 	int64_t arrival, first_ns;	/* clock_mono_ns; first_ns 0 until sent */
@@ -347,6 +366,17 @@ const char *gen_word(unsigned i, size_t *len);
 
 /* --fault big-body, bad-utf8: the extra text of r's first token or body. */
 void gen_fault_text(struct buf *b, const struct resp *r, enum fault f);
+
+/* answers.c: load the key (-1 with "line N: ..." or the file's trouble
+ * in err); the answer for a request body (chat: the last message's string
+ * content, completions: the prompt string), or NULL; token i of r's text
+ * (its key's piece, else its word), JSON-escaped, with its length. */
+int answers_load(struct answers *k, const char *path, char *err, size_t errlen);
+void answers_release(struct answers *k);
+const struct answer *answers_find(const struct answers *k, const char *s, size_t n);
+const struct answer *answers_match(const struct answers *k, enum route rt,
+				   const struct json *root);
+const char *resp_token(const struct resp *r, long i, size_t *len);
 
 /* Fast decimal formatting: writes v at p, returns the length. */
 size_t fmt_i64(char *p, int64_t v);

@@ -104,7 +104,7 @@ add_token(struct buf *b, const struct resp *r, long i, int64_t stamp,
 	  enum fault f)
 {
 	size_t wl;
-	const char *w = gen_word(r->word + (unsigned)i, &wl);
+	const char *w = resp_token(r, i, &wl);
 	int last = i + 1 == r->n_reason + r->n_content;
 
 	if (r->fmt != FMT_OPENAI) {

@@ -31,6 +31,10 @@ struct exportopts {
 	const struct gpus *gpu;	/* --gpu-samples, or NULL */
 	int gpu_console;	/* --gpu-console */
 	const char *gpu_path;	/* gpu_telemetry_export.jsonl written */
+	/* entries of results processors after the metrics' (aiperf-export's
+	 * accuracy.*), written before ours; NULL: none */
+	void (*more_json)(struct jw *w, const void *ctx);
+	const void *more_ctx;
 };
 
 /* Write the JSON summary to f: 0, or -1 on a write error. */

@@ -8,6 +8,7 @@
  * which are one tool's files, not one unit: a local may shadow another's static. */
 #pragma GCC diagnostic ignored "-Wshadow"
 #include "../../cmd/aiperf-metrics/metrics.h"
+#include "../../cmd/aiperf-metrics/accuracy.c"
 #include "../../cmd/aiperf-metrics/compute.c"
 #include "../../cmd/aiperf-metrics/fastresp.c"
 #include "../../cmd/aiperf-metrics/fastpacket.c"
