@@ -34,8 +34,8 @@
 struct grade_result {
 	bool correct;
 	bool unparsed;
-	/* math only: "wrong" stands because the original would go on to a
-	 * sympy equivalence check, which is not ported (lib/accuracy/mathans.h) */
+	/* math only: "wrong" stands because the original's sympy check
+	 * would decide, and lib/accuracy/latexeq could not (mathans.h) */
 	bool needs_symbolic;
 	/* the extracted answer, cut at a UTF-8 boundary to fit; always
 	 * NUL-terminated; extracted_len is its full length */

@@ -1293,6 +1293,12 @@ latexeq_cmp(const struct latexeq_val *a, const struct latexeq_val *b, unsigned f
 enum latexeq
 latexeq(const char *a, size_t an, const char *b, size_t bn)
 {
+	return latexeq_flags(a, an, b, bn, 0);
+}
+
+enum latexeq
+latexeq_flags(const char *a, size_t an, const char *b, size_t bn, unsigned flags)
+{
 	struct latexeq_ctx *c;
 	struct latexeq_val *x, *y;
 	size_t i = 0, j = 0;
@@ -1312,7 +1318,7 @@ latexeq(const char *a, size_t an, const char *b, size_t bn)
 	c = xcalloc(1, sizeof(*c));
 	x = latexeq_parse(c, a, an);
 	y = x ? latexeq_parse(c, b, bn) : NULL;
-	r = x && y ? latexeq_cmp(x, y, 0) : LATEXEQ_UNKNOWN;
+	r = x && y ? latexeq_cmp(x, y, flags) : LATEXEQ_UNKNOWN;
 	latexeq_free(x);
 	latexeq_free(y);
 	free(c);

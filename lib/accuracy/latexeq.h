@@ -75,5 +75,8 @@ enum latexeq latexeq_cmp(const struct latexeq_val *a, const struct latexeq_val *
 /* Texts equal once stripped of spaces are YES; else both parsed (one
  * ctx) and compared with flags 0; UNKNOWN when either does not parse. */
 enum latexeq latexeq(const char *a, size_t an, const char *b, size_t bn);
+/* latexeq() comparing with flags */
+enum latexeq latexeq_flags(const char *a, size_t an, const char *b, size_t bn,
+			   unsigned flags);
 
 #endif
