@@ -8,6 +8,7 @@
 
 #include "accuracy/exact_match.h"
 #include "accuracy/gsm8k.h"
+#include "accuracy/lighteval.h"
 #include "accuracy/mathans.h"
 #include "accuracy/multiple_choice.h"
 
@@ -19,6 +20,9 @@ static const struct {
 	{ "exact_match", exact_match_grade },
 	{ "lighteval_gsm8k", gsm8k_grade },
 	{ "math", mathans_grade },
+	{ "lighteval_expr", lighteval_expr_grade },
+	{ "lighteval_latex", lighteval_latex_grade },
+	{ "lighteval_gpqa", lighteval_gpqa_grade },
 };
 
 /* plugins.yaml, accuracy_benchmark: default_grader */

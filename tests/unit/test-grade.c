@@ -280,8 +280,9 @@ test_api(void)
 	TEST("lookup: the four ported names", grade_lookup("multiple_choice") &&
 	     grade_lookup("exact_match") && grade_lookup("lighteval_gsm8k") &&
 	     grade_lookup("math"));
-	TEST("lookup: lighteval_* and code_execution are not ported",
-	     !grade_lookup("lighteval_expr") && !grade_lookup("lighteval_gpqa") &&
+	TEST("lookup: the lighteval graders", grade_lookup("lighteval_expr") &&
+	     grade_lookup("lighteval_latex") && grade_lookup("lighteval_gpqa"));
+	TEST("lookup: code_execution is not ported",
 	     !grade_lookup("code_execution") && !grade_lookup("gsm8k"));
 	TEST_STR("default grader: mmlu", grade_default("mmlu"), "multiple_choice");
 	TEST_STR("default grader: gsm8k", grade_default("gsm8k"), "lighteval_gsm8k");
