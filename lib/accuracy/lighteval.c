@@ -202,7 +202,7 @@ env1(struct text *t, size_t i, struct span *c)
 
 /* \s*(?:\\?%|[Pp]ercent|[Pp]ercentage|[Pp]ct) at i: its end, or 0 */
 static size_t
-percent_at(const struct text *t, size_t i, bool pctword_spaces)
+percent_at(const struct text *t, size_t i)
 {
 	while (i < t->n && sp(t->s[i]))
 		i++;
@@ -212,7 +212,6 @@ percent_at(const struct text *t, size_t i, bool pctword_spaces)
 		return i + 2;
 	if (at(t, i, "percent") || at(t, i, "Percent"))
 		return i + 7;
-	(void)pctword_spaces;
 	if (at(t, i, "pct") || at(t, i, "Pct"))
 		return i + 3;
 	return 0;
@@ -229,7 +228,7 @@ envs_at(struct text *t, size_t i, struct cand *c)
 	c->k = C_LATEX;
 	c->boxed = false;
 	c->nparts = 1;
-	if ((p = percent_at(t, e, false)))
+	if ((p = percent_at(t, e)))
 		e = p;
 	c->pct[0] = p != 0;
 	while (c->nparts < MAX_PARTS) {
@@ -247,7 +246,7 @@ envs_at(struct text *t, size_t i, struct cand *c)
 			j++;
 		if (!(f = env1(t, j, &c->part[c->nparts])))
 			break;
-		if ((p = percent_at(t, f, false)))
+		if ((p = percent_at(t, f)))
 			f = p;
 		c->pct[c->nparts++] = p != 0;
 		e = f;
