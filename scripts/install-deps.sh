@@ -7,7 +7,8 @@ libonig-dev libjq-dev libutf8proc-dev mandoc shellcheck cppcheck jq wrk curl par
 openssl time python3 python3-numpy python3-scipy python3-rich libclang-rt-14-dev nginx-light
 libgsl-dev gnuplot-nox chromium libncurses-dev tmux libyaml-dev
 libpng-dev libjpeg62-turbo-dev python3-pil libmp3lame-dev ffmpeg file
-liburing-dev python3-aiohttp strace iproute2 rsync g++ libsimdjson-dev bubblewrap"
+liburing-dev python3-aiohttp strace iproute2 rsync g++ libsimdjson-dev bubblewrap
+python3-sympy"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

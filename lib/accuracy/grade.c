@@ -9,6 +9,7 @@
 #include "accuracy/codeexec.h"
 #include "accuracy/exact_match.h"
 #include "accuracy/gsm8k.h"
+#include "accuracy/lighteval.h"
 #include "accuracy/mathans.h"
 #include "accuracy/multiple_choice.h"
 
@@ -21,6 +22,9 @@ static const struct {
 	{ "lighteval_gsm8k", gsm8k_grade },
 	{ "math", mathans_grade },
 	{ "code_execution", codeexec_grade },
+	{ "lighteval_expr", lighteval_expr_grade },
+	{ "lighteval_latex", lighteval_latex_grade },
+	{ "lighteval_gpqa", lighteval_gpqa_grade },
 };
 
 /* plugins.yaml, accuracy_benchmark: default_grader */

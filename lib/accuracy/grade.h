@@ -36,8 +36,9 @@
 struct grade_result {
 	bool correct;
 	bool unparsed;
-	/* math only: "wrong" stands because the original would go on to a
-	 * sympy equivalence check, which is not ported (lib/accuracy/mathans.h) */
+	/* math and lighteval_expr/_latex: "wrong" stands where the
+	 * original's sympy check would decide and lib/accuracy/latexeq
+	 * could not (mathans.h, lighteval.h) */
 	bool needs_symbolic;
 	/* the extracted answer, cut at a UTF-8 boundary to fit; always
 	 * NUL-terminated; extracted_len is its full length */
@@ -51,9 +52,9 @@ typedef int grade_fn(const char *reply, size_t n, const char *gold,
 
 /*
  * The grader the original registers under name ("multiple_choice",
- * "exact_match", "lighteval_gsm8k", "math", "code_execution"), or NULL
- * for any other name, the lighteval_* extractive-match graders included
- * (not ported).
+ * "exact_match", "lighteval_gsm8k", "math", "lighteval_expr",
+ * "lighteval_latex", "lighteval_gpqa", "code_execution"), or NULL for any
+ * other name.
  */
 grade_fn *grade_lookup(const char *name);
 

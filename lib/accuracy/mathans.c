@@ -290,7 +290,7 @@ mathans_grade(const char *reply, size_t n, const char *gold,
 	grade_set_extracted(r, buf_str(&a), a.len);
 	snprintf(r->reason, sizeof(r->reason), "stripped '%.24s' vs gold '%.24s'%s%s",
 		 buf_str(&ps), buf_str(&gs),
-		 eq == MATHEQ_SYMBOLIC ? " (symbolic check not ported)" : "",
+		 eq == MATHEQ_SYMBOLIC ? " (symbolic check undecided)" : "",
 		 r->unparsed ? " (regex fallback)" : "");
 	buf_release(&a);
 	buf_release(&ps);

@@ -29,10 +29,10 @@ bool mathans_extract(const char *reply, size_t n, struct buf *out);
 
 /*
  * grade_fn: both the answer and the gold go through mathstrip() and then
- * matheq(), the original's path with sympy installed but for the
- * symbolic step (see matheq.h): a pair only sympy could call equal is
- * wrong here, with r->needs_symbolic set. The extracted answer is the
- * one before mathstrip().
+ * matheq(), the original's path with sympy installed, its symbolic step
+ * by lib/accuracy/latexeq (see matheq.h): a pair whose sympy verdict
+ * cannot be told here is wrong, with r->needs_symbolic set. The
+ * extracted answer is the one before mathstrip().
  */
 int mathans_grade(const char *reply, size_t n, const char *gold,
 		  struct grade_result *r);

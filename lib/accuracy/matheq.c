@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The math grader's answer comparison, the original's _math_equal without its sympy step. */
+/* The math grader's answer comparison, the original's _math_equal, its sympy step by lib/accuracy/latexeq. */
 #include "accuracy/matheq.h"
 
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy/latexeq.h"
 #include "pytext.h"
 #include "util.h"
 
@@ -280,6 +281,79 @@ short_lhs(struct span x, struct span *rhs)
 	return cps <= 2;
 }
 
+/*
+ * Text sympy's parse_expr would read another way than LaTeX does, so
+ * that its verdict is not ours to give: '^' (Python's xor, as in "2^3"
+ * == 1) unless braced, a bare word of two letters or more ("sqrt(2)",
+ * "pi"), and E I N O Q S, sympy's own names.
+ */
+static bool
+python_text(struct span x)
+{
+	for (size_t i = 0; i < x.n; i++) {
+		char c = x.s[i];
+		size_t j = i;
+
+		if (c == '^' && (i + 1 >= x.n || x.s[i + 1] != '{'))
+			return true;
+		if (!pytext_word_at(x.s, x.n, i) || (c >= '0' && c <= '9') || c == '_')
+			continue;
+		while (j < x.n && ((x.s[j] | 0x20) >= 'a' && (x.s[j] | 0x20) <= 'z'))
+			j++;
+		if (j > i && (i == 0 || x.s[i - 1] != '\\') &&
+		    (j - i >= 2 || (j - i == 1 && strchr("EINOQS", c))))
+			return true;
+		i = j > i ? j - 1 : i;
+	}
+	return false;
+}
+
+/* x with "\\\\" made "\\", as _sympy_parse's first try, into b */
+static void
+unescape(struct span x, struct buf *b)
+{
+	for (size_t i = 0; i < x.n; i++) {
+		buf_addch(b, x.s[i]);
+		if (x.s[i] == '\\' && i + 1 < x.n && x.s[i + 1] == '\\')
+			i++;
+	}
+}
+
+/*
+ * _symbolic_equal: what sympy would say (latexeq.h, with the original's
+ * numeric fallback at 1e-4), SYMBOLIC where that cannot be told here.
+ */
+static enum matheq
+symbolic(struct span p, struct span r)
+{
+	struct buf a = BUF_INIT(BUF_NOMAX), b = BUF_INIT(BUF_NOMAX);
+	enum latexeq e = LATEXEQ_UNKNOWN;
+
+	if (!python_text(p) && !python_text(r)) {
+		unescape(p, &a);
+		unescape(r, &b);
+		e = latexeq_flags(buf_str(&a), a.len, buf_str(&b), b.len, LATEXEQ_MATH);
+	}
+	buf_release(&a);
+	buf_release(&b);
+	return e == LATEXEQ_YES ? MATHEQ_YES : e == LATEXEQ_NO ? MATHEQ_NO : MATHEQ_SYMBOLIC;
+}
+
+/* "lhs - (rhs)" of x's one '=', sides stripped, into b */
+static struct span
+lhs_minus_rhs(struct span x, struct buf *b)
+{
+	const char *eq = memchr(x.s, '=', x.n);
+	struct span l = strip((struct span){ x.s, (size_t)(eq - x.s) });
+	struct span r = strip((struct span){ eq + 1, (size_t)(x.s + x.n - eq - 1) });
+
+	buf_add(b, l.s, l.n);
+	buf_addstr(b, " - (");
+	buf_add(b, r.s, r.n);
+	buf_addch(b, ')');
+	return (struct span){ buf_str(b), b->len };
+}
+
 /* _equation_rewrites */
 static enum matheq
 equations(struct span p, struct span r, int depth)
@@ -287,8 +361,14 @@ equations(struct span p, struct span r, int depth)
 	size_t pc = count(p, '='), rc = count(r, '=');
 	struct span rhs;
 
-	if (pc == 1 && rc == 1)
-		return MATHEQ_SYMBOLIC;	/* a - (b) vs c - (d), by sympy */
+	if (pc == 1 && rc == 1) {
+		struct buf a = BUF_INIT(BUF_NOMAX), b = BUF_INIT(BUF_NOMAX);
+		enum matheq e = symbolic(lhs_minus_rhs(p, &a), lhs_minus_rhs(r, &b));
+
+		buf_release(&a);
+		buf_release(&b);
+		return e;
+	}
 	if (pc == 1 && rc == 0 && short_lhs(p, &rhs))
 		return equal(rhs, r, depth + 1);
 	if (rc == 1 && pc == 0 && short_lhs(r, &rhs))
@@ -321,7 +401,7 @@ equal(struct span p, struct span r, int depth)
 	if (brace_paren(p, r))
 		return MATHEQ_YES;
 	res = or3(res, equations(p, r, depth));
-	return or3(res, MATHEQ_SYMBOLIC);
+	return res == MATHEQ_YES ? res : or3(res, symbolic(p, r));
 }
 
 enum matheq

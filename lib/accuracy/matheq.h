@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The math grader's answer comparison, the original's _math_equal without its sympy step. */
+/* The math grader's answer comparison, the original's _math_equal, its sympy step by lib/accuracy/latexeq. */
 #ifndef AIPERF_MATHEQ_H
 #define AIPERF_MATHEQ_H
 
@@ -8,8 +8,8 @@
 enum matheq {
 	MATHEQ_NO,
 	MATHEQ_YES,
-	/* the string and numeric checks did not find them equal, and the
-	 * original would now ask sympy (_symbolic_equal) */
+	/* not equal by the string and numeric checks, and sympy's verdict
+	 * (_symbolic_equal) could not be told here */
 	MATHEQ_SYMBOLIC,
 };
 
@@ -25,14 +25,14 @@ enum matheq {
  * without case; "x=v" against a plain value by v. Recursion stops at the
  * original's depth 5.
  *
- * The original then calls _symbolic_equal (sympy's parse_expr or
+ * Where the original then calls _symbolic_equal (sympy's parse_expr or
  * latex2sympy, simplify(a - b) == 0, numerical evaluation at 1e-4), also
- * for two equations "a=b" vs "c=d". That is left to a later
- * LaTeX-equivalence module: where the original would reach it, the
- * result is MATHEQ_SYMBOLIC, which a grader counts as not equal (the
- * original's fallback without sympy also would, for these pairs). So
- * YES here is YES there; NO is NO there; SYMBOLIC is sympy's call
- * ("\frac{1}{2}" vs "0.5", "x+1" vs "1+x", "\sqrt{2}" vs "2^{1/2}").
+ * for two equations "a=b" vs "c=d" as a - (b) vs c - (d), lib/accuracy's
+ * latexeq decides ("\frac{1}{2}" vs "0.5", "x+1" vs "1+x", "\sqrt{2}" vs
+ * "2^{1/2}": YES). What it cannot tell (a parse it does not have, values
+ * past its exact arithmetic that agree numerically, text parse_expr would
+ * read another way: "2^3", "sqrt(2)", "pi") is MATHEQ_SYMBOLIC, which a
+ * grader counts as not equal.
  */
 enum matheq matheq(const char *pred, size_t pn, const char *ref, size_t rn);
 
