@@ -50,7 +50,7 @@ shots_text(struct split *s, const struct bench_opts *o, struct buf *out,
 }
 
 static int
-aime_load(const struct bench_opts *o, struct problems *out, char *err,
+aime_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	  size_t errlen)
 {
 	struct split s;
@@ -74,7 +74,7 @@ aime_load(const struct bench_opts *o, struct problems *out, char *err,
 		buf_addf(&p, "%s**Problem**: %s\n**Answer**: \n\n%s", buf_str(&shots),
 			 problem, o->cot ? "Let's think step-by-step." :
 			 "No explanation needed. Just return a number.");
-		problems_add(out, "aime", gold.s, p.s, NULL, AIME_GENERATION_SIZE);
+		pset_add(out, "aime", gold.s, p.s, NULL, AIME_GENERATION_SIZE);
 	}
 	rc = 0;
 out:
@@ -87,7 +87,6 @@ out:
 
 const struct bench bench_aime = {
 	.name = "aime",
-	.grader = "math",
 	.n_shots = 8,
 	.max_shots = 8,
 	.cot = true,

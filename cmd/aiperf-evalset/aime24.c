@@ -4,7 +4,7 @@
 #include "row.h"
 
 static int
-aime24_load(const struct bench_opts *o, struct problems *out, char *err,
+aime24_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	    size_t errlen)
 {
 	return load_plain(o, "HuggingFaceH4/aime_2024", "default", "train",
@@ -13,7 +13,6 @@ aime24_load(const struct bench_opts *o, struct problems *out, char *err,
 
 const struct bench bench_aime24 = {
 	.name = "aime24",
-	.grader = "lighteval_expr",
 	.n_shots = 0,
 	.max_shots = -1,
 	.load = aime24_load,

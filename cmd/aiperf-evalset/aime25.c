@@ -4,7 +4,7 @@
 #include "row.h"
 
 static int
-aime25_load(const struct bench_opts *o, struct problems *out, char *err,
+aime25_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	    size_t errlen)
 {
 	return load_plain(o, "yentinglin/aime_2025", "default", "train",
@@ -13,7 +13,6 @@ aime25_load(const struct bench_opts *o, struct problems *out, char *err,
 
 const struct bench bench_aime25 = {
 	.name = "aime25",
-	.grader = "lighteval_expr",
 	.n_shots = 0,
 	.max_shots = -1,
 	.load = aime25_load,

@@ -7,14 +7,14 @@
 const struct bench *const benches[] = {
 	&bench_mmlu,
 	&bench_aime,
-	/* BENCH-SLOT hellaswag.c: &bench_hellaswag, */
-	/* BENCH-SLOT bigbench.c: &bench_bigbench, */
+	&bench_hellaswag,
+	&bench_bigbench,
 	&bench_aime24,
 	&bench_aime25,
 	&bench_math500,
 	&bench_gsm8k,
 	&bench_gpqa,
-	/* BENCH-SLOT lcb.c: &bench_lcb, */
+	&bench_lcb,
 	NULL,
 };
 

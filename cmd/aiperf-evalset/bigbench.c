@@ -231,7 +231,7 @@ bbh_target(const struct erow *e, struct buf *g, char *err, size_t errlen)
 /* The problems of one subtask, every row of its test split in order. */
 static int
 bbh_subtask(const struct bench_opts *o, int t, struct erow *e,
-	    struct problems *out, char *err, size_t errlen)
+	    struct problem_set *out, char *err, size_t errlen)
 {
 	const struct bbh_task *k = &bbh_tasks[t];
 	struct buf head = BUF_INIT(BBH_FILE_MAX), p = BUF_INIT(EVALROW_TEXT_MAX);
@@ -261,7 +261,7 @@ bbh_subtask(const struct bench_opts *o, int t, struct erow *e,
 				    split, i, EVALROW_TEXT_MAX);
 			goto rows;
 		}
-		problems_add(out, k->value, buf_str(&g), p.s, NULL,
+		pset_add(out, k->value, buf_str(&g), p.s, NULL,
 			     BBH_GENERATION_SIZE);
 	}
 	rc = 0;
@@ -275,7 +275,7 @@ out:
 }
 
 static int
-bbh_load(const struct bench_opts *o, struct problems *out, char *err,
+bbh_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	 size_t errlen)
 {
 	struct erow e = { .split = BBH_DATASET };
@@ -301,7 +301,6 @@ bbh_load(const struct bench_opts *o, struct problems *out, char *err,
 
 const struct bench bench_bigbench = {
 	.name = "bigbench",
-	.grader = "exact_match",
 	.n_shots = BBH_MAX_SHOTS,
 	.max_shots = BBH_MAX_SHOTS,
 	.cot = true,

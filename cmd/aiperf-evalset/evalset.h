@@ -10,7 +10,7 @@
 
 /*
  * One problem: what is sent for it and what it is graded against. The
- * strings are owned by the struct problems holding it (problems_add copies
+ * strings are owned by the struct problem_set holding it (pset_add copies
  * them). messages is the chat form as a JSON array text
  * ([{"role":"user","content":"..."}, ...]: the original's
  * BenchmarkProblem.raw_messages), or NULL when the chat form is the one
@@ -28,16 +28,16 @@ struct problem {
 				 * the original's default (100) */
 };
 
-struct problems {
+struct problem_set {
 	struct problem *v;
 	size_t n, cap;
 };
 
 /* Append a problem (every string copied; messages may be NULL). */
-void problems_add(struct problems *p, const char *task, const char *gold,
+void pset_add(struct problem_set *p, const char *task, const char *gold,
 		  const char *prompt, const char *messages,
 		  long long max_tokens);
-void problems_release(struct problems *p);
+void pset_release(struct problem_set *p);
 
 /* What a benchmark's load() is asked for: the options after the
  * benchmark's defaults are applied (n_shots and cot resolved), and where
@@ -52,7 +52,8 @@ struct bench_opts {
 
 /*
  * A benchmark as the original registers it (plugins.yaml metadata and its
- * benchmarks/<name>.py): its name, default grader, default n-shots and
+ * benchmarks/<name>.py): its name (its default grader is
+ * lib/accuracy's grade_default(name), the one table of them), default n-shots and
  * CoT, the most shots it takes (-1: the options' 32), its default system
  * prompt (NULL: none) and load(), which appends its problems in the
  * original's order and returns 0, or -1 with a message in err (an unknown
@@ -61,12 +62,11 @@ struct bench_opts {
  */
 struct bench {
 	const char *name;
-	const char *grader;
 	int n_shots;
 	int max_shots;
 	bool cot;
 	const char *system_prompt;
-	int (*load)(const struct bench_opts *o, struct problems *out,
+	int (*load)(const struct bench_opts *o, struct problem_set *out,
 		    char *err, size_t errlen);
 };
 

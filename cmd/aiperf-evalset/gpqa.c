@@ -69,7 +69,7 @@ out:
 }
 
 static int
-gpqa_load(const struct bench_opts *o, struct problems *out, char *err,
+gpqa_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	  size_t errlen)
 {
 	struct split s;
@@ -87,7 +87,7 @@ gpqa_load(const struct bench_opts *o, struct problems *out, char *err,
 			rc = -1;
 			break;
 		}
-		problems_add(out, "gpqa_diamond", gold, p.s, NULL, 32768);
+		pset_add(out, "gpqa_diamond", gold, p.s, NULL, 32768);
 	}
 	buf_release(&p);
 	split_release(&s);
@@ -96,7 +96,6 @@ gpqa_load(const struct bench_opts *o, struct problems *out, char *err,
 
 const struct bench bench_gpqa = {
 	.name = "gpqa_diamond",
-	.grader = "lighteval_gpqa",
 	.n_shots = 0,
 	.max_shots = -1,
 	.load = gpqa_load,

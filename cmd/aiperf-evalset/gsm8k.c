@@ -4,7 +4,7 @@
 #include "row.h"
 
 static int
-gsm8k_load(const struct bench_opts *o, struct problems *out, char *err,
+gsm8k_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	   size_t errlen)
 {
 	struct split s;
@@ -24,7 +24,7 @@ gsm8k_load(const struct bench_opts *o, struct problems *out, char *err,
 			break;
 		}
 		buf_addstr(&p, "\nAnswer:");
-		problems_add(out, "gsm8k", gold.s, p.s, NULL, 256);
+		pset_add(out, "gsm8k", gold.s, p.s, NULL, 256);
 	}
 	buf_release(&p);
 	buf_release(&gold);
@@ -34,7 +34,6 @@ gsm8k_load(const struct bench_opts *o, struct problems *out, char *err,
 
 const struct bench bench_gsm8k = {
 	.name = "gsm8k",
-	.grader = "lighteval_gsm8k",
 	.n_shots = 0,
 	.max_shots = -1,
 	.load = gsm8k_load,

@@ -467,7 +467,7 @@ struct hs_load {
 
 /* One validation row of task t: its problem, or nothing when unlabeled. */
 static int
-hs_problem(struct hs_load *l, size_t row, int t, struct problems *out,
+hs_problem(struct hs_load *l, size_t row, int t, struct problem_set *out,
 	   char *err, size_t errlen)
 {
 	const char *value = hs_tasks[t].value;
@@ -503,13 +503,13 @@ hs_problem(struct hs_load *l, size_t row, int t, struct problems *out,
 	if (buf_addstr(&l->p, "\n\n" HS_CONFINEMENT) < 0)
 		return util_seterr(err, errlen, "%s row %zu: the prompt is longer than %zu bytes",
 				   l->e.split, row, EVALROW_TEXT_MAX);
-	problems_add(out, value, (char[]){ letter, '\0' }, l->p.s, NULL,
+	pset_add(out, value, (char[]){ letter, '\0' }, l->p.s, NULL,
 		     HS_GENERATION_SIZE);
 	return 0;
 }
 
 static int
-hs_build(struct hs_load *l, const int *sel, size_t nsel, struct problems *out,
+hs_build(struct hs_load *l, const int *sel, size_t nsel, struct problem_set *out,
 	 char *err, size_t errlen)
 {
 	int *vt;
@@ -531,7 +531,7 @@ hs_build(struct hs_load *l, const int *sel, size_t nsel, struct problems *out,
 }
 
 static int
-hs_load(const struct bench_opts *o, struct problems *out, char *err,
+hs_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	size_t errlen)
 {
 	struct hs_load l = { .o = o };
@@ -562,7 +562,6 @@ hs_load(const struct bench_opts *o, struct problems *out, char *err,
 
 const struct bench bench_hellaswag = {
 	.name = "hellaswag",
-	.grader = "exact_match",
 	.n_shots = 10,
 	.max_shots = HS_MAX_SHOTS,
 	.cot = false,

@@ -111,7 +111,7 @@ lcb_gold(const struct erow *e, struct buf *g, char *err, size_t errlen)
 }
 
 static int
-lcb_problems(const struct rows *r, struct erow *e, struct problems *out,
+lcb_problems(const struct rows *r, struct erow *e, struct problem_set *out,
 	     char *err, size_t errlen)
 {
 	struct buf p = BUF_INIT(EVALROW_TEXT_MAX), g = BUF_INIT(BUF_NOMAX);
@@ -124,7 +124,7 @@ lcb_problems(const struct rows *r, struct erow *e, struct problems *out,
 		if (rc == 0)
 			rc = lcb_gold(e, &g, err, errlen);
 		if (rc == 0)
-			problems_add(out, LCB_TASK, g.s, p.s, NULL,
+			pset_add(out, LCB_TASK, g.s, p.s, NULL,
 				     LCB_GENERATION_SIZE);
 	}
 	buf_release(&p);
@@ -132,8 +132,77 @@ lcb_problems(const struct rows *r, struct erow *e, struct problems *out,
 	return rc;
 }
 
+/*
+ * The files of release tag in the dataset's repository, as its loading
+ * script (code_generation_lite.py, which the original runs through
+ * trust_remote_code) maps them: release N is test.jsonl (N = 1) or
+ * testN.jsonl; "release_vN" is releases 1 to N, "release_latest" all six,
+ * "vN" release N alone and "vA_vB" releases A to B. first and last get
+ * the range; -1 when the tag is none of these.
+ */
+#define LCB_RELEASES 6
+
 static int
-lcb_load(const struct bench_opts *o, struct problems *out, char *err,
+lcb_range(const char *tag, int *first, int *last)
+{
+	int a, b, n;
+
+	if (!strcmp(tag, "release_latest")) {
+		*first = 1, *last = LCB_RELEASES;
+		return 0;
+	}
+	if (sscanf(tag, "release_v%1d%n", &b, &n) == 1 && !tag[n])
+		a = 1;
+	else if (sscanf(tag, "v%1d_v%1d%n", &a, &b, &n) == 2 && !tag[n])
+		;
+	else if (sscanf(tag, "v%1d%n", &a, &n) == 1 && !tag[n])
+		b = a;
+	else
+		return -1;
+	if (a < 1 || b > LCB_RELEASES || a > b)
+		return -1;
+	*first = a, *last = b;
+	return 0;
+}
+
+/* The rows of a release: from --accuracy-dataset-dir as the layout has
+ * them (DIR/<id>/<tag>/test.jsonl), else the repository's files (the
+ * viewer cuts their cells), each through the hub cache. */
+static int
+lcb_rows(const struct rows_src *src, const char *tag, struct rows *r, char *err,
+	 size_t errlen)
+{
+	int first, last;
+
+	if (src->dir)
+		return rows_get(src, LCB_DATASET, tag, "test", r, err, errlen);
+	if (lcb_range(tag, &first, &last))
+		return util_seterr(err, errlen, "unknown release '%s' (release_vN, "
+				   "release_latest, vN or vA_vB, N from 1 to %d)",
+				   tag, LCB_RELEASES);
+	*r = (struct rows){ 0 };
+	for (int v = first; v <= last; v++) {
+		char file[32];
+		struct rows part;
+
+		if (v == 1)
+			snprintf(file, sizeof(file), "test.jsonl");
+		else
+			snprintf(file, sizeof(file), "test%d.jsonl", v);
+		if (rows_get_file(src, LCB_DATASET, "main", file, &part, err, errlen) < 0) {
+			rows_free(r);
+			return -1;
+		}
+		for (size_t i = 0; i < part.n; i++)
+			rows_add(r, part.v[i], part.len[i]);
+		r->from = part.from;
+		rows_free(&part);
+	}
+	return 0;
+}
+
+static int
+lcb_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	 size_t errlen)
 {
 	const char *tag = getenv("AIPERF_ACCURACY_LCB_RELEASE_TAG");
@@ -158,7 +227,7 @@ lcb_load(const struct bench_opts *o, struct problems *out, char *err,
 				   "reasoning before the code block.");
 	if (!tag || !*tag)
 		tag = LCB_DEFAULT_TAG;
-	if (rows_get(o->src, LCB_DATASET, tag, "test", &r, rerr, sizeof(rerr)) < 0)
+	if (lcb_rows(o->src, tag, &r, rerr, sizeof(rerr)) < 0)
 		return util_seterr(err, errlen, LCB_TASK ": failed to load '%s' subset "
 				   "'%s' (set AIPERF_ACCURACY_LCB_RELEASE_TAG to a current "
 				   "subset such as v4_v5 or v6): %s", LCB_DATASET, tag,
@@ -173,7 +242,6 @@ lcb_load(const struct bench_opts *o, struct problems *out, char *err,
 
 const struct bench bench_lcb = {
 	.name = "lcb_codegeneration",
-	.grader = "code_execution",
 	.n_shots = 0,
 	.max_shots = 0,
 	.cot = false,

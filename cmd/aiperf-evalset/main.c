@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "accuracy/grade.h"
 #include "buf.h"
 #include "json/json.h"
 #include "opt.h"
@@ -61,11 +62,26 @@ add_tasks(struct options *o, const char *arg)
 	}
 }
 
+/* The registry's names, for the option table's choices (--list-choices). */
+static const char *const *
+bench_names(void)
+{
+	static const char *v[32];
+	size_t n = 0;
+
+	while (benches[n] && n + 1 < sizeof(v) / sizeof(*v)) {
+		v[n] = benches[n]->name;
+		n++;
+	}
+	return v;
+}
+
 static void
 parse_args(struct options *o, int argc, char **argv)
 {
 	struct opt tab[] = {
-		{ "benchmark", K_BENCH, OPT_STR, "name", OPT_TO(o->benchmark), .flags = OPT_REQ },
+		{ "benchmark", K_BENCH, OPT_STR, "name", OPT_TO(o->benchmark), .flags = OPT_REQ | OPT_LOOSE,
+		  .choices = bench_names() },
 		{ "tasks", K_TASKS, OPT_STR, "list", .flags = 0 },
 		{ "n-shots", K_SHOTS, OPT_INT, "n", OPT_TO(o->n_shots), .min = 0, .max = 32 },
 		{ "enable-cot", K_COT, OPT_FLAG, .flags = 0 },
@@ -112,7 +128,7 @@ static void
 list_benches(void)
 {
 	for (size_t i = 0; benches[i]; i++)
-		printf("%s\t%s\t%d\t%s\n", benches[i]->name, benches[i]->grader,
+		printf("%s\t%s\t%d\t%s\n", benches[i]->name, grade_default(benches[i]->name),
 		       benches[i]->n_shots, benches[i]->cot ? "true" : "false");
 }
 
@@ -270,8 +286,9 @@ main(int argc, char **argv)
 {
 	struct options o;
 	const struct bench *b;
-	struct problems ps = { 0 };
+	struct problem_set ps = { 0 };
 	struct rows_src src;
+	struct rows_env env;
 	struct bench_opts bo;
 	struct buf line = BUF_INIT(BUF_NOMAX);
 	struct json_doc *doc;
@@ -287,10 +304,16 @@ main(int argc, char **argv)
 	}
 	if (!(b = bench_find(o.benchmark)))
 		unknown_benchmark(o.benchmark);
-	/* NEEDSWORK: the environment (HF_TOKEN, HF_HUB_OFFLINE, the cache's
-	 * default) comes with lib/hub's environment function. */
-	src = (struct rows_src){ .dir = o.dir, .cache = o.cache, .endpoint = o.hub,
-				 .offline = o.offline };
+	/* the environment's (HF_TOKEN, HF_HUB_OFFLINE, the cache), the
+	 * options over it */
+	rows_src_env(&src, &env);
+	src.dir = o.dir;
+	if (o.cache)
+		src.cache = o.cache;
+	if (o.hub)
+		src.endpoint = o.hub;
+	if (o.offline)
+		src.offline = 1;
 	if (isatty(2))
 		src.progress = progress;
 	bo = resolve(&o, b, &src);
@@ -309,7 +332,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "\r%s: %s: %zu problems\n", argv0, b->name, ps.n);
 	json_doc_free(doc);
 	buf_release(&line);
-	problems_release(&ps);
+	pset_release(&ps);
 	for (size_t i = 0; i < o.ntasks; i++)
 		free((char *)o.tasks[i]);
 	return util_fshut(stdout, "stdout") ? 1 : 0;

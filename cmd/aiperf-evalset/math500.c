@@ -20,7 +20,7 @@ str_or(const struct split *s, const char *col, const char *dflt, char *err,
 }
 
 static int
-math500_load(const struct bench_opts *o, struct problems *out, char *err,
+math500_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	     size_t errlen)
 {
 	struct split s;
@@ -38,7 +38,7 @@ math500_load(const struct bench_opts *o, struct problems *out, char *err,
 			rc = -1;
 			break;
 		}
-		problems_add(out, task, solution, problem, NULL, 32768);
+		pset_add(out, task, solution, problem, NULL, 32768);
 	}
 	split_release(&s);
 	return rc;
@@ -46,7 +46,6 @@ math500_load(const struct bench_opts *o, struct problems *out, char *err,
 
 const struct bench bench_math500 = {
 	.name = "math_500",
-	.grader = "lighteval_latex",
 	.n_shots = 0,
 	.max_shots = -1,
 	.load = math500_load,

@@ -414,7 +414,7 @@ instruction(const char *subject)
 
 static int
 subject_problems(const struct bench_opts *o, const char *subject,
-		 struct problems *out, char *err, size_t errlen)
+		 struct problem_set *out, char *err, size_t errlen)
 {
 	struct shots sh = { 0 };
 	struct split t = { 0 };
@@ -438,7 +438,7 @@ subject_problems(const struct bench_opts *o, const char *subject,
 			goto out;
 		flat_prompt(instr, &sh, &q, &p);
 		chat_messages(instr, &sh, &q, &m);
-		problems_add(out, subject, gold, p.s, m.s, MMLU_GENERATION_SIZE);
+		pset_add(out, subject, gold, p.s, m.s, MMLU_GENERATION_SIZE);
 	}
 	rc = 0;
 out:
@@ -477,7 +477,7 @@ unknown_subject(const char *name, char *err, size_t errlen)
 /* The subjects asked for, in the order asked (all of them, in the list's
  * order, when none is named or one of the names is "all"). */
 static int
-mmlu_load(const struct bench_opts *o, struct problems *out, char *err,
+mmlu_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	  size_t errlen)
 {
 	int all = !o->tasks || !o->ntasks;
@@ -501,7 +501,6 @@ mmlu_load(const struct bench_opts *o, struct problems *out, char *err,
 
 const struct bench bench_mmlu = {
 	.name = "mmlu",
-	.grader = "multiple_choice",
 	.n_shots = 5,
 	.max_shots = -1,
 	.cot = false,

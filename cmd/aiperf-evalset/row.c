@@ -190,7 +190,7 @@ split_pystr(const struct split *s, const char *col, const char *dflt,
 int
 load_plain(const struct bench_opts *o, const char *id, const char *config,
 	   const char *split, const char *problem_col, const char *answer_col,
-	   const char *task, long long max_tokens, struct problems *out,
+	   const char *task, long long max_tokens, struct problem_set *out,
 	   char *err, size_t errlen)
 {
 	struct split s;
@@ -209,7 +209,7 @@ load_plain(const struct bench_opts *o, const char *id, const char *config,
 			rc = -1;
 			break;
 		}
-		problems_add(out, task, buf_str(&gold), problem, NULL, max_tokens);
+		pset_add(out, task, buf_str(&gold), problem, NULL, max_tokens);
 	}
 	buf_release(&gold);
 	split_release(&s);

@@ -66,6 +66,6 @@ int split_pystr(const struct split *s, const char *col, const char *dflt,
 int load_plain(const struct bench_opts *o, const char *id, const char *config,
 	       const char *split, const char *problem_col,
 	       const char *answer_col, const char *task, long long max_tokens,
-	       struct problems *out, char *err, size_t errlen);
+	       struct problem_set *out, char *err, size_t errlen);
 
 #endif

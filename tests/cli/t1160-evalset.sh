@@ -119,7 +119,7 @@ test_expect_success 'str() of an answer as Python writes it (int, float, bool, n
 
 test_expect_success 'an unknown benchmark is a usage error naming the known ones' '
 	test_expect_code 2 aiperf-evalset --dataset-dir "$HUB" --benchmark nope 2>err &&
-	grep "unknown benchmark '"'"'nope'"'"'; expected one of mmlu, aime, aime24, aime25, math_500, gsm8k, gpqa_diamond" err
+	grep "invalid value for --benchmark: '"'"'nope'"'"' (mmlu, aime, hellaswag, bigbench, aime24, aime25, math_500, gsm8k, gpqa_diamond, lcb_codegeneration)" err
 '
 
 test_expect_success 'an unknown MMLU subject names the known ones' '

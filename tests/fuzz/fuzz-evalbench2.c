@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../cmd/aiperf-evalset/problems.c"
+#include "../../cmd/aiperf-evalset/pset.c"
 #include "../../cmd/aiperf-evalset/evalrow.c"
 #include "../../cmd/aiperf-evalset/hellaswag.c"
 #include "../../cmd/aiperf-evalset/bigbench.c"
@@ -73,7 +73,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const nav[] = { "navigate" };
 	struct rows_src src = { .offline = 1 };
 	struct bench_opts o = { .src = &src };
-	struct problems p = { 0 };
+	struct problem_set p = { 0 };
 	const struct bench *bn;
 	static int ready;
 	char err[1024];
@@ -108,6 +108,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    p.v[i].messages || p.v[i].max_tokens < 5)
 				abort();
 	}
-	problems_release(&p);
+	pset_release(&p);
 	return 0;
 }

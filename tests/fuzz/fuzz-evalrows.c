@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../cmd/aiperf-evalset/problems.c"
+#include "../../cmd/aiperf-evalset/pset.c"
 #include "../../cmd/aiperf-evalset/row.c"
 #include "../../cmd/aiperf-evalset/mmlu.c"
 #include "../../cmd/aiperf-evalset/gpqa.c"
@@ -73,7 +73,7 @@ check(const struct bench *b, int shots, int cot)
 	static const char *const tasks[] = { "abstract_algebra" };
 	struct rows_src src = { .dir = root, .max_bytes = 1 << 20 };
 	struct bench_opts o = { tasks, 1, shots, cot, &src };
-	struct problems ps = { 0 };
+	struct problem_set ps = { 0 };
 	char err[512] = "";
 
 	if (b->load(&o, &ps, err, sizeof(err)) < 0) {
@@ -94,7 +94,7 @@ check(const struct bench *b, int shots, int cot)
 			abort();
 		json_doc_free(d);
 	}
-	problems_release(&ps);
+	pset_release(&ps);
 }
 
 int

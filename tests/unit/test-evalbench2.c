@@ -6,11 +6,12 @@
 #include <unistd.h>
 
 /* Private to the tool; tested from its sources. */
-#include "../../cmd/aiperf-evalset/problems.c"
+#include "../../cmd/aiperf-evalset/pset.c"
 #include "../../cmd/aiperf-evalset/evalrow.c"
 #include "../../cmd/aiperf-evalset/hellaswag.c"
 #include "../../cmd/aiperf-evalset/bigbench.c"
 #include "../../cmd/aiperf-evalset/lcb.c"
+#include "accuracy/grade.h"
 #include "test.h"
 
 #define HUB "tests/data/accuracy/hub"
@@ -70,7 +71,7 @@ record(size_t i, const struct problem *p, const char *sys)
 
 static int
 load(const struct bench *bn, const char *dir, const char *const *tasks,
-     size_t ntasks, int n_shots, bool cot, struct problems *out)
+     size_t ntasks, int n_shots, bool cot, struct problem_set *out)
 {
 	struct rows_src src = { .dir = dir, .offline = 1 };
 	struct bench_opts o = {
@@ -78,7 +79,7 @@ load(const struct bench *bn, const char *dir, const char *const *tasks,
 		.src = &src,
 	};
 
-	*out = (struct problems){ 0 };
+	*out = (struct problem_set){ 0 };
 	err[0] = '\0';
 	return bn->load(&o, out, err, sizeof(err));
 }
@@ -89,7 +90,7 @@ check_case(const char *name, const struct bench *bn, const char *const *tasks,
 	   size_t ntasks, int n_shots, bool cot, const char *sys)
 {
 	char *path = xstrfmt("%s/%s.jsonl", EXPECTED, name), *what;
-	struct problems p;
+	struct problem_set p;
 	struct rows want;
 	int rc = load(bn, HUB, tasks, ntasks, n_shots, cot, &p), same = 1;
 
@@ -116,7 +117,7 @@ check_case(const char *name, const struct bench *bn, const char *const *tasks,
 	TEST(what, same && p.n == want.n && want.n > 0);
 	free(what);
 	rows_free(&want);
-	problems_release(&p);
+	pset_release(&p);
 	free(path);
 }
 
@@ -146,10 +147,10 @@ static int
 refused(const struct bench *bn, const char *dir, const char *const *tasks,
 	size_t ntasks, int n_shots, bool cot, const char *want)
 {
-	struct problems p;
+	struct problem_set p;
 	int rc = load(bn, dir, tasks, ntasks, n_shots, cot, &p);
 
-	problems_release(&p);
+	pset_release(&p);
 	if (rc == 0 || !strstr(err, want)) {
 		printf("#   rc %d, message '%s'\n#   want '%s'\n", rc, err, want);
 		return 0;
@@ -162,17 +163,17 @@ test_metadata(void)
 {
 	TEST("hellaswag: registered as the original",
 	     !strcmp(bench_hellaswag.name, "hellaswag") &&
-	     !strcmp(bench_hellaswag.grader, "exact_match") &&
+	     !strcmp(grade_default(bench_hellaswag.name), "exact_match") &&
 	     bench_hellaswag.n_shots == 10 && bench_hellaswag.max_shots == 15 &&
 	     !bench_hellaswag.cot && !bench_hellaswag.system_prompt);
 	TEST("bigbench: registered as the original",
 	     !strcmp(bench_bigbench.name, "bigbench") &&
-	     !strcmp(bench_bigbench.grader, "exact_match") &&
+	     !strcmp(grade_default(bench_bigbench.name), "exact_match") &&
 	     bench_bigbench.n_shots == 3 && bench_bigbench.max_shots == 3 &&
 	     bench_bigbench.cot && !bench_bigbench.system_prompt);
 	TEST("lcb: registered as the original",
 	     !strcmp(bench_lcb.name, "lcb_codegeneration") &&
-	     !strcmp(bench_lcb.grader, "code_execution") &&
+	     !strcmp(grade_default(bench_lcb.name), "code_execution") &&
 	     bench_lcb.n_shots == 0 && !bench_lcb.cot && !bench_lcb.system_prompt);
 	TEST("bigbench: 27 subtasks", BBH_NTASKS == 27);
 	TEST("hellaswag: 192 tasks", HS_NTASKS == 192);
@@ -182,13 +183,13 @@ test_metadata(void)
 static int
 eleven_shots(void)
 {
-	struct problems p;
+	struct problem_set p;
 	int ok = load(&bench_hellaswag, HUB, NULL, 0, 11, false, &p) == 0 &&
 		 p.n == 5 && strstr(p.v[0].prompt, "lemon water") &&
 		 strstr(p.v[0].prompt, "Kite flying") == NULL &&
 		 strstr(p.v[0].prompt, "hold strings attached to kites");
 
-	problems_release(&p);
+	pset_release(&p);
 	return ok;
 }
 
@@ -312,7 +313,7 @@ rm_tmp(void)
 
 /* A hellaswag validation split of one line; load it zero-shot (Sailing). */
 static int
-hs_one(const char *val, struct problems *p)
+hs_one(const char *val, struct problem_set *p)
 {
 	static const char *const t[] = { "Sailing" };
 
@@ -324,13 +325,13 @@ hs_one(const char *val, struct problems *p)
 static int
 hs_gold(const char *label, const char *want)
 {
-	struct problems p;
+	struct problem_set p;
 	char *row = xstrfmt(HS_ROW("%s"), label);
 	int ok = hs_one(row, &p) == 0 && p.n == 1 && !strcmp(p.v[0].gold, want);
 
 	if (!ok)
 		printf("#   label %s: %s\n", label, err);
-	problems_release(&p);
+	pset_release(&p);
 	free(row);
 	return ok;
 }
@@ -338,10 +339,10 @@ hs_gold(const char *label, const char *want)
 static int
 hs_refused(const char *val, const char *want)
 {
-	struct problems p;
+	struct problem_set p;
 	int rc = hs_one(val, &p);
 
-	problems_release(&p);
+	pset_release(&p);
 	if (rc == 0 || !strstr(err, want)) {
 		printf("#   rc %d, message '%s'\n#   want '%s'\n", rc, err, want);
 		return 0;
@@ -352,7 +353,7 @@ hs_refused(const char *val, const char *want)
 static void
 test_hostile_hellaswag(void)
 {
-	struct problems p;
+	struct problem_set p;
 
 	TEST("hellaswag: label as text", hs_gold("\"2\"", "C"));
 	TEST("hellaswag: label as a number", hs_gold("3", "D"));
@@ -361,10 +362,10 @@ test_hostile_hellaswag(void)
 	TEST("hellaswag: unlabeled rows dropped",
 	     hs_one(HS_ROW("\"\"") HS_ROW("null") "{\"activity_label\":\"Sailing\"}\n", &p) == 0 &&
 	     p.n == 0);
-	problems_release(&p);
+	pset_release(&p);
 	TEST("hellaswag: rows of no task dropped",
 	     hs_one("{\"ctx\":1}\n{\"activity_label\":7,\"label\":\"0\"}\n", &p) == 0 && p.n == 0);
-	problems_release(&p);
+	pset_release(&p);
 	TEST("hellaswag: label 4 refused",
 	     hs_refused(HS_ROW("\"4\""), "validation row 0: column 'label' is not an index of A, B, C or D"));
 	TEST("hellaswag: label x refused",
@@ -408,7 +409,7 @@ static void
 test_hostile_bigbench(void)
 {
 	static const char *const nav[] = { "navigate" };
-	struct problems p;
+	struct problem_set p;
 	int ok;
 
 	put("lukaemon/bbh/navigate/test.jsonl",
@@ -423,7 +424,7 @@ test_hostile_bigbench(void)
 		      "determine whether one would end up back at the starting point.\n\nQ: \nA: ", 120) &&
 	     strstr(p.v[1].prompt, "\n\nQ: \nA: \n\nOutput 'Yes' or 'No'. Full answer not needed.") &&
 	     p.v[1].max_tokens == 1024);
-	problems_release(&p);
+	pset_release(&p);
 	put("lukaemon/bbh/navigate/test.jsonl", "{\"input\":\"Q1\",\"target\":\"No\"}\n{\"target\":\"No\"}\n");
 	TEST("bigbench: a row without input refused",
 	     refused(&bench_bigbench, tmp, nav, 1, 3, true, "lukaemon/bbh/navigate/test row 1: no column 'input'"));
@@ -443,7 +444,7 @@ test_hostile_bigbench(void)
 static void
 test_hostile_lcb(void)
 {
-	struct problems p;
+	struct problem_set p;
 	int ok;
 
 	put(LCB_SPLIT, "{\"starter_code\":null,\"public_test_cases\":\"[]\"}\n"
@@ -461,7 +462,7 @@ test_hostile_lcb(void)
 	TEST("lcb: the upstream values passed through as they are",
 	     ok && !strcmp(p.v[1].gold, "{\"starter_code\":\"def f():\",\"public_test_cases\":\"\","
 		     "\"private_test_cases\":\"eJx\\\"q\\n\",\"metadata\":{\"func_name\":\"f\"}}"));
-	problems_release(&p);
+	pset_release(&p);
 	put(LCB_SPLIT, "{\"question_content\":\"q\",\"starter_code\":5}\n");
 	TEST("lcb: a number starter code refused",
 	     refused(&bench_lcb, tmp, NULL, 0, 0, false,
@@ -478,7 +479,7 @@ test_original_literals(void)
 {
 	static const char *const as[] = { "Applying sunscreen" };
 	static const char *const be[] = { "boolean_expressions" };
-	struct problems p;
+	struct problem_set p;
 	int ok;
 
 #define HS_AS(ctx) "{\"activity_label\":\"Applying sunscreen\",\"ctx\":\"" ctx "\"," \
@@ -494,7 +495,7 @@ test_original_literals(void)
 	TEST("original: hellaswag gold A, task the activity label, 5 tokens",
 	     ok && !strcmp(p.v[0].gold, "A") && !strcmp(p.v[0].task, "Applying sunscreen") &&
 	     p.v[0].max_tokens == 5 && !p.v[0].messages);
-	problems_release(&p);
+	pset_release(&p);
 	put(HS_TRAIN, HS_AS("train_AS_0") HS_AS("train_AS_1")
 	    "{\"activity_label\":\"Sailing\",\"ctx\":\"train_SAIL_0\",\"endings\":[\"a\",\"b\",\"c\",\"d\"],\"label\":\"1\"}\n");
 	put(HS_VAL, HS_AS("VAL_0"));
@@ -503,7 +504,7 @@ test_original_literals(void)
 	     ok && strstr(p.v[0].prompt, "train_AS_0\nA. applies\nB. watches\nC. sings\nD. cooks\nAnswer: A\n\n"
 			  "train_SAIL_0\nA. a\nB. b\nC. c\nD. d\nAnswer: B\n\nVAL_0\n") &&
 	     !strstr(p.v[0].prompt, "train_AS_1"));
-	problems_release(&p);
+	pset_release(&p);
 
 	put("lukaemon/bbh/boolean_expressions/test.jsonl",
 	    "{\"input\":\"True and False is\",\"target\":\"False\"}\n");
@@ -515,12 +516,12 @@ test_original_literals(void)
 	     strstr(p.v[0].prompt, "Let's think step by step.") &&
 	     !strcmp(p.v[0].prompt + strlen(p.v[0].prompt) - 23, "Full answer not needed.") &&
 	     !strcmp(p.v[0].gold, "False") && !strcmp(p.v[0].task, "boolean_expressions"));
-	problems_release(&p);
+	pset_release(&p);
 	ok = load(&bench_bigbench, tmp, be, 1, 0, true, &p) == 0 && p.n == 1;
 	TEST_STR("original: bbh zero-shot is the description and the query", ok ? p.v[0].prompt : NULL,
 		 "Task description: Evaluate the result of a random Boolean expression.\n\n"
 		 "Q: True and False is\nA: \n\nOutput 'True' or 'False'. Full answer not needed.");
-	problems_release(&p);
+	pset_release(&p);
 
 	put(LCB_SPLIT, "{\"question_content\":\"The problem.\",\"starter_code\":\"def f(x): pass\"}\n"
 	    "{\"question_content\":\"The problem.\",\"starter_code\":\"\"}\n");
@@ -545,7 +546,7 @@ test_original_literals(void)
 		 "Ensure that when the python program runs, it reads the "
 		 "inputs, runs the algorithm and writes output to STDOUT.\n"
 		 "```python\n# YOUR CODE HERE\n```\n\n");
-	problems_release(&p);
+	pset_release(&p);
 }
 
 int

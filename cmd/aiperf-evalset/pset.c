@@ -5,7 +5,7 @@
 #include "util.h"
 
 void
-problems_add(struct problems *p, const char *task, const char *gold,
+pset_add(struct problem_set *p, const char *task, const char *gold,
 	     const char *prompt, const char *messages, long long max_tokens)
 {
 	if (p->n == p->cap) {
@@ -22,7 +22,7 @@ problems_add(struct problems *p, const char *task, const char *gold,
 }
 
 void
-problems_release(struct problems *p)
+pset_release(struct problem_set *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		free(p->v[i].task);
@@ -31,5 +31,5 @@ problems_release(struct problems *p)
 		free(p->v[i].messages);
 	}
 	free(p->v);
-	*p = (struct problems){ 0 };
+	*p = (struct problem_set){ 0 };
 }
