@@ -102,6 +102,7 @@ stage_tools() {
 	[[ $s == *m* ]] && t+=(aiperf-metrics)
 	[[ $s == *e* ]] && t+=(aiperf-export)
 	[[ $s == *y* ]] && t+=("aiperf-trace synthesize")
+	[[ $s == *a* ]] && t+=(aiperf-evalset)
 	[[ $s == *w* ]] && t+=("aiperf profile")
 	local IFS=,
 	printf '%s' "${t[*]}" | sed 's/,/, /g'
@@ -121,14 +122,27 @@ choices() {
 	[[ $CH != $'\001' ]]
 }
 
+# tool_opt TOOL OPTION: OPTION as TOOL names it (aiperf-evalset: without
+# its --accuracy- prefix, as aiperf-plan passes it on).
+tool_opt() {
+	if [[ $1 == aiperf-evalset ]]; then printf '%s' "${2/#--accuracy-/--}"
+	else printf '%s' "$2"; fi
+}
+
 # accepted OPTION: sets ACCEPTED, the values of OPTION that every stage
 # listing them accepts, and LISTED, those stages (none: nothing is known).
 accepted() {
 	local opt=$1 t first=1 acc=''
 	LISTED=()
-	for t in aiperf-gen aiperf-send aiperf-metrics aiperf-export; do
-		[[ ${PO_STAGES[$opt]} == *${t:7:1}* ]] || continue
-		choices "$t" "$opt" || continue
+	for t in aiperf-gen aiperf-send aiperf-metrics aiperf-export aiperf-evalset; do
+		if [[ $t == aiperf-evalset ]]; then
+			# its options are named without their --accuracy- prefix
+			[[ ${PO_STAGES[$opt]} == *a* ]] || continue
+			choices "$t" "$(tool_opt "$t" "$opt")" || continue
+		else
+			[[ ${PO_STAGES[$opt]} == *${t:7:1}* ]] || continue
+			choices "$t" "$opt" || continue
+		fi
 		LISTED+=("$t")
 		if ((first)); then acc=$CH; first=0
 		else acc=$(grep -Fxf <(printf '%s\n' "$CH") <<<"$acc"); fi
@@ -208,7 +222,7 @@ status_value() {
 	accepted "$opt"
 	HOW="aiperf profile $opt $val"
 	for t in "${LISTED[@]}"; do
-		HOW+=$'\n'"$t $opt $val"
+		HOW+=$'\n'"$t $(tool_opt "$t" "$opt") $val"
 	done
 	if ((${#LISTED[@]} == 0)) && [[ -n ${PO_VALUES[$opt]+x} ]]; then
 		[[ " ${PO_VALUES[$opt]} " == *" $val "* ]] && return
@@ -222,9 +236,9 @@ status_value() {
 	grep -qFx -- "$val" <<<"$ACCEPTED" && return
 	ST="not provided"
 	for t in "${LISTED[@]}"; do
-		choices "$t" "$opt"
+		choices "$t" "$(tool_opt "$t" "$opt")"
 		grep -qFx -- "$val" <<<"$CH" && continue
-		WHY="$t does not accept $opt $val (it takes: $(paste -sd, <<<"$CH" |
+		WHY="$t does not accept $(tool_opt "$t" "$opt") $val (it takes: $(paste -sd, <<<"$CH" |
 			sed 's/,/, /g'))"
 		return
 	done

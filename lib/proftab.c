@@ -111,7 +111,7 @@ name_ok(const char *s, size_t n)
 static int
 stages_ok(const char *s)
 {
-	return !s || strspn(s, "gsmewy") == strlen(s);
+	return !s || strspn(s, "gsmewya") == strlen(s);
 }
 
 /* PATH:TYPE, PATH of [a-z_.], TYPE one of bBifsLIF. */

@@ -66,6 +66,7 @@ struct gen_opts {
 	double cancel_delay;	/* seconds */
 	/* trace datasets (trace.c) */
 	const char *input_file;
+	const char *accuracy_problems;	/* --accuracy-problems FILE, or NULL */
 	const char *custom_type;	/* as given, or NULL */
 	int ds_type;		/* resolved dataset type (DS_*) */
 	long long block_size;	/* -1: the type's default (512) */
@@ -311,6 +312,9 @@ void public_dataset_build(struct dataset *d, const struct gen_opts *o,
 /* --print-timing-mode: exits as the build would on the file's first entry
  * (finding or downloading the file first). */
 void public_check_first(const struct gen_opts *o);
+
+/* accuracy.c: --accuracy-problems: problem i is conversation i. */
+void accuracy_dataset_build(struct dataset *d, const struct gen_opts *o, uint64_t root);
 
 /* custom.c: single_turn, multi_turn and random_pool datasets. */
 void custom_dataset_build(struct dataset *d, const struct gen_opts *o,

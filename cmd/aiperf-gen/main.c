@@ -20,7 +20,7 @@ enum {
 	O_WARMUP, O_SEED, O_EXTRA, O_TOK, O_TOKREV, O_TOKTRUST, O_INPUTS,
 	O_SHARD, O_SHARDSEED, O_CORPUS, O_HELP, O_VERSION, O_TURNS, O_TURNSSD, O_DELAY,
 	O_DELAYSD, O_DELAYRATIO, O_RATE, O_PATTERN, O_SMOOTH, O_WRATE,
-	O_WPATTERN, O_CRATE, O_CDELAY, O_FILE, O_CTYPE, O_BLOCK, O_FIXED,
+	O_WPATTERN, O_CRATE, O_CDELAY, O_FILE, O_ACCPROB, O_CTYPE, O_BLOCK, O_FIXED,
 	O_NOFIXED, O_AUTOOFF, O_STARTOFF, O_ENDOFF, O_PRINTMODE, O_RAMP,
 	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE, O_WRAMP, O_SESSIONS,
 	O_SAMPLING, O_PUBLIC, O_PREFIXPOOL, O_PREFIXLEN, O_SYSLEN, O_CTXLEN, O_SEQDIST,
@@ -81,6 +81,8 @@ static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL 
 	  .flags = OPT_LOOSE }, \
 	{ "extra-inputs", O_EXTRA, OPT_STR, "key:value | json", .flags = OPT_BR }, \
 	{ "inputs-json", O_INPUTS, OPT_STR, "file", OPT_TO(o->inputs_json) }, \
+	{ "accuracy-problems", O_ACCPROB, OPT_STR, "file", OPT_TO(o->accuracy_problems), \
+	  .flags = OPT_BR }, \
 	{ "input-file", O_FILE, OPT_STR, "file", OPT_TO(o->input_file), .flags = OPT_BR }, \
 	{ "custom-dataset-type", O_CTYPE, OPT_STR, "type", OPT_TO(o->custom_type) }, \
 	{ "public-dataset", O_PUBLIC, OPT_STR, "name", OPT_TO(o->public_dataset), \
@@ -339,6 +341,27 @@ check_prompt_opts(const struct gen_opts *o)
 			  "hf_tei_rankings, nim_rankings).");
 }
 
+/* --accuracy-problems: the benchmark's problems are the dataset, sent in
+ * order (the original's DatasetManager refuses any other order). */
+static void
+check_accuracy_opts(struct gen_opts *o)
+{
+	if (!o->accuracy_problems)
+		return;
+	if (o->input_file || o->public_dataset)
+		die_usage("--accuracy-problems cannot be used with %s",
+			  o->input_file ? "--input-file" : "--public-dataset");
+	if (o->fixed_schedule)
+		die_usage("Accuracy mode requires sequential request order; "
+			  "fixed-schedule timing is not supported in accuracy mode.");
+	if (o->sampling >= 0 && o->sampling != SAMPLE_SEQUENTIAL)
+		die_usage("Accuracy mode requires sequential request order; "
+			  "'%s' sampling is not supported. "
+			  "Set the dataset's sampling strategy to 'sequential'.",
+			  o->sampling == SAMPLE_RANDOM ? "random" : "shuffle");
+	o->sampling = SAMPLE_SEQUENTIAL;
+}
+
 /* What the table does not: lists, compound values, side effects. */
 static void
 parse_opt(struct gen_opts *o, int c, const char *a)
@@ -413,6 +436,7 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 		die_usage("--public-dataset brings its own prompts: --prompt-prefix-pool-size, "
 			  "--prompt-prefix-length, --shared-system-prompt-length, "
 			  "--user-context-prompt-length and --seq-dist cannot be used with it");
+	check_accuracy_opts(o);
 	av_check_opts(o);
 	sched_check_opts(o);
 	public_check_opts(o);
@@ -533,10 +557,12 @@ main(int argc, char **argv)
 	t = load_tokenizer(&o);
 	cpath = corpus_path(&o);
 	/* a public dataset brings its own prompts */
-	p = o.public_dataset ? NULL : prompt_new(t, cpath, root);
+	p = o.public_dataset || o.accuracy_problems ? NULL : prompt_new(t, cpath, root);
 	if (p)
 		prompt_pools(p, o.prefix_pool, o.prefix_len, o.system_len);
-	if (o.public_dataset)
+	if (o.accuracy_problems)
+		accuracy_dataset_build(&d, &o, root);
+	else if (o.public_dataset)
 		public_dataset_build(&d, &o, t, root);
 	else if (o.input_file)
 		trace_dataset_build(&d, &o, p, root);

@@ -183,7 +183,7 @@ answers_find(const struct answers *k, const char *s, size_t n)
 }
 
 /* The text a request is matched by: the last chat message's string
- * content, or the completions prompt string. */
+ * content, or the completions prompt string (alone in an array too). */
 const struct answer *
 answers_match(const struct answers *k, enum route rt, const struct json *root)
 {
@@ -196,7 +196,11 @@ answers_match(const struct answers *k, enum route rt, const struct json *root)
 			v = m;
 		v = json_get(v, "content");
 	} else if (rt == ROUTE_COMPLETIONS) {
+		/* a string, or (as aiperf-gen and the original send it) an
+		 * array of one */
 		v = json_get(root, "prompt");
+		if (v && v->type == JSON_ARRAY && v->len == 1)
+			v = v->child;
 	}
 	return json_is_str(v) ? answers_find(k, v->str, v->len) : NULL;
 }

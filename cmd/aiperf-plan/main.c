@@ -115,6 +115,7 @@ checks(struct planner *p)
 	workers_resolve(p);
 	hosts_resolve(p);
 	ports_check(p);
+	accuracy_check(p);
 	if (*input)
 		add_stage_arg(p, "g", "--input-file", input);
 	timing_mode(p);
@@ -244,6 +245,7 @@ profile_plan(struct planner *p, int argc, char **argv, const struct options *o)
 		artifact_dir(p);
 		synthesis(p);
 		artifacts_prepare(p);
+		accuracy_prepare(p);
 		input_config(p);
 		run_info_file(p);
 	}

@@ -53,16 +53,36 @@ cli_add(struct planner *p, const char *canon, const char *value)
 	}
 }
 
+/* name as aiperf-evalset calls it: without its "accuracy-" after the
+ * dashes and a "no-" (--accuracy-tasks: --tasks, --no-accuracy-enable-cot:
+ * --no-enable-cot). */
+static char *
+evalset_name(const char *name)
+{
+	size_t k = strncmp(name, "--no-", 5) ? 2 : 5;
+
+	if (strncmp(name + k, "accuracy-", 9))
+		return xstrdup(name);
+	return xstrfmt("%.*s%s", (int)k, name, name + k + 9);
+}
+
 void
 add_stage_arg(struct planner *p, const char *stages, const char *name, const char *value)
 {
-	struct plan_argv *to[] = { &p->gen, &p->send, &p->met, &p->exp, &p->syn };
-	const char *letters = "gsmey";
+	struct plan_argv *to[] = { &p->gen, &p->send, &p->met, &p->exp, &p->syn, &p->acc };
+	const char *letters = "gsmeya";
 
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < 6; i++) {
 		if (!strchr(stages, letters[i]))
 			continue;
-		plan_argv_add(to[i], name);
+		if (letters[i] == 'a') {
+			char *n = evalset_name(name);
+
+			plan_argv_add(to[i], n);
+			free(n);
+		} else {
+			plan_argv_add(to[i], name);
+		}
 		if (value)
 			plan_argv_add(to[i], value);
 	}

@@ -25,6 +25,7 @@ struct planner {
 	const char *table_path;
 	char **set;
 	struct plan_argv gen, send, met, exp, syn;
+	struct plan_argv acc;	/* aiperf-evalset's (accuracy.c) */
 	struct buf cli;
 	const char *loglevel;
 	char *mode;		/* aiperf-gen --print-timing-mode */
@@ -168,6 +169,13 @@ void help_text(const struct proftab *t, struct buf *b);
 /* help.c: the same list in mdoc, for aiperf(7) (make man-options). */
 void help_mdoc(const struct proftab *t, struct buf *b);
 
+/* accuracy.c: whether --accuracy-benchmark is given; its options checked
+ * (the others without it refused; the default grader given to
+ * aiperf-metrics); the problems written by aiperf-evalset into the
+ * scratch folder and named to aiperf-gen and aiperf-metrics. */
+int accuracy_on(const struct planner *p);
+void accuracy_check(struct planner *p);
+void accuracy_prepare(struct planner *p);
 /* multirun.c: the multi-run section's planning; returns 0 when the
  * arguments ask for one run (the single run plans itself). */
 int multi_run_plan(struct planner *p, int argc, char **argv, struct buf *out);

@@ -89,7 +89,7 @@ void
 planner_release(struct planner *p)
 {
 	struct plan_argv *lists[] = { &p->gen, &p->send, &p->met, &p->exp, &p->syn,
-		&p->srv_urls, &p->gpu_urls, &p->busy, &p->read, &p->log };
+		&p->acc, &p->srv_urls, &p->gpu_urls, &p->busy, &p->read, &p->log };
 
 	for (size_t i = 0; p->set && i < p->tab.n; i++)
 		free(p->set[i]);

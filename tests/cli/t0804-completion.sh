@@ -44,7 +44,7 @@ test_expect_success 'profile options by prefix, aliases too, refused ones not' '
 	comp aiperf profile -v >out && want -v -vv >exp && test_cmp exp out &&
 	comp aiperf profile --public >out && want --public-dataset >exp && test_cmp exp out &&
 	comp aiperf profile --download-vid >out && want --download-video-content >exp && test_cmp exp out &&
-	comp aiperf profile --accuracy-b >out && test_cmp /dev/null out &&
+	comp aiperf profile --search-sp >out && test_cmp /dev/null out &&
 	comp aiperf profile --audio-len >out &&
 	want --audio-length-mean --audio-length-stddev >exp && test_cmp exp out &&
 	comp aiperf profile --gpu-tel >out && want --gpu-telemetry >exp && test_cmp exp out
@@ -82,7 +82,7 @@ test_expect_success 'installed layout: the table in share/aiperf, found through 
 	COMPLETION=$PWD/i/share/bash-completion/completions/aiperf \
 		comp "$PWD/i/bin/aiperf" profile --ui-type "" >out &&
 	want only-here >exp && test_cmp exp out &&
-	test_expect_code 2 i/bin/aiperf profile -m m --accuracy-benchmark mmlu 2>err &&
+	test_expect_code 2 i/bin/aiperf profile -m m --search-space s 2>err &&
 	grep -q "not supported" err
 '
 

@@ -95,19 +95,17 @@ test_expect_success 'no stage lists the values: unknown, and why' '
 '
 
 test_expect_success 'refused by aiperf profile: profile-options.tsv says why' '
-	note=$(awk -F "\t" "\$1 == \"--accuracy-grader\" { print \$9 }" \
-		"$TOP/data/profile-options.tsv") &&
-	test -n "$note" &&
-	aiperf plugins accuracy_grader exact_match >out &&
-	flat out | grep -qF "Status: not provided: $note " &&
+	mkdir -p refused && cp "$ORIG" refused/ &&
+	awk -F "\t" -v OFS="\t" "\$1 == \"--accuracy-grader\" || \$1 == \"--accuracy-benchmark\" { \$8 = \"no\"; \$9 = \"a test reason\" } { print }" \
+		"$TOP/data/profile-options.tsv" >refused/profile-options.tsv &&
+	AIPERF_DATA_DIR=$PWD/refused aiperf plugins accuracy_grader exact_match >out &&
+	flat out | grep -qF "Status: not provided: a test reason " &&
 	aiperf plugins console_exporter telemetry >out &&
 	grep -q "^Status: *provided\$" out &&
 	aiperf plugins gpu_telemetry_collector pynvml >out &&
 	grep -q "^Status: *provided\$" out &&
-	note=$(awk -F "\t" "\$1 == \"--accuracy-benchmark\" { print \$9 }" \
-		"$TOP/data/profile-options.tsv") &&
-	aiperf plugins accuracy_benchmark mmlu >out &&
-	flat out | grep -qF "Status: not provided: $note " &&
+	AIPERF_DATA_DIR=$PWD/refused aiperf plugins accuracy_benchmark mmlu >out &&
+	flat out | grep -qF "Status: not provided: a test reason " &&
 	aiperf plugins service worker >out &&
 	grep -q "^Status: *not provided: the original chooses it inside" out &&
 	aiperf plugins timing_strategy fixed_schedule >out &&
@@ -144,8 +142,10 @@ test_expect_success '--all: every category of the original, the rest marked' '
 	aiperf plugins -a ramp >all && aiperf plugins ramp >some &&
 	grep -q "^linear  *provided " some && ! grep -q "not provided" some &&
 	grep -q "^linear  *provided " all && grep -q "^poisson  *not provided " all &&
+	aiperf plugins api_router >out &&
+	grep -q "^none provided (aiperf plugins --all api_router lists" out &&
 	aiperf plugins accuracy_grader >out &&
-	grep -q "^none provided (aiperf plugins --all accuracy_grader lists" out
+	grep -q "^lighteval_latex  *provided " out && ! grep -q "not provided" out
 '
 
 test_expect_success 'the original'"'"'s ways to name a category and a type' '

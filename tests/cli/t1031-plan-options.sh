@@ -28,7 +28,7 @@ test_expect_success '--help is the table'"'"'s: every section, every accepted na
 	grep -o "^  [A-Z][A-Za-z -]*:" help | sed "s/^  //; s/:\$//" >got && test_cmp groups got &&
 	grep -qx "  Endpoint:  -m/--model/--model-names," help &&
 	grep -qx "             --model-selection-strategy round_robin|random," help &&
-	! grep -q -- "--accuracy-benchmark" help &&
+	! grep -q -- "--search-space" help &&
 	awk "length > 78" help >long && test_cmp /dev/null long
 '
 
@@ -63,8 +63,8 @@ test_expect_success 'unknown, refused, valueless, flag with a value: exit 2, the
 	grep -qx "aiperf profile: profile: unknown option .." err &&
 	test_expect_code 2 aiperf profile --model "" 2>err &&
 	grep -qx "aiperf profile: profile: --model is required" err &&
-	test_expect_code 2 aiperf profile --accuracy-n-shots=3 -m m 2>err &&
-	grep -q "option .--accuracy-n-shots. is not supported yet: accuracy" err
+	test_expect_code 2 aiperf profile --search-space=s -m m 2>err &&
+	grep -q "option .--search-space. is not supported yet: Bayesian" err
 '
 
 test_expect_success 'values that look like options, = forms, repeated options' '
