@@ -236,7 +236,7 @@ get_page(struct fetch *F, uint64_t offset)
 		if (attempt >= tries) {
 			util_seterr(F->err, F->errlen, "%s: the dataset viewer failed %d "
 				    "time%s at offset %llu, last: %s (retry later, or "
-				    "work offline with --dataset-dir)", F->what,
+				    "work offline from a dataset folder: aiperf-hub fetch)", F->what,
 				    attempt + 1, attempt ? "s" : "",
 				    (unsigned long long)offset, last);
 			break;

@@ -99,4 +99,47 @@ test_expect_success 'an unknown task: the benchmark says which it knows, nothing
 	test ! -e bad/profile_export.jsonl
 '
 
+# A loopback hub (tests/hub/fake-hub.py) serving the same folder's rows.
+unset HF_TOKEN HF_TOKEN_PATH HF_HUB_OFFLINE HF_DATASETS_OFFLINE AIPERF_HUB_ROWS_URL XDG_CACHE_HOME
+export HF_HOME="$TMP/hfhome" AIPERF_CACHE_DIR="$TMP/aicache"
+trap '[ -s "$TMP/.hub.pid" ] && kill "$(cat "$TMP/.hub.pid")" 2>/dev/null; cleanup' EXIT
+python3 "$TOP/tests/hub/fake-hub.py" --root "$DATA" --port-file "$TMP/hub.port" \
+	--log "$TMP/hub.log" --idle 60 --max 300 &
+echo $! >"$TMP/.hub.pid"
+i=0
+while [ ! -s "$TMP/hub.port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+HUB=http://127.0.0.1:$(cat "$TMP/hub.port")
+CLOSED=http://127.0.0.1:$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+export HUB CLOSED
+
+# hubrun DIR [options]: run without --accuracy-dataset-dir
+hubrun() {
+	d=$1
+	shift
+	aiperf profile -m m --url "$MOCK_URL" --endpoint-type chat --tokenizer builtin \
+		--accuracy-benchmark mmlu --accuracy-tasks abstract_algebra,anatomy \
+		--request-count 8 --concurrency 2 --ui-type none --artifact-dir "$d" "$@" >"$d.out" 2>"$d.err"
+}
+
+test_expect_success 'the hub serves the rows once; the second run reads the cache' '
+	touch "$TMP/hub.log" &&
+	AIPERF_HUB_ROWS_URL=$HUB hubrun hub1 &&
+	test_cmp want.csv hub1/accuracy_results.csv &&
+	test "$(grep -c "/rows?" "$TMP/hub.log")" -eq 4 &&
+	test -s "$AIPERF_CACHE_DIR/datasets/lighteval/mmlu/anatomy/test.jsonl" &&
+	AIPERF_HUB_ROWS_URL=$HUB hubrun hub2 &&
+	test_cmp want.csv hub2/accuracy_results.csv &&
+	test "$(grep -c "/rows?" "$TMP/hub.log")" -eq 4 &&
+	AIPERF_HUB_ROWS_URL=$CLOSED HF_HUB_OFFLINE=1 hubrun hub3 &&
+	test_cmp want.csv hub3/accuracy_results.csv
+'
+
+test_expect_success '--accuracy-dataset-dir: no network, no cache' '
+	AIPERF_HUB_ROWS_URL=$CLOSED AIPERF_CACHE_DIR=$TMP/none hubrun dir --accuracy-dataset-dir "$DATA" &&
+	test_cmp want.csv dir/accuracy_results.csv &&
+	test ! -e "$TMP/none" &&
+	AIPERF_CACHE_DIR=$TMP/none HF_HUB_OFFLINE=1 test_expect_code 1 hubrun nonet &&
+	grep -q "lighteval/mmlu" nonet.err
+'
+
 test_done
