@@ -50,17 +50,24 @@ choices(const struct proftab_opt *o)
 }
 
 /* The value of o given, checked against its choices (any case, '-' or
- * '_' as choice() reads it). */
+ * '_' as choice() reads it): the table's own string. */
 static const char *
 checked_choice(const struct planner *p, const char *canon)
 {
 	const struct proftab_opt *o = opt_get(p, canon);
-	const char *v = choice(o, first_line(get(p, canon)));
+	char *v = first_line(get(p, canon)), *known, msg[512];
+	const char *c = choice(o, v);
 
 	for (size_t i = 0; i < o->nvalues; i++)
-		if (!strcmp(v, o->values[i]))
-			return v;
-	usage_error("profile: invalid value for %s: '%s' (%s)", canon, v, choices(o));
+		if (!strcmp(c, o->values[i])) {
+			free(v);
+			return o->values[i];
+		}
+	known = choices(o);
+	snprintf(msg, sizeof(msg), "profile: invalid value for %s: '%.200s' (%s)", canon, v, known);
+	free(known);
+	free(v);
+	usage_error("%s", msg);
 }
 
 /* Without --accuracy-benchmark, any other --accuracy-* option is the
@@ -78,11 +85,17 @@ check_dependent(const struct planner *p)
 			continue;
 		buf_addf(&b, "%s%s", n++ ? ", " : "", dependent[i].opt);
 	}
-	if (n)
-		usage_error("profile: Accuracy options %s were set but --accuracy-benchmark is not. "
-			    "Accuracy mode requires --accuracy-benchmark to select a benchmark; "
-			    "otherwise these flags are silently ignored. Available benchmarks: %s.",
-			    buf_str(&b), choices(opt_get(p, "--accuracy-benchmark")));
+	if (n) {
+		char *known = choices(opt_get(p, "--accuracy-benchmark")), msg[1024];
+
+		snprintf(msg, sizeof(msg), "profile: Accuracy options %s were set but "
+			 "--accuracy-benchmark is not. Accuracy mode requires "
+			 "--accuracy-benchmark to select a benchmark; otherwise these flags "
+			 "are silently ignored. Available benchmarks: %s.", buf_str(&b), known);
+		free(known);
+		buf_release(&b);
+		usage_error("%s", msg);
+	}
 	buf_release(&b);
 }
 
