@@ -99,6 +99,24 @@ test_expect_success 'an unknown task: the benchmark says which it knows, nothing
 	test ! -e bad/profile_export.jsonl
 '
 
+test_expect_success 'the config file'"'"'s accuracy section runs the same benchmark' '
+	cat >acc.yaml <<-EOF &&
+	benchmark:
+	  model: m
+	  endpoint:
+	    urls: [$MOCK_URL]
+	    type: chat
+	  tokenizer: builtin
+	  accuracy:
+	    benchmark: mmlu
+	    tasks: [abstract_algebra, anatomy]
+	    n_shots: 5
+	EOF
+	aiperf profile -f acc.yaml --accuracy-dataset-dir "$DATA" --request-count 8 \
+		--concurrency 2 --ui-type none --artifact-dir cfg >cfg.out 2>cfg.err &&
+	test_cmp want.csv cfg/accuracy_results.csv
+'
+
 # A loopback hub (tests/hub/fake-hub.py) serving the same folder's rows.
 unset HF_TOKEN HF_TOKEN_PATH HF_HUB_OFFLINE HF_DATASETS_OFFLINE AIPERF_HUB_ROWS_URL XDG_CACHE_HOME
 export HF_HOME="$TMP/hfhome" AIPERF_CACHE_DIR="$TMP/aicache"
