@@ -16,6 +16,7 @@
 #include "status.h"
 #include "opt.h"
 #include "rand/pystr.h"
+#include "runlog.h"
 #include "util.h"
 
 #define LINE_MAX_BYTES ((size_t)256 << 20)
@@ -165,12 +166,24 @@ tee_failed(const struct linefile *lf)
 	    util_strerror(errno), lf->lines);
 }
 
-/* --accuracy-verbose: a record's line, after the record. */
+/* --accuracy-verbose: a record's lines, after the record, on standard
+ * error and, as the original logs them (at INFO), in the run log. */
 void
 rec_note(const char *s, size_t n)
 {
 	if (n && fwrite(s, 1, n, stderr) != n)
 		die("cannot write to stderr:");
+	if (!runlog_enabled(RUNLOG_INFO))
+		return;
+	while (n) {
+		const char *nl = memchr(s, '\n', n);
+		size_t k = nl ? (size_t)(nl - s) : n;
+
+		runlog(RUNLOG_INFO, "%.*s", (int)k, s);
+		k += nl != NULL;
+		s += k;
+		n -= k;
+	}
 }
 
 /* One input line: returns 0, or -1 on a malformed line (already reported). */

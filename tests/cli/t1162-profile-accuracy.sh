@@ -80,6 +80,13 @@ test_expect_success 'completions: the flat prompts, graded alike' '
 	test_cmp want sent
 '
 
+test_expect_success '--accuracy-verbose: a line a graded record in the run log' '
+	run verbose chat --accuracy-verbose &&
+	test "$(grep -c " - aiperf-metrics - INFO - \[accuracy\] session=" verbose/logs/aiperf.log)" -eq 8 &&
+	grep -q "\[accuracy\] session=3 correct=False unparsed=False" verbose/logs/aiperf.log &&
+	! grep -q "\[accuracy\]" chat/logs/aiperf.log
+'
+
 test_expect_success 'the options are the original'"'"'s: checked before anything runs' '
 	test_expect_code 2 aiperf profile -m m --url "$MOCK_URL" --accuracy-n-shots 3 2>err &&
 	grep -q "Accuracy options --accuracy-n-shots were set but --accuracy-benchmark is not" err &&
