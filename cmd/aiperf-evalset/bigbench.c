@@ -114,57 +114,6 @@ bbh_find(const char *s)
 	return -1;
 }
 
-/* --accuracy-tasks as subtask indexes (malloc'd), duplicates kept: none
- * or 'all' alone is every subtask; 'all' with others and unknown names
- * are refused. */
-static int
-bbh_resolve(const struct bench_opts *o, int **sel, size_t *nsel, char *err,
-	    size_t errlen)
-{
-	const char **unknown;
-	size_t nunk = 0;
-	int all = 0;
-
-	for (size_t i = 0; i < o->ntasks; i++)
-		all |= pytext_ieq(o->tasks[i], strlen(o->tasks[i]), "all", 3);
-	if (all && o->ntasks > 1) {
-		struct buf b = BUF_INIT(BUF_NOMAX);
-
-		erow_pylist(&b, (const char *const *)o->tasks, o->ntasks);
-		util_seterr(err, errlen, "'all' cannot be mixed with other task names. "
-			    "Pass 'all' by itself (or omit --accuracy-tasks) to select "
-			    "every BBH subtask, or list specific subtasks. Got: %s",
-			    buf_str(&b));
-		buf_release(&b);
-		return -1;
-	}
-	if (!o->tasks || !o->ntasks || all) {
-		*nsel = BBH_NTASKS;
-		*sel = xreallocarray(NULL, BBH_NTASKS, sizeof(**sel));
-		for (size_t i = 0; i < BBH_NTASKS; i++)
-			(*sel)[i] = (int)i;
-		return 0;
-	}
-	*sel = xreallocarray(NULL, o->ntasks, sizeof(**sel));
-	unknown = xreallocarray(NULL, o->ntasks, sizeof(*unknown));
-	*nsel = 0;
-	for (size_t i = 0; i < o->ntasks; i++) {
-		int t = bbh_find(o->tasks[i]);
-
-		if (t < 0)
-			unknown[nunk++] = o->tasks[i];
-		else
-			(*sel)[(*nsel)++] = t;
-	}
-	if (nunk) {
-		bbh_unknown(unknown, nunk, err, errlen);
-		free(*sel);
-		*sel = NULL;
-	}
-	free(unknown);
-	return nunk ? -1 : 0;
-}
-
 /*
  * The head of the subtask's prompt file that the template keeps: the file
  * read as Python reads text (universal newlines), split on "\n\n", its
@@ -289,7 +238,9 @@ bbh_load(const struct bench_opts *o, struct problem_set *out, char *err,
 				   "because the canonical prompt files ship exactly "
 				   "%d worked examples per subtask", BBH_MAX_SHOTS,
 				   o->n_shots, BBH_MAX_SHOTS, BBH_MAX_SHOTS);
-	if (bbh_resolve(o, &sel, &nsel, err, errlen) < 0)
+	if (erow_tasks(o, BBH_NTASKS, bbh_find, bbh_unknown,
+		       "every BBH subtask, or list specific subtasks", &sel, &nsel, err,
+		       errlen) < 0)
 		return -1;
 	e.doc = json_doc_new();
 	for (size_t i = 0; i < nsel && rc == 0; i++)

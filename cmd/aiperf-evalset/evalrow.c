@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "evalset.h"
+#include "pytext.h"
 #include "util.h"
 
 int
@@ -103,4 +105,53 @@ erow_ieq(const char *a, const char *b)
 			return 0;
 	}
 	return *a == *b;
+}
+
+int
+erow_tasks(const struct bench_opts *o, size_t n, int (*find)(const char *),
+	   int (*unknown)(const char *const *, size_t, char *, size_t),
+	   const char *every_what, int **sel, size_t *nsel, char *err,
+	   size_t errlen)
+{
+	const char **bad;
+	size_t nbad = 0;
+	int all = 0;
+
+	for (size_t i = 0; i < o->ntasks; i++)
+		all |= pytext_ieq(o->tasks[i], strlen(o->tasks[i]), "all", 3);
+	if (all && o->ntasks > 1) {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+
+		erow_pylist(&b, (const char *const *)o->tasks, o->ntasks);
+		util_seterr(err, errlen, "'all' cannot be mixed with other task names. "
+			    "Pass 'all' by itself (or omit --accuracy-tasks) to select "
+			    "%s. Got: %s", every_what, buf_str(&b));
+		buf_release(&b);
+		return -1;
+	}
+	if (!o->tasks || !o->ntasks || all) {
+		*nsel = n;
+		*sel = xreallocarray(NULL, n ? n : 1, sizeof(**sel));
+		for (size_t i = 0; i < n; i++)
+			(*sel)[i] = (int)i;
+		return 0;
+	}
+	*sel = xreallocarray(NULL, o->ntasks, sizeof(**sel));
+	bad = xreallocarray(NULL, o->ntasks, sizeof(*bad));
+	*nsel = 0;
+	for (size_t i = 0; i < o->ntasks; i++) {
+		int t = find(o->tasks[i]);
+
+		if (t < 0)
+			bad[nbad++] = o->tasks[i];
+		else
+			(*sel)[(*nsel)++] = t;
+	}
+	if (nbad) {
+		unknown(bad, nbad, err, errlen);
+		free(*sel);
+		*sel = NULL;
+	}
+	free(bad);
+	return nbad ? -1 : 0;
 }

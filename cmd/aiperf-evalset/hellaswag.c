@@ -257,56 +257,6 @@ hs_find(const char *s)
 	return -1;
 }
 
-/* --accuracy-tasks as task indexes into *sel (malloc'd): none or 'all'
- * alone is every task; 'all' with others and unknown names are refused. */
-static int
-hs_resolve(const struct bench_opts *o, int **sel, size_t *nsel, char *err,
-	   size_t errlen)
-{
-	const char **unknown;
-	size_t nunk = 0;
-	int all = 0;
-
-	for (size_t i = 0; i < o->ntasks; i++)
-		all |= pytext_ieq(o->tasks[i], strlen(o->tasks[i]), "all", 3);
-	if (all && o->ntasks > 1) {
-		struct buf b = BUF_INIT(BUF_NOMAX);
-
-		erow_pylist(&b, (const char *const *)o->tasks, o->ntasks);
-		util_seterr(err, errlen, "'all' cannot be mixed with other task names. "
-			    "Pass 'all' by itself (or omit --accuracy-tasks) to select "
-			    "every task, or list specific activity labels. Got: %s",
-			    buf_str(&b));
-		buf_release(&b);
-		return -1;
-	}
-	if (!o->tasks || !o->ntasks || all) {
-		*nsel = HS_NTASKS;
-		*sel = xreallocarray(NULL, HS_NTASKS, sizeof(**sel));
-		for (size_t i = 0; i < HS_NTASKS; i++)
-			(*sel)[i] = (int)i;
-		return 0;
-	}
-	*sel = xreallocarray(NULL, o->ntasks, sizeof(**sel));
-	unknown = xreallocarray(NULL, o->ntasks, sizeof(*unknown));
-	*nsel = 0;
-	for (size_t i = 0; i < o->ntasks; i++) {
-		int t = hs_find(o->tasks[i]);
-
-		if (t < 0)
-			unknown[nunk++] = o->tasks[i];
-		else
-			(*sel)[(*nsel)++] = t;
-	}
-	if (nunk) {
-		hs_unknown(unknown, nunk, err, errlen);
-		free(*sel);
-		*sel = NULL;
-	}
-	free(unknown);
-	return nunk ? -1 : 0;
-}
-
 /*
  * int(row["label"]) as an index into "ABCD" (Python's, so -1 is 'D'):
  * *letter set, 1; 0 when the row has no label (missing, null or "": the
@@ -543,7 +493,9 @@ hs_load(const struct bench_opts *o, struct problem_set *out, char *err,
 		return util_seterr(err, errlen, "HellaSwag supports at most %d few-shot "
 				   "examples (got %d); DeepEval asserts n_shots <= %d",
 				   HS_MAX_SHOTS, o->n_shots, HS_MAX_SHOTS);
-	if (hs_resolve(o, &sel, &nsel, err, errlen) < 0)
+	if (erow_tasks(o, HS_NTASKS, hs_find, hs_unknown,
+		       "every task, or list specific activity labels", &sel, &nsel, err,
+		       errlen) < 0)
 		return -1;
 	buf_init(&l.shots, EVALROW_TEXT_MAX);
 	buf_init(&l.p, EVALROW_TEXT_MAX);
