@@ -97,6 +97,7 @@ static const struct {
 	[ART_SRV_PARQUET] = { "server_parquet", "server_metrics_export.parquet",
 			      "_server_metrics.parquet" },
 	[ART_GPU] = { "gpu_telemetry", "gpu_telemetry_export.jsonl", "_gpu_telemetry.jsonl" },
+	[ART_ACCURACY] = { "accuracy", "accuracy_results.csv", NULL },	/* no prefix */
 };
 
 /* pathlib's dir / name: a relative stem keeps its directories under dir,
@@ -104,16 +105,16 @@ static const struct {
 char *
 artifacts_path(const char *dir, const char *prefix, enum artifact k)
 {
-	if (!prefix)
-		return join(dir, arts[k].name, "");
-	char *s = stem(prefix);
-	if (s) {
-		char *p = s[0] == '/' ? xstrfmt("%s%s", s, arts[k].ext)
-				      : join(dir, s, arts[k].ext);
-		free(s);
-		return p;
-	}
-	return NULL;
+	char *s = prefix ? stem(prefix) : NULL, *p;
+
+	if (prefix && !s)
+		return NULL;
+	if (!s || !arts[k].ext)
+		p = join(dir, arts[k].name, "");
+	else
+		p = s[0] == '/' ? xstrfmt("%s%s", s, arts[k].ext) : join(dir, s, arts[k].ext);
+	free(s);
+	return p;
 }
 
 int
@@ -128,6 +129,7 @@ artifacts_written(enum artifact k, enum level level, int slices, unsigned srv)
 	case ART_RAW: return level == LEVEL_RAW;
 	case ART_SLICE_CSV: case ART_SLICE_JSON: return slices;
 	case ART_GPU: return 0;	/* only with --gpu-samples and GPUs in them */
+	case ART_ACCURACY: return 0;	/* only when the records were graded */
 	default: return 1;
 	}
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "summary/accuracy.h"
 #include "summary/agg.h"
 #include "summary/client.h"
 #include "summary/csvfile.h"
@@ -53,41 +54,17 @@ void files_release(struct files *fl, struct exportopts *eo);
 /* path made absolute against the working directory (malloc'd) */
 char *files_absolute(const char *path);
 
-/*
- * accuracy.c: the graded metric records' aiperf.accuracy (profiling
- * records only: the caller passes those). struct accsum owns its task
- * names and csv_path; acc_release() frees them.
- */
-struct acctask {
-	char *task;
-	size_t correct, total, unparsed;
-};
-
-struct accsum {
-	struct acctask *t;	/* sorted by acc_finish() */
-	size_t nt, cap;
-	size_t correct, total, unparsed;
-	char *csv_path;		/* accuracy_results.csv written, or NULL */
-	struct json_doc *doc;
-};
-
-void acc_init(struct accsum *a);
-void acc_release(struct accsum *a);
-/* Count one profiling record line's grade, if it has one: 0, or -1 when
- * the line does not parse or its grade is malformed (message in why). */
-int acc_line(struct accsum *a, const char *s, size_t n, char *why, size_t whylen);
-void acc_finish(struct accsum *a);
+/* accuracy.c: the graded records' accuracy, summed by lib/summary/accuracy. */
 /* The console table (none when nothing was graded). */
 void acc_table(FILE *f, const struct accsum *a);
 /* Write dir/accuracy_results.csv (none without a grade or dir); its
  * path (malloc'd) or NULL. Failures die(). */
 char *acc_csv(const struct accsum *a, const char *dir);
-/* The accuracy.* entries of profile_export_aiperf.json (ctx: the accsum). */
-void acc_json(struct jw *w, const void *ctx);
 
 /* table.c */
+/* o->acc: the accuracy table; acc_csv_path: accuracy_results.csv, or NULL. */
 void table_print(FILE *f, const struct summary *sm, const struct exportopts *o,
-		 const struct accsum *acc);
+		 const char *acc_csv_path);
 /* The accuracy table: rich's show_lines=True (a rule between rows), the
  * first column left-justified and at least 30 wide, the others right. */
 void table_accuracy(FILE *f, const char *title, size_t ncols, const char *const *head,

@@ -109,7 +109,7 @@ write_one(const char *path, enum kind k, const struct summary *sm,
 		die("cannot create '%s':", path);
 	switch (k) {
 	case K_JSON: rc = json_export(f, sm, eo); break;
-	case K_CSV: rc = csv_export(f, sm, eo->gpu); break;
+	case K_CSV: rc = csv_export(f, sm, eo->gpu, eo->acc); break;
 	case K_GPU: rc = gpu_jsonl(f, eo->gpu); break;
 	case K_SLICE_JSON: rc = slices_json(f, sl, eo); break;
 	case K_SLICE_CSV: rc = slices_csv(f, sl); break;

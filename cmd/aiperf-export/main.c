@@ -481,15 +481,15 @@ main(int argc, char **argv)
 	eo.gpu = &gpu;
 	eo.gpu_console = o.gpu_console;
 	acc_finish(&acc);
-	eo.more_json = acc_json;
-	eo.more_ctx = &acc;
+	eo.acc = &acc;
 	files_write(&fl, &sm, &sl, &eo);
-	if (fl.json && (acc.csv_path = acc_csv(&acc, o.artifact_dir))) {
-		char *abs = files_absolute(acc.csv_path);
+	char *acc_path = NULL;
+	if (fl.json && (acc_path = acc_csv(&acc, o.artifact_dir))) {
+		char *abs = files_absolute(acc_path);
 
 		runlog(RUNLOG_INFO, "Accuracy results exported to %s", abs);
-		free(acc.csv_path);
-		acc.csv_path = abs;
+		free(acc_path);
+		acc_path = abs;
 	}
 	if (have_srv)
 		server_metrics_write(&srv, srvp, &eo);
@@ -497,7 +497,7 @@ main(int argc, char **argv)
 		free(srvp[i]);
 	srv_release(&srv);
 	if (!o.no_console)
-		table_print(stdout, &sm, &eo, &acc);
+		table_print(stdout, &sm, &eo, acc_path);
 	int rc = 1;
 	if (util_fshut(stdout, "stdout") == 0) {
 		client_warn(&eo.cs, &sm, o.cpu_seconds);
@@ -509,7 +509,7 @@ main(int argc, char **argv)
 	free(o.gpu_samples);
 	agg_release(&a);
 	slices_release(&sl);
-	free(acc.csv_path);
+	free(acc_path);
 	acc_release(&acc);
 	files_release(&fl, &eo);
 	free((char *)eo.log_file);

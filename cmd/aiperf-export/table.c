@@ -274,7 +274,7 @@ error_table(FILE *f, const struct summary *sm)
 
 static void
 end_lines(FILE *f, const struct summary *sm, const struct exportopts *o,
-	  const struct accsum *acc)
+	  const char *acc_csv_path)
 {
 	fputc('\n', f);
 	if (o->cli_command)
@@ -293,8 +293,8 @@ end_lines(FILE *f, const struct summary *sm, const struct exportopts *o,
 		fprintf(f, "Timeslice CSV Export: %s\n", o->slice_csv_path);
 	if (o->slice_json_path)
 		fprintf(f, "Timeslice JSON Export: %s\n", o->slice_json_path);
-	if (acc->csv_path)
-		fprintf(f, "accuracy_csv: %s\n", acc->csv_path);
+	if (acc_csv_path)
+		fprintf(f, "accuracy_csv: %s\n", acc_csv_path);
 	if (o->gpu_path)
 		fprintf(f, "GPU Telemetry Export: %s\n", o->gpu_path);
 	if (o->log_file)
@@ -307,7 +307,7 @@ end_lines(FILE *f, const struct summary *sm, const struct exportopts *o,
 
 void
 table_print(FILE *f, const struct summary *sm, const struct exportopts *o,
-	    const struct accsum *acc)
+	    const char *acc_csv_path)
 {
 	if (sm->nres)
 		metrics_table(f, sm, o->title, 0, MF_ERROR_ONLY | MF_NO_CONSOLE |
@@ -319,9 +319,10 @@ table_print(FILE *f, const struct summary *sm, const struct exportopts *o,
 		error_table(f, sm);
 	if (o->gpu_console)
 		gpu_console(f, o->gpu, table_grid);
-	acc_table(f, acc);
+	if (o->acc)
+		acc_table(f, o->acc);
 	client_console(f, &o->cs);
-	end_lines(f, sm, o, acc);
+	end_lines(f, sm, o, acc_csv_path);
 }
 
 /* Say so when the client, not the server, may have set the numbers. */

@@ -19,7 +19,7 @@ check_files(struct vrun *v)
 	for (int k = 0; k < ART_N; k++) {
 		int want = artifacts_written(k, v->lvl, v->sl.width_ns != 0, 0);
 		struct buf *b = vrun_exists(v->path[k]) ? &have : want ? &miss : NULL;
-		if (b && (want || k == ART_SLICE_CSV || k == ART_SLICE_JSON))
+		if (b && (want || k == ART_SLICE_CSV || k == ART_SLICE_JSON || k == ART_ACCURACY))
 			buf_addf(b, "%s%s", b->len ? ", " : "", vrun_rel(v, v->path[k]));
 	}
 	struct buf *in = vrun_exists(v->inputs) ? &have : &miss;
@@ -72,7 +72,7 @@ check_inputs(struct vrun *v)
 	return 0;
 }
 
-/* Read the records file into v->a (and the slices): 0, or -1 with why
+/* Read the records file into v->a (the slices, the grades): 0, or -1 with why
  * ("N: reason", N the line). */
 static int
 read_records(struct vrun *v, const char *path, size_t *n, char *why, size_t whylen)
@@ -91,6 +91,8 @@ read_records(struct vrun *v, const char *path, size_t *n, char *why, size_t whyl
 			continue;
 		int got = agg_line(&v->a, s, len, &r, sub, sizeof(sub));
 		if (got == 1 && slices_add(&v->sl, &v->a, r, sub, sizeof(sub)) < 0)
+			got = -1;
+		if (got == 1 && acc_line(&v->acc, s, len, sub, sizeof(sub)) < 0)
 			got = -1;
 		if (got == 0)
 			snprintf(sub, sizeof(sub), "a warmup record (the file holds profiling ones)");

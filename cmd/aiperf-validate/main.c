@@ -177,6 +177,7 @@ vrun_release(struct vrun *v)
 	free(v->inputs);
 	json_doc_free(v->doc);
 	agg_release(&v->a);
+	acc_release(&v->acc);
 	slices_release(&v->sl);
 	buf_release(&v->failed);
 }
@@ -220,6 +221,7 @@ main(int argc, char **argv)
 	util_setprogname(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
 	agg_init(&v.a);
+	acc_init(&v.acc);
 	slices_init(&v.sl, 0);
 	parse_args(argc, argv, &v);
 	if (setup(&v, why, sizeof(why)) == 0) {

@@ -57,7 +57,9 @@ put_json(FILE *f, void *p)
 static int
 put_csv(FILE *f, void *p)
 {
-	return csv_export(f, ((const struct recomputed *)p)->sm, NULL);
+	const struct recomputed *r = p;
+
+	return csv_export(f, r->sm, NULL, r->eo.acc);
 }
 
 static int
@@ -166,6 +168,40 @@ stats_of(const struct json *m, struct stats *st)
 		json_double(json_get(m, keys[i]), to[i]);
 }
 
+/* The accuracy.* entries of the JSON summary: the tasks and counts of
+ * the CSV's rows (they hold no value) when no records exist. */
+static void
+acc_of_json(const struct json *sum, struct accsum *a)
+{
+	static const char task[] = "accuracy.task.", unp[] = "accuracy.unparsed.task.";
+	double count, k;
+
+	for (const struct json *m = sum->child; m; m = m->next) {
+		const char *key = m->key;
+		struct acctask *t = NULL;
+
+		if (json_double(json_get(m, "count"), &count) < 0 ||
+		    json_double(json_get(m, "sum"), &k) < 0 || !(count >= 0 && count <= 1e15) ||
+		    !(k >= 0 && k <= count))
+			continue;
+		if (!strcmp(key, "accuracy.overall")) {
+			a->total = (size_t)count;
+			a->correct = (size_t)k;
+		} else if (!strcmp(key, "accuracy.unparsed")) {
+			a->unparsed = (size_t)k;
+		} else if (!strncmp(key, task, sizeof(task) - 1)) {
+			if ((t = acc_task(a, key + sizeof(task) - 1, strlen(key + sizeof(task) - 1))))
+				t->correct = (size_t)k;
+		} else if (!strncmp(key, unp, sizeof(unp) - 1)) {
+			if ((t = acc_task(a, key + sizeof(unp) - 1, strlen(key + sizeof(unp) - 1))))
+				t->unparsed = (size_t)k;
+		}
+		if (t)
+			t->total = (size_t)count;
+	}
+	acc_finish(a);
+}
+
 /* A summary from the JSON file itself, for its CSV when no records exist. */
 static void
 summary_of_json(const struct json *sum, struct summary *sm)
@@ -200,13 +236,18 @@ check_csv(struct vrun *v, struct recomputed *r)
 	}
 	if (v->sum) {	/* without it, the goodput configuration is unknown */
 		struct recomputed fromjson = *r;
+		struct accsum acc;
+		acc_init(&acc);
 		if (!v->have_records) {	/* the sums are not in the JSON */
 			summary_of_json(v->sum, &js);
+			acc_of_json(v->sum, &acc);
 			fromjson.sm = &js;
+			fromjson.eo.acc = &acc;
 		}
 		written_csv(&want, put_csv, &fromjson);
 		if (!v->have_records)
 			summary_release(&js);
+		acc_release(&acc);
 		rc = csv_compare(&got, &want, v->have_records ? -1 : 4,
 				 v->have_records ? "the records" : "the JSON summary",
 				 why, sizeof(why)) < 0 ? V_FAIL : V_OK;
@@ -298,7 +339,9 @@ vrun_recompute(struct vrun *v)
 	struct summary sm;
 
 	agg_summary(&v->a, &sm);
+	acc_finish(&v->acc);
 	struct recomputed r = { &sm, &v->sl, opts_of(v->sum) };
+	r.eo.acc = &v->acc;
 	check_summary(v, &r);
 	vrun_gpu(v, &sm);
 	check_csv(v, &r);

@@ -8,13 +8,14 @@
 #include "artifacts.h"
 #include "buf.h"
 #include "json/json.h"
+#include "summary/accuracy.h"
 #include "summary/agg.h"
 #include "summary/slices.h"
 #include "summary/summary.h"
 
 /*
  * struct vrun owns its paths, the parsed summary and the records'
- * aggregate; vrun_release() (main.c) frees them. Every check prints
+ * aggregate and accuracy sums; vrun_release() (main.c) frees them. Every check prints
  * one line through vrun_report().
  */
 #define MAX_TEXT ((size_t)1 << 30)
@@ -36,6 +37,7 @@ struct vrun {
 	const struct json *sum;	/* the JSON summary, or NULL */
 	const struct json *cfg;	/* its input_config, or NULL */
 	struct agg a;
+	struct accsum acc;	/* the records' accuracy.* entries */
 	struct slices sl;
 	int have_records;	/* the records were read whole */
 	size_t nchecks, nfailed;

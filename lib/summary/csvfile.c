@@ -54,12 +54,44 @@ dist_row(FILE *f, const struct result *r)
 	fputs("\r\n", f);
 }
 
-int
-csv_export(FILE *f, const struct summary *sm, const struct gpus *g)
+/* A row of the Metric,Value section: a metric's, or an accuracy entry's
+ * (no value: the original's avg is None there, an empty cell). */
+struct scalar {
+	const char *tag;
+	const struct result *r;
+	const struct accrow *acc;
+};
+
+static int
+scalar_by_tag(const void *a, const void *b)
 {
+	return strcmp(((const struct scalar *)a)->tag, ((const struct scalar *)b)->tag);
+}
+
+static void
+scalar_row(FILE *f, const struct scalar *s)
+{
+	if (s->r) {
+		name(f, s->r);
+		number(f, s->r->st.avg);
+	} else {
+		char *cell = xstrfmt("%s (ratio)", s->acc->header);
+
+		csv_field(f, cell, 1);
+		free(cell);
+		fputc(',', f);
+	}
+	fputs("\r\n", f);
+}
+
+int
+csv_export(FILE *f, const struct summary *sm, const struct gpus *g, const struct accsum *acc)
+{
+	size_t nacc;
+	struct accrow *ar = acc_rows(acc, &nacc);
 	const struct result **dist = xcalloc(sm->nres + 1, sizeof(*dist));
-	const struct result **scal = xcalloc(sm->nres + 1, sizeof(*scal));
-	size_t nd = 0, ns = 0, alld = 0, alls = 0;
+	struct scalar *scal = xcalloc(sm->nres + nacc + 1, sizeof(*scal));
+	size_t nd = 0, ns = 0, alld = 0, alls = nacc;
 
 	/* As the original: sections (and their headers) are decided before
 	 * hidden metrics are filtered out of the rows. */
@@ -73,11 +105,15 @@ csv_export(FILE *f, const struct summary *sm, const struct gpus *g)
 		} else {
 			alls++;
 			if (!hidden)
-				scal[ns++] = r;
+				scal[ns++] = (struct scalar){ r->def->tag, r, NULL };
 		}
 	}
+	/* The accuracy entries are MetricResults of their own tags, sorted
+	 * with the metrics' (they have no percentiles). */
+	for (size_t i = 0; i < nacc; i++)
+		scal[ns++] = (struct scalar){ ar[i].tag, NULL, &ar[i] };
 	qsort(dist, nd, sizeof(*dist), csv_by_tag);
-	qsort(scal, ns, sizeof(*scal), csv_by_tag);
+	qsort(scal, ns, sizeof(*scal), scalar_by_tag);
 	if (alld)
 		fputs("Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n", f);
 	for (size_t i = 0; i < nd; i++)
@@ -86,13 +122,11 @@ csv_export(FILE *f, const struct summary *sm, const struct gpus *g)
 		fputs("\r\n", f);
 	if (alls)
 		fputs("Metric,Value\r\n", f);
-	for (size_t i = 0; i < ns; i++) {
-		name(f, scal[i]);
-		number(f, scal[i]->st.avg);
-		fputs("\r\n", f);
-	}
+	for (size_t i = 0; i < ns; i++)
+		scalar_row(f, &scal[i]);
 	free(dist);
 	free(scal);
+	acc_rows_free(ar, nacc);
 	if (gpu_csv(f, g) < 0)
 		return -1;
 	return ferror(f) ? -1 : 0;

@@ -214,8 +214,7 @@ body(struct jw *w, const struct summary *sm, const struct exportopts *o)
 	for (size_t i = 0; i < sm->nres; i++)
 		if (result_exported(&sm->res[i]) && !is_fixed(sm->res[i].def->tag))
 			json_metric(w, &sm->res[i]);
-	if (o->more_json)
-		o->more_json(w, o->more_ctx);
+	acc_json(w, o->acc);
 	if (client_known(&o->cs))
 		client_json(w, &o->cs);
 	jw_obj_end(w);

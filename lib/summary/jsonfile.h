@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "json/json.h"
+#include "summary/accuracy.h"
 #include "summary/client.h"
 #include "summary/gpu.h"
 #include "summary/summary.h"
@@ -31,10 +32,9 @@ struct exportopts {
 	const struct gpus *gpu;	/* --gpu-samples, or NULL */
 	int gpu_console;	/* --gpu-console */
 	const char *gpu_path;	/* gpu_telemetry_export.jsonl written */
-	/* entries of results processors after the metrics' (aiperf-export's
-	 * accuracy.*), written before ours; NULL: none */
-	void (*more_json)(struct jw *w, const void *ctx);
-	const void *more_ctx;
+	/* the accuracy.* entries (a results processor's, after the metrics',
+	 * before ours), or NULL: none */
+	const struct accsum *acc;
 };
 
 /* Write the JSON summary to f: 0, or -1 on a write error. */

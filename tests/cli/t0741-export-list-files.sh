@@ -35,6 +35,7 @@ test_expect_success 'the prefix is read as pathlib writes it: ./ and // and a tr
 		other _timeslices.csv other _timeslices.json other _server_metrics.json \
 		other _server_metrics.csv other _server_metrics.jsonl \
 		other _server_metrics.parquet other _gpu_telemetry.jsonl >want &&
+	printf "other\t/r/accuracy_results.csv\n" >>want &&
 	test_cmp want got
 '
 
@@ -53,7 +54,8 @@ test_expect_success '--list-files: default names, kinds, the files written first
 		other profile_export_aiperf_timeslices.csv \
 		other profile_export_aiperf_timeslices.json other server_metrics_export.json \
 		other server_metrics_export.csv other server_metrics_export.jsonl \
-		other server_metrics_export.parquet other gpu_telemetry_export.jsonl >want &&
+		other server_metrics_export.parquet other gpu_telemetry_export.jsonl \
+		other accuracy_results.csv >want &&
 	test_cmp want got &&
 	aiperf-export --list-files --artifact-dir /a --profile-export-prefix p.csv \
 		--export-level raw --slice-duration 5 >got &&
@@ -61,9 +63,10 @@ test_expect_success '--list-files: default names, kinds, the files written first
 		timeslices_csv _timeslices.csv timeslices_json _timeslices.json \
 		other _server_metrics.json other _server_metrics.csv \
 		other _server_metrics.jsonl other _server_metrics.parquet other _gpu_telemetry.jsonl >want &&
+	printf "other\t/a/accuracy_results.csv\n" >>want &&
 	test_cmp want got &&
 	aiperf-export --list-files --artifact-dir /a --export-level summary | cut -f1 | paste -sd " " >got &&
-	echo "json csv other other other other other other other other other" >want && test_cmp want got
+	echo "json csv other other other other other other other other other other" >want && test_cmp want got
 '
 
 test_expect_success '--list-files names exactly the files a run writes' '
@@ -83,7 +86,7 @@ test_expect_success '--list-files checks the options first, creates nothing' '
 		--goodput time_to_first_token:9 >out 2>err &&
 	test_cmp /dev/null out && grep -q "not applicable" err && test ! -e n &&
 	aiperf-export --list-files --artifact-dir n --streaming --goodput time_to_first_token:9 >out &&
-	test ! -e n && test $(wc -l <out) -eq 11 &&
+	test ! -e n && test $(wc -l <out) -eq 12 &&
 	aiperf-export --list-files </dev/null >out && test_cmp /dev/null out
 '
 

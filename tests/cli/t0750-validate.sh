@@ -1,7 +1,8 @@
 #!/bin/sh
 # aiperf validate: an artifact directory of aiperf profile passes; each kind
 # of damage (a file missing, cut short, a record gone, a number changed)
-# fails, naming the check and the reason.
+# fails, naming the check and the reason. A graded run (--accuracy-benchmark)
+# too: its accuracy.* entries are recomputed from the records' grades.
 # shellcheck disable=SC2016 # test bodies are eval'd strings
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -137,6 +138,71 @@ test_expect_success 'timeslices: parsed, and recomputed when the duration is kno
 	mv x ts/profile_export_aiperf_timeslices.csv &&
 	fails timeslices "line 3 (0, " ts --slice-duration 0.01 &&
 	grep -q "Value is 7.77, " out
+'
+
+# A graded run (aiperf profile --accuracy-benchmark): aiperf-evalset's
+# MMLU fixtures, a second mock answering from a key that is right unless
+# the problem index is 2 mod 3 (then no letter at all).
+# graded URL DIR [OPTIONS]: one graded run of 7 problems into DIR.
+graded() {
+	_u=$1 _d=$2
+	shift 2
+	aiperf profile -m m --url "$_u" --tokenizer builtin --accuracy-benchmark mmlu \
+		--accuracy-tasks abstract_algebra,anatomy --accuracy-n-shots 0 \
+		--accuracy-dataset-dir hub --request-count 7 --concurrency 2 --ui-type none \
+		--artifact-dir "$_d" "$@" >/dev/null 2>&1
+}
+
+test_expect_success 'setup: a graded run' '
+	cp -R "$TOP/tests/data/accuracy/hub" hub &&
+	aiperf-evalset --benchmark mmlu --tasks abstract_algebra,anatomy --n-shots 0 \
+		--dataset-dir hub --offline >problems.jsonl &&
+	jq -c "{match: .messages[-1].content,
+		reply: (if .index % 3 == 2 then \"none\" else (.gold | ltrimstr(\" \")) end)}" \
+		problems.jsonl >key.jsonl &&
+	url=$MOCK_URL pid=$MOCK_PID &&
+	start_mock --answer-key key.jsonl && gurl=$MOCK_URL gpid=$MOCK_PID &&
+	MOCK_URL=$url MOCK_PID=$pid || exit 1
+	graded "$gurl" acc && graded "$gurl" accs --export-level summary
+	rc=$? && kill $gpid && test $rc = 0 &&
+	printf "%s\r\n" task,correct,total,unparsed,accuracy OVERALL,5,7,2,0.7143 \
+		abstract_algebra,3,4,1,0.7500 anatomy,2,3,1,0.6667 >want &&
+	test_cmp want acc/accuracy_results.csv
+'
+
+test_expect_success 'a graded run passes: its accuracy.* entries recomputed from the records' '
+	aiperf-validate acc >out 2>err &&
+	test_cmp /dev/null err && ! grep -v "^ok \|^skip " out &&
+	grep -q "^ok files: .*profile_export.jsonl, accuracy_results.csv, inputs.json" out &&
+	grep -q "^ok summary: profile_export_aiperf.json: every value as recomputed from the 7 records" out &&
+	grep -q "^ok csv: .*every value as recomputed from the records" out &&
+	aiperf-validate accs >out 2>err &&
+	test_cmp /dev/null err &&
+	grep -q "^ok csv: .*every value as in the JSON summary" out
+'
+
+test_expect_success 'a graded run: an accuracy entry edited, or a row gone from the CSV' '
+	rm -rf ae && cp -r acc ae &&
+	sed -i "/\"accuracy.task.anatomy\": {/,/}/s/\"sum\": [0-9]*/\"sum\": 3/" \
+		ae/profile_export_aiperf.json &&
+	! cmp -s acc/profile_export_aiperf.json ae/profile_export_aiperf.json &&
+	fails summary "accuracy.task.anatomy.sum is 3, 2 from the records" ae &&
+	rm -rf ae && cp -r acc ae &&
+	sed -i "/\"accuracy.overall\": {/,/}/s/\"ci95_low\": [0-9.e-]*/\"ci95_low\": 0.1/" \
+		ae/profile_export_aiperf.json &&
+	fails summary "accuracy.overall.ci95_low is 0.1, " ae &&
+	rm -rf ae && cp -r accs ae &&
+	grep -v "^Accuracy (anatomy) (ratio),.$" accs/profile_export_aiperf.csv >ae/profile_export_aiperf.csv &&
+	fails csv "is '"'"'Accuracy Unparsed (Overall) (ratio)'"'"', '"'"'Accuracy (anatomy) (ratio)'"'"' from the JSON summary" ae
+'
+
+test_expect_success 'a run without accuracy after a graded one: no accuracy_results.csv left' '
+	aiperf profile --model test/model --url "$MOCK_URL" --tokenizer builtin \
+		--request-count 4 --artifact-dir acc >/dev/null 2>err &&
+	grep -q "removed the files of an earlier run from .*accuracy_results.csv" err &&
+	test ! -e acc/accuracy_results.csv &&
+	aiperf-validate acc >out && ! grep -q accuracy out &&
+	! grep -q accuracy acc/profile_export_aiperf.json acc/profile_export_aiperf.csv
 '
 
 test_expect_success 'not a directory: one failed check' '

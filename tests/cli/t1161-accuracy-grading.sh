@@ -145,6 +145,18 @@ test_expect_success 'profile_export_aiperf.json: the accuracy entries, in order,
 	test "$(cat got)" = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
 '
 
+test_expect_success 'profile_export_aiperf.csv: the entries among the Metric,Value rows, by tag, no value' '
+	sed -n "/^Metric,Value\r$/,\$p" out/profile_export_aiperf.csv >section &&
+	printf "%s\r\n" Metric,Value "Accuracy (Overall) (ratio)," \
+		"Accuracy (abstract_algebra) (ratio)," "Accuracy (anatomy) (ratio)," \
+		"Accuracy (astronomy) (ratio)," "Accuracy (virology) (ratio)," \
+		"Accuracy Unparsed (Overall) (ratio)," "Accuracy Unparsed (abstract_algebra) (ratio)," \
+		"Accuracy Unparsed (anatomy) (ratio)," "Accuracy Unparsed (astronomy) (ratio)," \
+		"Accuracy Unparsed (virology) (ratio)," >want &&
+	head -11 section >got && test_cmp want got &&
+	sed -n 12p section | grep -q "^Benchmark Duration (sec),[0-9.]*.$"
+'
+
 test_expect_success '--accuracy-verbose: one line a record, in order' '
 	grade --accuracy-verbose raw.jsonl 2>err >m2.jsonl &&
 	test_cmp m.jsonl m2.jsonl &&
@@ -173,7 +185,8 @@ test_expect_success 'no graded record: no table, no CSV, no entries' '
 	aiperf-export --artifact-dir plain <plain.jsonl >console &&
 	! grep -q "Accuracy" console &&
 	test ! -e plain/accuracy_results.csv &&
-	! grep -q "accuracy" plain/profile_export_aiperf.json
+	! grep -q "accuracy" plain/profile_export_aiperf.json &&
+	! grep -qi "accuracy" plain/profile_export_aiperf.csv
 '
 
 test_expect_success 'every reply unparsed: the warning' '
