@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../cmd/aiperf-metrics/metrics.h"
+#include "../../cmd/aiperf-metrics/accuracy.c"
 #include "../../cmd/aiperf-metrics/compute.c"
 #include "../../cmd/aiperf-metrics/fastresp.c"
 #include "../../cmd/aiperf-metrics/fastpacket.c"

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../../cmd/aiperf-export/srvmetrics.h"
+#include "../../cmd/aiperf-export/accuracy.c"
 #include "../../cmd/aiperf-export/srvcsv.c"
 #include "../../cmd/aiperf-export/srvmetrics.c"
 #include "../../cmd/aiperf-export/table.c"
