@@ -75,6 +75,22 @@ run_dashboard() {
 	test $st -eq 0 && grep -q "3 runs," page && grep -q "fig-pareto" page
 }
 
+# The accuracy example (MMLU, every subject) reads its rows from the cache
+# (aiperf-accuracy(7), Data), offline: each subject gets the fixtures' five
+# abstract_algebra dev rows and one test row.
+export AIPERF_CACHE_DIR="$TMP/acc-cache" HF_DATASETS_OFFLINE=1
+python3 - "$TOP" "$AIPERF_CACHE_DIR/datasets/lighteval/mmlu" <<'P' || exit 1
+import os, runpy, shutil, sys
+top, to = sys.argv[1], sys.argv[2]
+ref = runpy.run_path(os.path.join(top, "tests/accuracy/prompts-ref.py"), run_name="ref")
+src = os.path.join(top, "tests/data/accuracy/hub/lighteval/mmlu/abstract_algebra")
+for s in ref["MMLU_SUBJECTS"]:
+    os.makedirs(os.path.join(to, s))
+    shutil.copy(os.path.join(src, "dev.jsonl"), os.path.join(to, s, "dev.jsonl"))
+    with open(os.path.join(src, "test.jsonl")) as f, open(os.path.join(to, s, "test.jsonl"), "w") as g:
+        g.write(f.readline())
+P
+
 python3 "$TOP/tests/cli/docs-examples.py" "$REF" "$TOP/data/profile-options.tsv" \
 	"$MOCK_URL" >"$TMP/examples"
 
