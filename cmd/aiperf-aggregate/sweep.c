@@ -183,7 +183,10 @@ single_metric(struct sweep_combo *c, const struct json *m)
 	sm = metric_push(c, key, unit);
 	free(key);
 	sm->single = 1;
-	(void)member(m, "avg", &avg);
+	/* an accuracy entry has no avg (the original's has count and sum
+	 * only, and its sweep reads 0 there): its ratio, ours, is the value */
+	if (!member(m, "avg", &avg))
+		(void)member(m, "accuracy", &avg);
 	point(sm, avg);
 	v = json_get(m, "min");
 	sm->min = v && v->type == JSON_NUMBER ? num_of(v) : num_d(avg);

@@ -80,6 +80,17 @@ test_expect_success 'completions: the flat prompts, graded alike' '
 	test_cmp want sent
 '
 
+test_expect_success 'a sweep: the accuracy of every load point, in its cell and in the aggregate' '
+	aiperf profile -m m --url "$MOCK_URL" --endpoint-type chat --tokenizer builtin \
+		--accuracy-benchmark mmlu --accuracy-tasks abstract_algebra,anatomy \
+		--accuracy-dataset-dir "$DATA" --request-count 8 --concurrency 1,2 \
+		--ui-type none --artifact-dir sweep >sweep.out 2>sweep.err &&
+	test_cmp want.csv sweep/concurrency_1/accuracy_results.csv &&
+	test_cmp want.csv sweep/concurrency_2/accuracy_results.csv &&
+	jq -e "[.per_combination_metrics[].metrics[\"accuracy.overall\"] | .mean == 0.75 and .sum == 6]
+		== [true, true]" sweep/sweep_aggregate/profile_export_aiperf_sweep.json
+'
+
 test_expect_success '--accuracy-verbose: a line a graded record in the run log' '
 	run verbose chat --accuracy-verbose &&
 	test "$(grep -c " - aiperf-metrics - INFO - \[accuracy\] session=" verbose/logs/aiperf.log)" -eq 8 &&
