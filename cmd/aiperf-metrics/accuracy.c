@@ -175,5 +175,11 @@ rec_write_accuracy(struct jw *w, const struct rec *r)
 	jw_str(w, g->extracted);
 	jw_key(w, "reason");
 	jw_str(w, g->reason);
+	/* wrong because the equivalence the original asks sympy for could
+	 * not be decided here (lib/accuracy/latexeq) */
+	if (g->needs_symbolic) {
+		jw_key(w, "undecided");
+		jw_bool(w, 1);
+	}
 	jw_obj_end(w);
 }

@@ -98,6 +98,14 @@ test_expect_success '--accuracy-verbose: a line a graded record in the run log' 
 	! grep -q "\[accuracy\]" chat/logs/aiperf.log
 '
 
+test_expect_success 'a pair the equivalence check cannot decide: wrong, and the record says so' '
+	aiperf-metrics --tokenizer builtin --accuracy-grader lighteval_latex \
+		--accuracy-problems "$TOP/tests/data/accuracy/problems-latex.jsonl" \
+		<"$TOP/tests/data/accuracy/raw-latex.jsonl" >latex.jsonl &&
+	jq -s -e ".[0].aiperf.accuracy | .correct == false and .undecided == true" latex.jsonl &&
+	jq -s -e ".[1].aiperf.accuracy | .correct == true and has(\"undecided\") == false" latex.jsonl
+'
+
 test_expect_success 'the options are the original'"'"'s: checked before anything runs' '
 	test_expect_code 2 aiperf profile -m m --url "$MOCK_URL" --accuracy-n-shots 3 2>err &&
 	grep -q "Accuracy options --accuracy-n-shots were set but --accuracy-benchmark is not" err &&
