@@ -11,7 +11,7 @@
 
 /* The most bytes one prompt or gold answer may have (the rows themselves
  * are capped by lib/hub/rows: ROWS_MAX_LINE a row). */
-#define EVALROW_TEXT_MAX ((size_t)256 << 20)
+#define EVALROW_TEXT_MAX ((size_t)512 << 20)
 
 /*
  * One row being read: its split's name for messages ("Rowan/hellaswag/

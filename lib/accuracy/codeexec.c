@@ -612,7 +612,7 @@ codeexec_grade(const char *reply, size_t n, const char *gold,
 	size_t clen;
 	int rc = 0;
 
-	if (grade_check_size(n, gold, r) < 0)
+	if (grade_check_limits(n, gold, CODEEXEC_MAX_GOLD, r) < 0)
 		return -1;
 	if (codeexec_parse(gold, strlen(gold), &t, err, sizeof(err)) < 0) {
 		codeexec_tests_release(&t);

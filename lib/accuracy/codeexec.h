@@ -21,6 +21,9 @@
 
 /* Hostile ground truths are refused past these. */
 #define CODEEXEC_MAX_CASES 100000
+/* a problem's ground truth: its test cases, the private ones compressed
+ * (LiveCodeBench's largest rows are tens of MiB) */
+#define CODEEXEC_MAX_GOLD ((size_t)512 << 20)
 #define CODEEXEC_MAX_DECODED (256u << 20)	/* the private cases, decoded */
 /* lighteval's CodegenMetric: seconds for one test case */
 #define CODEEXEC_TIMEOUT_S 6

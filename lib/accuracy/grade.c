@@ -84,12 +84,19 @@ grade_set_extracted(struct grade_result *r, const char *s, size_t n)
 int
 grade_check_size(size_t n, const char *gold, struct grade_result *r)
 {
+	return grade_check_limits(n, gold, GRADE_MAX_TEXT, r);
+}
+
+int
+grade_check_limits(size_t n, const char *gold, size_t gold_max,
+		   struct grade_result *r)
+{
 	grade_reset(r);
-	if (n <= GRADE_MAX_TEXT && strnlen(gold, GRADE_MAX_TEXT + 1) <= GRADE_MAX_TEXT)
+	if (n <= GRADE_MAX_TEXT && strnlen(gold, gold_max + 1) <= gold_max)
 		return 0;
 	r->unparsed = true;
-	snprintf(r->reason, sizeof(r->reason), "reply or ground truth over %u bytes",
-		 GRADE_MAX_TEXT);
+	snprintf(r->reason, sizeof(r->reason), "reply over %u bytes or ground truth "
+		 "over %zu", GRADE_MAX_TEXT, gold_max);
 	errno = EMSGSIZE;
 	return -1;
 }

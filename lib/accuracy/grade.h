@@ -68,5 +68,9 @@ void grade_reset(struct grade_result *r);
 void grade_set_extracted(struct grade_result *r, const char *s, size_t n);
 /* For the graders: the length check shared by all; -1 when too long. */
 int grade_check_size(size_t n, const char *gold, struct grade_result *r);
+/* The same with another bound on the ground truth (code_execution's
+ * carries every test case). */
+int grade_check_limits(size_t n, const char *gold, size_t gold_max,
+		       struct grade_result *r);
 
 #endif

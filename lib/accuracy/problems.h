@@ -15,7 +15,7 @@
  */
 
 /* The file's bound; more problems than any benchmark has. */
-#define PROBLEMS_MAX_BYTES ((size_t)256 << 20)
+#define PROBLEMS_MAX_BYTES ((size_t)8 << 30)
 #define PROBLEMS_MAX ((size_t)1 << 22)
 
 struct problem_rec {

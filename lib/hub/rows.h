@@ -62,8 +62,10 @@ struct rows_env {
  */
 void rows_src_env(struct rows_src *src, struct rows_env *e);
 
-#define ROWS_MAX_BYTES ((size_t)1 << 30)
-#define ROWS_MAX_LINE ((size_t)64 << 20)
+/* a split, and one row: LiveCodeBench's release files are GiBs, its rows
+ * (compressed test cases) up to tens of MiB */
+#define ROWS_MAX_BYTES ((size_t)8 << 30)
+#define ROWS_MAX_LINE ((size_t)512 << 20)
 
 /* The rows of one split: row i is v[i][0..len[i]), a JSON object's text,
  * NUL-terminated. Owned by the struct (rows_free). */
