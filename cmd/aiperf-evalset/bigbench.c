@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evalrow.h"
+#include "names.h"
+#include "row.h"
 #include "pytext.h"
 #include "tok/toksrc.h"
 #include "util.h"
@@ -95,9 +96,9 @@ bbh_unknown(const char *const *unknown, size_t n, char *err, size_t errlen)
 		sorted[i] = bbh_tasks[i].value;
 	qsort(sorted, BBH_NTASKS, sizeof(*sorted), bbh_cmp);
 	buf_addstr(&b, "Unknown BBH subtask(s): ");
-	erow_pylist(&b, unknown, n);
+	names_pylist(&b, unknown, n);
 	buf_addstr(&b, ". Valid subtasks: ");
-	erow_pylist(&b, sorted, BBH_NTASKS);
+	names_pylist(&b, sorted, BBH_NTASKS);
 	util_seterr(err, errlen, "%s", buf_str(&b));
 	buf_release(&b);
 	return -1;
@@ -109,7 +110,7 @@ static int
 bbh_find(const char *s)
 {
 	for (size_t i = 0; i < BBH_NTASKS; i++)
-		if (erow_ieq(s, bbh_tasks[i].value))
+		if (names_ieq(s, bbh_tasks[i].value))
 			return (int)i;
 	return -1;
 }
@@ -158,15 +159,14 @@ bbh_examples(const char *task, int cot, int n, struct buf *b, char *err,
 
 /* str(row["target"]) for the JSON a target can be; -1: another kind. */
 static int
-bbh_target(const struct erow *e, struct buf *g, char *err, size_t errlen)
+bbh_target(const struct split *e, struct buf *g, char *err, size_t errlen)
 {
-	const struct json *v = json_get(e->v, "target");
+	const struct json *v = json_get(e->row, "target");
 	int64_t n;
 
 	buf_reset(g);
 	if (!v)
-		return util_seterr(err, errlen, "%s row %zu: no column 'target'",
-				   e->split, e->i);
+		return split_err(e, err, errlen, "no column 'target'");
 	if (v->type == JSON_STRING && !memchr(v->str, '\0', v->len))
 		return buf_add(g, v->str, v->len);
 	if (v->type == JSON_NUMBER && json_int64(v, &n) == 0)
@@ -174,40 +174,37 @@ bbh_target(const struct erow *e, struct buf *g, char *err, size_t errlen)
 	if (v->type == JSON_TRUE || v->type == JSON_FALSE || v->type == JSON_NULL)
 		return buf_addstr(g, v->type == JSON_NULL ? "None" :
 				  v->type == JSON_TRUE ? "True" : "False");
-	return erow_bad(e, "target", "is not a string", err, errlen);
+	return split_err(e, err, errlen, "column 'target' is not a string");
 }
 
 /* The problems of one subtask, every row of its test split in order. */
 static int
-bbh_subtask(const struct bench_opts *o, int t, struct erow *e,
-	    struct problem_set *out, char *err, size_t errlen)
+bbh_subtask(const struct bench_opts *o, int t, struct problem_set *out,
+	    char *err, size_t errlen)
 {
 	const struct bbh_task *k = &bbh_tasks[t];
-	struct buf head = BUF_INIT(BBH_FILE_MAX), p = BUF_INIT(EVALROW_TEXT_MAX);
-	struct buf g = BUF_INIT(EVALROW_TEXT_MAX);
-	char split[128];
-	struct rows r;
+	struct buf head = BUF_INIT(BBH_FILE_MAX), p = BUF_INIT(EVALSET_TEXT_MAX);
+	struct buf g = BUF_INIT(EVALSET_TEXT_MAX);
+	struct split s;
 	int rc = -1;
 
-	snprintf(split, sizeof(split), "%s/%s/test", BBH_DATASET, k->value);
-	e->split = split;
 	buf_addstr(&head, "Task description: ");
 	if (bbh_examples(k->value, o->cot, o->n_shots, &head, err, errlen) < 0)
 		goto out;
-	if (rows_get(o->src, BBH_DATASET, k->value, "test", &r, err, errlen) < 0)
+	if (split_load(&s, o, BBH_DATASET, k->value, "test", err, errlen) < 0)
 		goto out;
-	for (size_t i = 0; i < r.n; i++) {
+	for (size_t i = 0; i < s.rows.n; i++) {
 		const char *in;
 
-		if (erow_parse(e, &r, i, err, errlen) < 0 ||
-		    !(in = erow_str(e, "input", err, errlen)) ||
-		    bbh_target(e, &g, err, errlen) < 0)
+		if (split_row(&s, i, err, errlen) < 0 ||
+		    !(in = split_str(&s, "input", err, errlen)) ||
+		    bbh_target(&s, &g, err, errlen) < 0)
 			goto rows;
 		buf_reset(&p);
 		buf_add(&p, head.s, head.len);
 		if (buf_addf(&p, "\n\nQ: %s\nA: \n\n%s", in, k->confinement) < 0) {
-			util_seterr(err, errlen, "%s row %zu: the prompt is longer than %zu bytes",
-				    split, i, EVALROW_TEXT_MAX);
+			split_err(&s, err, errlen, "the prompt is longer than %zu bytes",
+				  EVALSET_TEXT_MAX);
 			goto rows;
 		}
 		pset_add(out, k->value, buf_str(&g), p.s, NULL,
@@ -215,7 +212,7 @@ bbh_subtask(const struct bench_opts *o, int t, struct erow *e,
 	}
 	rc = 0;
 rows:
-	rows_free(&r);
+	split_release(&s);
 out:
 	buf_release(&head);
 	buf_release(&p);
@@ -227,7 +224,6 @@ static int
 bbh_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	 size_t errlen)
 {
-	struct erow e = { .split = BBH_DATASET };
 	int *sel;
 	size_t nsel;
 	int rc = 0;
@@ -238,14 +234,12 @@ bbh_load(const struct bench_opts *o, struct problem_set *out, char *err,
 				   "because the canonical prompt files ship exactly "
 				   "%d worked examples per subtask", BBH_MAX_SHOTS,
 				   o->n_shots, BBH_MAX_SHOTS, BBH_MAX_SHOTS);
-	if (erow_tasks(o, BBH_NTASKS, bbh_find, bbh_unknown,
+	if (names_tasks(o, BBH_NTASKS, bbh_find, bbh_unknown,
 		       "every BBH subtask, or list specific subtasks", &sel, &nsel, err,
 		       errlen) < 0)
 		return -1;
-	e.doc = json_doc_new();
 	for (size_t i = 0; i < nsel && rc == 0; i++)
-		rc = bbh_subtask(o, sel[i], &e, out, err, errlen);
-	json_doc_free(e.doc);
+		rc = bbh_subtask(o, sel[i], out, err, errlen);
 	free(sel);
 	return rc;
 }

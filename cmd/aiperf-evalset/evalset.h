@@ -28,6 +28,10 @@ struct problem {
 				 * the original's default (100) */
 };
 
+/* The most bytes one prompt or gold answer may have (a row itself is
+ * bounded by lib/hub/rows: ROWS_MAX_LINE). */
+#define EVALSET_TEXT_MAX ((size_t)512 << 20)
+
 struct problem_set {
 	struct problem *v;
 	size_t n, cap;

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evalrow.h"
+#include "names.h"
+#include "row.h"
 #include "pytext.h"
 #include "util.h"
 
@@ -230,9 +231,9 @@ hs_unknown(const char *const *unknown, size_t n, char *err, size_t errlen)
 		sorted[i] = hs_tasks[i].value;
 	qsort(sorted, HS_NTASKS, sizeof(*sorted), hs_cmp);
 	buf_addstr(&b, "Unknown HellaSwag task(s): ");
-	erow_pylist(&b, unknown, n);
+	names_pylist(&b, unknown, n);
 	buf_addstr(&b, ". Valid task values include ");
-	erow_pylist(&b, sorted, 5);
+	names_pylist(&b, sorted, 5);
 	buf_addf(&b, "... (%zu total). Pass space-separated activity_label values "
 		 "(e.g. 'Applying sunscreen') or upper-snake-case enum names "
 		 "(e.g. 'APPLYING_SUNSCREEN').", HS_NTASKS);
@@ -252,7 +253,7 @@ hs_find(const char *s)
 		if (pytext_ieq(s, n, hs_tasks[i].value, strlen(hs_tasks[i].value)))
 			return (int)i;
 	for (size_t i = 0; i < HS_NTASKS; i++)
-		if (erow_ieq(s, hs_tasks[i].name))
+		if (names_ieq(s, hs_tasks[i].name))
 			return (int)i;
 	return -1;
 }
@@ -263,9 +264,9 @@ hs_find(const char *s)
  * original skips it); -1 with a message when it is not one.
  */
 static int
-hs_label(const struct erow *e, char *letter, char *err, size_t errlen)
+hs_label(const struct split *e, char *letter, char *err, size_t errlen)
 {
-	const struct json *v = json_get(e->v, "label");
+	const struct json *v = json_get(e->row, "label");
 	struct buf b = BUF_INIT(64);
 	long long i = 99;
 	const char *why;
@@ -283,10 +284,9 @@ hs_label(const struct erow *e, char *letter, char *err, size_t errlen)
 		i = 100;
 	buf_release(&b);
 	if (i == 100)
-		return erow_bad(e, "label", "is not an integer", err, errlen);
+		return split_err(e, err, errlen, "column 'label' is not an integer");
 	if (i < -4 || i > 3)
-		return erow_bad(e, "label", "is not an index of A, B, C or D",
-				err, errlen);
+		return split_err(e, err, errlen, "column 'label' is not an index of A, B, C or D");
 	*letter = "ABCD"[(i + 4) % 4];
 	return 1;
 }
@@ -294,28 +294,25 @@ hs_label(const struct erow *e, char *letter, char *err, size_t errlen)
 /* HellaSwagTemplate.format_question(): ctx, the four endings as A. to
  * D. lines, "Answer:" and, for a few-shot example, " X\n\n". */
 static int
-hs_question(const struct erow *e, int with_answer, struct buf *b, char *err,
+hs_question(const struct split *e, int with_answer, struct buf *b, char *err,
 	    size_t errlen)
 {
-	const char *ctx = erow_str(e, "ctx", err, errlen);
-	const struct json *ends = json_get(e->v, "endings"), *x;
+	const char *ctx = split_str(e, "ctx", err, errlen);
+	const struct json *ends = json_get(e->row, "endings"), *x;
 	char letter;
 	int rc;
 
 	if (!ctx)
 		return -1;
 	if (!ends)
-		return util_seterr(err, errlen, "%s row %zu: no column 'endings'",
-				   e->split, e->i);
+		return split_err(e, err, errlen, "no column 'endings'");
 	if (ends->type != JSON_ARRAY || ends->len < 4)
-		return erow_bad(e, "endings", "is not a list of four endings",
-				err, errlen);
+		return split_err(e, err, errlen, "column 'endings' is not a list of four endings");
 	rc = buf_addstr(b, ctx);
 	x = ends->child;
 	for (int j = 0; j < 4; j++, x = x->next) {
 		if (x->type != JSON_STRING || memchr(x->str, '\0', x->len))
-			return erow_bad(e, "endings", "holds an ending that is not a string",
-					err, errlen);
+			return split_err(e, err, errlen, "column 'endings' holds an ending that is not a string");
 		rc |= buf_addf(b, "\n%c. %s", "ABCD"[j], x->str);
 	}
 	rc |= buf_addstr(b, "\nAnswer:");
@@ -323,12 +320,11 @@ hs_question(const struct erow *e, int with_answer, struct buf *b, char *err,
 		int l = hs_label(e, &letter, err, errlen);
 
 		if (l <= 0)
-			return l ? -1 : erow_bad(e, "label", "is empty", err, errlen);
+			return l ? -1 : split_err(e, err, errlen, "column 'label' is empty");
 		rc |= buf_addf(b, " %c\n\n", letter);
 	}
 	if (rc)
-		return util_seterr(err, errlen, "%s row %zu: the prompt is longer than %zu bytes",
-				   e->split, e->i, EVALROW_TEXT_MAX);
+		return split_err(e, err, errlen, "the prompt is longer than %zu bytes", EVALSET_TEXT_MAX);
 	return 0;
 }
 
@@ -339,20 +335,20 @@ hs_question(const struct erow *e, int with_answer, struct buf *b, char *err,
  * into shot[], the count into *nshot.
  */
 static int
-hs_shots(const struct rows *train, struct erow *e, int n, size_t *shot,
-	 size_t *nshot, char *err, size_t errlen)
+hs_shots(struct split *train, int n, size_t *shot, size_t *nshot, char *err,
+	 size_t errlen)
 {
 	const char *seen[HS_MAX_SHOTS];
 	char *copy[HS_MAX_SHOTS];
 	int rc = 0;
 
 	*nshot = 0;
-	for (size_t i = 0; i < train->n && rc == 0; i++) {
+	for (size_t i = 0; i < train->rows.n && rc == 0; i++) {
 		const char *label;
 		size_t k;
 
-		if (erow_parse(e, train, i, err, errlen) < 0 ||
-		    !(label = erow_str(e, "activity_label", err, errlen))) {
+		if (split_row(train, i, err, errlen) < 0 ||
+		    !(label = split_str(train, "activity_label", err, errlen))) {
 			rc = -1;
 			break;
 		}
@@ -370,30 +366,30 @@ hs_shots(const struct rows *train, struct erow *e, int n, size_t *shot,
 
 /* The few-shot block: format_question(shot[i]) for the first n shots. */
 static int
-hs_shot_text(const struct rows *train, struct erow *e, const size_t *shot,
-	     int n, struct buf *b, char *err, size_t errlen)
+hs_shot_text(struct split *train, const size_t *shot, int n, struct buf *b,
+	     char *err, size_t errlen)
 {
 	for (int i = 0; i < n; i++)
-		if (erow_parse(e, train, shot[i], err, errlen) < 0 ||
-		    hs_question(e, 1, b, err, errlen) < 0)
+		if (split_row(train, shot[i], err, errlen) < 0 ||
+		    hs_question(train, 1, b, err, errlen) < 0)
 			return -1;
 	return 0;
 }
 
 /* Each validation row's task (an index into hs_tasks, -1: none). */
 static int *
-hs_val_tasks(const struct rows *val, struct erow *e, char *err, size_t errlen)
+hs_val_tasks(struct split *val, char *err, size_t errlen)
 {
-	int *t = xreallocarray(NULL, val->n ? val->n : 1, sizeof(*t));
+	int *t = xreallocarray(NULL, val->rows.n ? val->rows.n : 1, sizeof(*t));
 
-	for (size_t i = 0; i < val->n; i++) {
+	for (size_t i = 0; i < val->rows.n; i++) {
 		const struct json *l;
 
-		if (erow_parse(e, val, i, err, errlen) < 0) {
+		if (split_row(val, i, err, errlen) < 0) {
 			free(t);
 			return NULL;
 		}
-		l = json_get(e->v, "activity_label");
+		l = json_get(val->row, "activity_label");
 		t[i] = -1;
 		for (size_t k = 0; l && l->type == JSON_STRING && k < HS_NTASKS; k++)
 			if (l->len == strlen(hs_tasks[k].value) &&
@@ -407,8 +403,7 @@ hs_val_tasks(const struct rows *val, struct erow *e, char *err, size_t errlen)
 
 struct hs_load {
 	const struct bench_opts *o;
-	struct rows train, val;
-	struct erow e;
+	struct split train, val;
 	size_t shot[HS_MAX_SHOTS], nshot;
 	struct buf shots;	/* the few-shot block, once built */
 	int have_shots;
@@ -424,8 +419,8 @@ hs_problem(struct hs_load *l, size_t row, int t, struct problem_set *out,
 	char letter;
 	int lab;
 
-	if (erow_parse(&l->e, &l->val, row, err, errlen) < 0 ||
-	    (lab = hs_label(&l->e, &letter, err, errlen)) < 0)
+	if (split_row(&l->val, row, err, errlen) < 0 ||
+	    (lab = hs_label(&l->val, &letter, err, errlen)) < 0)
 		return -1;
 	if (!lab)
 		return 0;
@@ -438,21 +433,17 @@ hs_problem(struct hs_load *l, size_t row, int t, struct problem_set *out,
 					   "than the %zu few-shot examples (one per "
 					   "activity label) in '%s' train",
 					   l->o->n_shots, l->nshot, HS_DATASET);
-		l->e.split = HS_DATASET "/default/train";
-		if (hs_shot_text(&l->train, &l->e, l->shot, l->o->n_shots, &l->shots,
-				 err, errlen) < 0)
-			return -1;
-		l->e.split = HS_DATASET "/default/validation";
-		if (erow_parse(&l->e, &l->val, row, err, errlen) < 0)
+		if (hs_shot_text(&l->train, l->shot, l->o->n_shots, &l->shots, err,
+				 errlen) < 0)
 			return -1;
 		l->have_shots = 1;
 	}
 	if (buf_add(&l->p, l->shots.s, l->shots.len) < 0 ||
-	    hs_question(&l->e, 0, &l->p, err, errlen) < 0)
+	    hs_question(&l->val, 0, &l->p, err, errlen) < 0)
 		return -1;
 	if (buf_addstr(&l->p, "\n\n" HS_CONFINEMENT) < 0)
-		return util_seterr(err, errlen, "%s row %zu: the prompt is longer than %zu bytes",
-				   l->e.split, row, EVALROW_TEXT_MAX);
+		return split_err(&l->val, err, errlen, "the prompt is longer than %zu bytes",
+				 EVALSET_TEXT_MAX);
 	pset_add(out, value, (char[]){ letter, '\0' }, l->p.s, NULL,
 		     HS_GENERATION_SIZE);
 	return 0;
@@ -465,15 +456,12 @@ hs_build(struct hs_load *l, const int *sel, size_t nsel, struct problem_set *out
 	int *vt;
 	int rc = 0;
 
-	l->e.split = HS_DATASET "/default/train";
-	if (hs_shots(&l->train, &l->e, l->o->n_shots, l->shot, &l->nshot, err,
-		     errlen) < 0)
+	if (hs_shots(&l->train, l->o->n_shots, l->shot, &l->nshot, err, errlen) < 0)
 		return -1;
-	l->e.split = HS_DATASET "/default/validation";
-	if (!(vt = hs_val_tasks(&l->val, &l->e, err, errlen)))
+	if (!(vt = hs_val_tasks(&l->val, err, errlen)))
 		return -1;
 	for (size_t k = 0; k < nsel && rc == 0; k++)
-		for (size_t i = 0; i < l->val.n && rc == 0; i++)
+		for (size_t i = 0; i < l->val.rows.n && rc == 0; i++)
 			if (vt[i] == sel[k])
 				rc = hs_problem(l, i, sel[k], out, err, errlen);
 	free(vt);
@@ -493,19 +481,17 @@ hs_load(const struct bench_opts *o, struct problem_set *out, char *err,
 		return util_seterr(err, errlen, "HellaSwag supports at most %d few-shot "
 				   "examples (got %d); DeepEval asserts n_shots <= %d",
 				   HS_MAX_SHOTS, o->n_shots, HS_MAX_SHOTS);
-	if (erow_tasks(o, HS_NTASKS, hs_find, hs_unknown,
+	if (names_tasks(o, HS_NTASKS, hs_find, hs_unknown,
 		       "every task, or list specific activity labels", &sel, &nsel, err,
 		       errlen) < 0)
 		return -1;
-	buf_init(&l.shots, EVALROW_TEXT_MAX);
-	buf_init(&l.p, EVALROW_TEXT_MAX);
-	l.e.doc = json_doc_new();
-	if (rows_get(o->src, HS_DATASET, "default", "train", &l.train, err, errlen) == 0 &&
-	    rows_get(o->src, HS_DATASET, "default", "validation", &l.val, err, errlen) == 0)
+	buf_init(&l.shots, EVALSET_TEXT_MAX);
+	buf_init(&l.p, EVALSET_TEXT_MAX);
+	if (split_load(&l.train, o, HS_DATASET, "default", "train", err, errlen) == 0 &&
+	    split_load(&l.val, o, HS_DATASET, "default", "validation", err, errlen) == 0)
 		rc = hs_build(&l, sel, nsel, out, err, errlen);
-	json_doc_free(l.e.doc);
-	rows_free(&l.train);
-	rows_free(&l.val);
+	split_release(&l.train);
+	split_release(&l.val);
 	buf_release(&l.shots);
 	buf_release(&l.p);
 	free(sel);

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evalrow.h"
+#include "names.h"
+#include "row.h"
 #include "util.h"
 
 #define LCB_DATASET "livecodebench/code_generation_lite"
@@ -35,32 +36,32 @@
  * Returns the text, or NULL with a message for any other value.
  */
 static const char *
-lcb_text(const struct erow *e, const char *col, const char *dflt, char *err,
+lcb_text(const struct split *e, const char *col, const char *dflt, char *err,
 	 size_t errlen)
 {
-	const struct json *v = json_get(e->v, col);
+	const struct json *v = json_get(e->row, col);
 
 	if (!v)
 		return dflt ? dflt : "None";
 	if (v->type == JSON_NULL)
 		return "None";
-	return erow_str(e, col, err, errlen);
+	return split_str(e, col, err, errlen);
 }
 
 /* lighteval's prepare_prompt(): the starter code when the row has one
  * (not missing, null or ""), else the read-from-stdin instructions. */
 static int
-lcb_prompt(const struct erow *e, struct buf *p, char *err, size_t errlen)
+lcb_prompt(const struct split *e, struct buf *p, char *err, size_t errlen)
 {
 	const char *q = lcb_text(e, "question_content", "", err, errlen);
-	const struct json *sc = json_get(e->v, "starter_code");
+	const struct json *sc = json_get(e->row, "starter_code");
 	const char *starter = NULL;
 	int rc;
 
 	if (!q)
 		return -1;
 	if (sc && sc->type != JSON_NULL &&
-	    !(starter = erow_str(e, "starter_code", err, errlen)))
+	    !(starter = split_str(e, "starter_code", err, errlen)))
 		return -1;
 	buf_reset(p);
 	rc = buf_addf(p, LCB_PREAMBLE "Question: %s\n\n", q);
@@ -69,8 +70,7 @@ lcb_prompt(const struct erow *e, struct buf *p, char *err, size_t errlen)
 	else
 		rc |= buf_addstr(p, LCB_STDIN);
 	if (rc)
-		return util_seterr(err, errlen, "%s row %zu: the prompt is longer than %zu bytes",
-				   e->split, e->i, EVALROW_TEXT_MAX);
+		return split_err(e, err, errlen, "the prompt is longer than %zu bytes", EVALSET_TEXT_MAX);
 	return 0;
 }
 
@@ -82,7 +82,7 @@ lcb_prompt(const struct erow *e, struct buf *p, char *err, size_t errlen)
  * pickled JSON text); the grader decodes it.
  */
 static int
-lcb_gold(const struct erow *e, struct buf *g, char *err, size_t errlen)
+lcb_gold(const struct split *e, struct buf *g, char *err, size_t errlen)
 {
 	static const char *const col[] = {
 		"starter_code", "public_test_cases", "private_test_cases",
@@ -94,7 +94,7 @@ lcb_gold(const struct erow *e, struct buf *g, char *err, size_t errlen)
 	jw_init(&w, g, 0);
 	jw_obj(&w);
 	for (size_t i = 0; i < sizeof(col) / sizeof(col[0]); i++) {
-		const struct json *v = json_get(e->v, col[i]);
+		const struct json *v = json_get(e->row, col[i]);
 
 		jw_key(&w, col[i]);
 		if (!v)
@@ -103,22 +103,21 @@ lcb_gold(const struct erow *e, struct buf *g, char *err, size_t errlen)
 			jw_value(&w, v);
 	}
 	jw_obj_end(&w);
-	if (g->len >= EVALROW_TEXT_MAX || memchr(g->s, '\0', g->len))
-		return util_seterr(err, errlen, "%s row %zu: the test cases are "
-				   "longer than %zu bytes", e->split, e->i,
-				   EVALROW_TEXT_MAX);
+	if (g->len >= EVALSET_TEXT_MAX || memchr(g->s, '\0', g->len))
+		return split_err(e, err, errlen, "the test cases are longer than %zu bytes",
+				 EVALSET_TEXT_MAX);
 	return 0;
 }
 
 static int
-lcb_problems(const struct rows *r, struct erow *e, struct problem_set *out,
-	     char *err, size_t errlen)
+lcb_problems(struct split *e, struct problem_set *out, char *err,
+	     size_t errlen)
 {
-	struct buf p = BUF_INIT(EVALROW_TEXT_MAX), g = BUF_INIT(BUF_NOMAX);
+	struct buf p = BUF_INIT(EVALSET_TEXT_MAX), g = BUF_INIT(BUF_NOMAX);
 	int rc = 0;
 
-	for (size_t i = 0; i < r->n && rc == 0; i++) {
-		rc = erow_parse(e, r, i, err, errlen);
+	for (size_t i = 0; i < e->rows.n && rc == 0; i++) {
+		rc = split_row(e, i, err, errlen);
 		if (rc == 0)
 			rc = lcb_prompt(e, &p, err, errlen);
 		if (rc == 0)
@@ -206,8 +205,8 @@ lcb_load(const struct bench_opts *o, struct problem_set *out, char *err,
 	 size_t errlen)
 {
 	const char *tag = getenv("AIPERF_ACCURACY_LCB_RELEASE_TAG");
-	char split[200], rerr[512];
-	struct erow e;
+	char rerr[512];
+	struct split e;
 	struct rows r;
 	int rc;
 
@@ -232,11 +231,9 @@ lcb_load(const struct bench_opts *o, struct problem_set *out, char *err,
 				   "'%s' (set AIPERF_ACCURACY_LCB_RELEASE_TAG to a current "
 				   "subset such as v4_v5 or v6): %s", LCB_DATASET, tag,
 				   rerr);
-	snprintf(split, sizeof(split), "%s/%s/test", LCB_DATASET, tag);
-	e = (struct erow){ .split = split, .doc = json_doc_new() };
-	rc = lcb_problems(&r, &e, out, err, errlen);
-	json_doc_free(e.doc);
-	rows_free(&r);
+	split_own(&e, LCB_DATASET, tag, "test", &r);
+	rc = lcb_problems(&e, out, err, errlen);
+	split_release(&e);
 	return rc;
 }
 

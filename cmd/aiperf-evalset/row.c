@@ -20,6 +20,15 @@ split_load(struct split *s, const struct bench_opts *o, const char *id,
 }
 
 void
+split_own(struct split *s, const char *id, const char *config,
+	  const char *name, struct rows *rows)
+{
+	*s = (struct split){ .id = id, .config = config, .name = name,
+			     .rows = *rows, .doc = json_doc_new() };
+	*rows = (struct rows){ 0 };
+}
+
+void
 split_release(struct split *s)
 {
 	rows_free(&s->rows);

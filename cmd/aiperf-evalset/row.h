@@ -27,6 +27,10 @@ struct split {
 int split_load(struct split *s, const struct bench_opts *o, const char *id,
 	       const char *config, const char *name, char *err, size_t errlen);
 void split_release(struct split *s);
+/* The same over rows already read (several files of one release, say):
+ * s takes them, *rows is left empty. */
+void split_own(struct split *s, const char *id, const char *config,
+	       const char *name, struct rows *rows);
 
 /* Parse row i as the current row. Returns 0, or -1 with a message. */
 int split_row(struct split *s, size_t i, char *err, size_t errlen);

@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "../../cmd/aiperf-evalset/pset.c"
-#include "../../cmd/aiperf-evalset/evalrow.c"
+#include "../../cmd/aiperf-evalset/names.c"
+#include "../../cmd/aiperf-evalset/row.c"
 #include "../../cmd/aiperf-evalset/hellaswag.c"
 #include "../../cmd/aiperf-evalset/bigbench.c"
 #include "../../cmd/aiperf-evalset/lcb.c"

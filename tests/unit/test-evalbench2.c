@@ -7,7 +7,8 @@
 
 /* Private to the tool; tested from its sources. */
 #include "../../cmd/aiperf-evalset/pset.c"
-#include "../../cmd/aiperf-evalset/evalrow.c"
+#include "../../cmd/aiperf-evalset/names.c"
+#include "../../cmd/aiperf-evalset/row.c"
 #include "../../cmd/aiperf-evalset/hellaswag.c"
 #include "../../cmd/aiperf-evalset/bigbench.c"
 #include "../../cmd/aiperf-evalset/lcb.c"
@@ -367,16 +368,16 @@ test_hostile_hellaswag(void)
 	     hs_one("{\"ctx\":1}\n{\"activity_label\":7,\"label\":\"0\"}\n", &p) == 0 && p.n == 0);
 	pset_release(&p);
 	TEST("hellaswag: label 4 refused",
-	     hs_refused(HS_ROW("\"4\""), "validation row 0: column 'label' is not an index of A, B, C or D"));
+	     hs_refused(HS_ROW("\"4\""), "validation: row 0: column 'label' is not an index of A, B, C or D"));
 	TEST("hellaswag: label x refused",
 	     hs_refused(HS_ROW("\"x\""), "column 'label' is not an integer"));
 	TEST("hellaswag: label 1.5 refused", hs_refused(HS_ROW("1.5"), "is not an integer"));
 	TEST("hellaswag: a row without ctx refused",
 	     hs_refused("{\"activity_label\":\"Sailing\",\"label\":\"0\",\"endings\":[]}\n",
-			"Rowan/hellaswag/default/validation row 0: no column 'ctx'"));
+			"Rowan/hellaswag/default/validation: row 0: no column 'ctx'"));
 	TEST("hellaswag: a row without endings refused",
 	     hs_refused("{\"activity_label\":\"Sailing\",\"label\":\"0\",\"ctx\":\"x\"}\n",
-			"validation row 0: no column 'endings'"));
+			"validation: row 0: no column 'endings'"));
 	TEST("hellaswag: three endings refused",
 	     hs_refused("{\"activity_label\":\"Sailing\",\"label\":\"0\",\"ctx\":\"x\",\"endings\":[\"a\",\"b\",\"c\"]}\n",
 			"column 'endings' is not a list of four endings"));
@@ -393,10 +394,10 @@ test_hostile_hellaswag(void)
 	put(HS_VAL, HS_ROW("\"0\""));
 	TEST("hellaswag: a train row without activity_label refused",
 	     refused(&bench_hellaswag, tmp, NULL, 0, 1, false,
-		     "Rowan/hellaswag/default/train row 1: no column 'activity_label'"));
+		     "Rowan/hellaswag/default/train: row 1: no column 'activity_label'"));
 	put(HS_TRAIN, "{\"activity_label\":\"Sailing\",\"ctx\":\"x\",\"endings\":[\"a\",\"b\",\"c\",\"d\"],\"label\":\"\"}\n");
 	TEST("hellaswag: a few-shot example without a label refused",
-	     refused(&bench_hellaswag, tmp, NULL, 0, 1, false, "train row 0: column 'label' is empty"));
+	     refused(&bench_hellaswag, tmp, NULL, 0, 1, false, "train: row 0: column 'label' is empty"));
 	put(HS_VAL, "[1]\n");
 	TEST("hellaswag: a row that is no object refused",
 	     refused(&bench_hellaswag, tmp, NULL, 0, 0, false, "a row must be a JSON object"));
@@ -427,10 +428,10 @@ test_hostile_bigbench(void)
 	pset_release(&p);
 	put("lukaemon/bbh/navigate/test.jsonl", "{\"input\":\"Q1\",\"target\":\"No\"}\n{\"target\":\"No\"}\n");
 	TEST("bigbench: a row without input refused",
-	     refused(&bench_bigbench, tmp, nav, 1, 3, true, "lukaemon/bbh/navigate/test row 1: no column 'input'"));
+	     refused(&bench_bigbench, tmp, nav, 1, 3, true, "lukaemon/bbh/navigate/test: row 1: no column 'input'"));
 	put("lukaemon/bbh/navigate/test.jsonl", "{\"input\":\"Q1\"}\n");
 	TEST("bigbench: a row without target refused",
-	     refused(&bench_bigbench, tmp, nav, 1, 3, true, "test row 0: no column 'target'"));
+	     refused(&bench_bigbench, tmp, nav, 1, 3, true, "test: row 0: no column 'target'"));
 	put("lukaemon/bbh/navigate/test.jsonl", "{\"input\":\"Q1\",\"target\":[\"No\"]}\n");
 	TEST("bigbench: a list target refused",
 	     refused(&bench_bigbench, tmp, nav, 1, 3, true, "column 'target' is not a string"));
@@ -466,7 +467,7 @@ test_hostile_lcb(void)
 	put(LCB_SPLIT, "{\"question_content\":\"q\",\"starter_code\":5}\n");
 	TEST("lcb: a number starter code refused",
 	     refused(&bench_lcb, tmp, NULL, 0, 0, false,
-		     "livecodebench/code_generation_lite/v4_v5/test row 0: column 'starter_code' is not a string"));
+		     "livecodebench/code_generation_lite/v4_v5/test: row 0: column 'starter_code' is not a string"));
 	put(LCB_SPLIT, "{\"question_content\":[\"q\"]}\n");
 	TEST("lcb: a list question refused",
 	     refused(&bench_lcb, tmp, NULL, 0, 0, false, "column 'question_content' is not a string"));

@@ -1,56 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A benchmark row's columns read with clear messages; Python's repr of a list of names. */
-#include "evalrow.h"
+/* Benchmarks' task names: --accuracy-tasks over an enum of them, Python's repr of a list of them. */
+#include "names.h"
 
 #include <string.h>
 
 #include "evalset.h"
 #include "pytext.h"
 #include "util.h"
-
-int
-erow_parse(struct erow *e, const struct rows *r, size_t i, char *err,
-	   size_t errlen)
-{
-	char perr[200];
-
-	e->i = i;
-	json_doc_reset(e->doc);
-	e->v = json_parse(e->doc, r->v[i], r->len[i], perr, sizeof(perr));
-	if (!e->v || e->v->type != JSON_OBJECT)
-		return util_seterr(err, errlen, "%s row %zu: %s", e->split, i,
-				   e->v ? "not a JSON object" : perr);
-	return 0;
-}
-
-int
-erow_bad(const struct erow *e, const char *col, const char *why, char *err,
-	 size_t errlen)
-{
-	return util_seterr(err, errlen, "%s row %zu: column '%s' %s", e->split,
-			   e->i, col, why);
-}
-
-const char *
-erow_str(const struct erow *e, const char *col, char *err, size_t errlen)
-{
-	const struct json *v = json_get(e->v, col);
-
-	if (!v) {
-		util_seterr(err, errlen, "%s row %zu: no column '%s'", e->split,
-			    e->i, col);
-		return NULL;
-	}
-	if (v->type != JSON_STRING) {
-		erow_bad(e, col, "is not a string", err, errlen);
-		return NULL;
-	}
-	if (memchr(v->str, '\0', v->len)) {
-		erow_bad(e, col, "holds a NUL character", err, errlen);
-		return NULL;
-	}
-	return v->str;
-}
 
 /* repr(s): single quotes unless s holds ' and no ", the quote, '\\' and
  * control characters escaped (\t \n \r, else \xNN); the rest as it is. */
@@ -80,7 +36,7 @@ pyrepr(struct buf *b, const char *s)
 }
 
 void
-erow_pylist(struct buf *b, const char *const *v, size_t n)
+names_pylist(struct buf *b, const char *const *v, size_t n)
 {
 	buf_addch(b, '[');
 	for (size_t i = 0; i < n; i++) {
@@ -92,7 +48,7 @@ erow_pylist(struct buf *b, const char *const *v, size_t n)
 }
 
 int
-erow_ieq(const char *a, const char *b)
+names_ieq(const char *a, const char *b)
 {
 	for (; *a && *b; a++, b++) {
 		unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
@@ -108,10 +64,10 @@ erow_ieq(const char *a, const char *b)
 }
 
 int
-erow_tasks(const struct bench_opts *o, size_t n, int (*find)(const char *),
-	   int (*unknown)(const char *const *, size_t, char *, size_t),
-	   const char *every_what, int **sel, size_t *nsel, char *err,
-	   size_t errlen)
+names_tasks(const struct bench_opts *o, size_t n, int (*find)(const char *),
+	    int (*unknown)(const char *const *, size_t, char *, size_t),
+	    const char *every_what, int **sel, size_t *nsel, char *err,
+	    size_t errlen)
 {
 	const char **bad;
 	size_t nbad = 0;
@@ -122,7 +78,7 @@ erow_tasks(const struct bench_opts *o, size_t n, int (*find)(const char *),
 	if (all && o->ntasks > 1) {
 		struct buf b = BUF_INIT(BUF_NOMAX);
 
-		erow_pylist(&b, (const char *const *)o->tasks, o->ntasks);
+		names_pylist(&b, (const char *const *)o->tasks, o->ntasks);
 		util_seterr(err, errlen, "'all' cannot be mixed with other task names. "
 			    "Pass 'all' by itself (or omit --accuracy-tasks) to select "
 			    "%s. Got: %s", every_what, buf_str(&b));
