@@ -800,24 +800,24 @@ number_text(const struct text *t, const struct cand *c, struct buf *out)
 }
 
 struct extracted {
-	struct latexeq_val *v;
+	struct latexparse_val *v;
 	struct buf fallback;	/* the first match's text (fallback_mode first_match) */
 	bool skipped;
 };
 
-static struct latexeq_val *
-parse_buf(struct latexeq_ctx *ctx, struct buf *b)
+static struct latexparse_val *
+parse_buf(struct latexparse_ctx *ctx, struct buf *b)
 {
-	return latexeq_parse(ctx, buf_str(b), b->len);
+	return latexparse(ctx, buf_str(b), b->len);
 }
 
 /* extract_match: the candidate's value, or NULL; its text into str */
-static struct latexeq_val *
-cand_value(const struct text *t, const struct cand *c, struct latexeq_ctx *ctx,
+static struct latexparse_val *
+cand_value(const struct text *t, const struct cand *c, struct latexparse_ctx *ctx,
 	   struct buf *str)
 {
 	struct buf b = BUF_INIT(BUF_NOMAX);
-	struct latexeq_val *v = NULL;
+	struct latexparse_val *v = NULL;
 	bool all = true;
 
 	if (c->k == C_EXPR) {
@@ -832,14 +832,14 @@ cand_value(const struct text *t, const struct cand *c, struct latexeq_ctx *ctx,
 		/* each part alone, then all as one set when every one parses */
 		for (int k = 0; k < c->nparts; k++) {
 			struct buf p = BUF_INIT(BUF_NOMAX);
-			struct latexeq_val *one;
+			struct latexparse_val *one;
 
 			part_text(t, c, k, &p);
 			one = parse_buf(ctx, &p);
 			if (k == 0)
 				v = one;
 			else
-				latexeq_free(one);
+				latexparse_free(one);
 			all = all && one;
 			if (k)
 				buf_addstr(str, " and ");
@@ -850,7 +850,7 @@ cand_value(const struct text *t, const struct cand *c, struct latexeq_ctx *ctx,
 			buf_release(&p);
 		}
 		if (c->nparts > 1 && all) {
-			latexeq_free(v);
+			latexparse_free(v);
 			v = parse_buf(ctx, &b);
 		}
 	}
@@ -862,7 +862,7 @@ static const int prios[] = { 0, 50, 55, 100, 200, 300 };
 
 /* extract_target_from_pred over [s, s + n) */
 static void
-extract(const char *s, size_t n, const struct target *tg, struct latexeq_ctx *ctx,
+extract(const char *s, size_t n, const struct target *tg, struct latexparse_ctx *ctx,
 	struct extracted *x)
 {
 	struct text t = { s, n, { 0 }, { 0 }, { 0 }, { 0 }, { 0 } };
@@ -930,7 +930,7 @@ static int
 grade_math(const char *reply, size_t n, const char *gold, struct grade_result *r,
 	   const struct target *gt, const char *cls)
 {
-	struct latexeq_ctx *ctx;
+	struct latexparse_ctx *ctx;
 	struct extracted g, p;
 	bool unsure;
 	double sc;
@@ -945,8 +945,8 @@ grade_math(const char *reply, size_t n, const char *gold, struct grade_result *r
 	r->needs_symbolic = !r->correct && unsure;
 	set_reply(r, reply, n);
 	set_reason(r, cls, r->correct ? "1.0" : "0.0", false);
-	latexeq_free(g.v);
-	latexeq_free(p.v);
+	latexparse_free(g.v);
+	latexparse_free(p.v);
 	buf_release(&g.fallback);
 	buf_release(&p.fallback);
 	free(ctx);
