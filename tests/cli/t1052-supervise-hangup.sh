@@ -80,14 +80,23 @@ after_end() {
 		--server-metrics "http://127.0.0.1:$STALL_PORT/metrics" \
 		--artifact-dir "$1" >/dev/null 2>"$1.err"
 	pid=$SPID
-	log_wait "the senders have ended" "$1/logs/aiperf.log" || return 1
+	log_wait "the senders have ended" "$1/logs/aiperf.log" ||
+		{ echo "no 'the senders have ended' in $1/logs/aiperf.log"; return 1; }
 	n=0
 	while [ $n -lt "$2" ]; do kill -INT -"$pid"; n=$((n + 1)); sleep 0.2; done
-	stop_wait "$pid" || { kill -KILL -"$pid"; return 1; }
+	stop_wait "$pid" || { kill -KILL -"$pid"; echo "still running after $2 SIGINT"; return 1; }
 	ST=0
 	wait "$BG" || ST=$?
 	kill "$STALL_PID" 2>/dev/null
 	test -z "$(left "$pid")" || { left "$pid"; return 1; }
+}
+
+# said DIR: what the run printed and logged, for a failure's report
+said() {
+	echo "status $ST; $1.err:"
+	cat "$1.err"
+	echo "$1/logs/aiperf.log, its last lines:"
+	tail -8 "$1/logs/aiperf.log"
 }
 
 test_expect_success 'a signal after the senders'"'"' end: every artifact, not cancelled' '
@@ -102,9 +111,10 @@ test_expect_success 'a signal after the senders'"'"' end: every artifact, not ca
 
 test_expect_success 'three signals during the export: killed, 130, one line says so' '
 	after_end kill3 3 &&
-	test "$ST" -eq 130 &&
+	{ test "$ST" -eq 130 &&
 	test "$(grep -c "killed at the third signal" kill3.err)" = 1 &&
-	grep -q "^aiperf profile: aiperf-export killed at the third signal$" kill3.err
+	grep -q "^aiperf profile: aiperf-export killed at the third signal$" kill3.err ||
+	{ said kill3; false; }; }
 '
 
 test_done
