@@ -73,7 +73,8 @@ test_expect_success 'a closed tmux pane under the dashboard: stopped, the summar
 '
 
 # after_end DIR SIGNALS: a run whose final server scrape waits on a server
-# that never answers, SIGNALS times SIGINT once its senders have ended
+# that never answers, SIGNALS times SIGINT once its senders have ended,
+# 0.2 s apart and each after the supervisor logged the one before
 after_end() {
 	start_staller 60 || return 1
 	session "$1.pid" aiperf profile $S --url "$MOCK_URL" --request-count 8 --ui-type none -v \
@@ -82,8 +83,18 @@ after_end() {
 	pid=$SPID
 	log_wait "the senders have ended" "$1/logs/aiperf.log" ||
 		{ echo "no 'the senders have ended' in $1/logs/aiperf.log"; return 1; }
+	# each signal once the one before it is in the log: two signals that
+	# reach a loaded machine's script at once would be one (a pending
+	# signal does not queue)
 	n=0
-	while [ $n -lt "$2" ]; do kill -INT -"$pid"; n=$((n + 1)); sleep 0.2; done
+	while [ $n -lt "$2" ]; do
+		kill -INT -"$pid"
+		n=$((n + 1))
+		[ $n -lt "$2" ] || break
+		log_wait "SIGINT ($n)" "$1/logs/aiperf.log" ||
+			{ echo "SIGINT $n is not in $1/logs/aiperf.log"; return 1; }
+		sleep 0.2
+	done
 	stop_wait "$pid" || { kill -KILL -"$pid"; echo "still running after $2 SIGINT"; return 1; }
 	ST=0
 	wait "$BG" || ST=$?
