@@ -178,8 +178,13 @@ test_expect_success 'the supervisor killed outright: the stages end the run, eve
 		sleep 0.05; i=$((i + 1)); done &&
 	i=0 && while test -n "$(ours)" && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done &&
 	test -z "$(ours)" &&
-	test "$(jq .request_count.avg kl.a/profile_export_aiperf.json)" = 300 &&
-	test -s kl.a/server_metrics_export.json && test ! -e kl.run/samples.part
+	{ test "$(jq .request_count.avg kl.a/profile_export_aiperf.json)" = 300 &&
+	test -s kl.a/server_metrics_export.json && test ! -e kl.run/samples.part || {
+		echo "kl.a: $(ls kl.a | tr "\n" " ")"
+		for f in kl.run/*.err; do echo "$f:"; tail -5 "$f"; done
+		tail -8 kl.a/logs/aiperf.log
+		false
+	}; }
 '
 
 test_done
