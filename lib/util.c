@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <zstd.h>
@@ -457,4 +458,21 @@ util_uuid4(char out[37])
 		k += 2;
 	}
 	out[36] = '\0';
+}
+
+const char *
+util_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+int
+util_env_true(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && (!strcmp(v, "1") || !strcasecmp(v, "on") ||
+		     !strcasecmp(v, "yes") || !strcasecmp(v, "true"));
 }

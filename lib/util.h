@@ -114,6 +114,12 @@ char *util_readfile(const char *path, size_t max, size_t *len);
  */
 int util_fastpath(void);
 
+/* The environment variable name, NULL when unset or empty. */
+const char *util_env(const char *name);
+/* Whether name is set to 1, on, yes or true (any case), as the hub's
+ * clients read their *_OFFLINE switches. */
+int util_env_true(const char *name);
+
 #include "banned.h"
 /* Random (version 4) UUID text from /dev/urandom; dies when it cannot read it. */
 void util_uuid4(char out[37]);

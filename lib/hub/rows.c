@@ -206,35 +206,18 @@ rows_free(struct rows *r)
 	*r = (struct rows){ 0 };
 }
 
-static int
-env_true(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && (!strcmp(v, "1") || !strcasecmp(v, "on") ||
-		     !strcasecmp(v, "yes") || !strcasecmp(v, "true"));
-}
-
-static const char *
-env(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : NULL;
-}
-
 static void
 env_cache(struct rows_env *e)
 {
 	size_t cap = sizeof(e->cache);
 	int n = -1;
 
-	if (env("AIPERF_CACHE_DIR"))
-		n = snprintf(e->cache, cap, "%s/datasets", env("AIPERF_CACHE_DIR"));
-	else if (env("XDG_CACHE_HOME"))
-		n = snprintf(e->cache, cap, "%s/aiperf/datasets", env("XDG_CACHE_HOME"));
-	else if (env("HOME"))
-		n = snprintf(e->cache, cap, "%s/.cache/aiperf/datasets", env("HOME"));
+	if (util_env("AIPERF_CACHE_DIR"))
+		n = snprintf(e->cache, cap, "%s/datasets", util_env("AIPERF_CACHE_DIR"));
+	else if (util_env("XDG_CACHE_HOME"))
+		n = snprintf(e->cache, cap, "%s/aiperf/datasets", util_env("XDG_CACHE_HOME"));
+	else if (util_env("HOME"))
+		n = snprintf(e->cache, cap, "%s/.cache/aiperf/datasets", util_env("HOME"));
 	if (n < 0 || (size_t)n >= cap)
 		e->cache[0] = '\0';
 }
@@ -243,7 +226,7 @@ void
 rows_src_env(struct rows_src *src, struct rows_env *e)
 {
 	struct hfhub h;
-	const char *v = env("AIPERF_HUB_ROWS_URL");
+	const char *v = util_env("AIPERF_HUB_ROWS_URL");
 	size_t n;
 
 	memset(src, 0, sizeof(*src));
@@ -259,7 +242,7 @@ rows_src_env(struct rows_src *src, struct rows_env *e)
 	src->cache = e->cache[0] ? e->cache : NULL;
 	src->token = e->token[0] ? e->token : NULL;
 	src->endpoint = e->endpoint[0] ? e->endpoint : NULL;
-	src->offline = env_true("HF_HUB_OFFLINE") || env_true("HF_DATASETS_OFFLINE");
+	src->offline = util_env_true("HF_HUB_OFFLINE") || util_env_true("HF_DATASETS_OFFLINE");
 }
 
 /* NAME of NAME.jsonl, malloc'd, when it is a valid part; else NULL. */

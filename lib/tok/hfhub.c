@@ -108,23 +108,6 @@ hfhub_valid_revision(const char *rev)
 	return !start;
 }
 
-static int
-env_true(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && (!strcmp(v, "1") || !strcasecmp(v, "on") ||
-		     !strcasecmp(v, "yes") || !strcasecmp(v, "true"));
-}
-
-static const char *
-env(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : NULL;
-}
-
 /* Copy the first line of s, trimmed, into out (cap n); "" if it won't fit. */
 static void
 copy_line(char *out, size_t n, const char *s)
@@ -145,7 +128,7 @@ copy_line(char *out, size_t n, const char *s)
 static void
 init_token(struct hfhub *h, const char *home)
 {
-	const char *v = env("HF_TOKEN");
+	const char *v = util_env("HF_TOKEN");
 	char *path, *s;
 	size_t len;
 
@@ -153,7 +136,7 @@ init_token(struct hfhub *h, const char *home)
 		copy_line(h->token, sizeof(h->token), v);
 		return;
 	}
-	path = env("HF_TOKEN_PATH") ? xstrdup(env("HF_TOKEN_PATH"))
+	path = util_env("HF_TOKEN_PATH") ? xstrdup(util_env("HF_TOKEN_PATH"))
 				    : xstrfmt("%s/token", home);
 	s = util_readfile(path, 4096, &len);
 	if (s)
@@ -170,19 +153,19 @@ hfhub_init(struct hfhub *h)
 	size_t n;
 
 	memset(h, 0, sizeof(*h));
-	if ((v = env("HF_HOME")))
+	if ((v = util_env("HF_HOME")))
 		home = xstrdup(v);
-	else if ((v = env("XDG_CACHE_HOME")))
+	else if ((v = util_env("XDG_CACHE_HOME")))
 		home = xstrfmt("%s/huggingface", v);
 	else
-		home = xstrfmt("%s/.cache/huggingface", env("HOME") ? env("HOME") : "");
-	if ((v = env("HF_HUB_CACHE")))
+		home = xstrfmt("%s/.cache/huggingface", util_env("HOME") ? util_env("HOME") : "");
+	if ((v = util_env("HF_HUB_CACHE")))
 		n = (size_t)snprintf(h->cache, sizeof(h->cache), "%s", v);
 	else
 		n = (size_t)snprintf(h->cache, sizeof(h->cache), "%s/hub", home);
 	if (n >= sizeof(h->cache))
 		h->cache[0] = '\0';	/* too long: no cache, fails at use */
-	v = env("HF_ENDPOINT") ? env("HF_ENDPOINT") : "https://huggingface.co";
+	v = util_env("HF_ENDPOINT") ? util_env("HF_ENDPOINT") : "https://huggingface.co";
 	if ((size_t)snprintf(h->endpoint, sizeof(h->endpoint), "%s", v) >=
 	    sizeof(h->endpoint))
 		h->endpoint[0] = '\0';
@@ -190,7 +173,7 @@ hfhub_init(struct hfhub *h)
 		h->endpoint[n - 1] = '\0';
 	init_token(h, home);
 	free(home);
-	h->offline = env_true("HF_HUB_OFFLINE") || env_true("TRANSFORMERS_OFFLINE");
+	h->offline = util_env_true("HF_HUB_OFFLINE") || util_env_true("TRANSFORMERS_OFFLINE");
 	h->max_bytes = HFHUB_MAX_BYTES;
 	h->connect_timeout_s = 10;
 	h->stall_timeout_s = 30;
