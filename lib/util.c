@@ -476,3 +476,28 @@ util_env_true(const char *name)
 	return v && (!strcmp(v, "1") || !strcasecmp(v, "on") ||
 		     !strcasecmp(v, "yes") || !strcasecmp(v, "true"));
 }
+
+int
+util_mkdirs(const char *path)
+{
+	char *p = xstrdup(path);
+	struct stat st;
+	int rc = 0;
+
+	for (char *s = p + 1; *s && rc == 0; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) < 0 && errno != EEXIST)
+			rc = -1;
+		*s = '/';
+	}
+	if (rc == 0 && mkdir(p, 0777) < 0 && errno != EEXIST)
+		rc = -1;
+	if (rc == 0 && stat(p, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		rc = -1;
+	}
+	free(p);
+	return rc;
+}

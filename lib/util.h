@@ -120,6 +120,10 @@ const char *util_env(const char *name);
  * clients read their *_OFFLINE switches. */
 int util_env_true(const char *name);
 
+/* mkdir -p path (links followed), mode 0777 less the umask: 0, or -1
+ * with errno (ENOTDIR when path or a parent exists and is no folder). */
+int util_mkdirs(const char *path);
+
 #include "banned.h"
 /* Random (version 4) UUID text from /dev/urandom; dies when it cannot read it. */
 void util_uuid4(char out[37]);

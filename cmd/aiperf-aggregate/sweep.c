@@ -243,24 +243,6 @@ from_runagg(struct sweep_combo *c, const struct runagg *a)
 	}
 }
 
-/* mkdir -p of path's components below base (base exists). */
-static void
-mkdirs(const char *path)
-{
-	char *p = xstrdup(path);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST)
-			die("cannot create '%s':", p);
-		*s = '/';
-	}
-	if (mkdir(p, 0777) < 0 && errno != EEXIST)
-		die("cannot create '%s':", p);
-	free(p);
-}
 
 struct var_ctx {
 	const struct sweepplan *p;
@@ -330,7 +312,8 @@ variation_aggregate(const struct sweep *s, size_t v, const char *base,
 		buf_addf(&b, "%s/%s/aggregate", base, dn);
 	else
 		buf_addf(&b, "%s/aggregate/%s", base, dn);
-	mkdirs(buf_str(&b));
+	if (util_mkdirs(buf_str(&b)) < 0)
+		die("cannot create '%s':", buf_str(&b));
 	write_agg(buf_str(&b), "profile_export_aiperf_aggregate.json", a, version, &vc);
 	write_agg(buf_str(&b), "profile_export_aiperf_aggregate.csv", a, version, &vc);
 	buf_release(&b);

@@ -172,23 +172,6 @@ override(struct buf *b, const char *key, const char *value)
 	}
 }
 
-/* mkdir -p: each folder of path made where it is missing. */
-static int
-mkdirs(char *path)
-{
-	for (char *s = path + 1;; s++) {
-		if (*s && *s != '/')
-			continue;
-		char c = *s;
-
-		*s = '\0';
-		if (mkdir(path, 0777) < 0 && errno != EEXIST)
-			return -1;
-		*s = c;
-		if (!c)
-			return 0;
-	}
-}
 
 enum { O_LIST = 256, O_HELP };
 
@@ -275,7 +258,7 @@ cmd_init(int argc, char **argv)
 
 		if (slash && slash != output) {
 			char *d = xstrndup(output, (size_t)(slash - output));
-			if (mkdirs(d) < 0)
+			if (util_mkdirs(d) < 0)
 				die("cannot create '%s':", d);
 			free(d);
 		}

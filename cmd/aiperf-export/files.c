@@ -11,23 +11,6 @@
 #include "outfile.h"
 #include "util.h"
 
-static void
-mkdirs(const char *dir)
-{
-	char *p = xstrdup(dir);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST)
-			die("cannot create '%s':", p);
-		*s = '/';
-	}
-	if (mkdir(p, 0777) < 0 && errno != EEXIST)
-		die("cannot create '%s':", p);
-	free(p);
-}
 
 /* The path's directory and its parents. */
 static void
@@ -38,7 +21,8 @@ mkparent(const char *path)
 	if (!slash || slash == path)
 		return;
 	char *d = xstrndup(path, (size_t)(slash - path));
-	mkdirs(d);
+	if (util_mkdirs(d) < 0)
+		die("cannot create '%s':", d);
 	free(d);
 }
 
@@ -61,7 +45,8 @@ files_open(struct files *fl, const char *dir, const char *prefix, enum level lev
 	memset(fl, 0, sizeof(*fl));
 	if (!dir)
 		return;
-	mkdirs(dir);
+	if (util_mkdirs(dir) < 0)
+		die("cannot create '%s':", dir);
 	fl->json = file_at(dir, prefix, ART_JSON);
 	fl->csv = file_at(dir, prefix, ART_CSV);
 	if (slices) {

@@ -106,28 +106,6 @@ parse_args(struct options *o, int argc, char **argv)
 						 xstrfmt("%s/plots", o->paths[0]);
 }
 
-static int
-mkdirs(const char *dir)
-{
-	char *p = xstrdup(dir), *s;
-	int rc = 0;
-
-	for (s = p + 1; ; s++) {
-		if (*s != '/' && *s)
-			continue;
-		char c = *s;
-
-		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-			rc = error("cannot create '%s':", p);
-			break;
-		}
-		if (!(*s = c))
-			break;
-	}
-	free(p);
-	return rc;
-}
 
 struct found {
 	char **dirs;
@@ -137,6 +115,15 @@ struct found {
 };
 
 #define AGG_FILE "profile_export_aiperf_aggregate.json"
+
+/* The output folder and its parents, or -1 with a message. */
+static int
+make_output(const char *dir)
+{
+	if (util_mkdirs(dir) < 0)
+		return error("cannot create '%s':", dir);
+	return 0;
+}
 
 static int
 has_file(const char *dir, const char *file)
@@ -481,14 +468,14 @@ main(int argc, char **argv)
 		if (!(one[0] = run_load_stdin())) {
 			free(one);
 			rc = 1;
-		} else if (render_runs(&o, one, 1, &none, mkdirs(o.output)) < 0) {
+		} else if (render_runs(&o, one, 1, &none, make_output(o.output)) < 0) {
 			rc = 1;	/* render_runs frees the run either way */
 		}
 		if (rc == 0)
 			printf("%s/report.html\n", o.output);
 		goto out;
 	}
-	if (mkdirs(o.output) < 0)
+	if (make_output(o.output) < 0)
 		return 1;
 	find_runs(&o, &f);
 	if (!f.n && !o.dashboard)

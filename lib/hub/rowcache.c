@@ -15,26 +15,6 @@
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC)
 
-/* mkdir -p root (links followed: the root is the user's choice). */
-static int
-mkdirs(const char *path)
-{
-	char *p = xstrdup(path);
-	int rc = 0;
-
-	for (char *s = p + 1; *s && rc == 0; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST)
-			rc = -1;
-		*s = '/';
-	}
-	if (rc == 0 && mkdir(p, 0777) < 0 && errno != EEXIST)
-		rc = -1;
-	free(p);
-	return rc;
-}
 
 /* Step from folder fd into its entry name, which must be a real folder;
  * made first when make. Closes fd. Returns the new descriptor or -1. */
@@ -59,7 +39,7 @@ open_folder(const char *root, const char *id, const char *config, int make)
 	const char *slash = strchr(id, '/');
 	int fd;
 
-	if (make && mkdirs(root) < 0)
+	if (make && util_mkdirs(root) < 0)
 		return -1;
 	if ((fd = open(root, DIR_FLAGS)) < 0)
 		return -1;

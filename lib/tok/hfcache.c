@@ -38,31 +38,6 @@ is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* mkdir -p; returns 0 or -1 with errno. */
-static int
-mkdirs(const char *path)
-{
-	char *p = xstrdup(path);
-	struct stat st;
-	int rc = 0;
-
-	for (char *s = p + 1; *s && rc == 0; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST)
-			rc = -1;
-		*s = '/';
-	}
-	if (rc == 0 && mkdir(p, 0777) < 0 && errno != EEXIST)
-		rc = -1;
-	if (rc == 0 && stat(p, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		errno = ENOTDIR;
-		rc = -1;
-	}
-	free(p);
-	return rc;
-}
 
 char *
 hfcache_repo_kind(const char *cache, const char *kind, const char *id)
@@ -153,7 +128,7 @@ hfcache_tmpfile(const char *repo, char **path, char *err, size_t errlen)
 	int fd = -1;
 
 	*path = xstrfmt("%s/.aiperf-XXXXXX", dir);
-	if (mkdirs(dir) < 0 || (fd = mkstemp(*path)) < 0) {
+	if (util_mkdirs(dir) < 0 || (fd = mkstemp(*path)) < 0) {
 		util_seterr(err, errlen, "cannot create a file in '%s': %s", dir,
 		       util_strerror(errno));
 		free(*path);
@@ -231,7 +206,7 @@ hfcache_store(const char *repo, const char *commit, const char *file,
 	int rc;
 
 	blob_name(name, sizeof(name), etag);
-	if (mkdirs(snap) < 0)
+	if (util_mkdirs(snap) < 0)
 		rc = util_seterr(err, errlen, "cannot create '%s': %s", snap,
 			    util_strerror(errno));
 	else if ((rc = name[0] ? store_blob(repo, commit, dst, tmp, name)
@@ -248,7 +223,7 @@ hfcache_write_ref(const char *repo, const char *rev, const char *commit,
 {
 	char *path = xstrfmt("%s/refs/%s", repo, rev);
 	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-	int rc = mkdirs(dir);
+	int rc = util_mkdirs(dir);
 
 	if (rc == 0)
 		rc = outfile_write(AT_FDCWD, path, commit, strlen(commit));
@@ -267,7 +242,7 @@ hfcache_mark_missing(const char *repo, const char *commit, const char *file)
 	char *path = xstrfmt("%s/%s", dir, file);
 	int fd;
 
-	if (mkdirs(dir) == 0 &&
+	if (util_mkdirs(dir) == 0 &&
 	    (fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666)) >= 0)
 		close(fd);
 	free(path);
