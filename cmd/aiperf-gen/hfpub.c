@@ -579,9 +579,7 @@ get_rows(const struct gen_opts *o, const struct hfpub_ds *ds, size_t max_rows,
 			      ds->hf_split, out, err, sizeof(err));
 	}
 	if (rc < 0)
-		die("--public-dataset %s: %s%s", ds->name, err, ds->hf_dataset_name ?
-		    " (if the dataset is gated, set HF_TOKEN to the token of an "
-		    "account that accepted its terms on the hub)" : "");
+		die("--public-dataset %s: %s", ds->name, err);
 }
 
 /* The rows built into d; for a streaming dataset, more rows fetched while

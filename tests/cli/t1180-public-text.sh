@@ -194,7 +194,13 @@ test_expect_success 'aiperf profile: MT-Bench through the wrapper, every turn se
 		--public-dataset spec_al_gsm8k --hf-subset socratic --request-count 2 \
 		--artifact-dir run2 >out 2>err &&
 	test "$(jq -r .input_config.input.hf_dataset_subset run2/profile_export_aiperf.json)" = socratic &&
-	test "$(jq .request_count.avg run2/profile_export_aiperf.json)" = 2
+	test "$(jq .request_count.avg run2/profile_export_aiperf.json)" = 2 &&
+	test_expect_code 2 aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --ui-type none \
+		--public-dataset aimo --dataset-filter a=b c --artifact-dir run3 >out 2>err &&
+	grep -q "Invalid --dataset-filter '\''c'\''; expected non-empty key=value" err &&
+	test_expect_code 1 aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --ui-type none \
+		--public-dataset aimo --dataset-filter a=b c=d --artifact-dir run3 >out 2>err &&
+	grep -q "Public dataset '\''aimo'\'' does not support --dataset-filter" err
 '
 
 test_done
