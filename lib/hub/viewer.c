@@ -142,6 +142,9 @@ status_error(struct fetch *F, long status)
 	char why[256];
 
 	reason(&F->body, why, sizeof(why));
+	if (!F->id[0])	/* a plain file (viewer_get) */
+		return util_seterr(F->err, F->errlen, "%s: HTTP %ld from the server",
+				   F->what, status);
 	if (status == 401 || status == 403)
 		return util_seterr(F->err, F->errlen, "%s: HTTP %ld from the dataset "
 				   "viewer%s (a gated or private dataset: %s)",
@@ -224,18 +227,23 @@ get_url(struct fetch *F, const char *url, uint64_t offset)
 			if (cc == CURLE_OK)
 				status_error(F, status);
 			else
-				util_seterr(F->err, F->errlen, "%s: cannot reach the dataset "
-					    "viewer: %s", F->what,
+				util_seterr(F->err, F->errlen, "%s: cannot reach %s: %s",
+					    F->what, F->id[0] ? "the dataset viewer" : "the server",
 					    why_failed(cc, status, cerr, last, sizeof(last)));
 			break;
 		}
 		why_failed(cc, status, cerr, last, sizeof(last));
 		if (attempt >= tries) {
-			util_seterr(F->err, F->errlen, "%s: the dataset viewer failed %d "
-				    "time%s at offset %llu, last: %s (retry later, or "
-				    "work offline from a dataset folder: aiperf-hub fetch)", F->what,
-				    attempt + 1, attempt ? "s" : "",
-				    (unsigned long long)offset, last);
+			if (!F->id[0])
+				util_seterr(F->err, F->errlen, "%s: the server failed %d "
+					    "time%s, last: %s (retry later)", F->what,
+					    attempt + 1, attempt ? "s" : "", last);
+			else
+				util_seterr(F->err, F->errlen, "%s: the dataset viewer failed %d "
+					    "time%s at offset %llu, last: %s (retry later, or "
+					    "work offline from a dataset folder: aiperf-hub fetch)",
+					    F->what, attempt + 1, attempt ? "s" : "",
+					    (unsigned long long)offset, last);
 			break;
 		}
 		sleep_ms(viewer_backoff_ms(attempt, base, F->retry_after));

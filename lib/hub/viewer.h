@@ -31,8 +31,7 @@ int viewer_rows(const struct rows_src *src, const char *id, const char *config,
 /*
  * GET url whole into *out (its cap is out->max): no token sent, followed
  * redirects, the same tries and backoff as the pages. Returns 0, or -1
- * with a message in err naming the URL ("HTTP 404 from the dataset
- * viewer" for a status: the viewer's wording).
+ * with a message in err naming the URL ("URL: HTTP 404 from the server").
  */
 struct buf;
 int viewer_get(const struct rows_src *src, const char *url, struct buf *out,

@@ -129,6 +129,13 @@ test_expect_success '--public-dataset-dir: the rows from the folder only, no net
 	grep -q "^aiperf-gen: --public-dataset-dir requires --public-dataset$" err
 '
 
+test_expect_success 'SpecBench: a URL that fails is named, nothing cached' '
+	test_expect_code 1 env AIPERF_CACHE_DIR="$TMP/sbfail" AIPERF_SPEC_BENCH_URL=$URL/nonesuch.jsonl \
+		aiperf-gen -m m --tokenizer builtin --public-dataset spec_bench 2>err &&
+	grep -q "^aiperf-gen: --public-dataset spec_bench: $URL/nonesuch.jsonl: HTTP 404 from the server$" err &&
+	test ! -e "$TMP/sbfail/datasets/hemingkx"
+'
+
 test_expect_success 'the original'"'"'s own SpecBench cache under the working folder is read first' '
 	mkdir -p wd/.cache/aiperf/datasets &&
 	printf "{\"turns\":[\"cached by the original\"]}\n" >wd/.cache/aiperf/datasets/spec_bench.jsonl &&
