@@ -78,7 +78,7 @@ public_check_opts(struct gen_opts *o)
 			  "sharegpt (its local copy: --input-file FILE)");
 	o->public_file = o->input_file;
 	o->input_file = NULL;
-	if (o->sampling < 0)
+	if (o->sampling < 0 && !o->fixed_schedule)
 		o->sampling = SAMPLE_SEQUENTIAL;
 }
 
