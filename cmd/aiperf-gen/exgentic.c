@@ -222,7 +222,8 @@ convert_rows(struct dataset *d, const struct gen_opts *o,
 		session_add(d, r, o);
 	}
 	free(seen);
-	if (!rc && !d->n)
+	/* a prefix of the split: hfpub asks for more rows */
+	if (!rc && !d->n && !rows->prefix)
 		rc = none_matched(f, cb, err, errlen);
 	return rc;
 }

@@ -132,14 +132,15 @@ build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 		extras_set(kv, "input", 5, payload_texts(t));
 	else
 		extras_set(kv, "stream", 6, xstrdup(stream ? "true" : "false"));
+	/* ChatEndpoint.format_payload's order: tools, then the limit */
+	if (o->ep == ENDPOINT_CHAT && t->raw_tools)
+		extras_set(kv, "tools", 5, xstrdup(t->raw_tools));
 	if (t->max_tokens >= 0 && o->ep != ENDPOINT_EMBEDDINGS) {
 		const char *k = o->ep == ENDPOINT_CHAT && !o->legacy_max_tokens ?
 					"max_completion_tokens" : "max_tokens";
 
 		extras_set(kv, k, strlen(k), int_text(t->max_tokens));
 	}
-	if (o->ep == ENDPOINT_CHAT && t->raw_tools)
-		extras_set(kv, "tools", 5, xstrdup(t->raw_tools));
 	for (size_t i = 0; i < o->extras.n; i++)
 		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),
 		       xstrdup(o->extras.v[i].val));
