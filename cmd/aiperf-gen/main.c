@@ -90,8 +90,8 @@ static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL 
 	  .choices = hfpub_names(), .later = public_later }, \
 	{ "public-dataset-dir", O_PUBDIR, OPT_STR, "dir", OPT_TO(o->public_dir), \
 	  .flags = OPT_BR }, \
-	{ "hf-subset", O_HFSUBSET, OPT_STR, "name", OPT_TO(o->hf_subset), .flags = OPT_BR }, \
-	{ "dataset-filter", O_DSFILTER, OPT_STR, "key=value", .flags = OPT_BR }, \
+	{ "hf-subset", O_HFSUBSET, OPT_STR, "name", OPT_TO(o->hf_subset) }, \
+	{ "dataset-filter", O_DSFILTER, OPT_STR, "key=value", .flags = 0 }, \
 	{ "isl-block-size", O_BLOCK, INT(o->block_size, 1, INT32_MAX), .flags = OPT_BR }, \
 	ALIAS("synthetic-input-tokens-block-size", O_BLOCK), \
 	ALIAS("prompt-input-tokens-block-size", O_BLOCK), \
