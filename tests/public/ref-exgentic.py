@@ -85,8 +85,12 @@ def read_filters(pairs, v2):
         if k == "source_model":
             v = canonical(v)
         if k not in table or enum_value(table[k], v) is None:
-            raise LoaderError("Invalid Exgentic dataset filters: %s; available filters: %s"
-                              % (k, available(bad, v2)))
+            # pydantic's ValidationError, in short: extra="forbid", the enum
+            why = ("extra inputs are not permitted" if k not in table else
+                   "input should be " + ", ".join("%r" % x for x in table[k][:-1])
+                   + " or %r" % table[k][-1])
+            raise LoaderError("Invalid Exgentic dataset filters: %s: %s; available filters: %s"
+                              % (k, why, available(bad, v2)))
         f[k] = enum_value(table[k], v)
     if f["benchmark"] is not None and not v2:
         raise LoaderError("Exgentic benchmark filter is only supported for Exgentic v2 traces")
