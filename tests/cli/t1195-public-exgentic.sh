@@ -50,7 +50,8 @@ for line in sys.stdin:
     o["payload"] = r["payload"]
     print(json.dumps(o, separators=(",", ":"), ensure_ascii=False))
 P
-export PROJ=$TMP/proj.py
+PROJ="$TMP/proj.py"
+export PROJ
 
 # gen NAME [aiperf-gen options]: the records' projection
 gen() {
