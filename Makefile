@@ -137,6 +137,7 @@ FUZZTIME ?= 10
 # tool's files (their main renamed) and die()/die_usage() wrapped, so that a
 # rejected input returns to the target (tests/fuzz/fuzztool.h).
 FUZZ_TOOL_fuzz-genemit = aiperf-gen
+FUZZ_TOOL_fuzz-hfpub = aiperf-gen
 FUZZ_TOOL_fuzz-mockrank = aiperf-mock
 FUZZ_TOOL_fuzz-sendrec = aiperf-send
 FUZZ_TOOL_fuzz-seqdist = aiperf-gen

@@ -161,9 +161,23 @@ hfpub_names(void)
 size_t
 hfpub_max_convs(const struct gen_opts *o, const struct hfpub_ds *ds)
 {
+	long long n;
+
 	if (!ds->streaming)
 		return 0;
-	return (size_t)(o->request_count > 0 ? o->request_count : o->num_entries);
+	if (o->request_count > 0)
+		n = o->request_count;
+	else if (o->entries_set)
+		n = o->num_entries;
+	else if (o->num_sessions > 0)
+		n = o->num_sessions;
+	else if (o->uc_rate > 0)
+		n = o->num_users > 10 ? o->num_users : 10;
+	else if (o->sched.rate > 0)
+		n = 10;
+	else
+		n = o->concurrency * 2 > 10 ? o->concurrency * 2 : 10;
+	return (size_t)n;
 }
 
 const char *

@@ -97,7 +97,9 @@ int hfpub_available(const struct hfpub_ds *ds);
 
 /*
  * _max_conversations(): for a streaming dataset, --request-count when
- * given, else --num-dataset-entries; 0 (no cap) for the others.
+ * given, else --num-dataset-entries, else --num-sessions (the original's
+ * dataset entries), else the requests the run sends by default (where the
+ * original would read the whole stream); 0 (no cap) for the others.
  */
 size_t hfpub_max_convs(const struct gen_opts *o, const struct hfpub_ds *ds);
 

@@ -109,10 +109,10 @@ test_expect_success '--print-timing-mode reads the first entry' '
 '
 
 test_expect_success 'options: the other public datasets, the conflicts' '
-	test_expect_code 2 aiperf-gen -m m --public-dataset aimo 2>err &&
-	grep -q "^aiperf-gen: --public-dataset aimo is not supported yet: AIMO NuminaMath-TIR, a public dataset of later releases of the original, is not available in this build (available: sharegpt)$" err &&
+	test_expect_code 2 aiperf-gen -m m --public-dataset speed_bench_math 2>err &&
+	grep -q "^aiperf-gen: --public-dataset speed_bench_math is not supported yet: SPEED-Bench, a public dataset of later releases of the original, is not available in this build$" err &&
 	test_expect_code 2 aiperf-gen -m m --public-dataset nonesuch 2>err &&
-	grep -q "^aiperf-gen: invalid value for --public-dataset: '\''nonesuch'\'' (sharegpt)$" err &&
+	grep -q "^aiperf-gen: invalid value for --public-dataset: '\''nonesuch'\'' (sharegpt, aimo, " err &&
 	test_expect_code 2 aiperf-gen -m m --public-dataset sharegpt --custom-dataset-type mooncake_trace 2>err &&
 	grep -q "^aiperf-gen: The --public-dataset and --custom-dataset-type options cannot be set together$" err &&
 	test_expect_code 2 aiperf-gen -m m --public-dataset sharegpt --fixed-schedule 2>err &&

@@ -77,10 +77,10 @@ test_expect_success 'any case, as the original takes its choices; --input-file a
 	test "$(jq -r .input_config.input.public_dataset a3/profile_export_aiperf.json)" = sharegpt
 '
 
-test_expect_success 'the other public datasets: not in this build (exit 2)' '
+test_expect_success 'a public dataset of later releases: not in this build (exit 2)' '
 	test_expect_code 2 aiperf profile --model test/model --url "$MOCK_URL" \
-		--public-dataset vision_arena >out 2>err &&
-	grep -q "VisionArena, a public dataset of later releases of the original, is not available in this build (available: sharegpt)" err
+		--public-dataset speed_bench_math >out 2>err &&
+	grep -q "SPEED-Bench, a public dataset of later releases of the original, is not available in this build" err
 '
 
 test_done

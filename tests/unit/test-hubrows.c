@@ -262,9 +262,109 @@ test_get(void)
 							     sizeof(err)) < 0);
 }
 
+static int
+parse_rows(const char *s, size_t n, struct rows *r, size_t max)
+{
+	err[0] = '\0';
+	return rows_parse(s, n, "f", r, max, err, sizeof(err));
+}
+
+static void
+test_parse(void)
+{
+	struct rows r;
+	const char nul[] = "{\"a\":1}\n\0\n";
+
+	TEST("parse: rows, blank lines and CRLF ends", parse_rows(
+	     "{\"a\":1}\r\n\n  \t\n{\"b\":[2]}", 23, &r, 0) == 0 && r.n == 2 &&
+	     !strcmp(r.v[0], "{\"a\":1}") && !strcmp(r.v[1], "{\"b\":[2]}"));
+	rows_free(&r);
+	TEST("parse: empty text, no rows", parse_rows("", 0, &r, 0) == 0 && r.n == 0);
+	TEST("parse: an array is no row", parse_rows("{}\n[1]\n", 8, &r, 0) < 0 &&
+	     strstr(err, "f:2: a row must be a JSON object") && r.n == 0);
+	TEST("parse: invalid JSON, its line", parse_rows("{}\n{}\n{\"a\":", 12, &r, 0) < 0 &&
+	     strstr(err, "f:3: "));
+	TEST("parse: a NUL byte", parse_rows(nul, sizeof(nul) - 1, &r, 0) < 0 &&
+	     strstr(err, "f:2"));
+	TEST("parse: two values on a line", parse_rows("{} {}", 5, &r, 0) < 0);
+	TEST("parse: a string is no row", parse_rows("\"x\"", 3, &r, 0) < 0);
+	TEST("parse: the byte cap", parse_rows("{\"a\":1}\n{\"b\":2}\n", 16, &r, 10) < 0 &&
+	     strstr(err, "more than 10 bytes"));
+}
+
+/* A file of rows r0 .. r(n-1) at path, the folders made. */
+static void
+write_rows(const char *root, const char *split, int n)
+{
+	struct rows r = { 0 };
+	char row[32];
+
+	for (int i = 0; i < n; i++) {
+		int k = snprintf(row, sizeof(row), "{\"i\":%d}", i);
+
+		rows_add(&r, row, (size_t)k);
+	}
+	if (rowcache_store(root, "o/d", "c", split, &r, err, sizeof(err)) < 0)
+		printf("# %s\n", err);
+	rows_free(&r);
+}
+
+static void
+test_prefix(void)
+{
+	char tmpl[] = "/tmp/test-hubrows-XXXXXX", *root = mkdtemp(tmpl), *p;
+	struct rows_src src = { .offline = 1, .max_rows = 3 };
+	struct rows r;
+
+	write_rows(root, "s", 5);
+	src.dir = root;
+	TEST("prefix: a folder's first rows, more there", rows_get(&src, "o/d", "c", "s", &r,
+	     err, sizeof(err)) == 0 && r.n == 3 && r.prefix && !strcmp(r.v[2], "{\"i\":2}"));
+	rows_free(&r);
+	src.max_rows = 5;
+	TEST("prefix: all of them, no more", rows_get(&src, "o/d", "c", "s", &r, err,
+	     sizeof(err)) == 0 && r.n == 5 && !r.prefix);
+	rows_free(&r);
+	src.dir = NULL;
+	src.cache = root;
+	src.max_rows = 2;
+	TEST("prefix: the whole split in the cache, its first rows", rows_get(&src, "o/d", "c",
+	     "s", &r, err, sizeof(err)) == 0 && r.n == 2 && r.prefix &&
+	     !strcmp(r.from, "cache"));
+	rows_free(&r);
+	write_rows(root, "t.head", 4);
+	TEST("prefix: a head long enough", rows_get(&src, "o/d", "c", "t", &r, err,
+	     sizeof(err)) == 0 && r.n == 2 && r.prefix);
+	rows_free(&r);
+	src.max_rows = 9;
+	TEST("prefix: a head too short, offline: what there is", rows_get(&src, "o/d", "c",
+	     "t", &r, err, sizeof(err)) == 0 && r.n == 4 && r.prefix);
+	rows_free(&r);
+	src.max_rows = 0;
+	TEST("prefix: a head is not the whole split", rows_get(&src, "o/d", "c", "t", &r,
+	     err, sizeof(err)) < 0 && strstr(err, "offline"));
+	TEST("url: offline, from the cache", rows_get_url(&src, "http://127.0.0.1:1/x",
+	     "o/d", "c", "s", &r, err, sizeof(err)) == 0 && r.n == 5);
+	rows_free(&r);
+	TEST("url: offline, not cached", rows_get_url(&src, "http://127.0.0.1:1/x",
+	     "o/d", "c", "u", &r, err, sizeof(err)) < 0 && strstr(err, "offline"));
+	src.offline = 0;
+	src.retries = -1;
+	TEST("url: nothing listening", rows_get_url(&src, "http://127.0.0.1:1/x",
+	     "o/d", "c", "u", &r, err, sizeof(err)) < 0 && strstr(err, "127.0.0.1:1/x"));
+	TEST("url: a bad name", rows_get_url(&src, "http://127.0.0.1:1/x", "o/../d", "c",
+	     "u", &r, err, sizeof(err)) < 0 && strstr(err, "not a valid"));
+	p = xstrfmt("rm -rf '%s'", root);
+	if (system(p) != 0)
+		printf("# cannot remove %s\n", root);
+	free(p);
+}
+
 int
 main(void)
 {
+	test_parse();
+	test_prefix();
 	test_page();
 	test_hostile();
 	test_too_many();
