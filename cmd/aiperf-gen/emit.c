@@ -235,6 +235,7 @@ dataset_free(struct dataset *d)
 			free(t->payload);
 			free(t->raw_messages);
 			free(t->raw_tools);
+			free(t->raw_extra);
 			free(t->role);
 			free(t->sysmsg);
 			free(t->head);

@@ -128,6 +128,8 @@ struct turn {
 	long long at_ns;	/* fixed schedule: trace time; -1: none */
 	char *raw_messages;	/* mooncake messages, JSON text sent as is */
 	char *raw_tools;	/* their tools, JSON text */
+	char *raw_extra;	/* a JSON object whose members go in the body
+				 * last (a recorded request's controls) */
 	int no_history;		/* message_array_with_responses */
 	/* chat: the shared system prompt and the session's user context,
 	 * sent before a first turn's message (borrowed; NULL: none) */

@@ -2,6 +2,7 @@
 /* The hub-backed public datasets: the registry, the rows fetched, a builder per loader kind, the turns finalized. */
 #include "gen.h"
 #include "hfpub.h"
+#include "exgentic.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -111,7 +112,7 @@ const hfpub_build_fn hfpub_builders[HFPUB_NKINDS] = {
 	[HFPUB_MMVU] = NULL,		/* pubmedia */
 	[HFPUB_MT_BENCH] = build_mt_bench,
 	[HFPUB_ASR] = NULL,		/* pubmedia */
-	[HFPUB_EXGENTIC] = NULL,	/* exgentic */
+	[HFPUB_EXGENTIC] = exgentic_build,
 	[HFPUB_SPEC_BENCH] = build_spec_bench,
 };
 

@@ -97,6 +97,24 @@ payload_stream_options(struct extras *kv)
 	json_doc_free(d);
 }
 
+/* The members of object text s (a turn's recorded controls) into kv. */
+static void
+raw_extra_kv(const char *s, struct extras *kv)
+{
+	struct json_doc *d = json_doc_new();
+	const struct json *v = json_parse(d, s, strlen(s), NULL, 0);
+
+	for (const struct json *c = v ? v->child : NULL; c; c = c->next) {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+		struct jw w;
+
+		jw_init(&w, &b, 0);
+		jw_value(&w, c);
+		extras_set(kv, c->key, c->keylen, buf_detach(&b, NULL));
+	}
+	json_doc_free(d);
+}
+
 static void
 build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 {
@@ -114,17 +132,20 @@ build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 		extras_set(kv, "input", 5, payload_texts(t));
 	else
 		extras_set(kv, "stream", 6, xstrdup(stream ? "true" : "false"));
+	/* ChatEndpoint.format_payload's order: tools, then the limit */
+	if (o->ep == ENDPOINT_CHAT && t->raw_tools)
+		extras_set(kv, "tools", 5, xstrdup(t->raw_tools));
 	if (t->max_tokens >= 0 && o->ep != ENDPOINT_EMBEDDINGS) {
 		const char *k = o->ep == ENDPOINT_CHAT && !o->legacy_max_tokens ?
 					"max_completion_tokens" : "max_tokens";
 
 		extras_set(kv, k, strlen(k), int_text(t->max_tokens));
 	}
-	if (o->ep == ENDPOINT_CHAT && t->raw_tools)
-		extras_set(kv, "tools", 5, xstrdup(t->raw_tools));
 	for (size_t i = 0; i < o->extras.n; i++)
 		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),
 		       xstrdup(o->extras.v[i].val));
+	if (t->raw_extra)
+		raw_extra_kv(t->raw_extra, kv);
 	if (stream && o->server_token_count)
 		payload_stream_options(kv);
 }

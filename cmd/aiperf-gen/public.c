@@ -8,6 +8,7 @@
 #include "clock.h"
 #include "dataset/sharegpt.h"
 #include "gen.h"
+#include "exgentic.h"
 #include "hfpub.h"
 #include "json/jarr.h"
 #include "rand/pystr.h"
@@ -67,6 +68,12 @@ public_check_opts(struct gen_opts *o)
 	if (o->nfilters && !(ds && ds->filters))
 		die("Public dataset '%s' does not support --dataset-filter",
 		    o->public_dataset);
+	if (ds && ds->kind == HFPUB_EXGENTIC) {
+		char err[2048];
+
+		if (exgentic_check(o, ds->version == 2, err, sizeof(err)))
+			die("--public-dataset %s: %s", ds->name, err);
+	}
 	if (ds && !hfpub_available(ds))
 		die("'%s' is not available in this build (%s; its loader is not "
 		    "built yet)", ds->name, ds->description);
@@ -78,7 +85,7 @@ public_check_opts(struct gen_opts *o)
 			  "sharegpt (its local copy: --input-file FILE)");
 	o->public_file = o->input_file;
 	o->input_file = NULL;
-	if (o->sampling < 0)
+	if (o->sampling < 0 && !o->fixed_schedule)
 		o->sampling = SAMPLE_SEQUENTIAL;
 }
 

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "gen.h"
+#include "hfpub.h"
 #include "hmap.h"
 #include "json/json.h"
 #include "lines.h"
@@ -340,9 +341,10 @@ check_offsets_need_fixed(const struct gen_opts *o)
 void
 trace_check_opts(struct gen_opts *o)
 {
+	const struct hfpub_ds *pub = hfpub_find(o->public_dataset);
 	int has_ts = 0;
 
-	if (o->fixed_schedule && !o->input_file)
+	if (o->fixed_schedule && !o->input_file && !(pub && pub->has_timing_data))
 		die_usage("Fixed schedule requires a file to be provided");
 	if (o->fixed_schedule && o->no_fixed_schedule)
 		die_usage("The --fixed-schedule and --no-fixed-schedule options "
@@ -357,8 +359,11 @@ trace_check_opts(struct gen_opts *o)
 	if (o->custom_type && !o->input_file)
 		die_usage("Custom dataset type requires --input-file to be provided");
 	check_offsets_need_fixed(o);
-	if (!o->input_file)
+	/* a public dataset of recorded times (plugins.yaml's has_timing_data) */
+	if (!o->input_file) {
+		o->fixed = o->fixed_schedule;
 		return;
+	}
 	o->ds_type = trace_type(o, &has_ts);
 	/* auto-enabled only for an explicitly named trace type */
 	o->fixed = o->fixed_schedule || (o->custom_type && has_ts &&
