@@ -2,10 +2,10 @@
 /* A benchmark's rows: one split loaded, its columns read as the original's Python reads them. */
 #include "row.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "json/pyval.h"
 #include "util.h"
 
 int
@@ -82,101 +82,12 @@ split_str(const struct split *s, const char *col, char *err, size_t errlen)
 	return v->str;
 }
 
-/* The shortest digits that read back as d (d finite, > 0), and the
- * exponent of the first: d = D[0].D[1..] x 10^exp. */
-static void
-short_digits(double d, char digits[32], int *exp)
-{
-	char t[48], *e;
-	size_t n = 0;
-
-	for (int p = 1; p <= 17; p++) {
-		snprintf(t, sizeof(t), "%.*e", p - 1, d);
-		if (strtod(t, NULL) == d)
-			break;
-	}
-	e = strchr(t, 'e');
-	*exp = (int)strtol(e + 1, NULL, 10);
-	for (const char *c = t; c < e; c++)
-		if (*c != '.')
-			digits[n++] = *c;
-	while (n > 1 && digits[n - 1] == '0')
-		n--;
-	digits[n] = '\0';
-}
-
-static void
-zeros(struct buf *out, int n)
-{
-	while (n-- > 0)
-		buf_addch(out, '0');
-}
-
-/* repr(float): fixed notation for exponents -5 < exp < 16, else d.ddde+XX. */
-static void
-py_float(double d, struct buf *out)
-{
-	char dg[32];
-	int exp, n;
-
-	if (isnan(d) || isinf(d)) {
-		buf_addstr(out, isnan(d) ? "nan" : d < 0 ? "-inf" : "inf");
-		return;
-	}
-	if (signbit(d))
-		buf_addch(out, '-');
-	d = fabs(d);
-	if (d == 0) {
-		buf_addstr(out, "0.0");
-		return;
-	}
-	short_digits(d, dg, &exp);
-	n = (int)strlen(dg);
-	if (exp < -4 || exp >= 16) {
-		buf_addf(out, "%c%s%s", dg[0], n > 1 ? "." : "", dg + 1);
-		buf_addf(out, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
-	} else if (exp < 0) {
-		buf_addstr(out, "0.");
-		zeros(out, -exp - 1);
-		buf_addstr(out, dg);
-	} else if (exp + 1 < n) {
-		buf_addf(out, "%.*s.%s", exp + 1, dg, dg + exp + 1);
-	} else {
-		buf_addstr(out, dg);
-		zeros(out, exp + 1 - n);
-		buf_addstr(out, ".0");
-	}
-}
-
 int
 py_str(const struct json *v, struct buf *out)
 {
-	double d;
-
-	switch (v->type) {
-	case JSON_STRING:
-		if (memchr(v->str, '\0', v->len))
-			return -1;
-		buf_add(out, v->str, v->len);
-		return 0;
-	case JSON_NUMBER:
-		if (!memchr(v->str, '.', v->len) && !memchr(v->str, 'e', v->len) &&
-		    !memchr(v->str, 'E', v->len)) {
-			/* a Python int: exact, "-0" is 0 */
-			if (v->len == 2 && !memcmp(v->str, "-0", 2))
-				buf_addch(out, '0');
-			else
-				buf_add(out, v->str, v->len);
-			return 0;
-		}
-		json_double(v, &d);
-		py_float(d, out);
-		return 0;
-	case JSON_TRUE: buf_addstr(out, "True"); return 0;
-	case JSON_FALSE: buf_addstr(out, "False"); return 0;
-	case JSON_NULL: buf_addstr(out, "None"); return 0;
-	default: return -1;
-	}
+	if (v->type == JSON_STRING && memchr(v->str, '\0', v->len))
+		return -1;
+	return pyval_str(v, out);
 }
 
 int

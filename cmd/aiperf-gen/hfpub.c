@@ -10,6 +10,7 @@
 
 #include "hub/rows.h"
 #include "json/json.h"
+#include "json/pyval.h"
 #include "rand/pystr.h"
 #include "util.h"
 
@@ -214,20 +215,6 @@ hfpub_turn_text(struct turn *t, const char *s, size_t n)
 
 /* --- the rows' values as Python sees them ------------------------------- */
 
-/* str(v) of a row's value; -1 for a list or dict (not a prompt). */
-static int
-py_str(const struct json *v, struct buf *out)
-{
-	switch (v->type) {
-	case JSON_STRING: buf_add(out, v->str, v->len); return 0;
-	case JSON_NUMBER: buf_add(out, v->str, v->len); return 0;
-	case JSON_TRUE: buf_addstr(out, "True"); return 0;
-	case JSON_FALSE: buf_addstr(out, "False"); return 0;
-	case JSON_NULL: buf_addstr(out, "None"); return 0;
-	default: return -1;
-	}
-}
-
 /* Python's truth of a row's value (`if not prompt`). */
 static int
 py_truthy(const struct json *v)
@@ -242,31 +229,6 @@ py_truthy(const struct json *v)
 	}
 }
 
-void
-hfpub_repr(struct buf *b, const char *s, size_t n)
-{
-	char q = memchr(s, '\'', n) && !memchr(s, '"', n) ? '"' : '\'';
-
-	buf_addch(b, q);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\\' || c == (unsigned char)q)
-			buf_addf(b, "\\%c", c);
-		else if (c == '\n')
-			buf_addstr(b, "\\n");
-		else if (c == '\t')
-			buf_addstr(b, "\\t");
-		else if (c == '\r')
-			buf_addstr(b, "\\r");
-		else if (c < 0x20 || c == 0x7f)
-			buf_addf(b, "\\x%02x", c);
-		else
-			buf_addch(b, (char)c);
-	}
-	buf_addch(b, q);
-}
-
 /* "Column 'X' not found in dataset 'ID'. Available columns: [...]." */
 static int
 no_column(const struct hfpub_ds *ds, const struct json *row, const char *col,
@@ -279,7 +241,7 @@ no_column(const struct hfpub_ds *ds, const struct json *row, const char *col,
 	for (const struct json *m = row->child; m; m = m->next, first = 0) {
 		if (!first)
 			buf_addstr(&b, ", ");
-		hfpub_repr(&b, m->key, m->keylen);
+		pyval_repr(&b, m->key, m->keylen);
 	}
 	buf_addch(&b, ']');
 	util_seterr(err, errlen, "Column '%s' not found in dataset '%s'. "
@@ -321,7 +283,7 @@ format_row(const char *tmpl, const struct json *row, struct buf *out,
 		if (!v)
 			return util_seterr(err, errlen, "prompt_template: KeyError: "
 					   "'%.*s' (no such column in the row)", (int)n, p + 1);
-		if (py_str(v, out) < 0)
+		if (pyval_str(v, out) < 0)
 			return util_seterr(err, errlen, "prompt_template: column "
 					   "'%.*s' is a list or a dict", (int)n, p + 1);
 		p += n + 1;
@@ -397,7 +359,7 @@ build_instruction(struct dataset *d, const struct gen_opts *o,
 		if (ds->prompt_template) {
 			if ((rc = format_row(ds->prompt_template, row, &p, err, errlen)))
 				break;
-		} else if (!py_truthy(v) || py_str(v, &p) < 0) {
+		} else if (!py_truthy(v) || pyval_str(v, &p) < 0) {
 			/* falsy, or a list or dict (taken for no prompt) */
 			skipped++;
 			continue;
@@ -431,7 +393,7 @@ add_turns(struct dataset *d, const struct json *v, struct buf *b)
 		size_t len;
 
 		buf_reset(b);
-		if (!py_truthy(t) || py_str(t, b) < 0)
+		if (!py_truthy(t) || pyval_str(t, b) < 0)
 			continue;
 		len = b->len;
 		s = pystr_strip(b->s, &len);
@@ -511,7 +473,7 @@ build_spec_bench(struct dataset *d, const struct gen_opts *o,
 		if (!v || v->type != JSON_ARRAY || !v->child)
 			continue;
 		buf_reset(&b);
-		if (!py_truthy(v->child) || py_str(v->child, &b) < 0)
+		if (!py_truthy(v->child) || pyval_str(v->child, &b) < 0)
 			continue;
 		len = b.len;
 		s = pystr_strip(b.s, &len);

@@ -127,9 +127,6 @@ void hfpub_build(struct dataset *d, const struct gen_opts *o,
 /* --print-timing-mode: the rows fetched (or found) and the first built. */
 void hfpub_check_first(const struct gen_opts *o, const struct hfpub_ds *ds);
 
-/* Python's repr() of the string s[0..n) into b (messages). */
-struct buf;
-void hfpub_repr(struct buf *b, const char *s, size_t n);
 
 /* The --public-dataset choices: sharegpt, then the table's names;
  * NULL-terminated, static. */

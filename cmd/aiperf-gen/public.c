@@ -13,6 +13,7 @@
 #include "json/jarr.h"
 #include "rand/pystr.h"
 #include "tok/hfhub.h"
+#include "json/pyval.h"
 #include "util.h"
 
 /* The original's loader (dataset/loader/sharegpt.py) reads this file of
@@ -361,13 +362,13 @@ public_add_filter(struct gen_opts *o, const char *arg)
 	vn = arg[strcspn(arg, "=")] ? strlen(arg + strcspn(arg, "=") + 1) : 0;
 	v = pystr_strip(arg + strcspn(arg, "=") + (arg[strcspn(arg, "=")] != 0), &vn);
 	if (!arg[strcspn(arg, "=")] || !kn || !vn) {
-		hfpub_repr(&b, arg, strlen(arg));
+		pyval_repr(&b, arg, strlen(arg));
 		die_usage("Invalid --dataset-filter %s; expected non-empty key=value",
 			  buf_str(&b));
 	}
 	for (size_t i = 0; i < o->nfilters; i++)
 		if (strlen(o->filters[i].key) == kn && !memcmp(o->filters[i].key, k, kn)) {
-			hfpub_repr(&b, k, kn);
+			pyval_repr(&b, k, kn);
 			die_usage("Duplicate --dataset-filter key %s", buf_str(&b));
 		}
 	o->filters = xreallocarray(o->filters, o->nfilters + 1, sizeof(*o->filters));

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "json/json.h"
+#include "json/pyval.h"
 #include "util.h"
 
 const char *const exg_harnesses[EXG_NHARNESS] = {
@@ -322,23 +323,9 @@ pyrepr(struct buf *b, const struct json *v)
 	} else if (v->type == JSON_TRUE || v->type == JSON_FALSE) {
 		buf_addstr(b, v->type == JSON_TRUE ? "True" : "False");
 	} else if (v->type == JSON_STRING) {
-		int q = memchr(v->str, '\'', v->len) && !memchr(v->str, '"', v->len) ?
-			'"' : '\'';
-
-		buf_addch(b, q);
-		for (size_t i = 0; i < v->len; i++) {
-			unsigned char c = (unsigned char)v->str[i];
-
-			if (c == q || c == '\\')
-				buf_addf(b, "\\%c", c);
-			else if (c == '\n' || c == '\r' || c == '\t')
-				buf_addf(b, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
-			else if (c < 0x20 || c == 0x7f)
-				buf_addf(b, "\\x%02x", c);
-			else
-				buf_addch(b, c);
-		}
-		buf_addch(b, q);
+		pyval_repr(b, v->str, v->len);
+	} else if (v->type == JSON_NUMBER) {
+		pyval_str(v, b);
 	} else {
 		struct jw w;
 
@@ -368,7 +355,7 @@ py_str(struct buf *b, const struct json *v)
 	else if (v->type == JSON_STRING)
 		buf_add(b, v->str, v->len);
 	else if (v->type == JSON_NUMBER && !is_zero_num(v))
-		buf_add(b, v->str, v->len);
+		pyval_str(v, b);
 	else if ((v->type == JSON_ARRAY || v->type == JSON_OBJECT) && v->child) {
 		jw_init(&w, b, 0);
 		jw_value(&w, v);
