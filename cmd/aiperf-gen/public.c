@@ -27,7 +27,7 @@ const char *const public_datasets[] = { "sharegpt", NULL };
 
 /* The original's custom types taken for public datasets: what to give. */
 #define CUSTOM(what) "=" what " is a custom dataset type, not a public " \
-	"dataset: prepare the SPEED-Bench files (aiperf-gen(1), SPEED-BENCH) " \
+	"dataset: prepare the SPEED-Bench files (aiperf-gen(1): SPEED-Bench datasets) " \
 	"and give --input-file DIR --custom-dataset-type " what
 
 /* The public datasets that later releases of the original document. */
