@@ -369,6 +369,7 @@ columns(struct report *r)
 	for (size_t i = 0; i < n; i++)
 		if (!r->ncols || strcmp(all[i], all[r->ncols - 1]))
 			all[r->ncols++] = all[i];
+	r->cols = all;
 	for (size_t s = 0; s < 3; s++) {
 		size_t k = 0, i;
 
@@ -376,13 +377,14 @@ columns(struct report *r)
 			;
 		if (i < r->ncols)
 			continue;
+		r->cols = xcalloc(r->ncols + 1, sizeof(*r->cols));
 		for (i = 0; sets[s][i]; i++)
 			for (size_t j = 0; j < r->ncols; j++)
 				if (!strcmp(sets[s][i], all[j]))
-					all[k++] = (char *)sets[s][i];
+					r->cols[k++] = all[j];
+		free(all);
 		break;
 	}
-	r->cols = all;
 }
 
 /* The cell of model row [m0, m1) in column c, or NULL. */
