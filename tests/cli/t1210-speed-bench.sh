@@ -9,6 +9,8 @@
 # shellcheck source=tests/cli/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+start_mock --ttft-ms 1 --itl-ms 1
+
 SB="$TOP/tests/data/speedbench"
 REF="$TOP/tests/public/ref-speedbench.py"
 export SB REF
@@ -72,6 +74,24 @@ test_expect_success 'every message a turn, its role kept (system and assistant t
 	[1,[{"role":"user","content":"What is 17 * 23?"}],9]
 	[2,[{"role":"assistant","content":"391"}],9]
 	[3,[{"role":"user","content":"And 17 * 24?"}],9]
+	EOF
+	test_cmp want got
+'
+
+test_expect_success 'sent: each turn after the earlier turns of its question (aiperf-send'\''s history)' '
+	gen --input-file "$SB" --custom-dataset-type speed_bench_math --request-count 5 |
+		aiperf-send -u "$MOCK_URL" >raw &&
+	jq -r ".responses[-1].text" raw | jq -rs "map(.choices[0].message.content)[]" >replies &&
+	test "$(grep -c . replies)" -eq 5 &&
+	jq -c "[.payload.messages[] | .role + \": \" +
+		(if .role == \"assistant\" and .content != \"391\" then \"(reply)\" else .content end)]" \
+		raw >got &&
+	cat >want <<-\EOF &&
+	["user: math question one: explain item 2."]
+	["system: You are a careful mathematician."]
+	["system: You are a careful mathematician.","assistant: (reply)","user: What is 17 * 23?"]
+	["system: You are a careful mathematician.","assistant: (reply)","user: What is 17 * 23?","assistant: (reply)","assistant: 391"]
+	["system: You are a careful mathematician.","assistant: (reply)","user: What is 17 * 23?","assistant: (reply)","assistant: 391","assistant: (reply)","user: And 17 * 24?"]
 	EOF
 	test_cmp want got
 '
