@@ -99,6 +99,7 @@ build/tests/test-fastresp: $(wildcard cmd/aiperf-metrics/*.[ch])
 build/tests/test-fastrec: tests/fastrec-same.h
 build/tests/test-cpusample: $(wildcard cmd/aiperf-supervise/cpu.[ch])
 build/tests/test-search: $(wildcard cmd/aiperf-search/*.[ch])
+build/tests/test-speedreport: $(wildcard cmd/aiperf-speed-bench-report/*.[ch])
 build/tests/test-evalbench2: $(wildcard cmd/aiperf-evalset/*.[ch])
 
 # A stand-in libnvidia-ml for the aiperf-scrape --nvml tests.

@@ -183,7 +183,9 @@ parse_choice(const char *name, const struct opt *o, const char *arg)
 		if (choice_is(o, arg, o->choices[i]))
 			return i;
 	for (int i = 0; o->later && o->later[i] && o->later[i + 1]; i += 2)
-		if (choice_is(o, arg, o->later[i]))
+		if (choice_is(o, arg, o->later[i]) && o->later[i + 1][0] == '=')
+			die_usage("%s %s: %s", name, arg, o->later[i + 1] + 1);
+		else if (choice_is(o, arg, o->later[i]))
 			die_usage("%s %s is not supported yet: %s", name, arg, o->later[i + 1]);
 	for (int i = 0; o->choices[i]; i++)
 		buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);

@@ -61,7 +61,8 @@ struct opt {
 	const char *const *choices;	/* OPT_CHOICE, OPT_STR: NULL-terminated */
 	/* Values known but not built yet, each followed by what brings it
 	 * ("nim_embeddings", "the NIM embeddings endpoint (issue #14)", ...,
-	 * NULL): "--name value is not supported yet: ..." (exit 2). */
+	 * NULL): "--name value is not supported yet: ..." (exit 2); a text
+	 * that starts with '=' is said as it is: "--name value: ...". */
 	const char *const *later;
 	unsigned flags;		/* enum opt_flags */
 	const char *syn;	/* the synopsis item instead of "[--name arg]" */

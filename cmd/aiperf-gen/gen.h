@@ -69,6 +69,7 @@ struct gen_opts {
 	const char *accuracy_problems;	/* --accuracy-problems FILE, or NULL */
 	const char *custom_type;	/* as given, or NULL */
 	int ds_type;		/* resolved dataset type (DS_*) */
+	const struct speedbench_type *speedbench;	/* DS_SPEED_BENCH: which */
 	long long block_size;	/* -1: the type's default (512) */
 	int fixed_schedule, no_fixed_schedule, auto_offset;
 	long long start_offset, end_offset;	/* ms; -1: not given */
@@ -288,7 +289,7 @@ void sched_check_mode(struct gen_opts *o);
 /* trace.c: mooncake_trace datasets. */
 enum {
 	DS_SYNTHETIC, DS_MOONCAKE, DS_SINGLE_TURN, DS_MULTI_TURN, DS_RANDOM_POOL,
-	DS_BAILIAN, DS_BURST_GPT,
+	DS_BAILIAN, DS_BURST_GPT, DS_SPEED_BENCH,
 };
 /* The dataset type of o->input_file (exits on an unsupported one) and
  * whether its first non-empty line has a timestamp. */
@@ -322,6 +323,17 @@ void public_check_first(const struct gen_opts *o);
 
 /* accuracy.c: --accuracy-problems: problem i is conversation i. */
 void accuracy_dataset_build(struct dataset *d, const struct gen_opts *o, uint64_t root);
+
+/* speedbench.c: the speed_bench_* types (lib/dataset/speedbench). */
+/* The file read: --input-file, or in a directory the type's split file
+ * (malloc'd). */
+char *speedbench_path(const struct gen_opts *o);
+/* The rows of the type's category, one conversation a question_id, one
+ * turn a message; exits on a line that is not a row. */
+void speedbench_dataset_build(struct dataset *d, const struct gen_opts *o,
+			      struct prompt *p, uint64_t root);
+/* Exits as speedbench_dataset_build() would on the first row alone. */
+void speedbench_check_first(const struct gen_opts *o);
 
 /* custom.c: single_turn, multi_turn and random_pool datasets. */
 void custom_dataset_build(struct dataset *d, const struct gen_opts *o,

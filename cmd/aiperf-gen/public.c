@@ -24,24 +24,46 @@
 #define ORIGINAL_CACHE ".cache/aiperf/datasets/" SHAREGPT_FILE
 #define DATASET_MAX_BYTES ((size_t)8 << 30)
 
-#define LATER(what) what ", a public dataset of later releases of the " \
-	"original, is not available in this build"
+/* The original's custom types taken for public datasets: what to give. */
+#define CUSTOM(what) "=" what " is a custom dataset type, not a public " \
+	"dataset: prepare the SPEED-Bench files (aiperf-gen(1): SPEED-Bench datasets) " \
+	"and give --input-file DIR --custom-dataset-type " what
 
-/* The public datasets that later releases of the original document. */
+/* The names the original's --public-dataset does not take but users try:
+ * what to give instead. */
 const char *const public_later[] = {
-	"speed_bench_qualitative", LATER("SPEED-Bench"),
-	"speed_bench_throughput_1k", LATER("SPEED-Bench"),
-	"speed_bench_throughput_2k", LATER("SPEED-Bench"),
-	"speed_bench_throughput_8k", LATER("SPEED-Bench"),
-	"speed_bench_throughput_16k", LATER("SPEED-Bench"),
-	"speed_bench_throughput_32k", LATER("SPEED-Bench"),
-	"speed_bench_coding", LATER("SPEED-Bench"),
-	"speed_bench_humanities", LATER("SPEED-Bench"),
-	"speed_bench_math", LATER("SPEED-Bench"),
-	"speed_bench_multilingual", LATER("SPEED-Bench"),
-	"speed_bench_qa", LATER("SPEED-Bench"),
-	"speed_bench_rag", LATER("SPEED-Bench"),
-	"speed_bench_reasoning", LATER("SPEED-Bench"),
+	"speed_bench_qualitative", CUSTOM("speed_bench_qualitative"),
+	"speed_bench_coding", CUSTOM("speed_bench_coding"),
+	"speed_bench_humanities", CUSTOM("speed_bench_humanities"),
+	"speed_bench_math", CUSTOM("speed_bench_math"),
+	"speed_bench_multilingual", CUSTOM("speed_bench_multilingual"),
+	"speed_bench_qa", CUSTOM("speed_bench_qa"),
+	"speed_bench_rag", CUSTOM("speed_bench_rag"),
+	"speed_bench_reasoning", CUSTOM("speed_bench_reasoning"),
+	"speed_bench_roleplay", CUSTOM("speed_bench_roleplay"),
+	"speed_bench_stem", CUSTOM("speed_bench_stem"),
+	"speed_bench_summarization", CUSTOM("speed_bench_summarization"),
+	"speed_bench_writing", CUSTOM("speed_bench_writing"),
+	"speed_bench_throughput_1k", CUSTOM("speed_bench_throughput_1k"),
+	"speed_bench_throughput_2k", CUSTOM("speed_bench_throughput_2k"),
+	"speed_bench_throughput_8k", CUSTOM("speed_bench_throughput_8k"),
+	"speed_bench_throughput_16k", CUSTOM("speed_bench_throughput_16k"),
+	"speed_bench_throughput_32k", CUSTOM("speed_bench_throughput_32k"),
+	"speed_bench_throughput_1k_low_entropy", CUSTOM("speed_bench_throughput_1k_low_entropy"),
+	"speed_bench_throughput_1k_mixed", CUSTOM("speed_bench_throughput_1k_mixed"),
+	"speed_bench_throughput_1k_high_entropy", CUSTOM("speed_bench_throughput_1k_high_entropy"),
+	"speed_bench_throughput_2k_low_entropy", CUSTOM("speed_bench_throughput_2k_low_entropy"),
+	"speed_bench_throughput_2k_mixed", CUSTOM("speed_bench_throughput_2k_mixed"),
+	"speed_bench_throughput_2k_high_entropy", CUSTOM("speed_bench_throughput_2k_high_entropy"),
+	"speed_bench_throughput_8k_low_entropy", CUSTOM("speed_bench_throughput_8k_low_entropy"),
+	"speed_bench_throughput_8k_mixed", CUSTOM("speed_bench_throughput_8k_mixed"),
+	"speed_bench_throughput_8k_high_entropy", CUSTOM("speed_bench_throughput_8k_high_entropy"),
+	"speed_bench_throughput_16k_low_entropy", CUSTOM("speed_bench_throughput_16k_low_entropy"),
+	"speed_bench_throughput_16k_mixed", CUSTOM("speed_bench_throughput_16k_mixed"),
+	"speed_bench_throughput_16k_high_entropy", CUSTOM("speed_bench_throughput_16k_high_entropy"),
+	"speed_bench_throughput_32k_low_entropy", CUSTOM("speed_bench_throughput_32k_low_entropy"),
+	"speed_bench_throughput_32k_mixed", CUSTOM("speed_bench_throughput_32k_mixed"),
+	"speed_bench_throughput_32k_high_entropy", CUSTOM("speed_bench_throughput_32k_high_entropy"),
 	NULL,
 };
 

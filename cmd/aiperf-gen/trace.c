@@ -14,6 +14,7 @@
 #include "dataset/burst.h"
 #include "dataset/csv.h"
 #include "dataset/custom.h"
+#include "dataset/speedbench.h"
 #include "dataset/trace.h"
 #include "util.h"
 
@@ -54,6 +55,7 @@ static const char *const type_names[] = {
 	[DS_MOONCAKE] = "mooncake_trace", [DS_SINGLE_TURN] = "single_turn",
 	[DS_MULTI_TURN] = "multi_turn", [DS_RANDOM_POOL] = "random_pool",
 	[DS_BAILIAN] = "bailian_trace", [DS_BURST_GPT] = "burst_gpt_trace",
+	[DS_SPEED_BENCH] = "speed_bench_qualitative",	/* or another of the 32 */
 };
 #define NTYPES ((int)(sizeof(type_names) / sizeof(*type_names)))
 
@@ -61,6 +63,8 @@ static const char *const type_names[] = {
 static int
 type_named(const char *t, size_t n)
 {
+	if (speedbench_lookup(t, n))
+		return DS_SPEED_BENCH;
 	for (int i = DS_MOONCAKE; t && i < NTYPES; i++)
 		if (strlen(type_names[i]) == n && !memcmp(t, type_names[i], n))
 			return i;
@@ -75,6 +79,41 @@ nonnull(const struct json *o, const char *key)
 	return v && v->type != JSON_NULL;
 }
 
+/* is_speed_bench_row. */
+static int
+is_speedbench(const struct json *o)
+{
+	struct speedbench_row r;
+
+	return speedbench_parse(o, &r, NULL, 0) == 0;
+}
+
+/* The SPEED-Bench types whose split file path names (SpeedBenchSplitLoader
+ * .can_load: the name and a row), the first two in plugins.yaml order;
+ * 0 when none. */
+static int
+speedbench_split_types(const char *path, const struct speedbench_type *two[2])
+{
+	const char *base = strrchr(path, '/');
+	int n = 0;
+
+	base = base ? base + 1 : path;
+	for (const struct speedbench_type *t = speedbench_types; t->name && n < 2; t++)
+		if (!strcmp(base, t->split))
+			two[n++] = t;
+	return n;
+}
+
+/* Whether the file's name is the split file of the type named t[0..n). */
+static int
+speedbench_named_file(const struct gen_opts *o, const char *t, size_t n)
+{
+	const struct speedbench_type *two[2], *named = speedbench_lookup(t, n);
+	int k = speedbench_split_types(o->input_file, two);
+
+	return k && named && !strcmp(named->split, two[0]->split);
+}
+
 /* MooncakeTrace.model_validate as a structural test (can_load). */
 static int
 looks_mooncake(const struct json *o)
@@ -86,7 +125,7 @@ looks_mooncake(const struct json *o)
 
 	if (json_get(o, "type") && type_named(t, t ? tl : 0) != DS_MOONCAKE)
 		return 0;
-	return n == 1;
+	return n == 1 && !is_speedbench(o);
 }
 
 /* The first non-blank line of the file (malloc'd, its length in *n and
@@ -158,6 +197,8 @@ can_load(int type, const struct json *v, const char *line, size_t n)
 		return looks_mooncake(v);
 	if (type == DS_BAILIAN)
 		return looks_bailian(v);
+	if (type == DS_SPEED_BENCH)
+		return is_speedbench(v);
 	custom_parser_init(&cp);
 	ok = custom_parse_value(&cp, type == DS_SINGLE_TURN ? CUSTOM_SINGLE_TURN :
 			       type == DS_MULTI_TURN ? CUSTOM_MULTI_TURN :
@@ -210,21 +251,25 @@ infer_type(const struct gen_opts *o, const struct json *v, const char *line,
 	size_t tl;
 	const char *t = json_str(json_get(v, "type"), &tl);
 	int type = v && v->type == JSON_OBJECT ? type_named(t, t ? tl : 0) : -1;
+	const struct speedbench_type *two[2];
 	int found = -1;
 
 	if (type >= 0) {
-		if (!can_load(type, v, line, n))
-			return util_seterr(err, errlen, "%s: Explicit type field %s "
+		int ok = can_load(type, v, line, n) &&
+			 (type != DS_SPEED_BENCH || speedbench_named_file(o, t, tl));
+
+		if (!ok)
+			return util_seterr(err, errlen, "%s: Explicit type field %.*s "
 					   "specified, but its loader cannot handle the "
 					   "data format. Please specify "
 					   "--custom-dataset-type explicitly.",
-					   o->input_file, type_names[type]);
+					   o->input_file, (int)tl, t);
 		return type;
 	}
 	for (int i = DS_SINGLE_TURN; i < NTYPES + 1; i++) {
 		int k = i == NTYPES ? DS_MOONCAKE : i;
 
-		if (!can_load(k, v, line, n))
+		if (k == DS_SPEED_BENCH || !can_load(k, v, line, n))
 			continue;
 		if (found >= 0)
 			return util_seterr(err, errlen, "%s: Multiple loaders can "
@@ -233,6 +278,12 @@ infer_type(const struct gen_opts *o, const struct json *v, const char *line,
 					   o->input_file, type_names[found], type_names[k]);
 		found = k;
 	}
+	if (v && is_speedbench(v) && speedbench_split_types(o->input_file, two))
+		return util_seterr(err, errlen, "%s: Multiple loaders can handle the "
+				   "data format: %s and %s. Please specify "
+				   "--custom-dataset-type explicitly.", o->input_file,
+				   found >= 0 ? type_names[found] : two[0]->name,
+				   found >= 0 ? two[0]->name : two[1]->name);
 	if (found < 0 && why_not_custom(v, err, errlen, o->input_file, lineno))
 		return -1;
 	if (found < 0)
@@ -282,6 +333,8 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 			  "%s, %s, %s, %s)", o->custom_type, type_names[1],
 			  type_names[2], type_names[3], type_names[4],
 			  type_names[5], type_names[6]);
+	if (type == DS_SPEED_BENCH)
+		return type;	/* a file, or a directory of split files */
 	if (type == DS_RANDOM_POOL || (type < 0 && gen_is_dir(o->input_file)))
 		return type < 0 ? dir_type(o) : type;
 	doc = json_doc_new();
@@ -338,6 +391,28 @@ check_offsets_need_fixed(const struct gen_opts *o)
 	buf_release(&b);
 }
 
+/* The SPEED-Bench type: --custom-dataset-type's, or the first line's
+ * "type" (which trace_type() found to name one). */
+static const struct speedbench_type *
+speedbench_of(const struct gen_opts *o)
+{
+	const struct speedbench_type *t;
+	struct json_doc *doc;
+	size_t n, lineno, tl;
+	char *line;
+	const char *s;
+
+	if (o->custom_type)
+		return speedbench_lookup(o->custom_type, strlen(o->custom_type));
+	doc = json_doc_new();
+	line = first_line(o, &n, &lineno);
+	s = json_str(json_get(json_parse(doc, line, n, NULL, 0), "type"), &tl);
+	t = speedbench_lookup(s, s ? tl : 0);
+	json_doc_free(doc);
+	free(line);
+	return t;
+}
+
 void
 trace_check_opts(struct gen_opts *o)
 {
@@ -365,6 +440,8 @@ trace_check_opts(struct gen_opts *o)
 		return;
 	}
 	o->ds_type = trace_type(o, &has_ts);
+	if (o->ds_type == DS_SPEED_BENCH)
+		o->speedbench = speedbench_of(o);
 	/* auto-enabled only for an explicitly named trace type */
 	o->fixed = o->fixed_schedule || (o->custom_type && has_ts &&
 					 !o->no_fixed_schedule &&
@@ -569,6 +646,10 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 		csv_release(&t.csv);
 		tload_free(&t);
 		free(line);
+		return;
+	}
+	if (o->ds_type == DS_SPEED_BENCH) {
+		speedbench_check_first(o);
 		return;
 	}
 	if (o->ds_type != DS_MOONCAKE) {
@@ -922,6 +1003,10 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 	if (o->ds_type == DS_SINGLE_TURN || o->ds_type == DS_MULTI_TURN ||
 	    o->ds_type == DS_RANDOM_POOL) {
 		custom_dataset_build(d, o, p, root);
+		return;
+	}
+	if (o->ds_type == DS_SPEED_BENCH) {
+		speedbench_dataset_build(d, o, p, root);
 		return;
 	}
 	csv_init(&t.csv, CSV_RECORD_MAX, CSV_FIELDS_MAX);
