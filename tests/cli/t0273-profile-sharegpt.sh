@@ -77,10 +77,10 @@ test_expect_success 'any case, as the original takes its choices; --input-file a
 	test "$(jq -r .input_config.input.public_dataset a3/profile_export_aiperf.json)" = sharegpt
 '
 
-test_expect_success 'a public dataset of later releases: not in this build (exit 2)' '
+test_expect_success 'a SPEED-Bench name given as a public dataset: the custom type to give (exit 2)' '
 	test_expect_code 2 aiperf profile --model test/model --url "$MOCK_URL" \
 		--public-dataset speed_bench_math >out 2>err &&
-	grep -q "SPEED-Bench, a public dataset of later releases of the original, is not available in this build" err
+	grep -q "speed_bench_math is a custom dataset type, not a public dataset: .*--custom-dataset-type speed_bench_math" err
 '
 
 test_done
