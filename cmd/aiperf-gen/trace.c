@@ -53,6 +53,8 @@ static const char *const type_names[] = {
 	[DS_MOONCAKE] = "mooncake_trace", [DS_SINGLE_TURN] = "single_turn",
 	[DS_MULTI_TURN] = "multi_turn", [DS_RANDOM_POOL] = "random_pool",
 	[DS_BAILIAN] = "bailian_trace", [DS_BURST_GPT] = "burst_gpt_trace",
+	[DS_RAW_PAYLOAD] = "raw_payload", [DS_INPUTS_JSON] = "inputs_json",
+	[DS_SAGEMAKER] = "sagemaker_data_capture",
 };
 #define NTYPES ((int)(sizeof(type_names) / sizeof(*type_names)))
 
@@ -276,11 +278,14 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 
 	*has_timestamp = 0;
 	if (o->custom_type && (type = type_named(o->custom_type,
-						 strlen(o->custom_type))) < 0)
-		die_usage("invalid value for --custom-dataset-type: '%s' (%s, %s, "
-			  "%s, %s, %s, %s)", o->custom_type, type_names[1],
-			  type_names[2], type_names[3], type_names[4],
-			  type_names[5], type_names[6]);
+						 strlen(o->custom_type))) < 0) {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+
+		for (int i = DS_MOONCAKE; i < NTYPES; i++)
+			buf_addf(&b, "%s%s", i > DS_MOONCAKE ? ", " : "", type_names[i]);
+		die_usage("invalid value for --custom-dataset-type: '%s' (%s)",
+			  o->custom_type, buf_str(&b));
+	}
 	if (type == DS_RANDOM_POOL || (type < 0 && gen_is_dir(o->input_file)))
 		return type < 0 ? dir_type(o) : type;
 	doc = json_doc_new();
