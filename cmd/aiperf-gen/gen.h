@@ -300,6 +300,13 @@ void trace_check_first(const struct gen_opts *o, uint64_t root);
 char *gen_session_id(const struct gen_opts *o, size_t i, struct rng *ids);
 void gen_uuid4(struct rng *r, char out[37]);
 
+/* replay.c: raw_payload, inputs_json and sagemaker_data_capture (bodies
+ * or captured messages replayed as they were). */
+void replay_dataset_build(struct dataset *d, const struct gen_opts *o,
+			  uint64_t root);
+/* Exits as replay_dataset_build() would (it reads the whole input). */
+void replay_check_first(const struct gen_opts *o);
+
 /* public.c: --public-dataset sharegpt. */
 /* The names built, and the original's others with what to say of them. */
 extern const char *const public_datasets[];

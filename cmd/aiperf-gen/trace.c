@@ -58,6 +58,13 @@ static const char *const type_names[] = {
 };
 #define NTYPES ((int)(sizeof(type_names) / sizeof(*type_names)))
 
+/* Whether type is one of replay.c's. */
+static int
+is_replay(int type)
+{
+	return type == DS_RAW_PAYLOAD || type == DS_INPUTS_JSON || type == DS_SAGEMAKER;
+}
+
 /* The DS_* type named t[0..n), or -1. */
 static int
 type_named(const char *t, size_t n)
@@ -153,6 +160,8 @@ can_load(int type, const struct json *v, const char *line, size_t n)
 
 	if (type == DS_BURST_GPT)
 		return !v && looks_burst(line, n);
+	if (is_replay(type))	/* replays are named, never inferred */
+		return 0;
 	if (!v || v->type != JSON_OBJECT)
 		return 0;
 	if (type == DS_MOONCAKE)
@@ -286,6 +295,10 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 		die_usage("invalid value for --custom-dataset-type: '%s' (%s)",
 			  o->custom_type, buf_str(&b));
 	}
+	if (is_replay(type)) {	/* replay.c reads them whole */
+		*has_timestamp = type == DS_SAGEMAKER;
+		return type;
+	}
 	if (type == DS_RANDOM_POOL || (type < 0 && gen_is_dir(o->input_file)))
 		return type < 0 ? dir_type(o) : type;
 	doc = json_doc_new();
@@ -370,7 +383,8 @@ trace_check_opts(struct gen_opts *o)
 					 !o->no_fixed_schedule &&
 					 (o->ds_type == DS_MOONCAKE ||
 					  o->ds_type == DS_BAILIAN ||
-					  o->ds_type == DS_BURST_GPT));
+					  o->ds_type == DS_BURST_GPT ||
+					  o->ds_type == DS_SAGEMAKER));
 	if (o->block_size < 0)
 		o->block_size = o->ds_type == DS_BAILIAN ? 16 : 512;
 }
@@ -569,6 +583,10 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 		csv_release(&t.csv);
 		tload_free(&t);
 		free(line);
+		return;
+	}
+	if (is_replay(o->ds_type)) {
+		replay_check_first(o);
 		return;
 	}
 	if (o->ds_type != DS_MOONCAKE) {
@@ -922,6 +940,10 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 	if (o->ds_type == DS_SINGLE_TURN || o->ds_type == DS_MULTI_TURN ||
 	    o->ds_type == DS_RANDOM_POOL) {
 		custom_dataset_build(d, o, p, root);
+		return;
+	}
+	if (is_replay(o->ds_type)) {
+		replay_dataset_build(d, o, root);
 		return;
 	}
 	csv_init(&t.csv, CSV_RECORD_MAX, CSV_FIELDS_MAX);
