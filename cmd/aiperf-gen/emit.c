@@ -119,7 +119,9 @@ turn_free_texts(struct turn *t)
 	}
 	free(t->texts);
 	free(t->names);
+	free(t->extra);
 	t->texts = t->names = NULL;
+	t->extra = NULL;
 	t->ntexts = 0;
 	av_turn_free(t);
 }

@@ -141,6 +141,8 @@ struct turn {
 	const char **audios;
 	const char **videos;
 	size_t naudios, nvideos;
+	char *extra;		/* single_turn "extra": members merged into the
+				 * body last (a compact JSON object), or NULL */
 	char *payload;		/* compact JSON body */
 	size_t payload_len;
 	/* record text: head is "model" .. "max_tokens", mid the static
