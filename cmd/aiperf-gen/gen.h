@@ -306,6 +306,10 @@ void gen_uuid4(struct rng *r, char out[37]);
  * or captured messages replayed as they were). */
 void replay_dataset_build(struct dataset *d, const struct gen_opts *o,
 			  uint64_t root);
+/* The record pieces of t->payload, a verbatim body (t->model and
+ * t->delay_ms set): the body's model, stream and token limit, and
+ * "history":false. */
+void replay_record(const struct gen_opts *o, struct turn *t);
 /* Exits as replay_dataset_build() would (it reads the whole input). */
 void replay_check_first(const struct gen_opts *o);
 

@@ -78,20 +78,18 @@ int_member(const struct json *p, const char *key)
 
 /*
  * The record pieces of a verbatim body: the model and stream the body
- * says (else the next --model, and false), and "history":false, so the
+ * says (else t's --model, and false), and "history":false, so the
  * sender posts the body as it is on every turn.
  */
-static void
-verbatim_record(struct rload *l, struct turn *t)
+void
+replay_record(const struct gen_opts *o, struct turn *t)
 {
-	const struct gen_opts *o = l->o;
 	struct json_doc *doc = json_doc_new();
 	const struct json *p = json_parse(doc, t->payload, t->payload_len, NULL, 0);
 	const struct json *m = json_get(p, "model"), *st = json_get(p, "stream");
 	struct buf b = BUF_INIT(BUF_NOMAX);
 	long long mt = int_member(p, "max_tokens");
 
-	t->model = next_model(l);
 	buf_addstr(&b, "\"model\":");
 	if (m && m->type == JSON_STRING)
 		json_quote(&b, m->str, m->len);
@@ -107,7 +105,11 @@ verbatim_record(struct rload *l, struct turn *t)
 	if (mt >= 0)
 		buf_addf(&b, ",\"max_tokens\":%lld", mt);
 	t->head = buf_detach(&b, &t->head_len);
-	t->mid = xstrdup("");
+	if (t->delay_ms >= 0)
+		buf_addf(&b, ",\"delay_ns\":%lld", llround(t->delay_ms * 1e6));
+	t->mid = buf_detach(&b, &t->mid_len);
+	if (!t->mid)
+		t->mid = xstrdup("");
 	t->end = xstrdup(",\"history\":false,\"payload\":");
 	t->end_len = strlen(t->end);
 	t->no_history = 1;
@@ -121,7 +123,8 @@ add_body(struct rload *l, struct conv *c, const char *s, size_t n)
 
 	t->payload = xstrndup(s, n);
 	t->payload_len = n;
-	verbatim_record(l, t);
+	t->model = next_model(l);
+	replay_record(l->o, t);
 }
 
 /* Open path as a regular file of at most FILE_MAX bytes. */

@@ -19,7 +19,7 @@
 #define LINE_MAX_BYTES ((size_t)64 << 20)
 #define SESSIONS_MAX ((size_t)1 << 28)
 
-enum mode { M_LENGTH, M_TEXT, M_MESSAGES };
+enum mode { M_LENGTH, M_TEXT, M_MESSAGES, M_PAYLOAD };
 
 /* One kept trace line. */
 struct tline {
@@ -32,6 +32,7 @@ struct tline {
 	int64_t *ids;
 	size_t nids;
 	char *text, *messages, *tools;
+	char *payload, *extra;	/* a verbatim body; members merged into a built one */
 	size_t conv;
 	int64_t chat, parent, turn;	/* bailian_trace */
 };
@@ -88,7 +89,7 @@ static int
 looks_mooncake(const struct json *o)
 {
 	int n = nonnull(o, "input_length") + nonnull(o, "text_input") +
-		nonnull(o, "messages");
+		nonnull(o, "messages") + nonnull(o, "payload");
 	size_t tl;
 	const char *t = json_str(json_get(o, "type"), &tl);
 
@@ -409,19 +410,29 @@ check_line(const struct json *o, const struct trace_line *l)
 	int modes = (l->has & TRACE_INPUT_LENGTH) != 0;
 	size_t i = 0;
 
-	modes += nonnull(o, "text_input") + nonnull(o, "messages");
+	const struct json *pl = json_get(o, "payload"), *ex = json_get(o, "extra");
+
+	modes += nonnull(o, "text_input") + nonnull(o, "messages") +
+		 nonnull(o, "payload");
 	if (ty && (ty->type != JSON_STRING || ty->len != 14 ||
 		   memcmp(ty->str, "mooncake_trace", 14)))
 		return "type: expected 'mooncake_trace'";
 	if (!modes)
-		return "Exactly one of 'input_length', 'text_input', or "
-		       "'messages' must be provided";
+		return "Exactly one of 'input_length', 'text_input', 'messages', "
+		       "or 'payload' must be provided";
 	if (modes > 1)
-		return "'input_length', 'text_input', and 'messages' are "
-		       "mutually exclusive. Use only one of them.";
+		return "'input_length', 'text_input', 'messages', and 'payload' "
+		       "are mutually exclusive. Use only one of them.";
 	if (nonnull(o, "hash_ids") && !(l->has & TRACE_INPUT_LENGTH))
 		return "'hash_ids' is only allowed when 'input_length' is "
-		       "provided, not when 'text_input' or 'messages' are provided";
+		       "provided, not when 'text_input', 'messages', or "
+		       "'payload' are provided";
+	if (pl && pl->type != JSON_NULL && pl->type != JSON_OBJECT)
+		return "payload: expected an object";
+	if (pl && pl->type == JSON_OBJECT && !pl->len)
+		return "'payload' must be a non-empty dict";
+	if (ex && ex->type != JSON_NULL && ex->type != JSON_OBJECT)
+		return "extra: expected an object";
 	if (nonnull(o, "text_input") && json_get(o, "text_input")->type != JSON_STRING)
 		return "text_input: expected a string";
 	if (nonnull(o, "session_id") && json_get(o, "session_id")->type != JSON_STRING)
@@ -477,8 +488,13 @@ keep(struct tload *t, const struct trace_line *l, size_t lineno)
 		json_double(json_get(o, "delay"), &k->delay);
 	if ((s = json_str(json_get(o, "session_id"), &len)))
 		k->session = xstrndup(s, len);
-	k->mode = nonnull(o, "messages") ? M_MESSAGES :
+	k->mode = nonnull(o, "payload") ? M_PAYLOAD :
+		  nonnull(o, "messages") ? M_MESSAGES :
 		  nonnull(o, "text_input") ? M_TEXT : M_LENGTH;
+	if (k->mode == M_PAYLOAD)
+		k->payload = compact(json_get(o, "payload"));
+	else if (nonnull(o, "extra"))	/* a verbatim body takes none */
+		k->extra = compact(json_get(o, "extra"));
 	if (k->mode == M_TEXT) {
 		s = json_str(json_get(o, "text_input"), &len);
 		k->text = xstrndup(s, len);
@@ -780,6 +796,14 @@ make_text(struct tload *t, struct tline *k, struct turn *u, struct prompt *p)
 {
 	char err[512];
 
+	u->extra = k->extra;
+	k->extra = NULL;
+	if (k->mode == M_PAYLOAD) {
+		u->payload = k->payload;
+		u->payload_len = strlen(u->payload);
+		k->payload = NULL;
+		return;
+	}
 	if (k->mode == M_MESSAGES) {
 		if (t->o->ep != ENDPOINT_CHAT)
 			die("%s:%zu: 'messages' lines need --endpoint-type chat",
@@ -814,7 +838,7 @@ context_mode(struct tload *t, struct dataset *d)
 		size_t raw = 0;
 
 		for (size_t k = 0; k < cv->nturns; k++)
-			raw += cv->turns[k].raw_messages != NULL;
+			raw += cv->turns[k].raw_messages || cv->turns[k].payload;
 		if (raw && raw != cv->nturns)
 			die("%s: session '%s': Mixed Mooncake sessions with both "
 			    "raw `messages`/`payload` and synthesized prompts are "
@@ -908,7 +932,8 @@ drop_texts(struct turn *u)
 	u->ntexts = 0;
 	free(u->raw_messages);
 	free(u->raw_tools);
-	u->raw_messages = u->raw_tools = NULL;
+	free(u->extra);
+	u->raw_messages = u->raw_tools = u->extra = NULL;
 }
 
 static void
@@ -922,6 +947,8 @@ tload_free(struct tload *t)
 		free(k->text);
 		free(k->messages);
 		free(k->tools);
+		free(k->payload);
+		free(k->extra);
 	}
 	free(t->v);
 }
@@ -989,7 +1016,10 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 		for (size_t i = 0; i < d->convs[c].nturns; i++) {
 			struct turn *u = &d->convs[c].turns[i];
 
-			payload_render(o, u, i);
+			if (u->payload)	/* a line's payload, sent as it is */
+				replay_record(o, u);
+			else
+				payload_render(o, u, i);
 			drop_texts(u);
 		}
 	free(order);
