@@ -14,9 +14,13 @@ bad() {
 	code=$1 type=$2 file=$3 msg=$4
 	shift 4
 	test_expect_code "$code" aiperf-gen -m m --tokenizer builtin --random-seed 1 \
-		--custom-dataset-type "$type" --input-file "$file" "$@" >out 2>err &&
-	test ! -s out &&
-	grep -q -F -- "$msg" err || { cat err; return 1; }
+		--custom-dataset-type "$type" --input-file "$file" "$@" >out 2>err ||
+		return 1
+	test ! -s out || return 1
+	if ! grep -q -F -- "$msg" err; then
+		cat err
+		return 1
+	fi
 }
 
 test_expect_success 'raw_payload: bad JSON, a non-object, no messages, each at file:line' '

@@ -53,7 +53,7 @@ test_expect_success 'payload and extra validation: the messages, file:line' '
 		printf "%s\n" "${l%%|*}" >h.jsonl &&
 		test_expect_code 1 aiperf-gen -m m --tokenizer builtin \
 			--custom-dataset-type mooncake_trace --input-file h.jsonl >out 2>err &&
-		grep -q -F "h.jsonl:1: ${l#*|}" err || { cat err; return 1; }
+		if ! grep -q -F "h.jsonl:1: ${l#*|}" err; then cat err; return 1; fi
 	done &&
 	printf "{\"payload\": {\"a\": 1}, \"session_id\": \"s\"}\n{\"text_input\": \"x\", \"session_id\": \"s\"}\n" >mix.jsonl &&
 	test_expect_code 1 aiperf-gen -m m --tokenizer builtin --input-file mix.jsonl >out 2>err &&
