@@ -257,7 +257,8 @@ raw_payload_dir(struct rload *l, const char *dir)
 	struct files f = { 0 };
 
 	find_jsonl(dir, 0, 0, &f);
-	qsort(f.v, f.n, sizeof(*f.v), cmp_path);
+	if (f.n)
+		qsort(f.v, f.n, sizeof(*f.v), cmp_path);
 	for (size_t i = 0; i < f.n; i++) {
 		struct conv *c = new_conv(l, NULL);
 
