@@ -135,6 +135,14 @@ turn_of(struct turn *u, const struct custom_parser *cp, const struct custom_turn
 		u->role = xstrndup(k->role, k->role_len);
 	if (k->has & CUSTOM_OUTPUT_LENGTH)
 		u->max_tokens = k->output_length;
+	if (k->extra) {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+		struct jw w;
+
+		jw_init(&w, &b, 0);
+		jw_value(&w, k->extra);
+		u->extra = buf_detach(&b, NULL);
+	}
 	add_media(u, cp, k, where);
 }
 

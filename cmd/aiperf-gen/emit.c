@@ -119,7 +119,9 @@ turn_free_texts(struct turn *t)
 	}
 	free(t->texts);
 	free(t->names);
+	free(t->extra);
 	t->texts = t->names = NULL;
+	t->extra = NULL;
 	t->ntexts = 0;
 	av_turn_free(t);
 }
@@ -235,7 +237,6 @@ dataset_free(struct dataset *d)
 			free(t->payload);
 			free(t->raw_messages);
 			free(t->raw_tools);
-			free(t->raw_extra);
 			free(t->role);
 			free(t->sysmsg);
 			free(t->head);

@@ -135,7 +135,7 @@ call_turn(struct turn *t, struct exg_call *c)
 			    .at_ns = -1, .no_history = 1 };
 	t->raw_messages = c->messages;
 	t->raw_tools = c->tools;
-	t->raw_extra = c->extra;
+	t->extra = c->extra;
 	c->messages = c->tools = c->extra = NULL;
 }
 

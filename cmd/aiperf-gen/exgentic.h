@@ -28,7 +28,7 @@ int exgentic_check(const struct gen_opts *o, int v2, char *err, size_t errlen);
  * source session whose harness, source model and (v2) benchmark match,
  * until the bound; its replayable calls in start order, each a turn of
  * the recorded messages (raw_messages), tools (raw_tools), output limit
- * (max_tokens) and controls (raw_extra), sent without the session's
+ * (max_tokens) and controls (extra), sent without the session's
  * history (no_history). Without o->fixed_schedule one conversation a
  * session, named after it, a later call's delay its start's distance
  * from the end of the call before (0 when they overlap); with it, each

@@ -129,8 +129,6 @@ struct turn {
 	long long at_ns;	/* fixed schedule: trace time; -1: none */
 	char *raw_messages;	/* mooncake messages, JSON text sent as is */
 	char *raw_tools;	/* their tools, JSON text */
-	char *raw_extra;	/* a JSON object whose members go in the body
-				 * last (a recorded request's controls) */
 	int no_history;		/* message_array_with_responses */
 	/* chat: the shared system prompt and the session's user context,
 	 * sent before a first turn's message (borrowed; NULL: none) */
@@ -148,6 +146,9 @@ struct turn {
 	const char **audios;
 	const char **videos;
 	size_t naudios, nvideos;
+	char *extra;		/* members merged into the body last (a compact
+				 * JSON object: single_turn's and mooncake's
+				 * "extra", a recorded request's controls), or NULL */
 	char *payload;		/* compact JSON body */
 	size_t payload_len;
 	/* record text: head is "model" .. "max_tokens", mid the static
@@ -290,6 +291,7 @@ void sched_check_mode(struct gen_opts *o);
 enum {
 	DS_SYNTHETIC, DS_MOONCAKE, DS_SINGLE_TURN, DS_MULTI_TURN, DS_RANDOM_POOL,
 	DS_BAILIAN, DS_BURST_GPT, DS_SPEED_BENCH,
+	DS_RAW_PAYLOAD, DS_INPUTS_JSON, DS_SAGEMAKER,
 };
 /* The dataset type of o->input_file (exits on an unsupported one) and
  * whether its first non-empty line has a timestamp. */
@@ -305,6 +307,17 @@ void trace_check_first(const struct gen_opts *o, uint64_t root);
 /* The session id of the i-th generated conversation. */
 char *gen_session_id(const struct gen_opts *o, size_t i, struct rng *ids);
 void gen_uuid4(struct rng *r, char out[37]);
+
+/* replay.c: raw_payload, inputs_json and sagemaker_data_capture (bodies
+ * or captured messages replayed as they were). */
+void replay_dataset_build(struct dataset *d, const struct gen_opts *o,
+			  uint64_t root);
+/* The record pieces of t->payload, a verbatim body (t->model and
+ * t->delay_ms set): the body's model, stream and token limit, and
+ * "history":false. */
+void replay_record(const struct gen_opts *o, struct turn *t);
+/* Exits as replay_dataset_build() would (it reads the whole input). */
+void replay_check_first(const struct gen_opts *o);
 
 /* public.c: --public-dataset sharegpt, and the hub's (hfpub.c). */
 /* The original's names not built here, with what to say of them. */

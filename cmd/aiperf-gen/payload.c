@@ -97,17 +97,24 @@ payload_stream_options(struct extras *kv)
 	json_doc_free(d);
 }
 
-/* The members of object text s (a turn's recorded controls) into kv. */
+/* The turn's own extra members over kv's, as the original's extra_body
+ * (payload.update: a key kept in its place, its value replaced). */
 static void
-raw_extra_kv(const char *s, struct extras *kv)
+turn_extra(struct extras *kv, const struct turn *t)
 {
-	struct json_doc *d = json_doc_new();
-	const struct json *v = json_parse(d, s, strlen(s), NULL, 0);
+	struct json_doc *d;
+	const struct json *v;
 
+	if (!t->extra)
+		return;
+	d = json_doc_new();
+	v = json_parse(d, t->extra, strlen(t->extra), NULL, 0);
 	for (const struct json *c = v ? v->child : NULL; c; c = c->next) {
 		struct buf b = BUF_INIT(BUF_NOMAX);
 		struct jw w;
 
+		if (memchr(c->key, '\0', c->keylen))
+			continue;	/* no key of the body can hold a NUL */
 		jw_init(&w, &b, 0);
 		jw_value(&w, c);
 		extras_set(kv, c->key, c->keylen, buf_detach(&b, NULL));
@@ -144,8 +151,7 @@ build_kv(const struct gen_opts *o, const struct turn *t, struct extras *kv)
 	for (size_t i = 0; i < o->extras.n; i++)
 		extras_set(kv, o->extras.v[i].key, strlen(o->extras.v[i].key),
 		       xstrdup(o->extras.v[i].val));
-	if (t->raw_extra)
-		raw_extra_kv(t->raw_extra, kv);
+	turn_extra(kv, t);
 	if (stream && o->server_token_count)
 		payload_stream_options(kv);
 }
@@ -183,6 +189,8 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 		template_kv(o, t, k, &kv);
 	else if (!payload_endpoint_kv(o, t, k, &kv))
 		build_kv(o, t, &kv);
+	else
+		turn_extra(&kv, t);
 	t->payload = render(&kv);
 	model = extras_get(&kv, "model");
 	stream = extras_get(&kv, "stream");

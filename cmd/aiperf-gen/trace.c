@@ -21,7 +21,7 @@
 #define LINE_MAX_BYTES ((size_t)64 << 20)
 #define SESSIONS_MAX ((size_t)1 << 28)
 
-enum mode { M_LENGTH, M_TEXT, M_MESSAGES };
+enum mode { M_LENGTH, M_TEXT, M_MESSAGES, M_PAYLOAD };
 
 /* One kept trace line. */
 struct tline {
@@ -34,6 +34,7 @@ struct tline {
 	int64_t *ids;
 	size_t nids;
 	char *text, *messages, *tools;
+	char *payload, *extra;	/* a verbatim body; members merged into a built one */
 	size_t conv;
 	int64_t chat, parent, turn;	/* bailian_trace */
 };
@@ -56,8 +57,17 @@ static const char *const type_names[] = {
 	[DS_MULTI_TURN] = "multi_turn", [DS_RANDOM_POOL] = "random_pool",
 	[DS_BAILIAN] = "bailian_trace", [DS_BURST_GPT] = "burst_gpt_trace",
 	[DS_SPEED_BENCH] = "speed_bench_qualitative",	/* or another of the 32 */
+	[DS_RAW_PAYLOAD] = "raw_payload", [DS_INPUTS_JSON] = "inputs_json",
+	[DS_SAGEMAKER] = "sagemaker_data_capture",
 };
 #define NTYPES ((int)(sizeof(type_names) / sizeof(*type_names)))
+
+/* Whether type is one of replay.c's. */
+static int
+is_replay(int type)
+{
+	return type == DS_RAW_PAYLOAD || type == DS_INPUTS_JSON || type == DS_SAGEMAKER;
+}
 
 /* The DS_* type named t[0..n), or -1. */
 static int
@@ -119,7 +129,7 @@ static int
 looks_mooncake(const struct json *o)
 {
 	int n = nonnull(o, "input_length") + nonnull(o, "text_input") +
-		nonnull(o, "messages");
+		nonnull(o, "messages") + nonnull(o, "payload");
 	size_t tl;
 	const char *t = json_str(json_get(o, "type"), &tl);
 
@@ -191,6 +201,8 @@ can_load(int type, const struct json *v, const char *line, size_t n)
 
 	if (type == DS_BURST_GPT)
 		return !v && looks_burst(line, n);
+	if (is_replay(type))	/* replays are named, never inferred */
+		return 0;
 	if (!v || v->type != JSON_OBJECT)
 		return 0;
 	if (type == DS_MOONCAKE)
@@ -328,11 +340,21 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 
 	*has_timestamp = 0;
 	if (o->custom_type && (type = type_named(o->custom_type,
-						 strlen(o->custom_type))) < 0)
-		die_usage("invalid value for --custom-dataset-type: '%s' (%s, %s, "
-			  "%s, %s, %s, %s)", o->custom_type, type_names[1],
-			  type_names[2], type_names[3], type_names[4],
-			  type_names[5], type_names[6]);
+						 strlen(o->custom_type))) < 0) {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+
+		for (int i = DS_MOONCAKE; i < NTYPES; i++)
+			if (i != DS_SPEED_BENCH)
+				buf_addf(&b, "%s%s", i > DS_MOONCAKE ? ", " : "", type_names[i]);
+		for (const struct speedbench_type *sb = speedbench_types; sb->name; sb++)
+			buf_addf(&b, ", %s", sb->name);
+		die_usage("invalid value for --custom-dataset-type: '%s' (%s)",
+			  o->custom_type, buf_str(&b));
+	}
+	if (is_replay(type)) {	/* replay.c reads them whole */
+		*has_timestamp = type == DS_SAGEMAKER;
+		return type;
+	}
 	if (type == DS_SPEED_BENCH)
 		return type;	/* a file, or a directory of split files */
 	if (type == DS_RANDOM_POOL || (type < 0 && gen_is_dir(o->input_file)))
@@ -447,7 +469,8 @@ trace_check_opts(struct gen_opts *o)
 					 !o->no_fixed_schedule &&
 					 (o->ds_type == DS_MOONCAKE ||
 					  o->ds_type == DS_BAILIAN ||
-					  o->ds_type == DS_BURST_GPT));
+					  o->ds_type == DS_BURST_GPT ||
+					  o->ds_type == DS_SAGEMAKER));
 	if (o->block_size < 0)
 		o->block_size = o->ds_type == DS_BAILIAN ? 16 : 512;
 }
@@ -472,19 +495,29 @@ check_line(const struct json *o, const struct trace_line *l)
 	int modes = (l->has & TRACE_INPUT_LENGTH) != 0;
 	size_t i = 0;
 
-	modes += nonnull(o, "text_input") + nonnull(o, "messages");
+	const struct json *pl = json_get(o, "payload"), *ex = json_get(o, "extra");
+
+	modes += nonnull(o, "text_input") + nonnull(o, "messages") +
+		 nonnull(o, "payload");
 	if (ty && (ty->type != JSON_STRING || ty->len != 14 ||
 		   memcmp(ty->str, "mooncake_trace", 14)))
 		return "type: expected 'mooncake_trace'";
 	if (!modes)
-		return "Exactly one of 'input_length', 'text_input', or "
-		       "'messages' must be provided";
+		return "Exactly one of 'input_length', 'text_input', 'messages', "
+		       "or 'payload' must be provided";
 	if (modes > 1)
-		return "'input_length', 'text_input', and 'messages' are "
-		       "mutually exclusive. Use only one of them.";
+		return "'input_length', 'text_input', 'messages', and 'payload' "
+		       "are mutually exclusive. Use only one of them.";
 	if (nonnull(o, "hash_ids") && !(l->has & TRACE_INPUT_LENGTH))
 		return "'hash_ids' is only allowed when 'input_length' is "
-		       "provided, not when 'text_input' or 'messages' are provided";
+		       "provided, not when 'text_input', 'messages', or "
+		       "'payload' are provided";
+	if (pl && pl->type != JSON_NULL && pl->type != JSON_OBJECT)
+		return "payload: expected an object";
+	if (pl && pl->type == JSON_OBJECT && !pl->len)
+		return "'payload' must be a non-empty dict";
+	if (ex && ex->type != JSON_NULL && ex->type != JSON_OBJECT)
+		return "extra: expected an object";
 	if (nonnull(o, "text_input") && json_get(o, "text_input")->type != JSON_STRING)
 		return "text_input: expected a string";
 	if (nonnull(o, "session_id") && json_get(o, "session_id")->type != JSON_STRING)
@@ -540,8 +573,13 @@ keep(struct tload *t, const struct trace_line *l, size_t lineno)
 		json_double(json_get(o, "delay"), &k->delay);
 	if ((s = json_str(json_get(o, "session_id"), &len)))
 		k->session = xstrndup(s, len);
-	k->mode = nonnull(o, "messages") ? M_MESSAGES :
+	k->mode = nonnull(o, "payload") ? M_PAYLOAD :
+		  nonnull(o, "messages") ? M_MESSAGES :
 		  nonnull(o, "text_input") ? M_TEXT : M_LENGTH;
+	if (k->mode == M_PAYLOAD)
+		k->payload = compact(json_get(o, "payload"));
+	else if (nonnull(o, "extra"))	/* a verbatim body takes none */
+		k->extra = compact(json_get(o, "extra"));
 	if (k->mode == M_TEXT) {
 		s = json_str(json_get(o, "text_input"), &len);
 		k->text = xstrndup(s, len);
@@ -650,6 +688,10 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 	}
 	if (o->ds_type == DS_SPEED_BENCH) {
 		speedbench_check_first(o);
+		return;
+	}
+	if (is_replay(o->ds_type)) {
+		replay_check_first(o);
 		return;
 	}
 	if (o->ds_type != DS_MOONCAKE) {
@@ -843,6 +885,14 @@ make_text(struct tload *t, struct tline *k, struct turn *u, struct prompt *p)
 {
 	char err[512];
 
+	u->extra = k->extra;
+	k->extra = NULL;
+	if (k->mode == M_PAYLOAD) {
+		u->payload = k->payload;
+		u->payload_len = strlen(u->payload);
+		k->payload = NULL;
+		return;
+	}
 	if (k->mode == M_MESSAGES) {
 		if (t->o->ep != ENDPOINT_CHAT)
 			die("%s:%zu: 'messages' lines need --endpoint-type chat",
@@ -877,7 +927,7 @@ context_mode(struct tload *t, struct dataset *d)
 		size_t raw = 0;
 
 		for (size_t k = 0; k < cv->nturns; k++)
-			raw += cv->turns[k].raw_messages != NULL;
+			raw += cv->turns[k].raw_messages || cv->turns[k].payload;
 		if (raw && raw != cv->nturns)
 			die("%s: session '%s': Mixed Mooncake sessions with both "
 			    "raw `messages`/`payload` and synthesized prompts are "
@@ -971,7 +1021,8 @@ drop_texts(struct turn *u)
 	u->ntexts = 0;
 	free(u->raw_messages);
 	free(u->raw_tools);
-	u->raw_messages = u->raw_tools = NULL;
+	free(u->extra);
+	u->raw_messages = u->raw_tools = u->extra = NULL;
 }
 
 static void
@@ -985,6 +1036,8 @@ tload_free(struct tload *t)
 		free(k->text);
 		free(k->messages);
 		free(k->tools);
+		free(k->payload);
+		free(k->extra);
 	}
 	free(t->v);
 }
@@ -1007,6 +1060,10 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 	}
 	if (o->ds_type == DS_SPEED_BENCH) {
 		speedbench_dataset_build(d, o, p, root);
+		return;
+	}
+	if (is_replay(o->ds_type)) {
+		replay_dataset_build(d, o, root);
 		return;
 	}
 	csv_init(&t.csv, CSV_RECORD_MAX, CSV_FIELDS_MAX);
@@ -1052,7 +1109,10 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 		for (size_t i = 0; i < d->convs[c].nturns; i++) {
 			struct turn *u = &d->convs[c].turns[i];
 
-			payload_render(o, u, i);
+			if (u->payload)	/* a line's payload, sent as it is */
+				replay_record(o, u);
+			else
+				payload_render(o, u, i);
 			drop_texts(u);
 		}
 	free(order);

@@ -230,6 +230,11 @@ static int timing(const struct json *o, struct custom_turn *t,
 	if (t->timestamp != 0 && t->delay != 0)
 		return fail(err, errlen, where, NULL,
 			    "timestamp and delay cannot be set together");
+	t->extra = json_get(o, "extra");
+	if (isnull(t->extra))
+		t->extra = NULL;
+	else if (t->extra->type != JSON_OBJECT)
+		return fail(err, errlen, where, "extra", "expected an object");
 	return 0;
 }
 

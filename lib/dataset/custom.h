@@ -21,7 +21,8 @@
  * "type" field must name the model's own type; text and texts (likewise
  * image(s), audio(s), video(s)) and timestamp and delay are mutually
  * exclusive when both are truthy; at least one modality must be truthy
- * (a non-empty string or list); output_length is an integer > 0. The
+ * (a non-empty string or list); output_length is an integer > 0; extra
+ * (single_turn and multi_turn turns) is an object or null. The
  * values are within every dataset reader's bounds (field_check()):
  * timestamp and delay FIELD_MS, output_length FIELD_TOKENS.
  */
@@ -54,6 +55,7 @@ struct custom_turn {
 	double timestamp, delay;	/* ms */
 	int64_t output_length;
 	const char *media;	/* the first image/audio/video field set, or NULL */
+	const struct json *extra;	/* "extra": members merged into the body, or NULL */
 	/* its contents per field kind, as texts: p->images.v[img0..+nimages), ... */
 	size_t img0, nimages, audio0, naudios, video0, nvideos;
 };

@@ -147,8 +147,8 @@ bad_line() {	# line want-substring
 }
 
 test_expect_success 'line validation: the original messages' '
-	bad_line "{\"output_length\": 3}" "Exactly one of .input_length., .text_input., or .messages. must be provided" &&
-	bad_line "{\"input_length\": 3, \"text_input\": \"x\"}" ".input_length., .text_input., and .messages. are mutually exclusive" &&
+	bad_line "{\"output_length\": 3}" "Exactly one of .input_length., .text_input., .messages., or .payload. must be provided" &&
+	bad_line "{\"input_length\": 3, \"text_input\": \"x\"}" ".input_length., .text_input., .messages., and .payload. are mutually exclusive" &&
 	bad_line "{\"text_input\": \"x\", \"hash_ids\": [1]}" ".hash_ids. is only allowed when" &&
 	bad_line "{\"input_length\": 3, \"tools\": [{}]}" ".tools. is only allowed when .messages. is provided" &&
 	bad_line "{\"messages\": []}" ".messages. must be a non-empty list" &&

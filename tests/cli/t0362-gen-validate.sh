@@ -81,13 +81,13 @@ test_expect_success 'a first line that is not JSON' '
 
 test_expect_success 'a first line the MooncakeTrace validators reject' '
 	printf "{\"input_length\": 4, \"text_input\": \"hi\"}\n" >two.jsonl &&
-	both_fail 1 "aiperf-gen: two.jsonl:1: '\''input_length'\'', '\''text_input'\'', and '\''messages'\'' are mutually exclusive. Use only one of them." \
+	both_fail 1 "aiperf-gen: two.jsonl:1: '\''input_length'\'', '\''text_input'\'', '\''messages'\'', and '\''payload'\'' are mutually exclusive. Use only one of them." \
 		$T --input-file two.jsonl &&
 	printf "{\"input_length\": \"4\"}\n" >type.jsonl &&
 	both_fail 1 "aiperf-gen: type.jsonl:1: input_length: expected an integer" \
 		$T --input-file type.jsonl &&
 	printf "{\"text_input\": \"hi\", \"hash_ids\": [1]}\n" >hash.jsonl &&
-	both_fail 1 "aiperf-gen: hash.jsonl:1: '\''hash_ids'\'' is only allowed when '\''input_length'\'' is provided, not when '\''text_input'\'' or '\''messages'\'' are provided" \
+	both_fail 1 "aiperf-gen: hash.jsonl:1: '\''hash_ids'\'' is only allowed when '\''input_length'\'' is provided, not when '\''text_input'\'', '\''messages'\'', or '\''payload'\'' are provided" \
 		$T --input-file hash.jsonl
 '
 

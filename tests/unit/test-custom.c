@@ -212,8 +212,31 @@ static void test_pool_media(void)
 	custom_parser_release(&p);
 }
 
+static void test_extra(void)
+{
+	struct custom_parser p;
+
+	custom_parser_init(&p);
+	TEST("extra: an object", parse(&p, CUSTOM_SINGLE_TURN, "{\"text\":\"a\","
+		   "\"extra\":{\"temperature\":0.5}}") == 1 && p.turns[0].extra &&
+	     p.turns[0].extra->type == JSON_OBJECT && p.turns[0].extra->len == 1);
+	TEST("extra: null is none", parse(&p, CUSTOM_SINGLE_TURN, "{\"text\":\"a\","
+		   "\"extra\":null}") == 1 && !p.turns[0].extra);
+	TEST("extra: absent", parse(&p, CUSTOM_SINGLE_TURN, "{\"text\":\"a\"}") == 1 &&
+	     !p.turns[0].extra);
+	TEST("extra: a list", parse(&p, CUSTOM_SINGLE_TURN, "{\"text\":\"a\",\"extra\":[]}") < 0);
+	TEST_STR("its message", err, "extra: expected an object");
+	TEST("extra of a multi_turn turn", parse(&p, CUSTOM_MULTI_TURN, "{\"turns\":[{\"text\":"
+		   "\"a\"},{\"text\":\"b\",\"extra\":1}]}") < 0 && strstr(err, "turns[1]") &&
+	     strstr(err, "extra: expected an object"));
+	TEST("random_pool: extra is no field (ignored)", parse(&p, CUSTOM_RANDOM_POOL,
+		   "{\"text\":\"a\",\"extra\":[]}") == 1);
+	custom_parser_release(&p);
+}
+
 int main(void)
 {
+	test_extra();
 	test_single();
 	test_errors();
 	test_multi_pool();
