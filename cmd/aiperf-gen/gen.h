@@ -78,6 +78,10 @@ struct gen_opts {
 	/* public datasets (public.c) */
 	const char *public_dataset;	/* --public-dataset, or NULL */
 	const char *public_file;	/* its local copy (--input-file), or NULL */
+	const char *public_dir;		/* --public-dataset-dir, or NULL */
+	const char *hf_subset;		/* --hf-subset, or NULL */
+	struct gen_filter { char *key, *value; } *filters;	/* --dataset-filter */
+	size_t nfilters;
 	/* prompt shaping (prompt.c, seqdist.c) */
 	long long prefix_pool, prefix_len;	/* --prompt-prefix-pool-size, -length */
 	long long system_len, context_len;	/* 0: not given */
@@ -299,10 +303,11 @@ void trace_check_first(const struct gen_opts *o, uint64_t root);
 char *gen_session_id(const struct gen_opts *o, size_t i, struct rng *ids);
 void gen_uuid4(struct rng *r, char out[37]);
 
-/* public.c: --public-dataset sharegpt. */
-/* The names built, and the original's others with what to say of them. */
-extern const char *const public_datasets[];
+/* public.c: --public-dataset sharegpt, and the hub's (hfpub.c). */
+/* The original's names not built here, with what to say of them. */
 extern const char *const public_later[];
+/* --dataset-filter KEY=VALUE: the original's checks (exit 2). */
+void public_add_filter(struct gen_opts *o, const char *arg);
 /* The option checks of a public dataset (before trace_check_opts): it
  * takes --input-file as its local copy and the sequential sampler. */
 void public_check_opts(struct gen_opts *o);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "gen.h"
+#include "hfpub.h"
 #include "media/audio.h"
 #include "media/video.h"
 #include "opt.h"
@@ -23,7 +24,7 @@ enum {
 	O_WPATTERN, O_CRATE, O_CDELAY, O_FILE, O_ACCPROB, O_CTYPE, O_BLOCK, O_FIXED,
 	O_NOFIXED, O_AUTOOFF, O_STARTOFF, O_ENDOFF, O_PRINTMODE, O_RAMP,
 	O_UCRATE, O_USERS, O_WDUR, O_WSESS, O_WGRACE, O_WRAMP, O_SESSIONS,
-	O_SAMPLING, O_PUBLIC, O_PREFIXPOOL, O_PREFIXLEN, O_SYSLEN, O_CTXLEN, O_SEQDIST,
+	O_SAMPLING, O_PUBLIC, O_PUBDIR, O_HFSUBSET, O_DSFILTER, O_PREFIXPOOL, O_PREFIXLEN, O_SYSLEN, O_CTXLEN, O_SEQDIST,
 	O_RKPMEAN, O_RKPSD, O_RKPTMEAN, O_RKPTSD, O_RKQTMEAN, O_RKQTSD,
 	O_IMGWM, O_IMGWSD, O_IMGHM, O_IMGHSD, O_IMGFMT, O_IMGBATCH, O_FULLMEDIA,
 	/* synthetic audio and video (av.c) */
@@ -86,7 +87,11 @@ static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL 
 	{ "input-file", O_FILE, OPT_STR, "file", OPT_TO(o->input_file), .flags = OPT_BR }, \
 	{ "custom-dataset-type", O_CTYPE, OPT_STR, "type", OPT_TO(o->custom_type) }, \
 	{ "public-dataset", O_PUBLIC, OPT_STR, "name", OPT_TO(o->public_dataset), \
-	  .choices = public_datasets, .later = public_later }, \
+	  .choices = hfpub_names(), .later = public_later }, \
+	{ "public-dataset-dir", O_PUBDIR, OPT_STR, "dir", OPT_TO(o->public_dir), \
+	  .flags = OPT_BR }, \
+	{ "hf-subset", O_HFSUBSET, OPT_STR, "name", OPT_TO(o->hf_subset) }, \
+	{ "dataset-filter", O_DSFILTER, OPT_STR, "key=value", .flags = 0 }, \
 	{ "isl-block-size", O_BLOCK, INT(o->block_size, 1, INT32_MAX), .flags = OPT_BR }, \
 	ALIAS("synthetic-input-tokens-block-size", O_BLOCK), \
 	ALIAS("prompt-input-tokens-block-size", O_BLOCK), \
@@ -392,6 +397,7 @@ parse_opt(struct gen_opts *o, int c, const char *a)
 	case O_RKQTMEAN: set_rankings(o, c, "--rankings-query-prompt-token-mean", a); break;
 	case O_RKQTSD: set_rankings(o, c, "--rankings-query-prompt-token-stddev", a); break;
 	case O_ADEPTHS: av_add_depths(o, a); break;
+	case O_DSFILTER: public_add_filter(o, a); break;
 	case O_ARATES: av_add_rates(o, a); break;
 	default: break;
 	}
@@ -509,6 +515,11 @@ opts_release(struct gen_opts *o)
 	for (size_t i = 0; i < o->nmodels; i++)
 		free(o->models[i]);
 	free(o->models);
+	for (size_t i = 0; i < o->nfilters; i++) {
+		free(o->filters[i].key);
+		free(o->filters[i].value);
+	}
+	free(o->filters);
 }
 
 /*

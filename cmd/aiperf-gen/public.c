@@ -8,7 +8,9 @@
 #include "clock.h"
 #include "dataset/sharegpt.h"
 #include "gen.h"
+#include "hfpub.h"
 #include "json/jarr.h"
+#include "rand/pystr.h"
 #include "tok/hfhub.h"
 #include "util.h"
 
@@ -20,24 +22,11 @@
 #define ORIGINAL_CACHE ".cache/aiperf/datasets/" SHAREGPT_FILE
 #define DATASET_MAX_BYTES ((size_t)8 << 30)
 
-const char *const public_datasets[] = { "sharegpt", NULL };
-
 #define LATER(what) what ", a public dataset of later releases of the " \
-	"original, is not available in this build (available: sharegpt)"
+	"original, is not available in this build"
 
 /* The public datasets that later releases of the original document. */
 const char *const public_later[] = {
-	"aimo", LATER("AIMO NuminaMath-TIR"),
-	"aimo_numina_cot", LATER("AIMO NuminaMath-CoT"),
-	"aimo_numina_1_5", LATER("AIMO NuminaMath-1.5"),
-	"aimo_aime", LATER("AIMO AIME validation"),
-	"blazedit_5k", LATER("Blazedit (5k characters)"),
-	"blazedit_10k", LATER("Blazedit (10k characters)"),
-	"instruct_coder", LATER("InstructCoder"),
-	"llava_onevision", LATER("LLaVA-OneVision"),
-	"mmstar", LATER("MMStar"),
-	"mmvu", LATER("MMVU"),
-	"spec_bench", LATER("SpecBench"),
 	"speed_bench_qualitative", LATER("SPEED-Bench"),
 	"speed_bench_throughput_1k", LATER("SPEED-Bench"),
 	"speed_bench_throughput_2k", LATER("SPEED-Bench"),
@@ -51,7 +40,6 @@ const char *const public_later[] = {
 	"speed_bench_qa", LATER("SPEED-Bench"),
 	"speed_bench_rag", LATER("SPEED-Bench"),
 	"speed_bench_reasoning", LATER("SPEED-Bench"),
-	"vision_arena", LATER("VisionArena"),
 	NULL,
 };
 
@@ -63,11 +51,31 @@ const char *const public_later[] = {
 void
 public_check_opts(struct gen_opts *o)
 {
-	if (!o->public_dataset)
+	const struct hfpub_ds *ds;
+
+	if (!o->public_dataset) {
+		if (o->nfilters)
+			die_usage("--dataset-filter requires --public-dataset");
+		if (o->public_dir)
+			die_usage("--public-dataset-dir requires --public-dataset");
 		return;
+	}
 	if (o->custom_type)
 		die_usage("The --public-dataset and --custom-dataset-type options "
 			  "cannot be set together");
+	ds = hfpub_find(o->public_dataset);
+	if (o->nfilters && !(ds && ds->filters))
+		die("Public dataset '%s' does not support --dataset-filter",
+		    o->public_dataset);
+	if (ds && !hfpub_available(ds))
+		die("'%s' is not available in this build (%s; its loader is not "
+		    "built yet)", ds->name, ds->description);
+	if (ds && o->input_file)
+		die_usage("--input-file cannot be used with --public-dataset %s "
+			  "(a local copy of its rows: --public-dataset-dir DIR)", ds->name);
+	if (!ds && o->public_dir)
+		die_usage("--public-dataset-dir cannot be used with --public-dataset "
+			  "sharegpt (its local copy: --input-file FILE)");
 	o->public_file = o->input_file;
 	o->input_file = NULL;
 	if (o->sampling < 0)
@@ -252,8 +260,16 @@ public_dataset_build(struct dataset *d, const struct gen_opts *o,
 		.skip_min_output = o->osl >= 0,
 	};
 	struct sharegpt_stats st;
-	char *path = sharegpt_path(o), err[512];
-	int fd = open_file(path);
+	const struct hfpub_ds *ds = hfpub_find(o->public_dataset);
+	char *path, err[512];
+	int fd;
+
+	if (ds) {
+		hfpub_build(d, o, ds, root);
+		return;
+	}
+	path = sharegpt_path(o);
+	fd = open_file(path);
 
 	rng_derive(&b.ids, root, "aiperf.gen.session_id");
 	rng_derive(&b.model, root, "dataset.loader.sharegpt");
@@ -295,10 +311,18 @@ first_only(void *ud, const char *s, size_t n, size_t index, uint64_t off)
 void
 public_check_first(const struct gen_opts *o)
 {
-	char *path = sharegpt_path(o), buf[65536], err[512] = "";
-	int fd = open_file(path), rc = 0;
+	const struct hfpub_ds *ds = hfpub_find(o->public_dataset);
+	char *path, buf[65536], err[512] = "";
+	int fd, rc = 0;
 	struct jarr a;
 	ssize_t got;
+
+	if (ds) {
+		hfpub_check_first(o, ds);
+		return;
+	}
+	path = sharegpt_path(o);
+	fd = open_file(path);
 
 	jarr_init(&a, SHAREGPT_MAX_ENTRY);
 	while (rc == 0 && (got = read(fd, buf, sizeof(buf))) != 0) {
@@ -316,4 +340,30 @@ public_check_first(const struct gen_opts *o)
 	jarr_release(&a);
 	close(fd);
 	free(path);
+}
+
+/* _parse_dataset_filters: KEY=VALUE, both stripped and non-empty, each
+ * key once. */
+void
+public_add_filter(struct gen_opts *o, const char *arg)
+{
+	size_t kn = strcspn(arg, "="), vn;
+	const char *k = pystr_strip(arg, &kn), *v;
+	struct buf b = BUF_INIT(BUF_NOMAX);
+
+	vn = arg[strcspn(arg, "=")] ? strlen(arg + strcspn(arg, "=") + 1) : 0;
+	v = pystr_strip(arg + strcspn(arg, "=") + (arg[strcspn(arg, "=")] != 0), &vn);
+	if (!arg[strcspn(arg, "=")] || !kn || !vn) {
+		hfpub_repr(&b, arg, strlen(arg));
+		die_usage("Invalid --dataset-filter %s; expected non-empty key=value",
+			  buf_str(&b));
+	}
+	for (size_t i = 0; i < o->nfilters; i++)
+		if (strlen(o->filters[i].key) == kn && !memcmp(o->filters[i].key, k, kn)) {
+			hfpub_repr(&b, k, kn);
+			die_usage("Duplicate --dataset-filter key %s", buf_str(&b));
+		}
+	o->filters = xreallocarray(o->filters, o->nfilters + 1, sizeof(*o->filters));
+	o->filters[o->nfilters].key = xstrndup(k, kn);
+	o->filters[o->nfilters++].value = xstrndup(v, vn);
 }

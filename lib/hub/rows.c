@@ -65,52 +65,113 @@ rows_add(struct rows *r, const char *s, size_t n)
 	r->len[r->n++] = n;
 }
 
-/* Read the rows of l (named name in messages) into *out. */
+/* A line read: its row checked and kept (blank lines skipped). */
+struct take {
+	struct json_doc *doc;
+	const char *name;
+	size_t total, max_bytes, max_rows;
+	int more;		/* a row past max_rows was seen */
+};
+
+/* 1: kept or skipped, 0: the row after max_rows (stop), -1: an error. */
 static int
-read_lines(struct lines *l, const char *name, struct rows *out,
-	   size_t max_bytes, char *err, size_t errlen)
+take_line(struct take *t, const char *s, size_t n, size_t lineno,
+	  struct rows *out, char *err, size_t errlen)
 {
-	struct json_doc *doc = json_doc_new();
-	const char *s;
-	size_t n, total = 0;
-	int rc;
+	struct json *v;
 	char perr[256];
 
-	if (!max_bytes)
-		max_bytes = ROWS_MAX_BYTES;
-	while ((rc = lines_next(l, &s, &n)) > 0) {
-		struct json *v;
+	if (pystr_isblank(s, n))
+		return 1;
+	if (t->max_rows && out->n >= t->max_rows) {
+		t->more = 1;
+		return 0;
+	}
+	if ((t->total += n + 1) > t->max_bytes)
+		return util_seterr(err, errlen, "%s: more than %zu bytes of rows",
+				   t->name, t->max_bytes);
+	json_doc_reset(t->doc);
+	v = json_parse(t->doc, s, n, perr, sizeof(perr));
+	if (!v || v->type != JSON_OBJECT)
+		return util_seterr(err, errlen, "%s:%zu: %s", t->name, lineno,
+				   v ? "a row must be a JSON object" : perr);
+	rows_add(out, s, n);
+	return 1;
+}
 
-		if (pystr_isblank(s, n))
-			continue;
-		if ((total += n + 1) > max_bytes) {
-			util_seterr(err, errlen, "%s: more than %zu bytes of rows",
-				    name, max_bytes);
-			rc = -2;
+static void
+take_init(struct take *t, const char *name, size_t max_bytes, size_t max_rows)
+{
+	*t = (struct take){ json_doc_new(), name, 0,
+			    max_bytes ? max_bytes : ROWS_MAX_BYTES, max_rows, 0 };
+}
+
+/* Read the rows of l (named name in messages) into *out, at most
+ * max_rows (0: all). */
+static int
+read_lines(struct lines *l, const char *name, struct rows *out,
+	   size_t max_bytes, size_t max_rows, char *err, size_t errlen)
+{
+	struct take t;
+	const char *s;
+	size_t n;
+	int rc;
+
+	take_init(&t, name, max_bytes, max_rows);
+	while ((rc = lines_next(l, &s, &n)) > 0) {
+		int k = take_line(&t, s, n, l->lineno, out, err, errlen);
+
+		if (k <= 0) {
+			rc = k < 0 ? -2 : 0;
 			break;
 		}
-		json_doc_reset(doc);
-		v = json_parse(doc, s, n, perr, sizeof(perr));
-		if (!v || v->type != JSON_OBJECT) {
-			util_seterr(err, errlen, "%s:%zu: %s", name, l->lineno,
-				    v ? "a row must be a JSON object" : perr);
-			rc = -2;
-			break;
-		}
-		rows_add(out, s, n);
 	}
 	if (rc == -1)
 		util_seterr(err, errlen, "%s:%zu: %s", name, l->lineno + 1,
 			    errno == ENOBUFS ? "line too long" : util_strerror(errno));
-	json_doc_free(doc);
+	json_doc_free(t.doc);
 	if (rc < 0)
 		rows_free(out);
+	else
+		out->prefix = t.more;
 	return rc < 0 ? -1 : 0;
 }
 
 int
-rows_read_file(const char *path, struct rows *out, size_t max_bytes,
-	       char *err, size_t errlen)
+rows_parse(const char *s, size_t n, const char *name, struct rows *out,
+	   size_t max_bytes, char *err, size_t errlen)
+{
+	struct take t;
+	size_t lineno = 0;
+	int rc = 0;
+
+	*out = (struct rows){ 0 };
+	take_init(&t, name, max_bytes, 0);
+	while (n && rc == 0) {
+		const char *nl = memchr(s, '\n', n);
+		size_t len = nl ? (size_t)(nl - s) : n;
+
+		lineno++;
+		if (len > ROWS_MAX_LINE) {
+			rc = util_seterr(err, errlen, "%s:%zu: line too long", name, lineno);
+			break;
+		}
+		if (take_line(&t, s, len && s[len - 1] == '\r' ? len - 1 : len,
+			      lineno, out, err, errlen) < 0)
+			rc = -1;
+		s += len + (nl != NULL);
+		n -= len + (nl != NULL);
+	}
+	json_doc_free(t.doc);
+	if (rc < 0)
+		rows_free(out);
+	return rc;
+}
+
+/* rows_read_file() of at most max_rows rows (0: all). */
+static int
+read_file_max(const char *path, struct rows *out, size_t max_bytes,
+	      size_t max_rows, char *err, size_t errlen)
 {
 	struct lines l;
 	int rc;
@@ -119,11 +180,18 @@ rows_read_file(const char *path, struct rows *out, size_t max_bytes,
 	if (lines_open(&l, path, ROWS_MAX_LINE) < 0)
 		return util_seterr(err, errlen, "%s: %s", path,
 				   util_strerror(errno));
-	rc = read_lines(&l, path, out, max_bytes, err, errlen);
+	rc = read_lines(&l, path, out, max_bytes, max_rows, err, errlen);
 	lines_close(&l);
 	if (rc == 0)
 		out->from = "dir";
 	return rc;
+}
+
+int
+rows_read_file(const char *path, struct rows *out, size_t max_bytes,
+	       char *err, size_t errlen)
+{
+	return read_file_max(path, out, max_bytes, 0, err, errlen);
 }
 
 /* The split from the cache: 1 when read, 0 when it is not there. */
@@ -140,7 +208,7 @@ from_cache(const struct rows_src *src, const char *id, const char *config,
 		return fd == -2 ? 0 : -1;
 	}
 	lines_fdopen(&l, fd, path, ROWS_MAX_LINE);
-	rc = read_lines(&l, path, out, src->max_bytes, err, errlen);
+	rc = read_lines(&l, path, out, src->max_bytes, src->max_rows, err, errlen);
 	lines_close(&l);
 	close(fd);
 	free(path);
@@ -156,18 +224,48 @@ static int
 from_hub(const struct rows_src *src, const char *id, const char *config,
 	 const char *split, struct rows *out, char *err, size_t errlen)
 {
-	if (viewer_rows(src, id, config, split, out, err, errlen) < 0)
+	char *head = xstrfmt("%s.head", split);
+	int rc = 0;
+
+	if (viewer_rows(src, id, config, split, out, err, errlen) < 0) {
+		free(head);
 		return -1;
+	}
 	if (rowmedia_inline(src, out, err, errlen) < 0) {
+		free(head);
 		rows_free(out);
 		return -1;
 	}
-	if (src->cache &&
-	    rowcache_store(src->cache, id, config, split, out, err, errlen) < 0) {
+	if (src->cache && rowcache_store(src->cache, id, config,
+					 out->prefix ? head : split, out, err, errlen) < 0) {
 		rows_free(out);
-		return -1;
+		rc = -1;
+	} else {
+		out->from = "hub";
 	}
-	out->from = "hub";
+	free(head);
+	return rc;
+}
+
+/* A prefix from the cache's head file: 1 when it is there and long
+ * enough (or all there is, offline), 0 when not, -1 on error. */
+static int
+from_head(const struct rows_src *src, const char *id, const char *config,
+	  const char *split, struct rows *out, char *err, size_t errlen)
+{
+	char *head = xstrfmt("%s.head", split);
+	int rc = 0;
+
+	if (rows_valid_part(head, 0))
+		rc = from_cache(src, id, config, head, out, err, errlen);
+	free(head);
+	if (rc <= 0)
+		return rc;
+	if (out->n >= src->max_rows || src->offline) {
+		out->prefix = 1;
+		return 1;
+	}
+	rows_free(out);
 	return 0;
 }
 
@@ -185,12 +283,15 @@ rows_get(const struct rows_src *src, const char *id, const char *config,
 				   id ? id : "", config ? config : "", split ? split : "");
 	if (src->dir) {
 		path = rows_path(src->dir, id, config, split);
-		rc = rows_read_file(path, out, src->max_bytes, err, errlen);
+		rc = read_file_max(path, out, src->max_bytes, src->max_rows, err, errlen);
 		free(path);
 		return rc;
 	}
 	if (src->cache &&
 	    (rc = from_cache(src, id, config, split, out, err, errlen)) != 0)
+		return rc < 0 ? -1 : 0;
+	if (src->cache && src->max_rows &&
+	    (rc = from_head(src, id, config, split, out, err, errlen)) != 0)
 		return rc < 0 ? -1 : 0;
 	if (src->offline)
 		return util_seterr(err, errlen, "%s/%s/%s: not in the cache '%s' and "
@@ -341,5 +442,39 @@ rows_get_file(const struct rows_src *src, const char *id, const char *rev,
 	free(snap);
 	if (rc == 0)
 		out->from = from;
+	return rc;
+}
+
+int
+rows_get_url(const struct rows_src *src, const char *url, const char *id,
+	     const char *config, const char *split, struct rows *out,
+	     char *err, size_t errlen)
+{
+	struct rows_src plain = *src;
+	struct buf body;
+	int rc;
+
+	plain.max_rows = 0;
+	plain.token = NULL;
+	if (src->dir || src->offline || !url)
+		return rows_get(&plain, id, config, split, out, err, errlen);
+	*out = (struct rows){ 0 };
+	if (!rows_valid_part(id, 1) || !rows_valid_part(config, 0) ||
+	    !rows_valid_part(split, 0))
+		return util_seterr(err, errlen, "%s/%s/%s: not a valid dataset, config or split name",
+				   id, config, split);
+	if (src->cache && (rc = from_cache(&plain, id, config, split, out, err, errlen)) != 0)
+		return rc < 0 ? -1 : 0;
+	buf_init(&body, src->max_bytes ? src->max_bytes : ROWS_MAX_BYTES);
+	rc = viewer_get(&plain, url, &body, err, errlen);
+	if (rc == 0)
+		rc = rows_parse(body.s ? body.s : "", body.len, url, out,
+				src->max_bytes, err, errlen);
+	if (rc == 0 && src->cache &&
+	    (rc = rowcache_store(src->cache, id, config, split, out, err, errlen)) < 0)
+		rows_free(out);
+	if (rc == 0)
+		out->from = "url";
+	buf_release(&body);
 	return rc;
 }

@@ -42,6 +42,9 @@ struct rows_src {
 	 * cells are fetched and stored inline when rows come from the hub
 	 * (lib/hub/rowmedia.h) */
 	const char *const *media;
+	/* 0: the whole split; else its first max_rows rows at most (a
+	 * streaming dataset's prefix: rows_get) */
+	size_t max_rows;
 };
 
 /*
@@ -80,6 +83,7 @@ struct rows {
 	/* where they came from: "dir", "cache" or "hub" */
 	const char *from;
 	size_t cap;		/* room in v and len (rows_add) */
+	int prefix;		/* 1: the split has more rows (src->max_rows) */
 };
 
 /* Whether s is a safe dataset id (slash 1: "ORG/NAME" or "NAME"), config
@@ -102,6 +106,34 @@ char *rows_path(const char *root, const char *id, const char *config,
  */
 int rows_get(const struct rows_src *src, const char *id, const char *config,
 	     const char *split, struct rows *out, char *err, size_t errlen);
+
+/*
+ * With src->max_rows set, rows_get() returns at most that many rows, the
+ * split's first, and asks the hub for no more: the whole split's file
+ * when it is there, else ROOT/<id>/<config>/<split>.head.jsonl, a prefix
+ * the cache keeps for this (a prefix too short is fetched again, longer;
+ * offline it is what there is). out->prefix says the split has more.
+ */
+
+/*
+ * A JSON Lines file at url (a file outside the hub: SpecBench's question
+ * file on GitHub), kept as id/config/split: read from src->dir only when
+ * set, else from src->cache, else (unless offline) downloaded (at most
+ * src->max_bytes, no token sent), checked with rows_parse() and stored in
+ * the cache ("url"). Returns 0, or -1 with a message in err.
+ */
+int rows_get_url(const struct rows_src *src, const char *url, const char *id,
+		 const char *config, const char *split, struct rows *out,
+		 char *err, size_t errlen);
+
+/*
+ * The rows of JSON Lines text s[0..n) (blank lines skipped, a "\r\n" end
+ * taken), each a JSON object, into *out; name is for messages ("name:LINE:
+ * why"); at most max_bytes of rows (0: ROWS_MAX_BYTES), ROWS_MAX_LINE a
+ * line. Returns 0, or -1 with a message in err (*out empty).
+ */
+int rows_parse(const char *s, size_t n, const char *name, struct rows *out,
+	       size_t max_bytes, char *err, size_t errlen);
 
 /*
  * The rows of a JSON Lines file of dataset repository id at revision rev

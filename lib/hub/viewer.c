@@ -187,17 +187,14 @@ why_failed(CURLcode rc, long status, const char *cerr, char *out, size_t n)
 	return out;
 }
 
-/* GET the page at offset into F->body, trying again while it may help. */
+/* GET url into F->body, trying again while it may help; offset names
+ * the page in messages. */
 static int
-get_page(struct fetch *F, uint64_t offset)
+get_url(struct fetch *F, const char *url, uint64_t offset)
 {
 	const struct rows_src *src = F->src;
 	int tries = src->retries < 0 ? 0 : src->retries ? src->retries : VIEWER_RETRIES;
 	long base = src->backoff_ms > 0 ? src->backoff_ms : VIEWER_BACKOFF_MS;
-	char *url = xstrfmt("%s/rows?dataset=%s&config=%s&split=%s&offset=%llu"
-			    "&length=%d", src->endpoint ? src->endpoint : VIEWER_ENDPOINT,
-			    F->id, F->config, F->split, (unsigned long long)offset,
-			    ROWPAGE_MAX_ROWS);
 	char cerr[CURL_ERROR_SIZE], last[CURL_ERROR_SIZE + 32];
 	int rc = -1;
 
@@ -244,6 +241,20 @@ get_page(struct fetch *F, uint64_t offset)
 		sleep_ms(viewer_backoff_ms(attempt, base, F->retry_after));
 	}
 	curl_easy_setopt(F->c, CURLOPT_ERRORBUFFER, NULL);
+	return rc;
+}
+
+/* GET the page at offset (at most want rows) into F->body. */
+static int
+get_page(struct fetch *F, uint64_t offset, size_t want)
+{
+	const struct rows_src *src = F->src;
+	char *url = xstrfmt("%s/rows?dataset=%s&config=%s&split=%s&offset=%llu"
+			    "&length=%zu", src->endpoint ? src->endpoint : VIEWER_ENDPOINT,
+			    F->id, F->config, F->split, (unsigned long long)offset,
+			    want < ROWPAGE_MAX_ROWS ? want : (size_t)ROWPAGE_MAX_ROWS);
+	int rc = get_url(F, url, offset);
+
 	free(url);
 	return rc;
 }
@@ -293,12 +304,18 @@ read_all(struct fetch *F, struct rows *out)
 	int rc = 0;
 
 	while (rc == 0) {
-		if (get_page(F, out->n) < 0)
+		size_t want = src->max_rows ? src->max_rows - out->n : ROWPAGE_MAX_ROWS;
+
+		if (get_page(F, out->n, want) < 0)
 			return -1;
 		if ((rc = take(F, out, &total, &bytes, max)) < 0)
 			return -1;
 		if (src->progress)
 			src->progress(src->progress_ud, F->what, out->n, (size_t)total);
+		if (!rc && src->max_rows && out->n >= src->max_rows) {
+			out->prefix = 1;
+			break;
+		}
 	}
 	return 0;
 }
@@ -330,5 +347,39 @@ viewer_rows(const struct rows_src *src, const char *id, const char *config,
 		rows_free(out);
 	else
 		out->from = "hub";
+	return rc;
+}
+
+int
+viewer_get(const struct rows_src *src, const char *url, struct buf *out,
+	   char *err, size_t errlen)
+{
+	struct rows_src plain = *src;
+	struct fetch F = { &plain, "", "", "", NULL, NULL, NULL,
+			   BUF_INIT(out->max), -1, 0, err, errlen };
+	int rc = -1;
+
+	plain.token = NULL;
+	F.what = xstrdup(url);
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		util_seterr(err, errlen, "%s: libcurl failed to start", url);
+		free(F.what);
+		return -1;
+	}
+	if (start(&F) == 0) {
+		curl_easy_setopt(F.c, CURLOPT_HTTPHEADER, NULL);
+		rc = get_url(&F, url, 0);
+	}
+	if (F.c)
+		curl_easy_cleanup(F.c);
+	curl_slist_free_all(F.hdr);
+	curl_global_cleanup();
+	if (rc == 0) {
+		buf_release(out);
+		*out = F.body;
+	} else {
+		buf_release(&F.body);
+	}
+	free(F.what);
 	return rc;
 }

@@ -28,6 +28,19 @@ struct rows_src;
 int viewer_rows(const struct rows_src *src, const char *id, const char *config,
 		const char *split, struct rows *out, char *err, size_t errlen);
 
+/*
+ * GET url whole into *out (its cap is out->max): no token sent, followed
+ * redirects, the same tries and backoff as the pages. Returns 0, or -1
+ * with a message in err naming the URL ("HTTP 404 from the dataset
+ * viewer" for a status: the viewer's wording).
+ */
+struct buf;
+int viewer_get(const struct rows_src *src, const char *url, struct buf *out,
+	       char *err, size_t errlen);
+
+/* With src->max_rows set, viewer_rows() stops at that many rows (asking
+ * no page for more) and sets out->prefix when the split has more. */
+
 /* The wait before try attempt + 1 (attempt from 0): base_ms doubled
  * attempt times, or retry_after_s seconds when >= 0; both capped at
  * VIEWER_WAIT_MAX_MS. */
