@@ -2,6 +2,7 @@
 /* The hub-backed public datasets: the registry, the rows fetched, a builder per loader kind, the turns finalized. */
 #include "gen.h"
 #include "hfpub.h"
+#include "hfmedia.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -107,18 +108,18 @@ static int build_spec_bench(struct dataset *d, const struct gen_opts *o,
 /* One line a kind: the helper that writes a builder sets its own. */
 const hfpub_build_fn hfpub_builders[HFPUB_NKINDS] = {
 	[HFPUB_INSTRUCTION_RESPONSE] = build_instruction,
-	[HFPUB_CONVERSATION] = NULL,	/* pubmedia */
-	[HFPUB_MMVU] = NULL,		/* pubmedia */
+	[HFPUB_CONVERSATION] = hfmedia_build_conversation,
+	[HFPUB_MMVU] = hfmedia_build_mmvu,
 	[HFPUB_MT_BENCH] = build_mt_bench,
-	[HFPUB_ASR] = NULL,		/* pubmedia */
+	[HFPUB_ASR] = hfmedia_build_asr,
 	[HFPUB_EXGENTIC] = NULL,	/* exgentic */
 	[HFPUB_SPEC_BENCH] = build_spec_bench,
 };
 
 /* pubmedia's */
-const hfpub_media_fn hfpub_media_image = NULL;
-const hfpub_media_fn hfpub_media_video = NULL;
-const hfpub_media_fn hfpub_media_audio = NULL;
+const hfpub_media_fn hfpub_media_image = hfmedia_image;
+const hfpub_media_fn hfpub_media_video = hfmedia_video;
+const hfpub_media_fn hfpub_media_audio = hfmedia_audio;
 
 const struct hfpub_ds *
 hfpub_find(const char *name)
@@ -549,6 +550,7 @@ get_rows(const struct gen_opts *o, const struct hfpub_ds *ds, size_t max_rows,
 	rows_src_env(&src, &env);
 	src.dir = o->public_dir;
 	src.max_rows = max_rows;
+	src.media = hfmedia_columns(ds);
 	if (isatty(2))
 		src.progress = on_progress;
 	if (ds->kind == HFPUB_SPEC_BENCH) {

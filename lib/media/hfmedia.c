@@ -66,7 +66,9 @@ png_to_rgb(png_structp ps, png_infop pi)
 		png_set_expand_gray_1_2_4_to_8(ps);
 	if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA)
 		png_set_gray_to_rgb(ps);
-	if (type & PNG_COLOR_MASK_ALPHA)
+	/* a palette's tRNS becomes alpha when expanded */
+	if ((type & PNG_COLOR_MASK_ALPHA) ||
+	    (type == PNG_COLOR_TYPE_PALETTE && png_get_valid(ps, pi, PNG_INFO_tRNS)))
 		png_set_strip_alpha(ps);
 	png_set_strip_16(ps);
 	png_set_interlace_handling(ps);
