@@ -269,7 +269,11 @@ write_cell(struct rewrite *R, struct jw *w, const struct json *v, int depth)
 		return write_fetched(R, w, &c);
 	if (depth < 2 && is_audio_sources(v))
 		return write_cell(R, w, v->child, depth + 1);
-	if (depth >= 2 || !v || v->type != JSON_ARRAY) {
+	if (!v) {
+		jw_null(w);
+		return 0;
+	}
+	if (depth >= 2 || v->type != JSON_ARRAY) {
 		jw_value(w, v);
 		return 0;
 	}
