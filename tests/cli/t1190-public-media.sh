@@ -38,6 +38,8 @@ hub() {
 	touch "$TMP/$2.log"
 }
 hub "$FIX" main
+start_mock --ttft-ms 1 --itl-ms 1 || exit 1
+export MOCK_URL
 CLOSED=http://127.0.0.1:$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 export CLOSED
 
@@ -148,6 +150,21 @@ test_expect_success 'audio that is not WAV without ffmpeg: the row skipped, the 
 		>r.out 2>err &&
 	grep "Debian package ffmpeg" err &&
 	test "$(jq -r ".payload.messages[0].content[1].input_audio.data" r.out | sort -u | wc -l)" = 1
+'
+
+test_expect_success 'aiperf profile against aiperf-mock: the bodies sent (raw export) are aiperf-gen'"'"'s' '
+	for d in mmstar llava_onevision mmvu librispeech; do
+		aiperf-gen -m m --tokenizer builtin --random-seed 1 --public-dataset "$d" \
+			--public-dataset-dir "$FIX" --request-count 3 2>/dev/null |
+			python3 "$REF" --digest >"$d.want" &&
+		test "$(wc -l <"$d.want")" = 3 &&
+		aiperf profile --model m --url "$MOCK_URL" --tokenizer builtin --random-seed 1 \
+			--public-dataset "$d" --public-dataset-dir "$FIX" --request-count 3 \
+			--export-level raw --artifact-dir "p-$d" >"p-$d.out" 2>"p-$d.err" &&
+		test "$(jq -r ".error // empty" "p-$d/profile_export_raw.jsonl" | wc -l)" = 0 &&
+		python3 "$REF" --digest <"p-$d/profile_export_raw.jsonl" >"$d.sent" &&
+		test_cmp "$d.want" "$d.sent" || { echo "dataset $d"; cat "p-$d.err"; exit 1; }
+	done
 '
 
 test_done

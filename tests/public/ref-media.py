@@ -9,14 +9,20 @@
 #     one line per conversation: its one user message's content as the
 #     chat endpoint sends it (a string, or a list of parts), an image as
 #     "JPEG WxH" (PIL re-encodes it: the bytes are libjpeg's, not ours)
+#   ref-media.py --digest < records (or a raw export)
+#     each record's content with every base64 media string (an image URL,
+#     a video data URL, audio data) as "sha256 HEX" of its bytes, as the
+#     raw export elides them ("<elided: N base64 chars, sha256 HEX>")
 #   ref-media.py --normalize < records
 #     the records' messages[0].content the same way, each image data URL
 #     checked to be a baseline JPEG with 4:4:4 sampling (quality 85,
 #     subsampling 0: encode_image) and replaced by "JPEG WxH"
 import argparse
 import base64
+import hashlib
 import json
 import os
+import re
 import struct
 import sys
 
@@ -216,12 +222,36 @@ def normalize():
         print(json.dumps(c, ensure_ascii=False, separators=(",", ":")))
 
 
+def digest_of(s):
+    m = re.search(r"<elided: \d+ base64 chars, sha256 ([0-9a-f]{64})>", s)
+    if m:
+        return "sha256 " + m.group(1)
+    b64 = s.split(";base64,", 1)[1] if s.startswith("data:") else s
+    return "sha256 " + hashlib.sha256(base64.b64decode(b64)).hexdigest()
+
+
+def digest():
+    for line in sys.stdin:
+        c = json.loads(line)["payload"]["messages"][0]["content"]
+        for p in c if isinstance(c, list) else []:
+            if p.get("type") == "image_url":
+                p["image_url"]["url"] = digest_of(p["image_url"]["url"])
+            elif p.get("type") == "input_audio":
+                p["input_audio"]["data"] = digest_of(p["input_audio"]["data"])
+            elif p.get("type") == "video_url" and p["video_url"]["url"].startswith("data:"):
+                p["video_url"]["url"] = digest_of(p["video_url"]["url"])
+        print(json.dumps(c, ensure_ascii=False, separators=(",", ":")))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--root")
     ap.add_argument("--dataset")
     ap.add_argument("--normalize", action="store_true")
+    ap.add_argument("--digest", action="store_true")
     a = ap.parse_args()
+    if a.digest:
+        return digest()
     if a.normalize:
         return normalize()
     kind, ds, config, split = DATASETS[a.dataset]
