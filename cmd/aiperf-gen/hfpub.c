@@ -3,6 +3,7 @@
 #include "gen.h"
 #include "hfpub.h"
 #include "exgentic.h"
+#include "hfmedia.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -93,7 +94,7 @@ const struct hfpub_ds hfpub_table[] = {
 	  .description = "Exgentic v2 agent LLM traces (Exgentic)" },
 	{ "spec_bench", HFPUB_SPEC_BENCH,
 	  .description = "SpecBench questions, first turns (hemingkx/Spec-Bench on GitHub)" },
-	{ NULL },
+	{ .name = NULL },
 };
 
 static int build_instruction(struct dataset *d, const struct gen_opts *o,
@@ -106,21 +107,16 @@ static int build_spec_bench(struct dataset *d, const struct gen_opts *o,
 			    const struct hfpub_ds *ds, struct rows *rows,
 			    char *err, size_t errlen);
 
-/* One line a kind: the helper that writes a builder sets its own. */
+/* The builder of each loader kind. */
 const hfpub_build_fn hfpub_builders[HFPUB_NKINDS] = {
 	[HFPUB_INSTRUCTION_RESPONSE] = build_instruction,
-	[HFPUB_CONVERSATION] = NULL,	/* pubmedia */
-	[HFPUB_MMVU] = NULL,		/* pubmedia */
+	[HFPUB_CONVERSATION] = hfmedia_build_conversation,
+	[HFPUB_MMVU] = hfmedia_build_mmvu,
 	[HFPUB_MT_BENCH] = build_mt_bench,
-	[HFPUB_ASR] = NULL,		/* pubmedia */
+	[HFPUB_ASR] = hfmedia_build_asr,
 	[HFPUB_EXGENTIC] = exgentic_build,
 	[HFPUB_SPEC_BENCH] = build_spec_bench,
 };
-
-/* pubmedia's */
-const hfpub_media_fn hfpub_media_image = NULL;
-const hfpub_media_fn hfpub_media_video = NULL;
-const hfpub_media_fn hfpub_media_audio = NULL;
 
 const struct hfpub_ds *
 hfpub_find(const char *name)
@@ -129,18 +125,6 @@ hfpub_find(const char *name)
 		if (!strcmp(ds->name, name))
 			return ds;
 	return NULL;
-}
-
-int
-hfpub_available(const struct hfpub_ds *ds)
-{
-	if (!hfpub_builders[ds->kind])
-		return 0;
-	if (ds->kind != HFPUB_INSTRUCTION_RESPONSE)
-		return 1;
-	return (!ds->image_column || hfpub_media_image) &&
-	       (!ds->video_column || hfpub_media_video) &&
-	       (!ds->audio_column || hfpub_media_audio);
 }
 
 const char *const *
@@ -313,11 +297,11 @@ static int
 add_media(struct turn *u, const struct hfpub_ds *ds, const struct json *row,
 	  char *err, size_t errlen)
 {
-	if (ds->image_column && hfpub_media_image(u, row, ds->image_column, err, errlen))
+	if (ds->image_column && hfmedia_image(u, row, ds->image_column, err, errlen))
 		return -1;
-	if (ds->video_column && hfpub_media_video(u, row, ds->video_column, err, errlen))
+	if (ds->video_column && hfmedia_video(u, row, ds->video_column, err, errlen))
 		return -1;
-	if (ds->audio_column && hfpub_media_audio(u, row, ds->audio_column, err, errlen))
+	if (ds->audio_column && hfmedia_audio(u, row, ds->audio_column, err, errlen))
 		return -1;
 	return 0;
 }
@@ -526,6 +510,7 @@ get_rows(const struct gen_opts *o, const struct hfpub_ds *ds, size_t max_rows,
 	rows_src_env(&src, &env);
 	src.dir = o->public_dir;
 	src.max_rows = max_rows;
+	src.media = hfmedia_columns(ds);
 	if (isatty(2))
 		src.progress = on_progress;
 	if (ds->kind == HFPUB_SPEC_BENCH) {

@@ -79,21 +79,7 @@ typedef int (*hfpub_build_fn)(struct dataset *d, const struct gen_opts *o,
  */
 extern const hfpub_build_fn hfpub_builders[HFPUB_NKINDS];
 
-/*
- * A row's media column into t (pubmedia's: base_hf_dataset.py's
- * _extract_images, _extract_videos, _extract_audio): row is the parsed
- * row, column the metadata's column name; what the row holds there that
- * is no media adds nothing. Returns 0, or -1 with a message in err. The
- * instruction/response builder calls them for a dataset that names the
- * column; NULL: such a dataset is not available in this build.
- */
-typedef int (*hfpub_media_fn)(struct turn *t, const struct json *row,
-			      const char *column, char *err, size_t errlen);
-extern const hfpub_media_fn hfpub_media_image, hfpub_media_video,
-	hfpub_media_audio;
 
-/* Whether ds can be built here (its kind's builder, its media's). */
-int hfpub_available(const struct hfpub_ds *ds);
 
 /*
  * _max_conversations(): for a streaming dataset, --request-count when

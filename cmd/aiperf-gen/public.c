@@ -97,9 +97,6 @@ public_check_opts(struct gen_opts *o)
 		if (exgentic_check(o, ds->version == 2, err, sizeof(err)))
 			die("--public-dataset %s: %s", ds->name, err);
 	}
-	if (ds && !hfpub_available(ds))
-		die("'%s' is not available in this build (%s; its loader is not "
-		    "built yet)", ds->name, ds->description);
 	if (ds && o->input_file)
 		die_usage("--input-file cannot be used with --public-dataset %s "
 			  "(a local copy of its rows: --public-dataset-dir DIR)", ds->name);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "hub/rowcache.h"
+#include "hub/rowmedia.h"
 #include "hub/viewer.h"
 #include "json/json.h"
 #include "lines.h"
@@ -228,6 +229,11 @@ from_hub(const struct rows_src *src, const char *id, const char *config,
 
 	if (viewer_rows(src, id, config, split, out, err, errlen) < 0) {
 		free(head);
+		return -1;
+	}
+	if (rowmedia_inline(src, out, err, errlen) < 0) {
+		free(head);
+		rows_free(out);
 		return -1;
 	}
 	if (src->cache && rowcache_store(src->cache, id, config,

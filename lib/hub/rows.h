@@ -38,6 +38,10 @@ struct rows_src {
 	 * time: 0: VIEWER_BACKOFF_MS */
 	int retries;
 	long backoff_ms;
+	/* media columns (NULL-terminated; NULL: none) whose {"src": URL}
+	 * cells are fetched and stored inline when rows come from the hub
+	 * (lib/hub/rowmedia.h) */
+	const char *const *media;
 	/* 0: the whole split; else its first max_rows rows at most (a
 	 * streaming dataset's prefix: rows_get) */
 	size_t max_rows;

@@ -9,16 +9,24 @@
 #   GET|HEAD /datasets/ID/resolve/REV/FILE
 #     REPO/ID/FILE with X-Repo-Commit and an ETag (the file's sha256), as
 #     hfhub.c reads them; 404 with X-Error-Code EntryNotFound otherwise.
+#   GET /assets/ID/--/C/S/ROW/COL/I/NAME?Expires=..&Signature=..
+#     (--media) the bytes of a media cell, as the viewer's cached assets
 # Usage: fake-hub.py --root ROOT --port-file F [--log F] [--repo REPO]
 #   [--token T] [--429-once] [--retry-after S] [--truncate COLUMN]
-#   [--idle S] [--max S]
+#   [--media] [--idle S] [--max S]
 # --port-file gets the port (written whole, then renamed); --log gets each
 # request line; --token answers 401 without "Authorization: Bearer T";
 # --429-once answers the first /rows request 429 (Retry-After: S, default
 # 0); --truncate cuts that column's cells (truncated_cells names it). It
 # exits by itself after --idle seconds without a request (default 30) or
-# --max seconds in all (default 300).
+# --max seconds in all (default 300). --media serves each cell in HF's
+# undecoded form {"bytes": B64, "path": NAME} (or a list of them) the way
+# the viewer does, with signed asset URLs: an audio file (.wav .flac .mp3
+# .ogg) as [{"src": URL, "type": "audio/..."}], anything else (an image)
+# as {"src": URL, "height": 0, "width": 0}; an asset whose NAME starts
+# with "gone" answers 404, with "huge" 65 MiB of zeros.
 import argparse
+import base64
 import hashlib
 import http.server
 import json
@@ -37,6 +45,7 @@ ap.add_argument("--token")
 ap.add_argument("--429-once", dest="once429", action="store_true")
 ap.add_argument("--retry-after", default="0")
 ap.add_argument("--truncate")
+ap.add_argument("--media", action="store_true")
 ap.add_argument("--idle", type=float, default=30)
 ap.add_argument("--max", type=float, default=300)
 A = ap.parse_args()
@@ -105,6 +114,8 @@ class Hub(http.server.BaseHTTPRequestHandler):
                              [("X-Error-Code", "ExternalUnauthenticatedError")])
         if url.path == "/rows":
             return self.rows(urllib.parse.parse_qs(url.query))
+        if A.media and url.path.startswith("/assets/"):
+            return self.asset(url.path[len("/assets/"):])
         if url.path.startswith("/datasets/"):
             return self.resolve(url.path[len("/datasets/"):])
         self.send(404, {"error": "Not found."})
@@ -126,10 +137,58 @@ class Hub(http.server.BaseHTTPRequestHandler):
                 r = dict(r)
                 r[A.truncate] = str(r[A.truncate])[:2]
                 cut = [A.truncate]
+            if A.media:
+                r = self.media_row(get("dataset"), get("config"), get("split"), off + i, r)
             page.append({"row_idx": off + i, "row": r, "truncated_cells": cut})
         self.send(200, {"features": features(rows), "rows": page,
                         "num_rows_total": len(rows), "num_rows_per_page": 100,
                         "partial": False})
+
+    def media_cell(self, base, v, i):
+        if isinstance(v, list):
+            return [self.media_cell(base, e, "%s.%d" % (i, k)) for k, e in enumerate(v)]
+        if not (isinstance(v, dict) and isinstance(v.get("bytes"), str) and v.get("path")):
+            return v
+        name = v["path"].rsplit("/", 1)[-1]
+        src = "%s/%s/%s?Expires=1700000000&Signature=secret%%2Fkey" % (base, i, name)
+        ext = name.rsplit(".", 1)[-1].lower()
+        types = {"wav": "audio/wav", "flac": "audio/flac", "mp3": "audio/mpeg", "ogg": "audio/ogg"}
+        if ext in types:
+            return [{"src": src, "type": types[ext]}]
+        return {"src": src, "height": 0, "width": 0}
+
+    def media_row(self, ds, config, split, idx, r):
+        host = "http://" + self.headers.get("Host", "127.0.0.1")
+        out = {}
+        for k, v in r.items():
+            base = "%s/assets/%s/--/%s/%s/%d/%s" % (host, ds, config, split, idx,
+                                                     urllib.parse.quote(k, safe=""))
+            out[k] = self.media_cell(base, v, "0")
+        return out
+
+    def asset(self, path):
+        parts = [urllib.parse.unquote(p) for p in path.split("/")]
+        try:
+            k = parts.index("--")
+            ds, (config, split, idx, col, i, name) = "/".join(parts[:k]), parts[k + 1:]
+            v = load(ds, config, split)[int(idx)][col]
+            for j in i.split(".")[1:]:
+                v = v[int(j)]
+        except (ValueError, TypeError, IndexError, KeyError):
+            return self.send(404, {"error": "no such asset"})
+        if name.startswith("gone"):
+            return self.send(404, {"error": "expired"})
+        if name.startswith("huge"):
+            self.send_response(200)
+            self.send_header("Content-Length", str(65 << 20))
+            self.end_headers()
+            try:
+                for _ in range(65):
+                    self.wfile.write(bytes(1 << 20))
+            except OSError:
+                pass
+            return
+        self.send(200, base64.b64decode(v["bytes"]))
 
     def resolve(self, path):
         parts = path.split("/")
