@@ -282,7 +282,7 @@ void sched_check_mode(struct gen_opts *o);
 /* trace.c: mooncake_trace datasets. */
 enum {
 	DS_SYNTHETIC, DS_MOONCAKE, DS_SINGLE_TURN, DS_MULTI_TURN, DS_RANDOM_POOL,
-	DS_BAILIAN, DS_BURST_GPT,
+	DS_BAILIAN, DS_BURST_GPT, DS_DAG,
 };
 /* The dataset type of o->input_file (exits on an unsupported one) and
  * whether its first non-empty line has a timestamp. */

@@ -53,6 +53,7 @@ static const char *const type_names[] = {
 	[DS_MOONCAKE] = "mooncake_trace", [DS_SINGLE_TURN] = "single_turn",
 	[DS_MULTI_TURN] = "multi_turn", [DS_RANDOM_POOL] = "random_pool",
 	[DS_BAILIAN] = "bailian_trace", [DS_BURST_GPT] = "burst_gpt_trace",
+	[DS_DAG] = "dag_jsonl",
 };
 #define NTYPES ((int)(sizeof(type_names) / sizeof(*type_names)))
 
