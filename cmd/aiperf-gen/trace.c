@@ -128,6 +128,28 @@ looks_bailian(const struct json *o)
 	return bailian_parse(o, &r, NULL, 0) != -1;
 }
 
+/* DagJsonlLoader.can_load: a string session_id and a non-empty list of
+ * turn objects, one with a messages list, forks or spawns. */
+static int
+looks_dag(const struct json *o)
+{
+	const struct json *t = json_get(o, "turns");
+
+	if (!json_is_str(json_get(o, "session_id")) || !t ||
+	    t->type != JSON_ARRAY || !t->len)
+		return 0;
+	for (const struct json *e = t->child; e; e = e->next) {
+		const struct json *m = json_get(e, "messages");
+
+		if (e->type != JSON_OBJECT)
+			return 0;
+		if ((m && m->type == JSON_ARRAY) || json_get(e, "forks") ||
+		    json_get(e, "spawns"))
+			return 1;
+	}
+	return 0;
+}
+
 /* A CSV header with BurstGPT's columns (csv.DictReader fieldnames). */
 static int
 looks_burst(const char *s, size_t n)
@@ -158,6 +180,8 @@ can_load(int type, const struct json *v, const char *line, size_t n)
 		return looks_mooncake(v);
 	if (type == DS_BAILIAN)
 		return looks_bailian(v);
+	if (type == DS_DAG)
+		return looks_dag(v);
 	custom_parser_init(&cp);
 	ok = custom_parse_value(&cp, type == DS_SINGLE_TURN ? CUSTOM_SINGLE_TURN :
 			       type == DS_MULTI_TURN ? CUSTOM_MULTI_TURN :
@@ -277,11 +301,14 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 
 	*has_timestamp = 0;
 	if (o->custom_type && (type = type_named(o->custom_type,
-						 strlen(o->custom_type))) < 0)
-		die_usage("invalid value for --custom-dataset-type: '%s' (%s, %s, "
-			  "%s, %s, %s, %s)", o->custom_type, type_names[1],
-			  type_names[2], type_names[3], type_names[4],
-			  type_names[5], type_names[6]);
+						 strlen(o->custom_type))) < 0) {
+		struct buf b = BUF_INIT(BUF_NOMAX);
+
+		for (int i = DS_MOONCAKE; i < NTYPES; i++)
+			buf_addf(&b, "%s%s", i > DS_MOONCAKE ? ", " : "", type_names[i]);
+		die_usage("invalid value for --custom-dataset-type: '%s' (%s)",
+			  o->custom_type, buf_str(&b));
+	}
 	if (type == DS_RANDOM_POOL || (type < 0 && gen_is_dir(o->input_file)))
 		return type < 0 ? dir_type(o) : type;
 	doc = json_doc_new();
@@ -565,6 +592,10 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 		csv_release(&t.csv);
 		tload_free(&t);
 		free(line);
+		return;
+	}
+	if (o->ds_type == DS_DAG) {
+		dag_check_first(o);
 		return;
 	}
 	if (o->ds_type != DS_MOONCAKE) {
@@ -915,6 +946,10 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 	struct rng model, dist;
 	size_t rr = 0;
 
+	if (o->ds_type == DS_DAG) {
+		dag_dataset_build(d, o);
+		return;
+	}
 	if (o->ds_type == DS_SINGLE_TURN || o->ds_type == DS_MULTI_TURN ||
 	    o->ds_type == DS_RANDOM_POOL) {
 		custom_dataset_build(d, o, p, root);
