@@ -311,6 +311,8 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 	}
 	if (type == DS_RANDOM_POOL || (type < 0 && gen_is_dir(o->input_file)))
 		return type < 0 ? dir_type(o) : type;
+	if (type == DS_DAG)
+		return type;	/* its loader reads the file (blank, too) */
 	doc = json_doc_new();
 	line = first_line(o, &n, &lineno);
 	v = json_parse(doc, line, n, NULL, 0);

@@ -441,6 +441,35 @@ sess_finish(struct sender *s, struct xfer *x)
 		sess_drop(s, e);	/* its next turn will never come */
 }
 
+/* Whether a record of session corr waits in the input queue. */
+static int
+queued(const struct sender *s, const char *corr)
+{
+	for (const struct xfer *x = s->qhead; x; x = x->next)
+		if (!strcmp(x->corr, corr))
+			return 1;
+	return 0;
+}
+
+/* End of input and p's first turn never came: its waiting children are
+ * not sent (they go with the sweep after). */
+static void
+orphan_waiters(struct sender *s, struct sess *p)
+{
+	if (!p->waiters || p->started || p->busy || queued(s, p->corr))
+		return;
+	for (struct sess *w = p->waiters, *n; w; w = n) {
+		n = w->wnext;
+		w->wnext = NULL;
+		free(w->parent);
+		w->parent = NULL;
+		w->triggered = w->ended = 1;
+		drop_parked(s, w);
+	}
+	p->waiters = NULL;
+	p->kids_live = 0;
+}
+
 /* End of input: sessions waiting for turns that never came give their
  * slot back (a bucket is scanned again after a drop: a child's end may
  * end its parent too). */
@@ -452,6 +481,7 @@ sess_sweep(struct sender *s)
 	for (size_t i = 0; i < SESS_BUCKETS; i++)
 		for (struct sess *e = s->sess[i], *n; e; e = n) {
 			n = e->next;
+			orphan_waiters(s, e);
 			if (!e->busy && !e->phead && !e->due && (e->slot || e->ended) &&
 			    e->kids_live <= 0) {
 				sess_drop(s, e);
