@@ -184,8 +184,9 @@ schedule_next(struct sender *s, struct sess *e)
 {
 	struct xfer *x = e->phead;
 
-	if (!x || e->busy || e->due || (e->child && !e->triggered) || gated(e, x))
-		return;
+	if (!x || e->busy || e->due || (!e->slot && !e->child) ||
+	    (e->child && !e->triggered) || gated(e, x))
+		return;	/* a first turn not started yet holds back the rest */
 	e->phead = x->next;
 	if (!e->phead)
 		e->ptail = NULL;

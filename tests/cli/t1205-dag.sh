@@ -131,7 +131,8 @@ bad() {
 	echo "aiperf-gen: $m" | sed "s|@|$n.jsonl|g" >"$n.want" &&
 	test_cmp "$n.want" "$n.err"
 }
-U='{"role":"user","content":"x"}'
+# a user message, for the hostile files' lines
+U=$(printf '%s' '{"role":"user","content":"x"}')
 export U
 
 test_expect_success 'hostile files: the loader'"'"'s messages, exit 1' '
