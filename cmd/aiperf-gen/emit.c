@@ -248,6 +248,7 @@ dataset_free(struct dataset *d)
 		free(c->context);
 	}
 	free(d->convs);
+	dag_free(d->dag);
 	if (d->stream)
 		custom_stream_free(d->stream);
 	gen_images_done();
@@ -579,12 +580,16 @@ records_emit(const struct dataset *d, const struct gen_opts *o, uint64_t root)
 	rng_derive(&s.ids, root, "aiperf.gen.request_id");
 	rng_derive(&s.cancel, root, "timing.request.cancellation");
 	buf_init(&s.line, BUF_NOMAX);
-	rc = warmup_emit(&s, o, root);
+	rc = d->dag ? 0 : warmup_emit(&s, o, root);
 	/* accuracy: profiling request k is problem k mod n (aiperf-metrics
 	 * grades it against that one), whatever the warmup sent */
 	if (o->accuracy_problems)
 		s.pos = 0;
-	if (!rc && o->fixed)
+	if (!rc && d->dag)
+		rc = dag_emit(&s, o->request_count < 0 ? LLONG_MAX : count,
+			      o->num_sessions || o->request_count >= 0 ?
+			      o->num_sessions : (long long)dag_roots(d->dag), root);
+	else if (!rc && o->fixed)
 		rc = emit_fixed(&s, count, o->num_sessions);
 	else if (!rc && o->uc_rate > 0)
 		rc = ucr_emit(&s, count, o->num_sessions);

@@ -167,12 +167,14 @@ struct conv {
 };
 
 struct custom_stream;
+struct gen_dag;
 
 struct dataset {
 	struct conv *convs;
 	size_t n;
 	size_t lines;		/* trace files: non-empty lines read */
 	struct custom_stream *stream;	/* set: conversations read as sampled */
+	struct gen_dag *dag;	/* dag_jsonl: the branches (dag.c), or NULL */
 };
 
 /* prompt.c: the original's PromptGenerator over a tokenized corpus. */
@@ -291,7 +293,7 @@ void sched_check_mode(struct gen_opts *o);
 enum {
 	DS_SYNTHETIC, DS_MOONCAKE, DS_SINGLE_TURN, DS_MULTI_TURN, DS_RANDOM_POOL,
 	DS_BAILIAN, DS_BURST_GPT, DS_SPEED_BENCH,
-	DS_RAW_PAYLOAD, DS_INPUTS_JSON, DS_SAGEMAKER,
+	DS_RAW_PAYLOAD, DS_INPUTS_JSON, DS_SAGEMAKER, DS_DAG,
 };
 /* The dataset type of o->input_file (exits on an unsupported one) and
  * whether its first non-empty line has a timestamp. */
@@ -399,6 +401,19 @@ int inputs_json_write(const struct dataset *d, const char *path);
 /* Write every request record to stdout; returns 0, or -1 on write error. */
 int records_emit(const struct dataset *d, const struct gen_opts *o,
 		 uint64_t root);
+
+/* dag.c: dag_jsonl datasets (conversations with FORK and SPAWN branches). */
+/* Load and check the file (exits 1 with the loader's message); one conv a
+ * DAG conversation, in file order, the branches in d->dag. */
+void dag_dataset_build(struct dataset *d, const struct gen_opts *o);
+/* Exits as dag_dataset_build() would, without building. */
+void dag_check_first(const struct gen_opts *o);
+void dag_free(struct gen_dag *g);
+/* Its roots (conversations no branch names). */
+size_t dag_roots(const struct gen_dag *g);
+/* The profiling phase: whole trees, roots in file order, until sessions
+ * roots or count records (between trees); 0, or -1 on write error. */
+int dag_emit(struct stream *s, long long count, long long sessions, uint64_t root);
 
 /* image.c: synthetic images and image dataset fields (issue #17). */
 /* Whether the size options ask for synthetic images (both means > 0). */

@@ -59,6 +59,7 @@ static const char *const type_names[] = {
 	[DS_SPEED_BENCH] = "speed_bench_qualitative",	/* or another of the 32 */
 	[DS_RAW_PAYLOAD] = "raw_payload", [DS_INPUTS_JSON] = "inputs_json",
 	[DS_SAGEMAKER] = "sagemaker_data_capture",
+	[DS_DAG] = "dag_jsonl",
 };
 #define NTYPES ((int)(sizeof(type_names) / sizeof(*type_names)))
 
@@ -177,6 +178,28 @@ looks_bailian(const struct json *o)
 	return bailian_parse(o, &r, NULL, 0) != -1;
 }
 
+/* DagJsonlLoader.can_load: a string session_id and a non-empty list of
+ * turn objects, one with a messages list, forks or spawns. */
+static int
+looks_dag(const struct json *o)
+{
+	const struct json *t = json_get(o, "turns");
+
+	if (!json_is_str(json_get(o, "session_id")) || !t ||
+	    t->type != JSON_ARRAY || !t->len)
+		return 0;
+	for (const struct json *e = t->child; e; e = e->next) {
+		const struct json *m = json_get(e, "messages");
+
+		if (e->type != JSON_OBJECT)
+			return 0;
+		if ((m && m->type == JSON_ARRAY) || json_get(e, "forks") ||
+		    json_get(e, "spawns"))
+			return 1;
+	}
+	return 0;
+}
+
 /* A CSV header with BurstGPT's columns (csv.DictReader fieldnames). */
 static int
 looks_burst(const char *s, size_t n)
@@ -211,6 +234,8 @@ can_load(int type, const struct json *v, const char *line, size_t n)
 		return looks_bailian(v);
 	if (type == DS_SPEED_BENCH)
 		return is_speedbench(v);
+	if (type == DS_DAG)
+		return looks_dag(v);
 	custom_parser_init(&cp);
 	ok = custom_parse_value(&cp, type == DS_SINGLE_TURN ? CUSTOM_SINGLE_TURN :
 			       type == DS_MULTI_TURN ? CUSTOM_MULTI_TURN :
@@ -359,6 +384,8 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 		return type;	/* a file, or a directory of split files */
 	if (type == DS_RANDOM_POOL || (type < 0 && gen_is_dir(o->input_file)))
 		return type < 0 ? dir_type(o) : type;
+	if (type == DS_DAG)
+		return type;	/* its loader reads the file (blank, too) */
 	doc = json_doc_new();
 	line = first_line(o, &n, &lineno);
 	v = json_parse(doc, line, n, NULL, 0);
@@ -692,6 +719,10 @@ trace_check_first(const struct gen_opts *o, uint64_t root)
 	}
 	if (is_replay(o->ds_type)) {
 		replay_check_first(o);
+		return;
+	}
+	if (o->ds_type == DS_DAG) {
+		dag_check_first(o);
 		return;
 	}
 	if (o->ds_type != DS_MOONCAKE) {
@@ -1053,6 +1084,10 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 	struct rng model, dist;
 	size_t rr = 0;
 
+	if (o->ds_type == DS_DAG) {
+		dag_dataset_build(d, o);
+		return;
+	}
 	if (o->ds_type == DS_SINGLE_TURN || o->ds_type == DS_MULTI_TURN ||
 	    o->ds_type == DS_RANDOM_POOL) {
 		custom_dataset_build(d, o, p, root);

@@ -67,7 +67,7 @@ input_enqueue(struct sender *s, struct xfer *x)
 		sender_not_sent(s, x);
 		return;
 	}
-	if (x->num_turns > 1 && x->turn_index > 0) {
+	if ((x->num_turns > 1 && x->turn_index > 0) || x->dag_parent) {
 		s->nread++;
 		sess_park(s, x);
 		return;

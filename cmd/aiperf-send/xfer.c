@@ -56,18 +56,46 @@ parse_ints(struct xfer *x, const struct json *r, char *why, size_t wl)
 {
 	static const char *const keys[] = {
 		"session_num", "turn_index", "num_turns", "max_tokens",
-		"at_ns", "delay_ns", "cancel_after_ns",
+		"at_ns", "delay_ns", "cancel_after_ns", "dag_after", "dag_join",
+		"dag_wait", "dag_forks", "dag_children",
 	};
 	int64_t *dst[] = {
 		&x->session_num, &x->turn_index, &x->num_turns, &x->max_tokens,
-		&x->at_ns, &x->delay_ns, &x->cancel_after_ns,
+		&x->at_ns, &x->delay_ns, &x->cancel_after_ns, &x->dag_after,
+		&x->dag_join, &x->dag_wait, &x->dag_forks, &x->dag_children,
 	};
-	const int64_t dflt[] = { 0, 0, 1, -1, -1, -1, -1 };
+	const int64_t dflt[] = { 0, 0, 1, -1, -1, -1, -1, -1, -1, 0, 0, 0 };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (opt_i64(r, keys[i], dflt[i], dst[i]) < 0)
 			return bad(why, wl, "'%s' is not a non-negative integer",
 				   keys[i]);
+	return 0;
+}
+
+/* The dag_* fields: a branch's child names its parent and the turn that
+ * starts it; the numbers are bounded as a DAG file's are. */
+static int
+parse_dag(struct xfer *x, const struct json *r, char *why, size_t wl)
+{
+	const int64_t lim = 1 << 16;
+
+	x->dag = json_truthy(json_get(r, "dag"));
+	x->dag_fork = json_truthy(json_get(r, "dag_fork"));
+	x->dag_pre = json_truthy(json_get(r, "dag_pre"));
+	if (dup_str(r, "dag_parent", &x->dag_parent) < 0)
+		return bad(why, wl, "%s", "'dag_parent' contains a NUL character");
+	if (x->dag_after >= lim || x->dag_join >= lim || x->dag_wait >= lim ||
+	    x->dag_forks >= lim || x->dag_children >= lim || x->num_turns >= lim)
+		return bad(why, wl, "%s", "a dag_* field or num_turns is over 65535");
+	if (x->dag_parent && (x->turn_index || (x->dag_after < 0) == !x->dag_pre))
+		return bad(why, wl, "%s", "'dag_parent' needs turn_index 0 and one "
+			   "of 'dag_after' or 'dag_pre'");
+	if ((x->dag_fork || x->dag_join >= 0 || x->dag_pre) && !x->dag_parent)
+		return bad(why, wl, "%s", "'dag_fork', 'dag_join' and 'dag_pre' "
+			   "need 'dag_parent'");
+	if (x->dag_parent)
+		x->dag = 1;
 	return 0;
 }
 
@@ -187,7 +215,8 @@ parse_body(struct xfer *x, const struct json *r, size_t n, char *why, size_t wl)
 	buf_grow(&b, n);	/* the payload is shorter than its record's line */
 	st = json_get(r, "stream");
 	x->stream = st ? json_truthy(st) : json_truthy(json_get(p, "stream"));
-	x->want_reply = x->num_turns > 1 && x->turn_index + 1 < x->num_turns;
+	x->want_reply = (x->num_turns > 1 && x->turn_index + 1 < x->num_turns) ||
+			x->dag_forks > 0;
 	jw_init(&w, &b, 0);
 	/* Turns that feed or take history keep their messages apart. */
 	int hist = json_truthy(json_get(r, "history"));
@@ -224,7 +253,7 @@ xfer_parse(struct sender *s, const char *line, size_t n, char *why,
 	}
 	x = xfer_new(s);
 	if (parse_strs(x, r, why, whylen) < 0 || parse_ints(x, r, why, whylen) < 0 ||
-	    parse_body(x, r, n, why, whylen) < 0 ||
+	    parse_dag(x, r, why, whylen) < 0 || parse_body(x, r, n, why, whylen) < 0 ||
 	    (x->type->id == ENDPOINT_VIDEO_GENERATION &&
 	     vjob_new(x, json_get(r, "payload"), why, whylen) < 0)) {
 		xfer_free(x);
@@ -365,6 +394,7 @@ xfer_free(struct xfer *x)
 	free(x->body);
 	free(x->errmsg);
 	free(x->own);
+	free(x->dag_parent);
 	buf_release(&x->reply);
 	buf_release(&x->body_in);
 	buf_release(&x->resp);

@@ -84,6 +84,12 @@ struct xfer {
 	char *own;		/* history: this turn's own messages, as JSON items */
 	size_t hist_at;		/* history: where in body the history goes, or -1 */
 	int want_reply;		/* keep the assistant text for the next turn */
+	int rsn_only;		/* reply holds reasoning, no content yet (dag) */
+	/* dag_jsonl branches (man/aiperf-records.5): the record's dag_*
+	 * fields; -1 when absent */
+	int dag, dag_fork, dag_pre;
+	char *dag_parent;
+	int64_t dag_after, dag_join, dag_wait, dag_forks, dag_children;
 	int prefill;		/* holds a prefill slot until its first content */
 	struct buf reply;
 	/* the native engine (h1conn.c): its connection, timeout list, stamps */

@@ -85,7 +85,7 @@ test_expect_success 'a directory is a random_pool; --custom-dataset-type names a
 	gen --input-file d --request-count 1 --inputs-json k.json >/dev/null &&
 	test "$(jq ".data | length" k.json)" = 100 &&
 	test_expect_code 2 gen --input-file d --custom-dataset-type nope >out 2>err &&
-	grep -q "invalid value for --custom-dataset-type: .nope. (mooncake_trace, single_turn, multi_turn, random_pool, bailian_trace, burst_gpt_trace, raw_payload, inputs_json, sagemaker_data_capture, speed_bench_qualitative, speed_bench_coding, .*, speed_bench_throughput_32k_high_entropy)" err &&
+	grep -q "invalid value for --custom-dataset-type: .nope. (mooncake_trace, single_turn, multi_turn, random_pool, bailian_trace, burst_gpt_trace, raw_payload, inputs_json, sagemaker_data_capture, dag_jsonl, speed_bench_qualitative, speed_bench_coding, .*, speed_bench_throughput_32k_high_entropy)" err &&
 	test_expect_code 1 gen --input-file d --custom-dataset-type single_turn >out 2>err &&
 	grep -q "cannot open .d.: Is a directory" err
 '
