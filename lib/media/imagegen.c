@@ -160,8 +160,8 @@ imagegen_init(struct imagegen *g, const struct imagegen_opts *o,
 	if (is_assets(o)) {
 		assets = xstrfmt("%s/images", datadir);
 		if (index_dir(assets, "source-", &g->paths, &g->nsrc, err, sizeof(err)) < 0)
-			die("no source images: %s (set AIPERF_DATA_DIR to the data "
-			    "folder holding images/source-*.png)", err);
+			die("no source images '%s/source-*.png' (set AIPERF_DATA_DIR "
+			    "to the data folder holding images/source-*.png)", assets);
 		g->dir = assets;
 	} else {
 		if (index_dir(o->source, NULL, &g->paths, &g->nsrc, err, sizeof(err)) < 0)
