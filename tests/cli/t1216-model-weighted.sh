@@ -77,29 +77,27 @@ test_expect_success 'weights are ignored by the other strategies' '
 	printf "%s\n" "1000 a" "1000 b" >want && test_cmp want rr.models
 '
 
-# refused OPTIONS... MESSAGE: aiperf profile exits 2 with MESSAGE
+# refused MESSAGE OPTIONS...: aiperf profile exits 2 with MESSAGE
 refused() {
-	eval "msg=\${$#}"
-	n=$(($# - 1))
-	set -- $(printf "%s\n" "$@" | head -n "$n")
+	msg=$1
+	shift
 	st=0
 	aiperf profile --url "$MOCK_URL" --tokenizer builtin --request-count 1 \
 		--ui-type none "$@" >out 2>err || st=$?
-	test "$st" = 2 && grep -qF -- "$msg" err
+	if [ "$st" != 2 ] || ! grep -qF -- "$msg" err; then
+		echo "status $st"; cat err; return 1
+	fi
 }
 
 test_expect_success 'the original checks, its messages' '
-	refused -m a,b --model-selection-strategy weighted \
-		"All models must have weights specified when using weighted strategy" &&
-	refused -m a,b --model-selection-strategy weighted --model-weights 0.3,0.6 \
-		"Model weights must sum to 1.0, got 0.8999999999999999" &&
-	refused -m a,b --model-selection-strategy weighted --model-weights 1.5,-0.5 \
-		"invalid weight" &&
-	refused -m a,b --model-selection-strategy weighted --model-weights 1 \
-		"1 weights for 2 models" &&
-	refused -m a,b --model-selection-strategy weighted --model-weights 0.5,nan \
-		"invalid weight" &&
-	refused -m a --model-selection-strategy Weightedx "model-selection-strategy"
+	refused "All models must have weights specified when using weighted strategy" \
+		-m a,b --model-selection-strategy weighted &&
+	refused "Model weights must sum to 1.0, got 0.8999999999999999" \
+		-m a,b --model-selection-strategy weighted --model-weights 0.3,0.6 &&
+	refused "invalid weight" -m a,b --model-selection-strategy weighted --model-weights 1.5,-0.5 &&
+	refused "1 weights for 2 models" -m a,b --model-selection-strategy weighted --model-weights 1 &&
+	refused "invalid weight" -m a,b --model-selection-strategy weighted --model-weights 0.5,nan &&
+	refused "model-selection-strategy" -m a --model-selection-strategy Weightedx
 '
 
 test_expect_success 'config: a weight that is not a number, some weights missing' '

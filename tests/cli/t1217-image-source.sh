@@ -132,7 +132,9 @@ refused() {
 	st=0
 	aiperf profile -m m --url "$MOCK_URL" --tokenizer builtin --request-count 1 \
 		--image-width-mean 4 --image-height-mean 4 --ui-type none "$@" >out 2>err || st=$?
-	test "$st" = "$code" && grep -qF -- "$msg" err || { echo "status $st"; cat err; return 1; }
+	if [ "$st" != "$code" ] || ! grep -qF -- "$msg" err; then
+		echo "status $st"; cat err; return 1
+	fi
 }
 
 test_expect_success 'the original messages' '
