@@ -569,6 +569,8 @@ opts_release(struct gen_opts *o)
 	for (size_t i = 0; i < o->nmodels; i++)
 		free(o->models[i]);
 	free(o->models);
+	free(o->weights);
+	free(o->cum_weights);
 }
 
 /*

@@ -44,7 +44,9 @@ gen_weights_parse(const char *arg, double **out, size_t *n, char *err, size_t er
 		tmp[len] = 0;
 		errno = 0;
 		x = strtod(tmp, &end);
-		if (end == tmp || *end || errno || !isfinite(x) || x < 0 || x > 1) {
+		/* strtod's hexadecimal floats are not Python's float() */
+		if (end == tmp || *end || errno || !isfinite(x) || x < 0 || x > 1 ||
+		    strpbrk(tmp, "xX")) {
 			free(w);
 			/* ModelItem.weight: ge=0.0, le=1.0 */
 			return util_seterr(err, errlen, "--model-weights: invalid weight '%s' "
