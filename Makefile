@@ -100,6 +100,7 @@ build/tests/test-fastrec: tests/fastrec-same.h
 build/tests/test-cpusample: $(wildcard cmd/aiperf-supervise/cpu.[ch])
 build/tests/test-search: $(wildcard cmd/aiperf-search/*.[ch])
 build/tests/test-speedreport: $(wildcard cmd/aiperf-speed-bench-report/*.[ch])
+build/tests/test-genmodels: cmd/aiperf-gen/models.c cmd/aiperf-gen/gen.h
 build/tests/test-evalbench2: $(wildcard cmd/aiperf-evalset/*.[ch])
 
 # A stand-in libnvidia-ml for the aiperf-scrape --nvml tests.
@@ -143,6 +144,7 @@ FUZZ_TOOL_fuzz-mockrank = aiperf-mock
 FUZZ_TOOL_fuzz-sendrec = aiperf-send
 FUZZ_TOOL_fuzz-seqdist = aiperf-gen
 FUZZ_TOOL_fuzz-traceconv = aiperf-trace
+FUZZ_TOOL_fuzz-weights = aiperf-gen
 # A target that #includes a stage's .c (fuzz-export: cmd/aiperf-export/table.c)
 # is rebuilt when that file changes: its dependencies go to build/fuzz/T.d
 # (one source only; a FUZZ_TOOL target lists its stage's sources itself).

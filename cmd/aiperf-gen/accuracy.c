@@ -42,7 +42,7 @@ accuracy_dataset_build(struct dataset *d, const struct gen_opts *o, uint64_t roo
 			u->raw_messages = pr->messages;
 			pr->messages = NULL;
 		}
-		u->model = o->model_random ? (size_t)rng_below(&model, o->nmodels) :
+		u->model = o->model_random ? gen_model_draw(o, &model) :
 					     rr++ % o->nmodels;
 		payload_render(o, u, 0);
 		turn_free_texts(u);

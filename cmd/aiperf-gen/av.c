@@ -106,8 +106,8 @@ video_params(const struct gen_opts *o, struct video_params *v)
 		.format = a->video_format, .codec = a->video_codec,
 	};
 	if (video_synth_of(a->video_synth, &v->synth))
-		die_usage("invalid value for --video-synth-type: '%s' (moving_shapes "
-			  "or grid_clock)", a->video_synth);
+		die_usage("invalid value for --video-synth-type: '%s' (moving_shapes, "
+			  "grid_clock or noise)", a->video_synth);
 }
 
 int
@@ -183,30 +183,36 @@ audio_item(const struct gen_opts *o, struct rng *r)
 }
 
 /* The one synthetic video (its parameters are the same for every turn),
- * made on first use as a data: URL and kept. */
+ * made on first use as a data: URL and kept; a noise video is made anew
+ * for each item, from the next frames of noise, as the original's
+ * generate() makes each. */
 static const char *
-video_item(const struct gen_opts *o)
+video_item(const struct gen_opts *o, struct nprand *noise)
 {
 	static const char *cached;
 	struct video_params vp;
 	unsigned char *bytes;
 	size_t n;
-	char err[1024], *prefix;
+	char err[1024], *prefix, *url;
 
 	if (cached)
 		return cached;
 	video_params(o, &vp);
+	vp.noise = noise;
 	if (video_encode(&vp, &bytes, &n, err, sizeof(err)))
 		die("cannot generate video: %s", err);
 	prefix = xstrfmt("data:video/%s;base64,", vp.format);
-	cached = keep(dataurl_b64(prefix, bytes, n));
+	url = dataurl_b64(prefix, bytes, n);
 	free(prefix);
 	free(bytes);
-	return cached;
+	if (vp.synth == VIDEO_NOISE)
+		return keep(url);
+	return cached = keep(url);
 }
 
 void
-av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio)
+av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio,
+	struct nprand *video_noise)
 {
 	if (av_audio_on(o)) {
 		t->naudios = (size_t)o->av.audio_batch;
@@ -218,7 +224,7 @@ av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio)
 		t->nvideos = (size_t)o->av.video_batch;
 		t->videos = xcalloc(t->nvideos, sizeof(*t->videos));
 		for (size_t i = 0; i < t->nvideos; i++)
-			t->videos[i] = video_item(o);
+			t->videos[i] = video_item(o, video_noise);
 	}
 }
 

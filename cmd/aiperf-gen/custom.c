@@ -583,7 +583,7 @@ finalize(struct cload *l, uint64_t root)
 			struct turn *u = &l->d->convs[c].turns[k];
 
 			u->model = o->model_random ?
-				(size_t)rng_below(&model, o->nmodels) : rr++ % o->nmodels;
+				gen_model_draw(o, &model) : rr++ % o->nmodels;
 			if (u->max_tokens < 0 && o->osl >= 0)
 				u->max_tokens = gen_pni(&max_tokens, (double)o->osl,
 							o->osl_stddev);
@@ -681,7 +681,7 @@ custom_stream_next(struct custom_stream *cs)
 	cs->conv.session_id = gen_session_id(o, cs->gen++, &cs->ids);
 	snprintf(where, sizeof(where), "%s:%zu: ", o->input_file, cs->in.lineno);
 	turn_of(u, &cs->cp, k, where);
-	u->model = o->model_random ? (size_t)rng_below(&cs->model, o->nmodels) :
+	u->model = o->model_random ? gen_model_draw(o, &cs->model) :
 				     cs->rr++ % o->nmodels;
 	if (u->max_tokens < 0 && o->osl >= 0)
 		u->max_tokens = gen_pni(&cs->max_tokens, (double)o->osl, o->osl_stddev);

@@ -54,6 +54,7 @@ struct rngs {
 	struct rng ids;		/* uuid4 session ids when not seeded */
 	struct rng dist;	/* models.sequence.distribution */
 	struct rng audio;	/* dataset.audio (av.c) */
+	struct nprand video_noise;	/* dataset.video.noise (av.c) */
 	size_t rr;		/* round-robin turn counter */
 };
 
@@ -100,7 +101,7 @@ make_turn(struct turn *t, size_t k, const struct gen_opts *o,
 		t->delay_ms = (double)gen_pni(&r->delay, o->delay_mean,
 					      o->delay_stddev) * o->delay_ratio;
 	if (o->model_random)
-		t->model = (size_t)rng_below(&r->model, o->nmodels);
+		t->model = gen_model_draw(o, &r->model);
 	else
 		t->model = r->rr++ % o->nmodels;
 	t->max_tokens = osl;
@@ -133,7 +134,7 @@ finalize_turn(struct turn *t, const struct gen_opts *o, struct rngs *r)
 	long long isl;
 
 	if (o->model_random)
-		t->model = (size_t)rng_below(&r->model, o->nmodels);
+		t->model = gen_model_draw(o, &r->model);
 	else
 		t->model = r->rr++ % o->nmodels;
 	t->max_tokens = -1;
@@ -197,6 +198,7 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 	rng_derive(&r.dist, root, "models.sequence.distribution");
 	gen_images_init(o, root);
 	rng_derive(&r.audio, root, "dataset.audio");
+	nprand_seed(&r.video_noise, rng_child_seed(root, "dataset.video.noise"));
 	if (endpoint_has(o->ep, ENDPOINT_RANKS)) {
 		rankings_build(d, o, p, &r, root);
 		return;
@@ -213,7 +215,7 @@ dataset_build(struct dataset *d, const struct gen_opts *o, struct prompt *p,
 		for (size_t k = 0; k < c->nturns; k++)
 			make_turn(&c->turns[k], k, o, p, &r);
 		for (size_t k = 0; k < c->nturns; k++)
-			av_turn(&c->turns[k], o, &r.audio);
+			av_turn(&c->turns[k], o, &r.audio, &r.video_noise);
 	}
 	prompt_inject(p, d, o);
 	for (size_t i = 0; i < d->n; i++)

@@ -17,7 +17,11 @@
 struct gen_opts {
 	char **models;
 	size_t nmodels;
-	int model_random;
+	int model_random;	/* random or weighted: drawn (gen_model_draw) */
+	int model_weighted;
+	double *weights;	/* --model-weights, nweights of them */
+	size_t nweights;
+	double *cum_weights;	/* weighted: their running sums, nmodels */
 	enum endpoint_id ep;
 	const char *endpoint_type;	/* its canonical name */
 	const char *path;
@@ -176,6 +180,21 @@ struct dataset {
 	struct custom_stream *stream;	/* set: conversations read as sampled */
 	struct gen_dag *dag;	/* dag_jsonl: the branches (dag.c), or NULL */
 };
+
+/* models.c: --model-selection-strategy weighted. */
+#define GEN_MODELS_MAX 4096
+/* Parse "w1,w2,..." (each 0.0 to 1.0, at most GEN_MODELS_MAX) into a
+ * malloc'd *out of *n; -1 with the reason in err. */
+int gen_weights_parse(const char *arg, double **out, size_t *n, char *err,
+		      size_t errlen);
+/* ModelsAdvanced's checks of nw weights for nmodels models: one each, and
+ * a sum within 1.0 +/- 0.01 (not normalized); -1 with the original's
+ * message in err. */
+int gen_weights_check(const double *w, size_t nw, size_t nmodels, char *err,
+		      size_t errlen);
+/* A drawn model's index: uniform (random), or random.choices with the
+ * weights (weighted), from r. */
+size_t gen_model_draw(const struct gen_opts *o, struct rng *r);
 
 /* prompt.c: the original's PromptGenerator over a tokenized corpus. */
 struct prompt;
@@ -442,7 +461,8 @@ int av_audio_on(const struct gen_opts *o);
 int av_video_on(const struct gen_opts *o);
 /* A synthetic turn's audio (drawn from audio) and video items; exits 1
  * when they cannot be generated (ffmpeg missing or failing). */
-void av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio);
+void av_turn(struct turn *t, const struct gen_opts *o, struct rng *audio,
+	     struct nprand *video_noise);
 void av_turn_free(struct turn *t);
 /* Content s[0..n) of a dataset file's audio(s) (kind 'a') or video(s)
  * ('v') field as t's next item: a local file read and encoded once

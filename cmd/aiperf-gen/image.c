@@ -101,6 +101,9 @@ gen_images_free(struct turn *t)
 void
 gen_images_done(void)
 {
+	if (started && gen.skipped)
+		warn("%llu unreadable source image files skipped (the last: %s)",
+		     gen.skipped, gen.skip_why);
 	if (started)
 		imagegen_release(&gen);
 	started = 0;

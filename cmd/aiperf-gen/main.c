@@ -27,6 +27,7 @@ enum {
 	O_SAMPLING, O_PUBLIC, O_PUBDIR, O_HFSUBSET, O_DSFILTER, O_PREFIXPOOL, O_PREFIXLEN, O_SYSLEN, O_CTXLEN, O_SEQDIST,
 	O_RKPMEAN, O_RKPSD, O_RKPTMEAN, O_RKPTSD, O_RKQTMEAN, O_RKQTSD,
 	O_IMGWM, O_IMGWSD, O_IMGHM, O_IMGHSD, O_IMGFMT, O_IMGBATCH, O_FULLMEDIA,
+	O_WEIGHTS, O_IMGSRC, O_IMGSAMPLING,
 	/* synthetic audio and video (av.c) */
 	O_AMEAN, O_ASD, O_AFMT, O_ADEPTHS, O_ARATES, O_ACHAN, O_ABATCH,
 	O_VWIDTH, O_VHEIGHT, O_VFPS, O_VDUR, O_VSYNTH, O_VFMT, O_VCODEC, O_VBATCH,
@@ -35,7 +36,7 @@ enum {
 static const char *const image_formats[] = { "png", "jpeg", "random", NULL };
 static const char *const audio_formats[] = { "wav", "mp3", NULL };
 static const char *const video_formats[] = { "mp4", "webm", NULL };
-static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL };
+static const char *const video_synths[] = { "moving_shapes", "grid_clock", "noise", NULL };
 
 #define INTA(arg, lv, lo, hi) OPT_INT, arg, OPT_TO(lv), .min = (lo), .max = (hi)
 #define INT(lv, lo, hi) INTA("n", lv, lo, hi)
@@ -111,8 +112,9 @@ static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL 
 	{ "isl-stddev", O_ISLSD, DBL("x", o->isl_stddev, 0, 1e9) }, \
 	ALIAS("synthetic-input-tokens-stddev", O_ISLSD), \
 	ALIAS("prompt-input-tokens-stddev", O_ISLSD), \
-	{ "model-selection-strategy", O_STRATEGY, OPT_STR, "round_robin | random", \
+	{ "model-selection-strategy", O_STRATEGY, OPT_STR, "round_robin | random | weighted", \
 	  .flags = OPT_BR }, \
+	{ "model-weights", O_WEIGHTS, OPT_STR, "w,w...", .flags = OPT_BR }, \
 	{ "dataset-sampling-strategy", O_SAMPLING, OPT_STR, "sequential | random | shuffle", \
 	  .flags = OPT_BR }, \
 	{ "num-dataset-entries", O_ENTRIES, INT(o->num_entries, 1, 100000000), .flags = OPT_BR }, \
@@ -146,6 +148,10 @@ static const char *const video_synths[] = { "moving_shapes", "grid_clock", NULL 
 	{ "image-height-mean", O_IMGHM, DBL("px", o->img.height_mean, 0, 1e9) }, \
 	{ "image-height-stddev", O_IMGHSD, DBL("px", o->img.height_stddev, 0, 1e9), \
 	  .flags = OPT_BR }, \
+	{ "image-source", O_IMGSRC, OPT_STR, "noise | assets | dir", OPT_TO(o->img.source), \
+	  .flags = OPT_BR }, \
+	{ "image-source-sampling", O_IMGSAMPLING, OPT_STR, "random-with-replacement | " \
+	  "shuffle-cycle | sequential-cycle", .flags = OPT_BR }, \
 	{ "image-format", O_IMGFMT, OPT_STR, "png | jpeg | random", .choices = image_formats, \
 	  .flags = OPT_BR }, \
 	{ "image-batch-size", O_IMGBATCH, INT(o->image_batch, 0, 1000000), .flags = OPT_BR }, \
@@ -224,6 +230,52 @@ add_models(struct gen_opts *o, const char *arg)
 		if (!*p++)
 			return;
 	}
+}
+
+/* ImageConfig's check of --image-source-sampling (usage), then, when images
+ * are made, the source directory's (ImageGenerator's: exit 1), before
+ * anything is written. */
+static void
+check_image_source(const struct gen_opts *o)
+{
+	char err[4200];
+
+	if (o->img.source && !strcmp(o->img.source, "noise") &&
+	    o->img.sampling != IMAGEGEN_RANDOM_WITH_REPLACEMENT)
+		die_usage("images.source_sampling requires image source 'assets' or a "
+			  "directory path unless it is 'random-with-replacement'; noise "
+			  "has no finite source pool");
+	if (gen_images_enabled(o) && imagegen_check(&o->img, err, sizeof(err)) < 0)
+		die("%s", err);
+}
+
+/* --model-weights: the weights of the models, in their order (ours: the
+ * original takes them from its config file's models.items[].weight). */
+static void
+set_weights(struct gen_opts *o, const char *a)
+{
+	char err[256];
+
+	free(o->weights);
+	if (gen_weights_parse(a, &o->weights, &o->nweights, err, sizeof(err)) < 0)
+		die_usage("%s", err);
+}
+
+/* ModelsAdvanced.validate_weights_for_weighted_strategy: weights are
+ * checked only for the weighted strategy (ignored otherwise, as the
+ * original ignores them). */
+static void
+check_models(struct gen_opts *o)
+{
+	char err[256];
+
+	if (!o->model_weighted)
+		return;
+	if (gen_weights_check(o->weights, o->nweights, o->nmodels, err, sizeof(err)) < 0)
+		die_usage("%s", err);
+	o->cum_weights = xcalloc(o->nmodels, sizeof(*o->cum_weights));
+	for (size_t i = 0; i < o->nmodels; i++)
+		o->cum_weights[i] = (i ? o->cum_weights[i - 1] : 0) + o->weights[i];
 }
 
 /* The option table took the value (any case, '-' for '_'): its type. */
@@ -321,9 +373,11 @@ set_rankings(struct gen_opts *o, int c, const char *opt, const char *a)
 		o->rankings_opt = opt;
 }
 
-/* validate_mutually_exclusive_prompt_options, the user context's need of
- * --num-dataset-entries, validate_rankings_token_options: the original's
- * messages. */
+/* validate_mutually_exclusive_prompt_options and
+ * validate_rankings_token_options: the original's messages. (0.7 also
+ * wanted --num-dataset-entries with --user-context-prompt-length; 0.11
+ * draws a context prompt for each conversation as it comes, so it does
+ * not.) */
 static void
 check_prompt_opts(const struct gen_opts *o)
 {
@@ -332,10 +386,6 @@ check_prompt_opts(const struct gen_opts *o)
 			  "`--user-context-prompt-length` and `--prefix-prompt-length`/"
 			  "`--prefix-prompt-pool-size`. These are mutually exclusive "
 			  "prompt configuration modes.");
-	if (o->context_len && !o->entries_set)
-		die_usage("--user-context-prompt-length requires --num-dataset-entries "
-			  "to be specified. Each dataset entry needs a unique user context "
-			  "prompt, so the number of dataset entries must be defined.");
 	if (o->rankings_opt && !endpoint_has(o->ep, ENDPOINT_RANKS))
 		die_usage("Rankings-specific options (`--rankings-passages-mean`, "
 			  "`--rankings-passages-stddev`, `--rankings-passages-prompt-token-mean`, "
@@ -374,10 +424,12 @@ parse_opt(struct gen_opts *o, int c, const char *a)
 	switch (c) {
 	case 'm': add_models(o, a); break;
 	case O_STRATEGY:
-		if (strcmp(a, "round_robin") && strcmp(a, "random"))
+		if (strcmp(a, "round_robin") && strcmp(a, "random") && strcmp(a, "weighted"))
 			die_usage("invalid value for --model-selection-strategy: '%s'", a);
-		o->model_random = !strcmp(a, "random");
+		o->model_weighted = !strcmp(a, "weighted");
+		o->model_random = o->model_weighted || !strcmp(a, "random");
 		break;
+	case O_WEIGHTS: set_weights(o, a); break;
 	case O_ETYPE: set_endpoint_type(o, a); break;
 	case O_SEED: o->has_seed = 1; break;
 	case O_EXTRA: set_extra(o, a); break;
@@ -390,6 +442,12 @@ parse_opt(struct gen_opts *o, int c, const char *a)
 	case O_ENTRIES: o->entries_set = 1; break;
 	case O_SEQDIST: set_seq_dist(o, a); break;
 	case O_IMGFMT: o->img.format = imagegen_format_of(a); break;
+	case O_IMGSAMPLING:
+		if ((o->img.sampling = imagegen_sampling_of(a)) < 0)
+			die_usage("invalid value for --image-source-sampling: '%s' "
+				  "(random-with-replacement, shuffle-cycle or "
+				  "sequential-cycle)", a);
+		break;
 	case O_RKPMEAN: set_rankings(o, c, "--rankings-passages-mean", a); break;
 	case O_RKPSD: set_rankings(o, c, "--rankings-passages-stddev", a); break;
 	case O_RKPTMEAN: set_rankings(o, c, "--rankings-passages-prompt-token-mean", a); break;
@@ -436,6 +494,8 @@ parse_args(struct gen_opts *o, int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[it.ind]);
 	if (!o->nmodels)
 		die_usage("--model is required");
+	check_models(o);
+	check_image_source(o);
 	check_prompt_opts(o);
 	if (o->public_dataset && (o->prefix_pool || o->prefix_len || o->system_len ||
 				  o->context_len || o->dist))
@@ -520,6 +580,8 @@ opts_release(struct gen_opts *o)
 		free(o->filters[i].value);
 	}
 	free(o->filters);
+	free(o->weights);
+	free(o->cum_weights);
 }
 
 /*

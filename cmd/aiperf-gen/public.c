@@ -260,7 +260,7 @@ on_keep(void *ud, const struct sharegpt_item *it)
 	u->max_tokens = (long long)it->completion_tokens;
 	u->delay_ms = -1;
 	u->at_ns = -1;
-	u->model = o->model_random ? (size_t)rng_below(&b->model, o->nmodels)
+	u->model = o->model_random ? gen_model_draw(o, &b->model)
 				   : b->rr++ % o->nmodels;
 	payload_render(o, u, 0);
 	free(u->texts[0]);

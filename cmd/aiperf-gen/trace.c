@@ -1135,7 +1135,7 @@ trace_dataset_build(struct dataset *d, const struct gen_opts *o,
 			long long isl;
 
 			u->model = o->model_random ?
-				(size_t)rng_below(&model, o->nmodels) : rr++ % o->nmodels;
+				gen_model_draw(o, &model) : rr++ % o->nmodels;
 			if (o->dist)	/* _set_max_tokens: the pair's osl */
 				seqdist_sample(o->dist, &dist, &isl, &u->max_tokens);
 		}

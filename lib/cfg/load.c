@@ -980,6 +980,7 @@ body_args(struct ctx *c, const struct cnode *b, struct cfgargs *a)
 
 		if (!strcmp(k, "models")) {
 			const struct cnode *items = m->type == CN_OBJ ? cnode_get(m, "items") : NULL;
+			size_t nw = 0;
 
 			if (!items || items->type != CN_ARR) {
 				rc = fail(c, "benchmark.models", "benchmark.models: a name, a list of names, or {items: [{name}], strategy}");
@@ -991,13 +992,28 @@ body_args(struct ctx *c, const struct cnode *b, struct cfgargs *a)
 
 				if (!nm)
 					rc = fail(c, "benchmark.models", "benchmark.models.items[%zu]: a model needs its 'name'", j);
-				for (size_t q = 0; !rc && q < it->n; q++)
-					if (strcmp(it->kids[q]->key, "name"))
+				for (size_t q = 0; !rc && q < it->n; q++) {
+					const struct cnode *f = it->kids[q];
+
+					if (!strcmp(f->key, "weight") && f->type == CN_NUM) {
+						/* --model-weights, in the items' order */
+						buf_addf(&t, "%s%s", nw++ ? "," : "", f->s);
+					} else if (!strcmp(f->key, "weight")) {
+						rc = fail(c, "benchmark.models", "benchmark.models.items[%zu].weight: a number, not %s",
+							  j, kind(f));
+					} else if (strcmp(f->key, "name")) {
 						rc = fail(c, "benchmark.models", "benchmark.models.items[%zu].%s: not supported by this implementation (a model is its name here)",
-							  j, it->kids[q]->key);
+							  j, f->key);
+					}
+				}
 				if (!rc)
 					cfgargs_add(a, "--model", nm);
 			}
+			/* every item's weight or none (ModelsAdvanced's check, when
+			 * weighted, says so) */
+			if (!rc && nw && nw == items->n)
+				cfgargs_add(a, "--model-weights", buf_str(&t));
+			buf_reset(&t);
 			for (size_t q = 0; !rc && q < m->n; q++)
 				if (strcmp(m->kids[q]->key, "items"))
 					rc = member(c, m->kids[q], "benchmark.models", "benchmark.models", a, 0);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* RGB images: PNG reading (libpng), bicubic resampling, PNG (libpng) and JPEG (libjpeg-turbo) encoding. */
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
 
 #include <jpeglib.h>
@@ -49,6 +50,125 @@ image_read_png(const char *path, struct image *im, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+static int
+decode_png(const unsigned char *p, size_t n, const char *name, struct image *im,
+	   char *err, size_t errlen)
+{
+	png_image pi;
+	const char *why;
+
+	memset(&pi, 0, sizeof(pi));
+	pi.version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_memory(&pi, p, n))
+		return util_seterr(err, errlen, "'%s': %s", name, pi.message);
+	if ((why = image_size_check(pi.width, pi.height))) {
+		png_image_free(&pi);
+		return util_seterr(err, errlen, "'%s': %s", name, why);
+	}
+	pi.format = PNG_FORMAT_RGB;
+	im->w = (int)pi.width;
+	im->h = (int)pi.height;
+	im->rgb = xmalloc(PNG_IMAGE_SIZE(pi));
+	if (!png_image_finish_read(&pi, NULL, im->rgb, 0, NULL)) {
+		image_release(im);
+		return util_seterr(err, errlen, "'%s': %s", name, pi.message);
+	}
+	return 0;
+}
+
+/* libjpeg's errors return here instead of exiting. */
+struct jerr {
+	struct jpeg_error_mgr mgr;
+	jmp_buf back;
+	char msg[JMSG_LENGTH_MAX];
+};
+
+static void
+jpeg_fail(j_common_ptr c)
+{
+	struct jerr *e = (struct jerr *)c->err;
+
+	e->mgr.format_message(c, e->msg);
+	longjmp(e->back, 1);
+}
+
+static void
+jpeg_quiet(j_common_ptr c, int level)
+{
+	(void)c;
+	(void)level;
+}
+
+static int
+decode_jpeg(const unsigned char *p, size_t n, const char *name, struct image *im,
+	    char *err, size_t errlen)
+{
+	struct jpeg_decompress_struct d;
+	struct jerr e;
+	const char *why;
+
+	d.err = jpeg_std_error(&e.mgr);
+	e.mgr.error_exit = jpeg_fail;
+	e.mgr.emit_message = jpeg_quiet;
+	if (setjmp(e.back)) {
+		jpeg_destroy_decompress(&d);
+		image_release(im);
+		return util_seterr(err, errlen, "'%s': %s", name, e.msg);
+	}
+	jpeg_create_decompress(&d);
+	jpeg_mem_src(&d, p, (unsigned long)n);
+	jpeg_read_header(&d, TRUE);
+	if ((why = image_size_check(d.image_width, d.image_height))) {
+		jpeg_destroy_decompress(&d);
+		return util_seterr(err, errlen, "'%s': %s", name, why);
+	}
+	d.out_color_space = JCS_RGB;
+	jpeg_start_decompress(&d);
+	if (d.output_components != 3) {
+		jpeg_destroy_decompress(&d);
+		return util_seterr(err, errlen, "'%s': not an RGB image", name);
+	}
+	im->w = (int)d.output_width;
+	im->h = (int)d.output_height;
+	im->rgb = xmalloc((size_t)im->w * (size_t)im->h * 3);
+	while (d.output_scanline < d.output_height) {
+		unsigned char *row = im->rgb + (size_t)d.output_scanline * (size_t)im->w * 3;
+
+		jpeg_read_scanlines(&d, &row, 1);
+	}
+	jpeg_finish_decompress(&d);
+	jpeg_destroy_decompress(&d);
+	return 0;
+}
+
+int
+image_decode(const unsigned char *p, size_t n, const char *name,
+	     struct image *im, char *err, size_t errlen)
+{
+	memset(im, 0, sizeof(*im));
+	if (n >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8))
+		return decode_png(p, n, name, im, err, errlen);
+	if (n >= 3 && p[0] == 0xff && p[1] == 0xd8 && p[2] == 0xff)
+		return decode_jpeg(p, n, name, im, err, errlen);
+	return util_seterr(err, errlen, "'%s': not a PNG or JPEG image", name);
+}
+
+int
+image_read(const char *path, struct image *im, char *err, size_t errlen)
+{
+	size_t n;
+	char *p;
+	int rc;
+
+	memset(im, 0, sizeof(*im));
+	if (!(p = util_readfile(path, IMAGE_FILE_MAX, &n)))
+		return util_seterr(err, errlen, "cannot read '%s': %s", path,
+				   util_strerror(errno));
+	rc = image_decode((const unsigned char *)p, n, path, im, err, errlen);
+	free(p);
+	return rc;
 }
 
 /* Keys' cubic convolution kernel, a = -0.5. */

@@ -23,6 +23,15 @@ const char *image_size_check(long long w, long long h);
 /* Read PNG file path as RGB (alpha composited on black, gray expanded);
  * 0, or -1 with the reason in err. */
 int image_read_png(const char *path, struct image *im, char *err, size_t errlen);
+/* The largest image file image_read() reads. */
+#define IMAGE_FILE_MAX ((size_t)64 << 20)
+/* Read the PNG or JPEG file path (told apart by its first bytes) as RGB:
+ * it must be a regular file of at most IMAGE_FILE_MAX bytes and its
+ * pixels within the limits; 0, or -1 with the reason in err. */
+int image_read(const char *path, struct image *im, char *err, size_t errlen);
+/* The same of the n bytes at p (a file's contents); name is for err. */
+int image_decode(const unsigned char *p, size_t n, const char *name,
+		 struct image *im, char *err, size_t errlen);
 /* dst = src resampled to w x h with a bicubic filter (a = -0.5) widened
  * by the scale factor when shrinking, so it averages the area it covers. */
 void image_resize(const struct image *src, struct image *dst, int w, int h);

@@ -25,6 +25,8 @@ video_synth_of(const char *name, enum video_synth *s)
 		*s = VIDEO_MOVING_SHAPES;
 	else if (!strcmp(name, "grid_clock"))
 		*s = VIDEO_GRID_CLOCK;
+	else if (!strcmp(name, "noise"))
+		*s = VIDEO_NOISE;
 	else
 		return -1;
 	return 0;
@@ -172,7 +174,10 @@ video_draw(const struct video_params *v, long i, unsigned char *px)
 {
 	struct canvas c = { px, v->width, v->height };
 
-	if (v->synth == VIDEO_GRID_CLOCK)
+	if (v->synth == VIDEO_NOISE)
+		/* _generate_noise_frames */
+		nprand_fill_u8(v->noise, px, (size_t)v->width * (size_t)v->height * 3);
+	else if (v->synth == VIDEO_GRID_CLOCK)
 		grid_clock(&c, i, video_frames(v));
 	else
 		moving_shapes(&c, i, video_frames(v));
@@ -381,6 +386,8 @@ video_encode(const struct video_params *v, unsigned char **out,
 	char *dir;
 	int rc;
 
+	if (v->synth == VIDEO_NOISE && !v->noise)
+		return util_seterr(err, errlen, "noise video without its generator");
 	if (video_check(v, err, errlen))
 		return -1;
 	if (!in_path(v->ffmpeg ? v->ffmpeg : "ffmpeg"))

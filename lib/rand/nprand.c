@@ -171,3 +171,14 @@ nprand_shuffle(struct nprand *r, size_t *v, size_t n)
 		v[j] = t;
 	}
 }
+
+void
+nprand_fill_u8(struct nprand *r, unsigned char *px, size_t n)
+{
+	for (size_t i = 0; i < n; i += 4) {
+		uint32_t u = nprand_next32(r);
+
+		for (size_t k = 0; k < 4 && i + k < n; k++, u >>= 8)
+			px[i + k] = (unsigned char)u;
+	}
+}

@@ -31,6 +31,10 @@ uint32_t nprand_next32(struct nprand *r);
 double nprand_random(struct nprand *r);
 /* numpy's random_interval(max): uniform in [0, max] by masked rejection. */
 uint64_t nprand_interval(struct nprand *r, uint64_t max);
+/* Generator.integers(0, 256, n, dtype=uint8) into px: a fresh 32-bit
+ * draw for each four bytes, low byte first (numpy's buffered_uint8, its
+ * buffer new for each call). */
+void nprand_fill_u8(struct nprand *r, unsigned char *px, size_t n);
 /* Generator.shuffle over an array of n size_t values (Fisher-Yates from the end). */
 void nprand_shuffle(struct nprand *r, size_t *v, size_t n);
 

@@ -123,9 +123,6 @@ def expect(words, no, known):
     for w in words[2:]:
         if w.startswith("--") and w.split("=")[0] not in known:
             return "unknown:" + w.split("=")[0]
-    if "--user-context-prompt-length" in words and "--num-dataset-entries" not in words:
-        # the original's validate_user_context_requires_dataset_entries
-        return "refused:--user-context-prompt-length requires --num-dataset-entries"
     if "--goodput" in words and "--streaming" not in words:
         slo = words[words.index("--goodput") + 1]
         if re.search(r"inter_token_latency|time_to_first_token", slo):

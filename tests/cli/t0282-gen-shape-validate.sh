@@ -55,9 +55,9 @@ test_expect_success 'system prompt with a prefix pool: mutually exclusive' '
 	check "$msg" --shared-system-prompt-length 5 --num-prefix-prompts 1
 '
 
-test_expect_success 'user context needs an explicit --num-dataset-entries' '
-	check "--user-context-prompt-length requires --num-dataset-entries to be specified. Each dataset entry needs a unique user context prompt, so the number of dataset entries must be defined." \
-		--user-context-prompt-length 5 &&
+test_expect_success 'user context without --num-dataset-entries (0.11; 0.7 wanted it)' '
+	gen --user-context-prompt-length 5 --print-timing-mode >/dev/null &&
+	gen --user-context-prompt-length 5 --num-sessions 7 --print-timing-mode >/dev/null &&
 	gen --user-context-prompt-length 5 --num-dataset-entries 100 --print-timing-mode >/dev/null
 '
 

@@ -84,7 +84,7 @@ test_expect_success 'an unknown codec: ffmpeg'"'"'s own message' '
 test_expect_success 'unknown format or synth type, sizes past the bounds: usage errors' '
 	test_expect_code 2 $G $V --video-format avi 2>err &&
 	grep -q "video-format" err &&
-	test_expect_code 2 $G $V --video-synth-type noise 2>err &&
+	test_expect_code 2 $G $V --video-synth-type static 2>err &&
 	grep -q "video-synth-type" err &&
 	test_expect_code 2 $G --video-width 100000 --video-height 64 2>err &&
 	grep -q "video-width" err &&

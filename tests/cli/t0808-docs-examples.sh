@@ -29,7 +29,9 @@ fixtures() {
 			$((i * 100)) "$i"
 	done >prod-trace.jsonl
 	cp prod-trace.jsonl mooncake_trace.jsonl
-	printf '%s\n' '{"session_id": "a", "turns": [{"text": "hi"}, {"text": "more"}]}' >conversations.jsonl
+	printf '%s\n' '{"session_id": "a", "turns": [{"text": "hi"}, {"text": "more"}]}' \
+		'{"session_id": "b", "turns": [{"text": "hello"}]}' \
+		'{"session_id": "c", "turns": [{"text": "hey"}, {"text": "again"}]}' >conversations.jsonl
 	# --public-dataset sharegpt: a small file where the original keeps its copy
 	mkdir -p .cache/aiperf/datasets
 	printf '[%s]\n' '{"id": "x", "conversations": [{"from": "human", "value": "Name three rivers of Europe, please."}, {"from": "gpt", "value": "The Danube, the Rhine and the Seine."}]}' \
@@ -132,6 +134,20 @@ check_summary() {
 	test -s "$(dirname "$j")/profile_export_aiperf.csv" &&
 	test -f "$(dirname "$j")/logs/aiperf.log" &&
 	if grep -q -- --goodput "$1/cmd"; then jq -e .good_request_count "$j" >/dev/null; fi
+	if grep -q -- --user-context-prompt-length "$1/cmd"; then check_context "$j"; fi
+}
+
+# check_context SUMMARY: with --user-context-prompt-length (the usage
+# guide's multi_turn example), what was sent: each conversation's first
+# turn starts with the one shared system prompt, then its own user context
+# prompt (one for each of the file's conversations, as the original 0.11's
+# _inject_context_prompts draws them), then its turn.
+check_context() {
+	i=$(dirname "$1")/inputs.json &&
+	jq -e "[.data[].payloads[0].messages] | length == 3 and
+		all(.[]; length == 3 and map(.role) == [\"system\", \"user\", \"user\"]) and
+		(map(.[0].content) | unique | length == 1) and
+		(map(.[1].content) | unique | length == 3)" "$i" >/dev/null
 }
 
 n=0

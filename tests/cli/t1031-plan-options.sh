@@ -27,7 +27,7 @@ test_expect_success '--help is the table'"'"'s: every section, every accepted na
 	grep -v "^#" "$TSV" | awk -F"\t" "\$8 != \"no\" { print \$10 }" | awk "!s[\$0]++" >groups &&
 	grep -o "^  [A-Z][A-Za-z -]*:" help | sed "s/^  //; s/:\$//" >got && test_cmp groups got &&
 	grep -qx "  Endpoint:  -m/--model/--model-names," help &&
-	grep -qx "             --model-selection-strategy round_robin|random," help &&
+	grep -qx "             --model-selection-strategy round_robin|random|weighted," help &&
 	! grep -q -- "--search-space" help &&
 	awk "length > 78" help >long && test_cmp /dev/null long
 '

@@ -86,7 +86,7 @@ static void
 test_checks(void)
 {
 	struct audio_params a = { AUDIO_MP3, 16, 44000, 1, 1 };
-	struct video_params v = { 64, 64, 4, 1, VIDEO_MOVING_SHAPES, "webm", "libvpx-vp9", NULL };
+	struct video_params v = { 64, 64, 4, 1, VIDEO_MOVING_SHAPES, "webm", "libvpx-vp9", NULL, NULL };
 	enum audio_format f;
 	enum video_synth s;
 	char err[256];
@@ -107,7 +107,8 @@ test_checks(void)
 	TEST("formats", audio_format_of("mp3", &f) == 0 && f == AUDIO_MP3 &&
 	     audio_format_of("flac", &f) < 0);
 	TEST("synth types", video_synth_of("grid_clock", &s) == 0 &&
-	     s == VIDEO_GRID_CLOCK && video_synth_of("noise", &s) < 0);
+	     s == VIDEO_GRID_CLOCK && video_synth_of("noise", &s) == 0 &&
+	     s == VIDEO_NOISE && video_synth_of("static", &s) < 0);
 	TEST("video fine", video_check(&v, err, sizeof(err)) == 0);
 	v.format = "avi";
 	TEST("avi refused", video_check(&v, err, sizeof(err)) < 0 &&
@@ -127,7 +128,7 @@ test_checks(void)
 static void
 test_frames(void)
 {
-	struct video_params v = { 64, 48, 4, 2, VIDEO_MOVING_SHAPES, "webm", "libvpx-vp9", NULL };
+	struct video_params v = { 64, 48, 4, 2, VIDEO_MOVING_SHAPES, "webm", "libvpx-vp9", NULL, NULL };
 	size_t size = 64 * 48 * 3;
 	unsigned char *a = malloc(size), *b = malloc(size);
 	size_t lit = 0;
