@@ -314,6 +314,8 @@ enum {
 	DS_BAILIAN, DS_BURST_GPT, DS_SPEED_BENCH,
 	DS_RAW_PAYLOAD, DS_INPUTS_JSON, DS_SAGEMAKER, DS_DAG,
 };
+/* The --custom-dataset-type names, NULL-terminated (static). */
+const char *const *trace_type_list(void);
 /* The dataset type of o->input_file (exits on an unsupported one) and
  * whether its first non-empty line has a timestamp. */
 int trace_type(const struct gen_opts *o, int *has_timestamp);

@@ -86,7 +86,8 @@ static const char *const video_synths[] = { "moving_shapes", "grid_clock", "nois
 	{ "accuracy-problems", O_ACCPROB, OPT_STR, "file", OPT_TO(o->accuracy_problems), \
 	  .flags = OPT_BR }, \
 	{ "input-file", O_FILE, OPT_STR, "file", OPT_TO(o->input_file), .flags = OPT_BR }, \
-	{ "custom-dataset-type", O_CTYPE, OPT_STR, "type", OPT_TO(o->custom_type) }, \
+	{ "custom-dataset-type", O_CTYPE, OPT_STR, "type", OPT_TO(o->custom_type), \
+	  .choices = trace_type_list() }, \
 	{ "public-dataset", O_PUBLIC, OPT_STR, "name", OPT_TO(o->public_dataset), \
 	  .choices = hfpub_names(), .later = public_later }, \
 	{ "public-dataset-dir", O_PUBDIR, OPT_STR, "dir", OPT_TO(o->public_dir), \

@@ -63,6 +63,25 @@ static const char *const type_names[] = {
 };
 #define NTYPES ((int)(sizeof(type_names) / sizeof(*type_names)))
 
+const char *const *
+trace_type_list(void)
+{
+	static const char *names[NTYPES + 64];
+
+	if (!names[0]) {
+		size_t n = 0;
+
+		for (int i = DS_MOONCAKE; i < NTYPES; i++)
+			if (i != DS_SPEED_BENCH)
+				names[n++] = type_names[i];
+		for (const struct speedbench_type *sb = speedbench_types;
+		     sb->name && n + 1 < sizeof(names) / sizeof(*names); sb++)
+			names[n++] = sb->name;
+		names[n] = NULL;
+	}
+	return names;
+}
+
 /* Whether type is one of replay.c's. */
 static int
 is_replay(int type)
@@ -368,11 +387,8 @@ trace_type(const struct gen_opts *o, int *has_timestamp)
 						 strlen(o->custom_type))) < 0) {
 		struct buf b = BUF_INIT(BUF_NOMAX);
 
-		for (int i = DS_MOONCAKE; i < NTYPES; i++)
-			if (i != DS_SPEED_BENCH)
-				buf_addf(&b, "%s%s", i > DS_MOONCAKE ? ", " : "", type_names[i]);
-		for (const struct speedbench_type *sb = speedbench_types; sb->name; sb++)
-			buf_addf(&b, ", %s", sb->name);
+		for (const char *const *t = trace_type_list(); *t; t++)
+			buf_addf(&b, "%s%s", b.len ? ", " : "", *t);
 		die_usage("invalid value for --custom-dataset-type: '%s' (%s)",
 			  o->custom_type, buf_str(&b));
 	}
