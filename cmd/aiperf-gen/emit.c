@@ -237,6 +237,7 @@ dataset_free(struct dataset *d)
 			turn_free_texts(t);
 			gen_images_free(t);
 			free(t->payload);
+			free(t->headers);
 			free(t->raw_messages);
 			free(t->raw_tools);
 			free(t->role);

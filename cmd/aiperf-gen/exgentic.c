@@ -10,6 +10,7 @@
 #include "gen.h"
 #include "hfpub.h"
 #include "hub/rows.h"
+#include "json/jw.h"
 #include "util.h"
 
 /* The --dataset-filter pairs as filters, checked. */
@@ -129,14 +130,21 @@ none_matched(const struct exg_filters *f, const struct combos *c, char *err,
 
 /* A call as a turn: its snapshot taken over (the call keeps NULLs). */
 static void
-call_turn(struct turn *t, struct exg_call *c)
+call_turn(struct turn *t, struct exg_call *c, const char *session)
 {
+	struct buf h = BUF_INIT(BUF_NOMAX);
+
 	*t = (struct turn){ .max_tokens = c->max_tokens, .delay_ms = -1,
 			    .at_ns = -1, .no_history = 1 };
 	t->raw_messages = c->messages;
 	t->raw_tools = c->tools;
 	t->extra = c->extra;
 	c->messages = c->tools = c->extra = NULL;
+	/* extra_headers: the source session, for Dynamo's KV routing */
+	buf_addstr(&h, "{\"x-dynamo-session-id\":");
+	json_quote(&h, session, strlen(session));
+	buf_addch(&h, '}');
+	t->headers = buf_detach(&h, NULL);
 }
 
 /* _build_turns, or _build_fixed_schedule_conversations. */
@@ -151,7 +159,7 @@ session_add(struct dataset *d, struct exg_row *r, const struct gen_opts *o)
 
 			cv->session_id = xstrfmt("%s:%zu", r->session_id, c[i].index);
 
-			call_turn(&cv->turns[0], &c[i]);
+			call_turn(&cv->turns[0], &c[i], r->session_id);
 			cv->turns[0].at_ns = (long long)(c[i].start_us - c[0].start_us) * 1000;
 		}
 	} else {
@@ -160,7 +168,7 @@ session_add(struct dataset *d, struct exg_row *r, const struct gen_opts *o)
 		cv->session_id = xstrdup(r->session_id);
 
 		for (size_t i = 0; i < r->ncalls; i++) {
-			call_turn(&cv->turns[i], &c[i]);
+			call_turn(&cv->turns[i], &c[i], r->session_id);
 			if (i > 0)
 				cv->turns[i].delay_ms = c[i].start_us > c[i - 1].end_us ?
 					(double)(c[i].start_us - c[i - 1].end_us) / 1000.0 : 0;

@@ -153,6 +153,9 @@ struct turn {
 	char *extra;		/* members merged into the body last (a compact
 				 * JSON object: single_turn's and mooncake's
 				 * "extra", a recorded request's controls), or NULL */
+	char *headers;		/* the turn's own request headers, a compact JSON
+				 * object of strings (the original's
+				 * extra_headers), or NULL */
 	char *payload;		/* compact JSON body */
 	size_t payload_len;
 	/* record text: head is "model" .. "max_tokens", mid the static

@@ -226,6 +226,10 @@ payload_render(const struct gen_opts *o, struct turn *t, size_t k)
 		buf_addstr(&b, ",\"history\":true");
 	if (o->ep == ENDPOINT_TEMPLATE)
 		template_input_text(&b, t);
+	if (t->headers) {
+		buf_addstr(&b, ",\"headers\":");
+		buf_addstr(&b, t->headers);
+	}
 	buf_addstr(&b, ",\"payload\":");
 	t->end = piece(&b, &t->end_len);
 	t->payload_len = strlen(t->payload);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* -H values: 'Name:Value' strings and JSON objects into the request's header lines. */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include "json/json.h"
@@ -14,14 +15,20 @@ tchar(unsigned char c)
 	       (c && strchr("!#$%&'*+-.^_`|~", c));
 }
 
-static void
-check_name(const char *name, size_t n)
+/* The name: a token. */
+static int
+name_ok(const char *name, size_t n, char *why, size_t wl)
 {
-	if (!n)
-		die_usage("invalid header: empty header name");
+	if (!n) {
+		snprintf(why, wl, "empty header name");
+		return -1;
+	}
 	for (size_t i = 0; i < n; i++)
-		if (!tchar((unsigned char)name[i]))
-			die_usage("invalid header name '%.*s'", (int)n, name);
+		if (!tchar((unsigned char)name[i])) {
+			snprintf(why, wl, "invalid header name '%.*s'", (int)(n < 64 ? n : 64), name);
+			return -1;
+		}
+	return 0;
 }
 
 /*
@@ -30,8 +37,8 @@ check_name(const char *name, size_t n)
  * libcurl) would frame the body wrongly, and the others would contradict
  * --connection-reuse-strategy or the parser (HTTP/2 forbids them all).
  */
-static void
-check_own(const char *name, size_t n)
+static int
+own_ok(const char *name, size_t n, char *why, size_t wl)
 {
 	static const char *const own[] = {
 		"content-length", "transfer-encoding", "connection", "keep-alive",
@@ -39,22 +46,32 @@ check_own(const char *name, size_t n)
 	};
 
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-		if (strlen(own[i]) == n && !strncasecmp(name, own[i], n))
-			die_usage("header '%.*s' cannot be set with -H: the sender frames "
-				  "each request and manages its connections itself",
-				  (int)n, name);
+		if (strlen(own[i]) == n && !strncasecmp(name, own[i], n)) {
+			snprintf(why, wl, "header '%.*s' cannot be set with -H or a "
+				 "record's headers: the sender "
+				 "frames each request and manages its connections itself",
+				 (int)n, name);
+			return -1;
+		}
+	return 0;
 }
 
-/* The value is never printed: it may be a credential. */
-static void
-check_value(const char *name, size_t nl, const char *v, size_t n)
+int
+hdr_check(const char *name, size_t nl, const char *v, size_t n, char *why,
+	  size_t wl)
 {
+	if (name_ok(name, nl, why, wl) < 0 || own_ok(name, nl, why, wl) < 0)
+		return -1;
+	/* the value is never printed: it may be a credential */
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)v[i];
-		if ((c < 0x20 && c != '\t') || c == 0x7f)
-			die_usage("invalid header '%.*s': the value holds a control character",
-				  (int)nl, name);
+		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			snprintf(why, wl, "invalid header '%.*s': the value holds a "
+				 "control character", (int)nl, name);
+			return -1;
+		}
 	}
+	return 0;
 }
 
 /* *s[0..n) without its spaces and tabs at both ends: *s moves, the length is returned. */
@@ -108,9 +125,10 @@ add_pair(struct options *o, const char *name, size_t nl, const char *v, size_t n
 {
 	nl = trim(&name, nl);
 	n = trim(&v, n);
-	check_name(name, nl);
-	check_own(name, nl);
-	check_value(name, nl, v, n);
+	char why[256];
+
+	if (hdr_check(name, nl, v, n, why, sizeof(why)) < 0)
+		die_usage("%s%s", strncmp(why, "empty", 5) ? "" : "invalid header: ", why);
 	add_line(o, name, nl, v, n);
 }
 
@@ -147,7 +165,10 @@ add_json(struct options *o, const char *arg)
 		die_usage("invalid header JSON: %s", v ? "not an object" : err);
 	/* cppcheck-suppress nullPointerRedundantCheck ; die_usage() does not return */
 	for (const struct json *m = v->child; m; m = m->next) {
-		check_name(m->key, m->keylen);
+		char why[256];
+
+		if (name_ok(m->key, m->keylen, why, sizeof(why)) < 0)
+			die_usage("%s%s", strncmp(why, "empty", 5) ? "" : "invalid header: ", why);
 		if (m->type != JSON_STRING)
 			die_usage("invalid header '%.*s': the value must be a string, not %s",
 				  (int)m->keylen, m->key, type_name(m->type));

@@ -353,7 +353,7 @@ write_headers_slow(struct jw *w, const struct xfer *x)
 
 /*
  * The request_headers object is the same for every record but for the two
- * ids: built once per stream flag with stand-in ids ("\u0001", "\u0002"),
+ * ids (and a record's own "headers", written the slow way): built once per stream flag with stand-in ids ("\u0001", "\u0002"),
  * then cut around them. tpl->cut[0..1] are where the ids go; 0 when the
  * stand-ins were not found once each, in order (then the slow path).
  */
@@ -370,6 +370,7 @@ headers_template(struct sender *s, const struct xfer *x)
 	struct xfer fake = *x;
 	fake.id = id;
 	fake.corr = corr;
+	fake.nrec_headers = 0;	/* a record's own headers are its own */
 	jw_init(&w, &b, 0);
 	write_headers_slow(&w, &fake);
 	t->text = buf_detach(&b, &t->len);
@@ -387,7 +388,7 @@ write_headers(struct jw *w, const struct xfer *x)
 	const struct hdrtpl *t = headers_template(x->snd, x);
 	const size_t mark = 8;	/* strlen("\"\\u0001\"") */
 
-	if (!t->cut[0] || x->vj) {
+	if (!t->cut[0] || x->vj || x->nrec_headers) {
 		write_headers_slow(w, x);
 		return;
 	}

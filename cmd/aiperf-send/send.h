@@ -251,6 +251,12 @@ void warmup_release(struct sender *s);
  * when empty) in o->headers, which it owns; a malformed one is die_usage(). */
 void hdr_add(struct options *o, const char *arg);
 void hdr_release(struct options *o);
+/* Whether name[0..nl): v[0..n) may be sent as a header: the name a token,
+ * not one the sender sets itself (Content-Length, Connection ...), the
+ * value without control characters but tab. 0, or -1 with why (the value
+ * never in it). -H's checks and a record's "headers" both. */
+int hdr_check(const char *name, size_t nl, const char *v, size_t n, char *why,
+	      size_t wl);
 /* The length of a header line's name (up to ':' or ';'). */
 size_t hdr_name_len(const char *line);
 

@@ -149,6 +149,38 @@ parse_strs(struct xfer *x, const struct json *r, char *why, size_t wl)
 	return 0;
 }
 
+/* The record's own "headers": an object of strings, sent after --header's. */
+static int
+parse_headers(struct xfer *x, const struct json *r, char *why, size_t wl)
+{
+	const struct json *h = json_get(r, "headers");
+	size_t n = 0;
+
+	if (!h || h->type == JSON_NULL)
+		return 0;
+	if (h->type != JSON_OBJECT)
+		return bad(why, wl, "%s", "'headers': expected an object");
+	for (const struct json *c = h->child; c; c = c->next)
+		n++;
+	if (n > XFER_MAX_HEADERS)
+		return bad(why, wl, "'headers': more than %d", XFER_MAX_HEADERS);
+	x->rec_headers = xcalloc(n ? n : 1, sizeof(*x->rec_headers));
+	for (const struct json *c = h->child; c; c = c->next) {
+		char e[256];
+
+		if (!json_is_str(c) || c->keylen > XFER_MAX_HEADER_LEN ||
+		    c->len > XFER_MAX_HEADER_LEN)
+			return bad(why, wl, "'headers.%.*s': expected a string of at "
+				   "most %d bytes", (int)(c->keylen < 64 ? c->keylen : 64),
+				   c->key, XFER_MAX_HEADER_LEN);
+		if (hdr_check(c->key, c->keylen, c->str, c->len, e, sizeof(e)) < 0)
+			return bad(why, wl, "'headers': %s", e);
+		x->rec_headers[x->nrec_headers++] =
+			xstrfmt("%.*s: %.*s", (int)c->keylen, c->key, (int)c->len, c->str);
+	}
+	return 0;
+}
+
 static struct xfer *
 xfer_new(struct sender *s)
 {
@@ -253,6 +285,7 @@ xfer_parse(struct sender *s, const char *line, size_t n, char *why,
 	}
 	x = xfer_new(s);
 	if (parse_strs(x, r, why, whylen) < 0 || parse_ints(x, r, why, whylen) < 0 ||
+	    parse_headers(x, r, why, whylen) < 0 ||
 	    parse_dag(x, r, why, whylen) < 0 || parse_body(x, r, n, why, whylen) < 0 ||
 	    (x->type->id == ENDPOINT_VIDEO_GENERATION &&
 	     vjob_new(x, json_get(r, "payload"), why, whylen) < 0)) {
@@ -291,6 +324,8 @@ xfer_each_header(const struct xfer *x, xfer_header_fn fn, void *ctx)
 	pair(fn, ctx, "X-Correlation-ID", "", x->corr);
 	for (size_t i = 0; i < o->nheaders; i++)
 		fn(ctx, o->headers[i], strlen(o->headers[i]));
+	for (size_t i = 0; i < x->nrec_headers; i++)
+		fn(ctx, x->rec_headers[i], strlen(x->rec_headers[i]));
 	if (o->api_key)
 		pair(fn, ctx, "Authorization", "Bearer ", o->api_key);
 	if (x->stream)
@@ -387,6 +422,9 @@ xfer_free(struct xfer *x)
 	free(x->conv);
 	free(x->etype);
 	free(x->input_text);
+	for (size_t i = 0; i < x->nrec_headers; i++)
+		free(x->rec_headers[i]);
+	free(x->rec_headers);
 	free(x->response_field);
 	free(x->path);
 	free(x->url);

@@ -36,6 +36,10 @@ struct xfer_http {
 	const char *version;	/* "1.1" */
 };
 
+/* a record's own headers: how many, and the longest name or value */
+#define XFER_MAX_HEADERS 64
+#define XFER_MAX_HEADER_LEN 8192
+
 /*
  * A struct xfer owns every string and buffer in it; xfer_free() releases
  * them. It lives from the moment its request record is read until its raw
@@ -51,6 +55,8 @@ struct xfer {
 	char *id, *corr, *conv, *etype, *input_text, *path, *url, *phase;
 	const struct endpoint_type *type;	/* etype's (lib/endpoint.h) */
 	char *response_field;	/* template endpoint: copied to the raw record */
+	char **rec_headers;	/* the record's "headers": "Name: value" lines */
+	size_t nrec_headers;
 	char *body;		/* the payload as compact JSON */
 	size_t body_len;
 	int64_t session_num, turn_index, num_turns, max_tokens;

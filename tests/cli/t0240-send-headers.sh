@@ -79,6 +79,34 @@ test_expect_success 'an empty JSON object adds nothing' '
 	sendh h1 -H "{}" && test -z "$(xh)"
 '
 
+# hrec JSON: one request record whose "headers" member is JSON.
+hrec() {
+	reqs 1 true ",\"headers\":$1"
+}
+
+for engine in h1 curl; do
+test_expect_success "$engine: a record's own headers follow -H's, on the wire and in the raw record" '
+	: >"$TMP/wire" && hrec "{\"X-S\":\"s-1\",\"X-B\":\"2\"}" >in &&
+	aiperf-send --http-engine '"$engine"' -u "$CANNED_URL" -H "X-A:1" <in >out &&
+	printf "X-A: 1\nX-S: s-1\nX-B: 2\n" >want && xh >got && test_cmp want got &&
+	grep -q "\"X-S\":\"s-1\"" out
+'
+done
+
+test_expect_success "a record's bad headers: the record refused, line and reason named (exit 1)" '
+	for h in "[1]" "{\"X-A\":1}" "{\"X A\":\"1\"}" "{\"Content-Length\":\"5\"}" \
+		"{\"X-A\":\"a\\r\\nX-Evil: 1\"}" "{\"\":\"v\"}"; do
+		hrec "$h" >in &&
+		test_expect_code 1 aiperf-send -u "$CANNED_URL" <in >out 2>err || { echo "$h"; return 1; }
+		grep -q "^aiperf-send: <stdin>:1: .*headers" err || { cat err; return 1; }
+		! grep -q "Evil" err || return 1
+	done &&
+	awk "BEGIN { printf \"{\"; for (i = 0; i < 65; i++) printf \"%s\\\"X-%d\\\":\\\"v\\\"\", i ? \",\" : \"\", i; printf \"}\" }" >many &&
+	hrec "$(cat many)" >in &&
+	test_expect_code 1 aiperf-send -u "$CANNED_URL" <in 2>err &&
+	grep -q "more than 64" err
+'
+
 # bad ARG MESSAGE: -H ARG is a usage error whose message holds MESSAGE.
 bad() {
 	test_expect_code 2 aiperf-send -H "$1" </dev/null >out 2>err &&

@@ -34,7 +34,7 @@ test_expect_success "$engine: framing and connection headers are usage errors, n
 		"UPGRADE: h2c" "X-A:1,Transfer-Encoding:chunked"; do
 		name=$(printf "%s" "$h" | sed -e "s/^X-A:1,//" -e "s/^{\"//" -e "s/[\":].*//")
 		test_expect_code 2 sendh '"$engine"' -H "$h" 2>err &&
-		grep -q "^aiperf-send: header '\''$name'\'' cannot be set with -H: the sender frames each request" err &&
+		grep -q "^aiperf-send: header '\''$name'\'' cannot be set with -H or a record'\''s headers: the sender frames each request" err &&
 		test ! -s out && test ! -s "$TMP/wire" || exit 1
 	done
 '

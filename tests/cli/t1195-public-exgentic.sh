@@ -47,6 +47,8 @@ for line in sys.stdin:
     r = json.loads(line)
     o = {k: r[k] for k in ("conversation_id", "turn_index", "max_tokens", "delay_ns", "at_ns")
          if k in r}
+    if "headers" in r:
+        o["headers"] = r["headers"]
     o["payload"] = r["payload"]
     print(json.dumps(o, separators=(",", ":"), ensure_ascii=False))
 P
@@ -192,6 +194,9 @@ test_expect_success 'aiperf profile against aiperf-mock: the bodies sent are the
 	jq -r "[.conversation_id, .turn_index] | @tsv" want >want.ids &&
 	jq -r "[.metadata.conversation_id, .metadata.turn_index] | @tsv" a1/profile_export_raw.jsonl >got.ids &&
 	test_cmp want.ids got.ids &&
+	jq -r ".headers[\"x-dynamo-session-id\"]" want >want.hdr &&
+	jq -r ".request_headers[\"x-dynamo-session-id\"]" a1/profile_export_raw.jsonl >got.hdr &&
+	test_cmp want.hdr got.hdr &&
 	test "$(jq "[.error // empty] | length" a1/profile_export_raw.jsonl | sort -u)" = 0 &&
 	HF_HUB_OFFLINE=1 AIPERF_HUB_ROWS_URL=$CLOSED aiperf profile --model test/model --url "$MOCK_URL" \
 		--tokenizer builtin --public-dataset exgentic_v2 --num-dataset-entries 2 --fixed-schedule \

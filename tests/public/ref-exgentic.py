@@ -17,7 +17,7 @@ compares its output with aiperf-gen's records.
 usage: ref-exgentic.py --rows FILE --version 1|2 --bound N [--fixed]
                        [--filter KEY=VALUE ...] [--model NAME]
 Output: one JSON line a request, in the order they are sent:
-  {"conversation_id","turn_index","max_tokens"[,"delay_ns"][,"at_ns"],"payload"}
+  {"conversation_id","turn_index","max_tokens"[,"delay_ns"][,"at_ns"],"headers","payload"}
 or "error: MESSAGE" and exit status 1 where the original raises.
 """
 
@@ -245,6 +245,7 @@ def parse_span(sid, i, span, stats):
                 + messages(a.get("gen_ai.input.messages")),
                 "raw_tools": tools(a.get("gen_ai.tool.definitions")),
                 "extra_body": extra_body(a),
+                "extra_headers": {"x-dynamo-session-id": sid},
                 "delay": None, "timestamp": None}
     except (KeyError, TypeError, ValueError) as e:
         raise LoaderError("Exgentic session %r span %d: %s" % (sid, i, e)) from e
@@ -342,6 +343,7 @@ def main():
                 r["delay_ns"] = round(t["delay"] * 1e6)
             if t["timestamp"] is not None:
                 r["at_ns"] = round(t["timestamp"] * 1e6)
+            r["headers"] = t["extra_headers"]
             r["payload"] = payload(t, a.model)
             print(dumps(r))
     return 0
