@@ -213,32 +213,7 @@ hfmedia_image_decode(const unsigned char *p, size_t n, struct image *im,
 unsigned char *
 hfmedia_jpeg(const struct image *im, size_t *n)
 {
-	struct jpeg_compress_struct c;
-	struct jpeg_error_mgr e;
-	unsigned char *mem = NULL;
-	unsigned long size = 0;
-
-	c.err = jpeg_std_error(&e);	/* errors exit: only out of memory */
-	jpeg_create_compress(&c);
-	jpeg_mem_dest(&c, &mem, &size);
-	c.image_width = (JDIMENSION)im->w;
-	c.image_height = (JDIMENSION)im->h;
-	c.input_components = 3;
-	c.in_color_space = JCS_RGB;
-	jpeg_set_defaults(&c);
-	jpeg_set_quality(&c, 85, TRUE);
-	for (int i = 0; i < c.num_components; i++)
-		c.comp_info[i].h_samp_factor = c.comp_info[i].v_samp_factor = 1;
-	jpeg_start_compress(&c, TRUE);
-	while (c.next_scanline < c.image_height) {
-		JSAMPROW row = im->rgb + (size_t)c.next_scanline * (size_t)im->w * 3;
-
-		jpeg_write_scanlines(&c, &row, 1);
-	}
-	jpeg_finish_compress(&c);
-	jpeg_destroy_compress(&c);
-	*n = size;
-	return mem;
+	return image_jpeg(im, 85, 1, n);
 }
 
 char *

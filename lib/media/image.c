@@ -301,12 +301,12 @@ encode_png(const struct image *im, size_t *n)
 	return out;
 }
 
-static unsigned char *
-encode_jpeg(const struct image *im, size_t *n)
+unsigned char *
+image_jpeg(const struct image *im, int quality, int full_chroma, size_t *n)
 {
 	struct jpeg_compress_struct c;
 	struct jpeg_error_mgr e;
-	unsigned char *mem = NULL, *out;
+	unsigned char *mem = NULL;
 	unsigned long size = 0;
 
 	c.err = jpeg_std_error(&e);	/* errors exit: only out of memory */
@@ -317,7 +317,9 @@ encode_jpeg(const struct image *im, size_t *n)
 	c.input_components = 3;
 	c.in_color_space = JCS_RGB;
 	jpeg_set_defaults(&c);
-	jpeg_set_quality(&c, 75, TRUE);
+	jpeg_set_quality(&c, quality, TRUE);
+	for (int i = 0; full_chroma && i < c.num_components; i++)
+		c.comp_info[i].h_samp_factor = c.comp_info[i].v_samp_factor = 1;
 	jpeg_start_compress(&c, TRUE);
 	while (c.next_scanline < c.image_height) {
 		JSAMPROW row = im->rgb + (size_t)c.next_scanline * (size_t)im->w * 3;
@@ -326,17 +328,14 @@ encode_jpeg(const struct image *im, size_t *n)
 	}
 	jpeg_finish_compress(&c);
 	jpeg_destroy_compress(&c);
-	out = xmalloc(size);
-	memcpy(out, mem, size);
-	free(mem);
 	*n = size;
-	return out;
+	return mem;
 }
 
 unsigned char *
 image_encode(const struct image *im, enum image_format f, size_t *n)
 {
-	return f == IMAGE_JPEG ? encode_jpeg(im, n) : encode_png(im, n);
+	return f == IMAGE_JPEG ? image_jpeg(im, 75, 0, n) : encode_png(im, n);
 }
 
 const char *

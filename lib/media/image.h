@@ -37,6 +37,11 @@ int image_decode(const unsigned char *p, size_t n, const char *name,
 void image_resize(const struct image *src, struct image *dst, int w, int h);
 /* The encoded file (PNG, or JPEG at quality 75), malloc'd, in *n bytes. */
 unsigned char *image_encode(const struct image *im, enum image_format f, size_t *n);
+/* The JPEG file of im at quality (1..100), with full-resolution chroma
+ * (4:4:4, PIL's subsampling=0) when full_chroma, else libjpeg's 4:2:0;
+ * malloc'd, in *n bytes. */
+unsigned char *image_jpeg(const struct image *im, int quality, int full_chroma,
+			  size_t *n);
 /* "image/png" or "image/jpeg". */
 const char *image_mime(enum image_format f);
 void image_release(struct image *im);
