@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "b64.h"
 #include "dataset/field.h"
 #include "util.h"
 
@@ -220,48 +221,6 @@ replay_inputs_release(struct replay_inputs *ri)
 
 /* ---- SageMaker Data Capture ---- */
 
-static int
-b64val(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
-/* Standard base64 s[0..n) (white space skipped, '=' padding) into out:
- * 0, or -1 when it is not base64. */
-static int
-b64_decode(const char *s, size_t n, struct buf *out)
-{
-	unsigned acc = 0;
-	int bits = 0, pad = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int c = (unsigned char)s[i], v;
-
-		if (strchr(" \t\r\n", c) && c)
-			continue;
-		if (c == '=') {
-			pad++;
-			continue;
-		}
-		if (pad || (v = b64val(c)) < 0)
-			return -1;
-		acc = (acc << 6) | (unsigned)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			if (buf_tryadd(out, &(char){ (char)(acc >> bits) }, 1) < 0)
-				return -1;
-		}
-	}
-	return pad > 2 || bits >= 6 ? -1 : 0;
-}
-
 struct cap {
 	struct json_doc *doc;
 	const char *id;		/* the event id, for messages */
@@ -288,7 +247,10 @@ decode(struct cap *c, const struct json *entry, const char *what,
 	if (d->type != JSON_STRING)
 		return util_seterr(c->err, c->errlen, "Capture record %.*s malformed: "
 				   "%s data: expected a string", c->idlen, c->id, what);
-	if (!strcmp(e, "BASE64") && b64_decode(d->str, d->len, &b) < 0) {
+	if (!strcmp(e, "BASE64") &&
+	    (buf_grow(&b, B64_ROOM(d->len)) < 0 ||
+	     b64_decode(d->str, d->len, B64_SPACE, (unsigned char *)b.s, &b.len,
+			why, sizeof(why)) < 0)) {
 		buf_release(&b);
 		return util_seterr(c->err, c->errlen, "Capture record %.*s malformed: "
 				   "%s data: invalid base64", c->idlen, c->id, what);

@@ -10,6 +10,7 @@
 #include "hub/rows.h"
 #include "json/json.h"
 #include "media/dataurl.h"
+#include "b64.h"
 #include "util.h"
 
 static const char *
@@ -54,67 +55,25 @@ rowmedia_cell_of(const struct json *v, struct rowmedia_cell *c)
 	return c->kind = ROWMEDIA_NONE;
 }
 
-/* The 6-bit value of base64 character ch, or -1. */
-static int
-b64_value(unsigned char ch)
-{
-	if (ch >= 'A' && ch <= 'Z')
-		return ch - 'A';
-	if (ch >= 'a' && ch <= 'z')
-		return ch - 'a' + 26;
-	if (ch >= '0' && ch <= '9')
-		return ch - '0' + 52;
-	if (ch == '+')
-		return 62;
-	return ch == '/' ? 63 : -1;
-}
-
 int
 rowmedia_b64_decode(const char *s, size_t n, size_t max, unsigned char **out,
 		    size_t *outlen, char *err, size_t errlen)
 {
-	size_t pad = 0, k = 0, need;
 	unsigned char *p;
-	unsigned acc = 0;
 
 	*out = NULL;
 	*outlen = 0;
-	while (pad < 2 && n > pad && s[n - 1 - pad] == '=')
-		pad++;
-	if (pad && n % 4)
-		return util_seterr(err, errlen, "base64: padding in the wrong place");
-	n -= pad;
-	if (n % 4 == 1)
-		return util_seterr(err, errlen, "base64: %zu characters is not a "
-				   "valid length", n);
-	need = n / 4 * 3 + (n % 4 ? n % 4 - 1 : 0);
-	if (need > max)
+	if (n / 4 * 3 > max + 2)	/* B64_ROOM(n) - 3 .. decoded length */
 		return util_seterr(err, errlen, "base64: more than %zu bytes", max);
-	p = xmalloc(need + 1);
-	for (size_t i = 0; i < n; i++) {
-		int v = b64_value((unsigned char)s[i]);
-
-		if (v < 0) {
-			free(p);
-			return util_seterr(err, errlen, "base64: not a base64 "
-					   "character at offset %zu", i);
-		}
-		acc = (acc << 6) | (unsigned)v;
-		if (i % 4 == 3) {
-			p[k++] = (unsigned char)(acc >> 16);
-			p[k++] = (unsigned char)(acc >> 8);
-			p[k++] = (unsigned char)acc;
-			acc = 0;
-		}
-	}
-	if (n % 4 == 2) {
-		p[k++] = (unsigned char)(acc >> 4);
-	} else if (n % 4 == 3) {
-		p[k++] = (unsigned char)(acc >> 10);
-		p[k++] = (unsigned char)(acc >> 2);
+	p = xmalloc(B64_ROOM(n));
+	if (b64_decode(s, n, 0, p, outlen, err, errlen) < 0 || *outlen > max) {
+		if (*outlen > max)
+			util_seterr(err, errlen, "base64: more than %zu bytes", max);
+		free(p);
+		*outlen = 0;
+		return -1;
 	}
 	*out = p;
-	*outlen = k;
 	return 0;
 }
 

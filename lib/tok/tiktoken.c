@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "b64.h"
 #include "util.h"
 
 #define MAX_FILE (64u << 20)
@@ -58,41 +59,8 @@ tiktoken_known(const char *name)
 	return find_encoding(name) != NULL;
 }
 
-static int
-b64val(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
-/* Decode base64 s[0..n) into out (n / 4 * 3 bytes room). Returns the
- * length, or -1 on a bad character. */
-static long
-b64(const char *s, size_t n, char *out)
-{
-	size_t i, k = 0;
-	unsigned acc = 0;
-	int bits = 0, v;
-
-	for (i = 0; i < n && s[i] != '='; i++) {
-		v = b64val((unsigned char)s[i]);
-		if (v < 0)
-			return -1;
-		acc = (acc << 6) | (unsigned)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[k++] = (char)((acc >> bits) & 0xff);
-		}
-	}
-	return (long)k;
-}
-
+/* "<base64 token> <rank>": tmp has room for the token (the line is
+ * shorter than it). */
 static int
 parse_line(struct bpe *b, const char *s, size_t n, char *tmp)
 {
@@ -100,7 +68,7 @@ parse_line(struct bpe *b, const char *s, size_t n, char *tmp)
 	long long rank;
 	const char *why;
 	char num[16];
-	long len;
+	size_t len;
 
 	if (!sp || (size_t)(s + n - sp - 1) >= sizeof(num) || sp == s)
 		return -1;
@@ -108,8 +76,8 @@ parse_line(struct bpe *b, const char *s, size_t n, char *tmp)
 	num[s + n - sp - 1] = '\0';
 	if (util_strtonum(num, 0, (1 << 24) - 1, &rank, &why) < 0)
 		return -1;
-	len = b64(s, (size_t)(sp - s), tmp);
-	if (len <= 0 || bpe_add(b, tmp, (size_t)len, (int32_t)rank, 1) < 0)
+	if (b64_decode(s, (size_t)(sp - s), 0, (unsigned char *)tmp, &len, NULL, 0) < 0 ||
+	    !len || bpe_add(b, tmp, len, (int32_t)rank, 1) < 0)
 		return -1;
 	return 0;
 }

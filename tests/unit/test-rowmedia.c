@@ -92,9 +92,9 @@ test_b64(void)
 	TEST("b64: a bad character, its offset", fails("aG*k", 99, "offset 2"));
 	TEST("b64: white space is not allowed", fails("aG k", 99, "offset 2"));
 	TEST("b64: a length of 4n+1", fails("aGkhY", 99, "not a valid length"));
-	TEST("b64: padding inside", fails("aG=k", 99, "offset 2"));
+	TEST("b64: padding inside", fails("aG=k", 99, "after the padding at offset 3"));
 	TEST("b64: padding with a bad length", fails("aGk==", 99, "padding"));
-	TEST("b64: three pads", fails("a===", 99, "offset 1"));
+	TEST("b64: three pads", fails("a===", 99, "too much padding"));
 	TEST("b64: over the cap", fails("aGVsbG8=", 4, "more than 4 bytes"));
 	TEST("b64: at the cap", decodes("aGVsbG8=", "hello", 5));
 }
