@@ -42,7 +42,7 @@ test_expect_success 'profile options by prefix, aliases too, refused ones not' '
 	want --endpoint --endpoint-type >exp && test_cmp exp out &&
 	comp aiperf profile -m x --num-req >out && want --num-requests >exp && test_cmp exp out &&
 	comp aiperf profile -v >out && want -v -vv >exp && test_cmp exp out &&
-	comp aiperf profile --public >out && want --public-dataset >exp && test_cmp exp out &&
+	comp aiperf profile --public >out && want --public-dataset --public-dataset-dir >exp && test_cmp exp out &&
 	comp aiperf profile --download-vid >out && want --download-video-content >exp && test_cmp exp out &&
 	comp aiperf profile --search-sp >out && test_cmp /dev/null out &&
 	comp aiperf profile --audio-len >out &&
