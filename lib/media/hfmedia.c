@@ -210,12 +210,6 @@ hfmedia_image_decode(const unsigned char *p, size_t n, struct image *im,
 	return HFMEDIA_IMAGE_UNSUPPORTED;
 }
 
-unsigned char *
-hfmedia_jpeg(const struct image *im, size_t *n)
-{
-	return image_jpeg(im, 85, 1, n);
-}
-
 char *
 hfmedia_image_url(const unsigned char *p, size_t n, int *status, char *err,
 		  size_t errlen)
@@ -227,7 +221,7 @@ hfmedia_image_url(const unsigned char *p, size_t n, int *status, char *err,
 
 	if ((*status = hfmedia_image_decode(p, n, &im, err, errlen)) != 0)
 		return NULL;
-	jpg = hfmedia_jpeg(&im, &len);
+	jpg = image_encode(&im, IMAGE_JPEG, &len);
 	image_release(&im);
 	url = dataurl_b64("data:image/jpeg;base64,", jpg, len);
 	free(jpg);

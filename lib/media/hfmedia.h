@@ -32,12 +32,8 @@ enum hfmedia_image_status {
 int hfmedia_image_decode(const unsigned char *p, size_t n, struct image *im,
 			 char *err, size_t errlen);
 
-/* im as the original's encode_image(img, "JPEG") writes it: quality 85,
- * no chroma subsampling (4:4:4), baseline; malloc'd, *n bytes. */
-unsigned char *hfmedia_jpeg(const struct image *im, size_t *n);
-
 /* p[0..n) as "data:image/jpeg;base64,...": hfmedia_image_decode() then
- * hfmedia_jpeg(). NULL with *status and err set when it cannot be. */
+ * image_encode()'s JPEG (the original's encode_image). NULL with *status and err set when it cannot be. */
 char *hfmedia_image_url(const unsigned char *p, size_t n, int *status,
 			char *err, size_t errlen);
 

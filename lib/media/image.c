@@ -335,7 +335,7 @@ image_jpeg(const struct image *im, int quality, int full_chroma, size_t *n)
 unsigned char *
 image_encode(const struct image *im, enum image_format f, size_t *n)
 {
-	return f == IMAGE_JPEG ? image_jpeg(im, 75, 0, n) : encode_png(im, n);
+	return f == IMAGE_JPEG ? image_jpeg(im, 85, 1, n) : encode_png(im, n);
 }
 
 const char *

@@ -35,7 +35,8 @@ int image_decode(const unsigned char *p, size_t n, const char *name,
 /* dst = src resampled to w x h with a bicubic filter (a = -0.5) widened
  * by the scale factor when shrinking, so it averages the area it covers. */
 void image_resize(const struct image *src, struct image *dst, int w, int h);
-/* The encoded file (PNG, or JPEG at quality 75), malloc'd, in *n bytes. */
+/* The encoded file, as the original's encode_image saves it: PNG, or JPEG
+ * at quality 85 with full-resolution chroma; malloc'd, in *n bytes. */
 unsigned char *image_encode(const struct image *im, enum image_format f, size_t *n);
 /* The JPEG file of im at quality (1..100), with full-resolution chroma
  * (4:4:4, PIL's subsampling=0) when full_chroma, else libjpeg's 4:2:0;

@@ -25,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (im.w < 1 || im.h < 1 || image_size_check(im.w, im.h) || !im.rgb)
 			abort();
 		if ((size_t)im.w * (size_t)im.h <= 4096)
-			free(hfmedia_jpeg(&im, &n));
+			free(image_encode(&im, IMAGE_JPEG, &n));
 		image_release(&im);
 	} else if (!memchr(err, '\0', sizeof(err))) {
 		abort();

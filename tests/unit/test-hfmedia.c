@@ -159,7 +159,7 @@ test_jpeg(void)
 	src.rgb = xmalloc(16 * 8 * 3);
 	for (int i = 0; i < 16 * 8 * 3; i++)
 		src.rgb[i] = (unsigned char)(i % 3 == 0 ? 200 : i % 3 == 1 ? 100 : 30);
-	jpg = hfmedia_jpeg(&src, &n);
+	jpg = image_encode(&src, IMAGE_JPEG, &n);
 	TEST("jpeg: baseline, quality 85 (DQT[0] 5), 4:4:4",
 	     jpeg_shape(jpg, n, &q0, &sampling) == 0 && q0 == 5 && sampling == 0x111111);
 	TEST("jpeg: decodes", hfmedia_image_decode(jpg, n, &back, err, sizeof(err)) == 0 &&
