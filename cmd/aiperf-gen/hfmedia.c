@@ -11,6 +11,7 @@
 #include "json/json.h"
 #include "media/dataurl.h"
 #include "media/hfmedia.h"
+#include "media/image.h"
 #include "pytext.h"
 #include "util.h"
 
@@ -98,7 +99,7 @@ image_item(struct turn *t, const struct json *v, const char *column, char *err,
 		add_image(t, url);
 		return 1;
 	}
-	if (status == HFMEDIA_IMAGE_UNSUPPORTED)
+	if (status == IMAGE_UNSUPPORTED)
 		return util_seterr(err, errlen, "column '%s': %s", column, why);
 	skipped(column, why, "the row goes without it");
 	return 0;

@@ -14,26 +14,9 @@
 
 struct image;
 
-/* What an image's bytes are: */
-enum hfmedia_image_status {
-	HFMEDIA_IMAGE_OK = 0,
-	HFMEDIA_IMAGE_BAD = -1,		/* not an image, truncated, corrupt */
-	HFMEDIA_IMAGE_UNSUPPORTED = -2,	/* an image format not decoded here */
-};
-
-/*
- * p[0..n) decoded into *im as PIL's Image.convert("RGB") gives it: a
- * PNG's palette expanded, gray spread to the three channels, alpha (and
- * tRNS) dropped, 16-bit samples cut to their high byte; a JPEG decoded by
- * libjpeg-turbo with its defaults (islow DCT, fancy upsampling), as PIL
- * does. A JPEG that ends early is BAD (PIL: "image file is truncated").
- * Returns an enum hfmedia_image_status, the reason in err when not OK.
- */
-int hfmedia_image_decode(const unsigned char *p, size_t n, struct image *im,
-			 char *err, size_t errlen);
-
-/* p[0..n) as "data:image/jpeg;base64,...": hfmedia_image_decode() then
- * image_encode()'s JPEG (the original's encode_image). NULL with *status and err set when it cannot be. */
+/* p[0..n) as "data:image/jpeg;base64,...": image_decode() then
+ * image_encode()'s JPEG (the original's encode_image). NULL with *status
+ * (image_decode's) and err set when it cannot be. */
 char *hfmedia_image_url(const unsigned char *p, size_t n, int *status,
 			char *err, size_t errlen);
 

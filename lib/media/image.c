@@ -3,10 +3,13 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <jpeglib.h>
 #include <png.h>
 
+#include "media/dataurl.h"
 #include "media/image.h"
 #include "util.h"
 
@@ -52,89 +55,168 @@ image_read_png(const char *path, struct image *im, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-decode_png(const unsigned char *p, size_t n, const char *name, struct image *im,
-	   char *err, size_t errlen)
+/* ---- PNG ---- */
+
+struct png_mem {
+	const unsigned char *p;
+	size_t n, off;
+	char msg[200];
+};
+
+static void
+png_read_mem(png_structp ps, png_bytep out, png_size_t n)
 {
-	png_image pi;
+	struct png_mem *m = png_get_io_ptr(ps);
+
+	if (n > m->n - m->off)
+		png_error(ps, "image file is truncated");
+	memcpy(out, m->p + m->off, n);
+	m->off += n;
+}
+
+static void
+png_on_error(png_structp ps, png_const_charp msg)
+{
+	struct png_mem *m = png_get_error_ptr(ps);
+
+	snprintf(m->msg, sizeof(m->msg), "%s", msg);
+	png_longjmp(ps, 1);
+}
+
+static void
+png_on_warning(png_structp ps, png_const_charp msg)
+{
+	(void)ps;
+	(void)msg;
+}
+
+/* The transformations that give PIL's convert("RGB"). */
+static void
+png_to_rgb(png_structp ps, png_infop pi)
+{
+	int type = png_get_color_type(ps, pi);
+
+	if (type == PNG_COLOR_TYPE_PALETTE)
+		png_set_palette_to_rgb(ps);
+	if (type == PNG_COLOR_TYPE_GRAY && png_get_bit_depth(ps, pi) < 8)
+		png_set_expand_gray_1_2_4_to_8(ps);
+	if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA)
+		png_set_gray_to_rgb(ps);
+	/* a palette's tRNS becomes alpha when expanded */
+	if ((type & PNG_COLOR_MASK_ALPHA) ||
+	    (type == PNG_COLOR_TYPE_PALETTE && png_get_valid(ps, pi, PNG_INFO_tRNS)))
+		png_set_strip_alpha(ps);
+	png_set_strip_16(ps);
+	png_set_interlace_handling(ps);
+	png_read_update_info(ps, pi);
+}
+
+static int
+decode_png(const unsigned char *p, size_t n, struct image *im, char *err,
+	   size_t errlen)
+{
+	struct png_mem m = { p, n, 0, "" };
+	png_structp ps = png_create_read_struct(PNG_LIBPNG_VER_STRING, &m,
+						png_on_error, png_on_warning);
+	png_infop pi = ps ? png_create_info_struct(ps) : NULL;
+	png_bytep *volatile rows = NULL;
 	const char *why;
 
-	memset(&pi, 0, sizeof(pi));
-	pi.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_memory(&pi, p, n))
-		return util_seterr(err, errlen, "'%s': %s", name, pi.message);
-	if ((why = image_size_check(pi.width, pi.height))) {
-		png_image_free(&pi);
-		return util_seterr(err, errlen, "'%s': %s", name, why);
+	if (!pi) {
+		png_destroy_read_struct(&ps, NULL, NULL);
+		return util_seterr(err, errlen, "libpng failed to start");
 	}
-	pi.format = PNG_FORMAT_RGB;
-	im->w = (int)pi.width;
-	im->h = (int)pi.height;
-	im->rgb = xmalloc(PNG_IMAGE_SIZE(pi));
-	if (!png_image_finish_read(&pi, NULL, im->rgb, 0, NULL)) {
+	if (setjmp(png_jmpbuf(ps))) {
+		free(rows);
 		image_release(im);
-		return util_seterr(err, errlen, "'%s': %s", name, pi.message);
+		png_destroy_read_struct(&ps, &pi, NULL);
+		util_seterr(err, errlen, "not a valid PNG image: %s", m.msg);
+		return IMAGE_BAD;
 	}
+	png_set_read_fn(ps, &m, png_read_mem);
+	png_read_info(ps, pi);
+	if ((why = image_size_check(png_get_image_width(ps, pi),
+				    png_get_image_height(ps, pi))))
+		png_error(ps, why);
+	png_to_rgb(ps, pi);
+	if (png_get_rowbytes(ps, pi) != (size_t)png_get_image_width(ps, pi) * 3)
+		png_error(ps, "unexpected row size");
+	im->w = (int)png_get_image_width(ps, pi);
+	im->h = (int)png_get_image_height(ps, pi);
+	im->rgb = xmalloc((size_t)im->w * (size_t)im->h * 3);
+	rows = xcalloc((size_t)im->h, sizeof(*rows));
+	for (int y = 0; y < im->h; y++)
+		rows[y] = im->rgb + (size_t)y * (size_t)im->w * 3;
+	png_read_image(ps, rows);
+	png_read_end(ps, NULL);
+	free(rows);
+	png_destroy_read_struct(&ps, &pi, NULL);
 	return 0;
 }
 
-/* libjpeg's errors return here instead of exiting. */
-struct jerr {
-	struct jpeg_error_mgr mgr;
-	jmp_buf back;
+/* ---- JPEG ---- */
+
+struct jpeg_fail {
+	struct jpeg_error_mgr pub;
+	jmp_buf jb;
 	char msg[JMSG_LENGTH_MAX];
 };
 
 static void
-jpeg_fail(j_common_ptr c)
+jpeg_on_error(j_common_ptr c)
 {
-	struct jerr *e = (struct jerr *)c->err;
+	struct jpeg_fail *f = (struct jpeg_fail *)c->err;
 
-	e->mgr.format_message(c, e->msg);
-	longjmp(e->back, 1);
+	(*c->err->format_message)(c, f->msg);
+	longjmp(f->jb, 1);
 }
 
+/* A warning (corrupt data, premature end) fails the image, as PIL's
+ * load() does for a truncated file. */
 static void
-jpeg_quiet(j_common_ptr c, int level)
+jpeg_on_message(j_common_ptr c, int level)
 {
-	(void)c;
-	(void)level;
+	if (level < 0)
+		jpeg_on_error(c);
 }
 
 static int
-decode_jpeg(const unsigned char *p, size_t n, const char *name, struct image *im,
-	    char *err, size_t errlen)
+decode_jpeg(const unsigned char *p, size_t n, struct image *im, char *err,
+	    size_t errlen)
 {
 	struct jpeg_decompress_struct d;
-	struct jerr e;
+	struct jpeg_fail f;
 	const char *why;
 
-	d.err = jpeg_std_error(&e.mgr);
-	e.mgr.error_exit = jpeg_fail;
-	e.mgr.emit_message = jpeg_quiet;
-	if (setjmp(e.back)) {
+	d.err = jpeg_std_error(&f.pub);
+	f.pub.error_exit = jpeg_on_error;
+	f.pub.emit_message = jpeg_on_message;
+	if (setjmp(f.jb)) {
 		jpeg_destroy_decompress(&d);
 		image_release(im);
-		return util_seterr(err, errlen, "'%s': %s", name, e.msg);
+		util_seterr(err, errlen, "not a valid JPEG image: %s", f.msg);
+		return IMAGE_BAD;
 	}
 	jpeg_create_decompress(&d);
 	jpeg_mem_src(&d, p, (unsigned long)n);
 	jpeg_read_header(&d, TRUE);
+	if (d.jpeg_color_space == JCS_CMYK || d.jpeg_color_space == JCS_YCCK) {
+		jpeg_destroy_decompress(&d);
+		util_seterr(err, errlen, "a CMYK JPEG image is not decoded here");
+		return IMAGE_UNSUPPORTED;
+	}
 	if ((why = image_size_check(d.image_width, d.image_height))) {
 		jpeg_destroy_decompress(&d);
-		return util_seterr(err, errlen, "'%s': %s", name, why);
+		util_seterr(err, errlen, "%s", why);
+		return IMAGE_BAD;
 	}
 	d.out_color_space = JCS_RGB;
 	jpeg_start_decompress(&d);
-	if (d.output_components != 3) {
-		jpeg_destroy_decompress(&d);
-		return util_seterr(err, errlen, "'%s': not an RGB image", name);
-	}
 	im->w = (int)d.output_width;
 	im->h = (int)d.output_height;
 	im->rgb = xmalloc((size_t)im->w * (size_t)im->h * 3);
 	while (d.output_scanline < d.output_height) {
-		unsigned char *row = im->rgb + (size_t)d.output_scanline * (size_t)im->w * 3;
+		JSAMPROW row = im->rgb + (size_t)d.output_scanline * (size_t)im->w * 3;
 
 		jpeg_read_scanlines(&d, &row, 1);
 	}
@@ -144,29 +226,39 @@ decode_jpeg(const unsigned char *p, size_t n, const char *name, struct image *im
 }
 
 int
-image_decode(const unsigned char *p, size_t n, const char *name,
-	     struct image *im, char *err, size_t errlen)
+image_decode(const unsigned char *p, size_t n, struct image *im, char *err,
+	     size_t errlen)
 {
+	const char *mime = dataurl_image_mime(p, n);
+
 	memset(im, 0, sizeof(*im));
-	if (n >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8))
-		return decode_png(p, n, name, im, err, errlen);
-	if (n >= 3 && p[0] == 0xff && p[1] == 0xd8 && p[2] == 0xff)
-		return decode_jpeg(p, n, name, im, err, errlen);
-	return util_seterr(err, errlen, "'%s': not a PNG or JPEG image", name);
+	if (!mime) {
+		util_seterr(err, errlen, "not an image (neither PNG, JPEG, GIF, "
+			    "WebP, BMP nor TIFF)");
+		return IMAGE_BAD;
+	}
+	if (!strcmp(mime, "image/png"))
+		return decode_png(p, n, im, err, errlen);
+	if (!strcmp(mime, "image/jpeg"))
+		return decode_jpeg(p, n, im, err, errlen);
+	util_seterr(err, errlen, "a '%s' image is not decoded here (PNG and JPEG are)",
+		    mime);
+	return IMAGE_UNSUPPORTED;
 }
 
 int
 image_read(const char *path, struct image *im, char *err, size_t errlen)
 {
+	char msg[256], *p;
 	size_t n;
-	char *p;
 	int rc;
 
 	memset(im, 0, sizeof(*im));
 	if (!(p = util_readfile(path, IMAGE_FILE_MAX, &n)))
 		return util_seterr(err, errlen, "cannot read '%s': %s", path,
 				   util_strerror(errno));
-	rc = image_decode((const unsigned char *)p, n, path, im, err, errlen);
+	if ((rc = image_decode((const unsigned char *)p, n, im, msg, sizeof(msg))) < 0)
+		util_seterr(err, errlen, "'%s': %s", path, msg);
 	free(p);
 	return rc;
 }

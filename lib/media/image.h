@@ -29,9 +29,20 @@ int image_read_png(const char *path, struct image *im, char *err, size_t errlen)
  * it must be a regular file of at most IMAGE_FILE_MAX bytes and its
  * pixels within the limits; 0, or -1 with the reason in err. */
 int image_read(const char *path, struct image *im, char *err, size_t errlen);
-/* The same of the n bytes at p (a file's contents); name is for err. */
-int image_decode(const unsigned char *p, size_t n, const char *name,
-		 struct image *im, char *err, size_t errlen);
+/* What image_decode() found the bytes to be, when not an image it decoded. */
+#define IMAGE_BAD (-1)		/* not an image, truncated, corrupt */
+#define IMAGE_UNSUPPORTED (-2)	/* an image format not decoded here (GIF ...) */
+/*
+ * p[0..n) decoded into *im as PIL's Image.convert("RGB") gives it: a
+ * PNG's palette expanded, gray spread to the three channels, alpha (and
+ * tRNS) dropped, 16-bit samples cut to their high byte; a JPEG decoded by
+ * libjpeg-turbo with its defaults (islow DCT, fancy upsampling), as PIL
+ * does. A JPEG that ends early is IMAGE_BAD (PIL: "image file is
+ * truncated"). Returns 0, or IMAGE_BAD or IMAGE_UNSUPPORTED with the
+ * reason in err.
+ */
+int image_decode(const unsigned char *p, size_t n, struct image *im, char *err,
+		 size_t errlen);
 /* dst = src resampled to w x h with a bicubic filter (a = -0.5) widened
  * by the scale factor when shrinking, so it averages the area it covers. */
 void image_resize(const struct image *src, struct image *dst, int w, int h);

@@ -21,7 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!p)
 		return 0;
 	memcpy(p, data, size);
-	if (hfmedia_image_decode(p, size, &im, err, sizeof(err)) == 0) {
+	if (image_decode(p, size, &im, err, sizeof(err)) == 0) {
 		if (im.w < 1 || im.h < 1 || image_size_check(im.w, im.h) || !im.rgb)
 			abort();
 		if ((size_t)im.w * (size_t)im.h <= 4096)

@@ -15,7 +15,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 
 	err[0] = 0;
-	if (image_decode(data, size, "fuzz", &im, err, sizeof(err)) < 0) {
+	if (image_decode(data, size, &im, err, sizeof(err)) < 0) {
 		if (!err[0] || im.rgb)
 			abort();
 		return 0;

@@ -84,38 +84,38 @@ test_png(void)
 
 	m = png_make(3, 1, PNG_COLOR_TYPE_RGBA, 8, rgba, 12, NULL, 0, NULL, 0);
 	TEST("png: RGBA: alpha dropped, not composited (PIL's convert)",
-	     hfmedia_image_decode(m.p, m.n, &im, err, sizeof(err)) == 0 &&
+	     image_decode(m.p, m.n, &im, err, sizeof(err)) == 0 &&
 	     pixels_are(&im, 3, 1, want_rgba));
 	image_release(&im);
 	m.n -= 20;
-	TEST("png: truncated is BAD", hfmedia_image_decode(m.p, m.n, &im, err, sizeof(err)) ==
-	     HFMEDIA_IMAGE_BAD && strstr(err, "PNG") && !im.rgb);
+	TEST("png: truncated is BAD", image_decode(m.p, m.n, &im, err, sizeof(err)) ==
+	     IMAGE_BAD && strstr(err, "PNG") && !im.rgb);
 	free(m.p);
 	m = png_make(3, 1, PNG_COLOR_TYPE_PALETTE, 8, idx, 3, pal, 2, trns, 1);
 	TEST("png: palette with tRNS: the palette's colors",
-	     hfmedia_image_decode(m.p, m.n, &im, err, sizeof(err)) == 0 &&
+	     image_decode(m.p, m.n, &im, err, sizeof(err)) == 0 &&
 	     pixels_are(&im, 3, 1, want_pal));
 	image_release(&im);
 	free(m.p);
 	m = png_make(3, 1, PNG_COLOR_TYPE_GRAY, 8, gray, 3, NULL, 0, NULL, 0);
-	TEST("png: gray spread to RGB", hfmedia_image_decode(m.p, m.n, &im, err,
+	TEST("png: gray spread to RGB", image_decode(m.p, m.n, &im, err,
 							   sizeof(err)) == 0 &&
 	     pixels_are(&im, 3, 1, want_gray));
 	image_release(&im);
 	free(m.p);
 	m = png_make(2, 1, PNG_COLOR_TYPE_GRAY_ALPHA, 8, ga, 4, NULL, 0, NULL, 0);
-	TEST("png: gray+alpha", hfmedia_image_decode(m.p, m.n, &im, err, sizeof(err)) == 0 &&
+	TEST("png: gray+alpha", image_decode(m.p, m.n, &im, err, sizeof(err)) == 0 &&
 	     pixels_are(&im, 2, 1, want_ga));
 	image_release(&im);
 	free(m.p);
 	m = png_make(1, 1, PNG_COLOR_TYPE_RGB, 16, rgb16, 6, NULL, 0, NULL, 0);
-	TEST("png: 16-bit: the high bytes", hfmedia_image_decode(m.p, m.n, &im, err,
+	TEST("png: 16-bit: the high bytes", image_decode(m.p, m.n, &im, err,
 							       sizeof(err)) == 0 &&
 	     pixels_are(&im, 1, 1, want16));
 	image_release(&im);
 	free(m.p);
 	m = png_make(3, 1, PNG_COLOR_TYPE_GRAY, 1, bits1, 1, NULL, 0, NULL, 0);
-	TEST("png: 1-bit gray", hfmedia_image_decode(m.p, m.n, &im, err, sizeof(err)) == 0 &&
+	TEST("png: 1-bit gray", image_decode(m.p, m.n, &im, err, sizeof(err)) == 0 &&
 	     pixels_are(&im, 3, 1, want1));
 	image_release(&im);
 	/* IHDR says 100000 x 1: the size check before any pixel */
@@ -124,7 +124,7 @@ test_png(void)
 	m.p[18] = 0x86;
 	m.p[19] = 0xA0;
 	TEST("png: too wide (a bad CRC or the size check)",
-	     hfmedia_image_decode(m.p, m.n, &im, err, sizeof(err)) == HFMEDIA_IMAGE_BAD);
+	     image_decode(m.p, m.n, &im, err, sizeof(err)) == IMAGE_BAD);
 	free(m.p);
 }
 
@@ -162,7 +162,7 @@ test_jpeg(void)
 	jpg = image_encode(&src, IMAGE_JPEG, &n);
 	TEST("jpeg: baseline, quality 85 (DQT[0] 5), 4:4:4",
 	     jpeg_shape(jpg, n, &q0, &sampling) == 0 && q0 == 5 && sampling == 0x111111);
-	TEST("jpeg: decodes", hfmedia_image_decode(jpg, n, &back, err, sizeof(err)) == 0 &&
+	TEST("jpeg: decodes", image_decode(jpg, n, &back, err, sizeof(err)) == 0 &&
 	     back.w == 16 && back.h == 8);
 	for (int i = 0; back.rgb && i < 16 * 8 * 3; i++) {
 		int d = abs(back.rgb[i] - src.rgb[i]);
@@ -172,22 +172,22 @@ test_jpeg(void)
 	TEST("jpeg: a flat color comes back within 2", worst <= 2);
 	image_release(&back);
 	TEST("jpeg: truncated is BAD (PIL: image file is truncated)",
-	     hfmedia_image_decode(jpg, n / 2, &back, err, sizeof(err)) == HFMEDIA_IMAGE_BAD &&
+	     image_decode(jpg, n / 2, &back, err, sizeof(err)) == IMAGE_BAD &&
 	     !back.rgb);
-	TEST("jpeg: header only is BAD", hfmedia_image_decode(jpg, 4, &back, err,
-							     sizeof(err)) == HFMEDIA_IMAGE_BAD);
+	TEST("jpeg: header only is BAD", image_decode(jpg, 4, &back, err,
+							     sizeof(err)) == IMAGE_BAD);
 	url = hfmedia_image_url(jpg, n, &status, err, sizeof(err));
 	TEST("url: a JPEG data URL", url && status == 0 &&
 	     !strncmp(url, "data:image/jpeg;base64,/9j/", 27));
 	free(url);
 	url = hfmedia_image_url((const unsigned char *)"GIF89a\1\0\1\0", 10, &status, err,
 				sizeof(err));
-	TEST("url: GIF is UNSUPPORTED", !url && status == HFMEDIA_IMAGE_UNSUPPORTED &&
+	TEST("url: GIF is UNSUPPORTED", !url && status == IMAGE_UNSUPPORTED &&
 	     strstr(err, "image/gif"));
 	url = hfmedia_image_url((const unsigned char *)"hello", 5, &status, err, sizeof(err));
-	TEST("url: text is BAD", !url && status == HFMEDIA_IMAGE_BAD && strstr(err, "not an image"));
+	TEST("url: text is BAD", !url && status == IMAGE_BAD && strstr(err, "not an image"));
 	url = hfmedia_image_url(NULL, 0, &status, err, sizeof(err));
-	TEST("url: nothing is BAD", !url && status == HFMEDIA_IMAGE_BAD);
+	TEST("url: nothing is BAD", !url && status == IMAGE_BAD);
 	free(jpg);
 	image_release(&src);
 }
