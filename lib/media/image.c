@@ -25,36 +25,6 @@ image_size_check(long long w, long long h)
 	return NULL;
 }
 
-int
-image_read_png(const char *path, struct image *im, char *err, size_t errlen)
-{
-	png_image pi;
-	const char *why;
-
-	memset(&pi, 0, sizeof(pi));
-	memset(im, 0, sizeof(*im));
-	pi.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_file(&pi, path)) {
-		snprintf(err, errlen, "%s: %s", path, pi.message);
-		return -1;
-	}
-	if ((why = image_size_check(pi.width, pi.height))) {
-		png_image_free(&pi);
-		snprintf(err, errlen, "%s: %s", path, why);
-		return -1;
-	}
-	pi.format = PNG_FORMAT_RGB;
-	im->w = (int)pi.width;
-	im->h = (int)pi.height;
-	im->rgb = xmalloc(PNG_IMAGE_SIZE(pi));
-	if (!png_image_finish_read(&pi, NULL, im->rgb, 0, NULL)) {
-		snprintf(err, errlen, "%s: %s", path, pi.message);
-		image_release(im);
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- PNG ---- */
 
 struct png_mem {

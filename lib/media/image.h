@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* RGB images: PNG reading (libpng), bicubic resampling, PNG (libpng) and JPEG (libjpeg-turbo) encoding. */
+/* RGB images: PNG and JPEG decoding, bicubic resampling, PNG (libpng) and JPEG (libjpeg-turbo) encoding. */
 #ifndef AIPERF_IMAGE_H
 #define AIPERF_IMAGE_H
 
@@ -20,9 +20,6 @@ struct image {
 
 /* NULL when w x h is within the limits, else the reason. */
 const char *image_size_check(long long w, long long h);
-/* Read PNG file path as RGB (alpha composited on black, gray expanded);
- * 0, or -1 with the reason in err. */
-int image_read_png(const char *path, struct image *im, char *err, size_t errlen);
 /* The largest image file image_read() reads. */
 #define IMAGE_FILE_MAX ((size_t)64 << 20)
 /* Read the PNG or JPEG file path (told apart by its first bytes) as RGB:
