@@ -744,6 +744,25 @@ field_value(struct ctx *c, const struct cfgfield *f, const char *opt, const stru
 			buf_release(&kv);
 		}
 		break;
+	case 'k':	/* the original's dict[str, str]: no other type */
+		if (v->type != CN_OBJ) {
+			rc = fail(c, path, "%s: a mapping, not %s", path, kind(v));
+			break;
+		}
+		for (size_t i = 0; i < v->n && !rc; i++) {
+			struct buf kv = BUF_INIT(BUF_NOMAX);
+
+			if (v->kids[i]->type != CN_STR) {
+				rc = fail(c, path, "%s.%s: a string, not %s", path,
+					  v->kids[i]->key, kind(v->kids[i]));
+				break;
+			}
+			buf_addf(&kv, "%s=", v->kids[i]->key);
+			buf_add(&kv, v->kids[i]->s, v->kids[i]->len);
+			cfgargs_add(a, o1, buf_str(&kv));
+			buf_release(&kv);
+		}
+		break;
 	case 'a':
 		cfgargs_add(a, o1, text(v, &t));
 		break;

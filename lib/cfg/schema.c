@@ -45,7 +45,7 @@ cfgschema_parse(struct cfgschema *s, const char *text, size_t n, size_t *bad)
 			continue;
 		if (!(path = field(&p)) || !(type = field(&p)) || !(opt = field(&p)) ||
 		    !(warm = field(&p)) || strchr(p, '\t') || strlen(type) != 1 ||
-		    !strchr("osinblmhxea=-", *type) || !*path) {
+		    !strchr("osinblmhxkea=-", *type) || !*path) {
 			*bad = line;
 			free(copy);
 			cfgschema_release(s);

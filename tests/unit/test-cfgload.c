@@ -139,6 +139,14 @@ main(void)
 							     "benchmark.phases.warmup.smoothness: not run in a warmup phase here"));
 	TEST("a sweep of a phase the file lacks", strstr(opts(BASE "sweep: {parameters: {concurrency: [1]}}\n", 0),
 							   "sweep path 'phases.profiling.concurrency': no entry named 'profiling' found (the file has no phases)"));
+	TEST("a public dataset's subset and filters: --hf-subset, one --dataset-filter each",
+	     strstr(opts(BASE "  dataset: {type: public, dataset: exgentic, hf_subset: x,"
+			 " filters: {harness: tool_calling, source_model: kimi}}\n", 0),
+		    "--public-dataset exgentic --hf-subset x --dataset-filter harness=tool_calling"
+		    " --dataset-filter source_model=kimi"));
+	TEST("a filter that is no string: refused, named",
+	     strstr(opts(BASE "  dataset: {type: public, dataset: exgentic, filters: {harness: 3}}\n", 0),
+		    "filters.harness: a string, not"));
 	TEST("dataset and datasets both", strstr(opts(BASE "  dataset: {}\n  datasets: []\n", 0), "'dataset' cannot be used with 'datasets'"));
 	TEST("two datasets", strstr(opts(BASE "  datasets: [{name: a}, {name: b}]\n", 0), "exactly one dataset"));
 	TEST("a mean and stddev only", strstr(opts(BASE "  dataset: {prompts: {isl: {mean: 1, median: 2}}}\n", 0), "'median' is not run here"));
