@@ -885,17 +885,6 @@ row_models(struct exg_row *r, const struct json *models)
 	return 0;
 }
 
-static int
-row_spans_ok(const struct json *spans)
-{
-	if (!spans || spans->type != JSON_ARRAY)
-		return 0;
-	for (const struct json *s = spans->child; s; s = s->next)
-		if (s->type != JSON_OBJECT)
-			return 0;
-	return 1;
-}
-
 /* _matches_filters */
 static int
 row_matches(const struct exg_row *r, const struct exg_filters *f,
@@ -960,7 +949,7 @@ exg_row_parse(const char *s, size_t n, size_t row_index,
 			    "non-empty strings", row_index);
 		goto out;
 	}
-	if (!row_spans_ok(json_get(row, "spans"))) {
+	if (!json_is_obj_array(json_get(row, "spans"))) {
 		util_seterr(err, errlen, "Exgentic row %zu spans must be a list of "
 			    "objects", row_index);
 		goto out;

@@ -266,17 +266,6 @@ decode(struct cap *c, const struct json *entry, const char *what,
 	return 0;
 }
 
-static int
-is_obj_list(const struct json *v)
-{
-	if (!v || v->type != JSON_ARRAY)
-		return 0;
-	for (const struct json *e = v->child; e; e = e->next)
-		if (e->type != JSON_OBJECT)
-			return 0;
-	return 1;
-}
-
 /* An optional token count member of o (NULL: none) into *out. */
 static int
 tokens(struct cap *c, const struct json *o, const char *key, long long *out)
@@ -303,11 +292,11 @@ take_input(struct cap *c, const struct json *in, struct replay_capture *r)
 		return util_seterr(c->err, c->errlen, "Capture record %.*s has no "
 				   "'messages' key in payload. Only OpenAI-compatible "
 				   "chat endpoints are supported.", c->idlen, c->id);
-	if (!is_obj_list(m))
+	if (!json_is_obj_array(m))
 		return util_seterr(c->err, c->errlen, "Capture record %.*s malformed: "
 				   "messages: expected a list of objects", c->idlen, c->id);
 	t = json_get(in, "tools");
-	if (t && t->type != JSON_NULL && !is_obj_list(t))
+	if (t && t->type != JSON_NULL && !json_is_obj_array(t))
 		return util_seterr(c->err, c->errlen, "Capture record %.*s malformed: "
 				   "tools: expected a list of objects", c->idlen, c->id);
 	if (tokens(c, in, "max_tokens", &r->max_tokens) < 0)

@@ -795,6 +795,17 @@ json_str_or(const struct json *v, const char *dflt)
 }
 
 int
+json_is_obj_array(const struct json *v)
+{
+	if (!v || v->type != JSON_ARRAY)
+		return 0;
+	for (const struct json *e = v->child; e; e = e->next)
+		if (e->type != JSON_OBJECT)
+			return 0;
+	return 1;
+}
+
+int
 json_truthy(const struct json *v)
 {
 	if (!v)

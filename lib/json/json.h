@@ -102,6 +102,8 @@ const char *json_str(const struct json *v, size_t *len);
 /* Return the string, or dflt when v is not a string. */
 const char *json_str_or(const struct json *v, const char *dflt);
 int json_truthy(const struct json *v);
+/* Whether v is an array whose every element is an object (an empty one too). */
+int json_is_obj_array(const struct json *v);
 
 #include "json/jw.h"
 

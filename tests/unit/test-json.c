@@ -386,6 +386,11 @@ main(void)
 	TEST("int64 of 19 nines", json_int64(P("9999999999999999999"), &i) == -1);
 	TEST("int64 of 19 digits", json_int64(P("-1000000000000000000"), &i) == 0
 	     && i == -INT64_C(1000000000000000000));
+	TEST("obj array: objects", json_is_obj_array(P("[{}, {\"a\": 1}]")));
+	TEST("obj array: empty", json_is_obj_array(P("[]")));
+	TEST("obj array: a string inside", !json_is_obj_array(P("[{}, \"x\"]")));
+	TEST("obj array: an object is no array", !json_is_obj_array(P("{}")));
+	TEST("obj array: NULL", !json_is_obj_array(NULL));
 	buf_release(&b);
 	json_doc_free(d);
 	test_nomem();
