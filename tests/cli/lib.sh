@@ -13,6 +13,7 @@ HTTP_PID=
 cleanup() {
 	[ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null
 	[ -n "$HTTP_PID" ] && kill "$HTTP_PID" 2>/dev/null
+	[ -n "${LOG_PID:-}" ] && kill "$LOG_PID" 2>/dev/null
 	# a plot dashboard a test left running (start_plot_dashboard)
 	[ -s "$TMP/dash.pid" ] && kill "$(cat "$TMP/dash.pid")" 2>/dev/null
 	rm -rf "$TMP"
@@ -102,6 +103,23 @@ start_mock() {
 	done
 	MOCK_URL=$(head -1 "$TMP/.mock.url")
 	[ -n "$MOCK_URL" ]
+}
+
+# start_body_log: tests/cli/body-log.py, the chat server that appends each
+# request body to $BODY_LOG ($TMP/wire); sets URL (exported) and LOG_PID.
+start_body_log() {
+	BODY_LOG=$TMP/wire
+	export BODY_LOG
+	python3 "$TOP/tests/cli/body-log.py" >"$TMP/.url" 2>"$TMP/.log.err" &
+	LOG_PID=$!
+	i=0
+	while [ ! -s "$TMP/.url" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	URL=$(head -1 "$TMP/.url")
+	export URL
+	[ -n "$URL" ]
 }
 
 # start_staller SECONDS: a TCP server on 127.0.0.1 that accepts every

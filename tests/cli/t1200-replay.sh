@@ -22,18 +22,8 @@
 
 command -v python3 >/dev/null || test_skip_all "python3 is not installed"
 DATA=$TOP/tests/data/replay
-BODY_LOG=$TMP/wire
-export DATA BODY_LOG
-python3 "$TOP/tests/cli/body-log.py" >"$TMP/.url" 2>"$TMP/.log.err" &
-LOG_PID=$!
-trap 'kill "$LOG_PID" 2>/dev/null; cleanup' EXIT
-i=0
-while [ ! -s "$TMP/.url" ] && [ $i -lt 100 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-URL=$(head -1 "$TMP/.url")
-export URL
+export DATA
+start_body_log || test_skip_all "the body-log server did not start"
 
 # prof NAME [options]: one run at concurrency 1 (bodies in send order) into
 # artifact dir NAME; its bodies are left in NAME.wire.

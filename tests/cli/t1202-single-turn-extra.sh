@@ -10,18 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null || test_skip_all "python3 is not installed"
-BODY_LOG=$TMP/wire
-export BODY_LOG
-python3 "$TOP/tests/cli/body-log.py" >"$TMP/.url" 2>"$TMP/.log.err" &
-LOG_PID=$!
-trap 'kill "$LOG_PID" 2>/dev/null; cleanup' EXIT
-i=0
-while [ ! -s "$TMP/.url" ] && [ $i -lt 100 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-URL=$(head -1 "$TMP/.url")
-export URL
+start_body_log || test_skip_all "the body-log server did not start"
 
 test_expect_success 'output_length, extra and session_id as sent' '
 	cat >st.jsonl <<-\EOF &&
